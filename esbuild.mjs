@@ -1,0 +1,19 @@
+// Bundles the three entry points. tsc only type-checks (see tsconfig.json).
+import { build } from 'esbuild';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+  // The TypeScript compiler API is large and loaded lazily by the crawler; keep it out of the bundle.
+  external: ['typescript'],
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
+  build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+]);

@@ -1,0 +1,94 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../llm/errors';
+
+export const USAGE = `amtp — turns a workspace into a reviewed, runnable test suite
+
+  amtp generate [DIR] [--framework auto|jest|vitest|mocha|node-test|pytest] [--depth smoke|standard|deep]
+                      [--provider offline|openai] [--model M] [--crawler-model M] [--generator-model M]
+                      [--engineer-model M] [--seed N] [--temperature T] [--max-attempts N]
+                      [--yes] [--record FILE.jsonl] [--json]
+  amtp crawl [DIR] [--json]
+  amtp runs [DIR] [--json]
+  amtp resume RUN_ID [DIR] [--yes] [--json]
+  amtp approve RUN_ID [DIR] [--reject] [--note TEXT] [--json]
+  amtp verify-determinism FILE.jsonl
+  amtp mcp [DIR]
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_MODEL, AMTP_PROVIDER.
+Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / awaiting approval.`;
+
+const ENUMS: Record<string, readonly string[]> = {
+  framework: ['auto', 'jest', 'vitest', 'mocha', 'node-test', 'pytest'],
+  depth: ['smoke', 'standard', 'deep'],
+  provider: ['offline', 'openai'],
+};
+
+const OPTIONS = {
+  framework: { type: 'string' },
+  depth: { type: 'string' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'crawler-model': { type: 'string' },
+  'generator-model': { type: 'string' },
+  'engineer-model': { type: 'string' },
+  seed: { type: 'string' },
+  temperature: { type: 'string' },
+  'max-attempts': { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  reject: { type: 'boolean' },
+  note: { type: 'string' },
+  record: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsConfig['options'];
+
+type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export interface Parsed {
+  command: string;
+  positionals: string[];
+  values: Values;
+}
+
+const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
+  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'yes', 'record', 'json'],
+  crawl: ['json'],
+  runs: ['json'],
+  resume: ['yes', 'json'],
+  approve: ['reject', 'note', 'json'],
+  'verify-determinism': ['json'],
+  mcp: [],
+};
+const MAX_POSITIONALS: Record<string, number> = { generate: 1, crawl: 1, runs: 1, resume: 2, approve: 2, 'verify-determinism': 1, mcp: 1 };
+const MIN_POSITIONALS: Record<string, number> = { resume: 1, approve: 1, 'verify-determinism': 1 };
+
+/** Parses argv (without node and script). Throws UsageError with a message a person can act on. */
+export function parseCli(argv: string[]): Parsed {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') return { command: 'help', positionals: [], values: {} };
+  if (!(command in ALLOWED)) throw new UsageError(`unknown command "${command}"`);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const values = parsed.values as Values;
+  if (values.help) return { command: 'help', positionals: [], values: {} };
+  for (const key of Object.keys(values) as (keyof typeof OPTIONS)[]) {
+    if (!ALLOWED[command].includes(key)) throw new UsageError(`--${key} does not apply to "${command}"`);
+  }
+  for (const [key, allowed] of Object.entries(ENUMS)) {
+    const v = values[key as keyof Values];
+    if (typeof v === 'string' && !allowed.includes(v)) throw new UsageError(`--${key} must be one of ${allowed.join(', ')} (got "${v}")`);
+  }
+  for (const key of ['seed', 'max-attempts'] as const) {
+    const v = values[key];
+    if (v !== undefined && !/^-?\d+$/.test(v)) throw new UsageError(`--${key} must be an integer (got "${v}")`);
+  }
+  if (values.temperature !== undefined && !Number.isFinite(Number(values.temperature))) throw new UsageError(`--temperature must be a number`);
+  const n = parsed.positionals.length;
+  if (n > MAX_POSITIONALS[command]) throw new UsageError(`"${command}" takes at most ${MAX_POSITIONALS[command]} argument(s), got ${n}`);
+  if (n < (MIN_POSITIONALS[command] ?? 0)) throw new UsageError(`"${command}" needs ${command === 'verify-determinism' ? 'FILE.jsonl' : 'RUN_ID'}`);
+  return { command, positionals: parsed.positionals, values };
+}

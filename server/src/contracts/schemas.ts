@@ -1,0 +1,20 @@
+// The JSON Schemas are imported (not read from disk) so the bundles are self-contained.
+import crawlerOutput from '../../../schemas/crawler-output.schema.json';
+import testCases from '../../../schemas/test-cases.schema.json';
+import engineerOutput from '../../../schemas/engineer-output.schema.json';
+import handoffEnvelope from '../../../schemas/handoff-envelope.schema.json';
+import artifact from '../../../schemas/artifact.schema.json';
+
+export const SCHEMAS = {
+  'crawler-output': crawlerOutput,
+  'test-cases': testCases,
+  'engineer-output': engineerOutput,
+  'handoff-envelope': handoffEnvelope,
+  artifact,
+} as const;
+
+export type SchemaName = keyof typeof SCHEMAS;
+
+export function schemaId(name: SchemaName): string {
+  return SCHEMAS[name].$id;
+}

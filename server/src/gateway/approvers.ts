@@ -1,0 +1,48 @@
+import * as readline from 'node:readline/promises';
+import { createTwoFilesPatch } from 'diff';
+import type { RunRecord } from '../pipeline/types';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from './gateway';
+
+/** --yes: the person approved every high-risk action of this run up front. */
+export const approveAll: Approver = { ask: async () => ({ decision: 'approved', by: 'cli --yes' }) };
+
+/** No TTY and no --yes: nothing risky happens; the request waits for `amtp approve`. */
+export const deferAll: Approver = { ask: async () => ({ decision: 'pending', by: 'cli (no tty)' }) };
+
+export const rejectAll: Approver = { ask: async () => ({ decision: 'rejected', by: 'cli --reject' }) };
+
+/** Decisions already taken for this run (e.g. `amtp approve`) answer first; the rest go to `next`. */
+export function recordedDecisions(run: () => RunRecord, next: Approver): Approver {
+  return {
+    async ask(req) {
+      const prior = run().approvals.find((a) => a.id === req.id);
+      if (prior && (prior.decision === 'approved' || prior.decision === 'rejected')) {
+        return { decision: prior.decision, note: prior.note, by: prior.decidedBy };
+      }
+      return next.ask(req);
+    },
+  };
+}
+
+/** Asks on the terminal, showing the diff; anything but "y" is a rejection. */
+export function ttyApprover(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Approver {
+  return {
+    async ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+      output.write(`\n[${req.risk} risk] ${req.tool}: ${req.summary}\n`);
+      if (req.diff) output.write(previewDiff(req.diff) + '\n');
+      const rl = readline.createInterface({ input, output });
+      try {
+        const answer = (await rl.question('Approve? [y/N] ')).trim().toLowerCase();
+        return { decision: answer === 'y' || answer === 'yes' ? 'approved' : 'rejected', by: 'cli tty' };
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+export function previewDiff(d: NonNullable<ApprovalRequest['diff']>, maxLines = 80): string {
+  const patch = createTwoFilesPatch(`a/${d.path}`, `b/${d.path}`, d.before ?? '', d.after, d.before === null ? '(new file)' : '', '');
+  const lines = patch.split('\n');
+  return lines.length > maxLines ? [...lines.slice(0, maxLines), `… ${lines.length - maxLines} more lines`].join('\n') : patch;
+}

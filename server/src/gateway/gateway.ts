@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalRecord, AuditRow, Decision, Risk } from '../pipeline/types';
+import { riskOf, type RiskOverrides } from './policy';
+
+export interface ApprovalRequest {
+  id: string;
+  runId: string;
+  tool: string;
+  risk: Risk;
+  summary: string;
+  target?: string;
+  /** for file writes: the current and proposed text, so a client can show a diff */
+  diff?: { path: string; before: string | null; after: string };
+}
+
+export interface ApprovalAnswer {
+  decision: Exclude<Decision, 'auto'>;
+  note?: string;
+  by?: string;
+}
+
+/** Asks a person. Implementations: CLI prompt, --yes, deferred (no TTY), VS Code. */
+export interface Approver {
+  ask(req: ApprovalRequest): Promise<ApprovalAnswer>;
+}
+
+export interface GatewayLog {
+  approval(rec: ApprovalRecord): void | Promise<void>;
+  audit(row: AuditRow): void | Promise<void>;
+}
+
+export type GatewayResult<T> = { ran: true; value: T; approval?: ApprovalRecord } | { ran: false; approval: ApprovalRecord };
+
+/**
+ * Every tool that changes the workspace or executes its code goes through here.
+ * Low risk runs; medium runs and is audited; high waits for a person, and a
+ * rejection, a timeout or a deferral means the tool body never runs.
+ */
+export class Gateway {
+  constructor(
+    private readonly runId: string,
+    private readonly approver: Approver,
+    private readonly log: GatewayLog,
+    private readonly overrides: RiskOverrides = {},
+  ) {}
+
+  async execute<T>(
+    tool: string,
+    info: { summary: string; target?: string; diff?: ApprovalRequest['diff']; approvalId?: string },
+    body: () => Promise<T>,
+  ): Promise<GatewayResult<T>> {
+    const risk = riskOf(tool, this.overrides);
+    let approval: ApprovalRecord | undefined;
+    if (risk === 'high') {
+      const req: ApprovalRequest = { id: info.approvalId ?? randomUUID(), runId: this.runId, tool, risk, summary: info.summary, target: info.target, diff: info.diff };
+      const requestedAt = new Date().toISOString();
+      let answer: ApprovalAnswer;
+      try {
+        answer = await this.approver.ask(req);
+      } catch (e) {
+        // An approver that fails is a "no", never a silent yes.
+        answer = { decision: 'rejected', note: `approval failed: ${(e as Error).message}` };
+      }
+      approval = { id: req.id, tool, risk, summary: info.summary, target: info.target, decision: answer.decision, note: answer.note, decidedBy: answer.by, requestedAt, decidedAt: answer.decision === 'pending' ? undefined : new Date().toISOString() };
+      await this.log.approval(approval);
+      if (answer.decision !== 'approved') {
+        await this.log.audit({ at: new Date().toISOString(), tool, risk, target: info.target, outcome: 'refused', approvalId: approval.id, detail: answer.decision });
+        return { ran: false, approval };
+      }
+    }
+    try {
+      const value = await body();
+      if (risk !== 'low') await this.log.audit({ at: new Date().toISOString(), tool, risk, target: info.target, outcome: 'executed', approvalId: approval?.id });
+      return { ran: true, value, approval };
+    } catch (e) {
+      await this.log.audit({ at: new Date().toISOString(), tool, risk, target: info.target, outcome: 'failed', approvalId: approval?.id, detail: (e as Error).message });
+      throw e;
+    }
+  }
+}

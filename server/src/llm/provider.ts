@@ -1,0 +1,35 @@
+import type { AgentId } from '../pipeline/types';
+
+export interface ChatMessage {
+  role: 'system' | 'user';
+  content: string;
+}
+
+export interface ChatRequest {
+  agent: AgentId;
+  model: string;
+  messages: [ChatMessage, ChatMessage];
+  temperature: number;
+  top_p: 1;
+  seed: number;
+  signal?: AbortSignal;
+}
+
+export interface ChatReply {
+  content: string;
+  model: string;
+}
+
+/** One conversation with one agent. It is used for one request and then dropped. */
+export interface LlmSession {
+  complete(req: ChatRequest): Promise<ChatReply>;
+}
+
+/**
+ * A provider opens sessions. Each call to openSession must give a session that
+ * shares no state (client object, history, closures) with any other.
+ */
+export interface LlmProvider {
+  readonly name: string;
+  openSession(agent: AgentId): LlmSession;
+}

@@ -1,0 +1,37 @@
+import { AGENTS, type AgentId, type Depth, type FrameworkChoice, type RunParams } from './types';
+
+export const MAX_TEMPERATURE = 0.2;
+export const DEFAULT_SEED = 1234;
+
+export interface ParamInput {
+  depth?: Depth;
+  framework?: FrameworkChoice;
+  provider?: string;
+  model?: string;
+  models?: Partial<Record<AgentId, string>>;
+  temperature?: number;
+  seed?: number;
+  maxAttempts?: number;
+}
+
+/** Resolves run parameters; temperature above 0.2 is clamped (determinism) and reported. */
+export function resolveParams(input: ParamInput, warn: (msg: string) => void = () => undefined): RunParams {
+  const provider = input.provider ?? 'offline';
+  const fallback = input.model ?? (provider === 'offline' ? 'offline' : 'gpt-4o-mini');
+  const models = Object.fromEntries(AGENTS.map((a) => [a, input.models?.[a] || fallback])) as Record<AgentId, string>;
+  let temperature = input.temperature ?? 0;
+  if (!Number.isFinite(temperature) || temperature < 0) temperature = 0;
+  if (temperature > MAX_TEMPERATURE) {
+    warn(`temperature ${temperature} is above ${MAX_TEMPERATURE}; using ${MAX_TEMPERATURE} so runs stay reproducible`);
+    temperature = MAX_TEMPERATURE;
+  }
+  return {
+    depth: input.depth ?? 'standard',
+    framework: input.framework ?? 'auto',
+    provider,
+    models,
+    seed: Number.isInteger(input.seed) ? (input.seed as number) : DEFAULT_SEED,
+    temperature,
+    maxAttempts: input.maxAttempts && input.maxAttempts > 0 ? Math.floor(input.maxAttempts) : 3,
+  };
+}

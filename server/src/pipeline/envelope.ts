@@ -1,0 +1,30 @@
+import { canonicalJson } from './canonical';
+import { INPUT_SCHEMA, requireValid } from './boundary';
+import type { AgentId, Depth, FrameworkChoice } from './types';
+
+export interface HandoffEnvelope {
+  schema_version: '1';
+  run_id: string;
+  from_agent: 'orchestrator' | AgentId;
+  to_agent: AgentId;
+  artifact_id: string | null;
+  payload: Record<string, unknown>;
+  params: { depth_level?: Depth; target_framework?: FrameworkChoice };
+}
+
+/**
+ * Steps 7–8: the payload is re-validated against the receiving agent's input
+ * schema, the envelope against its own, and the result is RFC 8785 JSON, so the
+ * same inputs always give the same bytes (and the same prompt hash).
+ */
+export function buildEnvelope(env: HandoffEnvelope): string {
+  requireValid(INPUT_SCHEMA[env.to_agent], env.payload, `${env.to_agent} input`);
+  requireValid('handoff-envelope', env, 'handoff envelope');
+  return canonicalJson(env);
+}
+
+export function parseEnvelope(text: string): HandoffEnvelope {
+  const env = JSON.parse(text) as HandoffEnvelope;
+  requireValid('handoff-envelope', env, 'handoff envelope');
+  return env;
+}

@@ -1,0 +1,162 @@
+import { constants as FS, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { validate, formatContractErrors } from '../contracts/validate';
+import { StoreCorruptError } from '../llm/errors';
+import { canonicalJson, sha256 } from './canonical';
+import type { Artifact, ArtifactKind, ArtifactMeta, RunRecord } from './types';
+
+export const STORE_DIR = '.amtp';
+
+/**
+ * The store of record. One lowdb file per run and one content-addressed lowdb
+ * file per artifact, so the cost of a write depends on that record alone and
+ * never on how much history the workspace has. lowdb (steno) writes to a temp
+ * file and renames it, so a SIGKILL leaves either the old or the new file.
+ */
+export class RunStore {
+  readonly dir: string;
+
+  constructor(readonly workspace: string) {
+    this.dir = path.join(workspace, STORE_DIR);
+  }
+
+  private runPath(id: string): string {
+    return path.join(this.dir, 'runs', `${safeId(id)}.json`);
+  }
+
+  private artifactPath(id: string): string {
+    return path.join(this.dir, 'artifacts', `${safeId(id)}.json`);
+  }
+
+  async init(): Promise<void> {
+    await fsp.mkdir(path.join(this.dir, 'runs'), { recursive: true });
+    await fsp.mkdir(path.join(this.dir, 'artifacts'), { recursive: true });
+    // Keep run state out of the user's commits without touching their .gitignore.
+    await fsp.writeFile(path.join(this.dir, '.gitignore'), '*\n', { flag: 'w' });
+  }
+
+  static artifactId(runId: string, kind: ArtifactKind, content: unknown, meta: ArtifactMeta): string {
+    return 'a_' + sha256(canonicalJson({ runId, kind, content, meta })).slice(0, 32);
+  }
+
+  /** Validates the artifact envelope, then writes it once (content-addressed: a rewrite is a no-op). */
+  async putArtifact(runId: string, kind: ArtifactKind, content: Record<string, unknown>, meta: ArtifactMeta): Promise<Artifact> {
+    const artifact: Artifact = { id: RunStore.artifactId(runId, kind, content, meta), runId, kind, content, meta };
+    const check = validate('artifact', artifact);
+    if (!check.ok) throw new Error(`artifact does not match its schema: ${formatContractErrors(check.errors)}`);
+    const file = this.artifactPath(artifact.id);
+    if (!(await exists(file))) {
+      const db = new Low<Artifact>(new JSONFile(file), artifact);
+      await db.write();
+    }
+    return artifact;
+  }
+
+  async getArtifact(id: string): Promise<Artifact> {
+    const artifact = await this.readJson<Artifact>(this.artifactPath(id), `artifact ${id}`);
+    if (!artifact) throw new StoreCorruptError(`artifact ${id} is missing from ${path.join(this.dir, 'artifacts')}`);
+    const check = validate('artifact', artifact);
+    if (!check.ok) throw new StoreCorruptError(`artifact ${id} does not match its schema: ${formatContractErrors(check.errors)}`);
+    // The id is a hash of the content: a mismatch means the file was edited or damaged.
+    const expected = RunStore.artifactId(artifact.runId, artifact.kind, artifact.content, artifact.meta);
+    if (expected !== id) throw new StoreCorruptError(`artifact ${id} content does not match its id (expected ${expected})`);
+    return artifact;
+  }
+
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    return this.readJson<RunRecord>(this.runPath(id), `run ${id}`);
+  }
+
+  /**
+   * Optimistic versioning: the caller passes the version it read. If the file
+   * moved on meanwhile (another process), the write is refused, not merged.
+   */
+  async saveRun(run: RunRecord): Promise<RunRecord> {
+    const file = this.runPath(run.id);
+    const onDisk = await this.readJson<RunRecord>(file, `run ${run.id}`);
+    if (onDisk && onDisk.version !== run.version) {
+      throw new Error(`run ${run.id} was changed by another process (version ${onDisk.version}, expected ${run.version})`);
+    }
+    const next: RunRecord = { ...run, version: run.version + 1, updatedAt: new Date().toISOString() };
+    const db = new Low<RunRecord>(new JSONFile(file), next);
+    await db.write();
+    return next;
+  }
+
+  async listRuns(): Promise<RunRecord[]> {
+    let names: string[];
+    try {
+      names = await fsp.readdir(path.join(this.dir, 'runs'));
+    } catch {
+      return [];
+    }
+    const runs: RunRecord[] = [];
+    for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+      const run = await this.readJson<RunRecord>(path.join(this.dir, 'runs', name), name);
+      if (run) runs.push(run);
+    }
+    return runs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** A run is worked on by one process at a time. A lock of a dead process is taken over. */
+  async lockRun(id: string): Promise<() => Promise<void>> {
+    const file = path.join(this.dir, 'runs', `${safeId(id)}.lock`);
+    for (let i = 0; i < 2; i++) {
+      try {
+        await fsp.writeFile(file, String(process.pid), { flag: 'wx' });
+        return async () => {
+          await fsp.rm(file, { force: true });
+        };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const pid = Number(await fsp.readFile(file, 'utf8').catch(() => ''));
+        if (pid && pid !== process.pid && isAlive(pid)) throw new Error(`run ${id} is in use by process ${pid}`);
+        await fsp.rm(file, { force: true });
+      }
+    }
+    throw new Error(`could not lock run ${id}`);
+  }
+
+  /** Unreadable JSON is an error with a backup kept, never a silent reset to empty. */
+  private async readJson<T>(file: string, what: string): Promise<T | undefined> {
+    let text: string;
+    try {
+      text = await fsp.readFile(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch (e) {
+      const backup = `${file}.corrupt-${Date.now()}`;
+      await fsp.copyFile(file, backup, FS.COPYFILE_EXCL).catch(() => undefined);
+      throw new StoreCorruptError(`${what} is not valid JSON (${file}): ${(e as Error).message}. A copy was kept at ${backup}; the file was left as it is.`);
+    }
+  }
+}
+
+function safeId(id: string): string {
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(id)) throw new Error(`invalid id: ${JSON.stringify(id)}`);
+  return id;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fsp.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

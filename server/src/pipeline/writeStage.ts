@@ -1,0 +1,86 @@
+import { promises as fsp } from 'node:fs';
+import type { EngineerOutput, TestCases } from '../contracts/types';
+import { Gateway } from '../gateway/gateway';
+import { recordedDecisions } from '../gateway/approvers';
+import { PathEscapeError, atomicWrite, resolveInside } from '../util/safePath';
+import { sha256 } from './canonical';
+import { crashPoint } from './faults';
+import type { PipelineDeps } from './orchestrator';
+import type { ApprovalRecord, FileRecord, RunRecord } from './types';
+
+type Save = (mut: (r: RunRecord) => void) => Promise<RunRecord>;
+
+const DEFAULT_TEST_DIRS = ['test', 'tests', '__tests__', 'spec'];
+const DONE: FileRecord['action'][] = ['created', 'overwritten', 'unchanged', 'rejected'];
+
+/**
+ * Applies the engineer's files through the gateway. Re-entrant: files already
+ * settled before a crash are skipped, and decisions taken with `amtp approve`
+ * are honoured on resume.
+ */
+export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, save: Save): Promise<void> {
+  await save((r) => { r.stage = 'write'; });
+  const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
+  const engineer = (await deps.store.getArtifact(act('engineer').artifactId!)).content as unknown as EngineerOutput;
+  const cases = (await deps.store.getArtifact(act('generator').artifactId!)).content as unknown as TestCases;
+  const testDirs = cases.project.test_setup.test_dirs.length ? cases.project.test_setup.test_dirs : DEFAULT_TEST_DIRS;
+
+  const gateway = new Gateway(state.run.id, recordedDecisions(() => state.run, deps.approver), {
+    approval: (rec) => save((r) => upsertApproval(r, rec)).then(() => undefined),
+    audit: (row) => save((r) => { r.audit.push(row); }).then(() => undefined),
+  }, deps.riskOverrides);
+
+  for (const file of [...engineer.files].sort((a, b) => a.path.localeCompare(b.path))) {
+    const settled = state.run.files.find((f) => f.path === file.path);
+    if (settled && DONE.includes(settled.action)) continue;
+    const record = (action: FileRecord['action']) =>
+      save((r) => {
+        r.files = r.files.filter((f) => f.path !== file.path);
+        r.files.push({ path: file.path, action, caseIds: file.caseIds, sha256: sha256(file.content) });
+      });
+
+    let abs: string;
+    try {
+      abs = await resolveInside(deps.workspace, file.path);
+    } catch (e) {
+      if (!(e instanceof PathEscapeError)) throw e;
+      await save((r) => { r.audit.push({ at: new Date().toISOString(), tool: 'fs.write', risk: 'high', target: file.path, outcome: 'refused', detail: e.message }); });
+      await record('failed');
+      continue;
+    }
+    const before = await fsp.readFile(abs, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+    if (before === file.content) {
+      await record('unchanged');
+      continue;
+    }
+    const inTests = testDirs.some((d) => file.path.startsWith(d.replace(/\/+$/, '') + '/'));
+    const tool = before !== null ? 'fs.overwrite' : inTests ? 'fs.create_test' : 'fs.write_outside_tests';
+    const verb = before !== null ? 'Overwrite' : 'Create';
+    const result = await gateway.execute(
+      tool,
+      {
+        summary: `${verb} ${file.path} (${file.caseIds.length} test case${file.caseIds.length === 1 ? '' : 's'})`,
+        target: file.path,
+        diff: { path: file.path, before, after: file.content },
+        // Stable id: a decision taken later with `amtp approve` finds the same request on resume.
+        approvalId: 'ap_' + sha256(`${state.run.id}\n${tool}\n${file.path}\n${sha256(file.content)}`).slice(0, 24),
+      },
+      () => atomicWrite(abs, file.content),
+    );
+    crashPoint('write:file');
+    if (result.ran) await record(before !== null ? 'overwritten' : 'created');
+    else await record(result.approval.decision === 'pending' ? 'pending' : 'rejected');
+  }
+
+  const pending = state.run.files.filter((f) => f.action === 'pending');
+  await save((r) => {
+    r.stage = pending.length ? 'write' : 'done';
+    r.status = pending.length ? 'awaiting_approval' : 'completed';
+    r.reason = pending.length ? `${pending.length} file(s) wait for approval: amtp approve ${r.id} [--reject]` : undefined;
+  });
+}
+
+function upsertApproval(r: RunRecord, rec: ApprovalRecord): void {
+  r.approvals = r.approvals.filter((a) => a.id !== rec.id);
+  r.approvals.push(rec);
+}

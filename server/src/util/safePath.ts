@@ -1,0 +1,57 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+
+export class PathEscapeError extends Error {
+  readonly kind = 'PathEscape';
+}
+
+/**
+ * Resolves a workspace-relative path and proves it stays inside the root,
+ * following symlinks of every existing ancestor. Refuses absolute paths,
+ * `..` segments, backslashes (Windows-style escapes), NUL and drive letters.
+ */
+export async function resolveInside(root: string, rel: string): Promise<string> {
+  if (typeof rel !== 'string' || rel.length === 0) throw new PathEscapeError('path is empty');
+  if (rel.includes('\0')) throw new PathEscapeError(`path contains NUL: ${JSON.stringify(rel)}`);
+  if (rel.includes('\\')) throw new PathEscapeError(`path uses backslashes: ${JSON.stringify(rel)}`);
+  if (path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) throw new PathEscapeError(`absolute paths are refused: ${JSON.stringify(rel)}`);
+  if (rel.split('/').includes('..')) throw new PathEscapeError(`'..' is refused: ${JSON.stringify(rel)}`);
+  const realRoot = await fsp.realpath(root);
+  const target = path.resolve(realRoot, rel);
+  if (!isWithin(realRoot, target)) throw new PathEscapeError(`path leaves the workspace: ${JSON.stringify(rel)}`);
+  // The deepest existing ancestor (or the file itself) must really live inside the root.
+  let probe = target;
+  for (;;) {
+    try {
+      const real = await fsp.realpath(probe);
+      if (!isWithin(realRoot, real)) throw new PathEscapeError(`path leaves the workspace through a symlink: ${JSON.stringify(rel)}`);
+      break;
+    } catch (e) {
+      if (e instanceof PathEscapeError) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+      const parent = path.dirname(probe);
+      if (parent === probe) break;
+      probe = parent;
+    }
+  }
+  return target;
+}
+
+export function isWithin(root: string, p: string): boolean {
+  const r = path.relative(root, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+/** Writes via a temp file in the same folder and a rename: readers see the old or the new file, never half. */
+export async function atomicWrite(file: string, content: string): Promise<void> {
+  await fsp.mkdir(path.dirname(file), { recursive: true });
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.amtp-tmp`);
+  try {
+    await fsp.writeFile(tmp, content, { encoding: 'utf8', flag: 'wx' });
+    await fsp.rename(tmp, file);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+}
