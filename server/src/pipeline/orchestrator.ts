@@ -96,7 +96,7 @@ async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): P
   const from: AgentId = agent === 'generator' ? 'crawler' : 'generator';
   const prev = run.activities.find((a) => a.agent === from)!;
   // Step 7: the previous agent's output is loaded from the store by id, never passed in memory.
-  const artifact = await deps.store.getArtifact(prev.artifactId!);
+  const artifact = await deps.store.getArtifact(run.id, prev.artifactId!);
   const params = agent === 'generator' ? { depth_level: run.params.depth } : { target_framework: run.params.framework };
   return { from_agent: from, artifact_id: artifact.id, payload: artifact.content, params };
 }
@@ -121,6 +121,12 @@ async function runActivity(deps: PipelineDeps, state: { run: RunRecord }, save: 
   ];
   const model = params.models[agent];
   const promptHash = sha256(canonicalJson(messages));
+  const orphan = await deps.store.findUncommittedArtifact(state.run.id, ARTIFACT_KIND[agent], promptHash);
+  if (orphan) {
+    deps.onEvent?.({ type: 'log', level: 'info', message: `${agent}: adopting artifact ${orphan.id}, persisted before an interruption` });
+    await setAct((a) => { a.status = 'completed'; a.artifactId = orphan.id; a.endedAt = new Date().toISOString(); });
+    return;
+  }
   let malformed = 0;
   let transport = 0;
 

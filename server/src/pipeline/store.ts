@@ -26,8 +26,8 @@ export class RunStore {
     return path.join(this.dir, 'runs', `${safeId(id)}.json`);
   }
 
-  private artifactPath(id: string): string {
-    return path.join(this.dir, 'artifacts', `${safeId(id)}.json`);
+  private artifactPath(runId: string, id: string): string {
+    return path.join(this.dir, 'artifacts', safeId(runId), `${safeId(id)}.json`);
   }
 
   async init(): Promise<void> {
@@ -46,23 +46,39 @@ export class RunStore {
     const artifact: Artifact = { id: RunStore.artifactId(runId, kind, content, meta), runId, kind, content, meta };
     const check = validate('artifact', artifact);
     if (!check.ok) throw new Error(`artifact does not match its schema: ${formatContractErrors(check.errors)}`);
-    const file = this.artifactPath(artifact.id);
+    const file = this.artifactPath(runId, artifact.id);
     if (!(await exists(file))) {
+      await fsp.mkdir(path.dirname(file), { recursive: true });
       const db = new Low<Artifact>(new JSONFile(file), artifact);
       await db.write();
     }
     return artifact;
   }
 
-  async getArtifact(id: string): Promise<Artifact> {
-    const artifact = await this.readJson<Artifact>(this.artifactPath(id), `artifact ${id}`);
-    if (!artifact) throw new StoreCorruptError(`artifact ${id} is missing from ${path.join(this.dir, 'artifacts')}`);
+  async getArtifact(runId: string, id: string): Promise<Artifact> {
+    const artifact = await this.readJson<Artifact>(this.artifactPath(runId, id), `artifact ${id}`);
+    if (!artifact) throw new StoreCorruptError(`artifact ${id} is missing from ${path.join(this.dir, 'artifacts', runId)}`);
     const check = validate('artifact', artifact);
     if (!check.ok) throw new StoreCorruptError(`artifact ${id} does not match its schema: ${formatContractErrors(check.errors)}`);
     // The id is a hash of the content: a mismatch means the file was edited or damaged.
     const expected = RunStore.artifactId(artifact.runId, artifact.kind, artifact.content, artifact.meta);
     if (expected !== id) throw new StoreCorruptError(`artifact ${id} content does not match its id (expected ${expected})`);
     return artifact;
+  }
+
+  /**
+   * An artifact of this run that was persisted but never committed to the run
+   * record (the process died in between). Same kind and same prompt means the
+   * same inputs, so it is adopted instead of calling the model again.
+   */
+  async findUncommittedArtifact(runId: string, kind: ArtifactKind, promptHash: string): Promise<Artifact | undefined> {
+    const dir = path.join(this.dir, 'artifacts', safeId(runId));
+    const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => /^a_[0-9a-f]{32}\.json$/.test(n)).sort();
+    for (const name of names) {
+      const artifact = await this.getArtifact(runId, name.slice(0, -5)).catch(() => undefined);
+      if (artifact && artifact.kind === kind && artifact.meta.promptHash === promptHash) return artifact;
+    }
+    return undefined;
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {

@@ -21,8 +21,8 @@ const DONE: FileRecord['action'][] = ['created', 'overwritten', 'unchanged', 're
 export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, save: Save): Promise<void> {
   await save((r) => { r.stage = 'write'; });
   const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
-  const engineer = (await deps.store.getArtifact(act('engineer').artifactId!)).content as unknown as EngineerOutput;
-  const cases = (await deps.store.getArtifact(act('generator').artifactId!)).content as unknown as TestCases;
+  const engineer = (await deps.store.getArtifact(state.run.id, act('engineer').artifactId!)).content as unknown as EngineerOutput;
+  const cases = (await deps.store.getArtifact(state.run.id, act('generator').artifactId!)).content as unknown as TestCases;
   const testDirs = cases.project.test_setup.test_dirs.length ? cases.project.test_setup.test_dirs : DEFAULT_TEST_DIRS;
 
   const gateway = new Gateway(state.run.id, recordedDecisions(() => state.run, deps.approver), {

@@ -1,0 +1,20 @@
+import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
+import { approveAll } from '../../server/src/gateway/approvers';
+import type { Approver } from '../../server/src/gateway/gateway';
+import { OpenAiProvider } from '../../server/src/llm/openaiProvider';
+import type { PipelineDeps, PipelineEvent } from '../../server/src/pipeline/orchestrator';
+import { RunStore } from '../../server/src/pipeline/store';
+
+/** Real pipeline wiring against a base URL (the fake server), with millisecond backoff bases. */
+export function openAiDeps(ws: string, baseURL: string, opts: { approver?: Approver; events?: PipelineEvent[]; apiKey?: string; signal?: AbortSignal } = {}): PipelineDeps {
+  return {
+    workspace: ws,
+    store: new RunStore(ws),
+    provider: new OpenAiProvider({ apiKey: opts.apiKey ?? 'sk-test-fake-key-000', baseURL, timeoutMs: 5000 }),
+    approver: opts.approver ?? approveAll,
+    crawl: async (w) => (await crawlWorkspace(w)).map,
+    backoff: { rateLimitBaseMs: 10, transientBaseMs: 5, maxTransportRetries: 3 },
+    signal: opts.signal,
+    onEvent: (e) => opts.events?.push(e),
+  };
+}

@@ -1,0 +1,84 @@
+import { strict as assert } from 'node:assert';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { RunStore } from '../../server/src/pipeline/store';
+import { runCli } from '../helpers/cli';
+import { FakeOpenAi } from '../helpers/fakeOpenAi';
+import { GOOD_TEST_FILE, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
+
+// Every boundary where a process can die: after an artifact is on disk but before the run
+// record says so (persisted), after the run record is committed, and between file writes.
+const BOUNDARIES = [
+  'crawler:persisted', 'crawler:committed',
+  'generator:persisted', 'generator:committed',
+  'engineer:persisted', 'engineer:committed',
+  'write:file',
+];
+const AGENTS = ['crawler', 'generator', 'engineer'] as const;
+
+describe('SIGKILL at every agent boundary, then amtp resume', function () {
+  this.timeout(120_000);
+  let fake: FakeOpenAi;
+  before(async () => {
+    fake = await new FakeOpenAi(goodModel).start();
+  });
+  after(() => fake.stop());
+
+  const env = () => ({ OPENAI_API_KEY: 'sk-test-crash-key', OPENAI_BASE_URL: fake.baseURL, AMTP_MODEL: 'm' });
+
+  async function cleanRunContents(): Promise<Record<string, unknown>> {
+    const ws = await makeAddWorkspace();
+    const res = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
+    assert.equal(res.code, 0, res.stderr);
+    const summary = JSON.parse(res.stdout);
+    const store = new RunStore(ws);
+    const out: Record<string, unknown> = {};
+    for (const a of summary.activities) out[a.agent] = (await store.getArtifact(summary.runId, a.artifactId)).content;
+    await fsp.rm(ws, { recursive: true, force: true });
+    return out;
+  }
+
+  let reference: Record<string, unknown>;
+  before(async () => {
+    reference = await cleanRunContents();
+  });
+
+  for (const boundary of BOUNDARIES) {
+    it(`killed at ${boundary}: resume completes with the same artifacts and no repeated calls for finished agents`, async () => {
+      const ws = await makeAddWorkspace();
+      try {
+        fake.requests.length = 0;
+        const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: boundary });
+        assert.equal(crashed.signal, 'SIGKILL', `the child should have died at ${boundary}: ${crashed.stderr}`);
+        const store = new RunStore(ws);
+        const [run] = await store.listRuns();
+        assert.ok(run, 'the run record survived the kill');
+        const callsBefore = Object.fromEntries(AGENTS.map((a) => [a, fake.callsFor(a).length]));
+        // The crashed agent's artifact is on disk in both boundary kinds, so no agent that reached it is called again.
+        const crashedIndex = boundary.startsWith('write') ? 3 : AGENTS.indexOf(boundary.split(':')[0] as (typeof AGENTS)[number]);
+        const committedBefore = run.activities.filter((a) => a.status === 'completed').map((a) => ({ agent: a.agent, id: a.artifactId }));
+
+        const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
+        assert.equal(resumed.code, 0, resumed.stderr);
+        const summary = JSON.parse(resumed.stdout);
+        assert.equal(summary.status, 'completed');
+        for (const [i, agent] of AGENTS.entries()) {
+          const newCalls = fake.callsFor(agent).length - callsBefore[agent];
+          assert.equal(newCalls, i <= crashedIndex ? 0 : 1, `${agent} calls after resume`);
+        }
+        for (const c of committedBefore) {
+          assert.equal(summary.activities.find((a: { agent: string }) => a.agent === c.agent).artifactId, c.id, `${c.agent} artifact kept`);
+        }
+        for (const a of summary.activities) {
+          assert.deepEqual((await store.getArtifact(run.id, a.artifactId)).content, reference[a.agent], `${a.agent} artifact content`);
+        }
+        assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
+        // Nothing half-written: no temp files left next to the store or the test file.
+        const leftovers = (await fsp.readdir(path.join(ws, '.amtp', 'runs'))).filter((n) => n.endsWith('.tmp'));
+        assert.deepEqual(leftovers, []);
+      } finally {
+        await fsp.rm(ws, { recursive: true, force: true });
+      }
+    });
+  }
+});
