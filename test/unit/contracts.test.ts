@@ -3,7 +3,7 @@ import { SCHEMAS } from '../../server/src/contracts/schemas';
 import { validate } from '../../server/src/contracts/validate';
 import { acceptReply } from '../../server/src/pipeline/boundary';
 import { buildEnvelope } from '../../server/src/pipeline/envelope';
-import { canonicalJson } from '../../server/src/pipeline/canonical';
+import { canonicalJson, canonicalJsonWithRaw } from '../../server/src/pipeline/canonical';
 import { MalformedLlmOutput, SchemaValidationError } from '../../server/src/llm/errors';
 import { goodEngineerOutput, goodGeneratorOutput } from '../helpers/scriptedModel';
 
@@ -52,5 +52,11 @@ describe('contracts (Draft 2020-12, ajv)', () => {
 
   it('canonical JSON follows RFC 8785 number and key rules', () => {
     assert.equal(canonicalJson({ b: 1e21, a: [1.0, -0, 0.1], é: 'x', A: null }), '{"A":null,"a":[1,0,0.1],"b":1e+21,"é":"x"}');
+  });
+
+  it('splicing a canonical payload gives the same bytes as canonicalizing the whole envelope', () => {
+    const payload = { z: [1, { b: 'é\u2028', a: null }], a: '"quoted", \\ "kind":', k: 1e-7 };
+    const env = { to_agent: 'generator', payload, run_id: 'r', artifact_id: 'a_x', params: { depth_level: 'deep' } };
+    assert.equal(canonicalJsonWithRaw(env, 'payload', canonicalJson(payload)), canonicalJson(env));
   });
 });

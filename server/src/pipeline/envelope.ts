@@ -1,4 +1,4 @@
-import { canonicalJson } from './canonical';
+import { canonicalJson, canonicalJsonWithRaw } from './canonical';
 import { INPUT_SCHEMA, requireValid } from './boundary';
 import type { AgentId, Depth, FrameworkChoice } from './types';
 
@@ -17,10 +17,11 @@ export interface HandoffEnvelope {
  * schema, the envelope against its own, and the result is RFC 8785 JSON, so the
  * same inputs always give the same bytes (and the same prompt hash).
  */
-export function buildEnvelope(env: HandoffEnvelope): string {
+export function buildEnvelope(env: HandoffEnvelope, payloadCanonical?: string): string {
   requireValid(INPUT_SCHEMA[env.to_agent], env.payload, `${env.to_agent} input`);
   requireValid('handoff-envelope', env, 'handoff envelope');
-  return canonicalJson(env);
+  // The payload's canonical text comes verified from the artifact store when available.
+  return payloadCanonical === undefined ? canonicalJson(env) : canonicalJsonWithRaw(env as unknown as Record<string, unknown>, 'payload', payloadCanonical);
 }
 
 export function parseEnvelope(text: string): HandoffEnvelope {

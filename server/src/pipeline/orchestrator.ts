@@ -88,7 +88,9 @@ async function drive(deps: PipelineDeps, initial: RunRecord): Promise<RunRecord>
 
 type Save = (mut: (r: RunRecord) => void) => Promise<RunRecord>;
 
-async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): Promise<Omit<HandoffEnvelope, 'schema_version' | 'run_id' | 'to_agent'>> {
+type EnvelopeParts = Omit<HandoffEnvelope, 'schema_version' | 'run_id' | 'to_agent'> & { payloadCanonical?: string };
+
+async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): Promise<EnvelopeParts> {
   if (agent === 'crawler') {
     const map = await deps.crawl(deps.workspace);
     return { from_agent: 'orchestrator', artifact_id: null, payload: map as unknown as Record<string, unknown>, params: {} };
@@ -96,9 +98,9 @@ async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): P
   const from: AgentId = agent === 'generator' ? 'crawler' : 'generator';
   const prev = run.activities.find((a) => a.agent === from)!;
   // Step 7: the previous agent's output is loaded from the store by id, never passed in memory.
-  const artifact = await deps.store.getArtifact(run.id, prev.artifactId!);
+  const { artifact, contentText } = await deps.store.loadArtifact(run.id, prev.artifactId!);
   const params = agent === 'generator' ? { depth_level: run.params.depth } : { target_framework: run.params.framework };
-  return { from_agent: from, artifact_id: artifact.id, payload: artifact.content, params };
+  return { from_agent: from, artifact_id: artifact.id, payload: artifact.content, params, payloadCanonical: contentText };
 }
 
 async function runActivity(deps: PipelineDeps, state: { run: RunRecord }, save: Save, agent: AgentId): Promise<void> {
@@ -109,8 +111,8 @@ async function runActivity(deps: PipelineDeps, state: { run: RunRecord }, save: 
 
   let envelope: string;
   try {
-    const parts = await payloadFor(deps, state.run, agent);
-    envelope = buildEnvelope({ schema_version: '1', run_id: state.run.id, to_agent: agent, ...parts });
+    const { payloadCanonical, ...parts } = await payloadFor(deps, state.run, agent);
+    envelope = buildEnvelope({ schema_version: '1', run_id: state.run.id, to_agent: agent, ...parts }, payloadCanonical);
   } catch (e) {
     if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, 0);
     throw e;

@@ -1,7 +1,7 @@
 import { constants as FS, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { DataFile, JSONFile } from 'lowdb/node';
 import { validate, formatContractErrors } from '../contracts/validate';
 import { StoreCorruptError } from '../llm/errors';
 import { canonicalJson, sha256 } from './canonical';
@@ -37,33 +37,63 @@ export class RunStore {
     await fsp.writeFile(path.join(this.dir, '.gitignore'), '*\n', { flag: 'w' });
   }
 
-  static artifactId(runId: string, kind: ArtifactKind, content: unknown, meta: ArtifactMeta): string {
-    return 'a_' + sha256(canonicalJson({ runId, kind, content, meta })).slice(0, 32);
+  /**
+   * An artifact file is the RFC 8785 text of {runId, kind, content, meta} and its
+   * id is that text's hash. One canonicalization gives the id and the bytes on
+   * disk, and a load checks integrity by hashing the bytes, with no re-serializing.
+   */
+  static artifactText(runId: string, kind: ArtifactKind, content: unknown, meta: ArtifactMeta): { id: string; text: string } {
+    const text = canonicalJson({ content, kind, meta, runId });
+    return { id: 'a_' + sha256(text).slice(0, 32), text };
   }
 
-  /** Validates the artifact envelope, then writes it once (content-addressed: a rewrite is a no-op). */
+  /** Validates the artifact, then writes it once (content-addressed: a rewrite is a no-op). */
   async putArtifact(runId: string, kind: ArtifactKind, content: Record<string, unknown>, meta: ArtifactMeta): Promise<Artifact> {
-    const artifact: Artifact = { id: RunStore.artifactId(runId, kind, content, meta), runId, kind, content, meta };
+    const { id, text } = RunStore.artifactText(runId, kind, content, meta);
+    const artifact: Artifact = { id, runId, kind, content, meta };
     const check = validate('artifact', artifact);
     if (!check.ok) throw new Error(`artifact does not match its schema: ${formatContractErrors(check.errors)}`);
-    const file = this.artifactPath(runId, artifact.id);
+    const file = this.artifactPath(runId, id);
     if (!(await exists(file))) {
       await fsp.mkdir(path.dirname(file), { recursive: true });
-      const db = new Low<Artifact>(new JSONFile(file), artifact);
+      // lowdb with a pass-through serializer: the canonical text is already the file.
+      const db = new Low<string>(new DataFile<string>(file, { parse: (t) => t, stringify: (t) => t }), text);
       await db.write();
     }
     return artifact;
   }
 
   async getArtifact(runId: string, id: string): Promise<Artifact> {
-    const artifact = await this.readJson<Artifact>(this.artifactPath(runId, id), `artifact ${id}`);
-    if (!artifact) throw new StoreCorruptError(`artifact ${id} is missing from ${path.join(this.dir, 'artifacts', runId)}`);
+    return (await this.loadArtifact(runId, id)).artifact;
+  }
+
+  /**
+   * The artifact plus the canonical text of its content, for splicing into an
+   * envelope without canonicalizing the payload again. The text is cut from the
+   * verified file: canonical JSON sorts keys, so "content" is the first member
+   * and ',"kind":' (quotes unescaped, so never inside a string) closes it.
+   */
+  async loadArtifact(runId: string, id: string): Promise<{ artifact: Artifact; contentText: string }> {
+    const text = await this.artifactRaw(runId, id);
+    const end = text.lastIndexOf(',"kind":');
+    if (!text.startsWith('{"content":') || end < 0) throw new StoreCorruptError(`artifact ${id} is not in canonical form`);
+    const doc = JSON.parse(text) as Omit<Artifact, 'id'>;
+    const artifact: Artifact = { id, runId: doc.runId, kind: doc.kind, content: doc.content, meta: doc.meta };
     const check = validate('artifact', artifact);
     if (!check.ok) throw new StoreCorruptError(`artifact ${id} does not match its schema: ${formatContractErrors(check.errors)}`);
-    // The id is a hash of the content: a mismatch means the file was edited or damaged.
-    const expected = RunStore.artifactId(artifact.runId, artifact.kind, artifact.content, artifact.meta);
-    if (expected !== id) throw new StoreCorruptError(`artifact ${id} content does not match its id (expected ${expected})`);
-    return artifact;
+    if (artifact.runId !== runId) throw new StoreCorruptError(`artifact ${id} belongs to run ${artifact.runId}, not ${runId}`);
+    return { artifact, contentText: text.slice('{"content":'.length, end) };
+  }
+
+  /** The artifact's canonical text, integrity-checked: the hash of the bytes must be the id. */
+  async artifactRaw(runId: string, id: string): Promise<string> {
+    const file = this.artifactPath(runId, id);
+    const text = await fsp.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') throw new StoreCorruptError(`artifact ${id} is missing from ${path.dirname(file)}`);
+      throw e;
+    });
+    if ('a_' + sha256(text).slice(0, 32) !== id) throw new StoreCorruptError(`artifact ${id} content does not match its id: the file was edited or damaged (${file})`);
+    return text;
   }
 
   /**

@@ -1,0 +1,20 @@
+// Builds each TypeScript benchmark into bench/.work with esbuild and runs it in its own process.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const only = process.argv.slice(2);
+const benches = ['boundary'].filter((b) => !only.length || only.includes(b));
+for (const name of benches) {
+  const outfile = `bench/.work/${name}.cjs`;
+  await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['typescript'], logLevel: 'warning' });
+  const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+// Plain-JS benches contributed alongside (crawl), run if present.
+for (const extra of ['bench/crawl.mjs']) {
+  if ((!only.length || only.includes('crawl')) && existsSync(extra)) {
+    const r = spawnSync(process.execPath, ['--expose-gc', extra], { stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+}
