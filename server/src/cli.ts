@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crawlWorkspace } from './agents/crawler/staticMap';
+import { runMcpStdio } from './mcp/stdio';
 import { approveAll, deferAll, ttyApprover } from './gateway/approvers';
 import type { Approver } from './gateway/gateway';
 import { USAGE, parseCli, type Parsed } from './cli/args';
@@ -146,7 +147,9 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     case 'verify-determinism':
       throw new UsageError('verify-determinism is not available in this version yet (it lands with issue #6)');
     case 'mcp':
-      throw new UsageError('mcp is not available in this version yet (it lands with issue #3)');
+      // stdout belongs to the MCP protocol from here on; logs go to stderr.
+      await runMcpStdio(await workspaceArg(p.positionals[0]));
+      return EXIT.ok;
     default:
       throw new UsageError(`unknown command "${p.command}"`);
   }

@@ -1,0 +1,131 @@
+import type { CrawlerOutput, ModuleSystem } from '../../contracts/types';
+
+export interface NpmPackage {
+  /** root-relative dir, '' for the root */
+  dir: string;
+  manifest: string;
+  json: Record<string, any>;
+}
+
+export interface PythonManifests {
+  pyproject?: string;
+  setupCfg?: string;
+  setupPy?: string;
+  requirements: string[];
+}
+
+type Out = Pick<CrawlerOutput, 'package_managers' | 'frameworks' | 'entry_points'>;
+
+const JS_FRAMEWORKS = ['express', 'koa', 'fastify', '@hapi/hapi', '@nestjs/core', 'next', 'react', 'vue', 'svelte', '@angular/core', 'electron', 'nuxt', 'graphql', 'socket.io'];
+const PY_FRAMEWORKS = ['fastapi', 'django', 'flask', 'starlette', 'aiohttp', 'tornado', 'pydantic', 'sqlalchemy', 'celery', 'click', 'typer'];
+
+export const join = (dir: string, p: string) => (dir ? `${dir}/${p}` : p).replace(/\/\.\//g, '/').replace(/^\.\//, '');
+
+export function moduleSystemOf(pkg: NpmPackage | undefined): ModuleSystem {
+  if (!pkg) return 'unknown';
+  return pkg.json.type === 'module' ? 'esm' : 'cjs';
+}
+
+/** Package managers, frameworks and entry points of npm packages; `files` is the set of tree paths. */
+export function npmFacts(pkgs: NpmPackage[], files: Set<string>, out: Out): void {
+  for (const p of pkgs) {
+    const lock = ['pnpm-lock.yaml', 'yarn.lock', 'package-lock.json', 'bun.lockb', 'bun.lock', 'npm-shrinkwrap.json'].find((l) => files.has(join(p.dir, l)));
+    const pm = String(p.json.packageManager ?? '').split('@')[0];
+    const name = (['npm', 'yarn', 'pnpm', 'bun'].includes(pm) ? pm : lock?.startsWith('pnpm') ? 'pnpm' : lock?.startsWith('yarn') ? 'yarn' : lock?.startsWith('bun') ? 'bun' : 'npm') as 'npm';
+    const ws = Array.isArray(p.json.workspaces) ? p.json.workspaces : Array.isArray(p.json.workspaces?.packages) ? p.json.workspaces.packages : undefined;
+    if (p.dir === '' || lock || ws) {
+      const entry: Out['package_managers'][number] = { name, manifest: p.manifest };
+      if (lock) entry.lockfile = join(p.dir, lock);
+      if (ws) entry.workspaces = ws.map(String);
+      out.package_managers.push(entry);
+    }
+    const deps = { ...p.json.devDependencies, ...p.json.peerDependencies, ...p.json.dependencies } as Record<string, string>;
+    for (const f of JS_FRAMEWORKS) {
+      if (deps[f] && !out.frameworks.some((x) => x.name === f)) out.frameworks.push({ name: f, version: String(deps[f]), evidence: `${p.manifest} dependencies` });
+    }
+    const pkgName = typeof p.json.name === 'string' ? p.json.name : undefined;
+    const add = (path: unknown, kind: Out['entry_points'][number]['kind'], name?: string) => {
+      if (typeof path !== 'string' || !path) return;
+      const e: Out['entry_points'][number] = { path: resolveEntry(join(p.dir, path), files), kind };
+      if (name) e.name = name;
+      if (pkgName) e.package = pkgName;
+      if (!out.entry_points.some((x) => x.path === e.path && x.kind === kind && x.name === name)) out.entry_points.push(e);
+    };
+    add(p.json.main, 'main');
+    add(p.json.module, 'module');
+    add(p.json.types ?? p.json.typings, 'types');
+    if (typeof p.json.bin === 'string') add(p.json.bin, 'bin', pkgName);
+    else if (p.json.bin && typeof p.json.bin === 'object') for (const [k, v] of Object.entries(p.json.bin)) add(v, 'bin', k);
+    for (const [sub, target] of flattenExports(p.json.exports)) add(target, 'exports', sub);
+    if (!p.json.main && !p.json.exports && files.has(join(p.dir, 'index.js'))) add('index.js', 'main');
+  }
+}
+
+/** Node's lookup for `main: "index"` or `"./lib"`: the file itself, then with an extension, then its index. */
+function resolveEntry(p: string, files: Set<string>): string {
+  const clean = p.replace(/^\.\//, '').replace(/\/$/, '');
+  for (const ext of ['', '.js', '.cjs', '.mjs', '.json', '/index.js', '/index.cjs', '/index.mjs']) if (files.has(clean + ext)) return clean + ext;
+  return clean;
+}
+
+/** `exports` as [subpath, file] pairs, preferring require/import/default conditions over types. */
+export function flattenExports(exp: unknown): [string, string][] {
+  if (typeof exp === 'string') return [['.', exp]];
+  if (!exp || typeof exp !== 'object') return [];
+  const obj = exp as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  if (keys.length && keys.every((k) => k.startsWith('.'))) {
+    return keys.flatMap((k) => flattenExports(obj[k]).map(([, f]) => [k, f] as [string, string])).filter(([k]) => !k.includes('*'));
+  }
+  for (const cond of ['node', 'require', 'import', 'default']) {
+    const hit = flattenExports(obj[cond]);
+    if (hit.length) return hit.slice(0, 1);
+  }
+  return [];
+}
+
+/** Python package managers, frameworks and console scripts. */
+export function pythonFacts(m: PythonManifests, files: Set<string>, out: Out): string[] {
+  const deps: string[] = [];
+  const py = m.pyproject ?? '';
+  const add = (name: Out['package_managers'][number]['name'], manifest: string, lockfile?: string) => {
+    if (out.package_managers.some((x) => x.name === name)) return;
+    out.package_managers.push(lockfile ? { name, manifest, lockfile } : { name, manifest });
+  };
+  if (m.pyproject !== undefined) {
+    if (/^\[tool\.poetry\]/m.test(py) || files.has('poetry.lock')) add('poetry', 'pyproject.toml', files.has('poetry.lock') ? 'poetry.lock' : undefined);
+    if (files.has('uv.lock')) add('uv', 'pyproject.toml', 'uv.lock');
+    if (/^\[tool\.pdm\]/m.test(py) || files.has('pdm.lock')) add('pdm', 'pyproject.toml', files.has('pdm.lock') ? 'pdm.lock' : undefined);
+    if (/hatchling/.test(py) || /^\[tool\.hatch/m.test(py)) add('hatch', 'pyproject.toml');
+    if (/setuptools/.test(py)) add('setuptools', 'pyproject.toml');
+    const depBlock = /^dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(py);
+    if (depBlock) deps.push(...[...depBlock[1].matchAll(/["']([A-Za-z0-9_.-]+)/g)].map((x) => x[1]));
+    for (const x of py.matchAll(/^\[tool\.poetry\.dependencies\]\n([\s\S]*?)(?=^\[)/gm)) deps.push(...[...x[1].matchAll(/^([A-Za-z0-9_.-]+)\s*=/gm)].map((y) => y[1]));
+    for (const [name, target] of tomlTable(py, 'project.scripts').concat(tomlTable(py, 'tool.poetry.scripts'))) {
+      out.entry_points.push({ path: target, kind: 'console_script', name });
+    }
+  }
+  if (m.setupPy !== undefined || m.setupCfg !== undefined) add('setuptools', m.setupCfg !== undefined ? 'setup.cfg' : 'setup.py');
+  if (files.has('Pipfile')) add('pipenv', 'Pipfile', files.has('Pipfile.lock') ? 'Pipfile.lock' : undefined);
+  for (const r of m.requirements) {
+    add('pip', 'requirements.txt');
+    deps.push(...[...r.matchAll(/^\s*([A-Za-z0-9_.-]+)/gm)].map((x) => x[1]));
+  }
+  const cfgScripts = /console_scripts\s*=\s*\n((?:[ \t]+.+\n?)+)/.exec(m.setupCfg ?? '');
+  if (cfgScripts) for (const l of cfgScripts[1].split('\n')) {
+    const s = /^\s*([\w.-]+)\s*=\s*(\S+)/.exec(l);
+    if (s) out.entry_points.push({ path: s[2], kind: 'console_script', name: s[1] });
+  }
+  for (const s of (m.setupPy ?? '').matchAll(/['"]([\w.-]+)\s*=\s*([\w.]+:[\w.]+)['"]/g)) out.entry_points.push({ path: s[2], kind: 'console_script', name: s[1] });
+  const lower = new Set(deps.map((d) => d.toLowerCase()));
+  for (const f of PY_FRAMEWORKS) if (lower.has(f)) out.frameworks.push({ name: f, evidence: 'Python dependencies' });
+  if (files.has('manage.py') && !out.frameworks.some((f) => f.name === 'django')) out.frameworks.push({ name: 'django', evidence: 'manage.py' });
+  return [...lower];
+}
+
+/** `key = "value"` pairs of one TOML table (enough for [project.scripts]). */
+export function tomlTable(toml: string, table: string): [string, string][] {
+  const re = new RegExp(`^\\[${table.replace(/\./g, '\\.')}\\]\\s*\\n([\\s\\S]*?)(?=^\\[|(?![\\s\\S]))`, 'm');
+  const body = re.exec(toml)?.[1] ?? '';
+  return [...body.matchAll(/^\s*["']?([\w.-]+)["']?\s*=\s*["']([^"']+)["']/gm)].map((m) => [m[1], m[2]]);
+}

@@ -1,0 +1,63 @@
+import type { CrawlerOutput } from '../../contracts/types';
+
+type Example = CrawlerOutput['usage_examples'][number];
+
+const CODE_LANGS = new Set(['', 'js', 'javascript', 'jsx', 'ts', 'typescript', 'tsx', 'mjs', 'cjs', 'py', 'python', 'pycon', 'python3', 'node']);
+
+export interface ExportedName {
+  /** symbol name as in key_files (e.g. `format`, `Slug.make`, `slugify.extend`) */
+  name: string;
+  /** bindings under which a call site names it (`bytes.format`, `format`) */
+  callNames: string[];
+}
+
+/**
+ * Fenced code blocks of a README, each linked to the exported symbols it calls.
+ * Blocks are kept as data only: nothing in them is followed or executed.
+ */
+export function readmeExamples(source: string, markdown: string, exported: ExportedName[]): Example[] {
+  const out: Example[] = [];
+  const lines = markdown.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s{0,3})(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[i]);
+    if (!open) continue;
+    const fence = open[2];
+    const lang = open[3].toLowerCase();
+    const body: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !lines[j].trim().startsWith(fence)) body.push(lines[j++]);
+    const code = body.join('\n');
+    const start = i + 1;
+    i = j;
+    if (!CODE_LANGS.has(lang) || !code.trim()) continue;
+    const symbols = calledSymbols(code, exported);
+    if (symbols.length === 0) continue;
+    out.push({ source, line: start, lang: lang || 'text', code: code.slice(0, 4000), symbols });
+  }
+  return out;
+}
+
+function calledSymbols(code: string, exported: ExportedName[]): string[] {
+  const found = new Set<string>();
+  for (const e of exported) {
+    for (const call of e.callNames) {
+      const re = new RegExp(`(^|[^\\w$.])${call.replace(/[.$]/g, '\\$&')}\\s*\\(`, 'm');
+      if (re.test(code)) {
+        found.add(e.name);
+        break;
+      }
+    }
+  }
+  return [...found];
+}
+
+/** Local names a README binds to the package: `var x = require('pkg')`, `import x from 'pkg'`, `from pkg import x`. */
+export function importBindings(code: string, packageName: string): string[] {
+  const q = packageName.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const out: string[] = [];
+  for (const m of code.matchAll(new RegExp(`(?:var|let|const)\\s+([\\w$]+)\\s*=\\s*require\\(\\s*['"]${q}['"]\\s*\\)`, 'g'))) out.push(m[1]);
+  for (const m of code.matchAll(new RegExp(`import\\s+([\\w$]+)\\s*(?:,\\s*\\{[^}]*\\})?\\s*from\\s*['"]${q}['"]`, 'g'))) out.push(m[1]);
+  for (const m of code.matchAll(new RegExp(`import\\s+\\*\\s+as\\s+([\\w$]+)\\s+from\\s*['"]${q}['"]`, 'g'))) out.push(m[1]);
+  for (const m of code.matchAll(new RegExp(`^\\s*import\\s+${q}(?:\\s+as\\s+(\\w+))?`, 'gm'))) out.push(m[1] ?? packageName);
+  return out;
+}

@@ -1,0 +1,98 @@
+import type { DetectedFramework, TestSetup } from '../../contracts/types';
+import type { NpmPackage } from './manifests';
+
+const CONFIGS: [RegExp, DetectedFramework][] = [
+  [/(^|\/)jest\.config\.[cm]?[jt]s(on)?$/, 'jest'],
+  [/(^|\/)vitest\.(config|workspace)\.[cm]?[jt]s$/, 'vitest'],
+  [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/, 'mocha'],
+  [/(^|\/)pytest\.ini$/, 'pytest'],
+  [/(^|\/)conftest\.py$/, 'pytest'],
+];
+
+const TEST_FILE = /(^|\/)(test_[^/]+\.py|[^/]+_test\.py|[^/]+\.(test|spec)\.[cm]?[jt]sx?)$/;
+const TEST_DIR = /(^|\/)(tests?|__tests__|spec|e2e)(\/|$)/;
+
+export interface TestSetupInput {
+  files: string[];
+  rootPkg?: NpmPackage;
+  packageManager?: string;
+  pyproject?: string;
+  setupCfg?: string;
+  toxIni?: string;
+  pyDeps: string[];
+  isPython: boolean;
+}
+
+/** The existing test setup: framework, folders, naming pattern, command and the evidence for each. */
+export function detectTestSetup(inp: TestSetupInput): TestSetup {
+  const votes = new Map<DetectedFramework, string[]>();
+  const vote = (f: DetectedFramework, why: string) => votes.set(f, [...(votes.get(f) ?? []), why]);
+  const configFiles: string[] = [];
+  for (const f of inp.files) {
+    for (const [re, fw] of CONFIGS) if (re.test(f) && f.split('/').length <= 3) {
+      configFiles.push(f);
+      vote(fw, f);
+    }
+  }
+  const pkg = inp.rootPkg?.json;
+  const script = typeof pkg?.scripts?.test === 'string' && !/no test specified/.test(pkg.scripts.test) ? (pkg.scripts.test as string) : undefined;
+  if (script) {
+    if (/\bvitest\b/.test(script)) vote('vitest', 'scripts.test');
+    if (/\bjest\b/.test(script)) vote('jest', 'scripts.test');
+    if (/\bmocha\b/.test(script)) vote('mocha', 'scripts.test');
+    if (/node\s+(--[\w-]+\s+)*--test\b/.test(script)) vote('node-test', 'scripts.test');
+    if (/\bpytest\b/.test(script)) vote('pytest', 'scripts.test');
+  }
+  const deps = { ...pkg?.dependencies, ...pkg?.devDependencies };
+  for (const f of ['vitest', 'jest', 'mocha'] as const) if (deps[f]) vote(f, `package.json devDependencies.${f}`);
+  if (pkg?.jest) vote('jest', 'package.json "jest" key');
+  if (pkg?.mocha) vote('mocha', 'package.json "mocha" key');
+  if (/^\[tool\.pytest/m.test(inp.pyproject ?? '')) {
+    vote('pytest', 'pyproject.toml [tool.pytest.ini_options]');
+    configFiles.push('pyproject.toml');
+  }
+  if (/^\[tool:pytest\]/m.test(inp.setupCfg ?? '')) {
+    vote('pytest', 'setup.cfg [tool:pytest]');
+    configFiles.push('setup.cfg');
+  }
+  if (/^\[pytest\]/m.test(inp.toxIni ?? '')) vote('pytest', 'tox.ini [pytest]');
+  if (inp.pyDeps.includes('pytest')) vote('pytest', 'Python dependencies');
+  const testFiles = inp.files.filter((f) => TEST_FILE.test(f) || (TEST_DIR.test(f) && /\.([cm]?[jt]sx?|py)$/.test(f)));
+  if (inp.isPython && testFiles.some((f) => f.endsWith('.py')) && !votes.has('pytest')) vote('unittest', 'test_*.py files without pytest configuration');
+  // Strongest evidence first: the test script names the runner that CI actually runs.
+  const ranked = [...votes.entries()].sort((a, b) => score(b[1]) - score(a[1]));
+  const framework = ranked[0]?.[0] ?? 'none';
+  const setup: TestSetup = { framework, test_dirs: testDirs(testFiles), config_files: [...new Set(configFiles)] };
+  if (ranked.length > 1) setup.others = ranked.slice(1).map(([f]) => f);
+  const pattern = namingPattern(testFiles);
+  if (pattern) setup.naming_pattern = pattern;
+  const command = script ? (inp.packageManager === 'yarn' ? 'yarn test' : inp.packageManager === 'pnpm' ? 'pnpm test' : 'npm test') : framework === 'pytest' ? 'pytest' : framework === 'unittest' ? 'python -m unittest' : undefined;
+  if (command) setup.command = command;
+  if (ranked[0]) setup.evidence = ranked[0][1].join(', ');
+  return setup;
+}
+
+function score(evidence: string[]): number {
+  return evidence.reduce((n, e) => n + (e === 'scripts.test' ? 10 : /config|ini|\.mocharc|conftest|\[/.test(e) ? 5 : 2), 0);
+}
+
+function testDirs(testFiles: string[]): string[] {
+  const dirs = new Map<string, number>();
+  for (const f of testFiles) {
+    const m = /^(.*?(?:^|\/)(?:tests?|__tests__|spec|e2e))(?:\/|$)/.exec(f);
+    const dir = m ? m[1] : f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '.';
+    dirs.set(dir, (dirs.get(dir) ?? 0) + 1);
+  }
+  return [...dirs.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([d]) => d);
+}
+
+function namingPattern(testFiles: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const f of testFiles) {
+    const base = f.slice(f.lastIndexOf('/') + 1);
+    const m = /\.(test|spec)(\.[cm]?[jt]sx?)$/.exec(base);
+    const p = m ? `*.${m[1]}${m[2]}` : /^test_.*\.py$/.test(base) ? 'test_*.py' : /_test\.py$/.test(base) ? '*_test.py' : /\.[cm]?[jt]sx?$/.test(base) ? `*${base.slice(base.lastIndexOf('.'))}` : undefined;
+    if (p) counts.set(p, (counts.get(p) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}

@@ -1,0 +1,101 @@
+/** Hit/miss counters of a response cache, for logs and the benchmark. */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  bytes: number;
+  evictions: number;
+}
+
+export interface ResponseCacheOptions {
+  /** most entries kept (LRU beyond that) */
+  maxEntries?: number;
+  /** approximate byte budget over all values (LRU beyond that) */
+  maxBytes?: number;
+}
+
+/**
+ * LRU cache of MCP tool results. Keys are built by the caller from tool + args + the
+ * mtime/size of what the result was read from, so a changed file simply misses.
+ * It holds tool results only: handoff payloads live in the artifact store, and losing
+ * this cache must never change a run (DESIGN.md), so envelope-shaped values are refused.
+ */
+export class ResponseCache<V = unknown> {
+  private readonly map = new Map<string, { value: V; bytes: number }>();
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private bytes = 0;
+  private hits = 0;
+  private misses = 0;
+  private evictions = 0;
+
+  constructor(opts: ResponseCacheOptions = {}) {
+    this.maxEntries = opts.maxEntries ?? 5_000;
+    this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  static key(tool: string, args: unknown, version: string): string {
+    return `${tool}\0${stableJson(args)}\0${version}`;
+  }
+
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    if (!hit) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    // Re-insert to mark as most recently used (Map keeps insertion order).
+    this.map.delete(key);
+    this.map.set(key, hit);
+    return hit.value;
+  }
+
+  /** `bytes` is the caller's size estimate of the value (e.g. content length). */
+  set(key: string, value: V, bytes: number): void {
+    if (looksLikeHandoff(value)) throw new Error('the MCP response cache never holds handoff payloads');
+    if (bytes > this.maxBytes) return; // would evict everything else for one value
+    const old = this.map.get(key);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.map.delete(key);
+    }
+    this.map.set(key, { value, bytes });
+    this.bytes += bytes;
+    while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const [oldestKey, oldest] = this.map.entries().next().value as [string, { bytes: number }];
+      this.map.delete(oldestKey);
+      this.bytes -= oldest.bytes;
+      this.evictions++;
+    }
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.bytes = 0;
+  }
+
+  resetStats(): void {
+    this.hits = 0;
+    this.misses = 0;
+    this.evictions = 0;
+  }
+
+  stats(): CacheStats {
+    return { hits: this.hits, misses: this.misses, entries: this.map.size, bytes: this.bytes, evictions: this.evictions };
+  }
+}
+
+function looksLikeHandoff(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && 'artifact_id' in v && 'payload' in v;
+}
+
+/** JSON with sorted object keys, so {a,b} and {b,a} make the same key. */
+export function stableJson(v: unknown): string {
+  if (v === undefined) return 'null';
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+}

@@ -1,0 +1,81 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ResponseCache } from './cache';
+import { isBinary } from './readFile';
+import { ToolError } from './toolError';
+import { walkTree, type WalkOptions } from './walk';
+
+export interface SearchArgs {
+  query: string;
+  regex?: boolean;
+  caseSensitive?: boolean;
+  include?: string[];
+  exclude?: string[];
+  maxResults?: number;
+  /** files larger than this are not searched */
+  maxFileBytes?: number;
+}
+
+export interface SearchMatch {
+  path: string;
+  line: number;
+  text: string;
+}
+
+export interface SearchResult {
+  matches: SearchMatch[];
+  truncated: boolean;
+  filesSearched: number;
+}
+
+const MAX_LINE_CHARS = 4096; // longer lines (minified code) are skipped: they cost regex time and say little
+const SHOWN_CHARS = 300;
+const TIME_BUDGET_MS = 5_000;
+
+/** Literal or regex search over the same filtered tree as repo.tree; text files only, bounded in results and time. */
+export function searchWorkspace(root: string, args: SearchArgs, walkDefaults: WalkOptions, cache?: ResponseCache): SearchResult {
+  if (!args.query) throw new ToolError('query is empty');
+  const maxResults = Math.min(Math.max(1, args.maxResults ?? 100), 1000);
+  const maxFileBytes = args.maxFileBytes ?? 1024 * 1024;
+  let re: RegExp;
+  try {
+    const source = args.regex ? args.query : args.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(source, args.caseSensitive ? '' : 'i');
+  } catch (e) {
+    throw new ToolError(`invalid regular expression: ${(e as Error).message}`);
+  }
+  const tree = walkTree(root, { ...walkDefaults, include: args.include, exclude: args.exclude });
+  const key = ResponseCache.key('repo.search', { ...args, maxResults, maxFileBytes }, tree.fingerprint);
+  const cached = cache?.get(key) as SearchResult | undefined;
+  if (cached) return cached;
+  const deadline = Date.now() + TIME_BUDGET_MS;
+  const out: SearchResult = { matches: [], truncated: false, filesSearched: 0 };
+  for (const e of tree.entries) {
+    if (e.type !== 'file' || (e.size ?? 0) > maxFileBytes) continue;
+    if (Date.now() > deadline) {
+      out.truncated = true;
+      break;
+    }
+    let buf: Buffer;
+    try {
+      buf = fs.readFileSync(path.join(root, e.path));
+    } catch {
+      continue; // unreadable files are simply not searched
+    }
+    if (isBinary(buf.subarray(0, 8000))) continue;
+    out.filesSearched++;
+    const lines = buf.toString('utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (line.length > MAX_LINE_CHARS || !re.test(line)) continue;
+      if (out.matches.length >= maxResults) {
+        out.truncated = true; // a match beyond the limit exists
+        break;
+      }
+      out.matches.push({ path: e.path, line: i + 1, text: line.trim().slice(0, SHOWN_CHARS) });
+    }
+    if (out.truncated) break;
+  }
+  cache?.set(key, out, JSON.stringify(out).length);
+  return out;
+}
