@@ -1,4 +1,5 @@
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { crawlWorkspace } from './agents/crawler/staticMap';
 import { runMcpStdio } from './mcp/stdio';
@@ -12,6 +13,13 @@ import { createProvider } from './pipeline/providers';
 import { RunStore } from './pipeline/store';
 import { EXIT, exitCodeFor, summarize, type RunSummary } from './pipeline/summary';
 import type { AgentId, RunRecord } from './pipeline/types';
+import { newRunId } from './pipeline/orchestrator';
+import { Recorder } from './record/recorder';
+import { RecordingProvider } from './record/recordingProvider';
+import { recordingTools } from './record/toolTap';
+import { replayRecording } from './record/replay';
+import { verifyDeterminism } from './record/verify';
+import { canonicalJson } from './pipeline/canonical';
 
 const err = (line: string) => process.stderr.write(line + '\n');
 
@@ -80,7 +88,6 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       process.stdout.write(USAGE + '\n');
       return EXIT.ok;
     case 'generate': {
-      if (v.record) throw new UsageError('--record is not available in this version yet (recording lands with issue #6)');
       const ws = await workspaceArg(p.positionals[0]);
       const provider = v.provider ?? process.env.AMTP_PROVIDER ?? (process.env.OPENAI_API_KEY ? 'openai' : 'offline');
       const models: Partial<Record<AgentId, string>> = {
@@ -97,7 +104,19 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
         (m) => err(`amtp: warning: ${m}`),
       );
       const d = deps(ws, provider, approverFor(v.yes), signal);
-      return finish(await startRun(d, params), d.store, v.json);
+      const runId = newRunId();
+      if (!v.record) return finish(await startRun(d, params, runId), d.store, v.json);
+      // Recording: every LLM request/reply, tool call/return and state transition, secrets redacted.
+      const rec = new Recorder(path.resolve(v.record), [process.env.OPENAI_API_KEY ?? ''].filter(Boolean));
+      rec.header({ run_id: runId, workspace_name: path.basename(ws), params });
+      const tap = (inner: Parameters<typeof recordingTools>[0]) => recordingTools(inner, rec);
+      try {
+        const run = await startRun({ ...d, provider: new RecordingProvider(d.provider, rec), crawl: async (w) => (await crawlWorkspace(w, { tap })).map, recorder: rec }, params, runId);
+        err(`amtp: recorded to ${v.record}`);
+        return await finish(run, d.store, v.json);
+      } finally {
+        rec.close();
+      }
     }
     case 'resume': {
       const ws = await workspaceArg(p.positionals[1]);
@@ -144,8 +163,30 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       }
       return EXIT.ok;
     }
-    case 'verify-determinism':
-      throw new UsageError('verify-determinism is not available in this version yet (it lands with issue #6)');
+    case 'replay': {
+      const out = path.resolve(v.out ?? (await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-replay-'))));
+      const inject = process.env.AMTP_INJECT_NONDETERMINISM; // fault injection for the determinism tests
+      const result = await replayRecording(path.resolve(p.positionals[0]), out, { inject: inject === 'tool' || inject === 'reply' ? inject : undefined, pinned: v.pinned });
+      if (v.json) process.stdout.write(canonicalJson(result) + '\n');
+      else {
+        const final = result.final as { status?: string } | null;
+        process.stdout.write(`replayed ${result.trace.length} recorded events into ${out}: ${final?.status ?? 'no run'}${result.error ? ` — ${result.error}` : ''}\n`);
+        for (const f of result.files) process.stdout.write(`  file ${f.path}\n`);
+      }
+      return result.error ? EXIT.failed : EXIT.ok;
+    }
+    case 'verify-determinism': {
+      const file = path.resolve(p.positionals[0]);
+      await fsp.access(file).catch(() => { throw new UsageError(`no such recording: ${file}`); });
+      const r = await verifyDeterminism(file, process.argv[1]);
+      if (r.identical) {
+        process.stdout.write(r.summary + '\n');
+        return EXIT.ok;
+      }
+      err(r.diff ?? '');
+      err(`amtp: NOT deterministic: ${r.summary}`);
+      return 1;
+    }
     case 'mcp':
       // stdout belongs to the MCP protocol from here on; logs go to stderr.
       await runMcpStdio(await workspaceArg(p.positionals[0]));

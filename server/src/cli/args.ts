@@ -11,6 +11,7 @@ export const USAGE = `amtp — turns a workspace into a reviewed, runnable test 
   amtp runs [DIR] [--json]
   amtp resume RUN_ID [DIR] [--yes] [--json]
   amtp approve RUN_ID [DIR] [--reject] [--note TEXT] [--json]
+  amtp replay FILE.jsonl [--out DIR] [--pinned] [--json]
   amtp verify-determinism FILE.jsonl
   amtp mcp [DIR]
 
@@ -38,6 +39,8 @@ const OPTIONS = {
   reject: { type: 'boolean' },
   note: { type: 'string' },
   record: { type: 'string' },
+  out: { type: 'string' },
+  pinned: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
@@ -56,11 +59,12 @@ const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
   runs: ['json'],
   resume: ['yes', 'json'],
   approve: ['reject', 'note', 'json'],
+  replay: ['out', 'pinned', 'json'],
   'verify-determinism': ['json'],
   mcp: [],
 };
-const MAX_POSITIONALS: Record<string, number> = { generate: 1, crawl: 1, runs: 1, resume: 2, approve: 2, 'verify-determinism': 1, mcp: 1 };
-const MIN_POSITIONALS: Record<string, number> = { resume: 1, approve: 1, 'verify-determinism': 1 };
+const MAX_POSITIONALS: Record<string, number> = { generate: 1, crawl: 1, runs: 1, resume: 2, approve: 2, replay: 1, 'verify-determinism': 1, mcp: 1 };
+const MIN_POSITIONALS: Record<string, number> = { resume: 1, approve: 1, replay: 1, 'verify-determinism': 1 };
 
 /** Parses argv (without node and script). Throws UsageError with a message a person can act on. */
 export function parseCli(argv: string[]): Parsed {
@@ -89,6 +93,6 @@ export function parseCli(argv: string[]): Parsed {
   if (values.temperature !== undefined && !Number.isFinite(Number(values.temperature))) throw new UsageError(`--temperature must be a number`);
   const n = parsed.positionals.length;
   if (n > MAX_POSITIONALS[command]) throw new UsageError(`"${command}" takes at most ${MAX_POSITIONALS[command]} argument(s), got ${n}`);
-  if (n < (MIN_POSITIONALS[command] ?? 0)) throw new UsageError(`"${command}" needs ${command === 'verify-determinism' ? 'FILE.jsonl' : 'RUN_ID'}`);
+  if (n < (MIN_POSITIONALS[command] ?? 0)) throw new UsageError(`"${command}" needs ${command === 'verify-determinism' || command === 'replay' ? 'FILE.jsonl' : 'RUN_ID'}`);
   return { command, positionals: parsed.positionals, values };
 }

@@ -4,6 +4,7 @@ import testCases from '../../../schemas/test-cases.schema.json';
 import engineerOutput from '../../../schemas/engineer-output.schema.json';
 import handoffEnvelope from '../../../schemas/handoff-envelope.schema.json';
 import artifact from '../../../schemas/artifact.schema.json';
+import recordingEvent from '../../../schemas/recording-event.schema.json';
 
 export const SCHEMAS = {
   'crawler-output': crawlerOutput,
@@ -11,6 +12,7 @@ export const SCHEMAS = {
   'engineer-output': engineerOutput,
   'handoff-envelope': handoffEnvelope,
   artifact,
+  'recording-event': recordingEvent,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

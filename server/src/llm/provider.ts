@@ -12,6 +12,8 @@ export interface ChatRequest {
   temperature: number;
   top_p: 1;
   seed: number;
+  /** 1-based attempt of the activity; informational (recordings), never sent */
+  attempt?: number;
   signal?: AbortSignal;
 }
 

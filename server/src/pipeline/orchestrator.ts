@@ -16,6 +16,8 @@ import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retr
 import type { RunStore } from './store';
 import { AGENTS, ARTIFACT_KIND, type ActivityRecord, type AgentId, type RunParams, type RunRecord } from './types';
 import { writeStage } from './writeStage';
+import type { Recorder } from '../record/recorder';
+import { observableState } from './observable';
 
 export type PipelineEvent =
   | { type: 'run'; run: RunRecord }
@@ -33,6 +35,8 @@ export interface PipelineDeps {
   riskOverrides?: RiskOverrides;
   signal?: AbortSignal;
   onEvent?: (e: PipelineEvent) => void;
+  /** records state transitions (LLM and tool events are recorded by wrapping the provider and tools) */
+  recorder?: Recorder;
 }
 
 export function newRunId(now = new Date()): string {
@@ -61,10 +65,14 @@ export async function resumeRun(deps: PipelineDeps, runId: string): Promise<RunR
 async function drive(deps: PipelineDeps, initial: RunRecord): Promise<RunRecord> {
   const release = await deps.store.lockRun(initial.id);
   const state = { run: initial };
+  if (deps.recorder) deps.recorder.transition(null, observableState(initial).label, observableState(initial).state);
   const save = async (mut: (r: RunRecord) => void) => {
     const draft = structuredClone(state.run);
     mut(draft);
+    const before = observableState(state.run);
     state.run = await deps.store.saveRun(draft);
+    const after = observableState(state.run);
+    if (deps.recorder && after.text !== before.text) deps.recorder.transition(before.label, after.label, after.state);
     deps.onEvent?.({ type: 'run', run: state.run });
     return state.run;
   };
@@ -140,7 +148,7 @@ async function runActivity(deps: PipelineDeps, state: { run: RunRecord }, save: 
     try {
       // Step 9: a brand-new session per attempt; it is dropped when this block ends.
       const session = deps.provider.openSession(agent);
-      const reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, signal: deps.signal });
+      const reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, attempt, signal: deps.signal });
       const content = acceptReply(agent, reply.content);
       const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
         sanitizer: SANITIZER_VERSION, provider: deps.provider.name, model: reply.model || model, seed: params.seed, temperature: params.temperature, promptHash, attempt,

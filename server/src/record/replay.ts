@@ -1,0 +1,134 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { crawlWorkspace } from '../agents/crawler/staticMap';
+import type { Approver } from '../gateway/gateway';
+import { errorMessage } from '../llm/errors';
+import { resolveParams } from '../pipeline/config';
+import { observableState } from '../pipeline/observable';
+import { startRun } from '../pipeline/orchestrator';
+import { RunStore } from '../pipeline/store';
+import type { AgentId, RunRecord } from '../pipeline/types';
+import { loadRecording, type Recording } from './recording';
+import { ReplayDivergence, ReplayProvider, type ConsumedEvent } from './replayProvider';
+import type { CrawlerOutput } from '../contracts/types';
+import { replayTools, type ToolResult } from './toolTap';
+
+/** Everything a replay produced, in a form two replays can be compared by. */
+export interface ReplayOutput {
+  run_id: string;
+  final: unknown;
+  artifacts: { agent: string; id: string; text: string }[];
+  files: { path: string; content: string }[];
+  /** the recorded events the replay consumed, in order, with the hash of what it was given */
+  trace: ConsumedEvent[];
+  error?: string;
+}
+
+export interface ReplayOptions {
+  /** fault injection for tests: make the replayed tool results or replies non-deterministic */
+  inject?: 'tool' | 'reply';
+  /**
+   * Pinned inputs: the crawler's static map and the system prompts come from the
+   * recording instead of this version's code. That is how a recording made by an
+   * older version still replays after the crawler or the prompts improved; the
+   * strict default re-derives both and so also checks the code.
+   */
+  pinned?: boolean;
+}
+
+/**
+ * Runs the pipeline again from a recording alone: LLM replies and tool returns
+ * come from the recording, so neither the workspace nor the network is needed.
+ */
+export async function replayRecording(file: string, outDir: string, opts: ReplayOptions = {}): Promise<ReplayOutput> {
+  const rec = await loadRecording(file);
+  const h = rec.header.run;
+  const ws = path.join(outDir, h.workspace_name);
+  await fsp.mkdir(ws, { recursive: true });
+  const trace: ConsumedEvent[] = [];
+  const store = new RunStore(ws);
+  const params = resolveParams({
+    depth: h.depth, framework: h.framework, provider: h.provider, models: h.models as Record<AgentId, string>, seed: h.seed, temperature: h.temperature, maxAttempts: h.max_attempts,
+  });
+  const perturbTool = opts.inject === 'tool' ? (r: ToolResult): ToolResult => ({ ...r, structuredContent: r.structuredContent && injectNoise(r.structuredContent) }) : undefined;
+  const perturbReply = opts.inject === 'reply' ? (c: string) => c.replace(/"title":\s*"/, (m) => `${m}${Math.random().toString(36).slice(2, 8)} `) : undefined;
+  const tools = replayTools(rec, trace, perturbTool);
+  let run: RunRecord | undefined;
+  let error: string | undefined;
+  try {
+    run = await startRun(
+      {
+        workspace: ws,
+        store,
+        provider: new ReplayProvider(rec, trace, perturbReply, opts.pinned),
+        approver: recordedApprover(rec),
+        crawl: opts.pinned ? async () => recordedStaticMap(rec) : async (w) => (await crawlWorkspace(w, { tools })).map,
+        // Waits already happened when the run was recorded; a replay only needs the decisions.
+        backoff: { rateLimitBaseMs: 0, transientBaseMs: 0, maxDelayMs: 0 },
+      },
+      params,
+      h.run_id,
+    );
+  } catch (e) {
+    error = errorMessage(e);
+    run = await store.getRun(h.run_id);
+  }
+  const artifacts: ReplayOutput['artifacts'] = [];
+  for (const a of run?.activities ?? []) {
+    if (a.artifactId) artifacts.push({ agent: a.agent, id: a.artifactId, text: await store.artifactRaw(h.run_id, a.artifactId) });
+  }
+  return {
+    run_id: h.run_id,
+    final: run ? observableState(run).state : null,
+    artifacts,
+    files: await readTree(ws),
+    trace,
+    ...(error ? { error } : {}),
+  };
+}
+
+function recordedStaticMap(rec: Recording): CrawlerOutput {
+  const task = rec.events.find((e) => e.type === 'task_sent' && e.recipient_agent_id === 'crawler');
+  if (!task) throw new ReplayDivergence('replay diverged: the recording has no crawler task to take the static map from', null);
+  const req = rec.payloads.get(task.payload_ref) as { messages: { content: string }[] };
+  return (JSON.parse(req.messages[1].content) as { payload: CrawlerOutput }).payload;
+}
+
+/** Approval decisions are part of the recording: the last decision seen for each request. */
+function recordedApprover(rec: Recording): Approver {
+  const decisions = new Map<string, string>();
+  for (const e of rec.events) {
+    if (e.type !== 'state_transition') continue;
+    const state = rec.payloads.get(e.payload_ref) as { approvals?: { id: string; decision: string }[] };
+    for (const a of state.approvals ?? []) decisions.set(a.id, a.decision);
+  }
+  return {
+    async ask(req) {
+      const d = decisions.get(req.id);
+      if (d === 'approved' || d === 'rejected' || d === 'timeout') return { decision: d, by: 'replay' };
+      return { decision: 'pending', by: 'replay' };
+    },
+  };
+}
+
+function injectNoise(v: Record<string, unknown>): Record<string, unknown> {
+  const noise = `${Date.now()}-${Math.random()}`;
+  if (typeof v.content === 'string') return { ...v, content: `${v.content}\n// ${noise}\n` };
+  if (Array.isArray(v.entries) && v.entries.length) {
+    const [first, ...rest] = v.entries as Record<string, unknown>[];
+    return { ...v, entries: [{ ...first, size: Math.floor(Math.random() * 1e9) }, ...rest] };
+  }
+  return { ...v, noise };
+}
+
+async function readTree(root: string, rel = ''): Promise<{ path: string; content: string }[]> {
+  const out: { path: string; content: string }[] = [];
+  const entries = (await fsp.readdir(path.join(root, rel), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const d of entries) {
+    const p = rel ? `${rel}/${d.name}` : d.name;
+    if (!rel && d.name === '.amtp') continue;
+    if (d.isDirectory()) out.push(...(await readTree(root, p)));
+    else if (d.isFile()) out.push({ path: p, content: await fsp.readFile(path.join(root, p), 'utf8') });
+  }
+  return out;
+}
