@@ -60,6 +60,16 @@ export interface CrawlerOutput {
 export type Priority = 'P0' | 'P1' | 'P2' | 'P3';
 export type CaseKind = 'smoke' | 'example' | 'boundary' | 'error' | 'property' | 'combinatorial';
 
+/** How a test binds a name the documented snippet uses to the module under test. */
+export interface OracleBinding {
+  /** identifier the snippet uses */
+  local: string;
+  /** module: the module value itself (CJS module.exports, `import m` in Python); namespace: `import * as`; named: one export */
+  import: 'module' | 'default' | 'named' | 'namespace';
+  /** export name, for `named` */
+  name?: string;
+}
+
 export interface Oracle {
   kind: 'equals' | 'deep_equals' | 'throws' | 'type' | 'arity' | 'exports' | 'prints' | 'truthy';
   language: 'javascript' | 'typescript' | 'python';
@@ -67,6 +77,11 @@ export interface Oracle {
   call?: string;
   expected?: string;
   error?: string;
+  bindings?: OracleBinding[];
+  /** property-style checks the engineer derives from call/expected without a new value */
+  property?: 'deterministic' | 'order_independent';
+  /** for order_independent: the documented calls with their documented results, run in sequence */
+  sequence?: { call: string; expected: string; kind: 'equals' | 'deep_equals' | 'prints' }[];
 }
 
 export interface TestCase {
@@ -91,7 +106,7 @@ export interface TestCases {
     language: 'javascript' | 'typescript' | 'python' | 'other';
     module_system: ModuleSystem;
     typescript: boolean;
-    test_setup: Omit<TestSetup, 'others' | 'evidence'>;
+    test_setup: Omit<TestSetup, 'evidence'>;
   };
   cases: TestCase[];
   not_planned?: { target: string; reason: string }[];

@@ -1,12 +1,118 @@
-import type { CrawlerOutput, TestCases } from '../../contracts/types';
+import type { CrawlerOutput, TestCase, TestCases } from '../../contracts/types';
 import type { Depth } from '../../pipeline/types';
+import { exampleCase, type ExampleSource } from './exampleCases';
+import { hasDoctest, parseDoctest } from './doctest';
+import type { ParsedSnippet } from './examples';
+import { parseJsSnippet } from './jsExamples';
+import { describeModules, type ModuleInfo } from './modules';
+import { errorCases, propertyCases, smokeCase } from './plannedCases';
+import { resolveExample } from './resolve';
 
-// Placeholder until issue #4 lands.
+const JS_LANGS = /^(?:js|javascript|jsx|ts|typescript|tsx|mjs|cjs|node|)$/i;
+const PY_LANGS = /^(?:py|python|python3|pycon|pytb|)$/i;
+
+/**
+ * The offline Test Case Generator: plans cases from what the crawler map documents.
+ * smoke: export shape and arity; standard: + documented examples and errors;
+ * deep: + determinism and order-independence of the documented calls.
+ */
 export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
+  const mods = describeModules(map);
+  const cases: TestCase[] = [];
+  const notPlanned: NonNullable<TestCases['not_planned']> = [];
+  const readmeSymbols = new Set(map.usage_examples.flatMap((u) => u.symbols));
+
+  for (const mod of mods) {
+    for (const s of mod.file.symbols) {
+      if (s.exported && (s.kind === 'type' || s.kind === 'interface')) notPlanned.push({ target: `${mod.file.path}#${s.name}`, reason: 'type-only export: nothing to run' });
+    }
+    for (const symbol of mod.runtime) cases.push(smokeCase(mod, symbol, readmeSymbols.has(symbol.name) || readmeSymbols.has(mod.local)));
+  }
+
+  if (depth !== 'smoke') {
+    const examples = collectExamples(map, mods, notPlanned);
+    cases.push(...examples);
+    for (const mod of mods) for (const symbol of mod.runtime) cases.push(...errorCases(mod, symbol, examples));
+    if (depth === 'deep') cases.push(...propertyCases(examples));
+  }
+
   return {
     schema_version: '1',
     depth_level: depth,
-    project: { name: map.project.name, language: map.project.typescript ? 'typescript' : 'javascript', module_system: map.project.module_system, typescript: map.project.typescript, test_setup: { framework: map.test_setup.framework, test_dirs: map.test_setup.test_dirs, config_files: map.test_setup.config_files } },
-    cases: [],
+    project: projectBlock(map),
+    cases: statefulLast(dedupe(cases)),
+    ...(notPlanned.length ? { not_planned: notPlanned } : {}),
   };
+}
+
+function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: NonNullable<TestCases['not_planned']>): TestCase[] {
+  const out: TestCase[] = [];
+  const take = (parsed: ParsedSnippet, src: ExampleSource, preferred?: ModuleInfo) => {
+    for (const s of parsed.skipped) notPlanned.push({ target: `${src.location}+${s.line}`, reason: s.reason });
+    for (const ex of parsed.examples) {
+      const r = resolveExample(ex, mods, preferred);
+      if (r) out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
+      else notPlanned.push({ target: `${src.location}+${ex.line}`, reason: `example '${ex.call.slice(0, 60)}' uses no export of the analysed modules` });
+    }
+  };
+  for (const u of map.usage_examples) {
+    const src: ExampleSource = { evidence: 'readme', location: `${u.source}:${u.line}`, readme: /readme/i.test(u.source) };
+    const parsed = parseSnippet(u.code, u.lang, mods, map.project.name);
+    if (parsed) take(parsed, src);
+  }
+  for (const mod of mods) {
+    for (const symbol of mod.runtime) {
+      const location = `${mod.file.path}:${symbol.line ?? 1}`;
+      for (const code of symbol.examples ?? []) {
+        const parsed = parseSnippet(code, mod.language === 'python' ? 'python' : 'js', mods, map.project.name);
+        if (parsed) take(parsed, { evidence: hasDoctest(code) ? 'doctest' : 'jsdoc', location, readme: false }, mod);
+      }
+      // Docstrings often carry doctests without the crawler splitting them out as examples.
+      if (mod.language === 'python' && symbol.doc && hasDoctest(symbol.doc) && !(symbol.examples ?? []).length) {
+        take(parseDoctest(symbol.doc), { evidence: 'doctest', location, readme: false }, mod);
+      }
+    }
+  }
+  return out;
+}
+
+function parseSnippet(code: string, lang: string, mods: ModuleInfo[], projectName: string): ParsedSnippet | undefined {
+  if (hasDoctest(code) && PY_LANGS.test(lang)) return parseDoctest(code);
+  if (!JS_LANGS.test(lang)) return undefined;
+  if (!mods.some((m) => m.language !== 'python')) return undefined;
+  return parseJsSnippet(code, [projectName, ...mods.flatMap((m) => m.specifiers)]);
+}
+
+function projectBlock(map: CrawlerOutput): TestCases['project'] {
+  const ts = map.test_setup;
+  const language = map.project.module_system === 'python' ? 'python' : map.project.typescript ? 'typescript' : map.key_files.some((f) => /\.[cm]?jsx?$/.test(f.path)) || map.project.module_system !== 'unknown' ? 'javascript' : 'other';
+  return {
+    name: map.project.name,
+    language,
+    module_system: map.project.module_system,
+    typescript: map.project.typescript,
+    test_setup: {
+      framework: ts.framework,
+      test_dirs: ts.test_dirs,
+      config_files: ts.config_files,
+      ...(ts.others?.length ? { others: ts.others } : {}),
+      ...(ts.naming_pattern ? { naming_pattern: ts.naming_pattern } : {}),
+      ...(ts.command ? { command: ts.command } : {}),
+    },
+  };
+}
+
+/**
+ * Examples whose setup does more than declare (e.g. `slugify.extend({…})`) may change module
+ * state for every later test in the file, so they run last.
+ */
+function statefulLast(cases: TestCase[]): TestCase[] {
+  const mutates = (c: TestCase) => (c.oracle?.setup ?? '').split('\n').some((l) => l.trim() && !/^(?:const|let|var|import|from)\s|^[A-Za-z_]\w*\s*=[^=]/.test(l.trim()));
+  return [...cases.filter((c) => !mutates(c)), ...cases.filter(mutates)];
+}
+
+/** The same documented call can appear in a README and a doc comment: keep the first (higher priority). */
+function dedupe(cases: TestCase[]): TestCase[] {
+  const seen = new Set<string>();
+  return cases.filter((c) => !seen.has(c.id) && seen.add(c.id) !== undefined);
 }

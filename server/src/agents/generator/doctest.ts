@@ -1,0 +1,59 @@
+// Python doctest blocks (`>>> call` followed by its printed repr) become documented examples.
+import { parseLiteral } from '../../frameworks/literals';
+import type { DocExample, ParsedSnippet } from './examples';
+
+export function hasDoctest(text: string): boolean {
+  return /^\s*>>>\s/m.test(text);
+}
+
+export function parseDoctest(text: string): ParsedSnippet {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const examples: DocExample[] = [];
+  const skipped: ParsedSnippet['skipped'] = [];
+  const setup: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const prompt = /^(\s*)>>> ?(.*)$/.exec(lines[i]);
+    if (!prompt) {
+      i++;
+      continue;
+    }
+    const indent = prompt[1].length;
+    const start = i;
+    const source = [prompt[2]];
+    i++;
+    while (i < lines.length && /^\s*\.\.\.(?: |$)/.test(lines[i])) source.push(lines[i++].replace(/^\s*\.\.\. ?/, ''));
+    const output: string[] = [];
+    while (i < lines.length && lines[i].trim() !== '' && !/^\s*>>>/.test(lines[i])) output.push(lines[i++].slice(indent));
+    const code = source.join('\n').replace(/\s+#\s*doctest:.*$/m, '');
+    if (/#\s*doctest:\s*\+SKIP/.test(source.join('\n'))) {
+      skipped.push({ line: start, reason: 'doctest marked +SKIP' });
+      continue;
+    }
+    if (!output.length) {
+      setup.push(code);
+      continue;
+    }
+    const example = classify(code, output);
+    if (typeof example === 'string') skipped.push({ line: start, reason: example });
+    else examples.push({ ...example, setup: [...setup], line: start, imports: [] });
+  }
+  return { examples, skipped };
+}
+
+function classify(code: string, output: string[]): Omit<DocExample, 'setup' | 'line' | 'imports'> | string {
+  if (/^Traceback \(most recent call last\)/.test(output[0])) {
+    const last = output[output.length - 1];
+    const m = /^([A-Za-z_][\w.]*)(?::|$)/.exec(last.trim());
+    return m ? { call: code, outcome: 'throws', error: m[1].split('.').pop()! } : 'traceback without an exception line';
+  }
+  if (/^\s*(?:def|class|for|while|if|with|try|import|from)\b/.test(code) || /^\s*[A-Za-z_][\w.]*\s*=[^=]/.test(code)) return 'output follows a statement, not an expression';
+  const text = output.join('\n');
+  if (/\.\.\./.test(text)) return 'output uses the ELLIPSIS wildcard';
+  const printed = /^print\(([\s\S]*)\)$/.exec(code.trim());
+  if (printed) return { call: printed[1], outcome: 'prints', expected: text };
+  if (parseLiteral(text, 'python')) return { call: code, outcome: 'value', expected: text };
+  // Not a literal (e.g. `Decimal('1.5')`): doctest compares repr text, and the engineer does too.
+  if (/ at 0x[0-9a-f]+/i.test(text)) return 'output contains a memory address';
+  return { call: code, outcome: 'value', expected: text };
+}

@@ -1,0 +1,104 @@
+// How a test reaches each key file: the local name of the module value, how each export binds,
+// and whether the file is a public entry point (which drives priority P0).
+import type { CrawlerOutput, KeyFile, OracleBinding, SymbolInfo, TestCase } from '../../contracts/types';
+
+export interface ModuleInfo {
+  file: KeyFile;
+  language: 'javascript' | 'typescript' | 'python';
+  moduleSystem: 'cjs' | 'esm' | 'python';
+  /** identifier the tests use for the module value itself */
+  local: string;
+  /** the symbol that *is* the module value (CJS `module.exports = fn`, ESM default export) */
+  main?: SymbolInfo;
+  entry: boolean;
+  /** specifiers docs may import this module by */
+  specifiers: string[];
+  runtime: SymbolInfo[];
+}
+
+const TYPE_ONLY = new Set(['type', 'interface']);
+
+export function describeModules(map: CrawlerOutput): ModuleInfo[] {
+  const entries = new Set(map.entry_points.filter((e) => e.kind !== 'types' && e.kind !== 'bin').map((e) => normalizePath(e.path)));
+  return map.key_files
+    .filter((f) => f.symbols.some((s) => s.exported))
+    .map((file) => {
+      const language = languageOf(file);
+      const moduleSystem = language === 'python' ? 'python' : (file.module_system ?? map.project.module_system) === 'esm' ? 'esm' : 'cjs';
+      const runtime = file.symbols.filter((s) => s.exported && !TYPE_ONLY.has(s.kind));
+      const main = runtime.find((s) => s.export_style === 'module.exports' || s.export_style === 'default');
+      const path = normalizePath(file.path);
+      const entry = entries.has(path) || [...entries].some((e) => sameModule(e, path));
+      const specifiers = [file.import_specifier, entry ? map.project.name : undefined, `./${path}`, path].filter((s): s is string => !!s);
+      const base = (file.import_specifier ?? (entry ? map.project.name : path)).split('/').pop()!.replace(/\.[^.]+$/, '');
+      const mainName = main && main.name !== 'default' && isIdentifier(main.name) ? main.name : undefined;
+      return { file, language, moduleSystem, local: mainName ?? camelIdentifier(base === 'index' || base === '__init__' ? map.project.name : base), main, entry, specifiers, runtime };
+    });
+}
+
+function languageOf(file: KeyFile): ModuleInfo['language'] {
+  if (/\.py$/.test(file.path) || file.language === 'python') return 'python';
+  return /\.[cm]?tsx?$/.test(file.path) ? 'typescript' : 'javascript';
+}
+
+/** The binding and expression that reach `symbol` from a test. */
+export function bindingFor(mod: ModuleInfo, symbol: SymbolInfo): { binding: OracleBinding; access: string } {
+  if (mod.moduleSystem === 'python') return { binding: { local: symbol.name, import: 'named', name: symbol.name }, access: symbol.name };
+  if (symbol === mod.main) return { binding: { local: mod.local, import: mainImport(mod) }, access: mod.local };
+  // Crawlers name properties of the module value `main.prop` (e.g. `slugify.extend`).
+  const prop = symbol.name.startsWith(`${mod.local}.`) ? symbol.name.slice(mod.local.length + 1) : symbol.name;
+  if (mod.moduleSystem === 'cjs' || symbol.name.includes('.')) return { binding: { local: mod.local, import: mainImport(mod) }, access: `${mod.local}.${prop}` };
+  return { binding: { local: symbol.name, import: 'named', name: symbol.name }, access: symbol.name };
+}
+
+export function mainImport(mod: ModuleInfo): OracleBinding['import'] {
+  if (mod.moduleSystem === 'cjs' || mod.moduleSystem === 'python') return 'module';
+  return mod.main ? 'default' : 'namespace';
+}
+
+export function targetOf(mod: ModuleInfo, symbol: SymbolInfo | undefined): TestCase['target'] {
+  const target: TestCase['target'] = { file: normalizePath(mod.file.path), symbol: symbol?.name ?? mod.local };
+  if (symbol) target.symbol_kind = symbol.kind;
+  if (mod.file.import_specifier) target.import_specifier = mod.file.import_specifier;
+  if (symbol?.export_style) target.export_style = symbol.export_style;
+  if (symbol?.async !== undefined) target.async = symbol.async;
+  const arity = symbol ? arityOf(symbol, mod.language) : undefined;
+  if (arity !== undefined) target.arity = arity;
+  return target;
+}
+
+/**
+ * JS `fn.length` counts parameters before the first default or rest parameter; Python's
+ * `len(inspect.signature(f).parameters)` counts all. Unknown when the crawler saw no params.
+ */
+export function arityOf(symbol: SymbolInfo, language: ModuleInfo['language']): number | undefined {
+  if (symbol.kind !== 'function' || !symbol.params) return undefined;
+  if (language === 'python') return symbol.params.filter((p) => p.name !== 'self' && p.name !== 'cls').length;
+  let n = 0;
+  for (const p of symbol.params) {
+    if (p.default !== undefined || p.rest) break;
+    n++;
+  }
+  return n;
+}
+
+export function normalizePath(p: string): string {
+  return p.replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+function sameModule(a: string, b: string): boolean {
+  const strip = (p: string) => p.replace(/\.(?:c|m)?[jt]sx?$/, '').replace(/\/index$/, '').replace(/^(?:dist|lib|build)\//, 'src/');
+  return strip(a) === strip(b);
+}
+
+export function isIdentifier(s: string): boolean {
+  return /^[A-Za-z_$][\w$]*$/.test(s) && !RESERVED.has(s);
+}
+
+const RESERVED = new Set(['default', 'class', 'function', 'new', 'delete', 'import', 'export', 'return', 'var', 'let', 'const', 'this', 'typeof', 'void', 'in', 'of', 'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'try', 'catch', 'finally', 'throw', 'with', 'yield', 'await', 'enum', 'super', 'null', 'true', 'false']);
+
+function camelIdentifier(name: string): string {
+  const cleaned = name.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9_$]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''));
+  const id = /^[0-9]/.test(cleaned) ? `_${cleaned}` : cleaned || 'mod';
+  return isIdentifier(id) ? id : `${id}Module`;
+}

@@ -1,0 +1,89 @@
+// Which module, symbol and bindings a documented example exercises, from the names it uses.
+import type { OracleBinding, SymbolInfo } from '../../contracts/types';
+import type { DocExample } from './examples';
+import { bindingFor, mainImport, type ModuleInfo } from './modules';
+
+export interface ResolvedExample {
+  mod: ModuleInfo;
+  symbol: SymbolInfo | undefined;
+  bindings: OracleBinding[];
+}
+
+interface NameUse {
+  name: string;
+  prop?: string;
+}
+
+/** Identifiers in code (not inside strings, not property accesses, not object keys), with a following `.prop`. */
+export function namesUsed(code: string): NameUse[] {
+  const bare = code.replace(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, '""');
+  const uses: NameUse[] = [];
+  const re = /(?<![.\w$])([A-Za-z_$][\w$]*)(?:\s*\.\s*([A-Za-z_$][\w$]*))?(?!\s*:(?!:))/g;
+  for (let m = re.exec(bare); m; m = re.exec(bare)) uses.push({ name: m[1], prop: m[2] });
+  return uses;
+}
+
+/** Tries the entry-point modules first: README snippets describe the public API. */
+export function resolveExample(example: DocExample, mods: ModuleInfo[], preferred?: ModuleInfo): ResolvedExample | undefined {
+  const ordered = preferred ? [preferred, ...mods.filter((m) => m !== preferred)] : [...mods].sort((a, b) => Number(b.entry) - Number(a.entry) || b.file.rank - a.file.rank);
+  for (const mod of ordered) {
+    const r = resolveIn(example, mod);
+    if (r) return r;
+  }
+  return undefined;
+}
+
+function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | undefined {
+  const declared = new Set(example.setup.flatMap(declaredNames));
+  const bindings = new Map<string, OracleBinding>();
+  for (const b of example.imports) bindings.set(b.local, b);
+  const callUses = namesUsed(example.call);
+  // Python setup keeps its own import lines; the names in them are not uses of the module value.
+  const setupCode = example.setup.filter((l) => !(mod.language === 'python' && /^\s*(?:from|import)\s/.test(l)));
+  const allUses = [...setupCode.flatMap(namesUsed), ...callUses];
+  for (const use of allUses) {
+    if (bindings.has(use.name) || declared.has(use.name)) continue;
+    const b = bindingForName(use.name, mod);
+    if (b) bindings.set(use.name, b);
+  }
+  const used = new Set(allUses.map((u) => u.name));
+  const relevant = [...bindings.values()].filter((b) => used.has(b.local));
+  // The target is the first module name the call itself uses (e.g. `bytes.format(…)` → format).
+  for (const use of callUses) {
+    const b = bindings.get(use.name);
+    if (!b) {
+      // Python snippets import inside the example (`>>> from pkg import add`); the setup keeps that line.
+      const imported = mod.language === 'python' && declared.has(use.name) ? mod.runtime.find((s) => s.name === use.name) : undefined;
+      if (imported && example.setup.some((s) => /^(?:from|import)\s/.test(s))) return { mod, symbol: imported, bindings: relevant };
+      continue;
+    }
+    const symbol = symbolFor(b, use.prop, mod);
+    // A named import the module does not define belongs to another module (re-exported by an index).
+    if (b.import === 'named' && !symbol) return undefined;
+    return { mod, symbol, bindings: relevant };
+  }
+  return undefined;
+}
+
+function bindingForName(name: string, mod: ModuleInfo): OracleBinding | undefined {
+  if (name === mod.local) return { local: name, import: mainImport(mod) };
+  const symbol = mod.runtime.find((s) => s.name === name);
+  return symbol ? bindingFor(mod, symbol).binding : undefined;
+}
+
+function symbolFor(b: OracleBinding, prop: string | undefined, mod: ModuleInfo): SymbolInfo | undefined {
+  if (b.import === 'named') return mod.runtime.find((s) => s.name === (b.name ?? b.local));
+  const viaProp = prop ? mod.runtime.find((s) => (s.name === prop || s.name === `${mod.local}.${prop}`) && s !== mod.main) : undefined;
+  return viaProp ?? mod.main;
+}
+
+function declaredNames(stmt: string): string[] {
+  const names: string[] = [];
+  const decl = /^(?:const|let|var)\s+([A-Za-z_$][\w$]*)/.exec(stmt);
+  if (decl) names.push(decl[1]);
+  const py = /^([A-Za-z_][\w]*)\s*=[^=]/.exec(stmt);
+  if (py) names.push(py[1]);
+  const pyImport = /^from\s+\S+\s+import\s+(.+)$|^import\s+(.+)$/.exec(stmt);
+  if (pyImport) for (const part of (pyImport[1] ?? pyImport[2]).split(',')) names.push(part.trim().split(/\s+as\s+/).pop()!.split('.')[0]);
+  return names;
+}

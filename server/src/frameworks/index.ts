@@ -1,0 +1,41 @@
+import type { Framework, FrameworkChoice } from '../pipeline/types';
+import { jest } from './jest';
+import { mocha } from './mocha';
+import { nodeTest } from './nodeTest';
+import { pytest } from './pytest';
+import type { FrameworkRenderer, Project } from './types';
+import { vitest } from './vitest';
+
+export const RENDERERS: Record<Framework, FrameworkRenderer> = { jest, vitest, mocha, 'node-test': nodeTest, pytest };
+
+/** `auto` takes the framework the crawler detected; with none, node:test for JS and pytest for Python. */
+export function resolveFramework(choice: FrameworkChoice, project: Project): Framework {
+  if (choice !== 'auto') return choice;
+  const detected = project.test_setup.framework;
+  if (detected === 'unittest') return 'pytest'; // pytest runs unittest suites too, and plain asserts read better
+  if (detected !== 'none') return detected;
+  return project.language === 'python' || project.module_system === 'python' ? 'pytest' : 'node-test';
+}
+
+/** Convention text for LLM prompts, kept next to the renderers so both say the same thing. */
+export function frameworkConventions(framework: Framework): string {
+  switch (framework) {
+    case 'jest':
+      return [
+        'jest: describe/it/expect. CommonJS projects: `require` the module, jest globals, files *.test.js.',
+        'ESM JavaScript: `.mjs` files with `import`, run with NODE_OPTIONS=--experimental-vm-modules.',
+        "TypeScript: `.test.ts` files importing { describe, it, expect } from '@jest/globals'; import sources as './x.js'.",
+        'Deep equality: toEqual; NaN: toBeNaN; errors: capture and compare the error name.',
+      ].join('\n');
+    case 'vitest':
+      return "vitest: import { describe, it, expect } from 'vitest' (globals are off by default); ESM `import` syntax in every project; files *.test.ts|js; run `npx vitest run FILES`.";
+    case 'mocha':
+      return "mocha: describe/it globals with node:assert/strict (assert.strictEqual, assert.deepStrictEqual); `require` in CommonJS, `import` in ESM (.mjs); TypeScript via `--node-option import=tsx`.";
+    case 'node-test':
+      return "node:test: import { describe, it } from 'node:test' and assert from 'node:assert/strict'; CommonJS uses require; run `node --test FILES` (TypeScript on Node 20: `node --import tsx --test`).";
+    case 'pytest':
+      return 'pytest: plain `def test_...()` functions with `assert`; files tests/test_*.py; pytest.raises for errors; compare a non-literal doctest result by repr(); run `python3 -m pytest FILES`.';
+  }
+}
+
+export type { FrameworkRenderer, Project } from './types';

@@ -1,0 +1,68 @@
+import { strict as assert } from 'node:assert';
+import { parseDoctest } from '../../server/src/agents/generator/doctest';
+import { parseJsSnippet } from '../../server/src/agents/generator/jsExamples';
+import { caseId } from '../../server/src/agents/generator/caseId';
+
+const calls = (s: string, own = ['lib']) => parseJsSnippet(s, own).examples.map((e) => [e.call, e.outcome, e.expected ?? e.error]);
+
+describe('generator: reading documented snippets', () => {
+  it('reads inline, marked and next-line results', () => {
+    assert.deepEqual(calls("f(1) // => [1, 'a']\nf(2); // returns undefined\nf(3)\n// output: NaN\ng() //=> null"), [
+      ['f(1)', 'value', "[1, 'a']"],
+      ['f(2)', 'value', 'undefined'],
+      ['f(3)', 'value', 'NaN'],
+      ['g()', 'value', 'null'],
+    ]);
+  });
+
+  it('does not mistake prose comments for results', () => {
+    assert.deepEqual(calls('f(1) // works\n// now the second form\nf(2)\n// see below'), []);
+  });
+
+  it('keeps multi-line calls whole and ignores comments inside them', () => {
+    const ex = parseJsSnippet("f({\n  a: 1, // first\n  b: '//x'\n}) // => 2", []).examples;
+    assert.equal(ex.length, 1);
+    assert.equal(ex[0].call, "f({\n  a: 1, \n  b: '//x'\n})");
+  });
+
+  it('handles regex literals with quotes and slashes', () => {
+    const call = "s('a.b', {remove: /[*+~.()'\"!:@]/g})";
+    assert.deepEqual(calls(`${call} // => 'ab'`), [[call, 'value', "'ab'"]]);
+  });
+
+  it('uses console.log output as printed text and declarations as setup', () => {
+    const ex = parseJsSnippet("const x = f(2) // => 4\nconsole.log(x) // 4\nconsole.log(f('a')) // 'A'", []).examples;
+    assert.deepEqual(ex.map((e) => [e.call, e.outcome, e.expected, e.setup.length]), [
+      ['f(2)', 'value', '4', 0],
+      ['x', 'prints', '4', 1],
+      ["f('a')", 'prints', 'A', 1],
+    ]);
+  });
+
+  it('records own imports as bindings and refuses snippets that import other packages', () => {
+    const own = parseJsSnippet("import lib, { a as b } from 'lib'\nb(1) // => 1", ['lib']);
+    assert.deepEqual(own.examples[0].imports, [{ local: 'lib', import: 'default' }, { local: 'b', import: 'named', name: 'a' }]);
+    const foreign = parseJsSnippet("const fs = require('fs')\nf(fs) // => 1", ['lib']);
+    assert.equal(foreign.examples.length, 0);
+    assert.match(foreign.skipped[0].reason, /imports 'fs'/);
+  });
+
+  it('reads documented errors', () => {
+    assert.deepEqual(calls('f(-1) // throws RangeError\ng() // TypeError: bad'), [
+      ['f(-1)', 'throws', 'RangeError'],
+      ['g()', 'throws', 'TypeError'],
+    ]);
+  });
+
+  it('parses doctests with continuation lines, setup statements and skips ELLIPSIS', () => {
+    const r = parseDoctest('>>> x = [3,\n... 1]\n>>> sorted(x)\n[1, 3]\n>>> object()\n<object object at 0x7f>\n>>> list(range(9))\n[0, 1, ...]\n');
+    assert.deepEqual(r.examples.map((e) => [e.call, e.expected, e.setup]), [['sorted(x)', '[1, 3]', ['x = [3,\n1]']]]);
+    assert.equal(r.skipped.length, 2);
+  });
+
+  it('derives ids from target and scenario only', () => {
+    assert.equal(caseId('index.js#ms', 'smoke:export-shape'), caseId('index.js#ms', 'smoke:export-shape'));
+    assert.notEqual(caseId('index.js#ms', 'a'), caseId('index.js#ms', 'b'));
+    assert.match(caseId('x', 'y'), /^tc_[0-9a-f]{12}$/);
+  });
+});
