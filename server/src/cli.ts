@@ -14,9 +14,7 @@ import { RunStore } from './pipeline/store';
 import { EXIT, exitCodeFor, summarize, type RunSummary } from './pipeline/summary';
 import type { AgentId, RunRecord } from './pipeline/types';
 import { newRunId } from './pipeline/orchestrator';
-import { Recorder } from './record/recorder';
-import { RecordingProvider } from './record/recordingProvider';
-import { recordingTools } from './record/toolTap';
+import { recordedDeps } from './record/wire';
 import { replayRecording } from './record/replay';
 import { verifyDeterminism } from './record/verify';
 import { canonicalJson } from './pipeline/canonical';
@@ -106,16 +104,13 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       const d = deps(ws, provider, approverFor(v.yes), signal);
       const runId = newRunId();
       if (!v.record) return finish(await startRun(d, params, runId), d.store, v.json);
-      // Recording: every LLM request/reply, tool call/return and state transition, secrets redacted.
-      const rec = new Recorder(path.resolve(v.record), [process.env.OPENAI_API_KEY ?? ''].filter(Boolean));
-      rec.header({ run_id: runId, workspace_name: path.basename(ws), params });
-      const tap = (inner: Parameters<typeof recordingTools>[0]) => recordingTools(inner, rec);
+      const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [process.env.OPENAI_API_KEY ?? '']);
       try {
-        const run = await startRun({ ...d, provider: new RecordingProvider(d.provider, rec), crawl: async (w) => (await crawlWorkspace(w, { tap })).map, recorder: rec }, params, runId);
+        const run = await startRun(recording, params, runId);
         err(`amtp: recorded to ${v.record}`);
         return await finish(run, d.store, v.json);
       } finally {
-        rec.close();
+        recorder.close();
       }
     }
     case 'resume': {

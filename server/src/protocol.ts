@@ -139,8 +139,14 @@ export interface InitOptions {
   settings: ServerSettings;
 }
 
-/** Sent from the client to the server when settings change. */
+/** Sent from the client to the server when settings change (params: ServerSettings). */
 export const SettingsChanged = 'amtp/settingsChanged';
+
+/** Sent from the client to the server when the person grants Workspace Trust. */
+export const TrustChanged = 'amtp/trustChanged';
+export interface TrustChangedParams {
+  trusted: boolean;
+}
 
 export interface ServerSettings {
   provider: 'offline' | 'openai';

@@ -1,6 +1,56 @@
-// LSP wiring lands with issue #5; this entry exists so the bundle layout is final.
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+// LSP connection wiring only: every handler lives in lsp/service.ts.
+import { fileURLToPath } from 'node:url';
+import { createConnection, ProposedFeatures, ResponseError, ErrorCodes, WorkDoneProgress, type InitializeParams } from 'vscode-languageserver/node';
+import { AmtpService, RestrictedModeError } from './lsp/service';
+import * as P from './protocol';
 
 const connection = createConnection(ProposedFeatures.all);
-connection.onInitialize(() => ({ capabilities: {} }));
+let service: AmtpService | undefined;
+
+function svc(): AmtpService {
+  if (!service) throw new ResponseError(ErrorCodes.ServerNotInitialized, 'AMTP has no workspace folder open');
+  return service;
+}
+
+/** Errors reach the client as ResponseErrors with a message a person can act on. */
+function handle<A, R>(fn: (a: A) => Promise<R> | R) {
+  return async (a: A) => {
+    try {
+      return await fn(a);
+    } catch (e) {
+      if (e instanceof ResponseError) throw e;
+      const code = e instanceof RestrictedModeError ? ErrorCodes.InvalidRequest : ErrorCodes.InternalError;
+      throw new ResponseError(code, (e as Error).message ?? String(e));
+    }
+  };
+}
+
+connection.onInitialize((params: InitializeParams) => {
+  const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
+  const init = (params.initializationOptions ?? { trusted: false, settings: { provider: 'offline' } }) as P.InitOptions;
+  if (folder) {
+    service = new AmtpService(fileURLToPath(folder), {
+      runChanged: (run) => void connection.sendNotification(P.RunChanged, { run } satisfies P.RunChangedParams),
+      requestApproval: (p) => connection.sendRequest<P.ApprovalResult>(P.RequestApproval, p),
+      progress: (token, v) => {
+        const value = v.kind === 'begin' ? { kind: 'begin' as const, title: v.title, message: v.message, cancellable: v.cancellable } : v.kind === 'report' ? { kind: 'report' as const, message: v.message } : { kind: 'end' as const, message: v.message };
+        void connection.sendProgress(WorkDoneProgress.type, token, value);
+      },
+      log: (line) => connection.console.log(line),
+    }, init);
+  }
+  return { capabilities: {}, serverInfo: { name: 'amtp', version: '0.1.0' } };
+});
+
+connection.onRequest(P.Generate, handle((p: P.GenerateParams) => svc().generate(p)));
+connection.onRequest(P.Resume, handle((p: P.ResumeParams) => svc().resume(p)));
+connection.onRequest(P.Cancel, handle((p: P.RunIdParams) => svc().cancel(p)));
+connection.onRequest(P.Runs, handle(() => svc().runs()));
+connection.onRequest(P.Crawl, handle(() => svc().crawl()));
+connection.onRequest(P.Detect, handle(() => svc().detect()));
+connection.onRequest(P.VerifyDeterminism, handle((p: P.VerifyDeterminismParams) => svc().verify(p)));
+connection.onRequest(P.SetCredentials, handle((p: P.SetCredentialsParams) => svc().setCredentials(p)));
+connection.onNotification(P.SettingsChanged, (s: P.ServerSettings) => svc().settingsChanged(s));
+connection.onNotification(P.TrustChanged, (p: P.TrustChangedParams) => svc().setTrusted(p.trusted));
+
 connection.listen();

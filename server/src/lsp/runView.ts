@@ -1,0 +1,62 @@
+import type { EngineerOutput, TestCases } from '../contracts/types';
+import type { CaseStatus, CaseView, RunView } from '../protocol';
+import type { RunStore } from '../pipeline/store';
+import type { RunRecord } from '../pipeline/types';
+
+const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
+
+/** What the client shows of a run: cases with their status, files, pending approvals. */
+export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
+  const artifact = async <T>(agent: string): Promise<T | undefined> => {
+    const id = run.activities.find((a) => a.agent === agent)?.artifactId;
+    return id ? ((await store.getArtifact(run.id, id)).content as unknown as T) : undefined;
+  };
+  const plan = await artifact<TestCases>('generator');
+  const eng = await artifact<EngineerOutput>('engineer');
+  const notWritten = new Map((eng?.not_written ?? []).map((n) => [n.caseId, n.reason]));
+  const fileOf = new Map<string, { path: string; line?: number }>();
+  for (const f of eng?.files ?? []) {
+    const lines = f.content.split('\n');
+    for (const id of f.caseIds) {
+      const line = lines.findIndex((l) => l.includes(id));
+      fileOf.set(id, { path: f.path, line: line >= 0 ? line : undefined });
+    }
+  }
+  const fileAction = new Map(run.files.map((f) => [f.path, f.action]));
+
+  const cases: CaseView[] = (plan?.cases ?? []).map((c) => {
+    const where = fileOf.get(c.id);
+    const action = where ? fileAction.get(where.path) : undefined;
+    let status: CaseStatus = 'planned';
+    let reason: string | undefined;
+    if (notWritten.has(c.id)) {
+      status = 'not_written';
+      reason = notWritten.get(c.id);
+    } else if (where && action && WRITTEN.has(action)) status = results.get(c.id) ?? 'written';
+    else if (where && action && action !== 'pending') {
+      status = 'not_written';
+      reason = `file ${where.path} was ${action}`;
+    }
+    return {
+      id: c.id, title: c.title, priority: c.priority, kind: c.kind, target: { file: c.target.file, symbol: c.target.symbol }, status,
+      ...(reason ? { reason } : {}), ...(where ? { testFile: where.path, testLine: where.line } : {}),
+    };
+  });
+
+  return {
+    runId: run.id,
+    status: run.status,
+    stage: run.stage,
+    reason: run.reason,
+    createdAt: run.createdAt,
+    params: { depth: run.params.depth, framework: run.params.framework, provider: run.params.provider },
+    activities: run.activities.map((a) => ({ agent: a.agent, status: a.status, attempts: a.attempts, errors: a.errors.map((e) => ({ kind: e.kind, message: e.message })) })),
+    cases,
+    files: run.files.map((f) => ({ path: f.path, action: f.action, caseIds: f.caseIds })),
+    framework: eng?.framework,
+    testCommand: eng?.command,
+    pendingApprovals: run.approvals
+      .filter((a) => a.decision === 'pending')
+      .map((a) => ({ runId: run.id, approvalId: a.id, tool: a.tool, risk: a.risk, summary: a.summary, target: a.target })),
+  };
+}

@@ -1,0 +1,224 @@
+import * as path from 'node:path';
+import { crawlWorkspace } from '../agents/crawler/staticMap';
+import type { Approver } from '../gateway/gateway';
+import { errorMessage } from '../llm/errors';
+import { resolveParams } from '../pipeline/config';
+import { observableState } from '../pipeline/observable';
+import { newRunId, resumeRun, startRun, type PipelineDeps, type PipelineEvent } from '../pipeline/orchestrator';
+import { createProvider } from '../pipeline/providers';
+import { RunStore } from '../pipeline/store';
+import type { RunRecord } from '../pipeline/types';
+import type * as P from '../protocol';
+import { recordedDeps } from '../record/wire';
+import { verifyDeterminism } from '../record/verify';
+import { runView } from './runView';
+
+export type ProgressValue =
+  | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
+  | { kind: 'report'; message?: string }
+  | { kind: 'end'; message?: string };
+
+/** The server's view of the client. Logic talks to this, never to the connection. */
+export interface ClientPort {
+  runChanged(view: P.RunView): void;
+  requestApproval(p: P.ApprovalParams): Promise<P.ApprovalResult>;
+  progress(token: string, value: ProgressValue): void;
+  log(line: string): void;
+}
+
+export class RestrictedModeError extends Error {}
+
+/**
+ * Handlers for every amtp/* request, as plain async functions over plain data
+ * (tested in-process; server.ts only wires them to the connection).
+ */
+export class AmtpService {
+  private settings: P.ServerSettings;
+  private trusted: boolean;
+  private apiKey: string | null = null;
+  private readonly active = new Map<string, AbortController>();
+  readonly store: RunStore;
+
+  constructor(readonly workspace: string, private readonly port: ClientPort, init: P.InitOptions, private readonly cliPath = path.join(__dirname, 'cli.js')) {
+    this.settings = init.settings;
+    this.trusted = init.trusted;
+    this.store = new RunStore(workspace);
+  }
+
+  settingsChanged(s: P.ServerSettings): void {
+    this.settings = s;
+  }
+
+  setTrusted(trusted: boolean): void {
+    this.trusted = trusted;
+  }
+
+  setCredentials(p: P.SetCredentialsParams): void {
+    this.apiKey = p.apiKey || null;
+    this.port.log(`API key ${this.apiKey ? 'set' : 'cleared'}`); // never the key itself
+  }
+
+  async crawl(): Promise<P.CrawlResult> {
+    const { map } = await crawlWorkspace(this.workspace);
+    return {
+      project: map.project.name, files: map.tree.files, languages: map.languages.map((l) => ({ name: l.name, files: l.files })),
+      testFramework: map.test_setup.framework, testDirs: map.test_setup.test_dirs, entryPoints: map.entry_points.map((e) => e.path),
+      keyFiles: map.key_files.length, examples: map.usage_examples.length, skipped: map.skipped.length,
+    };
+  }
+
+  async detect(): Promise<P.DetectResult> {
+    const { map } = await crawlWorkspace(this.workspace);
+    const fw = map.test_setup.framework;
+    const language = map.project.module_system === 'python' ? 'python' : map.project.typescript ? 'typescript' : 'javascript';
+    const framework: P.FrameworkChoice = fw === 'jest' || fw === 'vitest' || fw === 'mocha' || fw === 'node-test' || fw === 'pytest' ? fw : language === 'python' ? 'pytest' : 'node-test';
+    return { framework, language };
+  }
+
+  async generate(p: P.GenerateParams): Promise<P.GenerateResult> {
+    this.requireTrust('Generate Tests');
+    const s = this.settings;
+    const params = resolveParams(
+      { depth: p.depth ?? s.defaultDepth, framework: p.framework ?? s.defaultFramework, provider: s.provider, model: s.model, models: s.models, temperature: s.temperature, seed: s.seed },
+      (w) => this.port.log(`warning: ${w}`),
+    );
+    const runId = newRunId();
+    let deps = this.deps(params.provider, runId);
+    let close = () => undefined as void;
+    if (s.record) {
+      const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
+      const r = recordedDeps(deps, params, runId, file, [this.apiKey ?? '']);
+      deps = r.deps;
+      close = () => r.recorder.close();
+      this.port.log(`recording run ${runId} to ${file}`);
+    }
+    this.track(runId, p.workDoneToken, 'AMTP: generating tests', () => startRun(deps, params, runId), close);
+    return { runId };
+  }
+
+  async resume(p: P.ResumeParams): Promise<P.GenerateResult> {
+    this.requireTrust('Resume Run');
+    const run = await this.store.getRun(p.runId);
+    if (!run) throw new Error(`no run ${p.runId}`);
+    if (this.active.has(run.id)) throw new Error(`run ${run.id} is already running`);
+    const deps = this.deps(run.params.provider, run.id);
+    this.track(run.id, p.workDoneToken, 'AMTP: resuming run', () => resumeRun(deps, run.id), () => undefined);
+    return { runId: run.id };
+  }
+
+  cancel(p: P.RunIdParams): { cancelled: boolean } {
+    const c = this.active.get(p.runId);
+    c?.abort();
+    return { cancelled: !!c };
+  }
+
+  async runs(): Promise<P.RunsResult> {
+    const runs = await this.store.listRuns();
+    return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
+  }
+
+  async verify(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {
+    const file = path.resolve(this.workspace, p.file);
+    const r = await verifyDeterminism(file, this.cliPath);
+    return { identical: r.identical, summary: r.summary, diff: r.diff };
+  }
+
+  /** Resolves when every run started by this service has ended (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  private readonly pending = new Set<Promise<unknown>>();
+
+  private requireTrust(what: string): void {
+    if (!this.trusted) throw new RestrictedModeError(`${what} is not available in Restricted Mode: trust this workspace to let AMTP write and run tests. Crawl Workspace still works.`);
+  }
+
+  private deps(provider: string, runId: string): PipelineDeps {
+    const controller = new AbortController();
+    this.active.set(runId, controller);
+    let lastState = '';
+    return {
+      workspace: this.workspace,
+      store: this.store,
+      provider: createProvider({ provider, apiKey: this.apiKey ?? undefined, baseURL: this.settings.baseURL }),
+      approver: this.approver(),
+      crawl: async (w) => (await crawlWorkspace(w)).map,
+      riskOverrides: this.settings.riskOverrides,
+      signal: controller.signal,
+      onEvent: (e: PipelineEvent) => {
+        if (e.type === 'run') {
+          const text = observableState(e.run).text;
+          if (text !== lastState) {
+            lastState = text;
+            void this.publish(e.run);
+          }
+        } else if (e.type === 'log') this.port.log(`${e.level}: ${e.message}`);
+        this.reporters.get(runId)?.(e);
+      },
+    };
+  }
+
+  /** per-run progress reporters and the latest case count each run has shown */
+  private readonly reporters = new Map<string, (e: PipelineEvent) => void>();
+  private readonly caseCounts = new Map<string, number>();
+
+  private track(runId: string, token: string | undefined, title: string, body: () => Promise<RunRecord>, close: () => void): void {
+    if (token) this.port.progress(token, { kind: 'begin', title, message: 'starting', cancellable: true });
+    const cases = () => (this.caseCounts.get(runId) ? ` · ${this.caseCounts.get(runId)} cases` : '');
+    if (token) {
+      this.reporters.set(runId, (e) => {
+        if (e.type === 'activity') this.port.progress(token, { kind: 'report', message: `${e.agent}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${cases()}` });
+        if (e.type === 'run' && e.run.stage === 'write') this.port.progress(token, { kind: 'report', message: `writing files · ${e.run.files.length} done${cases()}` });
+      });
+    }
+    const work = (async () => {
+      try {
+        const run = await body();
+        const view = await this.publish(run);
+        if (token) this.port.progress(token, { kind: 'end', message: `${run.status}: ${view.cases.length} cases, ${view.files.length} files` });
+      } catch (e) {
+        this.port.log(`run ${runId} failed: ${errorMessage(e)}`);
+        const run = await this.store.getRun(runId).catch(() => undefined);
+        if (run) await this.publish(run);
+        if (token) this.port.progress(token, { kind: 'end', message: `failed: ${errorMessage(e)}` });
+      } finally {
+        close();
+        this.active.delete(runId);
+        this.reporters.delete(runId);
+        this.caseCounts.delete(runId);
+      }
+    })();
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  private async publish(run: RunRecord): Promise<P.RunView> {
+    const view = await runView(run, this.store);
+    if (this.active.has(run.id)) this.caseCounts.set(run.id, view.cases.length);
+    this.port.runChanged(view);
+    return view;
+  }
+
+  /** High-risk actions ask the person in VS Code; no answer within the timeout is recorded as `timeout`. */
+  private approver(): Approver {
+    return {
+      ask: async (req) => {
+        const timeoutMs = (this.settings.approvalTimeoutSeconds ?? 300) * 1000;
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<P.ApprovalResult>((resolve) => {
+          timer = setTimeout(() => resolve({ decision: 'timeout', note: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
+        });
+        try {
+          const answer = await Promise.race([
+            this.port.requestApproval({ runId: req.runId, approvalId: req.id, tool: req.tool, risk: req.risk, summary: req.summary, target: req.target, diff: req.diff }),
+            timeout,
+          ]);
+          return { decision: answer.decision, note: answer.note, by: 'vscode' };
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,21 @@
+import * as path from 'node:path';
+import { crawlWorkspace } from '../agents/crawler/staticMap';
+import type { PipelineDeps } from '../pipeline/orchestrator';
+import type { RunParams } from '../pipeline/types';
+import { Recorder } from './recorder';
+import { RecordingProvider } from './recordingProvider';
+import { recordingTools } from './toolTap';
+
+/**
+ * Pipeline wiring that records every LLM request/reply, tool call/return and
+ * state transition of one run to `file`, with the given secrets redacted.
+ */
+export function recordedDeps(deps: PipelineDeps, params: RunParams, runId: string, file: string, secrets: string[]): { deps: PipelineDeps; recorder: Recorder } {
+  const recorder = new Recorder(file, secrets.filter(Boolean));
+  recorder.header({ run_id: runId, workspace_name: path.basename(deps.workspace), params });
+  const tap = (inner: Parameters<typeof recordingTools>[0]) => recordingTools(inner, recorder);
+  return {
+    recorder,
+    deps: { ...deps, provider: new RecordingProvider(deps.provider, recorder), crawl: async (w) => (await crawlWorkspace(w, { tap })).map, recorder },
+  };
+}

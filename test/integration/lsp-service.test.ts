@@ -1,0 +1,163 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+import { AmtpService, RestrictedModeError, type ClientPort, type ProgressValue } from '../../server/src/lsp/service';
+import type * as P from '../../server/src/protocol';
+
+const SAMPLE = path.resolve(__dirname, '../../examples/sample-lib');
+
+async function copySample(): Promise<string> {
+  const ws = path.join(await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-lsp-')), 'sample-lib');
+  await fsp.cp(SAMPLE, ws, { recursive: true });
+  return ws;
+}
+
+class FakeClient {
+  views: P.RunView[] = [];
+  approvals: P.ApprovalParams[] = [];
+  progressEvents: { token: string; value: ProgressValue }[] = [];
+  logs: string[] = [];
+  constructor(public answer: (p: P.ApprovalParams) => Promise<P.ApprovalResult> = async () => ({ decision: 'approved' })) {}
+  runChanged(view: P.RunView) { this.views.push(view); }
+  requestApproval(p: P.ApprovalParams) { this.approvals.push(p); return this.answer(p); }
+  log(line: string) { this.logs.push(line); }
+  progressFn = (token: string, value: ProgressValue) => { this.progressEvents.push({ token, value }); };
+  get port(): ClientPort { return { runChanged: (v) => this.runChanged(v), requestApproval: (p) => this.requestApproval(p), progress: this.progressFn, log: (l) => this.log(l) }; }
+}
+
+const settings: P.ServerSettings = { provider: 'offline', approvalTimeoutSeconds: 30 };
+
+describe('language server handlers (in-process)', function () {
+  this.timeout(60_000);
+  let ws: string;
+  beforeEach(async () => { ws = await copySample(); });
+  afterEach(() => fsp.rm(path.dirname(ws), { recursive: true, force: true }));
+
+  it('generate runs the offline pipeline, publishes the run and its cases, and reports progress on the client token', async () => {
+    const client = new FakeClient();
+    const svc = new AmtpService(ws, client.port, { trusted: true, settings });
+    const { runId } = await svc.generate({ depth: 'standard', framework: 'auto', workDoneToken: 'tok-1' });
+    await svc.idle();
+    const last = client.views.at(-1)!;
+    assert.equal(last.runId, runId);
+    assert.equal(last.status, 'completed', last.reason);
+    assert.ok(last.cases.length > 0);
+    const written = last.cases.filter((c) => c.status === 'written');
+    for (const c of written) {
+      assert.ok(c.testFile && c.testLine !== undefined, c.id);
+      const lines = (await fsp.readFile(path.join(ws, c.testFile!), 'utf8')).split('\n');
+      assert.ok(lines[c.testLine!].includes(c.id), 'the test line carries the case id');
+    }
+    for (const c of last.cases.filter((x) => x.status === 'not_written')) assert.ok(c.reason, `${c.id} has a reason`);
+    const kinds = client.progressEvents.filter((p) => p.token === 'tok-1').map((p) => p.value.kind);
+    assert.equal(kinds[0], 'begin');
+    assert.equal(kinds.at(-1), 'end');
+    assert.ok(client.progressEvents.some((p) => p.value.kind === 'report' && /generator/.test(p.value.message ?? '')));
+    assert.equal(client.approvals.length, 0, 'new test files are medium risk: no prompt');
+    const runs = await svc.runs();
+    assert.equal(runs.runs.length, 1);
+  });
+
+  it('an overwrite asks the client with a diff; reject leaves the file byte-identical; approve writes it', async () => {
+    // Learn which file the engineer writes, then put a hand-written file there.
+    const probe = new FakeClient();
+    const first = new AmtpService(ws, probe.port, { trusted: true, settings });
+    await first.generate({ depth: 'standard', framework: 'auto' });
+    await first.idle();
+    const target = probe.views.at(-1)!.files[0].path;
+    const original = '// mine\n';
+    await fsp.writeFile(path.join(ws, target), original);
+
+    const rejecting = new FakeClient(async () => ({ decision: 'rejected', note: 'keep mine' }));
+    const svc = new AmtpService(ws, rejecting.port, { trusted: true, settings });
+    await svc.generate({ depth: 'standard', framework: 'auto' });
+    await svc.idle();
+    assert.equal(rejecting.approvals.length, 1);
+    const req = rejecting.approvals[0];
+    assert.equal(req.tool, 'fs.overwrite');
+    assert.equal(req.risk, 'high');
+    assert.equal(req.diff!.before, original);
+    assert.notEqual(req.diff!.after, original);
+    assert.equal(await fsp.readFile(path.join(ws, target), 'utf8'), original);
+    const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${rejecting.views.at(-1)!.runId}.json`), 'utf8'));
+    assert.equal(run.approvals[0].decision, 'rejected');
+    assert.equal(run.approvals[0].note, 'keep mine');
+    assert.ok(run.approvals[0].decidedAt);
+
+    const approving = new FakeClient();
+    const svc2 = new AmtpService(ws, approving.port, { trusted: true, settings });
+    await svc2.generate({ depth: 'standard', framework: 'auto' });
+    await svc2.idle();
+    assert.equal(await fsp.readFile(path.join(ws, target), 'utf8'), approving.approvals[0].diff!.after);
+  });
+
+  it('no answer within the approval timeout is recorded as timeout and nothing is written', async () => {
+    const probe = new FakeClient();
+    const s0 = new AmtpService(ws, probe.port, { trusted: true, settings });
+    await s0.generate({ depth: 'smoke', framework: 'auto' });
+    await s0.idle();
+    const target = probe.views.at(-1)!.files[0].path;
+    await fsp.writeFile(path.join(ws, target), 'x');
+    const silent = new FakeClient(() => new Promise(() => undefined));
+    const svc = new AmtpService(ws, silent.port, { trusted: true, settings: { ...settings, approvalTimeoutSeconds: 0.2 } });
+    await svc.generate({ depth: 'smoke', framework: 'auto' });
+    await svc.idle();
+    const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${silent.views.at(-1)!.runId}.json`), 'utf8'));
+    assert.equal(run.approvals[0].decision, 'timeout');
+    assert.equal(await fsp.readFile(path.join(ws, target), 'utf8'), 'x');
+  });
+
+  it('Restricted Mode: crawl works, generate and resume are refused, nothing is written', async () => {
+    const client = new FakeClient();
+    const svc = new AmtpService(ws, client.port, { trusted: false, settings });
+    const crawl = await svc.crawl();
+    assert.equal(crawl.project, 'sample-lib');
+    assert.ok(crawl.keyFiles >= 1);
+    await assert.rejects(svc.generate({ depth: 'smoke', framework: 'auto' }), RestrictedModeError);
+    await assert.rejects(svc.resume({ runId: 'r_x' }), RestrictedModeError);
+    await assert.rejects(fsp.access(path.join(ws, '.amtp')));
+    svc.setTrusted(true);
+    await svc.generate({ depth: 'smoke', framework: 'auto' });
+    await svc.idle();
+    assert.equal(client.views.at(-1)!.status, 'completed');
+  });
+
+  it('the API key is used but never logged', async () => {
+    const client = new FakeClient();
+    const svc = new AmtpService(ws, client.port, { trusted: true, settings });
+    svc.setCredentials({ apiKey: 'sk-test-never-logged-123456' });
+    assert.ok(client.logs.every((l) => !l.includes('sk-test-never-logged')));
+    assert.deepEqual(await svc.detect(), { framework: 'node-test', language: 'javascript' });
+  });
+});
+
+describe('language server over stdio', function () {
+  this.timeout(60_000);
+  it('initializes, answers amtp/detect and amtp/generate, and notifies amtp/runChanged', async () => {
+    const ws = await copySample();
+    const child = spawn(process.execPath, [path.resolve(__dirname, '../../dist/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const views: P.RunView[] = [];
+    conn.onNotification('amtp/runChanged', (p: P.RunChangedParams) => { views.push(p.run); });
+    conn.listen();
+    try {
+      await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(ws).href, workspaceFolders: [{ uri: pathToFileURL(ws).href, name: 'sample-lib' }], capabilities: {}, initializationOptions: { trusted: true, settings } satisfies P.InitOptions });
+      await conn.sendNotification('initialized', {});
+      assert.deepEqual(await conn.sendRequest('amtp/detect', null), { framework: 'node-test', language: 'javascript' });
+      const { runId } = (await conn.sendRequest('amtp/generate', { depth: 'smoke', framework: 'auto' })) as P.GenerateResult;
+      const deadline = Date.now() + 30_000;
+      while (!views.some((v) => v.runId === runId && v.status === 'completed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(views.some((v) => v.runId === runId && v.status === 'completed'));
+      await conn.sendRequest('shutdown');
+      await conn.sendNotification('exit');
+    } finally {
+      conn.dispose();
+      child.kill();
+      await fsp.rm(path.dirname(ws), { recursive: true, force: true });
+    }
+  });
+});
