@@ -68,7 +68,11 @@ function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | unde
 function bindingForName(name: string, mod: ModuleInfo): OracleBinding | undefined {
   if (name === mod.local) return { local: name, import: mainImport(mod) };
   const symbol = mod.runtime.find((s) => s.name === name);
-  return symbol ? bindingFor(mod, symbol).binding : undefined;
+  if (!symbol) return undefined;
+  if (symbol === mod.main || mod.moduleSystem === 'python') return bindingFor(mod, symbol).binding;
+  // A bare use of an export (`clamp(…)` in its own @example) binds that export by its name,
+  // even in CommonJS, where the smoke cases reach it as a property of the module value.
+  return { local: name, import: 'named', name };
 }
 
 function symbolFor(b: OracleBinding, prop: string | undefined, mod: ModuleInfo): SymbolInfo | undefined {
