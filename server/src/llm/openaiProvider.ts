@@ -1,6 +1,7 @@
 import type { AgentId } from '../pipeline/types';
 import { CancelledError, LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from './errors';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from './provider';
+import { redactText } from '../record/redact';
 
 export interface OpenAiSettings {
   apiKey?: string;
@@ -52,7 +53,10 @@ class OpenAiSession implements LlmSession {
 
 export function mapOpenAiError(e: unknown, settings: OpenAiSettings, signal?: AbortSignal): unknown {
   if (signal?.aborted) return new CancelledError();
-  const err = e as { status?: number; headers?: Headers; name?: string; message?: string; constructor?: { name?: string } };
+  const raw = e as { status?: number; headers?: Headers; name?: string; message?: string; constructor?: { name?: string } };
+  // Error bodies come from the endpoint, and some echo the request's key back ("invalid key sk-…").
+  // These messages end up in the run record, logs and summaries, so the key is cut out here.
+  const err = { status: raw?.status, headers: raw?.headers, name: raw?.name, constructor: raw?.constructor, message: raw?.message === undefined ? undefined : redactText(raw.message, settings.apiKey ? [settings.apiKey] : []) };
   const name = err?.constructor?.name ?? err?.name ?? '';
   const status = typeof err?.status === 'number' ? err.status : undefined;
   const where = settings.baseURL ?? 'https://api.openai.com/v1';
@@ -65,6 +69,7 @@ export function mapOpenAiError(e: unknown, settings: OpenAiSettings, signal?: Ab
   if (/APIConnectionTimeoutError|APIConnectionError|AbortError|FetchError/.test(name) || /ECONNRESET|ECONNREFUSED|socket hang up|timed out|terminated/i.test(err?.message ?? '')) {
     return new TransientLlmError(`cannot reach ${where}: ${err.message ?? name}`);
   }
+  if (e instanceof Error && settings.apiKey && e.message.includes(settings.apiKey)) e.message = redactText(e.message, [settings.apiKey]);
   return e;
 }
 

@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { constants as FS, promises as fsp } from 'node:fs';
 import { resolveInside } from '../util/safePath';
 import { ResponseCache } from './cache';
 import { ToolError, toToolError } from './toolError';
@@ -42,10 +42,12 @@ export async function readWorkspaceFile(root: string, args: ReadFileArgs, cache?
   try {
     const target = await resolveInside(root, rel);
     // Open the real path that was proven inside the root, not the name, which a symlink swap could redirect.
-    handle = await fsp.open(await fsp.realpath(target), 'r');
+    // O_NOFOLLOW: if the last component became a symlink after realpath, the open fails instead of following it.
+    handle = await fsp.open(await fsp.realpath(target), FS.O_RDONLY | (FS.O_NOFOLLOW ?? 0));
     const st = await handle.stat();
     if (st.isDirectory()) throw new ToolError(`is a directory: ${JSON.stringify(rel)} (use repo.tree)`);
     if (!st.isFile()) throw new ToolError(`refused: not a regular file: ${JSON.stringify(rel)}`);
+    if (st.nlink > 1) throw new ToolError(hardLinkRefusal(rel, st.nlink));
     const key = ResponseCache.key('repo.read_file', { ...args, maxBytes }, `${st.ino}:${st.mtimeMs}:${st.size}`);
     const cached = cache?.get(key) as ReadFileResult | undefined;
     if (cached) return cached;
@@ -78,6 +80,17 @@ export async function readWorkspaceFile(root: string, args: ReadFileArgs, cache?
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/**
+ * A hard link is a second name for the same file, and nothing in a path says where the other names
+ * are: a link inside the workspace can be the only way in to a file outside it (~/.ssh/id_rsa on the
+ * same filesystem). Paths cannot prove such a file is the workspace's, so the read tools refuse any
+ * regular file with more than one link. Git checkouts, npm and pip never make them; pnpm's store
+ * does, but only under node_modules, which the tools skip. See docs/security.md.
+ */
+export function hardLinkRefusal(rel: string, nlink: number): string {
+  return `refused: ${JSON.stringify(rel)} has ${nlink} hard links; a hard link can lead outside the workspace, so AMTP does not read it`;
 }
 
 /** Same rule as git and ripgrep: a NUL byte in the first few KB means binary. */

@@ -56,12 +56,8 @@ export function searchWorkspace(root: string, args: SearchArgs, walkDefaults: Wa
       out.truncated = true;
       break;
     }
-    let buf: Buffer;
-    try {
-      buf = fs.readFileSync(path.join(root, e.path));
-    } catch {
-      continue; // unreadable files are simply not searched
-    }
+    const buf = readRegularFile(path.join(root, e.path));
+    if (!buf) continue; // unreadable, replaced by a symlink since the walk, or hard-linked: not searched
     if (isBinary(buf.subarray(0, 8000))) continue;
     out.filesSearched++;
     const lines = buf.toString('utf8').split('\n');
@@ -78,4 +74,23 @@ export function searchWorkspace(root: string, args: SearchArgs, walkDefaults: Wa
   }
   cache?.set(key, out, JSON.stringify(out).length);
   return out;
+}
+
+/**
+ * Reads a file the walk listed, under the same rules as repo.read_file: the last component is not
+ * followed if it became a symlink after the walk (O_NOFOLLOW), and a file with more than one hard
+ * link is skipped (its other names may be outside the workspace). Undefined when it cannot be read.
+ */
+function readRegularFile(abs: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.nlink > 1) return undefined;
+    return fs.readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_SKIP_DIRS, IGNORE_FILES, IgnoreStack } from './ignoreRules';
 import { languageOf } from './languages';
+import { ToolError } from './toolError';
 
 export type EntryType = 'file' | 'dir' | 'symlink';
 
@@ -56,8 +57,8 @@ const MAX_DEPTH = 256;
 export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
   const limit = opts.limit ?? Number.MAX_SAFE_INTEGER;
   const maxDepth = Math.min(opts.depth ?? MAX_DEPTH, MAX_DEPTH);
-  const include = opts.include?.length ? picomatch(opts.include, { dot: true }) : undefined;
-  const exclude = opts.exclude?.length ? picomatch(opts.exclude, { dot: true }) : undefined;
+  const include = globs(opts.include, 'include');
+  const exclude = globs(opts.exclude, 'exclude');
   const hash = new Fingerprint();
   const sizes = opts.sizes !== false;
   const out: WalkResult = { entries: [], truncated: false, files: 0, dirs: 0, bytes: 0, skipped: [], fingerprint: '' };
@@ -114,6 +115,16 @@ export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
   visit(start, 0, ancestorsIgnores(root, start, ignoreFiles));
   out.fingerprint = hash.digest();
   return out;
+}
+
+/** Compiles tool-supplied globs; a pattern picomatch cannot take (e.g. "") is the caller's error, not a crash. */
+function globs(patterns: string[] | undefined, what: string): picomatch.Matcher | undefined {
+  if (!patterns?.length) return undefined;
+  try {
+    return picomatch(patterns, { dot: true });
+  } catch (e) {
+    throw new ToolError(`invalid ${what} pattern ${JSON.stringify(patterns)}: ${(e as Error).message}`);
+  }
 }
 
 /**

@@ -55,3 +55,33 @@ export async function atomicWrite(file: string, content: string): Promise<void> 
     throw e;
   }
 }
+
+/** Workspace-relative POSIX path of an absolute path already proven inside `realRoot`. */
+export function workspaceRelative(realRoot: string, abs: string): string {
+  return path.relative(realRoot, abs).split(path.sep).join('/');
+}
+
+/**
+ * Folders no agent may write into, whatever the approval: a git hook or config is code git runs,
+ * `.amtp/` holds the run records and approvals, dependency folders are the package manager's.
+ * Returns why a workspace-relative path is protected, or undefined.
+ */
+export function protectedPath(rel: string): string | undefined {
+  const first = rel.split('/')[0];
+  if (['.git', '.hg', '.svn'].includes(first)) return 'version-control metadata (hooks and config run as code)';
+  if (first === '.amtp') return "AMTP's own run store";
+  if (rel.split('/').some((s) => s === 'node_modules' || s === '.venv' || s === 'site-packages')) return 'installed dependencies';
+  return undefined;
+}
+
+/**
+ * A test folder named by model output (test_setup.test_dirs), normalised, or undefined when it
+ * cannot be trusted to lower a write's risk: empty, '.', absolute, with '..' or a backslash, or
+ * a protected folder.
+ */
+export function normalizeTestDir(dir: string): string | undefined {
+  if (typeof dir !== 'string' || dir.includes('\\') || dir.includes('\0') || path.posix.isAbsolute(dir) || /^[A-Za-z]:/.test(dir)) return undefined;
+  const n = path.posix.normalize(dir).replace(/\/+$/, '');
+  if (!n || n === '.' || n === '..' || n.startsWith('../') || protectedPath(n)) return undefined;
+  return n;
+}

@@ -1,0 +1,321 @@
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { approveAll } from '../../server/src/gateway/approvers';
+import { OpenAiProvider } from '../../server/src/llm/openaiProvider';
+import { resolveParams } from '../../server/src/pipeline/config';
+import { startRun } from '../../server/src/pipeline/orchestrator';
+import { RunStore } from '../../server/src/pipeline/store';
+import { atomicWrite } from '../../server/src/util/safePath';
+import { CLI, runCli, type CliResult } from '../helpers/cli';
+import { FakeOpenAi } from '../helpers/fakeOpenAi';
+import { openAiDeps } from '../helpers/pipelineDeps';
+import { CASE_ID, GOOD_TEST_FILE, goodEngineerOutput, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
+import { ChaosOpenAi } from './helpers/chaosServer';
+import { artifactsOf, listAll, rmTemp, tally, tempDir, tempLeftovers } from './helpers/common';
+
+const params = () => resolveParams({ provider: 'openai', model: 'm' });
+
+function runCliAs(args: string[], env: Record<string, string | undefined>, ids?: { uid: number; gid: number }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, AMTP_PROVIDER: undefined, AMTP_CRASH_AT: undefined, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(ids ?? {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const THREE_FILES = () => {
+  const out = goodEngineerOutput();
+  out.files = ['a', 'b', 'c'].map((n) => ({ path: `test/${n}.test.js`, content: GOOD_TEST_FILE.replace('returns 5', `returns 5 (${n})`), caseIds: [CASE_ID] }));
+  return out;
+};
+
+describe('hostile 4: faults', function () {
+  this.timeout(120_000);
+  let fake: FakeOpenAi;
+  let ws: string;
+  const env = () => ({ OPENAI_API_KEY: 'sk-test-fault-key-0000000000', OPENAI_BASE_URL: fake.baseURL, AMTP_MODEL: 'm', AMTP_BACKOFF_SCALE: '0.001' });
+  beforeEach(async () => {
+    fake = await new FakeOpenAi(goodModel).start();
+    ws = await makeAddWorkspace('amtp-hostile-fault-');
+  });
+  afterEach(async () => {
+    await fake.stop();
+    await rmTemp(path.dirname(ws));
+  });
+
+  it('SIGKILL in the write stage after the first of three files: resume writes the rest, keeps the first, loses nothing (see also test/integration/crash-resume.test.ts)', async () => {
+    fake.setFallback((req) => (req.agent === 'engineer' ? { content: JSON.stringify(THREE_FILES()) } : goodModel(req)));
+    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'write:file' });
+    assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
+    const [run] = await new RunStore(ws).listRuns();
+    const written = (await listAll(ws)).filter((p) => /^test\/.\.test\.js$/.test(p));
+    assert.deepEqual(written, ['test/a.test.js'], 'killed right after the first file');
+    const firstMtime = (await fsp.stat(path.join(ws, 'test/a.test.js'))).mtimeMs;
+    const calls = fake.requests.length;
+    const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const summary = JSON.parse(resumed.stdout);
+    // The kill fell between the rename and the run-record commit of a.test.js; resume finds its bytes in
+    // place and the audit row of that write, so the record still says AMTP created it (B5, fixed).
+    const actions = Object.fromEntries(summary.files.map((f: { path: string; action: string }) => [f.path, f.action]));
+    assert.equal(actions['test/a.test.js'], 'created');
+    assert.equal(actions['test/b.test.js'], 'created');
+    assert.equal(actions['test/c.test.js'], 'created');
+    assert.equal(fake.requests.length, calls, 'no agent is called again');
+    assert.equal((await fsp.stat(path.join(ws, 'test/a.test.js'))).mtimeMs, firstMtime, 'the settled file is not rewritten');
+    for (const f of THREE_FILES().files) assert.equal(await fsp.readFile(path.join(ws, f.path), 'utf8'), f.content);
+    assert.deepEqual(await tempLeftovers(ws), []);
+    tally('4 faults: SIGKILL + resume', { tried: 1 });
+  });
+
+  for (const damage of ['truncated', 'garbage', 'empty'] as const) {
+    it(`amtp resume / runs on a ${damage} run file: non-zero exit, a clear message, a backup, the file unchanged`, async () => {
+      const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'generator:committed' });
+      assert.equal(crashed.signal, 'SIGKILL');
+      const [run] = await new RunStore(ws).listRuns();
+      const file = path.join(ws, '.amtp/runs', `${run.id}.json`);
+      const text = await fsp.readFile(file, 'utf8');
+      const bad = damage === 'truncated' ? text.slice(0, Math.floor(text.length / 2)) : damage === 'garbage' ? '\u0000\u00ff{{{not json' : '';
+      await fsp.writeFile(file, bad);
+      for (const args of [['resume', run.id, ws, '--yes'], ['runs', ws]]) {
+        const res = await runCli(args, env());
+        assert.notEqual(res.code, 0, `${args[0]} must fail`);
+        assert.match(res.stderr, /StoreCorrupt: .* is not valid JSON .*A copy was kept at .*corrupt-\d+; the file was left as it is/, res.stderr);
+        assert.equal(await fsp.readFile(file, 'utf8'), bad, 'no silent reset: the damaged file is as it was');
+      }
+      const backups = (await fsp.readdir(path.join(ws, '.amtp/runs'))).filter((n) => n.includes('.corrupt-'));
+      assert.ok(backups.length >= 1);
+      assert.equal(await fsp.readFile(path.join(ws, '.amtp/runs', backups[0]), 'utf8'), bad, 'the backup is a byte copy');
+      tally('4 faults: corrupt store', { tried: 1 });
+    });
+  }
+
+  it('an edited artifact is refused on resume (StoreCorrupt), the run fails with the reason, and the artifact is left as it is', async () => {
+    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'generator:committed' });
+    assert.equal(crashed.signal, 'SIGKILL');
+    const [run] = await new RunStore(ws).listRuns();
+    const gen = run.activities.find((a) => a.agent === 'generator')!;
+    const file = path.join(ws, '.amtp/artifacts', run.id, `${gen.artifactId}.json`);
+    const edited = (await fsp.readFile(file, 'utf8')).replace('add(2, 3) returns 5', 'add(2, 3) returns 6');
+    await fsp.writeFile(file, edited);
+    const res = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
+    assert.equal(res.code, 4, res.stderr);
+    assert.match(res.stderr, /StoreCorrupt: artifact .* content does not match its id/);
+    assert.equal(await fsp.readFile(file, 'utf8'), edited);
+    assert.equal(fake.callsFor('engineer').length, 0, 'the engineer never saw the edited payload');
+    const after = await new RunStore(ws).getRun(run.id);
+    assert.equal(after!.status, 'failed');
+    assert.match(after!.reason!, /StoreCorrupt/);
+    tally('4 faults: corrupt store', { tried: 1 });
+  });
+
+  it('EACCES (the CLI runs as uid 65534 on a workspace it can read, not write): clear error, the original test file intact', async function () {
+    if (process.getuid?.() !== 0) return this.skip();
+    // Everything readable by nobody; only .amtp/ writable, so the failure is the test-file overwrite.
+    await fsp.chmod(path.dirname(ws), 0o755);
+    await fsp.mkdir(path.join(ws, 'test'));
+    const original = '// the person\'s own test, not AMTP\'s\n';
+    await fsp.writeFile(path.join(ws, 'test/add.test.js'), original);
+    await fsp.mkdir(path.join(ws, '.amtp'));
+    spawnSync('chown', ['-R', '65534:65534', path.join(ws, '.amtp')]);
+    const res = await runCliAs(['generate', ws, '--provider', 'openai', '--yes', '--json'], env(), { uid: 65534, gid: 65534 });
+    assert.equal(res.code, 4, res.stdout + res.stderr);
+    assert.match(res.stderr, /EACCES|permission denied/i);
+    assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), original);
+    assert.deepEqual(await tempLeftovers(ws), []);
+    const [run] = await new RunStore(ws).listRuns();
+    assert.equal(run.status, 'failed');
+    assert.ok(run.audit.some((a) => a.tool === 'fs.overwrite' && a.outcome === 'failed' && /EACCES/.test(a.detail ?? '')), JSON.stringify(run.audit));
+    // And a workspace where even .amtp cannot be made: a clear error before anything happens.
+    spawnSync('chown', ['-R', '0:0', path.join(ws, '.amtp')]);
+    await fsp.rm(path.join(ws, '.amtp'), { recursive: true });
+    const res2 = await runCliAs(['generate', ws, '--provider', 'offline', '--json'], {}, { uid: 65534, gid: 65534 });
+    assert.equal(res2.code, 4);
+    assert.match(res2.stderr, /EACCES: permission denied, mkdir .*\.amtp/);
+    assert.deepEqual(await listAll(path.join(ws, 'test')), ['add.test.js']);
+    tally('4 faults: EACCES/ENOSPC', { tried: 2 });
+  });
+
+  describe('ENOSPC (a 64 KiB tmpfs)', () => {
+    let mnt: string | undefined;
+    beforeEach(async function () {
+      if (process.getuid?.() !== 0) return this.skip();
+      const dir = await tempDir('enospc-');
+      const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
+      if (m.status !== 0) {
+        await rmTemp(dir);
+        return this.skip(); // not mountable here (no CAP_SYS_ADMIN): docs/security.md notes the gap
+      }
+      mnt = dir;
+    });
+    afterEach(async () => {
+      if (!mnt) return;
+      spawnSync('umount', [mnt]);
+      await rmTemp(mnt);
+      mnt = undefined;
+    });
+    async function fill(dir: string): Promise<void> {
+      for (let i = 0; ; i++) {
+        try {
+          await fsp.writeFile(path.join(dir, `filler-${i}`), Buffer.alloc(4096, 1));
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOSPC') return;
+          throw e;
+        }
+      }
+    }
+
+    it('atomicWrite on a full disk: ENOSPC, the original file intact, no temp file left', async () => {
+      const file = path.join(mnt!, 'keep.txt');
+      await fsp.writeFile(file, 'original\n');
+      await fill(mnt!);
+      await assert.rejects(atomicWrite(file, 'x'.repeat(64 * 1024)), /ENOSPC/);
+      assert.equal(await fsp.readFile(file, 'utf8'), 'original\n');
+      assert.deepEqual((await fsp.readdir(mnt!)).filter((n) => n.endsWith('.amtp-tmp')), []);
+      tally('4 faults: EACCES/ENOSPC', { tried: 1 });
+    });
+
+    it('the run store on a full disk: saveRun fails with ENOSPC, the last good run file is intact', async () => {
+      const store = new RunStore(mnt!);
+      await store.init();
+      const now = new Date().toISOString();
+      const saved = await store.saveRun({ schema_version: 1, id: 'r_full', version: 0, status: 'running', stage: 'crawler', createdAt: now, updatedAt: now, params: params(), activities: [], files: [], approvals: [], audit: [] });
+      const text = await fsp.readFile(path.join(mnt!, '.amtp/runs/r_full.json'), 'utf8');
+      await fill(mnt!);
+      await assert.rejects(store.saveRun({ ...saved, reason: 'y'.repeat(64 * 1024) }), /ENOSPC/);
+      assert.equal(await fsp.readFile(path.join(mnt!, '.amtp/runs/r_full.json'), 'utf8'), text);
+      assert.equal((await store.getRun('r_full'))!.version, saved.version);
+      const leftovers = await tempLeftovers(mnt!);
+      tally('4 faults: EACCES/ENOSPC', { tried: 1, note: leftovers.length ? `steno leaves ${leftovers.join(', ')} after ENOSPC` : undefined });
+      for (const l of leftovers) assert.match(l, /\.tmp$/, 'only a temp file, never the run file, is partial');
+    });
+
+    it('a pipeline whose test folder is full: the overwrite fails with a clear ENOSPC and the original test stays', async () => {
+      await fsp.mkdir(path.join(ws, 'test'));
+      spawnSync('mount', ['--bind', mnt!, path.join(ws, 'test')]);
+      try {
+        const original = 'the person\'s test\n';
+        await fsp.writeFile(path.join(ws, 'test/add.test.js'), original);
+        await fill(path.join(ws, 'test'));
+        await assert.rejects(startRun(openAiDeps(ws, fake.baseURL, { approver: approveAll }), params()), /ENOSPC/);
+        assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), original);
+        const [run] = await new RunStore(ws).listRuns();
+        assert.equal(run.status, 'failed');
+        assert.match(run.reason!, /ENOSPC/);
+        assert.deepEqual((await fsp.readdir(path.join(ws, 'test'))).filter((n) => n.endsWith('.amtp-tmp')), []);
+        tally('4 faults: EACCES/ENOSPC', { tried: 1 });
+      } finally {
+        spawnSync('umount', [path.join(ws, 'test')]);
+      }
+    });
+  });
+
+  it('a provider that hangs: the per-request timeout fires, retries are bounded, the run fails with TransientLlmError', async () => {
+    fake.script('crawler', { hang: true }, { hang: true }, { hang: true });
+    const deps = { ...openAiDeps(ws, fake.baseURL), provider: new OpenAiProvider({ apiKey: 'sk-test-fake-key-000', baseURL: fake.baseURL, timeoutMs: 300 }), backoff: { rateLimitBaseMs: 1, transientBaseMs: 1, maxTransportRetries: 2 } };
+    const t0 = Date.now();
+    const run = await startRun(deps, params());
+    assert.equal(run.status, 'failed');
+    assert.deepEqual(run.activities[0].errors.map((e) => e.kind), ['TransientLlmError', 'TransientLlmError', 'TransientLlmError']);
+    assert.match(run.activities[0].errors[0].message, /timed out|timeout/i);
+    assert.ok(Date.now() - t0 < 10_000);
+    assert.deepEqual(await artifactsOf(ws), []);
+    tally('4 faults: hang/cancel', { tried: 1 });
+  });
+
+  it('a provider that hangs: cancelling the run ends it promptly as cancelled, nothing persisted for the agent', async () => {
+    fake.script('generator', { hang: true });
+    const controller = new AbortController();
+    const deps = { ...openAiDeps(ws, fake.baseURL, { signal: controller.signal }), provider: new OpenAiProvider({ apiKey: 'sk-test-fake-key-000', baseURL: fake.baseURL, timeoutMs: 60_000 }) };
+    const t = setInterval(() => { if (fake.callsFor('generator').length) controller.abort(); }, 20);
+    const t0 = Date.now();
+    try {
+      const run = await startRun(deps, params());
+      assert.equal(run.status, 'cancelled');
+      assert.ok(Date.now() - t0 < 10_000, 'cancel does not wait for the 60 s timeout');
+      assert.deepEqual((await artifactsOf(ws)).map((a) => a.kind), ['crawler_output']);
+      assert.equal((await new RunStore(ws).getRun(run.id))!.status, 'cancelled');
+      await assert.rejects(fsp.access(path.join(ws, '.amtp/runs', `${run.id}.lock`)), 'the lock is released');
+    } finally {
+      clearInterval(t);
+    }
+    tally('4 faults: hang/cancel', { tried: 1 });
+  });
+
+  it('SIGINT to the CLI while the provider hangs: the run is saved as cancelled (exit 4)', async () => {
+    fake.script('generator', { hang: true });
+    const child = spawn(process.execPath, [CLI, 'generate', ws, '--provider', 'openai', '--json'], { env: { ...process.env, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    while (!fake.callsFor('generator').length) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    assert.equal(code, 4);
+    assert.equal(JSON.parse(stdout).status, 'cancelled');
+    tally('4 faults: hang/cancel', { tried: 1 });
+  });
+
+  it('two CLI runs on the same workspace at once: both complete, each in its own run file, nothing lost', async () => {
+    const [a, b] = await Promise.all([0, 1].map(() => runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env())));
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    const ids = [JSON.parse(a.stdout).runId, JSON.parse(b.stdout).runId];
+    assert.notEqual(ids[0], ids[1]);
+    const store = new RunStore(ws);
+    for (const id of ids) {
+      const run = (await store.getRun(id))!;
+      assert.equal(run.status, 'completed');
+      for (const act of run.activities) await store.getArtifact(id, act.artifactId!); // integrity-checked load
+    }
+    assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
+    assert.deepEqual(await tempLeftovers(ws), []);
+    tally('4 faults: concurrency', { tried: 2 });
+  });
+
+  async function concurrentResumes(): Promise<{ results: CliResult[]; runId: string; chaos: ChaosOpenAi }> {
+    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'crawler:committed' });
+    assert.equal(crashed.signal, 'SIGKILL');
+    const [run] = await new RunStore(ws).listRuns();
+    // A slow model, so the two resumes overlap.
+    const chaos = await new ChaosOpenAi((req) => ({ ...goodModel(req), delayMs: 1500 })).start();
+    const e = { ...env(), OPENAI_BASE_URL: chaos.baseURL };
+    const results = await Promise.all([0, 1].map(() => runCli(['resume', run.id, ws, '--yes', '--json'], e)));
+    return { results, runId: run.id, chaos };
+  }
+
+  it('two resumes of the same run at once: no lost writes, no corrupt store, the run ends whole', async () => {
+    const { results, runId, chaos } = await concurrentResumes();
+    try {
+      const ok = results.filter((r) => r.code === 0);
+      const refused = results.filter((r) => r.code !== 0);
+      for (const r of refused) assert.match(r.stderr, /in use by process|changed by another process/, r.stderr);
+      // Whatever the interleaving, a plain resume afterwards completes with every artifact intact.
+      const last = ok.length ? ok[0] : await runCli(['resume', runId, ws, '--yes', '--json'], { ...env() });
+      assert.equal(last.code, 0, last.stderr);
+      const store = new RunStore(ws);
+      const run = (await store.getRun(runId))!;
+      assert.equal(run.status, 'completed');
+      for (const act of run.activities) await store.getArtifact(runId, act.artifactId!);
+      assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
+      tally('4 faults: concurrency', { tried: 2, note: `concurrent resumes: ${ok.length} completed, ${refused.length} refused` });
+    } finally {
+      await chaos.stop();
+    }
+  });
+
+  it('[B4 fixed] two resumes of the same run at once: exactly one is refused and the other completes', async () => {
+    const { results, chaos } = await concurrentResumes();
+    await chaos.stop();
+    assert.deepEqual(results.map((r) => r.code).sort(), [0, 4], results.map((r) => r.stderr).join('\n---\n'));
+  });
+});
