@@ -18,6 +18,7 @@ import { recordedDeps } from './record/wire';
 import { replayRecording } from './record/replay';
 import { verifyDeterminism } from './record/verify';
 import { canonicalJson } from './pipeline/canonical';
+import { DEFAULT_VERIFY } from './verifier/types';
 
 const err = (line: string) => process.stderr.write(line + '\n');
 
@@ -69,6 +70,14 @@ function printSummary(s: RunSummary, json: boolean | undefined): void {
   out.push(`  cases: ${s.cases.length}`);
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);
+  const v = s.verification;
+  if (v) {
+    out.push(`  verification: ${v.status}${v.reason ? ` — ${v.reason}` : ''}${v.executions ? ` (${v.executions} runner invocations)` : ''}`);
+    for (const f of v.filters) out.push(`    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`);
+    if (v.coverage.before !== undefined || v.coverage.after !== undefined) out.push(`    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}%`);
+    for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
+    for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}`);
+  }
   process.stdout.write(out.join('\n') + '\n');
 }
 
@@ -101,6 +110,13 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
         },
         (m) => err(`amtp: warning: ${m}`),
       );
+      // Verification is on by default; it is skipped (with the reason recorded) when the tests cannot run here.
+      params.verify = {
+        ...DEFAULT_VERIFY,
+        enabled: !v['no-verify'],
+        ...(v.runs !== undefined ? { runs: Number(v.runs) } : {}),
+        ...(v['test-timeout'] !== undefined ? { timeoutSeconds: Number(v['test-timeout']) } : {}),
+      };
       const d = deps(ws, provider, approverFor(v.yes), signal);
       const runId = newRunId();
       if (!v.record) return finish(await startRun(d, params, runId), d.store, v.json);

@@ -8,7 +8,8 @@
 export type Depth = 'smoke' | 'standard' | 'deep';
 export type FrameworkChoice = 'auto' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
 export type RunStatus = 'running' | 'completed' | 'needs_review' | 'awaiting_approval' | 'failed' | 'cancelled';
-export type CaseStatus = 'planned' | 'written' | 'passing' | 'failing' | 'not_written';
+/** passing/failing/flaky/quarantined/dropped come from the verifier (flaky and dropped tests are removed from the files; quarantined ones are skipped in a quarantine file) */
+export type CaseStatus = 'planned' | 'written' | 'passing' | 'failing' | 'not_written' | 'flaky' | 'quarantined' | 'dropped';
 
 export interface CaseView {
   id: string;
@@ -17,7 +18,7 @@ export interface CaseView {
   kind: string;
   target: { file: string; symbol: string };
   status: CaseStatus;
-  /** why a case was not written, or why it failed */
+  /** why a case was not written, or why it failed, was dropped or quarantined */
   reason?: string;
   /** the test file that holds this case, workspace-relative, and the 0-based line of its test */
   testFile?: string;
@@ -38,6 +39,18 @@ export interface RunView {
   framework?: string;
   testCommand?: string;
   pendingApprovals: ApprovalParams[];
+  /** what the verifier ran and kept (absent when the run has no verify stage) */
+  verification?: VerificationView;
+}
+
+export interface VerificationView {
+  status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
+  reason?: string;
+  runs: number;
+  filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
+  coverage?: { before?: number; after?: number; tool?: string; skipped?: string };
+  quarantineFiles: string[];
+  unmet: { caseId: string; priority: string; title: string }[];
 }
 
 /** Sent from the client to the server: start a run on the workspace. */
@@ -162,5 +175,11 @@ export interface ServerSettings {
   approvalTimeoutSeconds?: number;
   /** when set, every run is recorded to .amtp/recordings/<runId>.jsonl */
   record?: boolean;
+  /** run the written tests and keep only assured ones (default true; needs trust and a tests.run approval) */
+  verify?: boolean;
+  /** runs a test must pass in a row (default 3) */
+  verifyRuns?: number;
+  /** wall-clock limit of one runner invocation, in seconds (default 120) */
+  testTimeoutSeconds?: number;
 }
 

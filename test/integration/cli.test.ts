@@ -31,11 +31,13 @@ describe('amtp CLI contract', function () {
   });
 
   it('the offline provider completes with no key and prints the --json summary', async () => {
-    const r = await runCli(['generate', ws, '--provider', 'offline', '--json']);
+    // --no-verify: without a TTY or --yes the test run would wait for approval (see the verifier tests).
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--no-verify', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.equal(s.status, 'completed');
-    assert.deepEqual(Object.keys(s).sort(), ['activities', 'approvals', 'cases', 'files', 'runId', 'status']);
+    assert.deepEqual(Object.keys(s).sort(), ['activities', 'approvals', 'cases', 'files', 'runId', 'status', 'verification']);
+    assert.equal(s.verification.status, 'skipped');
     assert.deepEqual(s.activities.map((a: { agent: string }) => a.agent), ['crawler', 'generator', 'engineer']);
     const runs = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
     assert.equal(runs[0].runId, s.runId);
@@ -89,9 +91,16 @@ describe('amtp CLI contract', function () {
     const second = await runCli(['generate', ws, '--provider', 'openai', '--json'], env());
     const s3 = JSON.parse(second.stdout);
     const approved = await runCli(['approve', s3.runId, ws, '--json'], env());
-    assert.equal(approved.code, 0, approved.stderr);
-    assert.deepEqual(JSON.parse(approved.stdout).files, [{ path: 'test/add.test.js', action: 'overwritten' }]);
+    // The overwrite is done; running the written tests is the next high-risk action, and it waits too.
+    assert.equal(approved.code, 4, approved.stderr);
+    const s4 = JSON.parse(approved.stdout);
+    assert.deepEqual(s4.files, [{ path: 'test/add.test.js', action: 'overwritten' }]);
+    assert.equal(s4.status, 'awaiting_approval');
+    assert.deepEqual(s4.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]), [['fs.overwrite', 'approved'], ['tests.run', 'pending']]);
     assert.equal(await fsp.readFile(target, 'utf8'), GOOD_TEST_FILE);
+    const ran = await runCli(['approve', s3.runId, ws, '--json'], env());
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(JSON.parse(ran.stdout).verification.results[0].outcome, 'passing');
     const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${s3.runId}.json`), 'utf8'));
     assert.equal(run.audit.at(-1).outcome, 'executed');
     assert.equal(run.approvals[0].decidedBy, 'cli approve');
@@ -103,7 +112,7 @@ describe('amtp CLI contract', function () {
     const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
-    assert.deepEqual(s.approvals.map((a: { decision: string }) => a.decision), ['approved']);
+    assert.deepEqual(s.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]), [['fs.overwrite', 'approved'], ['tests.run', 'approved']]);
     assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
   });
 

@@ -13,6 +13,8 @@ const BOUNDARIES = [
   'generator:persisted', 'generator:committed',
   'engineer:persisted', 'engineer:committed',
   'write:file',
+  // the verifier ran the tests N times; resume verifies again from the written files
+  'verify:ran',
 ];
 const AGENTS = ['crawler', 'generator', 'engineer'] as const;
 
@@ -55,7 +57,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
         assert.ok(run, 'the run record survived the kill');
         const callsBefore = Object.fromEntries(AGENTS.map((a) => [a, fake.callsFor(a).length]));
         // The crashed agent's artifact is on disk in both boundary kinds, so no agent that reached it is called again.
-        const crashedIndex = boundary.startsWith('write') ? 3 : AGENTS.indexOf(boundary.split(':')[0] as (typeof AGENTS)[number]);
+        const crashedIndex = boundary.startsWith('write') || boundary.startsWith('verify') ? 3 : AGENTS.indexOf(boundary.split(':')[0] as (typeof AGENTS)[number]);
         const committedBefore = run.activities.filter((a) => a.status === 'completed').map((a) => ({ agent: a.agent, id: a.artifactId }));
 
         const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
@@ -76,6 +78,9 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
         // Nothing half-written: no temp files left next to the store or the test file.
         const leftovers = (await fsp.readdir(path.join(ws, '.amtp', 'runs'))).filter((n) => n.endsWith('.tmp'));
         assert.deepEqual(leftovers, []);
+        // verification ran to the end after the resume: the one test passes every run
+        assert.equal(summary.verification.status, 'done');
+        assert.deepEqual(summary.verification.results.map((r: { outcome: string }) => r.outcome), ['passing']);
       } finally {
         await fsp.rm(ws, { recursive: true, force: true });
       }

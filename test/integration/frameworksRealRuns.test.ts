@@ -1,5 +1,6 @@
 // End to end through the CLI: real npm packages (and two fixtures) → offline pipeline → the
-// written test files run under the real runners from this repo's node_modules.
+// written test files run under the real runners from this repo's node_modules. --no-verify: this
+// checks the renderers' output as written; the verifier's filtering is tested in verifier*.test.ts.
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ interface CliResult {
 }
 
 function generate(dir: string, framework: string): CliResult {
-  const r = spawnSync(process.execPath, [CLI, 'generate', dir, '--provider', 'offline', '--framework', framework, '--depth', 'deep', '--yes', '--json'], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [CLI, 'generate', dir, '--provider', 'offline', '--framework', framework, '--depth', 'deep', '--yes', '--no-verify', '--json'], { encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.status, 0, `amtp generate exited ${r.status}: ${r.stderr}\n${r.stdout}`);
   return JSON.parse(r.stdout) as CliResult;
 }

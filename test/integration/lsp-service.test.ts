@@ -29,7 +29,8 @@ class FakeClient {
   get port(): ClientPort { return { runChanged: (v) => this.runChanged(v), requestApproval: (p) => this.requestApproval(p), progress: this.progressFn, log: (l) => this.log(l) }; }
 }
 
-const settings: P.ServerSettings = { provider: 'offline', approvalTimeoutSeconds: 30 };
+// These tests are about writes and approvals; the verify stage has its own tests below.
+const settings: P.ServerSettings = { provider: 'offline', approvalTimeoutSeconds: 30, verify: false };
 
 describe('language server handlers (in-process)', function () {
   this.timeout(60_000);

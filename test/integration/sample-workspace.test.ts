@@ -22,10 +22,24 @@ describe('the sample workspace (README main command)', function () {
       const pass = Number(/^# pass (\d+)/m.exec(run.stdout)?.[1]);
       const fail = Number(/^# fail (\d+)/m.exec(run.stdout)?.[1]);
       assert.equal(fail, 0, run.stdout.slice(-2000));
-      assert.ok(pass >= 12, `${pass} tests passed`);
-      // Every documented @example result is asserted, by each export's own name.
+      // The verifier ran (default): 13 tests written, the ones left on disk are the assured ones.
+      const v = s.verification;
+      assert.equal(v.status, 'done');
+      assert.ok(v.results.length >= 12, `${v.results.length} tests written`);
+      const passing = v.results.filter((r: { outcome: string }) => r.outcome === 'passing');
+      assert.equal(pass, passing.length, 'exactly the assured tests are left, and they pass');
+      // In os.tmpdir() there is no c8 above the workspace: the coverage filter says so and keeps all.
+      if (v.coverage.skipped) assert.match(v.filters[2].skipped, /c8 is not installed/);
+      else assert.ok(Math.abs(v.coverage.after - v.coverage.before) <= 1, `coverage ${v.coverage.before} → ${v.coverage.after}`);
+      // Every documented @example result was asserted, by each export's own name: it is still in the
+      // file, or its test was dropped because it added no coverage (with that reason on record).
       const content = await fsp.readFile(path.join(ws, s.files[0].path), 'utf8');
-      for (const call of ["parseDuration('2h')", 'formatBytes(1536)', 'clamp(5, 0, 3)', "slugify('Hello, World!')"]) assert.ok(content.includes(call), call);
+      const plan = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
+      assert.equal(plan[0].runId, s.runId);
+      for (const call of ["parseDuration('2h')", 'formatBytes(1536)', 'clamp(5, 0, 3)', "slugify('Hello, World!')"]) {
+        const dropped = v.results.some((r: { outcome: string; reason?: string; test?: string }) => r.outcome === 'dropped' && /adds no coverage/.test(r.reason ?? '') && (r.test ?? '').includes(call));
+        assert.ok(content.includes(call) || dropped, call);
+      }
     } finally {
       await fsp.rm(path.dirname(ws), { recursive: true, force: true });
     }

@@ -6,6 +6,7 @@ export const USAGE = `amtp — turns a workspace into a reviewed, runnable test 
   amtp generate [DIR] [--framework auto|jest|vitest|mocha|node-test|pytest] [--depth smoke|standard|deep]
                       [--provider offline|openai] [--model M] [--crawler-model M] [--generator-model M]
                       [--engineer-model M] [--seed N] [--temperature T] [--max-attempts N]
+                      [--verify | --no-verify] [--runs N] [--test-timeout SECONDS]
                       [--yes] [--record FILE.jsonl] [--json]
   amtp crawl [DIR] [--json]
   amtp runs [DIR] [--json]
@@ -14,6 +15,10 @@ export const USAGE = `amtp — turns a workspace into a reviewed, runnable test 
   amtp replay FILE.jsonl [--out DIR] [--pinned] [--json]
   amtp verify-determinism FILE.jsonl
   amtp mcp [DIR]
+
+Verification (default on when the tests can run): the written tests run --runs times (3) with the
+project's runner, each run killed after --test-timeout seconds (120); only tests that load, pass every
+run and add coverage stay. Running tests is high risk: --yes approves it, a TTY asks, otherwise it waits.
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_MODEL, AMTP_PROVIDER.
 Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / awaiting approval.`;
@@ -35,6 +40,10 @@ const OPTIONS = {
   seed: { type: 'string' },
   temperature: { type: 'string' },
   'max-attempts': { type: 'string' },
+  verify: { type: 'boolean' },
+  'no-verify': { type: 'boolean' },
+  runs: { type: 'string' },
+  'test-timeout': { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
   reject: { type: 'boolean' },
   note: { type: 'string' },
@@ -54,7 +63,7 @@ export interface Parsed {
 }
 
 const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
-  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'yes', 'record', 'json'],
+  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'verify', 'no-verify', 'runs', 'test-timeout', 'yes', 'record', 'json'],
   crawl: ['json'],
   runs: ['json'],
   resume: ['yes', 'json'],
@@ -70,7 +79,7 @@ const MIN_POSITIONALS: Record<string, number> = { resume: 1, approve: 1, replay:
 export function parseCli(argv: string[]): Parsed {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') return { command: 'help', positionals: [], values: {} };
-  if (!(command in ALLOWED)) throw new UsageError(`unknown command "${command}"`);
+  if (!Object.hasOwn(ALLOWED, command)) throw new UsageError(`unknown command "${command}"`);
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
@@ -90,6 +99,11 @@ export function parseCli(argv: string[]): Parsed {
     const v = values[key];
     if (v !== undefined && !/^-?\d+$/.test(v)) throw new UsageError(`--${key} must be an integer (got "${v}")`);
   }
+  for (const key of ['runs', 'test-timeout'] as const) {
+    const v = values[key];
+    if (v !== undefined && (!/^\d+$/.test(v) || Number(v) < 1)) throw new UsageError(`--${key} must be a positive integer (got "${v}")`);
+  }
+  if (values.verify && values['no-verify']) throw new UsageError('--verify and --no-verify contradict each other');
   if (values.temperature !== undefined && !Number.isFinite(Number(values.temperature))) throw new UsageError(`--temperature must be a number`);
   const n = parsed.positionals.length;
   if (n > MAX_POSITIONALS[command]) throw new UsageError(`"${command}" takes at most ${MAX_POSITIONALS[command]} argument(s), got ${n}`);

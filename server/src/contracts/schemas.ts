@@ -5,6 +5,8 @@ import engineerOutput from '../../../schemas/engineer-output.schema.json';
 import handoffEnvelope from '../../../schemas/handoff-envelope.schema.json';
 import artifact from '../../../schemas/artifact.schema.json';
 import recordingEvent from '../../../schemas/recording-event.schema.json';
+import repairInput from '../../../schemas/repair-input.schema.json';
+import repairOutput from '../../../schemas/repair-output.schema.json';
 
 export const SCHEMAS = {
   'crawler-output': crawlerOutput,
@@ -13,6 +15,8 @@ export const SCHEMAS = {
   'handoff-envelope': handoffEnvelope,
   artifact,
   'recording-event': recordingEvent,
+  'repair-input': repairInput,
+  'repair-output': repairOutput,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -1,11 +1,26 @@
 // Runs written test files with a real runner and reads its machine-readable results.
-// Used by the integration tests and bench/quality.mjs; runner binaries come from `binDir`'s
-// node_modules (the project's own, or this repo's when testing fixtures).
-import { execFile, spawnSync } from 'node:child_process';
+// Used by the verifier (server/src/verifier), the integration tests and bench/quality.mjs; runner
+// binaries come from `binDir`'s node_modules (the project's own, or this repo's when testing fixtures).
+//
+// Every run is spawned in its own process group (detached) and the whole group is killed on
+// timeout or cancellation, so a hanging test or a worker it started never outlives the run.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Framework } from '../pipeline/types';
+
+/** One test as the runner reported it. `name` is the full name (describe titles included). */
+export interface TestOutcome {
+  name: string;
+  status: 'passed' | 'failed' | 'skipped';
+  message?: string;
+  /** workspace-relative, when the runner says */
+  file?: string;
+}
+
+/** Covered coverage units: `file:s@line:col` statements, `file:b@line:col` branch arms, `file:f@line:col` functions (Python: `l<n>`, `a<from>><to>`). */
+export type CoverageUnits = Set<string>;
 
 export interface RunResult {
   total: number;
@@ -13,19 +28,39 @@ export interface RunResult {
   failed: number;
   /** statement coverage in percent of the measured files, when asked for and measurable */
   statements?: number;
+  /** covered units, when coverage was asked for and measurable */
+  units?: CoverageUnits;
+  /** every unit of the measured files (covered or not), for percentages */
+  allUnits?: number;
+  /** the keys of those units (a stable denominator across runs is their union) */
+  unitKeys?: CoverageUnits;
   output: string;
+  /** per-test results, in report order */
+  tests: TestOutcome[];
+  /** files that failed before any of their tests ran (syntax error, failing import) */
+  fileErrors: { file: string; message: string }[];
+  timedOut: boolean;
+  cancelled: boolean;
+  /** the process group leader's pid (the group id) */
+  pid?: number;
+  exitCode: number | null;
 }
 
 export interface RunOptions {
   /** a directory whose node_modules holds the runners */
   binDir: string;
-  /** extra CLI args (e.g. jest --config) */
+  /** extra CLI args (e.g. jest --config; node-test: node options before --test) */
   args?: string[];
-  /** measure statement coverage of these workspace-relative files with c8 (coverage.py for pytest) */
+  /** measure coverage of these workspace-relative files with c8 (coverage.py for pytest) */
   coverageOf?: string[];
   python?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** run only the tests whose name contains this text (a case id), or any of these */
+  grep?: string | string[];
+  signal?: AbortSignal;
+  /** told the process group id as soon as the runner starts */
+  onSpawn?: (pid: number) => void;
 }
 
 export async function runTests(framework: Framework, dir: string, files: string[], opts: RunOptions): Promise<RunResult> {
@@ -35,13 +70,21 @@ export async function runTests(framework: Framework, dir: string, files: string[
     // coverage.py is optional: without it the tests still run, unmeasured.
     const cov = opts.coverageOf?.length && (framework !== 'pytest' || hasPythonModule(opts.python ?? 'python3', 'coverage')) ? join(out, 'cov') : undefined;
     const [c, a] = cov && framework !== 'pytest' ? c8Wrap(cmd, args, cov, opts) : cov ? coveragePy(args, opts) : [cmd, args];
-    const output = await exec(c, a, dir, { ...opts.env }, opts.timeoutMs ?? 120_000);
-    const counts = read(output);
-    const statements = cov ? (framework === 'pytest' ? await pyCoverage(dir, opts) : c8Statements(cov)) : undefined;
-    return { ...counts, output, ...(statements !== undefined ? { statements } : {}) };
+    const env = { ...opts.env, ...(cov && framework === 'pytest' ? { COVERAGE_FILE: join(out, '.coverage') } : {}) };
+    const proc = await exec(c, a, dir, env, opts.timeoutMs ?? 120_000, opts.signal, opts.onSpawn);
+    const parsed = read(proc.output, dir);
+    let coverage: { statements?: number; units?: CoverageUnits; allUnits?: number; unitKeys?: CoverageUnits } = {};
+    if (cov && !proc.timedOut && !proc.cancelled) coverage = framework === 'pytest' ? await pyCoverage(dir, out, opts) : c8Coverage(cov, dir);
+    return { ...parsed, output: proc.output, ...dropUndefined(coverage), timedOut: proc.timedOut, cancelled: proc.cancelled, pid: proc.pid, exitCode: proc.code };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+type Parsed = Pick<RunResult, 'total' | 'passed' | 'failed' | 'tests' | 'fileErrors'>;
+
+function dropUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function hasPythonModule(python: string, module: string): boolean {
@@ -52,85 +95,308 @@ function bin(opts: RunOptions, rel: string): string {
   return join(opts.binDir, 'node_modules', rel);
 }
 
-function invocation(framework: Framework, files: string[], out: string, opts: RunOptions): { cmd: string; args: string[]; read: (o: string) => Omit<RunResult, 'output'> } {
+function invocation(framework: Framework, files: string[], out: string, opts: RunOptions): { cmd: string; args: string[]; read: (o: string, dir: string) => Parsed } {
   const extra = opts.args ?? [];
+  // Case ids are plain hex: a regex alternation for the JS runners, a -k expression for pytest.
+  const g = Array.isArray(opts.grep) ? (opts.grep.length ? opts.grep.join(framework === 'pytest' ? ' or ' : '|') : undefined) : opts.grep;
   switch (framework) {
     case 'jest': {
       const file = join(out, 'jest.json');
-      return { cmd: process.execPath, args: [bin(opts, 'jest/bin/jest.js'), '--ci', '--json', `--outputFile=${file}`, '--rootDir', '.', ...extra, ...files], read: () => jestLike(file) };
+      const grep = g ? ['-t', g] : [];
+      return { cmd: process.execPath, args: [bin(opts, 'jest/bin/jest.js'), '--ci', '--json', `--outputFile=${file}`, '--rootDir', '.', ...grep, ...extra, ...files], read: (_o, dir) => jestLike(file, dir) };
     }
     case 'vitest': {
       const file = join(out, 'vitest.json');
       // Forked workers are killed before V8 writes their coverage; worker threads report it to c8.
       const pool = opts.coverageOf?.length ? ['--pool=threads'] : [];
-      return { cmd: process.execPath, args: [bin(opts, 'vitest/vitest.mjs'), 'run', '--root', '.', '--reporter=json', `--outputFile=${file}`, ...pool, ...extra, ...files], read: () => jestLike(file) };
+      const grep = g ? ['-t', g] : [];
+      return { cmd: process.execPath, args: [bin(opts, 'vitest/vitest.mjs'), 'run', '--root', '.', '--reporter=json', `--outputFile=${file}`, ...pool, ...grep, ...extra, ...files], read: (_o, dir) => jestLike(file, dir) };
     }
     case 'mocha': {
       const file = join(out, 'mocha.json');
-      return { cmd: process.execPath, args: [bin(opts, 'mocha/bin/mocha.js'), '--no-config', '--no-package', '--reporter', 'json', '--reporter-option', `output=${file}`, ...extra, ...files], read: () => mochaJson(file) };
+      const grep = g ? ['--grep', g] : [];
+      return { cmd: process.execPath, args: [bin(opts, 'mocha/bin/mocha.js'), '--no-config', '--no-package', '--reporter', 'json', '--reporter-option', `output=${file}`, ...grep, ...extra, ...files], read: (_o, dir) => mochaJson(file, dir) };
     }
-    case 'node-test':
-      return { cmd: process.execPath, args: [...extra, '--test', '--test-reporter=tap', ...files], read: tapCounts };
+    case 'node-test': {
+      const grep = g ? [`--test-name-pattern=${g}`] : [];
+      return { cmd: process.execPath, args: [...extra, '--test', '--test-reporter=tap', ...grep, ...files], read: (o, dir) => tapResults(o, dir) };
+    }
     case 'pytest': {
       const file = join(out, 'junit.xml');
-      return { cmd: opts.python ?? 'python3', args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${file}`, ...extra, ...files], read: () => junitCounts(file) };
+      const grep = g ? ['-k', g] : [];
+      return { cmd: opts.python ?? 'python3', args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${file}`, ...grep, ...extra, ...files], read: () => junitResults(file) };
     }
   }
 }
 
 function c8Wrap(cmd: string, args: string[], covDir: string, opts: RunOptions): [string, string[]] {
   const include = (opts.coverageOf ?? []).flatMap((f) => ['--include', f]);
-  return [process.execPath, [bin(opts, 'c8/bin/c8.js'), '--reporter=json-summary', '--report-dir', covDir, '--temp-directory', join(covDir, 'tmp'), '--exclude-after-remap', ...include, '--', cmd, ...args]];
+  return [process.execPath, [bin(opts, 'c8/bin/c8.js'), '--reporter=json-summary', '--reporter=json', '--report-dir', covDir, '--temp-directory', join(covDir, 'tmp'), '--exclude-after-remap', ...include, '--', cmd, ...args]];
 }
 
 function coveragePy(args: string[], opts: RunOptions): [string, string[]] {
   const include = (opts.coverageOf ?? []).join(',');
-  return [opts.python ?? 'python3', ['-m', 'coverage', 'run', `--include=${include}`, ...args]];
+  return [opts.python ?? 'python3', ['-m', 'coverage', 'run', '--branch', `--include=${include}`, ...args]];
 }
 
-async function pyCoverage(dir: string, opts: RunOptions): Promise<number | undefined> {
-  const report = await exec(opts.python ?? 'python3', ['-m', 'coverage', 'json', '-o', '-'], dir, {}, 60_000).catch(() => '');
-  const total = /"totals":\s*\{[^}]*"percent_covered":\s*([\d.]+)/.exec(report);
-  rmSync(join(dir, '.coverage'), { force: true });
-  return total ? Number(total[1]) : undefined;
+async function pyCoverage(dir: string, out: string, opts: RunOptions): Promise<{ statements?: number; units?: CoverageUnits; allUnits?: number; unitKeys?: CoverageUnits }> {
+  const file = join(out, 'coverage.json');
+  await exec(opts.python ?? 'python3', ['-m', 'coverage', 'json', '-o', file], dir, { COVERAGE_FILE: join(out, '.coverage') }, 60_000);
+  if (!existsSync(file)) return {};
+  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+    totals: { percent_covered: number; covered_lines: number; num_statements: number };
+    files: Record<string, { executed_lines: number[]; missing_lines: number[]; executed_branches?: [number, number][]; missing_branches?: [number, number][] }>;
+  };
+  const units: CoverageUnits = new Set();
+  const keys: CoverageUnits = new Set();
+  for (const [f, d] of Object.entries(report.files)) {
+    const rel = relOf(dir, f);
+    for (const l of d.executed_lines) units.add(`${rel}:l${l}`);
+    for (const [a, b] of d.executed_branches ?? []) units.add(`${rel}:a${a}>${b}`);
+    for (const l of d.missing_lines) keys.add(`${rel}:l${l}`);
+    for (const [a, b] of d.missing_branches ?? []) keys.add(`${rel}:a${a}>${b}`);
+  }
+  for (const u of units) keys.add(u);
+  const all = keys.size;
+  // percent of statements only, as before (--branch would otherwise mix in branches)
+  const t = report.totals;
+  const statements = t.num_statements ? (100 * t.covered_lines) / t.num_statements : undefined;
+  return { statements, units, allUnits: all, unitKeys: keys };
 }
 
-function c8Statements(covDir: string): number | undefined {
-  const file = join(covDir, 'coverage-summary.json');
-  if (!existsSync(file)) return undefined;
-  const summary = JSON.parse(readFileSync(file, 'utf8')) as { total: { statements: { pct: number | string } } };
-  const pct = Number(summary.total.statements.pct);
-  return Number.isFinite(pct) ? pct : undefined;
+interface Loc { start: { line: number; column: number | null } }
+interface IstanbulFile {
+  s: Record<string, number>;
+  b: Record<string, number[]>;
+  f: Record<string, number>;
+  statementMap: Record<string, Loc>;
+  branchMap: Record<string, { locations: Loc[] }>;
+  fnMap: Record<string, { decl?: Loc; loc?: Loc }>;
 }
 
-function jestLike(file: string): Omit<RunResult, 'output'> {
-  if (!existsSync(file)) return { total: 0, passed: 0, failed: 0 };
-  const r = JSON.parse(readFileSync(file, 'utf8')) as { numTotalTests: number; numPassedTests: number; numFailedTests: number };
-  return { total: r.numTotalTests, passed: r.numPassedTests, failed: r.numFailedTests };
+// Units are keyed by source position, not by istanbul's ids: c8 numbers branches and functions in the
+// order V8 reports its ranges, which differs between runs that execute different code.
+const at = (l: Loc | undefined) => (l ? `${l.start.line}:${l.start.column ?? 0}` : '?');
+
+function c8Coverage(covDir: string, dir: string): { statements?: number; units?: CoverageUnits; allUnits?: number; unitKeys?: CoverageUnits } {
+  const summaryFile = join(covDir, 'coverage-summary.json');
+  let statements: number | undefined;
+  if (existsSync(summaryFile)) {
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { total: { statements: { pct: number | string } } };
+    const pct = Number(summary.total.statements.pct);
+    statements = Number.isFinite(pct) ? pct : undefined;
+  }
+  const finalFile = join(covDir, 'coverage-final.json');
+  if (!existsSync(finalFile)) return { statements };
+  const final = JSON.parse(readFileSync(finalFile, 'utf8')) as Record<string, IstanbulFile>;
+  const units: CoverageUnits = new Set();
+  const allKeys: CoverageUnits = new Set();
+  for (const [f, d] of Object.entries(final)) {
+    const rel = relOf(dir, f);
+    const keys = new Set<string>();
+    const add = (key: string, n: number) => { keys.add(key); if (n > 0) units.add(key); };
+    for (const [id, n] of Object.entries(d.s)) add(`${rel}:s@${at(d.statementMap[id])}`, n);
+    for (const [id, ns] of Object.entries(d.b)) ns.forEach((n, i) => add(`${rel}:b@${at(d.branchMap[id]?.locations[i])}`, n));
+    for (const [id, n] of Object.entries(d.f)) add(`${rel}:f@${at(d.fnMap[id]?.decl ?? d.fnMap[id]?.loc)}`, n);
+    for (const k of keys) allKeys.add(k);
+  }
+  return { statements, units, allUnits: allKeys.size, unitKeys: allKeys };
 }
 
-function mochaJson(file: string): Omit<RunResult, 'output'> {
-  if (!existsSync(file)) return { total: 0, passed: 0, failed: 0 };
-  const r = JSON.parse(readFileSync(file, 'utf8')) as { stats: { tests: number; passes: number; failures: number } };
-  return { total: r.stats.tests, passed: r.stats.passes, failed: r.stats.failures };
+function relOf(dir: string, file: string): string {
+  return (isAbsolute(file) ? relative(dir, file) : file).split('\\').join('/');
 }
 
-export function tapCounts(output: string): Omit<RunResult, 'output'> {
+interface JestLikeReport {
+  numTotalTests: number;
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults?: { name: string; status: string; message?: string; assertionResults: { fullName?: string; title: string; ancestorTitles?: string[]; status: string; failureMessages?: string[] }[] }[];
+}
+
+function jestLike(file: string, dir: string): Parsed {
+  if (!existsSync(file)) return { total: 0, passed: 0, failed: 0, tests: [], fileErrors: [] };
+  const r = JSON.parse(readFileSync(file, 'utf8')) as JestLikeReport;
+  const tests: TestOutcome[] = [];
+  const fileErrors: Parsed['fileErrors'] = [];
+  for (const suite of r.testResults ?? []) {
+    const rel = relOf(dir, suite.name);
+    const ran = suite.assertionResults.filter((a) => a.status === 'passed' || a.status === 'failed');
+    if (suite.status === 'failed' && !ran.length) fileErrors.push({ file: rel, message: (suite.message ?? '').trim() || 'the file failed to load' });
+    for (const a of suite.assertionResults) {
+      const name = a.fullName || [...(a.ancestorTitles ?? []), a.title].join(' ');
+      const status = a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped';
+      tests.push({ name, status, file: rel, ...(a.failureMessages?.length ? { message: a.failureMessages.join('\n') } : {}) });
+    }
+  }
+  return { total: r.numTotalTests, passed: r.numPassedTests, failed: r.numFailedTests, tests, fileErrors };
+}
+
+interface MochaTest { title: string; fullTitle: string; file?: string; err?: { message?: string; stack?: string } }
+
+function mochaJson(file: string, dir: string): Parsed {
+  if (!existsSync(file)) return { total: 0, passed: 0, failed: 0, tests: [], fileErrors: [] };
+  const r = JSON.parse(readFileSync(file, 'utf8')) as { stats: { tests: number; passes: number; failures: number }; passes?: MochaTest[]; failures?: MochaTest[]; pending?: MochaTest[] };
+  const tests: TestOutcome[] = [];
+  const fileErrors: Parsed['fileErrors'] = [];
+  const add = (list: MochaTest[] | undefined, status: TestOutcome['status']) => {
+    for (const t of list ?? []) {
+      const rel = t.file ? relOf(dir, t.file) : undefined;
+      // A failing "before all" hook or a load error is reported as a pseudo-test.
+      if (status === 'failed' && /^"(before all|after all)" hook/.test(t.title)) {
+        if (rel) fileErrors.push({ file: rel, message: t.err?.message ?? t.title });
+        continue;
+      }
+      tests.push({ name: t.fullTitle, status, ...(rel ? { file: rel } : {}), ...(status === 'failed' ? { message: t.err?.stack || t.err?.message || 'failed' } : {}) });
+    }
+  };
+  add(r.passes, 'passed');
+  add(r.failures, 'failed');
+  add(r.pending, 'skipped');
+  return { total: r.stats.tests, passed: r.stats.passes, failed: r.stats.failures, tests, fileErrors };
+}
+
+export function tapCounts(output: string): Omit<RunResult, 'output' | 'tests' | 'fileErrors' | 'timedOut' | 'cancelled' | 'exitCode'> {
   const n = (k: string) => Number(new RegExp(`^# ${k} (\\d+)`, 'm').exec(output)?.[1] ?? 0);
   return { total: n('tests'), passed: n('pass'), failed: n('fail') };
 }
 
-function junitCounts(file: string): Omit<RunResult, 'output'> {
-  if (!existsSync(file)) return { total: 0, passed: 0, failed: 0 };
+/** node:test TAP: leaf `ok`/`not ok` lines (children are printed before their suite's line), YAML diagnostics as the message. */
+export function tapResults(output: string, dir = ''): Parsed {
+  const lines = output.split('\n');
+  const tests: TestOutcome[] = [];
+  const fileErrors: Parsed['fileErrors'] = [];
+  const stack: { indent: number; name: string }[] = [];
+  let lastResultIndent = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const sub = /^(\s*)# Subtest: (.*)$/.exec(lines[i]);
+    if (sub) {
+      const indent = sub[1].length;
+      while (stack.length && stack.at(-1)!.indent >= indent) stack.pop();
+      stack.push({ indent, name: sub[2] });
+      continue;
+    }
+    const m = /^(\s*)(not ok|ok) \d+ - (.*?)(?: # (SKIP|TODO)\b.*)?$/.exec(lines[i]);
+    if (!m) continue;
+    const indent = m[1].length;
+    const name = m[3].replace(/\\#/g, '#');
+    const isSuite = lastResultIndent > indent;
+    lastResultIndent = indent;
+    let message: string | undefined;
+    if (lines[i + 1]?.trim() === '---') {
+      const block: string[] = [];
+      for (let j = i + 2; j < lines.length && lines[j].trim() !== '...'; j++) block.push(lines[j]);
+      message = yamlMessage(block);
+    }
+    while (stack.length && stack.at(-1)!.indent > indent) stack.pop();
+    const parents = stack.filter((s) => s.indent < indent).map((s) => s.name);
+    if (stack.length && stack.at(-1)!.indent === indent) stack.pop();
+    const status: TestOutcome['status'] = m[4] ? 'skipped' : m[2] === 'ok' ? 'passed' : 'failed';
+    // A failing top-level entry named after a test file is the file itself (it did not load).
+    if (indent === 0 && status === 'failed' && /\.(c|m)?[jt]sx?$/.test(name) && (isAbsolute(name) || name.includes('/'))) {
+      fileErrors.push({ file: relOf(dir || '/', name), message: tapDiagnostics(output, name) ?? message ?? 'the file failed to load' });
+      continue;
+    }
+    if (isSuite) continue;
+    tests.push({ name: [...parents, name].join(' '), status, ...(status === 'failed' && message ? { message } : {}) });
+  }
+  return { ...tapCounts(output), tests, fileErrors };
+}
+
+/** The error of a node:test YAML diagnostic block first (then expected/actual), not its location. */
+function yamlMessage(block: string[]): string {
+  const indent = /^\s*/.exec(block[0] ?? '')![0].length;
+  const fields = new Map<string, string>();
+  for (let k = 0; k < block.length; k++) {
+    const m = new RegExp(`^\\s{${indent}}(\\w+):\\s?(.*)$`).exec(block[k]);
+    if (!m) continue;
+    let value = m[2];
+    if (/^[|>]-?$/.test(value)) {
+      const more: string[] = [];
+      while (k + 1 < block.length && !new RegExp(`^\\s{${indent}}\\w+:`).test(block[k + 1])) more.push(block[++k].trim());
+      value = more.join('\n');
+    }
+    fields.set(m[1], m[1] === 'error' ? value.replace(/^'(.*)'$/, '$1') : value);
+  }
+  const parts = [fields.get('error'), fields.has('expected') ? `expected: ${fields.get('expected')}` : '', fields.has('actual') ? `actual: ${fields.get('actual')}` : ''].filter(Boolean);
+  return parts.length ? parts.join('\n') : block.map((l) => l.trim()).filter((l) => !/^duration_ms:|^type:/.test(l)).join('\n');
+}
+
+/** node:test prints a failing file's stderr as `# ` comment lines before its result */
+function tapDiagnostics(output: string, file: string): string | undefined {
+  const idx = output.indexOf(`# Subtest: ${file}`);
+  if (idx < 0) return undefined;
+  const end = output.indexOf(`not ok`, idx);
+  const text = output.slice(idx, end < 0 ? undefined : end).split('\n').slice(1).map((l) => l.replace(/^\s*# ?/, '')).join('\n').trim();
+  return text || undefined;
+}
+
+function xmlDecode(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_m, n) => String.fromCodePoint(Number(n))).replace(/&amp;/g, '&');
+}
+
+function junitResults(file: string): Parsed {
+  if (!existsSync(file)) return { total: 0, passed: 0, failed: 0, tests: [], fileErrors: [] };
   const xml = readFileSync(file, 'utf8');
   const attr = (k: string) => Number(new RegExp(`<testsuite[^>]*\\s${k}="(\\d+)"`).exec(xml)?.[1] ?? 0);
   const total = attr('tests') - attr('skipped');
   const failed = attr('failures') + attr('errors');
-  return { total, passed: total - failed, failed };
+  const tests: TestOutcome[] = [];
+  const fileErrors: Parsed['fileErrors'] = [];
+  const re = /<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
+  for (let m = re.exec(xml); m; m = re.exec(xml)) {
+    const a = (k: string) => { const v = new RegExp(`\\s${k}="([^"]*)"`).exec(m![1])?.[1]; return v === undefined ? undefined : xmlDecode(v); };
+    const name = a('name') ?? '';
+    const classname = a('classname') ?? '';
+    const body = m[3] ?? '';
+    const fail = /<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/.exec(body);
+    const message = fail ? xmlDecode(`${/message="([^"]*)"/.exec(fail[2])?.[1] ?? ''}\n${fail[3] ?? ''}`).trim() : undefined;
+    if (!classname && fail) {
+      // collection error: name is the dotted module path of the test file
+      fileErrors.push({ file: name.replace(/\./g, '/') + '.py', message: message ?? 'collection failed' });
+      continue;
+    }
+    const status: TestOutcome['status'] = fail ? 'failed' : /<skipped\b/.test(body) ? 'skipped' : 'passed';
+    tests.push({ name: `${classname}::${name}`, status, file: classname.replace(/\./g, '/') + '.py', ...(message ? { message } : {}) });
+  }
+  return { total, passed: total - failed, failed, tests, fileErrors };
 }
 
-function exec(cmd: string, args: string[], cwd: string, env: Record<string, string>, timeout: number): Promise<string> {
+interface Proc { output: string; code: number | null; timedOut: boolean; cancelled: boolean; pid?: number }
+
+const MAX_OUTPUT = 8 * 1024 * 1024;
+
+/** Spawns `cmd` as the leader of a new process group; on timeout or abort the whole group gets SIGKILL. */
+function exec(cmd: string, args: string[], cwd: string, env: Record<string, string>, timeout: number, signal?: AbortSignal, onSpawn?: (pid: number) => void): Promise<Proc> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' }, timeout, maxBuffer: 32 * 1024 * 1024 }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+    let output = '';
+    let timedOut = false;
+    let cancelled = false;
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is already gone
+      }
+    };
+    const onData = (d: Buffer) => { if (output.length < MAX_OUTPUT) output += d.toString('utf8'); };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    if (child.pid !== undefined) onSpawn?.(child.pid);
+    const timer = setTimeout(() => { timedOut = true; killGroup(); }, timeout);
+    const onAbort = () => { cancelled = true; killGroup(); };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    const done = (code: number | null) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      // Whatever the tests left running in the group (servers, watchers) goes with the run.
+      killGroup();
+      resolve({ output, code, timedOut, cancelled, pid: child.pid });
+    };
+    child.on('error', (e) => { output += `\n${e.message}`; done(null); });
+    child.on('close', (code) => done(code));
   });
 }

@@ -7,6 +7,7 @@ const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 
 /** What the client shows of a run: cases with their status, files, pending approvals. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
+  const verified = new Map((run.verification?.results ?? []).map((r) => [r.caseId, r]));
   const artifact = async <T>(agent: string): Promise<T | undefined> => {
     const id = run.activities.find((a) => a.agent === agent)?.artifactId;
     return id ? ((await store.getArtifact(run.id, id)).content as unknown as T) : undefined;
@@ -32,7 +33,11 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     if (notWritten.has(c.id)) {
       status = 'not_written';
       reason = notWritten.get(c.id);
-    } else if (where && action && WRITTEN.has(action)) status = results.get(c.id) ?? 'written';
+    } else if (where && action && WRITTEN.has(action)) {
+      const v = verified.get(c.id);
+      status = v?.outcome ?? results.get(c.id) ?? 'written';
+      if (v?.reason) reason = v.reason;
+    }
     else if (where && action && action !== 'pending') {
       status = 'not_written';
       reason = `file ${where.path} was ${action}`;
@@ -40,6 +45,8 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     return {
       id: c.id, title: c.title, priority: c.priority, kind: c.kind, target: { file: c.target.file, symbol: c.target.symbol }, status,
       ...(reason ? { reason } : {}), ...(where ? { testFile: where.path, testLine: where.line } : {}),
+      // after verification the test may have moved (quarantine file) or lines shifted (rewritten file)
+      ...(verified.get(c.id)?.file ? { testFile: verified.get(c.id)!.file, testLine: verified.get(c.id)!.line } : {}),
     };
   });
 
@@ -58,5 +65,13 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     pendingApprovals: run.approvals
       .filter((a) => a.decision === 'pending')
       .map((a) => ({ runId: run.id, approvalId: a.id, tool: a.tool, risk: a.risk, summary: a.summary, target: a.target })),
+    ...(run.verification
+      ? {
+          verification: {
+            status: run.verification.status, reason: run.verification.reason, runs: run.verification.runs, filters: run.verification.filters,
+            coverage: run.verification.coverage, quarantineFiles: run.verification.quarantineFiles, unmet: run.verification.unmet,
+          },
+        }
+      : {}),
   };
 }

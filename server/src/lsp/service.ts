@@ -12,6 +12,7 @@ import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
 import { verifyDeterminism } from '../record/verify';
 import { runView } from './runView';
+import { DEFAULT_VERIFY } from '../verifier/types';
 
 export type ProgressValue =
   | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
@@ -82,6 +83,12 @@ export class AmtpService {
       { depth: p.depth ?? s.defaultDepth, framework: p.framework ?? s.defaultFramework, provider: s.provider, model: s.model, models: s.models, temperature: s.temperature, seed: s.seed },
       (w) => this.port.log(`warning: ${w}`),
     );
+    params.verify = {
+      ...DEFAULT_VERIFY,
+      enabled: s.verify !== false,
+      ...(s.verifyRuns && s.verifyRuns > 0 ? { runs: Math.floor(s.verifyRuns) } : {}),
+      ...(s.testTimeoutSeconds && s.testTimeoutSeconds > 0 ? { timeoutSeconds: s.testTimeoutSeconds } : {}),
+    };
     const runId = newRunId();
     let deps = this.deps(params.provider, runId);
     let close = () => undefined as void;
@@ -146,6 +153,8 @@ export class AmtpService {
       crawl: async (w) => (await crawlWorkspace(w)).map,
       riskOverrides: this.settings.riskOverrides,
       signal: controller.signal,
+      // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.
+      canExecute: () => this.trusted,
       onEvent: (e: PipelineEvent) => {
         if (e.type === 'run') {
           const text = observableState(e.run).text;
@@ -170,6 +179,7 @@ export class AmtpService {
       this.reporters.set(runId, (e) => {
         if (e.type === 'activity') this.port.progress(token, { kind: 'report', message: `${e.agent}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${cases()}` });
         if (e.type === 'run' && e.run.stage === 'write') this.port.progress(token, { kind: 'report', message: `writing files · ${e.run.files.length} done${cases()}` });
+        if (e.type === 'run' && e.run.stage === 'verify') this.port.progress(token, { kind: 'report', message: `verifying tests · ${e.run.verification?.executions ?? 0} runs${cases()}` });
       });
     }
     const work = (async () => {

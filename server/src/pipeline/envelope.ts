@@ -5,7 +5,7 @@ import type { AgentId, Depth, FrameworkChoice } from './types';
 export interface HandoffEnvelope {
   schema_version: '1';
   run_id: string;
-  from_agent: 'orchestrator' | AgentId;
+  from_agent: 'orchestrator' | 'verifier' | AgentId;
   to_agent: AgentId;
   artifact_id: string | null;
   payload: Record<string, unknown>;

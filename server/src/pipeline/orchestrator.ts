@@ -16,6 +16,7 @@ import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retr
 import type { RunStore } from './store';
 import { AGENTS, ARTIFACT_KIND, type ActivityRecord, type AgentId, type RunParams, type RunRecord } from './types';
 import { writeStage } from './writeStage';
+import { verifyStage } from '../verifier/stage';
 import type { Recorder } from '../record/recorder';
 import { observableState } from './observable';
 
@@ -37,6 +38,8 @@ export interface PipelineDeps {
   onEvent?: (e: PipelineEvent) => void;
   /** records state transitions (LLM and tool events are recorded by wrapping the provider and tools) */
   recorder?: Recorder;
+  /** false when the workspace may not execute code (VS Code Restricted Mode); the verifier then runs nothing */
+  canExecute?: () => boolean;
 }
 
 export function newRunId(now = new Date()): string {
@@ -56,14 +59,29 @@ export async function startRun(deps: PipelineDeps, params: RunParams, runId = ne
 
 /** Continues a run from its last committed boundary. Completed agents are never called again. */
 export async function resumeRun(deps: PipelineDeps, runId: string): Promise<RunRecord> {
-  const run = await deps.store.getRun(runId);
-  if (!run) throw new Error(`no run ${runId} in ${deps.store.dir}`);
-  if (run.status === 'completed') return run;
-  return drive(deps, await deps.store.saveRun({ ...run, status: 'running', reason: undefined }));
+  const first = await deps.store.getRun(runId);
+  if (!first) throw new Error(`no run ${runId} in ${deps.store.dir}`);
+  if (first.status === 'completed') return first;
+  // Lock before the first write: a second resume is refused without touching the record, so it
+  // cannot bump the version under the process that owns the run (which would then fail too).
+  const release = await deps.store.lockRun(runId);
+  let run: RunRecord;
+  try {
+    run = (await deps.store.getRun(runId))!; // re-read under the lock
+    if (run.status === 'completed') {
+      await release();
+      return run;
+    }
+    run = await deps.store.saveRun({ ...run, status: 'running', reason: undefined });
+  } catch (e) {
+    await release();
+    throw e;
+  }
+  return drive(deps, run, release);
 }
 
-async function drive(deps: PipelineDeps, initial: RunRecord): Promise<RunRecord> {
-  const release = await deps.store.lockRun(initial.id);
+async function drive(deps: PipelineDeps, initial: RunRecord, held?: () => Promise<void>): Promise<RunRecord> {
+  const release = held ?? (await deps.store.lockRun(initial.id));
   const state = { run: initial };
   if (deps.recorder) deps.recorder.transition(null, observableState(initial).label, observableState(initial).state);
   const save = async (mut: (r: RunRecord) => void) => {
@@ -84,6 +102,8 @@ async function drive(deps: PipelineDeps, initial: RunRecord): Promise<RunRecord>
       if (state.run.status !== 'running') return state.run;
     }
     await writeStage(deps, state, save);
+    // Stage 'verify' (run params.verify): re-entered from the start when a run is resumed.
+    if (state.run.status === 'completed') await verifyStage(deps, state, save);
     return state.run;
   } catch (e) {
     if (e instanceof CancelledError) return save((r) => { r.status = 'cancelled'; r.reason = 'cancelled by the user'; });

@@ -11,6 +11,21 @@ export interface RunSummary {
   cases: { id: string; priority: string; title: string }[];
   files: { path: string; action: string }[];
   approvals: { id: string; tool: string; risk: string; decision: string; target?: string }[];
+  /** present once the run reached the verify stage (or skipped it, with the reason) */
+  verification?: {
+    status: string;
+    reason?: string;
+    /** runs required per test */
+    runs: number;
+    /** runner invocations made */
+    executions: number;
+    filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
+    results: { caseId: string; outcome: 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing'; reason?: string; test?: string; file?: string }[];
+    coverage: { before?: number; after?: number; tool?: string; skipped?: string };
+    quarantineFiles: string[];
+    unmet: { caseId: string; priority: string; title: string }[];
+    repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
+  };
 }
 
 export async function summarize(run: RunRecord, store: RunStore): Promise<RunSummary> {
@@ -31,6 +46,18 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     cases,
     files: run.files.map((f) => ({ path: f.path, action: f.action })),
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
+    ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
+  };
+}
+
+function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNullable<RunSummary['verification']> {
+  return {
+    status: v.status, reason: v.reason, runs: v.runs, executions: v.executions,
+    filters: v.filters.map((f) => ({ ...f })),
+    results: v.results.map((r) => ({ caseId: r.caseId, outcome: r.outcome, ...(r.reason ? { reason: r.reason } : {}), ...(r.test ? { test: r.test } : {}), ...(r.file ? { file: r.file } : {}) })),
+    coverage: { ...(v.coverage ?? {}) },
+    quarantineFiles: v.quarantineFiles, unmet: v.unmet,
+    repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ContractError } from '../contracts/validate';
+import type { VerificationRecord, VerifyParams } from '../verifier/types';
 
 export const AGENTS = ['crawler', 'generator', 'engineer'] as const;
 export type AgentId = (typeof AGENTS)[number];
@@ -14,7 +15,7 @@ export const ARTIFACT_KIND: Record<AgentId, ArtifactKind> = {
   generator: 'generator_output',
   engineer: 'engineer_output',
 };
-export type ArtifactKind = 'crawler_output' | 'generator_output' | 'engineer_output';
+export type ArtifactKind = 'crawler_output' | 'generator_output' | 'engineer_output' | 'repair_output';
 
 export interface ArtifactMeta {
   sanitizer: 'v1.0.0';
@@ -99,6 +100,8 @@ export interface RunParams {
   seed: number;
   temperature: number;
   maxAttempts: number;
+  /** the verifier's settings; absent = no verify stage (library callers, replays) */
+  verify?: VerifyParams;
 }
 
 export interface RunRecord {
@@ -107,7 +110,7 @@ export interface RunRecord {
   /** bumped on every write: a stale writer is detected instead of losing an update */
   version: number;
   status: RunStatus;
-  stage: AgentId | 'write' | 'done';
+  stage: AgentId | 'write' | 'verify' | 'done';
   createdAt: string;
   updatedAt: string;
   params: RunParams;
@@ -117,4 +120,6 @@ export interface RunRecord {
   audit: AuditRow[];
   /** why the run stopped where it did, for people */
   reason?: string;
+  /** what the verifier ran, kept and dropped (server/src/verifier) */
+  verification?: VerificationRecord;
 }

@@ -2,7 +2,8 @@ import { promises as fsp } from 'node:fs';
 import type { EngineerOutput, TestCases } from '../contracts/types';
 import { Gateway } from '../gateway/gateway';
 import { recordedDecisions } from '../gateway/approvers';
-import { PathEscapeError, atomicWrite, resolveInside } from '../util/safePath';
+import { PathEscapeError, atomicWrite, normalizeTestDir, protectedPath, resolveInside, workspaceRelative } from '../util/safePath';
+import { realpath } from 'node:fs/promises';
 import { sha256 } from './canonical';
 import { crashPoint } from './faults';
 import type { PipelineDeps } from './orchestrator';
@@ -23,7 +24,9 @@ export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, 
   const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
   const engineer = (await deps.store.getArtifact(state.run.id, act('engineer').artifactId!)).content as unknown as EngineerOutput;
   const cases = (await deps.store.getArtifact(state.run.id, act('generator').artifactId!)).content as unknown as TestCases;
-  const testDirs = cases.project.test_setup.test_dirs.length ? cases.project.test_setup.test_dirs : DEFAULT_TEST_DIRS;
+  // test_dirs comes from model output: only clean, relative, unprotected folders may lower a write's risk.
+  const modelDirs = cases.project.test_setup.test_dirs.map(normalizeTestDir).filter((d): d is string => d !== undefined);
+  const testDirs = modelDirs.length ? modelDirs : DEFAULT_TEST_DIRS;
 
   const gateway = new Gateway(state.run.id, recordedDecisions(() => state.run, deps.approver), {
     approval: (rec) => save((r) => upsertApproval(r, rec)).then(() => undefined),
@@ -42,6 +45,9 @@ export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, 
     let abs: string;
     try {
       abs = await resolveInside(deps.workspace, file.path);
+      // VCS metadata, AMTP's own store and dependencies are never a test file, whoever approves.
+      const why = protectedPath(workspaceRelative(await realpath(deps.workspace), abs));
+      if (why) throw new PathEscapeError(`${JSON.stringify(file.path)} is refused: ${why}`);
     } catch (e) {
       if (!(e instanceof PathEscapeError)) throw e;
       await save((r) => { r.audit.push({ at: new Date().toISOString(), tool: 'fs.write', risk: 'high', target: file.path, outcome: 'refused', detail: e.message }); });
@@ -50,10 +56,13 @@ export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, 
     }
     const before = await fsp.readFile(abs, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
     if (before === file.content) {
-      await record('unchanged');
+      // Killed between the write and its record? The audit already says this run wrote it.
+      const wrote = state.run.audit.find((a) => a.target === file.path && a.outcome === 'executed' && a.tool.startsWith('fs.'));
+      await record(wrote ? (wrote.tool === 'fs.overwrite' ? 'overwritten' : 'created') : 'unchanged');
       continue;
     }
-    const inTests = testDirs.some((d) => file.path.startsWith(d.replace(/\/+$/, '') + '/'));
+    const rel = workspaceRelative(await realpath(deps.workspace), abs);
+    const inTests = testDirs.some((d) => rel.startsWith(d + '/'));
     const tool = before !== null ? 'fs.overwrite' : inTests ? 'fs.create_test' : 'fs.write_outside_tests';
     const verb = before !== null ? 'Overwrite' : 'Create';
     const result = await gateway.execute(

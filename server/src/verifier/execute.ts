@@ -1,0 +1,57 @@
+import { runTests, type RunResult } from '../frameworks/runner';
+import { CancelledError } from '../llm/errors';
+import type { RunPlan } from './runPlan';
+
+export type ObservedStatus = 'passed' | 'failed' | 'skipped' | 'missing' | 'load_error' | 'timeout';
+
+export interface Observation {
+  status: ObservedStatus;
+  name?: string;
+  message?: string;
+}
+
+/** Runs one test file at a time and says, per case id, what happened. Counts executions and keeps every process-group id. */
+export class CaseRunner {
+  executions = 0;
+  constructor(
+    private readonly plan: RunPlan,
+    private readonly workspace: string,
+    private readonly timeoutMs: number,
+    private readonly signal: AbortSignal | undefined,
+    private readonly onPid: (pid: number) => void,
+  ) {}
+
+  async run(file: string, caseIds: string[], opts: { grep?: string | string[]; coverageOf?: string[] } = {}): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
+    if (this.signal?.aborted) throw new CancelledError();
+    this.executions++;
+    const result = await runTests(this.plan.framework, this.workspace, [file], {
+      binDir: this.plan.binDir, args: this.plan.args, env: this.plan.env, python: this.plan.python, timeoutMs: this.timeoutMs,
+      signal: this.signal, onSpawn: this.onPid, grep: opts.grep, coverageOf: opts.coverageOf,
+    });
+    if (result.cancelled) throw new CancelledError();
+    const obs = new Map<string, Observation>();
+    const loadError = result.fileErrors.find((e) => e.file === file || e.file.endsWith('/' + file)) ?? (result.fileErrors.length ? result.fileErrors[0] : undefined);
+    for (const id of caseIds) {
+      if (result.timedOut) {
+        obs.set(id, { status: 'timeout', message: `killed after ${Math.round(this.timeoutMs / 1000)} s (the whole process group)` });
+        continue;
+      }
+      const tests = result.tests.filter((t) => t.name.includes(id));
+      if (!tests.length) {
+        if (loadError) obs.set(id, { status: 'load_error', message: loadError.message });
+        else if (!result.tests.length && result.exitCode !== 0) obs.set(id, { status: 'load_error', message: tail(result.output) });
+        else obs.set(id, { status: 'missing', message: `no test named with ${id} in the runner's results` });
+        continue;
+      }
+      const failed = tests.find((t) => t.status === 'failed');
+      const status = failed ? 'failed' : tests.every((t) => t.status === 'skipped') ? 'skipped' : 'passed';
+      obs.set(id, { status, name: tests[0].name, ...(failed?.message ? { message: failed.message } : {}) });
+    }
+    return { obs, result };
+  }
+}
+
+function tail(output: string): string {
+  const lines = output.trim().split('\n').filter((l) => l.trim());
+  return lines.slice(-12).join('\n').slice(-1500) || 'the runner reported nothing';
+}

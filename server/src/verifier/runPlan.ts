@@ -1,0 +1,60 @@
+// How to run the written tests the way the user's terminal would: the project's own runner binary
+// (looked up in node_modules from the workspace upwards), the options the engineer's run command
+// carries (jest --config, --import tsx, NODE_OPTIONS, PYTHONPATH), and the coverage tool.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Framework } from '../pipeline/types';
+
+export interface RunPlan {
+  framework: Framework;
+  binDir: string;
+  args: string[];
+  env: Record<string, string>;
+  python?: string;
+  /** why coverage cannot be measured (the filter is then skipped), if so */
+  noCoverage?: string;
+}
+
+const RUNNER_BIN: Record<Exclude<Framework, 'node-test' | 'pytest'>, string> = {
+  jest: 'jest/bin/jest.js',
+  vitest: 'vitest/vitest.mjs',
+  mocha: 'mocha/bin/mocha.js',
+};
+
+/** The nearest directory at or above `from` whose node_modules holds `rel`. */
+export function findBinDir(from: string, rel: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', rel))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** A plan, or the reason the tests cannot run here (then the verifier is skipped, nothing asked). */
+export function planRun(framework: Framework, workspace: string, command: string, testFiles: string[]): RunPlan | { cannot: string } {
+  const env: Record<string, string> = {};
+  for (const m of command.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=(\S+)/g)) env[m[1]] = m[2];
+  const args: string[] = [];
+  if (framework === 'pytest') {
+    const python = ['python3', 'python'].find((p) => spawnSync(p, ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0);
+    if (!python) return { cannot: 'pytest is not installed for python3 (python3 -m pytest fails)' };
+    const cov = spawnSync(python, ['-c', 'import coverage'], { stdio: 'ignore' }).status === 0;
+    return { framework, binDir: workspace, args, env, python, ...(cov ? {} : { noCoverage: 'coverage.py is not installed' }) };
+  }
+  const c8 = findBinDir(workspace, 'c8/bin/c8.js');
+  if (framework === 'node-test') {
+    const tsx = /--import[= ]tsx\b/.test(command) || testFiles.some((f) => /\.(c|m)?ts$/.test(f));
+    if (tsx) {
+      if (!findBinDir(workspace, 'tsx/package.json')) return { cannot: 'the TypeScript tests need tsx, which is not installed' };
+      args.push('--import', 'tsx');
+    }
+    return { framework, binDir: c8 ?? workspace, args, env, ...(c8 ? {} : { noCoverage: 'c8 is not installed' }) };
+  }
+  const binDir = findBinDir(workspace, RUNNER_BIN[framework]);
+  if (!binDir) return { cannot: `${framework} is not installed (no node_modules/${RUNNER_BIN[framework]} in the workspace or above)` };
+  const config = /--config[= ](\S+)/.exec(command)?.[1];
+  if (framework === 'jest' && config) args.push('--config', config.replace(/^['"]|['"]$/g, ''));
+  if (framework === 'mocha' && /--node-option[= ]import=tsx\b/.test(command)) args.push('--node-option', 'import=tsx');
+  const sameC8 = existsSync(join(binDir, 'node_modules', 'c8/bin/c8.js'));
+  return { framework, binDir, args, env, ...(sameC8 ? {} : { noCoverage: 'c8 is not installed next to the runner' }) };
+}

@@ -1,0 +1,137 @@
+// The 'verify' stage, after 'write': asks once for `tests.run` (high risk: it executes workspace code),
+// then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
+// killed during verification restores the files it had rewritten and verifies again.
+import type { EngineerOutput, TestCases } from '../contracts/types';
+import { recordedDecisions } from '../gateway/approvers';
+import { Gateway } from '../gateway/gateway';
+import { sha256 } from '../pipeline/canonical';
+import type { PipelineDeps } from '../pipeline/orchestrator';
+import type { ApprovalRecord, RunRecord } from '../pipeline/types';
+import { putFile, readOrNull, type WriteLog } from './files';
+import { unmetGoals } from './goal';
+import { planRun } from './runPlan';
+import { findTests } from './testFile';
+import type { VerificationRecord } from './types';
+import { verifyFiles } from './verify';
+import { resolveInside } from '../util/safePath';
+
+type Save = (mut: (r: RunRecord) => void) => Promise<RunRecord>;
+
+const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
+
+function fresh(runs: number, over: Partial<VerificationRecord> = {}): VerificationRecord {
+  return { status: 'running', runs, executions: 0, filters: [], results: [], repairs: [], quarantineFiles: [], unmet: [], pids: [], writes: [], ...over };
+}
+
+export async function verifyStage(deps: PipelineDeps, state: { run: RunRecord }, save: Save): Promise<void> {
+  const params = state.run.params.verify;
+  if (!params) return; // runs started without verifier settings (library callers, replays) have no verify stage
+  const skip = (reason: string) => save((r) => { r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason }); });
+  if (!params.enabled) return void (await skip('verification is off (--no-verify)'));
+  if (deps.canExecute && !deps.canExecute()) return void (await skip('the workspace is not trusted: tests never run in Restricted Mode'));
+
+  const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
+  const engineerArtifactId = act('engineer').artifactId!;
+  const engineer = (await deps.store.getArtifact(state.run.id, engineerArtifactId)).content as unknown as EngineerOutput;
+  const cases = (await deps.store.getArtifact(state.run.id, act('generator').artifactId!)).content as unknown as TestCases;
+  const files = engineer.files
+    .filter((f) => WRITTEN.has(state.run.files.find((r) => r.path === f.path)?.action ?? '') && findTests(f.path, f.content).length > 0)
+    .sort((a, b) => a.path.localeCompare(b.path));
+  if (!files.length) return void (await skip('no test file was written'));
+  const plan = planRun(engineer.framework, deps.workspace, engineer.command, files.map((f) => f.path));
+  if ('cannot' in plan) return void (await skip(`the tests cannot run here: ${plan.cannot}`));
+
+  const prior = state.run.verification?.writes ?? [];
+  await save((r) => {
+    r.stage = 'verify';
+    r.status = 'running';
+    r.reason = undefined;
+    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior });
+  });
+  const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
+  const gateway = new Gateway(state.run.id, recordedDecisions(() => state.run, deps.approver), {
+    approval: (rec) => save((r) => upsertApproval(r, rec)).then(() => undefined),
+    audit: (row) => save((r) => { r.audit.push(row); }).then(() => undefined),
+  }, deps.riskOverrides);
+  const log: WriteLog = {
+    known: new Set([...engineer.files.map((f) => sha256(f.content)), ...prior.flatMap((w) => (w.sha256 ? [w.sha256] : []))]),
+    before: (path, sha) => update((v) => { v.writes.push({ path, sha256: sha }); }),
+  };
+
+  const tests = files.reduce((n, f) => n + new Set(findTests(f.path, f.content).map((b) => b.caseId)).size, 0);
+  const result = await gateway.execute(
+    'tests.run',
+    {
+      summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage runs (executes workspace code; each run is killed after ${params.timeoutSeconds} s)`,
+      target: files.map((f) => f.path).join(', '),
+      // Stable: `amtp approve` decides this same request, and the resumed run finds it.
+      approvalId: 'ap_' + sha256(`${state.run.id}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),
+    },
+    async () => {
+      // Trust can be revoked while the approval was pending: checked again right before anything runs.
+      if (deps.canExecute && !deps.canExecute()) return false;
+      await restore(deps, gateway, log, state.run, files, prior);
+      await verifyFiles({
+        workspace: deps.workspace, run: () => state.run, store: deps.store, provider: deps.provider, gateway, plan, params, engineer, engineerArtifactId, cases, files, log,
+        signal: deps.signal, update, info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
+      });
+      return true;
+    },
+  );
+  if (result.ran && !result.value) return void (await save((r) => {
+    r.stage = 'done';
+    r.status = 'completed';
+    r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason: 'the workspace is not trusted: tests never run in Restricted Mode' });
+  }));
+  if (!result.ran) {
+    const decision = result.approval.decision;
+    await save((r) => {
+      if (decision === 'pending') {
+        r.status = 'awaiting_approval';
+        r.reason = `the test run waits for approval: amtp approve ${r.id} [--reject]`;
+        r.verification!.status = 'awaiting_approval';
+        r.verification!.reason = r.reason;
+      } else {
+        r.stage = 'done';
+        r.status = 'completed';
+        r.verification!.status = 'rejected';
+        r.verification!.reason = `the test run was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was executed`;
+      }
+    });
+    return;
+  }
+  const unmet = unmetGoals(cases, engineer, state.run, state.run.verification!.results);
+  await save((r) => {
+    const v = r.verification!;
+    v.status = 'done';
+    v.unmet = unmet;
+    r.stage = 'done';
+    r.status = unmet.length ? 'needs_review' : 'completed';
+    r.reason = unmet.length ? `${unmet.length} P0/P1 case(s) have neither a passing test nor a recorded reason: ${unmet.map((u) => u.caseId).join(', ')}` : undefined;
+  });
+}
+
+function keepLog(v: VerificationRecord | undefined): Partial<VerificationRecord> {
+  return v ? { writes: v.writes, pids: v.pids } : {};
+}
+
+/** A re-verification starts from what the engineer wrote: files the verifier had rewritten are put back, quarantine files it wrote are removed. */
+async function restore(deps: PipelineDeps, gateway: Gateway, log: WriteLog, run: RunRecord, files: EngineerOutput['files'], prior: VerificationRecord['writes']): Promise<void> {
+  if (!prior.length) return;
+  const ours = new Set(prior.flatMap((w) => (w.sha256 ? [w.sha256] : [])));
+  for (const f of files) {
+    const now = await readOrNull(await resolveInside(deps.workspace, f.path));
+    if (now !== f.content && (now === null || ours.has(sha256(now)))) await putFile(gateway, deps.workspace, log, run.id, f.path, f.content, 'restores the written file before verifying again');
+  }
+  const engineerPaths = new Set(files.map((f) => f.path));
+  for (const path of new Set(prior.map((w) => w.path))) {
+    if (engineerPaths.has(path)) continue;
+    const now = await readOrNull(await resolveInside(deps.workspace, path));
+    if (now !== null && ours.has(sha256(now))) await putFile(gateway, deps.workspace, log, run.id, path, null, 'removes a quarantine file before verifying again');
+  }
+}
+
+function upsertApproval(r: RunRecord, rec: ApprovalRecord): void {
+  r.approvals = r.approvals.filter((a) => a.id !== rec.id);
+  r.approvals.push(rec);
+}
