@@ -1,3 +1,95 @@
-// The VS Code client lands with issue #5.
-export function activate(): void {}
-export function deactivate(): void {}
+// activate(): start the language client, register views and commands. Wiring only.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import * as P from '../../server/src/protocol';
+import { ApprovalUi } from './approvals';
+import { ApprovalsView } from './approvalsView';
+import { CasesView } from './casesView';
+import * as cmd from './commands';
+import { createLanguageClient } from './lspClient';
+import { RunsModel } from './model/runsModel';
+import { toServerSettings } from './model/settings';
+import { createStatusBar } from './statusBar';
+import { TestingBridge } from './testing';
+
+/** What activate() returns: the extension tests reach the models through it. */
+export interface AmtpApi {
+  client: LanguageClient;
+  model: RunsModel;
+  approvals: ApprovalUi;
+  testing: TestingBridge;
+  output: vscode.LogOutputChannel;
+}
+
+let client: LanguageClient | undefined;
+
+const settings = () => toServerSettings((k) => vscode.workspace.getConfiguration('amtp').get(k));
+
+export async function activate(context: vscode.ExtensionContext): Promise<AmtpApi> {
+  const output = vscode.window.createOutputChannel('AMTP', { log: true });
+  const log = (line: string) => output.info(line);
+  const root = () => vscode.workspace.workspaceFolders?.[0]?.uri;
+  const model = new RunsModel();
+  const approvals = new ApprovalUi(log);
+  const testing = new TestingBridge(model, root, log);
+  context.subscriptions.push(output, approvals, testing, model.onDidChange(() => testing.sync()));
+
+  client = createLanguageClient(context, output, { trusted: vscode.workspace.isTrusted, settings: settings() });
+  const lc = client;
+  context.subscriptions.push(
+    lc.onNotification(P.RunChanged, (p: P.RunChangedParams) => model.upsert(p.run)),
+    lc.onRequest(P.RequestApproval, (p: P.ApprovalParams) => approvals.handle(p)),
+  );
+  await lc.start();
+
+  const sendKey = async () => {
+    const apiKey = (await context.secrets.get(cmd.SECRET_KEY)) ?? null;
+    await lc.sendRequest(P.SetCredentials, { apiKey } satisfies P.SetCredentialsParams).catch((e: Error) => log(`setCredentials failed: ${e.message}`));
+  };
+  context.subscriptions.push(
+    context.secrets.onDidChange((e) => e.key === cmd.SECRET_KEY && void sendKey()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('amtp') && void lc.sendNotification(P.SettingsChanged, settings())),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void lc.sendNotification(P.TrustChanged, { trusted: true } satisfies P.TrustChangedParams)),
+  );
+  await sendKey();
+
+  const ctx: cmd.Ctx = { client: lc, model, approvals, testing, secrets: context.secrets, log, root };
+  const casesView = new CasesView(model);
+  const approvalsView = new ApprovalsView(approvals.queue);
+  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  context.subscriptions.push(
+    casesView,
+    approvalsView,
+    vscode.window.createTreeView('amtp.cases', { treeDataProvider: casesView, showCollapseAll: true }),
+    vscode.window.createTreeView('amtp.approvals', { treeDataProvider: approvalsView }),
+    createStatusBar(model, approvals.queue),
+    approvals.queue.onDidChange(() => void vscode.commands.executeCommand('setContext', 'amtp.pendingApprovals', approvals.queue.list().length)),
+  );
+  register('amtp.generate', (args?: Parameters<typeof cmd.generate>[1]) => cmd.generate(ctx, args));
+  register('amtp.crawl', () => cmd.crawl(ctx));
+  register('amtp.cancel', (arg?) => cmd.cancel(ctx, arg));
+  register('amtp.resume', (arg?) => cmd.resume(ctx, arg));
+  register('amtp.showRuns', () => cmd.showRuns(ctx));
+  register('amtp.refresh', () => cmd.refreshRuns(ctx));
+  register('amtp.setApiKey', (key?: string) => cmd.setApiKey(ctx, key));
+  register('amtp.clearApiKey', () => cmd.clearApiKey(ctx));
+  register('amtp.approve', (arg?) => cmd.approve(ctx, arg));
+  register('amtp.reject', (arg?, note?: string) => cmd.reject(ctx, arg, note));
+  register('amtp.approveAll', (arg?) => cmd.approveAll(ctx, arg));
+  register('amtp.previewApproval', (arg?) => arg && approvals.preview(arg.params));
+  register('amtp.openRecording', (file?: string) => cmd.openRecording(ctx, file));
+  register('amtp.verifyDeterminism', (file?: string | vscode.Uri) => cmd.verifyDeterminism(ctx, file));
+  register('amtp.openCase', (c: P.CaseView) => cmd.openCase(ctx, c));
+  register('amtp.runTests', (arg?) => cmd.runTests(ctx, arg));
+  register('amtp.showOutput', () => output.show(true));
+
+  // Runs from earlier sessions (or the CLI) fill the tree; failure is not fatal to activation.
+  if (root()) void cmd.refreshRuns(ctx).catch((e: Error) => log(`could not list runs: ${e.message}`));
+  log(`AMTP client started (trusted: ${vscode.workspace.isTrusted}, provider: ${settings().provider})`);
+  return { client: lc, model, approvals, testing, output };
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

@@ -1,0 +1,236 @@
+// Command handlers. Each returns its result so the extension tests can drive them without the UI.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import * as P from '../../server/src/protocol';
+import type { ApprovalUi } from './approvals';
+import type { PendingApproval } from './model/approvalQueue';
+import { describeRun, type RunsModel, type TreeNode } from './model/runsModel';
+import { DEPTH_CHOICES, FRAMEWORK_CHOICES } from './model/settings';
+import { startWithProgress } from './progress';
+import type { TestingBridge } from './testing';
+
+export const SECRET_KEY = 'amtp.apiKey';
+
+export interface Ctx {
+  client: LanguageClient;
+  model: RunsModel;
+  approvals: ApprovalUi;
+  testing: TestingBridge;
+  secrets: vscode.SecretStorage;
+  log: (line: string) => void;
+  root: () => vscode.Uri | undefined;
+}
+
+const DEPTH_DETAIL: Record<P.Depth, string> = {
+  smoke: 'a few P0 cases per public symbol',
+  standard: 'documented behaviour and error paths',
+  deep: 'everything the analysis can justify',
+};
+
+function requireTrust(what: string): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  void vscode.window
+    .showWarningMessage(`AMTP: ${what} writes and runs code, so it is not available in Restricted Mode. Crawl Workspace still works.`, 'Manage Workspace Trust')
+    .then((c) => c && vscode.commands.executeCommand('workbench.trust.manage'));
+  return false;
+}
+
+async function refreshRuns(ctx: Ctx): Promise<P.RunView[]> {
+  const { runs } = await ctx.client.sendRequest<P.RunsResult>(P.Runs);
+  ctx.model.replaceAll(runs);
+  return runs;
+}
+
+async function pickDepth(): Promise<P.Depth | undefined> {
+  const def = vscode.workspace.getConfiguration('amtp').get<P.Depth>('defaultDepth') ?? 'standard';
+  const items = [def, ...DEPTH_CHOICES.filter((d) => d !== def)].map((d) => ({ label: d, description: d === def ? 'default' : '', detail: DEPTH_DETAIL[d] }));
+  return (await vscode.window.showQuickPick(items, { title: 'AMTP: test depth', placeHolder: 'How deep should the generated tests go?', ignoreFocusOut: true }))?.label as P.Depth | undefined;
+}
+
+async function pickFramework(ctx: Ctx): Promise<P.FrameworkChoice | undefined> {
+  const configured = vscode.workspace.getConfiguration('amtp').get<P.FrameworkChoice>('defaultFramework') ?? 'auto';
+  let detected: P.DetectResult | undefined;
+  try {
+    detected = await ctx.client.sendRequest<P.DetectResult>(P.Detect);
+  } catch (e) {
+    ctx.log(`detect failed: ${(e as Error).message}`);
+  }
+  const first = configured !== 'auto' ? configured : detected?.framework ?? 'auto';
+  const items = [first, ...FRAMEWORK_CHOICES.filter((f) => f !== first)].map((f) => ({
+    label: f,
+    description: [f === detected?.framework && `detected (${detected.language})`, f === configured && configured !== 'auto' && 'amtp.defaultFramework'].filter(Boolean).join(' · '),
+  }));
+  return (await vscode.window.showQuickPick(items, { title: 'AMTP: test framework', placeHolder: 'Which framework should the tests use?', ignoreFocusOut: true }))?.label as P.FrameworkChoice | undefined;
+}
+
+export async function generate(ctx: Ctx, args?: Partial<Pick<P.GenerateParams, 'depth' | 'framework'>>): Promise<P.RunView | undefined> {
+  if (!requireTrust('Generate Tests')) return undefined;
+  const depth = args?.depth ?? (await pickDepth());
+  if (!depth) return undefined;
+  const framework = args?.framework ?? (await pickFramework(ctx));
+  if (!framework) return undefined;
+  ctx.log(`generate: depth=${depth} framework=${framework}`);
+  const run = await startWithProgress(ctx.client, ctx.model, 'AMTP: generating tests', (workDoneToken) =>
+    ctx.client.sendRequest<P.GenerateResult>(P.Generate, { depth, framework, workDoneToken } satisfies P.GenerateParams),
+  );
+  return announce(ctx, run);
+}
+
+export async function resume(ctx: Ctx, arg?: TreeNode | string): Promise<P.RunView | undefined> {
+  if (!requireTrust('Resume Run')) return undefined;
+  const runId = runIdOf(arg) ?? (await pickRun(ctx, 'Resume which run?', (r) => r.status !== 'completed' && r.status !== 'running'));
+  if (!runId) return undefined;
+  const run = await startWithProgress(ctx.client, ctx.model, 'AMTP: resuming run', (workDoneToken) =>
+    ctx.client.sendRequest<P.GenerateResult>(P.Resume, { runId, workDoneToken } satisfies P.ResumeParams),
+  );
+  return announce(ctx, run);
+}
+
+function announce(ctx: Ctx, run: P.RunView | undefined): P.RunView | undefined {
+  if (!run) return run;
+  ctx.log(`run ${run.runId}: ${describeRun(run)}${run.reason ? ` — ${run.reason}` : ''}`);
+  const show = run.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+  void show(`AMTP run ${run.status}: ${run.cases.length} cases, ${run.files.length} file(s)${run.reason ? ` — ${run.reason}` : ''}`, 'Show Cases').then(
+    (c) => c && vscode.commands.executeCommand('amtp.cases.focus'),
+  );
+  return run;
+}
+
+export async function crawl(ctx: Ctx): Promise<P.CrawlResult> {
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'AMTP: crawling' }, () => ctx.client.sendRequest<P.CrawlResult>(P.Crawl));
+  const langs = r.languages.map((l) => `${l.name} ${l.files}`).join(', ') || 'none';
+  const summary = `${r.project}: ${r.files} files (${langs}); test framework ${r.testFramework || 'none'}; ${r.entryPoints.length} entry point(s), ${r.keyFiles} key files, ${r.examples} documented example(s)`;
+  ctx.log(`crawl: ${summary}`);
+  void vscode.window.showInformationMessage(`AMTP crawl — ${summary}`);
+  return r;
+}
+
+export async function cancel(ctx: Ctx, arg?: TreeNode | string): Promise<boolean> {
+  const runId = runIdOf(arg) ?? ctx.model.list().find((r) => r.status === 'running')?.runId;
+  if (!runId) {
+    void vscode.window.showInformationMessage('AMTP: no run is in progress.');
+    return false;
+  }
+  const { cancelled } = await ctx.client.sendRequest<{ cancelled: boolean }>(P.Cancel, { runId } satisfies P.RunIdParams);
+  ctx.log(`cancel ${runId}: ${cancelled ? 'requested' : 'not running'}`);
+  return cancelled;
+}
+
+export async function showRuns(ctx: Ctx): Promise<P.RunView[]> {
+  const runs = await refreshRuns(ctx);
+  if (!runs.length) {
+    void vscode.window.showInformationMessage('AMTP: no runs in this workspace yet.');
+    return runs;
+  }
+  void vscode.commands.executeCommand('amtp.cases.focus');
+  void vscode.window
+    .showQuickPick(ctx.model.list().map((r) => ({ label: r.runId, description: describeRun(r), detail: r.reason })), { title: 'AMTP runs (newest first)' })
+    .then((pick) => pick && ctx.log(`run ${pick.label}: ${pick.description}${pick.detail ? ` — ${pick.detail}` : ''}`));
+  return runs;
+}
+
+async function pickRun(ctx: Ctx, title: string, filter: (r: P.RunView) => boolean): Promise<string | undefined> {
+  await refreshRuns(ctx);
+  const runs = ctx.model.list().filter(filter);
+  if (!runs.length) {
+    void vscode.window.showInformationMessage('AMTP: no run to choose from.');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(runs.map((r) => ({ label: r.runId, description: describeRun(r) })), { title }))?.label;
+}
+
+function runIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object' && 'runId' in arg && typeof (arg as TreeNode).runId === 'string') return (arg as TreeNode).runId;
+  return undefined;
+}
+
+export async function setApiKey(ctx: Ctx, key?: string): Promise<boolean> {
+  const value = key ?? (await vscode.window.showInputBox({ title: 'AMTP: API key', prompt: 'Stored in VS Code SecretStorage; never in settings or logs', password: true, ignoreFocusOut: true }));
+  if (!value?.trim()) return false;
+  await ctx.secrets.store(SECRET_KEY, value.trim()); // onDidChange sends it to the server
+  void vscode.window.showInformationMessage('AMTP: API key saved in SecretStorage.');
+  return true;
+}
+
+export async function clearApiKey(ctx: Ctx): Promise<void> {
+  await ctx.secrets.delete(SECRET_KEY);
+  void vscode.window.showInformationMessage('AMTP: API key cleared.');
+}
+
+function approvalOf(ctx: Ctx, arg?: PendingApproval | string): PendingApproval | undefined {
+  const found = typeof arg === 'string' ? ctx.approvals.queue.get(arg) : arg ?? ctx.approvals.queue.latest();
+  if (!found) void vscode.window.showInformationMessage('AMTP: no approval is pending.');
+  return found;
+}
+
+export function approve(ctx: Ctx, arg?: PendingApproval | string): boolean {
+  const a = approvalOf(ctx, arg);
+  return !!a && ctx.approvals.approve(a.params.approvalId);
+}
+
+export async function reject(ctx: Ctx, arg?: PendingApproval | string, note?: string): Promise<boolean> {
+  const a = approvalOf(ctx, arg);
+  return !!a && ctx.approvals.reject(a.params.approvalId, note);
+}
+
+export function approveAll(ctx: Ctx, arg?: PendingApproval | string): number {
+  const a = approvalOf(ctx, arg);
+  return a ? ctx.approvals.approveAll(a.params.runId) : 0;
+}
+
+function recordingsDir(ctx: Ctx): string | undefined {
+  const root = ctx.root();
+  return root && path.join(root.fsPath, '.amtp', 'recordings');
+}
+
+async function pickRecording(ctx: Ctx): Promise<string | undefined> {
+  const dir = recordingsDir(ctx);
+  const files = dir && fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().reverse() : [];
+  if (!dir || !files.length) {
+    void vscode.window.showInformationMessage('AMTP: no recordings in .amtp/recordings. Turn on "amtp.record" and generate.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(files, { title: 'AMTP: recordings (newest first)' });
+  return pick && path.join(dir, pick);
+}
+
+export async function openRecording(ctx: Ctx, file?: string): Promise<vscode.TextEditor | undefined> {
+  const f = file ?? (await pickRecording(ctx));
+  return f ? vscode.window.showTextDocument(vscode.Uri.file(f), { preview: false }) : undefined;
+}
+
+export async function verifyDeterminism(ctx: Ctx, file?: string | vscode.Uri): Promise<P.VerifyDeterminismResult | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const f = file instanceof vscode.Uri ? file.fsPath : file ?? (active?.fsPath.endsWith('.jsonl') ? active.fsPath : await pickRecording(ctx));
+  if (!f) return undefined;
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'AMTP: verifying determinism (two replays)' }, () =>
+    ctx.client.sendRequest<P.VerifyDeterminismResult>(P.VerifyDeterminism, { file: f } satisfies P.VerifyDeterminismParams),
+  );
+  ctx.log(`verify ${f}: ${r.summary}${r.diff ? `\n${r.diff}` : ''}`);
+  (r.identical ? vscode.window.showInformationMessage : vscode.window.showWarningMessage)(`AMTP: ${r.summary}`);
+  return r;
+}
+
+export async function openCase(ctx: Ctx, c: P.CaseView): Promise<vscode.TextEditor | undefined> {
+  const root = ctx.root();
+  if (!root) return undefined;
+  const file = c.testFile ?? c.target.file;
+  const line = c.testFile ? c.testLine ?? 0 : 0;
+  const pos = new vscode.Position(line, 0);
+  return vscode.window.showTextDocument(vscode.Uri.joinPath(root, file), { selection: new vscode.Range(pos, pos), preview: true });
+}
+
+export async function runTests(ctx: Ctx, arg?: TreeNode | string) {
+  if (!requireTrust('Run Tests')) return undefined;
+  try {
+    return await ctx.testing.runTests(runIdOf(arg));
+  } catch (e) {
+    void vscode.window.showErrorMessage(`AMTP: ${(e as Error).message}`);
+    return undefined;
+  }
+}
+
+export { refreshRuns };

@@ -1,0 +1,138 @@
+// The Test Cases tree as plain data: runs → target files → cases. No 'vscode' import, so the
+// grouping, ordering and status rules are unit-tested without an extension host.
+import type * as P from '../../../server/src/protocol';
+
+export type CaseOutcome = 'passing' | 'failing';
+
+export type TreeNode =
+  | { kind: 'run'; runId: string; run: P.RunView }
+  | { kind: 'file'; runId: string; file: string; cases: P.CaseView[] }
+  | { kind: 'case'; runId: string; case: P.CaseView };
+
+type Listener = () => void;
+
+const PRIORITY_ORDER: Record<P.CaseView['priority'], number> = { P0: 0, P1: 1, P2: 2, P3: 3 };
+
+export class RunsModel {
+  private readonly runs = new Map<string, P.RunView>();
+  /** test results the client observed; they outlive server updates that still say 'written' */
+  private readonly outcomes = new Map<string, Map<string, CaseOutcome>>();
+  private readonly listeners = new Set<Listener>();
+
+  onDidChange(listener: Listener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private fire(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** Replaces a run with the server's latest view of it (amtp/runChanged, amtp/runs). */
+  upsert(run: P.RunView): void {
+    this.runs.set(run.runId, run);
+    this.fire();
+  }
+
+  replaceAll(runs: P.RunView[]): void {
+    this.runs.clear();
+    for (const r of runs) this.runs.set(r.runId, r);
+    this.fire();
+  }
+
+  get(runId: string): P.RunView | undefined {
+    const run = this.runs.get(runId);
+    return run && this.withOutcomes(run);
+  }
+
+  /** Newest first, by createdAt then id (ids embed a timestamp). */
+  list(): P.RunView[] {
+    return [...this.runs.values()]
+      .sort((a, b) => (b.createdAt.localeCompare(a.createdAt) || b.runId.localeCompare(a.runId)))
+      .map((r) => this.withOutcomes(r));
+  }
+
+  latest(): P.RunView | undefined {
+    return this.list()[0];
+  }
+
+  /** The run the status bar shows: the newest one still running, else the newest. */
+  active(): P.RunView | undefined {
+    const all = this.list();
+    return all.find((r) => r.status === 'running') ?? all[0];
+  }
+
+  /** Records test results by case id; unknown ids are ignored. */
+  applyResults(runId: string, results: Map<string, CaseOutcome>): void {
+    const run = this.runs.get(runId);
+    if (!run) return;
+    const known = new Set(run.cases.map((c) => c.id));
+    const mine = this.outcomes.get(runId) ?? new Map<string, CaseOutcome>();
+    for (const [id, outcome] of results) if (known.has(id)) mine.set(id, outcome);
+    this.outcomes.set(runId, mine);
+    this.fire();
+  }
+
+  private withOutcomes(run: P.RunView): P.RunView {
+    const mine = this.outcomes.get(run.runId);
+    if (!mine || mine.size === 0) return run;
+    return {
+      ...run,
+      cases: run.cases.map((c) => {
+        const o = mine.get(c.id);
+        // A case the engineer did not write cannot pass; keep the server's word for it.
+        return o && c.status !== 'not_written' && c.status !== 'planned' ? { ...c, status: o } : c;
+      }),
+    };
+  }
+
+  roots(): TreeNode[] {
+    return this.list().map((run) => ({ kind: 'run', runId: run.runId, run }));
+  }
+
+  children(node: TreeNode): TreeNode[] {
+    if (node.kind === 'case') return [];
+    if (node.kind === 'file') return node.cases.map((c) => ({ kind: 'case', runId: node.runId, case: c }));
+    const run = this.get(node.runId) ?? node.run;
+    return groupByTarget(run.cases).map(([file, cases]) => ({ kind: 'file', runId: run.runId, file, cases }));
+  }
+}
+
+/** Cases grouped by target file (sorted by path), each group by priority then title. */
+export function groupByTarget(cases: P.CaseView[]): [string, P.CaseView[]][] {
+  const groups = new Map<string, P.CaseView[]>();
+  for (const c of cases) {
+    const key = c.target.file || '(no file)';
+    const list = groups.get(key) ?? [];
+    list.push(c);
+    groups.set(key, list);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([file, list]) => [file, [...list].sort(compareCases)]);
+}
+
+function compareCases(a: P.CaseView, b: P.CaseView): number {
+  return PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.title.localeCompare(b.title) || a.id.localeCompare(b.id);
+}
+
+export function statusCounts(cases: P.CaseView[]): Record<P.CaseStatus, number> {
+  const counts: Record<P.CaseStatus, number> = { planned: 0, written: 0, passing: 0, failing: 0, not_written: 0, flaky: 0, quarantined: 0, dropped: 0 };
+  for (const c of cases) counts[c.status]++;
+  return counts;
+}
+
+/** One line for a run: "completed · 14 cases (12 written, 2 not written)". */
+export function describeRun(run: P.RunView): string {
+  const n = statusCounts(run.cases);
+  const parts = (['written', 'passing', 'failing', 'planned', 'not_written'] as const)
+    .filter((k) => n[k] > 0)
+    .map((k) => `${n[k]} ${k.replace('_', ' ')}`);
+  const stage = run.status === 'running' ? `${run.stage} · ` : '';
+  return `${stage}${run.status} · ${run.cases.length} case${run.cases.length === 1 ? '' : 's'}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+/** The case's description in the tree: priority, status and, when there is one, the reason. */
+export function describeCase(c: P.CaseView): string {
+  return `${c.priority} · ${c.status.replace('_', ' ')}${c.reason ? ` — ${c.reason}` : ''}`;
+}

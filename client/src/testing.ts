@@ -1,0 +1,141 @@
+// Publishes written tests to the native Testing API (one item per file, one child per case) and
+// runs the run's own test command, mapping its output back to cases by their ids.
+import { spawn } from 'node:child_process';
+import * as vscode from 'vscode';
+import type * as P from '../../server/src/protocol';
+import type { CaseOutcome, RunsModel } from './model/runsModel';
+import { parseTestOutput } from './model/testOutput';
+
+const WRITTEN: ReadonlySet<P.CaseStatus> = new Set(['written', 'passing', 'failing']);
+
+export interface TestRunSummary {
+  runId: string;
+  command: string;
+  exitCode: number | null;
+  results: Map<string, CaseOutcome>;
+}
+
+export class TestingBridge implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController('amtp', 'AMTP');
+  /** case id → the run that wrote it (the newest run that wrote a file owns its items) */
+  private readonly owner = new Map<string, string>();
+
+  constructor(
+    private readonly model: RunsModel,
+    private readonly root: () => vscode.Uri | undefined,
+    private readonly log: (line: string) => void,
+  ) {
+    this.controller.createRunProfile('Run AMTP tests', vscode.TestRunProfileKind.Run, (req, token) => this.runProfile(req, token), true);
+    this.controller.refreshHandler = () => this.sync();
+  }
+
+  /** Rebuilds the items from the model: files written by the newest run that wrote them. */
+  sync(): void {
+    const root = this.root();
+    if (!root) return;
+    const files = new Map<string, { runId: string; cases: P.CaseView[] }>();
+    for (const run of [...this.model.list()].reverse()) {
+      const byFile = new Map<string, P.CaseView[]>();
+      for (const c of run.cases) {
+        if (!c.testFile || !WRITTEN.has(c.status)) continue;
+        byFile.set(c.testFile, [...(byFile.get(c.testFile) ?? []), c]);
+      }
+      for (const [file, cases] of byFile) files.set(file, { runId: run.runId, cases });
+    }
+    this.owner.clear();
+    const items: vscode.TestItem[] = [];
+    for (const [file, { runId, cases }] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+      const uri = vscode.Uri.joinPath(root, file);
+      const item = this.controller.createTestItem(`file:${file}`, file, uri);
+      item.children.replace(
+        cases.map((c) => {
+          const child = this.controller.createTestItem(c.id, `${c.id}: ${c.title}`, uri);
+          if (c.testLine !== undefined) child.range = new vscode.Range(c.testLine, 0, c.testLine, 0);
+          this.owner.set(c.id, runId);
+          return child;
+        }),
+      );
+      items.push(item);
+    }
+    this.controller.items.replace(items);
+  }
+
+  /** Runs a run's testCommand in the workspace and records the per-case results. */
+  async runTests(runId?: string, token?: vscode.CancellationToken, onOutput?: (text: string) => void): Promise<TestRunSummary> {
+    if (!vscode.workspace.isTrusted) throw new Error('Running tests executes workspace code: trust this workspace first.');
+    const root = this.root();
+    if (!root) throw new Error('No workspace folder is open.');
+    const run = runId ? this.model.get(runId) : this.model.list().find((r) => r.testCommand && r.cases.some((c) => WRITTEN.has(c.status)));
+    if (!run) throw new Error(runId ? `No run ${runId}.` : 'No run has written tests yet.');
+    if (!run.testCommand) throw new Error(`Run ${run.runId} has no test command.`);
+    const command = run.testCommand;
+    this.log(`$ ${command}   (in ${root.fsPath})`);
+    const { output, exitCode } = await execute(command, root.fsPath, token, (t) => {
+      onOutput?.(t);
+    });
+    const results = parseTestOutput(output);
+    this.log(`tests exited ${exitCode}: ${[...results.values()].filter((o) => o === 'passing').length} passing, ${[...results.values()].filter((o) => o === 'failing').length} failing`);
+    this.model.applyResults(run.runId, results);
+    return { runId: run.runId, command, exitCode, results };
+  }
+
+  private async runProfile(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const testRun = this.controller.createTestRun(request);
+    const wanted = new Set<string>();
+    const collect = (item: vscode.TestItem) => {
+      if (item.children.size === 0) wanted.add(item.id);
+      item.children.forEach(collect);
+    };
+    if (request.include) request.include.forEach(collect);
+    else this.controller.items.forEach(collect);
+    for (const id of request.exclude?.map((i) => i.id) ?? []) wanted.delete(id);
+    const items = new Map<string, vscode.TestItem>();
+    this.controller.items.forEach((f) => f.children.forEach((c) => wanted.has(c.id) && items.set(c.id, c)));
+    items.forEach((i) => testRun.started(i));
+    try {
+      const runIds = new Set([...items.keys()].map((id) => this.owner.get(id)).filter((x): x is string => !!x));
+      // One command runs a whole run's files; results are then filtered to the requested cases.
+      for (const runId of runIds.size ? runIds : [undefined]) {
+        const summary = await this.runTests(runId, token, (t) => testRun.appendOutput(t.replace(/\r?\n/g, '\r\n')));
+        for (const [id, outcome] of summary.results) {
+          const item = items.get(id);
+          if (!item) continue;
+          if (outcome === 'passing') testRun.passed(item);
+          else testRun.failed(item, new vscode.TestMessage(`${id} failed (see the test output)`));
+          items.delete(id);
+        }
+      }
+      items.forEach((i) => testRun.skipped(i));
+    } catch (e) {
+      testRun.appendOutput(`${(e as Error).message}\r\n`);
+      items.forEach((i) => testRun.errored(i, new vscode.TestMessage((e as Error).message)));
+      void vscode.window.showErrorMessage(`AMTP: ${(e as Error).message}`);
+    } finally {
+      testRun.end();
+    }
+  }
+
+  dispose(): void {
+    this.controller.dispose();
+  }
+}
+
+function execute(command: string, cwd: string, token: vscode.CancellationToken | undefined, onOutput: (t: string) => void): Promise<{ output: string; exitCode: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, { cwd, shell: true, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', CI: '1' } });
+    let output = '';
+    const take = (b: Buffer) => {
+      const t = b.toString();
+      output += t;
+      onOutput(t);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const sub = token?.onCancellationRequested(() => child.kill('SIGTERM'));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      sub?.dispose();
+      resolve({ output, exitCode: code });
+    });
+  });
+}

@@ -1,0 +1,132 @@
+// Starts code-server (a real VS Code, Node extension host) and headless Debian Chromium for the
+// e2e layers. Facts behind the flags: /work/shared/E2E.md.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const OUT = path.join(ROOT, 'test-output', 'e2e');
+/** the extension under test: this repo (its dist/ must be built), or another build of it */
+const EXTENSION = path.resolve(process.env.AMTP_EXTENSION_PATH ?? ROOT);
+const CODE_SERVER_VERSION = process.env.AMTP_CODE_SERVER_VERSION ?? '4.100.3';
+const CHROMIUM = process.env.AMTP_CHROMIUM ?? '/usr/bin/chromium';
+/** Scratch space of this process. Not os.tmpdir(): on shared machines /tmp gets swept under running tests. */
+export const SCRATCH = path.join(process.env.AMTP_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'amtp-e2e'), 'scratch', String(process.pid));
+fs.mkdirSync(SCRATCH, { recursive: true });
+process.on('exit', () => fs.rmSync(SCRATCH, { recursive: true, force: true }));
+
+export function codeServerBin(): string {
+  const bin = process.env.AMTP_CODE_SERVER ?? path.join(os.homedir(), '.cache', 'amtp-e2e', `code-server-${CODE_SERVER_VERSION}`, 'node_modules', '.bin', 'code-server');
+  // A missing tool is a failure, not a skip: CI installs it (scripts/e2e/install-code-server.sh).
+  if (!fs.existsSync(bin)) throw new Error(`code-server not found at ${bin}: run scripts/e2e/install-code-server.sh (or set AMTP_CODE_SERVER)`);
+  return bin;
+}
+
+/** A fresh copy of examples/sample-lib in a temp dir. */
+export function sampleWorkspace(name: string): string {
+  const ws = fs.mkdtempSync(path.join(SCRATCH, `amtp-${name}-`));
+  fs.cpSync(path.join(ROOT, 'examples', 'sample-lib'), ws, { recursive: true });
+  return ws;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface CodeServer {
+  port: number;
+  base: string;
+  /** the workbench URL that opens `folder` with our extension under development (and tests, if given) */
+  workbenchUrl(folder: string, extensionTestsPath?: string): string;
+  stop(): Promise<void>;
+  log(): string;
+}
+
+export async function startCodeServer(name: string, env: Record<string, string> = {}): Promise<CodeServer> {
+  const bin = codeServerBin();
+  const port = await freePort();
+  const home = fs.mkdtempSync(path.join(SCRATCH, `amtp-cs-${name}-`));
+  const dirs = { user: path.join(home, 'user'), ext: path.join(home, 'ext'), config: path.join(home, 'config'), data: path.join(home, 'data'), tmp: path.join(home, 'tmp') };
+  Object.values(dirs).forEach((d) => fs.mkdirSync(d, { recursive: true }));
+  fs.mkdirSync(path.join(dirs.user, 'User'), { recursive: true });
+  fs.writeFileSync(
+    path.join(dirs.user, 'User', 'settings.json'),
+    JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'telemetry.telemetryLevel': 'off', 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'workbench.enableExperiments': false, 'security.workspace.trust.enabled': false }),
+  );
+  const logFile = path.join(home, 'code-server.log');
+  const logFd = fs.openSync(logFile, 'a');
+  const args = ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--user-data-dir', dirs.user, '--extensions-dir', dirs.ext];
+  // detached = its own process group (setsid), so stop() can end the lingering helpers too.
+  const child: ChildProcess = spawn(bin, args, {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+    env: { ...process.env, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, TMPDIR: dirs.tmp, ...env },
+  });
+  fs.closeSync(logFd);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}:\n${fs.readFileSync(logFile, 'utf8')}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`code-server did not answer /healthz in 60 s:\n${fs.readFileSync(logFile, 'utf8')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
+  return {
+    port,
+    base,
+    workbenchUrl(folder, extensionTestsPath) {
+      const payload: [string, string][] = [['extensionDevelopmentPath', remote(EXTENSION)]];
+      if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+      return `${base}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    },
+    log: () => fs.readFileSync(logFile, 'utf8'),
+    async stop() {
+      const kill = (sig: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, sig);
+        } catch {
+          /* already gone */
+        }
+      };
+      kill('SIGTERM');
+      const gone = await Promise.race([new Promise((r) => child.once('exit', () => r(true))), new Promise((r) => setTimeout(() => r(false), 3000))]);
+      if (!gone || child.exitCode === null) kill('SIGKILL');
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(name: string): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium (or set AMTP_CHROMIUM)`);
+  const profile = fs.mkdtempSync(path.join(SCRATCH, `amtp-chromium-${name}-`));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close().catch(() => undefined);
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

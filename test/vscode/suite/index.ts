@@ -1,0 +1,37 @@
+// Mocha entry the extension host loads (extensionTestsPath). Shared by @vscode/test-electron and
+// the code-server runner. The report also goes to a file, because in code-server the extension
+// host's stdout is not the runner's.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+// mocha 12 is ESM; a real dynamic import (not rewritten to require by the bundler).
+const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
+
+export async function run(): Promise<void> {
+  const { default: Mocha } = await importEsm('mocha');
+  const reportFile = process.env.AMTP_VSCODE_TEST_REPORT ?? path.join(__dirname, '..', 'report.txt');
+  fs.mkdirSync(path.dirname(reportFile), { recursive: true });
+  fs.writeFileSync(reportFile, '');
+  const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: FileReporter(Mocha, reportFile) });
+  for (const f of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(__dirname, f));
+  await mocha.loadFilesAsync();
+  const failures = await new Promise<number>((resolve) => mocha.run(resolve));
+  if (failures > 0) throw new Error(`${failures} extension test(s) failed (report: ${reportFile})`);
+}
+
+/** The spec reporter's lines, appended to a file as they happen (and to the console). */
+function FileReporter(Mocha: any, file: string) {
+  const { EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_RUN_END, EVENT_SUITE_BEGIN } = Mocha.Runner.constants;
+  return class {
+    constructor(runner: any) {
+      const out = (line: string) => {
+        fs.appendFileSync(file, `${line}\n`);
+        console.log(line);
+      };
+      runner.on(EVENT_SUITE_BEGIN, (s: any) => s.title && out(`\n${s.title}`));
+      runner.on(EVENT_TEST_PASS, (t: any) => out(`  ✔ ${t.title} (${t.duration ?? 0}ms)`));
+      runner.on(EVENT_TEST_FAIL, (t: any, err: Error) => out(`  ✗ ${t.title}\n${String(err?.stack ?? err).replace(/^/gm, '      ')}`));
+      runner.once(EVENT_RUN_END, () => out(`\n${runner.stats.passes} passing, ${runner.stats.failures} failing`));
+    }
+  };
+}
