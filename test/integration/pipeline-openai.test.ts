@@ -168,4 +168,15 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     await startRun(openAiDeps(ws, fake.baseURL), p);
     assert.ok(fake.requests.every((r) => r.body.temperature === 0.2));
   });
+
+  it('credential-shaped strings in workspace files are redacted before they reach the model', async () => {
+    const planted = 'sk-proj-PLANTEDsecretKEY0123456789abcdef';
+    const src = path.join(ws, 'index.js');
+    await fsp.writeFile(src, (await fsp.readFile(src, 'utf8')).replace(' * Adds two numbers.', ` * Adds two numbers. The demo server key is ${planted}.`));
+    const run = await startRun(openAiDeps(ws, fake.baseURL), params());
+    assert.equal(run.status, 'completed', run.reason);
+    for (const req of fake.requests) assert.ok(!JSON.stringify(req.body).includes(planted), `${req.agent} request`);
+    assert.ok(fake.requests[0].body.messages[1].content.includes('[REDACTED]'), 'the doc comment still arrives, redacted');
+  });
 });
+

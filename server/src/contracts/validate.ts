@@ -19,12 +19,14 @@ function validators(): Map<SchemaName, ValidateFunction> {
   const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv);
   for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);
-  compiled = new Map();
+  // Filled completely before it is published: a schema that fails to compile leaves no half cache.
+  const all = new Map<SchemaName, ValidateFunction>();
   for (const name of Object.keys(SCHEMAS) as SchemaName[]) {
     const fn = ajv.getSchema(SCHEMAS[name].$id);
     if (!fn) throw new Error(`schema ${name} did not compile`);
-    compiled.set(name, fn);
+    all.set(name, fn);
   }
+  compiled = all;
   return compiled;
 }
 

@@ -18,6 +18,7 @@ import { AGENTS, ARTIFACT_KIND, type ActivityRecord, type AgentId, type RunParam
 import { writeStage } from './writeStage';
 import { verifyStage } from '../verifier/stage';
 import type { Recorder } from '../record/recorder';
+import { redactValue } from '../record/redact';
 import { observableState } from './observable';
 
 export type PipelineEvent =
@@ -121,7 +122,9 @@ type EnvelopeParts = Omit<HandoffEnvelope, 'schema_version' | 'run_id' | 'to_age
 async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): Promise<EnvelopeParts> {
   if (agent === 'crawler') {
     const map = await deps.crawl(deps.workspace);
-    return { from_agent: 'orchestrator', artifact_id: null, payload: map as unknown as Record<string, unknown>, params: {} };
+    // Credential-shaped strings in workspace files never leave the machine: a model gets them redacted.
+    const payload = deps.provider.name === 'offline' ? map : redactValue(map);
+    return { from_agent: 'orchestrator', artifact_id: null, payload: payload as unknown as Record<string, unknown>, params: {} };
   }
   const from: AgentId = agent === 'generator' ? 'crawler' : 'generator';
   const prev = run.activities.find((a) => a.agent === from)!;

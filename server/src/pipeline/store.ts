@@ -127,7 +127,13 @@ export class RunStore {
     }
     const next: RunRecord = { ...run, version: run.version + 1, updatedAt: new Date().toISOString() };
     const db = new Low<RunRecord>(new JSONFile(file), next);
-    await db.write();
+    try {
+      await db.write();
+    } catch (e) {
+      // steno leaves its partial temp file behind on ENOSPC/EIO; the run file itself is intact.
+      await fsp.rm(path.join(path.dirname(file), `.${path.basename(file)}.tmp`), { force: true }).catch(() => undefined);
+      throw e;
+    }
     return next;
   }
 
