@@ -10,13 +10,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI as a child process, with no TTY (stdin closed), as CI does. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd?: string): Promise<CliResult> {
+/** Runs the built CLI as a child process, with no TTY (stdin closed), as CI does; optionally as another user. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd?: string, ids?: { uid: number; gid: number }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
       env: { ...process.env, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, AMTP_PROVIDER: undefined, AMTP_CRASH_AT: undefined, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(ids ?? {}),
     });
     let stdout = '';
     let stderr = '';

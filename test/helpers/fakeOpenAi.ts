@@ -1,12 +1,13 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What the fake server answers to one request. */
-export type ScriptedReply =
+/** What the fake server answers to one request, optionally after `delayMs`. */
+export type ScriptedReply = (
   | { content: string; finishReason?: 'stop' | 'length'; model?: string }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { destroy: true } // connection reset mid-request
-  | { hang: true }; // never answers (for timeouts)
+  | { hang: true } // never answers (for timeouts)
+) & { delayMs?: number };
 
 export interface ReceivedRequest {
   agent: 'crawler' | 'generator' | 'engineer' | 'unknown';
@@ -24,7 +25,8 @@ export interface ReceivedRequest {
   envelope?: { payload: Record<string, unknown>; params: Record<string, unknown>; [k: string]: unknown };
 }
 
-export type Responder = (req: ReceivedRequest) => ScriptedReply;
+/** `n` is the 1-based number of the request, so a seeded schedule can inject faults. */
+export type Responder = (req: ReceivedRequest, n: number) => ScriptedReply;
 
 /**
  * A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions
@@ -33,6 +35,8 @@ export type Responder = (req: ReceivedRequest) => ScriptedReply;
  */
 export class FakeOpenAi {
   readonly requests: ReceivedRequest[] = [];
+  /** what the server answered, by kind: reply, http 429, reset, hang… */
+  readonly answered: Record<string, number> = {};
   private readonly queues = new Map<string, ScriptedReply[]>();
   private server?: http.Server;
   private readonly sockets = new Set<import('node:net').Socket>();
@@ -89,17 +93,21 @@ export class FakeOpenAi {
       }
       const received: ReceivedRequest = { agent, path: req.url, headers: req.headers, body, envelope };
       this.requests.push(received);
-      const reply = this.queues.get(agent)?.shift() ?? this.fallback(received);
-      this.answer(res, reply, body.model);
+      const reply = this.queues.get(agent)?.shift() ?? this.fallback(received, this.requests.length);
+      if (reply.delayMs) setTimeout(() => this.answer(res, reply, body.model), reply.delayMs);
+      else this.answer(res, reply, body.model);
     });
   }
 
   private answer(res: http.ServerResponse, reply: ScriptedReply, model: string): void {
+    const kind = 'hang' in reply ? 'hang' : 'destroy' in reply ? 'reset' : 'status' in reply ? `http ${reply.status}` : 'reply';
+    this.answered[kind] = (this.answered[kind] ?? 0) + 1;
     if ('hang' in reply) return;
     if ('destroy' in reply) {
       res.socket?.destroy();
       return;
     }
+    if (res.destroyed) return; // the client gave up (timeout) while the reply was delayed
     if ('status' in reply) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(reply.body ?? { error: { message: `scripted ${reply.status}`, type: 'scripted' } }));

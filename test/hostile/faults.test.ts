@@ -12,26 +12,9 @@ import { CLI, runCli, type CliResult } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
 import { CASE_ID, GOOD_TEST_FILE, goodEngineerOutput, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
-import { ChaosOpenAi } from './helpers/chaosServer';
 import { artifactsOf, listAll, rmTemp, tally, tempDir, tempLeftovers } from './helpers/common';
 
 const params = () => resolveParams({ provider: 'openai', model: 'm' });
-
-function runCliAs(args: string[], env: Record<string, string | undefined>, ids?: { uid: number; gid: number }): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, AMTP_PROVIDER: undefined, AMTP_CRASH_AT: undefined, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(ids ?? {}),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
 
 const THREE_FILES = () => {
   const out = goodEngineerOutput();
@@ -128,7 +111,7 @@ describe('hostile 4: faults', function () {
     await fsp.writeFile(path.join(ws, 'test/add.test.js'), original);
     await fsp.mkdir(path.join(ws, '.amtp'));
     spawnSync('chown', ['-R', '65534:65534', path.join(ws, '.amtp')]);
-    const res = await runCliAs(['generate', ws, '--provider', 'openai', '--yes', '--json'], env(), { uid: 65534, gid: 65534 });
+    const res = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env(), undefined, { uid: 65534, gid: 65534 });
     assert.equal(res.code, 4, res.stdout + res.stderr);
     assert.match(res.stderr, /EACCES|permission denied/i);
     assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), original);
@@ -139,7 +122,7 @@ describe('hostile 4: faults', function () {
     // And a workspace where even .amtp cannot be made: a clear error before anything happens.
     spawnSync('chown', ['-R', '0:0', path.join(ws, '.amtp')]);
     await fsp.rm(path.join(ws, '.amtp'), { recursive: true });
-    const res2 = await runCliAs(['generate', ws, '--provider', 'offline', '--json'], {}, { uid: 65534, gid: 65534 });
+    const res2 = await runCli(['generate', ws, '--provider', 'offline', '--json'], {}, undefined, { uid: 65534, gid: 65534 });
     assert.equal(res2.code, 4);
     assert.match(res2.stderr, /EACCES: permission denied, mkdir .*\.amtp/);
     assert.deepEqual(await listAll(path.join(ws, 'test')), ['add.test.js']);
@@ -281,12 +264,12 @@ describe('hostile 4: faults', function () {
     tally('4 faults: concurrency', { tried: 2 });
   });
 
-  async function concurrentResumes(): Promise<{ results: CliResult[]; runId: string; chaos: ChaosOpenAi }> {
+  async function concurrentResumes(): Promise<{ results: CliResult[]; runId: string; chaos: FakeOpenAi }> {
     const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'crawler:committed' });
     assert.equal(crashed.signal, 'SIGKILL');
     const [run] = await new RunStore(ws).listRuns();
     // A slow model, so the two resumes overlap.
-    const chaos = await new ChaosOpenAi((req) => ({ ...goodModel(req), delayMs: 1500 })).start();
+    const chaos = await new FakeOpenAi((req) => ({ ...goodModel(req), delayMs: 1500 })).start();
     const e = { ...env(), OPENAI_BASE_URL: chaos.baseURL };
     const results = await Promise.all([0, 1].map(() => runCli(['resume', run.id, ws, '--yes', '--json'], e)));
     return { results, runId: run.id, chaos };

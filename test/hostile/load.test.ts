@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { ScriptedReply } from '../helpers/fakeOpenAi';
+import { FakeOpenAi, type ScriptedReply } from '../helpers/fakeOpenAi';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
 import { RunStore } from '../../server/src/pipeline/store';
@@ -10,14 +10,14 @@ import type { RunRecord } from '../../server/src/pipeline/types';
 import { CLI } from '../helpers/cli';
 import { openAiDeps } from '../helpers/pipelineDeps';
 import { GOOD_TEST_FILE, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
-import { ChaosOpenAi, type ChaosReply } from './helpers/chaosServer';
+
 import { figures, rmTemp, seeded, tally, tempLeftovers } from './helpers/common';
 
 const RUNS = 20;
 const SEED = 8;
 
 /** Seeded faults: 15 % 429 (half with Retry-After), 15 % 500, 3 % connection reset, the rest a good reply after 5–30 ms. */
-function chaos(seed: number): (req: Parameters<typeof goodModel>[0]) => ChaosReply {
+function chaos(seed: number): (req: Parameters<typeof goodModel>[0]) => ScriptedReply {
   const rnd = seeded(seed);
   return (req) => {
     const r = rnd();
@@ -45,7 +45,7 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
   this.timeout(180_000);
 
   it(`${RUNS} in-process runs: every run completes or fails cleanly, the stores are whole, no unhandled rejection`, async () => {
-    const server = await new ChaosOpenAi(chaos(SEED)).start();
+    const server = await new FakeOpenAi(chaos(SEED)).start();
     const rejections: unknown[] = [];
     const onRejection = (e: unknown) => rejections.push(e);
     process.on('unhandledRejection', onRejection);
@@ -86,7 +86,7 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
   });
 
   it(`${RUNS} CLI processes at once: exit 0 or 4 with a typed summary, whole stores; child peak RSS measured`, async () => {
-    const server = await new ChaosOpenAi(chaos(SEED + 1)).start();
+    const server = await new FakeOpenAi(chaos(SEED + 1)).start();
     const workspaces = await Promise.all(Array.from({ length: RUNS }, () => makeAddWorkspace('amtp-hostile-loadcli-')));
     const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
     const env = { ...process.env, OPENAI_API_KEY: 'sk-test-load-key-00000000', OPENAI_BASE_URL: server.baseURL, AMTP_MODEL: 'm', AMTP_BACKOFF_SCALE: '0.001', AMTP_PROVIDER: undefined, AMTP_CRASH_AT: undefined };
