@@ -1,7 +1,7 @@
 import { resolveInside } from '../util/safePath';
 import { ResponseCache } from './cache';
 import { ToolError } from './toolError';
-import { walkTree, type TreeEntry, type WalkOptions } from './walk';
+import { walkTree, type WalkOptions, type WalkResult } from './walk';
 import * as fs from 'node:fs';
 
 export interface TreeArgs {
@@ -13,14 +13,9 @@ export interface TreeArgs {
   sizes?: boolean;
 }
 
-export interface TreeResult {
+/** The walk's result as the tool returns it: the requested path instead of the cache fingerprint. */
+export interface TreeResult extends Omit<WalkResult, 'fingerprint'> {
   path: string;
-  entries: TreeEntry[];
-  truncated: boolean;
-  files: number;
-  dirs: number;
-  bytes: number;
-  skipped: { path: string; reason: string }[];
 }
 
 export const DEFAULT_TREE_LIMIT = 5000;
