@@ -156,8 +156,12 @@ export class RunStore {
   async lockRun(id: string): Promise<() => Promise<void>> {
     const file = path.join(this.dir, 'runs', `${safeId(id)}.lock`);
     for (let i = 0; i < 2; i++) {
+      // The lock appears with its pid already inside (written aside, then hard-linked into place),
+      // so a second process never reads an empty lock and mistakes it for a dead one.
+      const aside = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+      await fsp.writeFile(aside, String(process.pid));
       try {
-        await fsp.writeFile(file, String(process.pid), { flag: 'wx' });
+        await fsp.link(aside, file);
         return async () => {
           await fsp.rm(file, { force: true });
         };
@@ -166,6 +170,8 @@ export class RunStore {
         const pid = Number(await fsp.readFile(file, 'utf8').catch(() => ''));
         if (pid && pid !== process.pid && isAlive(pid)) throw new Error(`run ${id} is in use by process ${pid}`);
         await fsp.rm(file, { force: true });
+      } finally {
+        await fsp.rm(aside, { force: true });
       }
     }
     throw new Error(`could not lock run ${id}`);
