@@ -110,6 +110,8 @@ describe('frameworks: generated tests run under the real runners', function () {
 
   it('Python fixture × pytest: doctest-derived tests pass', async function () {
     const python = pythonWithPytest();
+    // CI installs python3-pytest (.ci/run): there a missing pytest is a failure, not a skip.
+    if (!python && process.env.CI) assert.fail('no python3 with pytest: .ci/run should have installed python3-pytest');
     if (!python) this.skip();
     const dir = workspaceCopy(join(REPO, 'test/fixtures/py-textkit'), 'py');
     dirs.push(dir);

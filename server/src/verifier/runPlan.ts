@@ -30,14 +30,23 @@ export function findBinDir(from: string, rel: string): string | undefined {
   }
 }
 
+/**
+ * The interpreter the person's own terminal would use: the project's virtualenv first, then
+ * python3 on PATH, then the system one (Debian's python3-pytest installs there).
+ */
+export function pythonWithPytest(workspace: string): string | undefined {
+  const candidates = [join(workspace, '.venv/bin/python'), join(workspace, 'venv/bin/python'), 'python3', 'python', '/usr/bin/python3'];
+  return candidates.find((p) => (!p.includes('/') || existsSync(p)) && spawnSync(p, ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0);
+}
+
 /** A plan, or the reason the tests cannot run here (then the verifier is skipped, nothing asked). */
 export function planRun(framework: Framework, workspace: string, command: string, testFiles: string[]): RunPlan | { cannot: string } {
   const env: Record<string, string> = {};
   for (const m of command.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=(\S+)/g)) env[m[1]] = m[2];
   const args: string[] = [];
   if (framework === 'pytest') {
-    const python = ['python3', 'python'].find((p) => spawnSync(p, ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0);
-    if (!python) return { cannot: 'pytest is not installed for python3 (python3 -m pytest fails)' };
+    const python = pythonWithPytest(workspace);
+    if (!python) return { cannot: 'pytest is not installed for python3 (python3 -m pytest fails), nor in the project\'s .venv' };
     const cov = spawnSync(python, ['-c', 'import coverage'], { stdio: 'ignore' }).status === 0;
     return { framework, binDir: workspace, args, env, python, ...(cov ? {} : { noCoverage: 'coverage.py is not installed' }) };
   }
