@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { crawlWorkspace } from './agents/crawler/staticMap';
+import { crawlMap, crawlWorkspace } from './agents/crawler/staticMap';
 import { runMcpStdio } from './mcp/stdio';
 import { approveAll, deferAll, ttyApprover } from './gateway/approvers';
 import type { Approver } from './gateway/gateway';
@@ -41,7 +41,7 @@ function deps(ws: string, provider: string, approver: Approver, signal: AbortSig
     store: new RunStore(ws),
     provider: createProvider({ provider, apiKey: process.env.OPENAI_API_KEY, baseURL: process.env.OPENAI_BASE_URL || undefined }),
     approver,
-    crawl: async (w) => (await crawlWorkspace(w)).map,
+    crawl: crawlMap,
     signal,
     backoff: backoffFromEnv(),
     onEvent: logEvent,

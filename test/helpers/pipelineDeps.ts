@@ -1,4 +1,4 @@
-import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
+import { crawlMap } from '../../server/src/agents/crawler/staticMap';
 import { approveAll } from '../../server/src/gateway/approvers';
 import type { Approver } from '../../server/src/gateway/gateway';
 import { OpenAiProvider } from '../../server/src/llm/openaiProvider';
@@ -12,7 +12,7 @@ export function openAiDeps(ws: string, baseURL: string, opts: { approver?: Appro
     store: new RunStore(ws),
     provider: new OpenAiProvider({ apiKey: opts.apiKey ?? 'sk-test-fake-key-000', baseURL, timeoutMs: 5000 }),
     approver: opts.approver ?? approveAll,
-    crawl: async (w) => (await crawlWorkspace(w)).map,
+    crawl: crawlMap,
     backoff: { rateLimitBaseMs: 10, transientBaseMs: 5, maxTransportRetries: 3 },
     signal: opts.signal,
     onEvent: (e) => opts.events?.push(e),

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
+import { crawlMap, crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { approveAll, deferAll, rejectAll } from '../../server/src/gateway/approvers';
 import type { Approver } from '../../server/src/gateway/gateway';
 import { connectInProcess } from '../../server/src/mcp/inProcess';
@@ -132,7 +132,7 @@ describe('hostile 3: hostile workspaces', function () {
     it(`offline provider on the hostile workspace (${label}): only new test files are written, nothing outside changes`, async () => {
       const before = await snapshot(parent);
       const run = await startRun(
-        { workspace: ws, store: new RunStore(ws), provider: createProvider({ provider: 'offline' }), approver, crawl: async (w) => (await crawlWorkspace(w)).map },
+        { workspace: ws, store: new RunStore(ws), provider: createProvider({ provider: 'offline' }), approver, crawl: crawlMap },
         resolveParams({ provider: 'offline' }),
       );
       assert.equal(run.status, 'completed', run.reason);

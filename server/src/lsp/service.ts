@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { crawlWorkspace } from '../agents/crawler/staticMap';
+import { crawlMap, crawlWorkspace } from '../agents/crawler/staticMap';
 import type { Approver } from '../gateway/gateway';
 import { errorMessage } from '../llm/errors';
 import { resolveParams } from '../pipeline/config';
@@ -150,7 +150,7 @@ export class AmtpService {
       store: this.store,
       provider: createProvider({ provider, apiKey: this.apiKey ?? undefined, baseURL: this.settings.baseURL }),
       approver: this.approver(),
-      crawl: async (w) => (await crawlWorkspace(w)).map,
+      crawl: crawlMap,
       riskOverrides: this.settings.riskOverrides,
       signal: controller.signal,
       // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.

@@ -48,6 +48,9 @@ export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {})
   }
 }
 
+/** The map alone: what the orchestrator's crawl stage needs. */
+export const crawlMap = async (workspace: string): Promise<CrawlerOutput> => (await crawlWorkspace(workspace)).map;
+
 function checked(map: CrawlerOutput, opts: CrawlOptions): CrawlerOutput {
   const result = opts.validateOutput === false ? { ok: true as const } : validate('crawler-output', map);
   if (!result.ok) throw new Error(`crawler produced an invalid map: ${formatContractErrors(result.errors)}`);
