@@ -3,10 +3,10 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { acceptReply } from '../server/src/pipeline/boundary';
-import { buildEnvelope } from '../server/src/pipeline/envelope';
+import { acceptReply } from '../server/src/llm/accept';
+import { buildEnvelope } from '../server/src/contracts/envelope';
 import { RunStore } from '../server/src/pipeline/store';
-import type { ArtifactMeta } from '../server/src/pipeline/types';
+import type { ArtifactMeta } from '../server/src/core/run';
 
 const META: ArtifactMeta = { sanitizer: 'v1.0.0', provider: 'bench', model: 'bench', seed: 1, promptHash: 'a'.repeat(64), attempt: 1 };
 

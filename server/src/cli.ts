@@ -5,20 +5,25 @@ import { crawlMap, crawlWorkspace } from './agents/crawler/staticMap';
 import { runMcpStdio } from './mcp/stdio';
 import { approveAll, deferAll, ttyApprover } from './gateway/approvers';
 import type { Approver } from './gateway/gateway';
-import { USAGE, parseCli, type Parsed } from './cli/args';
-import { AmtpError, UsageError, errorMessage } from './llm/errors';
+import { USAGE, parseCli, riskFlags, type Parsed } from './cli/args';
+import { runPolicy } from './app/policy';
+import { standardStages } from './app/stages';
+import type { RiskOverrides } from './gateway/policy';
+import { AmtpError, UsageError, errorMessage } from './core/errors';
 import { resolveParams } from './pipeline/config';
-import { resumeRun, startRun, type PipelineDeps, type PipelineEvent } from './pipeline/orchestrator';
-import { createProvider } from './pipeline/providers';
+import { resumeRun, startRun } from './pipeline/orchestrator';
+import type { PipelineDeps, PipelineEvent } from './pipeline/deps';
+import { createProvider } from './app/providers';
 import { RunStore } from './pipeline/store';
 import { EXIT, exitCodeFor, summarize, type RunSummary } from './pipeline/summary';
-import type { AgentId, RunRecord } from './pipeline/types';
-import { newRunId } from './pipeline/orchestrator';
+import type { AgentId } from './core/agents';
+import type { RunRecord } from './core/run';
+import { newRunId } from './core/ids';
 import { recordedDeps } from './record/wire';
 import { replayRecording } from './record/replay';
 import { verifyDeterminism } from './record/verify';
-import { canonicalJson } from './pipeline/canonical';
-import { DEFAULT_VERIFY } from './verifier/types';
+import { canonicalJson } from './core/canonical';
+import { DEFAULT_VERIFY } from './core/run';
 
 const err = (line: string) => process.stderr.write(line + '\n');
 
@@ -35,16 +40,19 @@ function approverFor(yes: boolean | undefined): Approver {
   return deferAll; // no person to ask: nothing risky happens; `amtp approve` decides later
 }
 
-function deps(ws: string, provider: string, approver: Approver, signal: AbortSignal): PipelineDeps {
+/** Pipeline wiring for the CLI. Endpoints and keys come from the environment, risks from --risk: the person's own. */
+async function deps(ws: string, provider: string, approver: Approver, signal: AbortSignal, risk: RiskOverrides = {}): Promise<PipelineDeps> {
   return {
     workspace: ws,
     store: new RunStore(ws),
     provider: createProvider({ provider, apiKey: process.env.OPENAI_API_KEY, baseURL: process.env.OPENAI_BASE_URL || undefined }),
     approver,
+    stages: standardStages(),
     crawl: crawlMap,
     signal,
     backoff: backoffFromEnv(),
     onEvent: logEvent,
+    ...(await runPolicy(ws, risk)),
   };
 }
 
@@ -117,7 +125,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
         ...(v.runs !== undefined ? { runs: Number(v.runs) } : {}),
         ...(v['test-timeout'] !== undefined ? { timeoutSeconds: Number(v['test-timeout']) } : {}),
       };
-      const d = deps(ws, provider, approverFor(v.yes), signal);
+      const d = await deps(ws, provider, approverFor(v.yes), signal, riskFlags(v.risk));
       const runId = newRunId();
       if (!v.record) return finish(await startRun(d, params, runId), d.store, v.json);
       const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [process.env.OPENAI_API_KEY ?? '']);
@@ -134,7 +142,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       const store = new RunStore(ws);
       const run = await store.getRun(p.positionals[0]);
       if (!run) throw new UsageError(`no run ${p.positionals[0]} in ${store.dir}`);
-      const d = deps(ws, run.params.provider, approverFor(v.yes), signal);
+      const d = await deps(ws, run.params.provider, approverFor(v.yes), signal, riskFlags(v.risk));
       return finish(await resumeRun(d, run.id), store, v.json);
     }
     case 'approve': {
@@ -153,7 +161,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
         files: run.files.filter((f) => f.action !== 'pending'),
       });
       err(`amtp: ${decision} ${pending.length} action(s) of run ${run.id}`);
-      const d = deps(ws, run.params.provider, deferAll, signal);
+      const d = await deps(ws, run.params.provider, deferAll, signal);
       return finish(await resumeRun(d, saved.id), store, v.json);
     }
     case 'runs': {

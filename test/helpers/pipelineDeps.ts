@@ -1,8 +1,9 @@
+import { standardStages } from '../../server/src/app/stages';
 import { crawlMap } from '../../server/src/agents/crawler/staticMap';
 import { approveAll } from '../../server/src/gateway/approvers';
 import type { Approver } from '../../server/src/gateway/gateway';
 import { OpenAiProvider } from '../../server/src/llm/openaiProvider';
-import type { PipelineDeps, PipelineEvent } from '../../server/src/pipeline/orchestrator';
+import type { PipelineDeps, PipelineEvent } from '../../server/src/pipeline/deps';
 import { RunStore } from '../../server/src/pipeline/store';
 
 /** Real pipeline wiring against a base URL (the fake server), with millisecond backoff bases. */
@@ -12,6 +13,7 @@ export function openAiDeps(ws: string, baseURL: string, opts: { approver?: Appro
     store: new RunStore(ws),
     provider: new OpenAiProvider({ apiKey: opts.apiKey ?? 'sk-test-fake-key-000', baseURL, timeoutMs: 5000 }),
     approver: opts.approver ?? approveAll,
+    stages: standardStages(),
     crawl: crawlMap,
     backoff: { rateLimitBaseMs: 10, transientBaseMs: 5, maxTransportRetries: 3 },
     signal: opts.signal,

@@ -6,7 +6,7 @@ import { FakeOpenAi, type ScriptedReply } from '../helpers/fakeOpenAi';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
 import { RunStore } from '../../server/src/pipeline/store';
-import type { RunRecord } from '../../server/src/pipeline/types';
+import type { RunRecord } from '../../server/src/core/run';
 import { CLI } from '../helpers/cli';
 import { openAiDeps } from '../helpers/pipelineDeps';
 import { GOOD_TEST_FILE, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';

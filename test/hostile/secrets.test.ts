@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { AmtpService, type ClientPort } from '../../server/src/lsp/service';
-import { REDACTED } from '../../server/src/record/redact';
+import { REDACTED } from '../../server/src/util/redact';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { goodModel, makeAddWorkspace } from '../helpers/scriptedModel';

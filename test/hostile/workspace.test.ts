@@ -1,15 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { standardStages } from '../../server/src/app/stages';
 import { crawlMap, crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { approveAll, deferAll, rejectAll } from '../../server/src/gateway/approvers';
 import type { Approver } from '../../server/src/gateway/gateway';
 import { connectInProcess } from '../../server/src/mcp/inProcess';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
-import { createProvider } from '../../server/src/pipeline/providers';
+import { createProvider } from '../../server/src/app/providers';
 import { RunStore } from '../../server/src/pipeline/store';
-import type { RunRecord } from '../../server/src/pipeline/types';
+import type { RunRecord } from '../../server/src/core/run';
 import { FakeOpenAi, type ReceivedRequest, type ScriptedReply } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
 import { CASE_ID, GOOD_TEST_FILE, goodEngineerOutput, goodGeneratorOutput, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
@@ -132,7 +133,7 @@ describe('hostile 3: hostile workspaces', function () {
     it(`offline provider on the hostile workspace (${label}): only new test files are written, nothing outside changes`, async () => {
       const before = await snapshot(parent);
       const run = await startRun(
-        { workspace: ws, store: new RunStore(ws), provider: createProvider({ provider: 'offline' }), approver, crawl: crawlMap },
+        { workspace: ws, store: new RunStore(ws), provider: createProvider({ provider: 'offline' }), approver, stages: standardStages(), crawl: crawlMap },
         resolveParams({ provider: 'offline' }),
       );
       assert.equal(run.status, 'completed', run.reason);

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runTests } from '../../server/src/frameworks/runner';
-import type { Framework } from '../../server/src/pipeline/types';
+import type { Framework } from '../../server/src/core/frameworks';
 import { unpackNpmPackage } from '../helpers/npmPack';
 
 const REPO = resolve(__dirname, '../..');

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { validate } from '../../server/src/contracts/validate';
-import { canonicalJson } from '../../server/src/pipeline/canonical';
+import { canonicalJson } from '../../server/src/core/canonical';
 import { RunStore } from '../../server/src/pipeline/store';
 import { parseRecording } from '../../server/src/record/recording';
 import { replayRecording } from '../../server/src/record/replay';

@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { SCHEMAS } from '../../server/src/contracts/schemas';
 import { validate } from '../../server/src/contracts/validate';
-import { acceptReply } from '../../server/src/pipeline/boundary';
-import { buildEnvelope } from '../../server/src/pipeline/envelope';
-import { canonicalJson, canonicalJsonWithRaw } from '../../server/src/pipeline/canonical';
-import { MalformedLlmOutput, SchemaValidationError } from '../../server/src/llm/errors';
+import { acceptReply } from '../../server/src/llm/accept';
+import { buildEnvelope } from '../../server/src/contracts/envelope';
+import { canonicalJson, canonicalJsonWithRaw } from '../../server/src/core/canonical';
+import { MalformedLlmOutput } from '../../server/src/llm/errors';
+import { SchemaValidationError } from '../../server/src/core/errors';
 import { goodEngineerOutput, goodGeneratorOutput } from '../helpers/scriptedModel';
 
 describe('contracts (Draft 2020-12, ajv)', () => {

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { Gateway, type ApprovalAnswer, type ApprovalRequest } from '../../server/src/gateway/gateway';
 import { riskOf } from '../../server/src/gateway/policy';
-import type { ApprovalRecord, AuditRow } from '../../server/src/pipeline/types';
+import { isToolName } from '../../server/src/core/risk';
+import type { ApprovalRecord, AuditRow } from '../../server/src/core/run';
 
 function harness(answer: (req: ApprovalRequest) => Promise<ApprovalAnswer>, overrides = {}) {
   const approvals: ApprovalRecord[] = [];
@@ -12,11 +13,20 @@ function harness(answer: (req: ApprovalRequest) => Promise<ApprovalAnswer>, over
 }
 
 describe('risk-rated gateway', () => {
-  it('default risks: reads low, new test files medium, overwrite/run/branch high, unknown tools high', () => {
+  it('default risks: reads low, new test files medium, overwrite/run/branch high; tool names are a closed list', () => {
     assert.equal(riskOf('repo.read_file'), 'low');
     assert.equal(riskOf('fs.create_test'), 'medium');
-    for (const t of ['fs.overwrite', 'fs.write_outside_tests', 'tests.run', 'git.branch', 'shell.exec']) assert.equal(riskOf(t), 'high', t);
-    assert.equal(riskOf('tests.run', { 'tests.run': 'medium' }), 'medium', 'policy overrides apply');
+    for (const t of ['fs.overwrite', 'fs.write_outside_tests', 'tests.run', 'git.branch'] as const) assert.equal(riskOf(t), 'high', t);
+    assert.equal(isToolName('shell.exec'), false);
+    assert.equal(isToolName('tests.run'), true);
+  });
+
+  it("the person's overrides go either way; a repository's only raise a risk", () => {
+    assert.equal(riskOf('tests.run', { user: { 'tests.run': 'medium' } }), 'medium', 'the person may lower');
+    assert.equal(riskOf('fs.create_test', { user: { 'fs.create_test': 'high' } }), 'high', 'the person may raise');
+    assert.equal(riskOf('fs.overwrite', { repository: { 'fs.overwrite': 'low' } }), 'high', 'a repository may not lower');
+    assert.equal(riskOf('fs.create_test', { repository: { 'fs.create_test': 'high' } }), 'high', 'a repository may raise');
+    assert.equal(riskOf('tests.run', { user: { 'tests.run': 'low' }, repository: { 'tests.run': 'medium' } }), 'medium', 'the repository raises what the person lowered');
   });
 
   it('low risk runs without asking or auditing; medium runs and is audited', async () => {

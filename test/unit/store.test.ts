@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { StoreCorruptError } from '../../server/src/llm/errors';
+import { StoreCorruptError } from '../../server/src/core/errors';
 import { RunStore } from '../../server/src/pipeline/store';
-import type { ArtifactMeta, RunRecord } from '../../server/src/pipeline/types';
+import type { ArtifactMeta, RunRecord } from '../../server/src/core/run';
 import { resolveParams } from '../../server/src/pipeline/config';
 
 const META: ArtifactMeta = { sanitizer: 'v1.0.0', provider: 'offline', model: 'offline', seed: 1, promptHash: 'f'.repeat(64), attempt: 1 };

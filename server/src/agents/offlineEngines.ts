@@ -1,5 +1,6 @@
 import type { OfflineAgent } from '../llm/offlineProvider';
-import type { AgentId, Depth, FrameworkChoice } from '../pipeline/types';
+import type { AgentId } from '../core/agents';
+import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { CrawlerOutput, TestCases } from '../contracts/types';
 import { offlineCrawler } from './crawler/offline';
 import { generateCases } from './generator/offline';

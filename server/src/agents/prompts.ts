@@ -1,6 +1,6 @@
 import { SCHEMAS } from '../contracts/schemas';
-import { OUTPUT_SCHEMA } from '../pipeline/boundary';
-import type { AgentId } from '../pipeline/types';
+import { OUTPUT_SCHEMA } from '../contracts/agentSchemas';
+import type { AgentId } from '../core/agents';
 import { CRAWLER_ROLE } from './crawler/prompt';
 import { GENERATOR_ROLE } from './generator/prompt';
 import { ENGINEER_ROLE } from './engineer/prompt';

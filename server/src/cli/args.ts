@@ -1,5 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from '../llm/errors';
+import { UsageError } from '../core/errors';
+import { RISKS, TOOL_NAMES, isRisk, isToolName } from '../core/risk';
+import type { RiskOverrides } from '../gateway/policy';
 
 export const USAGE = `amtp — turns a workspace into a reviewed, runnable test suite
 
@@ -7,10 +9,10 @@ export const USAGE = `amtp — turns a workspace into a reviewed, runnable test 
                       [--provider offline|openai] [--model M] [--crawler-model M] [--generator-model M]
                       [--engineer-model M] [--seed N] [--temperature T] [--max-attempts N]
                       [--verify | --no-verify] [--runs N] [--test-timeout SECONDS]
-                      [--yes] [--record FILE.jsonl] [--json]
+                      [--yes] [--risk TOOL=LEVEL]... [--record FILE.jsonl] [--json]
   amtp crawl [DIR] [--json]
   amtp runs [DIR] [--json]
-  amtp resume RUN_ID [DIR] [--yes] [--json]
+  amtp resume RUN_ID [DIR] [--yes] [--risk TOOL=LEVEL]... [--json]
   amtp approve RUN_ID [DIR] [--reject] [--note TEXT] [--json]
   amtp replay FILE.jsonl [--out DIR] [--pinned] [--json]
   amtp verify-determinism FILE.jsonl
@@ -19,6 +21,8 @@ export const USAGE = `amtp — turns a workspace into a reviewed, runnable test 
 Verification (default on when the tests can run): the written tests run --runs times (3) with the
 project's runner, each run killed after --test-timeout seconds (120); only tests that load, pass every
 run and add coverage stay. Running tests is high risk: --yes approves it, a TTY asks, otherwise it waits.
+--risk TOOL=LEVEL sets a tool's risk for this run (e.g. --risk tests.run=medium). A repository's own
+.vscode/settings.json may only raise risks, and never chooses the provider or where requests go.
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_MODEL, AMTP_PROVIDER.
 Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / awaiting approval.`;
@@ -45,6 +49,7 @@ const OPTIONS = {
   runs: { type: 'string' },
   'test-timeout': { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
+  risk: { type: 'string', multiple: true },
   reject: { type: 'boolean' },
   note: { type: 'string' },
   record: { type: 'string' },
@@ -54,7 +59,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
-type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = {
+  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
+};
 
 export interface Parsed {
   command: string;
@@ -63,10 +70,10 @@ export interface Parsed {
 }
 
 const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
-  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'verify', 'no-verify', 'runs', 'test-timeout', 'yes', 'record', 'json'],
+  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'verify', 'no-verify', 'runs', 'test-timeout', 'yes', 'risk', 'record', 'json'],
   crawl: ['json'],
   runs: ['json'],
-  resume: ['yes', 'json'],
+  resume: ['yes', 'risk', 'json'],
   approve: ['reject', 'note', 'json'],
   replay: ['out', 'pinned', 'json'],
   'verify-determinism': ['json'],
@@ -103,10 +110,23 @@ export function parseCli(argv: string[]): Parsed {
     const v = values[key];
     if (v !== undefined && (!/^\d+$/.test(v) || Number(v) < 1)) throw new UsageError(`--${key} must be a positive integer (got "${v}")`);
   }
+  riskFlags(values.risk); // validates
   if (values.verify && values['no-verify']) throw new UsageError('--verify and --no-verify contradict each other');
   if (values.temperature !== undefined && !Number.isFinite(Number(values.temperature))) throw new UsageError(`--temperature must be a number`);
   const n = parsed.positionals.length;
   if (n > MAX_POSITIONALS[command]) throw new UsageError(`"${command}" takes at most ${MAX_POSITIONALS[command]} argument(s), got ${n}`);
   if (n < (MIN_POSITIONALS[command] ?? 0)) throw new UsageError(`"${command}" needs ${command === 'verify-determinism' || command === 'replay' ? 'FILE.jsonl' : 'RUN_ID'}`);
   return { command, positionals: parsed.positionals, values };
+}
+
+/** `--risk TOOL=LEVEL` (repeatable): the person's own risk overrides, in either direction. */
+export function riskFlags(values: string[] | undefined): RiskOverrides {
+  const out: RiskOverrides = {};
+  for (const v of values ?? []) {
+    const [tool, risk] = v.split('=');
+    if (!isToolName(tool)) throw new UsageError(`--risk ${v}: unknown tool "${tool}" (one of ${TOOL_NAMES.join(', ')})`);
+    if (!isRisk(risk)) throw new UsageError(`--risk ${v}: the level must be one of ${RISKS.join(', ')}`);
+    out[tool] = risk;
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 // TypeScript mirrors of schemas/*.schema.json. The schemas are the source of truth;
 // keep these in step when a schema changes (test/unit/contracts.test.ts checks samples against both).
-import type { Framework } from '../pipeline/types';
+import type { Framework } from '../core/frameworks';
 
 export type ModuleSystem = 'cjs' | 'esm' | 'python' | 'unknown';
 export type DetectedFramework = Framework | 'unittest' | 'none';

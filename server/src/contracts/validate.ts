@@ -1,13 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { SchemaValidationError, type ContractError } from '../core/errors';
 import { SCHEMAS, type SchemaName } from './schemas';
-
-export interface ContractError {
-  /** JSON pointer into the instance */
-  path: string;
-  message: string;
-  keyword: string;
-}
 
 export type ValidationResult = { ok: true } | { ok: false; errors: ContractError[] };
 
@@ -45,4 +39,10 @@ export function formatContractErrors(errors: ContractError[], max = 10): string 
   const lines = errors.slice(0, max).map((e) => `${e.path}: ${e.message}`);
   if (errors.length > max) lines.push(`… and ${errors.length - max} more`);
   return lines.join('; ');
+}
+
+/** Throws SchemaValidationError (the run stops in needs_review) when `value` breaks `schema`. */
+export function requireValid(schema: SchemaName, value: unknown, what: string): void {
+  const result = validate(schema, value);
+  if (!result.ok) throw new SchemaValidationError(`${what} violates ${schema}: ${formatContractErrors(result.errors)}`, schema, result.errors);
 }

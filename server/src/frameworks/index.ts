@@ -1,4 +1,4 @@
-import type { Framework, FrameworkChoice } from '../pipeline/types';
+import type { Framework, FrameworkChoice } from '../core/frameworks';
 import { jest } from './jest';
 import { mocha } from './mocha';
 import { nodeTest } from './nodeTest';

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import type { Framework } from '../pipeline/types';
+import type { Framework } from '../core/frameworks';
 
 /** One test as the runner reported it. `name` is the full name (describe titles included). */
 export interface TestOutcome {

@@ -1,5 +1,5 @@
 import type { OracleBinding, TestCase, TestCases } from '../contracts/types';
-import type { Framework } from '../pipeline/types';
+import type { Framework } from '../core/frameworks';
 
 export type Project = TestCases['project'];
 

@@ -1,6 +1,6 @@
 import * as readline from 'node:readline/promises';
 import { createTwoFilesPatch } from 'diff';
-import type { RunRecord } from '../pipeline/types';
+import type { RunRecord } from '../core/run';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from './gateway';
 
 /** --yes: the person approved every high-risk action of this run up front. */

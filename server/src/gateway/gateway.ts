@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalRecord, AuditRow, Decision, Risk } from '../pipeline/types';
-import { riskOf, type RiskOverrides } from './policy';
+import type { Risk, ToolName } from '../core/risk';
+import type { ApprovalRecord, AuditRow, Decision } from '../core/run';
+import { riskOf, type RiskPolicy } from './policy';
 
 export interface ApprovalRequest {
   id: string;
   runId: string;
-  tool: string;
+  tool: ToolName;
   risk: Risk;
   summary: string;
   target?: string;
@@ -41,15 +42,15 @@ export class Gateway {
     private readonly runId: string,
     private readonly approver: Approver,
     private readonly log: GatewayLog,
-    private readonly overrides: RiskOverrides = {},
+    private readonly policy: RiskPolicy = {},
   ) {}
 
   async execute<T>(
-    tool: string,
+    tool: ToolName,
     info: { summary: string; target?: string; diff?: ApprovalRequest['diff']; approvalId?: string },
     body: () => Promise<T>,
   ): Promise<GatewayResult<T>> {
-    const risk = riskOf(tool, this.overrides);
+    const risk = riskOf(tool, this.policy);
     let approval: ApprovalRecord | undefined;
     if (risk === 'high') {
       const req: ApprovalRequest = { id: info.approvalId ?? randomUUID(), runId: this.runId, tool, risk, summary: info.summary, target: info.target, diff: info.diff };

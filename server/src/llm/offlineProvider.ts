@@ -1,5 +1,5 @@
-import { parseEnvelope, type HandoffEnvelope } from '../pipeline/envelope';
-import type { AgentId } from '../pipeline/types';
+import { parseEnvelope, type HandoffEnvelope } from '../contracts/envelope';
+import type { AgentId } from '../core/agents';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from './provider';
 
 export type OfflineAgent = (env: HandoffEnvelope) => unknown;

@@ -1,7 +1,8 @@
-import type { AgentId } from '../pipeline/types';
-import { CancelledError, LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from './errors';
+import type { AgentId } from '../core/agents';
+import { CancelledError } from '../core/errors';
+import { LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from './errors';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from './provider';
-import { redactText } from '../record/redact';
+import { redactText } from '../util/redact';
 
 export interface OpenAiSettings {
   apiKey?: string;

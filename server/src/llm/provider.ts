@@ -1,4 +1,4 @@
-import type { AgentId } from '../pipeline/types';
+import type { AgentId } from '../core/agents';
 
 export interface ChatMessage {
   role: 'system' | 'user';

@@ -1,7 +1,7 @@
 import type { EngineerOutput, TestCases } from '../contracts/types';
 import type { CaseStatus, CaseView, RunView } from '../protocol';
 import type { RunStore } from '../pipeline/store';
-import type { RunRecord } from '../pipeline/types';
+import type { RunRecord } from '../core/run';
 
 const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 

@@ -1,18 +1,22 @@
 import * as path from 'node:path';
 import { crawlMap, crawlWorkspace } from '../agents/crawler/staticMap';
 import type { Approver } from '../gateway/gateway';
-import { errorMessage } from '../llm/errors';
+import { errorMessage } from '../core/errors';
 import { resolveParams } from '../pipeline/config';
 import { observableState } from '../pipeline/observable';
-import { newRunId, resumeRun, startRun, type PipelineDeps, type PipelineEvent } from '../pipeline/orchestrator';
-import { createProvider } from '../pipeline/providers';
+import { newRunId } from '../core/ids';
+import { resumeRun, startRun } from '../pipeline/orchestrator';
+import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
+import { createProvider } from '../app/providers';
 import { RunStore } from '../pipeline/store';
-import type { RunRecord } from '../pipeline/types';
+import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
 import { verifyDeterminism } from '../record/verify';
 import { runView } from './runView';
-import { DEFAULT_VERIFY } from '../verifier/types';
+import { runPolicy } from '../app/policy';
+import { standardStages } from '../app/stages';
+import { DEFAULT_VERIFY } from '../core/run';
 
 export type ProgressValue =
   | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
@@ -90,7 +94,7 @@ export class AmtpService {
       ...(s.testTimeoutSeconds && s.testTimeoutSeconds > 0 ? { timeoutSeconds: s.testTimeoutSeconds } : {}),
     };
     const runId = newRunId();
-    let deps = this.deps(params.provider, runId);
+    let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
     if (s.record) {
       const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
@@ -108,7 +112,7 @@ export class AmtpService {
     const run = await this.store.getRun(p.runId);
     if (!run) throw new Error(`no run ${p.runId}`);
     if (this.active.has(run.id)) throw new Error(`run ${run.id} is already running`);
-    const deps = this.deps(run.params.provider, run.id);
+    const deps = await this.deps(run.params.provider, run.id);
     this.track(run.id, p.workDoneToken, 'AMTP: resuming run', () => resumeRun(deps, run.id), () => undefined);
     return { runId: run.id };
   }
@@ -141,7 +145,8 @@ export class AmtpService {
     if (!this.trusted) throw new RestrictedModeError(`${what} is not available in Restricted Mode: trust this workspace to let AMTP write and run tests. Crawl Workspace still works.`);
   }
 
-  private deps(provider: string, runId: string): PipelineDeps {
+  private async deps(provider: string, runId: string): Promise<PipelineDeps> {
+    const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
     const controller = new AbortController();
     this.active.set(runId, controller);
     let lastState = '';
@@ -150,8 +155,9 @@ export class AmtpService {
       store: this.store,
       provider: createProvider({ provider, apiKey: this.apiKey ?? undefined, baseURL: this.settings.baseURL }),
       approver: this.approver(),
+      stages: standardStages(),
       crawl: crawlMap,
-      riskOverrides: this.settings.riskOverrides,
+      ...policy,
       signal: controller.signal,
       // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.
       canExecute: () => this.trusted,

@@ -1,4 +1,6 @@
-import { AGENTS, type AgentId, type Depth, type FrameworkChoice, type RunParams } from './types';
+import { AGENTS, type AgentId } from '../core/agents';
+import type { Depth, FrameworkChoice } from '../core/frameworks';
+import type { RunParams } from '../core/run';
 
 export const MAX_TEMPERATURE = 0.2;
 export const DEFAULT_SEED = 1234;

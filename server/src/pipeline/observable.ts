@@ -1,5 +1,5 @@
-import { canonicalJson } from './canonical';
-import type { RunRecord } from './types';
+import { canonicalJson } from '../core/canonical';
+import type { RunRecord } from '../core/run';
 
 /**
  * The part of a run record that a replay must reproduce: no timestamps, no

@@ -1,4 +1,5 @@
-import { CancelledError, RateLimitError, TransientLlmError } from '../llm/errors';
+import { CancelledError } from '../core/errors';
+import { RateLimitError, TransientLlmError } from '../llm/errors';
 
 export interface BackoffPolicy {
   /** per-attempt base when a 429 carries no Retry-After (spec: 7.5 s × attempt) */

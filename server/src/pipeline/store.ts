@@ -3,9 +3,10 @@ import * as path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile, JSONFile } from 'lowdb/node';
 import { validate, formatContractErrors } from '../contracts/validate';
-import { StoreCorruptError } from '../llm/errors';
-import { canonicalJson, sha256 } from './canonical';
-import type { Artifact, ArtifactKind, ArtifactMeta, RunRecord } from './types';
+import { StoreCorruptError } from '../core/errors';
+import { canonicalJson, sha256 } from '../core/canonical';
+import type { Artifact, ArtifactMeta, RunRecord } from '../core/run';
+import type { ArtifactKind } from '../core/agents';
 
 export const STORE_DIR = '.amtp';
 

@@ -1,6 +1,7 @@
 import type { TestCases } from '../contracts/types';
 import type { RunStore } from './store';
-import type { RunRecord, RunStatus } from './types';
+import type { RunRecord } from '../core/run';
+import type { RunStatus } from '../core/status';
 
 /** The `--json` contract of the CLI (DESIGN.md). CI scripts parse this; add fields, never rename. */
 export interface RunSummary {

@@ -1,15 +1,11 @@
 import { promises as fsp } from 'node:fs';
 import type { EngineerOutput, TestCases } from '../contracts/types';
-import { Gateway } from '../gateway/gateway';
-import { recordedDecisions } from '../gateway/approvers';
 import { PathEscapeError, atomicWrite, normalizeTestDir, protectedPath, resolveInside, workspaceRelative } from '../util/safePath';
 import { realpath } from 'node:fs/promises';
-import { sha256 } from './canonical';
-import { crashPoint } from './faults';
-import type { PipelineDeps } from './orchestrator';
-import type { ApprovalRecord, FileRecord, RunRecord } from './types';
-
-type Save = (mut: (r: RunRecord) => void) => Promise<RunRecord>;
+import { sha256 } from '../core/canonical';
+import { crashPoint } from '../core/faults';
+import type { FileRecord } from '../core/run';
+import type { Stage } from './stage';
 
 const DEFAULT_TEST_DIRS = ['test', 'tests', '__tests__', 'spec'];
 const DONE: FileRecord['action'][] = ['created', 'overwritten', 'unchanged', 'rejected'];
@@ -19,7 +15,7 @@ const DONE: FileRecord['action'][] = ['created', 'overwritten', 'unchanged', 're
  * settled before a crash are skipped, and decisions taken with `amtp approve`
  * are honoured on resume.
  */
-export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, save: Save): Promise<void> {
+export const writeStage: Stage = async ({ deps, state, save, gateway }) => {
   await save((r) => { r.stage = 'write'; });
   const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
   const engineer = (await deps.store.getArtifact(state.run.id, act('engineer').artifactId!)).content as unknown as EngineerOutput;
@@ -28,10 +24,6 @@ export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, 
   const modelDirs = cases.project.test_setup.test_dirs.map(normalizeTestDir).filter((d): d is string => d !== undefined);
   const testDirs = modelDirs.length ? modelDirs : DEFAULT_TEST_DIRS;
 
-  const gateway = new Gateway(state.run.id, recordedDecisions(() => state.run, deps.approver), {
-    approval: (rec) => save((r) => upsertApproval(r, rec)).then(() => undefined),
-    audit: (row) => save((r) => { r.audit.push(row); }).then(() => undefined),
-  }, deps.riskOverrides);
 
   for (const file of [...engineer.files].sort((a, b) => a.path.localeCompare(b.path))) {
     const settled = state.run.files.find((f) => f.path === file.path);
@@ -50,7 +42,7 @@ export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, 
       if (why) throw new PathEscapeError(`${JSON.stringify(file.path)} is refused: ${why}`);
     } catch (e) {
       if (!(e instanceof PathEscapeError)) throw e;
-      await save((r) => { r.audit.push({ at: new Date().toISOString(), tool: 'fs.write', risk: 'high', target: file.path, outcome: 'refused', detail: e.message }); });
+      await save((r) => { r.audit.push({ at: new Date().toISOString(), tool: 'fs.write_outside_tests', risk: 'high', target: file.path, outcome: 'refused', detail: e.message }); });
       await record('failed');
       continue;
     }
@@ -87,9 +79,4 @@ export async function writeStage(deps: PipelineDeps, state: { run: RunRecord }, 
     r.status = pending.length ? 'awaiting_approval' : 'completed';
     r.reason = pending.length ? `${pending.length} file(s) wait for approval: amtp approve ${r.id} [--reject]` : undefined;
   });
-}
-
-function upsertApproval(r: RunRecord, rec: ApprovalRecord): void {
-  r.approvals = r.approvals.filter((a) => a.id !== rec.id);
-  r.approvals.push(rec);
-}
+};

@@ -3,9 +3,9 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { SCHEMAS } from '../contracts/schemas';
 import { SANITIZER_VERSION } from '../llm/sanitize';
-import { canonicalJson, sha256 } from '../pipeline/canonical';
-import type { RunParams } from '../pipeline/types';
-import { redactValue } from './redact';
+import { canonicalJson, sha256 } from '../core/canonical';
+import type { RunParams } from '../core/run';
+import { redactValue } from '../util/redact';
 
 export type RecordedAgent = 'orchestrator' | 'crawler' | 'generator' | 'engineer' | 'workspace';
 

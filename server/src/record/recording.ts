@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { formatContractErrors, validate } from '../contracts/validate';
-import { canonicalJson, sha256 } from '../pipeline/canonical';
+import { canonicalJson, sha256 } from '../core/canonical';
 
 export interface RecordingHeader {
   type: 'header';

@@ -1,7 +1,8 @@
-import { AmtpError, RateLimitError, errorKind, errorMessage } from '../llm/errors';
+import { AmtpError, errorKind, errorMessage } from '../core/errors';
+import { RateLimitError } from '../llm/errors';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from '../llm/provider';
-import { canonicalJson, sha256 } from '../pipeline/canonical';
-import type { AgentId } from '../pipeline/types';
+import { canonicalJson, sha256 } from '../core/canonical';
+import type { AgentId } from '../core/agents';
 import type { Recorder } from './recorder';
 
 export interface RecordedError {

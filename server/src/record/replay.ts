@@ -2,12 +2,14 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crawlWorkspace } from '../agents/crawler/staticMap';
 import type { Approver } from '../gateway/gateway';
-import { errorMessage } from '../llm/errors';
+import { errorMessage } from '../core/errors';
 import { resolveParams } from '../pipeline/config';
 import { observableState } from '../pipeline/observable';
 import { startRun } from '../pipeline/orchestrator';
 import { RunStore } from '../pipeline/store';
-import type { AgentId, RunRecord } from '../pipeline/types';
+import type { AgentId } from '../core/agents';
+import type { RunRecord } from '../core/run';
+import { standardStages } from '../app/stages';
 import { loadRecording, type Recording } from './recording';
 import { ReplayDivergence, ReplayProvider, type ConsumedEvent } from './replayProvider';
 import type { CrawlerOutput } from '../contracts/types';
@@ -62,6 +64,7 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
         store,
         provider: new ReplayProvider(rec, trace, perturbReply, opts.pinned),
         approver: recordedApprover(rec),
+        stages: standardStages(),
         crawl: opts.pinned ? async () => recordedStaticMap(rec) : async (w) => (await crawlWorkspace(w, { tools })).map,
         // Waits already happened when the run was recorded; a replay only needs the decisions.
         backoff: { rateLimitBaseMs: 0, transientBaseMs: 0, maxDelayMs: 0 },

@@ -1,7 +1,8 @@
-import { AmtpError, LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from '../llm/errors';
+import { AmtpError } from '../core/errors';
+import { LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from '../llm/errors';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from '../llm/provider';
-import { canonicalJson, sha256 } from '../pipeline/canonical';
-import type { AgentId } from '../pipeline/types';
+import { canonicalJson, sha256 } from '../core/canonical';
+import type { AgentId } from '../core/agents';
 import type { Recording, RecordedEvent } from './recording';
 import type { RecordedError } from './recordingProvider';
 

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256 } from '../pipeline/canonical';
+import { canonicalJson, sha256 } from '../core/canonical';
 import type { Recorder } from './recorder';
 import type { Recording, RecordedEvent } from './recording';
 import { ReplayDivergence, type ConsumedEvent } from './replayProvider';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { crawlWorkspace } from '../agents/crawler/staticMap';
-import type { PipelineDeps } from '../pipeline/orchestrator';
-import type { RunParams } from '../pipeline/types';
+import type { PipelineDeps } from '../pipeline/deps';
+import type { RunParams } from '../core/run';
 import { Recorder } from './recorder';
 import { RecordingProvider } from './recordingProvider';
 import { recordingTools } from './toolTap';

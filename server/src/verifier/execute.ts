@@ -1,5 +1,5 @@
 import { runTests, type RunResult } from '../frameworks/runner';
-import { CancelledError } from '../llm/errors';
+import { CancelledError } from '../core/errors';
 import type { RunPlan } from './runPlan';
 
 export type ObservedStatus = 'passed' | 'failed' | 'skipped' | 'missing' | 'load_error' | 'timeout';

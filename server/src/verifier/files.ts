@@ -3,7 +3,7 @@
 // "generated": rewriting or removing it is medium risk. Anything else is an fs.overwrite (high).
 import { promises as fsp } from 'node:fs';
 import type { Gateway } from '../gateway/gateway';
-import { sha256 } from '../pipeline/canonical';
+import { sha256 } from '../core/canonical';
 import { atomicWrite, resolveInside } from '../util/safePath';
 
 export interface WriteLog {

@@ -1,8 +1,8 @@
 // Goal validation: every P0/P1 case ends with a passing test or a recorded reason
 // (not_written reason, quarantine reason, dropped reason, or its file's write decision).
 import type { EngineerOutput, TestCases } from '../contracts/types';
-import type { RunRecord } from '../pipeline/types';
-import type { CaseResult, VerificationRecord } from './types';
+import type { RunRecord } from '../core/run';
+import type { CaseResult, VerificationRecord } from '../core/run';
 
 export function unmetGoals(plan: TestCases, eng: EngineerOutput, run: RunRecord, results: CaseResult[]): VerificationRecord['unmet'] {
   const notWritten = new Set(eng.not_written.map((n) => n.caseId));

@@ -4,14 +4,16 @@
 import { SCHEMAS } from '../contracts/schemas';
 import type { TestCase } from '../contracts/types';
 import { frameworkConventions } from '../frameworks';
-import { MalformedLlmOutput, SchemaValidationError } from '../llm/errors';
+import { MalformedLlmOutput } from '../llm/errors';
+import { SchemaValidationError } from '../core/errors';
 import type { ChatRequest, LlmProvider } from '../llm/provider';
 import { SANITIZER_VERSION, sanitize } from '../llm/sanitize';
-import { requireValid } from '../pipeline/boundary';
-import { canonicalJson, sha256 } from '../pipeline/canonical';
-import type { HandoffEnvelope } from '../pipeline/envelope';
+import { requireValid } from '../contracts/validate';
+import { canonicalJson, sha256 } from '../core/canonical';
+import type { HandoffEnvelope } from '../contracts/envelope';
 import type { RunStore } from '../pipeline/store';
-import type { Framework, RunRecord } from '../pipeline/types';
+import type { Framework } from '../core/frameworks';
+import type { RunRecord } from '../core/run';
 
 export const REPAIR_ROLE = `You are the Test Engineer of AMTP, in a repair session for one failing test.
 The user message is a canonical JSON envelope from the verifier. Its payload holds the planned case

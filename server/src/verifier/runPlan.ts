@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Framework } from '../pipeline/types';
+import type { Framework } from '../core/frameworks';
 
 export interface RunPlan {
   framework: Framework;

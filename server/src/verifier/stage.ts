@@ -2,20 +2,18 @@
 // then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
 // killed during verification restores the files it had rewritten and verifies again.
 import type { EngineerOutput, TestCases } from '../contracts/types';
-import { recordedDecisions } from '../gateway/approvers';
-import { Gateway } from '../gateway/gateway';
-import { sha256 } from '../pipeline/canonical';
-import type { PipelineDeps } from '../pipeline/orchestrator';
-import type { ApprovalRecord, RunRecord } from '../pipeline/types';
+import type { Gateway } from '../gateway/gateway';
+import { sha256 } from '../core/canonical';
+import type { PipelineDeps } from '../pipeline/deps';
+import type { Stage } from '../pipeline/stage';
+import type { RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { unmetGoals } from './goal';
 import { planRun } from './runPlan';
 import { findTests } from './testFile';
-import type { VerificationRecord } from './types';
+import type { VerificationRecord } from '../core/run';
 import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
-
-type Save = (mut: (r: RunRecord) => void) => Promise<RunRecord>;
 
 const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 
@@ -23,7 +21,9 @@ function fresh(runs: number, over: Partial<VerificationRecord> = {}): Verificati
   return { status: 'running', runs, executions: 0, filters: [], results: [], repairs: [], quarantineFiles: [], unmet: [], pids: [], writes: [], ...over };
 }
 
-export async function verifyStage(deps: PipelineDeps, state: { run: RunRecord }, save: Save): Promise<void> {
+export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
+  // Verification follows a write that completed; a run waiting for a write approval is not verified yet.
+  if (state.run.status !== 'completed') return;
   const params = state.run.params.verify;
   if (!params) return; // runs started without verifier settings (library callers, replays) have no verify stage
   const skip = (reason: string) => save((r) => { r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason }); });
@@ -49,10 +49,6 @@ export async function verifyStage(deps: PipelineDeps, state: { run: RunRecord },
     r.verification = fresh(params.runs, { framework: plan.framework, writes: prior });
   });
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
-  const gateway = new Gateway(state.run.id, recordedDecisions(() => state.run, deps.approver), {
-    approval: (rec) => save((r) => upsertApproval(r, rec)).then(() => undefined),
-    audit: (row) => save((r) => { r.audit.push(row); }).then(() => undefined),
-  }, deps.riskOverrides);
   const log: WriteLog = {
     known: new Set([...engineer.files.map((f) => sha256(f.content)), ...prior.flatMap((w) => (w.sha256 ? [w.sha256] : []))]),
     before: (path, sha) => update((v) => { v.writes.push({ path, sha256: sha }); }),
@@ -109,7 +105,7 @@ export async function verifyStage(deps: PipelineDeps, state: { run: RunRecord },
     r.status = unmet.length ? 'needs_review' : 'completed';
     r.reason = unmet.length ? `${unmet.length} P0/P1 case(s) have neither a passing test nor a recorded reason: ${unmet.map((u) => u.caseId).join(', ')}` : undefined;
   });
-}
+};
 
 function keepLog(v: VerificationRecord | undefined): Partial<VerificationRecord> {
   return v ? { writes: v.writes, pids: v.pids } : {};
@@ -129,9 +125,4 @@ async function restore(deps: PipelineDeps, gateway: Gateway, log: WriteLog, run:
     const now = await readOrNull(await resolveInside(deps.workspace, path));
     if (now !== null && ours.has(sha256(now))) await putFile(gateway, deps.workspace, log, run.id, path, null, 'removes a quarantine file before verifying again');
   }
-}
-
-function upsertApproval(r: RunRecord, rec: ApprovalRecord): void {
-  r.approvals = r.approvals.filter((a) => a.id !== rec.id);
-  r.approvals.push(rec);
 }

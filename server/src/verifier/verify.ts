@@ -4,11 +4,12 @@
 import type { EngineerOutput, TestCase, TestCases } from '../contracts/types';
 import type { CoverageUnits } from '../frameworks/runner';
 import type { Gateway } from '../gateway/gateway';
-import { AmtpError, CancelledError, MalformedLlmOutput, SchemaValidationError, errorMessage } from '../llm/errors';
+import { AmtpError, CancelledError, SchemaValidationError, errorMessage } from '../core/errors';
+import { MalformedLlmOutput } from '../llm/errors';
 import type { LlmProvider } from '../llm/provider';
-import { crashPoint } from '../pipeline/faults';
+import { crashPoint } from '../core/faults';
 import type { RunStore } from '../pipeline/store';
-import type { RunRecord } from '../pipeline/types';
+import type { RunRecord } from '../core/run';
 import { classifyFailure, firstLine } from './classify';
 import { percent, redundant, union, type Candidate } from './coverage';
 import { CaseRunner, type Observation } from './execute';
@@ -16,7 +17,7 @@ import { putFile, type WriteLog } from './files';
 import { requestRepair } from './repair';
 import type { RunPlan } from './runPlan';
 import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests, testSource } from './testFile';
-import type { CaseResult, FilterStep, VerificationRecord, VerifyParams } from './types';
+import type { CaseResult, FilterStep, VerificationRecord, VerifyParams } from '../core/run';
 
 export interface VerifyContext {
   workspace: string;

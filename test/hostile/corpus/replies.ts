@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { AgentId } from '../../../server/src/pipeline/types';
+import type { AgentId } from '../../../server/src/core/agents';
 import { CASE_ID, goodEngineerOutput, goodGeneratorOutput } from '../../helpers/scriptedModel';
 
 /**

@@ -1,5 +1,5 @@
 import type { CrawlerOutput } from '../../contracts/types';
-import type { HandoffEnvelope } from '../../pipeline/envelope';
+import type { HandoffEnvelope } from '../../contracts/envelope';
 
 /**
  * The offline crawler's "model" step: the static analysis already did the real

@@ -4,7 +4,7 @@ import { RENDERERS, resolveFramework } from '../../frameworks';
 import { importPathFor, testDir, testFileName } from '../../frameworks/layout';
 import { pythonModule } from '../../frameworks/pytest';
 import type { FrameworkRenderer, Project, RenderedCase } from '../../frameworks/types';
-import type { FrameworkChoice } from '../../pipeline/types';
+import type { FrameworkChoice } from '../../core/frameworks';
 import { prMetadata } from './pr';
 
 const RESERVED_LOCALS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'actual', 'again', 'thrown', 'pytest', 'inspect', 'math', 'excinfo']);

@@ -1,5 +1,5 @@
 import type { EngineerOutput, TestCases } from '../../contracts/types';
-import type { Framework } from '../../pipeline/types';
+import type { Framework } from '../../core/frameworks';
 
 /** Pull-request metadata a reviewer can act on: what was written, what was not and why, how to run it. */
 export function prMetadata(cases: TestCases, framework: Framework, out: Pick<EngineerOutput, 'files' | 'command' | 'not_written' | 'dev_dependencies'>): EngineerOutput['pr'] {

@@ -1,5 +1,5 @@
 import type { CrawlerOutput, TestCase, TestCases } from '../../contracts/types';
-import type { Depth } from '../../pipeline/types';
+import type { Depth } from '../../core/frameworks';
 import { exampleCase, type ExampleSource } from './exampleCases';
 import { hasDoctest, parseDoctest } from './doctest';
 import type { ParsedSnippet } from './examples';

@@ -1,6 +1,8 @@
-import { canonicalJson, canonicalJsonWithRaw } from './canonical';
-import { INPUT_SCHEMA, requireValid } from './boundary';
-import type { AgentId, Depth, FrameworkChoice } from './types';
+import type { AgentId } from '../core/agents';
+import { canonicalJson, canonicalJsonWithRaw } from '../core/canonical';
+import type { Depth, FrameworkChoice } from '../core/frameworks';
+import { INPUT_SCHEMA } from './agentSchemas';
+import { requireValid } from './validate';
 
 export interface HandoffEnvelope {
   schema_version: '1';

@@ -1,0 +1,23 @@
+// The one list of test frameworks AMTP renders and runs. The CLI, the settings, the schemas' enums,
+// the prompts and package.json all derive from it (test/unit/singleSource.test.ts checks them).
+export const FRAMEWORKS = ['jest', 'vitest', 'mocha', 'node-test', 'pytest'] as const;
+export type Framework = (typeof FRAMEWORKS)[number];
+
+/** what a person may choose: a framework, or `auto` for the one the project already uses */
+export const FRAMEWORK_CHOICES = ['auto', ...FRAMEWORKS] as const;
+export type FrameworkChoice = (typeof FRAMEWORK_CHOICES)[number];
+
+export const DEPTHS = ['smoke', 'standard', 'deep'] as const;
+export type Depth = (typeof DEPTHS)[number];
+
+export function isFramework(v: unknown): v is Framework {
+  return (FRAMEWORKS as readonly unknown[]).includes(v);
+}
+
+export function isFrameworkChoice(v: unknown): v is FrameworkChoice {
+  return (FRAMEWORK_CHOICES as readonly unknown[]).includes(v);
+}
+
+export function isDepth(v: unknown): v is Depth {
+  return (DEPTHS as readonly unknown[]).includes(v);
+}

@@ -1,0 +1,193 @@
+// The run record: what the store persists for each run, and what every stage reads and updates.
+// Types only (plus the verifier's defaults), so every layer can name them without importing logic.
+import type { AgentId, ArtifactKind } from './agents';
+import type { ContractError } from './errors';
+import type { Depth, Framework, FrameworkChoice } from './frameworks';
+import type { Risk, ToolName } from './risk';
+import type { RunStatus } from './status';
+
+export interface ArtifactMeta {
+  sanitizer: 'v1.0.0';
+  provider: string;
+  model: string;
+  seed: number;
+  temperature?: number;
+  promptHash: string;
+  attempt: number;
+}
+
+export interface Artifact {
+  id: string;
+  runId: string;
+  kind: ArtifactKind;
+  content: Record<string, unknown>;
+  meta: ArtifactMeta;
+}
+
+export interface ActivityError {
+  kind: string;
+  message: string;
+  attempt: number;
+  at: string;
+  /** ajv errors for SchemaValidationError, kept so a person can see what broke */
+  details?: ContractError[];
+  /** first bytes of the offending reply (never a secret: replies come from the model) */
+  excerpt?: string;
+}
+
+export interface ActivityRecord {
+  agent: AgentId;
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'needs_review';
+  attempts: number;
+  errors: ActivityError[];
+  artifactId?: string;
+  model?: string;
+  startedAt?: string;
+  endedAt?: string;
+}
+
+export type Decision = 'approved' | 'rejected' | 'timeout' | 'pending' | 'auto';
+
+export interface ApprovalRecord {
+  id: string;
+  tool: ToolName;
+  risk: Risk;
+  summary: string;
+  target?: string;
+  decision: Decision;
+  note?: string;
+  decidedBy?: string;
+  requestedAt: string;
+  decidedAt?: string;
+}
+
+export interface AuditRow {
+  at: string;
+  /** the tool, or settings.ignored: a repository setting that tried to steer the run and was ignored */
+  tool: ToolName | 'settings.ignored';
+  risk: Risk;
+  target?: string;
+  outcome: 'executed' | 'refused' | 'failed';
+  approvalId?: string;
+  detail?: string;
+}
+
+export type FileAction = 'created' | 'overwritten' | 'unchanged' | 'rejected' | 'pending' | 'failed';
+
+export interface FileRecord {
+  path: string;
+  action: FileAction;
+  caseIds: string[];
+  sha256?: string;
+}
+
+export interface RunParams {
+  depth: Depth;
+  framework: FrameworkChoice;
+  provider: string;
+  models: Record<AgentId, string>;
+  seed: number;
+  temperature: number;
+  maxAttempts: number;
+  /** the verifier's settings; absent = no verify stage (library callers, replays) */
+  verify?: VerifyParams;
+}
+
+export interface RunRecord {
+  schema_version: 1;
+  id: string;
+  /** bumped on every write: a stale writer is detected instead of losing an update */
+  version: number;
+  status: RunStatus;
+  stage: AgentId | 'write' | 'verify' | 'done';
+  createdAt: string;
+  updatedAt: string;
+  params: RunParams;
+  activities: ActivityRecord[];
+  files: FileRecord[];
+  approvals: ApprovalRecord[];
+  audit: AuditRow[];
+  /** why the run stopped where it did, for people */
+  reason?: string;
+  /** what the verifier ran, kept and dropped (server/src/verifier) */
+  verification?: VerificationRecord;
+}
+
+/** What the verifier does; persisted in RunParams so a resumed or approved run verifies the same way. */
+export interface VerifyParams {
+  enabled: boolean;
+  /** a test is kept only if it passes this many runs in a row */
+  runs: number;
+  /** wall-clock limit of one runner invocation; the process group is killed after it */
+  timeoutSeconds: number;
+  /** repair sessions per failing test (LLM providers only) */
+  repairAttempts: number;
+  /** above this many candidate tests, coverage contribution is measured per file instead of per test */
+  maxCoverageRuns: number;
+}
+
+export const DEFAULT_VERIFY: VerifyParams = { enabled: true, runs: 3, timeoutSeconds: 120, repairAttempts: 2, maxCoverageRuns: 60 };
+
+export type CaseOutcome = 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing';
+
+export interface CaseResult {
+  caseId: string;
+  outcome: CaseOutcome;
+  /** why it is not passing (always set unless passing), or how it came to pass (repaired) */
+  reason?: string;
+  /** the test's name as the runner reported it */
+  test?: string;
+  /** where the test lives now (the quarantine file for quarantined tests) */
+  file?: string;
+  line?: number;
+  /** which filter removed it */
+  step?: FilterStepName;
+  /** repair sessions used for this test */
+  repairs?: number;
+}
+
+export type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';
+
+export interface FilterStep {
+  step: FilterStepName;
+  /** tests that went through this filter and stayed */
+  kept: number;
+  /** tests this filter removed from the suite */
+  dropped: number;
+  /** tests this filter moved to a quarantine file instead (possible bugs) */
+  quarantined?: number;
+  /** names of the removed (and quarantined) tests */
+  names: string[];
+  /** set when the filter could not be applied (e.g. no coverage tool) */
+  skipped?: string;
+}
+
+export interface RepairRecord {
+  caseId: string;
+  attempt: number;
+  outcome: 'fixed' | 'still_failing' | 'code_bug' | 'cannot_fix' | 'invalid_reply';
+  error?: string;
+  artifactId?: string;
+}
+
+export interface VerificationRecord {
+  status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
+  reason?: string;
+  framework?: Framework;
+  /** runs required per test (N) */
+  runs: number;
+  /** runner invocations made */
+  executions: number;
+  filters: FilterStep[];
+  results: CaseResult[];
+  /** percent of coverage units (statements, branches, functions; Python: lines, arcs) of the files under test */
+  coverage?: { before?: number; after?: number; tool?: string; skipped?: string };
+  repairs: RepairRecord[];
+  quarantineFiles: string[];
+  /** P0/P1 cases with neither a passing test nor a recorded reason */
+  unmet: { caseId: string; priority: string; title: string }[];
+  /** process-group ids of every runner started (for audits and orphan checks) */
+  pids: number[];
+  /** write-ahead log of the files the verifier wrote, so a re-verification can restore them */
+  writes: { path: string; sha256: string | null }[];
+}

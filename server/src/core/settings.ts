@@ -1,0 +1,46 @@
+// The one list of AMTP's VS Code settings (`amtp.<key>`). package.json's contributes.configuration
+// must match it (test/unit/settings.test.ts), the client reads exactly these keys, and the server
+// knows from it which keys a repository may never set.
+//
+// Scope decides who may set a key. `machine` keys (where requests and keys go, what needs approval)
+// are the person's: VS Code ignores workspace values of them, and AMTP ignores such values in a
+// repository's .vscode/settings.json with a warning in the log and the run's audit.
+export type SettingScope = 'machine' | 'window' | 'resource';
+
+export interface SettingSpec {
+  scope: SettingScope;
+  /** why a repository may not set it (machine scope only) */
+  userOnly?: string;
+}
+
+const WHERE_REQUESTS_GO = 'where requests and the API key go is the person\'s choice, never the repository\'s';
+
+export const SETTINGS = {
+  provider: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
+  baseURL: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
+  model: { scope: 'window' },
+  'models.crawler': { scope: 'window' },
+  'models.generator': { scope: 'window' },
+  'models.engineer': { scope: 'window' },
+  temperature: { scope: 'window' },
+  seed: { scope: 'window' },
+  defaultFramework: { scope: 'resource' },
+  defaultDepth: { scope: 'resource' },
+  riskOverrides: { scope: 'machine', userOnly: 'a repository may raise a risk (ask for more caution), never lower one' },
+  approvalTimeoutSeconds: { scope: 'window' },
+  record: { scope: 'window' },
+  verify: { scope: 'resource' },
+  verifyRuns: { scope: 'resource' },
+  testTimeoutSeconds: { scope: 'resource' },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+/** Keys a repository's settings may never set (they are read from the person's own settings only). */
+export const USER_ONLY_SETTINGS = SETTING_KEYS.filter((k) => SETTINGS[k].scope === 'machine');
+
+export function userOnlyReason(key: SettingKey): string | undefined {
+  const spec: SettingSpec = SETTINGS[key];
+  return spec.userOnly;
+}

@@ -1,0 +1,136 @@
+// One agent as a stage: build its envelope, call the model in a brand-new session, accept the reply
+// at the boundary (sanitize → parse → validate), persist the artifact, commit it to the run record.
+import { ARTIFACT_KIND, type AgentId } from '../core/agents';
+import { canonicalJson, sha256 } from '../core/canonical';
+import { AmtpError, CancelledError, SchemaValidationError, errorKind, errorMessage } from '../core/errors';
+import { crashPoint } from '../core/faults';
+import type { ActivityRecord, RunRecord } from '../core/run';
+import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
+import { systemPrompt } from '../agents/prompts';
+import { acceptReply } from '../llm/accept';
+import { MalformedLlmOutput, RateLimitError, TransientLlmError } from '../llm/errors';
+import type { ChatRequest } from '../llm/provider';
+import { SANITIZER_VERSION } from '../llm/sanitize';
+import { redactValue } from '../util/redact';
+import type { PipelineDeps } from './deps';
+import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retry';
+import type { Save, Stage, StageContext } from './stage';
+
+/** The stage that runs `agent`; a no-op once the agent's artifact is committed. */
+export function agentStage(agent: AgentId): Stage {
+  return async (ctx) => {
+    const act = ctx.state.run.activities.find((a) => a.agent === agent)!;
+    if (act.status === 'completed' && act.artifactId) return;
+    await runActivity(ctx, agent);
+  };
+}
+
+type EnvelopeParts = Omit<HandoffEnvelope, 'schema_version' | 'run_id' | 'to_agent'> & { payloadCanonical?: string };
+
+async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): Promise<EnvelopeParts> {
+  if (agent === 'crawler') {
+    const map = await deps.crawl(deps.workspace);
+    // Credential-shaped strings in workspace files never leave the machine: a model gets them redacted.
+    const payload = deps.provider.name === 'offline' ? map : redactValue(map);
+    return { from_agent: 'orchestrator', artifact_id: null, payload: payload as unknown as Record<string, unknown>, params: {} };
+  }
+  const from: AgentId = agent === 'generator' ? 'crawler' : 'generator';
+  const prev = run.activities.find((a) => a.agent === from)!;
+  // The previous agent's output is loaded from the store by id, never passed in memory.
+  const { artifact, contentText } = await deps.store.loadArtifact(run.id, prev.artifactId!);
+  const params = agent === 'generator' ? { depth_level: run.params.depth } : { target_framework: run.params.framework };
+  return { from_agent: from, artifact_id: artifact.id, payload: artifact.content, params, payloadCanonical: contentText };
+}
+
+async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
+  const { deps, state, save } = ctx;
+  const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
+  const { params } = state.run;
+  const setAct = (mut: (a: ActivityRecord) => void) => save((r) => mut(r.activities.find((a) => a.agent === agent)!));
+  await save((r) => { r.stage = agent; });
+
+  let envelope: string;
+  try {
+    const { payloadCanonical, ...parts } = await payloadFor(deps, state.run, agent);
+    envelope = buildEnvelope({ schema_version: '1', run_id: state.run.id, to_agent: agent, ...parts }, payloadCanonical);
+  } catch (e) {
+    if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, 0);
+    throw e;
+  }
+  const messages: ChatRequest['messages'] = [
+    { role: 'system', content: systemPrompt(agent) },
+    { role: 'user', content: envelope },
+  ];
+  const model = params.models[agent];
+  const promptHash = sha256(canonicalJson(messages));
+  const orphan = await deps.store.findUncommittedArtifact(state.run.id, ARTIFACT_KIND[agent], promptHash);
+  if (orphan) {
+    deps.onEvent?.({ type: 'log', level: 'info', message: `${agent}: adopting artifact ${orphan.id}, persisted before an interruption` });
+    await setAct((a) => { a.status = 'completed'; a.artifactId = orphan.id; a.endedAt = new Date().toISOString(); });
+    return;
+  }
+  let malformed = 0;
+  let transport = 0;
+
+  for (;;) {
+    if (deps.signal?.aborted) throw new CancelledError();
+    const attempt = state.run.activities.find((a) => a.agent === agent)!.attempts + 1;
+    await setAct((a) => { a.status = 'running'; a.attempts = attempt; a.model = model; a.startedAt ??= new Date().toISOString(); });
+    deps.onEvent?.({ type: 'activity', runId: state.run.id, agent, attempt });
+    try {
+      // A brand-new session per attempt; it is dropped when this block ends.
+      const session = deps.provider.openSession(agent);
+      const reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, attempt, signal: deps.signal });
+      const content = acceptReply(agent, reply.content);
+      const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
+        sanitizer: SANITIZER_VERSION, provider: deps.provider.name, model: reply.model || model, seed: params.seed, temperature: params.temperature, promptHash, attempt,
+      });
+      crashPoint(`${agent}:persisted`);
+      await setAct((a) => { a.status = 'completed'; a.artifactId = artifact.id; a.endedAt = new Date().toISOString(); });
+      crashPoint(`${agent}:committed`);
+      return;
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      const err = {
+        kind: errorKind(e), message: errorMessage(e), attempt, at: new Date().toISOString(),
+        details: e instanceof SchemaValidationError ? e.errors : undefined,
+        excerpt: e instanceof MalformedLlmOutput ? e.excerpt : undefined,
+      };
+      await setAct((a) => { a.errors.push(err); });
+      if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, attempt);
+      if (e instanceof MalformedLlmOutput) {
+        if (++malformed >= params.maxAttempts) return fail(save, agent, `${agent} gave malformed output ${malformed} times: ${e.message}`);
+        deps.onEvent?.({ type: 'log', level: 'warn', message: `${agent}: ${e.message}; retrying in a new session` });
+        continue;
+      }
+      if (e instanceof RateLimitError || e instanceof TransientLlmError) {
+        if (++transport > policy.maxTransportRetries) return fail(save, agent, `${agent}: gave up after ${transport} retries: ${e.message}`);
+        const delay = backoffDelay(e, transport, policy);
+        deps.onEvent?.({ type: 'log', level: 'warn', message: `${agent}: ${e.message}; retrying in ${delay} ms` });
+        await sleep(delay, deps.signal);
+        continue;
+      }
+      // Configuration, store and other typed errors: retrying cannot help; their message says what to fix.
+      if (e instanceof AmtpError) return fail(save, agent, e.message);
+      return fail(save, agent, `${agent} failed: ${errorMessage(e)}`);
+    }
+  }
+}
+
+async function stopForReview(save: Save, agent: AgentId, e: SchemaValidationError, attempt: number): Promise<void> {
+  await save((r) => {
+    const a = r.activities.find((x) => x.agent === agent)!;
+    if (attempt === 0) a.errors.push({ kind: e.kind, message: e.message, attempt, at: new Date().toISOString(), details: e.errors });
+    a.status = 'needs_review';
+    r.status = 'needs_review';
+    r.reason = e.message;
+  });
+}
+
+async function fail(save: Save, agent: AgentId, reason: string): Promise<void> {
+  await save((r) => {
+    r.activities.find((x) => x.agent === agent)!.status = 'failed';
+    r.status = 'failed';
+    r.reason = reason;
+  });
+}

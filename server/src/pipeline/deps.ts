@@ -1,0 +1,42 @@
+// What a run is given: the workspace, the store, the model provider, the person's approver, the
+// stages to run, and the hooks around them. Everything is handed in; nothing here is imported back.
+import type { AgentId } from '../core/agents';
+import type { RunRecord } from '../core/run';
+import type { CrawlerOutput } from '../contracts/types';
+import type { Approver } from '../gateway/gateway';
+import type { RiskPolicy } from '../gateway/policy';
+import type { LlmProvider } from '../llm/provider';
+import type { BackoffPolicy } from './retry';
+import type { Stage } from './stage';
+import type { RunStore } from './store';
+
+export type PipelineEvent =
+  | { type: 'run'; run: RunRecord }
+  | { type: 'activity'; runId: string; agent: AgentId; attempt: number }
+  | { type: 'log'; level: 'info' | 'warn'; message: string };
+
+/** Records state transitions; LLM and tool events are recorded by wrapping the provider and tools. */
+export interface TransitionRecorder {
+  transition(from: string | null, to: string, state: unknown): void;
+}
+
+export interface PipelineDeps {
+  workspace: string;
+  store: RunStore;
+  provider: LlmProvider;
+  approver: Approver;
+  /** the stages a run goes through, in order (app/stages.ts builds the standard list) */
+  stages: readonly Stage[];
+  /** static analysis through the workspace tools; injectable so replays need no workspace */
+  crawl: (workspace: string) => Promise<CrawlerOutput>;
+  backoff?: Partial<BackoffPolicy>;
+  /** who may change which risk: the person's own overrides, and the repository's (tighten only) */
+  riskPolicy?: RiskPolicy;
+  /** warnings about repository settings that were ignored; logged and audited at the start of every run */
+  ignoredSettings?: readonly string[];
+  signal?: AbortSignal;
+  onEvent?: (e: PipelineEvent) => void;
+  recorder?: TransitionRecorder;
+  /** false when the workspace may not execute code (VS Code Restricted Mode); the verifier then runs nothing */
+  canExecute?: () => boolean;
+}
