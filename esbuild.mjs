@@ -10,6 +10,8 @@ const common = {
   logLevel: 'warning',
   // The TypeScript compiler API is large and loaded lazily by the crawler; keep it out of the bundle.
   external: ['typescript'],
+  // jsonc-parser's UMD entry requires its parts at run time, which a bundle cannot see; its ESM build is static.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 await Promise.all([

@@ -7,7 +7,7 @@ import * as P from '../../server/src/protocol';
 import type { ApprovalUi } from './approvals';
 import type { PendingApproval } from './model/approvalQueue';
 import { describeRun, type RunsModel, type TreeNode } from './model/runsModel';
-import { DEPTH_CHOICES, FRAMEWORK_CHOICES } from './model/settings';
+import { DEPTHS, FRAMEWORK_CHOICES } from '../../server/src/core/frameworks';
 import { startWithProgress } from './progress';
 import type { TestingBridge } from './testing';
 
@@ -38,14 +38,14 @@ function requireTrust(what: string): boolean {
 }
 
 async function refreshRuns(ctx: Ctx): Promise<P.RunView[]> {
-  const { runs } = await ctx.client.sendRequest<P.RunsResult>(P.Runs);
+  const { runs } = await P.sendRequest(ctx.client, P.Runs, null);
   ctx.model.replaceAll(runs);
   return runs;
 }
 
 async function pickDepth(): Promise<P.Depth | undefined> {
   const def = vscode.workspace.getConfiguration('amtp').get<P.Depth>('defaultDepth') ?? 'standard';
-  const items = [def, ...DEPTH_CHOICES.filter((d) => d !== def)].map((d) => ({ label: d, description: d === def ? 'default' : '', detail: DEPTH_DETAIL[d] }));
+  const items = [def, ...DEPTHS.filter((d) => d !== def)].map((d) => ({ label: d, description: d === def ? 'default' : '', detail: DEPTH_DETAIL[d] }));
   return (await vscode.window.showQuickPick(items, { title: 'AMTP: test depth', placeHolder: 'How deep should the generated tests go?', ignoreFocusOut: true }))?.label as P.Depth | undefined;
 }
 
@@ -53,7 +53,7 @@ async function pickFramework(ctx: Ctx): Promise<P.FrameworkChoice | undefined> {
   const configured = vscode.workspace.getConfiguration('amtp').get<P.FrameworkChoice>('defaultFramework') ?? 'auto';
   let detected: P.DetectResult | undefined;
   try {
-    detected = await ctx.client.sendRequest<P.DetectResult>(P.Detect);
+    detected = await P.sendRequest(ctx.client, P.Detect, null);
   } catch (e) {
     ctx.log(`detect failed: ${(e as Error).message}`);
   }
@@ -73,7 +73,7 @@ export async function generate(ctx: Ctx, args?: Partial<Pick<P.GenerateParams, '
   if (!framework) return undefined;
   ctx.log(`generate: depth=${depth} framework=${framework}`);
   const run = await startWithProgress(ctx.client, ctx.model, 'AMTP: generating tests', (workDoneToken) =>
-    ctx.client.sendRequest<P.GenerateResult>(P.Generate, { depth, framework, workDoneToken } satisfies P.GenerateParams),
+    P.sendRequest(ctx.client, P.Generate, { depth, framework, workDoneToken }),
   );
   return announce(ctx, run);
 }
@@ -83,7 +83,7 @@ export async function resume(ctx: Ctx, arg?: TreeNode | string): Promise<P.RunVi
   const runId = runIdOf(arg) ?? (await pickRun(ctx, 'Resume which run?', (r) => r.status !== 'completed' && r.status !== 'running'));
   if (!runId) return undefined;
   const run = await startWithProgress(ctx.client, ctx.model, 'AMTP: resuming run', (workDoneToken) =>
-    ctx.client.sendRequest<P.GenerateResult>(P.Resume, { runId, workDoneToken } satisfies P.ResumeParams),
+    P.sendRequest(ctx.client, P.Resume, { runId, workDoneToken }),
   );
   return announce(ctx, run);
 }
@@ -99,7 +99,7 @@ function announce(ctx: Ctx, run: P.RunView | undefined): P.RunView | undefined {
 }
 
 export async function crawl(ctx: Ctx): Promise<P.CrawlResult> {
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'AMTP: crawling' }, () => ctx.client.sendRequest<P.CrawlResult>(P.Crawl));
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'AMTP: crawling' }, () => P.sendRequest(ctx.client, P.Crawl, null));
   const langs = r.languages.map((l) => `${l.name} ${l.files}`).join(', ') || 'none';
   const summary = `${r.project}: ${r.files} files (${langs}); test framework ${r.testFramework || 'none'}; ${r.entryPoints.length} entry point(s), ${r.keyFiles} key files, ${r.examples} documented example(s)`;
   ctx.log(`crawl: ${summary}`);
@@ -113,7 +113,7 @@ export async function cancel(ctx: Ctx, arg?: TreeNode | string): Promise<boolean
     void vscode.window.showInformationMessage('AMTP: no run is in progress.');
     return false;
   }
-  const { cancelled } = await ctx.client.sendRequest<{ cancelled: boolean }>(P.Cancel, { runId } satisfies P.RunIdParams);
+  const { cancelled } = await P.sendRequest(ctx.client, P.Cancel, { runId });
   ctx.log(`cancel ${runId}: ${cancelled ? 'requested' : 'not running'}`);
   return cancelled;
 }
@@ -207,7 +207,7 @@ export async function verifyDeterminism(ctx: Ctx, file?: string | vscode.Uri): P
   const f = file instanceof vscode.Uri ? file.fsPath : file ?? (active?.fsPath.endsWith('.jsonl') ? active.fsPath : await pickRecording(ctx));
   if (!f) return undefined;
   const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'AMTP: verifying determinism (two replays)' }, () =>
-    ctx.client.sendRequest<P.VerifyDeterminismResult>(P.VerifyDeterminism, { file: f } satisfies P.VerifyDeterminismParams),
+    P.sendRequest(ctx.client, P.VerifyDeterminism, { file: f }),
   );
   ctx.log(`verify ${f}: ${r.summary}${r.diff ? `\n${r.diff}` : ''}`);
   (r.identical ? vscode.window.showInformationMessage : vscode.window.showWarningMessage)(`AMTP: ${r.summary}`);

@@ -8,9 +8,10 @@ import { CasesView } from './casesView';
 import * as cmd from './commands';
 import { createLanguageClient } from './lspClient';
 import { RunsModel } from './model/runsModel';
-import { toServerSettings } from './model/settings';
+import { toServerSettings, userSafeGetter } from './model/settings';
 import { createStatusBar } from './statusBar';
 import { TestingBridge } from './testing';
+import { wireClient } from './wiring';
 
 /** What activate() returns: the extension tests reach the models through it. */
 export interface AmtpApi {
@@ -23,7 +24,7 @@ export interface AmtpApi {
 
 let client: LanguageClient | undefined;
 
-const settings = () => toServerSettings((k) => vscode.workspace.getConfiguration('amtp').get(k));
+const settings = () => toServerSettings(userSafeGetter(vscode.workspace.getConfiguration('amtp')));
 
 export async function activate(context: vscode.ExtensionContext): Promise<AmtpApi> {
   const output = vscode.window.createOutputChannel('AMTP', { log: true });
@@ -36,20 +37,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
 
   client = createLanguageClient(context, output, { trusted: vscode.workspace.isTrusted, settings: settings() });
   const lc = client;
-  context.subscriptions.push(
-    lc.onNotification(P.RunChanged, (p: P.RunChangedParams) => model.upsert(p.run)),
-    lc.onRequest(P.RequestApproval, (p: P.ApprovalParams) => approvals.handle(p)),
-  );
+  // The string-method overloads, which are what protocol.ts's typed wrappers call.
+  const receiver: P.Receiver = {
+    onRequest: (method, handler) => context.subscriptions.push(lc.onRequest(method, handler)),
+    onNotification: (method, handler) => context.subscriptions.push(lc.onNotification(method, handler)),
+  };
+  wireClient(receiver, { runChanged: (p) => model.upsert(p.run), requestApproval: (p) => approvals.handle(p) });
   await lc.start();
 
   const sendKey = async () => {
     const apiKey = (await context.secrets.get(cmd.SECRET_KEY)) ?? null;
-    await lc.sendRequest(P.SetCredentials, { apiKey } satisfies P.SetCredentialsParams).catch((e: Error) => log(`setCredentials failed: ${e.message}`));
+    await P.sendRequest(lc, P.SetCredentials, { apiKey }).catch((e: Error) => log(`setCredentials failed: ${e.message}`));
   };
   context.subscriptions.push(
     context.secrets.onDidChange((e) => e.key === cmd.SECRET_KEY && void sendKey()),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('amtp') && void lc.sendNotification(P.SettingsChanged, settings())),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void lc.sendNotification(P.TrustChanged, { trusted: true } satisfies P.TrustChangedParams)),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('amtp') && void P.sendNotification(lc, P.SettingsChanged, settings())),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void P.sendNotification(lc, P.TrustChanged, { trusted: true })),
   );
   await sendKey();
 

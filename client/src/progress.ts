@@ -31,7 +31,7 @@ export async function startWithProgress(
       runId = (await start(token)).runId;
       onStarted?.(runId);
       const id = runId;
-      cancel.onCancellationRequested(() => void client.sendRequest(P.Cancel, { runId: id } satisfies P.RunIdParams));
+      cancel.onCancellationRequested(() => void P.sendRequest(client, P.Cancel, { runId: id }));
       // The progress end is the normal signal; a terminal status covers a server that dropped it.
       watch = model.onDidChange(() => {
         const r = model.get(id);

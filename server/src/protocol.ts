@@ -1,13 +1,37 @@
 /**
- * THE custom messages between the VS Code client and the AMTP language server.
- * Method names are plain strings (client and server use different vscode-jsonrpc
- * majors, so RequestType objects are not shared). Both sides import this file;
- * it must stay free of runtime dependencies.
+ * THE custom messages between the VS Code client and the AMTP language server: one typed object
+ * per message (method, params and result types, direction), used by both sides through the small
+ * dependency-free wrappers at the end of this file. Client and server use different
+ * vscode-jsonrpc majors, so their own RequestType classes are not shared; these objects are.
+ * This file must stay free of runtime dependencies (only `import type`).
  */
+import type { Depth, FrameworkChoice } from './core/frameworks';
+import type { ProviderName } from './core/providers';
+import type { Risk, ToolName } from './core/risk';
+import type { RunStatus } from './core/status';
 
-export type Depth = 'smoke' | 'standard' | 'deep';
-export type FrameworkChoice = 'auto' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
-export type RunStatus = 'running' | 'completed' | 'needs_review' | 'awaiting_approval' | 'failed' | 'cancelled';
+export type { Depth, FrameworkChoice, RunStatus };
+
+export type Direction = 'clientToServer' | 'serverToClient';
+
+/** A request: `P` in, `R` back. The type parameters exist for the compiler only. */
+export interface RequestType<P, R> {
+  readonly kind: 'request';
+  readonly method: string;
+  readonly direction: Direction;
+  readonly _types?: { params: P; result: R };
+}
+
+export interface NotificationType<P> {
+  readonly kind: 'notification';
+  readonly method: string;
+  readonly direction: Direction;
+  readonly _types?: { params: P };
+}
+
+const request = <P, R>(method: string, direction: Direction): RequestType<P, R> => ({ kind: 'request', method, direction });
+const notification = <P>(method: string, direction: Direction): NotificationType<P> => ({ kind: 'notification', method, direction });
+
 /** passing/failing/flaky/quarantined/dropped come from the verifier (flaky and dropped tests are removed from the files; quarantined ones are skipped in a quarantine file) */
 export type CaseStatus = 'planned' | 'written' | 'passing' | 'failing' | 'not_written' | 'flaky' | 'quarantined' | 'dropped';
 
@@ -53,8 +77,6 @@ export interface VerificationView {
   unmet: { caseId: string; priority: string; title: string }[];
 }
 
-/** Sent from the client to the server: start a run on the workspace. */
-export const Generate = 'amtp/generate';
 export interface GenerateParams {
   depth: Depth;
   framework: FrameworkChoice;
@@ -64,9 +86,9 @@ export interface GenerateParams {
 export interface GenerateResult {
   runId: string;
 }
+/** Sent from the client to the server: start a run on the workspace. */
+export const Generate = request<GenerateParams, GenerateResult>('amtp/generate', 'clientToServer');
 
-/** Sent from the client to the server: crawl only (allowed in untrusted workspaces). */
-export const Crawl = 'amtp/crawl';
 export interface CrawlResult {
   project: string;
   files: number;
@@ -78,27 +100,27 @@ export interface CrawlResult {
   examples: number;
   skipped: number;
 }
+/** Sent from the client to the server: crawl only (allowed in untrusted workspaces). */
+export const Crawl = request<null, CrawlResult>('amtp/crawl', 'clientToServer');
 
-/** Sent from the client to the server: what the crawler would detect, to preselect the framework. */
-export const Detect = 'amtp/detect';
 export interface DetectResult {
   framework: FrameworkChoice;
   language: string;
 }
+/** Sent from the client to the server: what the crawler would detect, to preselect the framework. */
+export const Detect = request<null, DetectResult>('amtp/detect', 'clientToServer');
 
-/** Sent from the server to the client whenever a run's status, stage or cases change (drives the tree). */
-export const RunChanged = 'amtp/runChanged';
 export interface RunChangedParams {
   run: RunView;
 }
+/** Sent from the server to the client whenever a run's status, stage or cases change (drives the tree). */
+export const RunChanged = notification<RunChangedParams>('amtp/runChanged', 'serverToClient');
 
-/** Sent from the server to the client: ask a person to decide a high-risk action; the answer unblocks the run. */
-export const RequestApproval = 'amtp/requestApproval';
 export interface ApprovalParams {
   runId: string;
   approvalId: string;
-  tool: string;
-  risk: 'low' | 'medium' | 'high';
+  tool: ToolName;
+  risk: Risk;
   summary: string;
   target?: string;
   /** for file writes: current text (null for a new file) and proposed text */
@@ -108,34 +130,34 @@ export interface ApprovalResult {
   decision: 'approved' | 'rejected' | 'timeout';
   note?: string;
 }
+/** Sent from the server to the client: ask a person to decide a high-risk action; the answer unblocks the run. */
+export const RequestApproval = request<ApprovalParams, ApprovalResult>('amtp/requestApproval', 'serverToClient');
 
-/** Sent from the client to the server: cancel a running run. */
-export const Cancel = 'amtp/cancel';
 export interface RunIdParams {
   runId: string;
 }
+/** Sent from the client to the server: cancel a running run. */
+export const Cancel = request<RunIdParams, { cancelled: boolean }>('amtp/cancel', 'clientToServer');
 
-/** Sent from the client to the server: continue a run from its last committed boundary. */
-export const Resume = 'amtp/resume';
 export interface ResumeParams {
   runId: string;
   workDoneToken?: string;
 }
+/** Sent from the client to the server: continue a run from its last committed boundary. */
+export const Resume = request<ResumeParams, GenerateResult>('amtp/resume', 'clientToServer');
 
-/** Sent from the client to the server: list the workspace's runs, newest last. */
-export const Runs = 'amtp/runs';
 export interface RunsResult {
   runs: RunView[];
 }
+/** Sent from the client to the server: list the workspace's runs, newest last. */
+export const Runs = request<null, RunsResult>('amtp/runs', 'clientToServer');
 
-/** Sent from the client to the server: the API key from SecretStorage (null clears it). Never logged. */
-export const SetCredentials = 'amtp/setCredentials';
 export interface SetCredentialsParams {
   apiKey: string | null;
 }
+/** Sent from the client to the server: the API key from SecretStorage (null clears it). Never logged. */
+export const SetCredentials = request<SetCredentialsParams, void>('amtp/setCredentials', 'clientToServer');
 
-/** Sent from the client to the server: verify a recording's determinism (two replays). */
-export const VerifyDeterminism = 'amtp/verifyDeterminism';
 export interface VerifyDeterminismParams {
   file: string;
 }
@@ -144,6 +166,8 @@ export interface VerifyDeterminismResult {
   summary: string;
   diff?: string;
 }
+/** Sent from the client to the server: verify a recording's determinism (two replays). */
+export const VerifyDeterminism = request<VerifyDeterminismParams, VerifyDeterminismResult>('amtp/verifyDeterminism', 'clientToServer');
 
 /** initializationOptions the client sends at startup. */
 export interface InitOptions {
@@ -152,17 +176,14 @@ export interface InitOptions {
   settings: ServerSettings;
 }
 
-/** Sent from the client to the server when settings change (params: ServerSettings). */
-export const SettingsChanged = 'amtp/settingsChanged';
-
-/** Sent from the client to the server when the person grants Workspace Trust. */
-export const TrustChanged = 'amtp/trustChanged';
 export interface TrustChangedParams {
   trusted: boolean;
 }
+/** Sent from the client to the server when the person grants Workspace Trust. */
+export const TrustChanged = notification<TrustChangedParams>('amtp/trustChanged', 'clientToServer');
 
 export interface ServerSettings {
-  provider: 'offline' | 'openai';
+  provider: ProviderName;
   baseURL?: string;
   model?: string;
   models?: { crawler?: string; generator?: string; engineer?: string };
@@ -171,7 +192,7 @@ export interface ServerSettings {
   defaultFramework?: FrameworkChoice;
   defaultDepth?: Depth;
   /** per-tool risk overrides, e.g. {"tests.run": "medium"} */
-  riskOverrides?: Record<string, 'low' | 'medium' | 'high'>;
+  riskOverrides?: Partial<Record<ToolName, Risk>>;
   approvalTimeoutSeconds?: number;
   /** when set, every run is recorded to .amtp/recordings/<runId>.jsonl */
   record?: boolean;
@@ -183,3 +204,38 @@ export interface ServerSettings {
   testTimeoutSeconds?: number;
 }
 
+/** Sent from the client to the server when settings change. */
+export const SettingsChanged = notification<ServerSettings>('amtp/settingsChanged', 'clientToServer');
+
+/** Every message, for the tests that check both sides wire all of them. */
+export const MESSAGES = [Generate, Crawl, Detect, RunChanged, RequestApproval, Cancel, Resume, Runs, SetCredentials, VerifyDeterminism, TrustChanged, SettingsChanged] as const;
+
+// Typed wrappers over whatever connection a side has (vscode-languageclient or vscode-languageserver):
+// each only needs the string-method overloads both libraries offer.
+
+export interface RequestSender {
+  sendRequest(method: string, params?: unknown): Promise<unknown>;
+}
+export interface NotificationSender {
+  sendNotification(method: string, params?: unknown): unknown;
+}
+export interface Receiver {
+  onRequest(method: string, handler: (params: unknown) => unknown): unknown;
+  onNotification(method: string, handler: (params: unknown) => void): unknown;
+}
+
+export function sendRequest<P, R>(to: RequestSender, type: RequestType<P, R>, params: P): Promise<R> {
+  return to.sendRequest(type.method, params) as Promise<R>;
+}
+
+export function sendNotification<P>(to: NotificationSender, type: NotificationType<P>, params: P): void {
+  void to.sendNotification(type.method, params);
+}
+
+export function onRequest<P, R>(on: Receiver, type: RequestType<P, R>, handler: (params: P) => R | Promise<R>): void {
+  on.onRequest(type.method, handler as (params: unknown) => unknown);
+}
+
+export function onNotification<P>(on: Receiver, type: NotificationType<P>, handler: (params: P) => void): void {
+  on.onNotification(type.method, handler as (params: unknown) => void);
+}

@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { createConnection, ProposedFeatures, ResponseError, ErrorCodes, WorkDoneProgress, type InitializeParams } from 'vscode-languageserver/node';
 import { AmtpService, RestrictedModeError } from './lsp/service';
+import { wireService } from './lsp/wiring';
 import * as P from './protocol';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -13,7 +14,7 @@ function svc(): AmtpService {
 }
 
 /** Errors reach the client as ResponseErrors with a message a person can act on. */
-function handle<A, R>(fn: (a: A) => Promise<R> | R) {
+function handle<A, R>(fn: (a: A) => Promise<R> | R): (a: A) => Promise<R> {
   return async (a: A) => {
     try {
       return await fn(a);
@@ -30,8 +31,8 @@ connection.onInitialize((params: InitializeParams) => {
   const init = (params.initializationOptions ?? { trusted: false, settings: { provider: 'offline' } }) as P.InitOptions;
   if (folder) {
     service = new AmtpService(fileURLToPath(folder), {
-      runChanged: (run) => void connection.sendNotification(P.RunChanged, { run } satisfies P.RunChangedParams),
-      requestApproval: (p) => connection.sendRequest<P.ApprovalResult>(P.RequestApproval, p),
+      runChanged: (run) => P.sendNotification(connection, P.RunChanged, { run }),
+      requestApproval: (p) => P.sendRequest(connection, P.RequestApproval, p),
       progress: (token, v) => {
         const value = v.kind === 'begin' ? { kind: 'begin' as const, title: v.title, message: v.message, cancellable: v.cancellable } : v.kind === 'report' ? { kind: 'report' as const, message: v.message } : { kind: 'end' as const, message: v.message };
         void connection.sendProgress(WorkDoneProgress.type, token, value);
@@ -42,15 +43,11 @@ connection.onInitialize((params: InitializeParams) => {
   return { capabilities: {}, serverInfo: { name: 'amtp', version: '0.1.0' } };
 });
 
-connection.onRequest(P.Generate, handle((p: P.GenerateParams) => svc().generate(p)));
-connection.onRequest(P.Resume, handle((p: P.ResumeParams) => svc().resume(p)));
-connection.onRequest(P.Cancel, handle((p: P.RunIdParams) => svc().cancel(p)));
-connection.onRequest(P.Runs, handle(() => svc().runs()));
-connection.onRequest(P.Crawl, handle(() => svc().crawl()));
-connection.onRequest(P.Detect, handle(() => svc().detect()));
-connection.onRequest(P.VerifyDeterminism, handle((p: P.VerifyDeterminismParams) => svc().verify(p)));
-connection.onRequest(P.SetCredentials, handle((p: P.SetCredentialsParams) => svc().setCredentials(p)));
-connection.onNotification(P.SettingsChanged, (s: P.ServerSettings) => svc().settingsChanged(s));
-connection.onNotification(P.TrustChanged, (p: P.TrustChangedParams) => svc().setTrusted(p.trusted));
+// The string-method overloads, which are what protocol.ts's typed wrappers call.
+const receiver: P.Receiver = {
+  onRequest: (method, handler) => connection.onRequest(method, handler),
+  onNotification: (method, handler) => connection.onNotification(method, handler),
+};
+wireService(receiver, svc, handle);
 
 connection.listen();

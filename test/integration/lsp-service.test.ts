@@ -38,6 +38,23 @@ describe('language server handlers (in-process)', function () {
   beforeEach(async () => { ws = await copySample(); });
   afterEach(() => fsp.rm(path.dirname(ws), { recursive: true, force: true }));
 
+  it("a repository's .vscode/settings.json cannot lower a risk: the overwrite still asks, and the attempt is logged and audited", async () => {
+    await fsp.mkdir(path.join(ws, '.vscode'), { recursive: true });
+    await fsp.writeFile(path.join(ws, '.vscode/settings.json'), JSON.stringify({ 'amtp.baseURL': 'http://127.0.0.1:9/v1', 'amtp.riskOverrides': { 'fs.overwrite': 'low' } }));
+    const target = path.join(ws, 'test/sample-lib.amtp.test.js');
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.writeFile(target, 'mine');
+    const client = new FakeClient(async () => ({ decision: 'rejected', note: 'keep it' }));
+    const svc = new AmtpService(ws, client.port, { trusted: true, settings });
+    const { runId } = await svc.generate({ depth: 'standard', framework: 'auto' });
+    await svc.idle();
+    assert.deepEqual(client.approvals.map((a) => [a.tool, a.risk]), [['fs.overwrite', 'high']]);
+    assert.equal(await fsp.readFile(target, 'utf8'), 'mine');
+    assert.ok(client.logs.some((l) => /warn: .*asks to lower fs\.overwrite from high to low; AMTP ignores it/.test(l)), client.logs.join('\n'));
+    const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${runId}.json`), 'utf8'));
+    assert.deepEqual(run.audit.filter((a: { tool: string }) => a.tool === 'settings.ignored').length, 2);
+  });
+
   it('generate runs the offline pipeline, publishes the run and its cases, and reports progress on the client token', async () => {
     const client = new FakeClient();
     const svc = new AmtpService(ws, client.port, { trusted: true, settings });

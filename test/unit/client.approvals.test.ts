@@ -3,7 +3,7 @@ import type * as P from '../../server/src/protocol';
 import { ApprovalQueue, describeApproval } from '../../client/src/model/approvalQueue';
 
 function params(approvalId: string, runId = 'r_1', over: Partial<P.ApprovalParams> = {}): P.ApprovalParams {
-  return { runId, approvalId, tool: 'fs.write', risk: 'high', summary: 'overwrite an existing file', diff: { path: 'test/a.test.js', before: 'old', after: 'new' }, ...over };
+  return { runId, approvalId, tool: 'fs.write_outside_tests', risk: 'high', summary: 'overwrite an existing file', diff: { path: 'test/a.test.js', before: 'old', after: 'new' }, ...over };
 }
 
 /** Manual timers so timeouts are tested without waiting. */

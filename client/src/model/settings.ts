@@ -1,18 +1,41 @@
 // amtp.* configuration → ServerSettings. Takes a getter, so it is tested without 'vscode'.
+// The keys come from server/src/core/settings.ts, the one list package.json is checked against.
+import { isDepth, isFrameworkChoice } from '../../../server/src/core/frameworks';
+import { isProviderName } from '../../../server/src/core/providers';
+import { isRisk, isToolName, type Risk, type ToolName } from '../../../server/src/core/risk';
+import { SETTINGS, type SettingKey } from '../../../server/src/core/settings';
 import type * as P from '../../../server/src/protocol';
 
-export type ConfigGetter = (key: string) => unknown;
+export type ConfigGetter = (key: SettingKey) => unknown;
 
-const FRAMEWORKS: readonly P.FrameworkChoice[] = ['auto', 'jest', 'vitest', 'mocha', 'node-test', 'pytest'];
-const DEPTHS: readonly P.Depth[] = ['smoke', 'standard', 'deep'];
-const RISKS = ['low', 'medium', 'high'] as const;
+/** What vscode.WorkspaceConfiguration offers, narrowed to what is read here. */
+export interface ConfigSource {
+  get(key: string): unknown;
+  inspect(key: string): { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined;
+}
+
+/**
+ * A getter that reads user-only (machine-scoped) keys from the person's settings alone. VS Code
+ * already ignores workspace values of machine-scoped settings; this makes it hold whatever the
+ * host does, because these keys decide where the API key goes and what needs approval.
+ */
+export function userSafeGetter(config: ConfigSource): ConfigGetter {
+  return (key) => {
+    if (SETTINGS[key].scope !== 'machine') return config.get(key);
+    const i = config.inspect(key);
+    return i?.globalValue ?? i?.defaultValue;
+  };
+}
+
 export const MAX_TEMPERATURE = 0.2;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const positiveInt = (v: unknown): number | undefined => (num(v) !== undefined && (v as number) >= 1 ? Math.floor(v as number) : undefined);
 
 export function toServerSettings(get: ConfigGetter): P.ServerSettings {
-  const s: P.ServerSettings = { provider: get('provider') === 'openai' ? 'openai' : 'offline' };
+  const provider = get('provider');
+  const s: P.ServerSettings = { provider: isProviderName(provider) ? provider : 'offline' };
   const baseURL = str(get('baseURL'));
   if (baseURL) s.baseURL = baseURL;
   const model = str(get('model'));
@@ -29,22 +52,22 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   const seed = num(get('seed'));
   if (seed !== undefined) s.seed = Math.trunc(seed);
   const fw = get('defaultFramework');
-  if (FRAMEWORKS.includes(fw as P.FrameworkChoice)) s.defaultFramework = fw as P.FrameworkChoice;
+  if (isFrameworkChoice(fw)) s.defaultFramework = fw;
   const depth = get('defaultDepth');
-  if (DEPTHS.includes(depth as P.Depth)) s.defaultDepth = depth as P.Depth;
+  if (isDepth(depth)) s.defaultDepth = depth;
   const overrides = get('riskOverrides');
   if (overrides && typeof overrides === 'object') {
-    const clean: Record<string, 'low' | 'medium' | 'high'> = {};
-    for (const [tool, risk] of Object.entries(overrides as Record<string, unknown>)) {
-      if ((RISKS as readonly unknown[]).includes(risk)) clean[tool] = risk as 'low' | 'medium' | 'high';
-    }
+    const clean: Partial<Record<ToolName, Risk>> = {};
+    for (const [tool, risk] of Object.entries(overrides as Record<string, unknown>)) if (isToolName(tool) && isRisk(risk)) clean[tool] = risk;
     if (Object.keys(clean).length) s.riskOverrides = clean;
   }
   const timeout = num(get('approvalTimeoutSeconds'));
   if (timeout !== undefined && timeout > 0) s.approvalTimeoutSeconds = timeout;
   if (get('record') === true) s.record = true;
+  if (get('verify') === false) s.verify = false;
+  const runs = positiveInt(get('verifyRuns'));
+  if (runs !== undefined) s.verifyRuns = runs;
+  const testTimeout = positiveInt(get('testTimeoutSeconds'));
+  if (testTimeout !== undefined) s.testTimeoutSeconds = testTimeout;
   return s;
 }
-
-export const FRAMEWORK_CHOICES = FRAMEWORKS;
-export const DEPTH_CHOICES = DEPTHS;

@@ -1,12 +1,14 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors';
+import { DEPTHS, FRAMEWORK_CHOICES } from '../core/frameworks';
+import { PROVIDERS } from '../core/providers';
 import { RISKS, TOOL_NAMES, isRisk, isToolName } from '../core/risk';
 import type { RiskOverrides } from '../gateway/policy';
 
 export const USAGE = `amtp — turns a workspace into a reviewed, runnable test suite
 
-  amtp generate [DIR] [--framework auto|jest|vitest|mocha|node-test|pytest] [--depth smoke|standard|deep]
-                      [--provider offline|openai] [--model M] [--crawler-model M] [--generator-model M]
+  amtp generate [DIR] [--framework ${FRAMEWORK_CHOICES.join('|')}] [--depth ${DEPTHS.join('|')}]
+                      [--provider ${PROVIDERS.join('|')}] [--model M] [--crawler-model M] [--generator-model M]
                       [--engineer-model M] [--seed N] [--temperature T] [--max-attempts N]
                       [--verify | --no-verify] [--runs N] [--test-timeout SECONDS]
                       [--yes] [--risk TOOL=LEVEL]... [--record FILE.jsonl] [--json]
@@ -27,11 +29,7 @@ run and add coverage stay. Running tests is high risk: --yes approves it, a TTY 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_MODEL, AMTP_PROVIDER.
 Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / awaiting approval.`;
 
-const ENUMS: Record<string, readonly string[]> = {
-  framework: ['auto', 'jest', 'vitest', 'mocha', 'node-test', 'pytest'],
-  depth: ['smoke', 'standard', 'deep'],
-  provider: ['offline', 'openai'],
-};
+const ENUMS: Record<string, readonly string[]> = { framework: FRAMEWORK_CHOICES, depth: DEPTHS, provider: PROVIDERS };
 
 const OPTIONS = {
   framework: { type: 'string' },

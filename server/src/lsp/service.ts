@@ -14,6 +14,7 @@ import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
 import { verifyDeterminism } from '../record/verify';
 import { runView } from './runView';
+import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { standardStages } from '../app/stages';
 import { DEFAULT_VERIFY } from '../core/run';
@@ -76,7 +77,7 @@ export class AmtpService {
     const { map } = await crawlWorkspace(this.workspace);
     const fw = map.test_setup.framework;
     const language = map.project.module_system === 'python' ? 'python' : map.project.typescript ? 'typescript' : 'javascript';
-    const framework: P.FrameworkChoice = fw === 'jest' || fw === 'vitest' || fw === 'mocha' || fw === 'node-test' || fw === 'pytest' ? fw : language === 'python' ? 'pytest' : 'node-test';
+    const framework: P.FrameworkChoice = isFramework(fw) ? fw : language === 'python' ? 'pytest' : 'node-test';
     return { framework, language };
   }
 

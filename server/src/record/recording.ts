@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { formatContractErrors, validate } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
+import type { Depth, FrameworkChoice } from '../core/frameworks';
 
 export interface RecordingHeader {
   type: 'header';
@@ -9,7 +10,7 @@ export interface RecordingHeader {
   sanitizer: string;
   schemas: Record<string, string>;
   run: {
-    run_id: string; workspace_name: string; depth: 'smoke' | 'standard' | 'deep'; framework: 'auto' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
+    run_id: string; workspace_name: string; depth: Depth; framework: FrameworkChoice;
     provider: string; models: Record<string, string>; seed: number; temperature: number; max_attempts: number;
   };
 }

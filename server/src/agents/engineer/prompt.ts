@@ -1,3 +1,4 @@
+import { FRAMEWORKS } from '../../core/frameworks';
 import { frameworkConventions } from '../../frameworks';
 
 export const ENGINEER_ROLE = `You are the Test Engineer of AMTP, a test-generation pipeline.
@@ -7,7 +8,7 @@ project's test setup; params.target_framework names the framework ("auto" = the 
 Your job: write runnable test files for the cases, in the target framework, following the project's
 module system (CommonJS require vs ESM import, TypeScript or not), its test folder and naming pattern.
 Framework conventions (what AMTP's own renderers do):
-${(['jest', 'vitest', 'mocha', 'node-test', 'pytest'] as const).map((f) => `- ${frameworkConventions(f).replace(/\n/g, '\n  ')}`).join('\n')}
+${FRAMEWORKS.map((f) => `- ${frameworkConventions(f).replace(/\n/g, '\n  ')}`).join('\n')}
 Put the case id in each test's name, e.g. it('tc_0123456789ab: parses "2 days"', ...), so every test
 traces back to its case. Assert only what the case's oracle or documented expectation states; a case
 you cannot justify goes in "not_written" with the reason. Never guess an expected value.

@@ -1,0 +1,79 @@
+// One source for each list: the protocol's messages, the frameworks, the tool names and the
+// providers. Every place that spells a list out is compared with its source here.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { wireClient } from '../../client/src/wiring';
+import { systemPrompt } from '../../server/src/agents/prompts';
+import { parseCli } from '../../server/src/cli/args';
+import { SCHEMAS } from '../../server/src/contracts/schemas';
+import { FRAMEWORKS, FRAMEWORK_CHOICES, DEPTHS } from '../../server/src/core/frameworks';
+import { PROVIDERS } from '../../server/src/core/providers';
+import { TOOL_NAMES } from '../../server/src/core/risk';
+import { RENDERERS } from '../../server/src/frameworks';
+import { wireService } from '../../server/src/lsp/wiring';
+import * as P from '../../server/src/protocol';
+
+const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+const setting = (key: string) => pkg.contributes.configuration.properties[`amtp.${key}`];
+
+/** A Receiver that records what was registered. */
+function recorder(): P.Receiver & { methods: string[] } {
+  const methods: string[] = [];
+  return { methods, onRequest: (m) => methods.push(m), onNotification: (m) => methods.push(m) };
+}
+
+/** Walks a JSON Schema and returns every enum found under a property of this name. */
+function enumsOf(schema: unknown, prop: string): string[][] {
+  const found: string[][] = [];
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const props = (node as { properties?: Record<string, { enum?: string[] }> }).properties;
+    if (props?.[prop]?.enum) found.push(props[prop].enum!);
+    for (const v of Object.values(node)) walk(v);
+  };
+  walk(schema);
+  return found;
+}
+
+describe('single sources', () => {
+  it('protocol: the server wires every client→server message and the client every server→client one', () => {
+    const byDirection = (d: P.Direction) => P.MESSAGES.filter((m) => m.direction === d).map((m) => m.method).sort();
+    const server = recorder();
+    wireService(server, () => assert.fail('not called while wiring'), (fn) => async (a) => fn(a));
+    assert.deepEqual(server.methods.sort(), byDirection('clientToServer'));
+    const client = recorder();
+    wireClient(client, { runChanged: () => undefined, requestApproval: async () => ({ decision: 'rejected' }) });
+    assert.deepEqual(client.methods.sort(), byDirection('serverToClient'));
+    assert.equal(new Set(P.MESSAGES.map((m) => m.method)).size, P.MESSAGES.length, 'method names are unique');
+    for (const m of P.MESSAGES) assert.match(m.method, /^amtp\/[a-z][A-Za-z]+$/);
+  });
+
+  it('frameworks: renderers, CLI, settings, schemas and prompts list exactly FRAMEWORKS', () => {
+    assert.deepEqual(Object.keys(RENDERERS).sort(), [...FRAMEWORKS].sort());
+    assert.deepEqual(setting('defaultFramework').enum, [...FRAMEWORK_CHOICES]);
+    assert.deepEqual(setting('defaultDepth').enum, [...DEPTHS]);
+    for (const f of FRAMEWORK_CHOICES) assert.equal(parseCli(['generate', '--framework', f]).values.framework, f);
+    assert.throws(() => parseCli(['generate', '--framework', 'jasmine']), /must be one of auto, jest/);
+    const exact = [...enumsOf(SCHEMAS['engineer-output'], 'framework'), ...enumsOf(SCHEMAS['repair-input'], 'framework')];
+    assert.ok(exact.length >= 2);
+    for (const e of exact) assert.deepEqual(e, [...FRAMEWORKS]);
+    for (const e of enumsOf(SCHEMAS['handoff-envelope'], 'target_framework')) assert.deepEqual(e, [...FRAMEWORK_CHOICES]);
+    // Detected frameworks: ours plus the ones a project may use that AMTP does not render.
+    for (const e of [...enumsOf(SCHEMAS['crawler-output'], 'framework'), ...enumsOf(SCHEMAS['test-cases'], 'framework')]) {
+      assert.deepEqual(e.slice(0, FRAMEWORKS.length), [...FRAMEWORKS], JSON.stringify(e));
+    }
+    for (const f of FRAMEWORKS) assert.ok(systemPrompt('engineer').includes(`- ${f === 'node-test' ? 'node:test' : f}:`), `the engineer prompt explains ${f}`);
+  });
+
+  it('tool names: the riskOverrides setting and the CLI --risk flag accept exactly TOOL_NAMES', () => {
+    assert.deepEqual(setting('riskOverrides').propertyNames.enum, TOOL_NAMES);
+    for (const t of TOOL_NAMES) assert.deepEqual(parseCli(['generate', '--risk', `${t}=medium`]).values.risk, [`${t}=medium`]);
+    assert.throws(() => parseCli(['generate', '--risk', 'test.run=low']), /unknown tool "test.run"/);
+  });
+
+  it('providers: the setting and the CLI accept exactly PROVIDERS', () => {
+    assert.deepEqual(setting('provider').enum, [...PROVIDERS]);
+    for (const p of PROVIDERS) assert.equal(parseCli(['generate', '--provider', p]).values.provider, p);
+  });
+});
