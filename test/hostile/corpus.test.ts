@@ -36,7 +36,7 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
       it(`${entry.category}: ${entry.name} → ${entry.expect}`, () => {
         const raw = entry.raw();
         let got: string = 'ok';
-        let value: Record<string, unknown> | undefined;
+        let value: object | undefined;
         try {
           value = acceptReply(entry.agent, raw);
         } catch (e) {

@@ -93,8 +93,8 @@ describe('client ApprovalQueue (inline approvals)', () => {
   });
 
   it('describes a write as create or overwrite', () => {
-    assert.equal(describeApproval(params('a1')), 'high risk · fs.write: overwrite test/a.test.js');
-    assert.equal(describeApproval(params('a1', 'r', { diff: { path: 'x.js', before: null, after: '' } })), 'high risk · fs.write: create x.js');
+    assert.equal(describeApproval(params('a1')), 'high risk · fs.write_outside_tests: overwrite test/a.test.js');
+    assert.equal(describeApproval(params('a1', 'r', { diff: { path: 'x.js', before: null, after: '' } })), 'high risk · fs.write_outside_tests: create x.js');
     assert.equal(describeApproval(params('a1', 'r', { diff: undefined, tool: 'tests.run', target: 'npm test' })), 'high risk · tests.run: npm test');
   });
 });

@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { SCHEMAS } from '../../server/src/contracts/schemas';
 import { validate } from '../../server/src/contracts/validate';
 import { acceptReply } from '../../server/src/llm/accept';
@@ -9,6 +12,14 @@ import { SchemaValidationError } from '../../server/src/core/errors';
 import { goodEngineerOutput, goodGeneratorOutput } from '../helpers/scriptedModel';
 
 describe('contracts (Draft 2020-12, ajv)', () => {
+  it('the TypeScript types are generated from the schemas and up to date (npm run gen:types)', async function () {
+    this.timeout(30_000);
+    // A real dynamic import: the generator is an ES module script, not part of the bundles.
+    const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<{ generate(): Promise<string>; OUT: string }>;
+    const gen = await importEsm(pathToFileURL(path.resolve(__dirname, '../../scripts/gen-contract-types.mjs')).href);
+    assert.equal(fs.readFileSync(gen.OUT, 'utf8'), await gen.generate(), 'server/src/contracts/generated.ts is stale: run npm run gen:types');
+  });
+
   it('every schema is Draft 2020-12 with an $id', () => {
     for (const [name, s] of Object.entries(SCHEMAS)) {
       assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema', name);

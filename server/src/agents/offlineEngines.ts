@@ -1,14 +1,11 @@
-import type { OfflineAgent } from '../llm/offlineProvider';
-import type { AgentId } from '../core/agents';
-import type { Depth, FrameworkChoice } from '../core/frameworks';
-import type { CrawlerOutput, TestCases } from '../contracts/types';
+import type { OfflineEngines } from '../llm/offlineProvider';
 import { offlineCrawler } from './crawler/offline';
-import { generateCases } from './generator/offline';
 import { engineerTests } from './engineer/offline';
+import { generateCases } from './generator/offline';
 
 /** The deterministic built-in agents, each reading only its envelope. */
-export const OFFLINE_ENGINES: Record<AgentId, OfflineAgent> = {
+export const OFFLINE_ENGINES: OfflineEngines = {
   crawler: offlineCrawler,
-  generator: (env) => generateCases(env.payload as unknown as CrawlerOutput, (env.params.depth_level ?? 'standard') as Depth),
-  engineer: (env) => engineerTests(env.payload as unknown as TestCases, (env.params.target_framework ?? 'auto') as FrameworkChoice),
+  generator: (env) => generateCases(env.payload, env.params.depth_level ?? 'standard'),
+  engineer: (env) => engineerTests(env.payload, env.params.target_framework ?? 'auto'),
 };

@@ -1,6 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { SchemaValidationError, type ContractError } from '../core/errors';
+import type { SchemaTypes } from './schemaTypes';
 import { SCHEMAS, type SchemaName } from './schemas';
 
 export type ValidationResult = { ok: true } | { ok: false; errors: ContractError[] };
@@ -41,8 +42,8 @@ export function formatContractErrors(errors: ContractError[], max = 10): string 
   return lines.join('; ');
 }
 
-/** Throws SchemaValidationError (the run stops in needs_review) when `value` breaks `schema`. */
-export function requireValid(schema: SchemaName, value: unknown, what: string): void {
+/** Throws SchemaValidationError (the run stops in needs_review) when `value` breaks `schema`; narrows it otherwise. */
+export function requireValid<S extends SchemaName>(schema: S, value: unknown, what: string): asserts value is SchemaTypes[S] {
   const result = validate(schema, value);
   if (!result.ok) throw new SchemaValidationError(`${what} violates ${schema}: ${formatContractErrors(result.errors)}`, schema, result.errors);
 }

@@ -20,7 +20,8 @@ export interface Artifact {
   id: string;
   runId: string;
   kind: ArtifactKind;
-  content: Record<string, unknown>;
+  /** an agent's output, valid against its contract (pipeline/store.ts agentOutput gives it its type) */
+  content: object;
   meta: ArtifactMeta;
 }
 

@@ -1,12 +1,12 @@
 // Steps 2–4 of every agent boundary: sanitize, parse, validate against the agent's output schema.
 import type { AgentId } from '../core/agents';
 import { SchemaValidationError } from '../core/errors';
-import { OUTPUT_SCHEMA } from '../contracts/agentSchemas';
+import { OUTPUT_SCHEMA, type AgentOutputs } from '../contracts/agentSchemas';
 import { requireValid } from '../contracts/validate';
 import { MalformedLlmOutput } from './errors';
 import { sanitize } from './sanitize';
 
-export function acceptReply(agent: AgentId, raw: string): Record<string, unknown> {
+export function acceptReply<A extends AgentId>(agent: A, raw: string): AgentOutputs[A] {
   const text = sanitize(raw);
   let parsed: unknown;
   try {
@@ -20,5 +20,6 @@ export function acceptReply(agent: AgentId, raw: string): Record<string, unknown
     ]);
   }
   requireValid(OUTPUT_SCHEMA[agent], parsed, `${agent} output`);
-  return parsed as Record<string, unknown>;
+  // OUTPUT_SCHEMA[A] describes AgentOutputs[A]; TypeScript cannot correlate the two maps itself.
+  return parsed as AgentOutputs[A];
 }

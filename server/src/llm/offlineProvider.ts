@@ -1,8 +1,10 @@
-import { parseEnvelope, type HandoffEnvelope } from '../contracts/envelope';
+import type { AgentOutputs } from '../contracts/agentSchemas';
+import { parseEnvelopeFor, type AgentEnvelope } from '../contracts/envelope';
 import type { AgentId } from '../core/agents';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from './provider';
 
-export type OfflineAgent = (env: HandoffEnvelope) => unknown;
+/** One built-in engine per agent: its envelope in, its contract's output back. */
+export type OfflineEngines = { [A in AgentId]: (env: AgentEnvelope<A>) => AgentOutputs[A] | Promise<AgentOutputs[A]> };
 
 /**
  * The keyless provider. Each agent's built-in engine sees exactly what a model
@@ -11,16 +13,16 @@ export type OfflineAgent = (env: HandoffEnvelope) => unknown;
  */
 export class OfflineProvider implements LlmProvider {
   readonly name = 'offline';
-  constructor(private readonly engines: Record<AgentId, OfflineAgent>) {}
+  constructor(private readonly engines: OfflineEngines) {}
 
   openSession(agent: AgentId): LlmSession {
-    const engine = this.engines[agent];
     return {
-      async complete(req: ChatRequest): Promise<ChatReply> {
-        const env = parseEnvelope(req.messages[1].content);
-        if (env.to_agent !== agent) throw new Error(`offline ${agent} got an envelope for ${env.to_agent}`);
-        return { content: JSON.stringify(await engine(env)), model: 'offline' };
-      },
+      complete: async (req: ChatRequest): Promise<ChatReply> => ({ content: JSON.stringify(await this.answer(agent, req.messages[1].content)), model: 'offline' }),
     };
+  }
+
+  private answer<A extends AgentId>(agent: A, envelope: string): AgentOutputs[A] | Promise<AgentOutputs[A]> {
+    const engine: OfflineEngines[A] = this.engines[agent];
+    return engine(parseEnvelopeFor(agent, envelope));
   }
 }

@@ -1,4 +1,3 @@
-import type { EngineerOutput, TestCases } from '../contracts/types';
 import type { CaseStatus, CaseView, RunView } from '../protocol';
 import type { RunStore } from '../pipeline/store';
 import type { RunRecord } from '../core/run';
@@ -8,12 +7,9 @@ const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 /** What the client shows of a run: cases with their status, files, pending approvals. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
   const verified = new Map((run.verification?.results ?? []).map((r) => [r.caseId, r]));
-  const artifact = async <T>(agent: string): Promise<T | undefined> => {
-    const id = run.activities.find((a) => a.agent === agent)?.artifactId;
-    return id ? ((await store.getArtifact(run.id, id)).content as unknown as T) : undefined;
-  };
-  const plan = await artifact<TestCases>('generator');
-  const eng = await artifact<EngineerOutput>('engineer');
+  const done = (agent: 'generator' | 'engineer') => run.activities.some((a) => a.agent === agent && a.artifactId);
+  const plan = done('generator') ? await store.agentOutput(run, 'generator') : undefined;
+  const eng = done('engineer') ? await store.agentOutput(run, 'engineer') : undefined;
   const notWritten = new Map((eng?.not_written ?? []).map((n) => [n.caseId, n.reason]));
   const fileOf = new Map<string, { path: string; line?: number }>();
   for (const f of eng?.files ?? []) {

@@ -25,14 +25,14 @@ export function agentStage(agent: AgentId): Stage {
   };
 }
 
-type EnvelopeParts = Omit<HandoffEnvelope, 'schema_version' | 'run_id' | 'to_agent'> & { payloadCanonical?: string };
+type EnvelopeParts = Omit<HandoffEnvelope<object>, 'schema_version' | 'run_id' | 'to_agent'> & { payloadCanonical?: string };
 
 async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): Promise<EnvelopeParts> {
   if (agent === 'crawler') {
     const map = await deps.crawl(deps.workspace);
     // Credential-shaped strings in workspace files never leave the machine: a model gets them redacted.
     const payload = deps.provider.name === 'offline' ? map : redactValue(map);
-    return { from_agent: 'orchestrator', artifact_id: null, payload: payload as unknown as Record<string, unknown>, params: {} };
+    return { from_agent: 'orchestrator', artifact_id: null, payload, params: {} };
   }
   const from: AgentId = agent === 'generator' ? 'crawler' : 'generator';
   const prev = run.activities.find((a) => a.agent === from)!;
@@ -58,7 +58,7 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
     throw e;
   }
   const messages: ChatRequest['messages'] = [
-    { role: 'system', content: systemPrompt(agent) },
+    { role: 'system', content: deps.systemPrompts?.[agent] ?? systemPrompt(agent) },
     { role: 'user', content: envelope },
   ];
   const model = params.models[agent];

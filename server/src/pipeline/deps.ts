@@ -37,6 +37,8 @@ export interface PipelineDeps {
   signal?: AbortSignal;
   onEvent?: (e: PipelineEvent) => void;
   recorder?: TransitionRecorder;
+  /** system prompts to send instead of this version's (a pinned replay of an older recording) */
+  systemPrompts?: Partial<Record<AgentId, string>>;
   /** false when the workspace may not execute code (VS Code Restricted Mode); the verifier then runs nothing */
   canExecute?: () => boolean;
 }

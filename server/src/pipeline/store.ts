@@ -5,8 +5,9 @@ import { DataFile, JSONFile } from 'lowdb/node';
 import { validate, formatContractErrors } from '../contracts/validate';
 import { StoreCorruptError } from '../core/errors';
 import { canonicalJson, sha256 } from '../core/canonical';
+import { ARTIFACT_KIND, type AgentId, type ArtifactKind } from '../core/agents';
 import type { Artifact, ArtifactMeta, RunRecord } from '../core/run';
-import type { ArtifactKind } from '../core/agents';
+import type { AgentOutputs } from '../contracts/agentSchemas';
 
 export const STORE_DIR = '.amtp';
 
@@ -49,7 +50,7 @@ export class RunStore {
   }
 
   /** Validates the artifact, then writes it once (content-addressed: a rewrite is a no-op). */
-  async putArtifact(runId: string, kind: ArtifactKind, content: Record<string, unknown>, meta: ArtifactMeta): Promise<Artifact> {
+  async putArtifact(runId: string, kind: ArtifactKind, content: object, meta: ArtifactMeta): Promise<Artifact> {
     const { id, text } = RunStore.artifactText(runId, kind, content, meta);
     const artifact: Artifact = { id, runId, kind, content, meta };
     const check = validate('artifact', artifact);
@@ -66,6 +67,16 @@ export class RunStore {
 
   async getArtifact(runId: string, id: string): Promise<Artifact> {
     return (await this.loadArtifact(runId, id)).artifact;
+  }
+
+  /** The committed output of `agent` in `run`, with its contract's type. */
+  async agentOutput<A extends AgentId>(run: RunRecord, agent: A): Promise<AgentOutputs[A]> {
+    const id = run.activities.find((a) => a.agent === agent)?.artifactId;
+    if (!id) throw new StoreCorruptError(`run ${run.id} has no committed ${agent} output`);
+    const artifact = await this.getArtifact(run.id, id);
+    if (artifact.kind !== ARTIFACT_KIND[agent]) throw new StoreCorruptError(`artifact ${id} is ${artifact.kind}, not the ${agent}'s output`);
+    // Validated against the agent's output contract before it was stored, and hash-checked on load.
+    return artifact.content as AgentOutputs[A];
   }
 
   /**

@@ -33,7 +33,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
   const gen = run.activities.find((a) => a.agent === 'generator');
   let cases: RunSummary['cases'] = [];
   if (gen?.artifactId) {
-    const content = (await store.getArtifact(run.id, gen.artifactId)).content as unknown as TestCases;
+    const content = await store.agentOutput(run, 'generator');
     cases = content.cases.map((c) => ({ id: c.id, priority: c.priority, title: c.title }));
   }
   return {

@@ -18,8 +18,8 @@ const DONE: FileRecord['action'][] = ['created', 'overwritten', 'unchanged', 're
 export const writeStage: Stage = async ({ deps, state, save, gateway }) => {
   await save((r) => { r.stage = 'write'; });
   const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
-  const engineer = (await deps.store.getArtifact(state.run.id, act('engineer').artifactId!)).content as unknown as EngineerOutput;
-  const cases = (await deps.store.getArtifact(state.run.id, act('generator').artifactId!)).content as unknown as TestCases;
+  const engineer = await deps.store.agentOutput(state.run, 'engineer');
+  const cases = await deps.store.agentOutput(state.run, 'generator');
   // test_dirs comes from model output: only clean, relative, unprotected folders may lower a write's risk.
   const modelDirs = cases.project.test_setup.test_dirs.map(normalizeTestDir).filter((d): d is string => d !== undefined);
   const testDirs = modelDirs.length ? modelDirs : DEFAULT_TEST_DIRS;

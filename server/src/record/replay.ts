@@ -9,9 +9,11 @@ import { startRun } from '../pipeline/orchestrator';
 import { RunStore } from '../pipeline/store';
 import type { AgentId } from '../core/agents';
 import type { RunRecord } from '../core/run';
-import { standardStages } from '../app/stages';
+import { agentStage } from '../pipeline/agentStage';
+import { writeStage } from '../pipeline/writeStage';
+import { AGENTS } from '../core/agents';
 import { loadRecording, type Recording } from './recording';
-import { ReplayDivergence, ReplayProvider, type ConsumedEvent } from './replayProvider';
+import { ReplayDivergence, ReplayProvider, recordedSystemPrompts, type ConsumedEvent } from './replayProvider';
 import type { CrawlerOutput } from '../contracts/types';
 import { replayTools, type ToolResult } from './toolTap';
 
@@ -62,9 +64,12 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
       {
         workspace: ws,
         store,
-        provider: new ReplayProvider(rec, trace, perturbReply, opts.pinned),
+        provider: new ReplayProvider(rec, trace, perturbReply),
+        // Pinned: the prompts the recording was made with, so the prompt hashes (and artifact ids) match it.
+        ...(opts.pinned ? { systemPrompts: recordedSystemPrompts(rec) } : {}),
         approver: recordedApprover(rec),
-        stages: standardStages(),
+        // A replay writes files into its own folder and never runs them: no verify stage.
+        stages: [...AGENTS.map(agentStage), writeStage],
         crawl: opts.pinned ? async () => recordedStaticMap(rec) : async (w) => (await crawlWorkspace(w, { tools })).map,
         // Waits already happened when the run was recorded; a replay only needs the decisions.
         backoff: { rateLimitBaseMs: 0, transientBaseMs: 0, maxDelayMs: 0 },

@@ -33,23 +33,12 @@ export class ReplayProvider implements LlmProvider {
   private readonly tasks: RecordedEvent[];
   private taskCursor = 0;
 
-  /** recorded system prompt per agent, when replaying with pinned inputs */
-  private readonly pinnedSystem = new Map<string, string>();
-
   constructor(
     private readonly rec: Recording,
     private readonly consumed: ConsumedEvent[] = [],
     private readonly perturb?: (content: string) => string,
-    pinSystemPrompts = false,
   ) {
     this.name = rec.header.run.provider;
-    if (pinSystemPrompts) {
-      for (const e of rec.events) {
-        if (e.type !== 'task_sent' || this.pinnedSystem.has(e.recipient_agent_id!)) continue;
-        const req = rec.payloads.get(e.payload_ref) as { messages: { content: string }[] };
-        this.pinnedSystem.set(e.recipient_agent_id!, req.messages[0].content);
-      }
-    }
     for (const e of rec.events) {
       if (e.type !== 'response_sent') continue;
       const key = `${e.agent_id}\n${e.prompt_hash}`;
@@ -62,9 +51,7 @@ export class ReplayProvider implements LlmProvider {
     return {
       complete: async (req: ChatRequest): Promise<ChatReply> => {
         // Pinned: an older recording's system prompt stands in for this version's, so prompt wording changes do not break it.
-        const pinned = this.pinnedSystem.get(agent);
-        const messages = pinned === undefined ? req.messages : [{ ...req.messages[0], content: pinned }, req.messages[1]];
-        const promptHash = sha256(canonicalJson(messages));
+        const promptHash = sha256(canonicalJson(req.messages));
         const expected = this.tasks[this.taskCursor];
         const next = this.queues.get(`${agent}\n${promptHash}`)?.shift();
         if (!next) {
@@ -96,4 +83,16 @@ function reviveError(e: RecordedError): Error {
     case 'MalformedLlmOutput': return new MalformedLlmOutput(e.message, '');
     default: return new Error(`${e.kind}: ${e.message}`);
   }
+}
+
+/** The system prompt each agent was sent when the recording was made (pinned replays use them). */
+export function recordedSystemPrompts(rec: Recording): Partial<Record<AgentId, string>> {
+  const out: Partial<Record<AgentId, string>> = {};
+  for (const e of rec.events) {
+    const agent = e.recipient_agent_id as AgentId | undefined;
+    if (e.type !== 'task_sent' || !agent || out[agent] !== undefined) continue;
+    const req = rec.payloads.get(e.payload_ref) as { messages: { content: string }[] };
+    out[agent] = req.messages[0].content;
+  }
+  return out;
 }

@@ -32,8 +32,8 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
 
   const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
   const engineerArtifactId = act('engineer').artifactId!;
-  const engineer = (await deps.store.getArtifact(state.run.id, engineerArtifactId)).content as unknown as EngineerOutput;
-  const cases = (await deps.store.getArtifact(state.run.id, act('generator').artifactId!)).content as unknown as TestCases;
+  const engineer = await deps.store.agentOutput(state.run, 'engineer');
+  const cases = await deps.store.agentOutput(state.run, 'generator');
   const files = engineer.files
     .filter((f) => WRITTEN.has(state.run.files.find((r) => r.path === f.path)?.action ?? '') && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));

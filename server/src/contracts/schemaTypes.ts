@@ -1,0 +1,16 @@
+// The type each schema describes, so a value that passed `requireValid` is narrowed to it.
+import type { Artifact } from '../core/run';
+import type { HandoffEnvelopeDoc } from './generated';
+import type { CrawlerOutput, EngineerOutput, RepairInput, RepairOutput, TestCases } from './types';
+
+export interface SchemaTypes {
+  'crawler-output': CrawlerOutput;
+  'test-cases': TestCases;
+  'engineer-output': EngineerOutput;
+  'handoff-envelope': HandoffEnvelopeDoc;
+  artifact: Artifact;
+  /** a recording line: its three shapes are told apart by `type` (server/src/record/recording.ts) */
+  'recording-event': { type: string };
+  'repair-input': RepairInput;
+  'repair-output': RepairOutput;
+}
