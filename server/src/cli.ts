@@ -140,16 +140,14 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     case 'resume': {
       const ws = await workspaceArg(p.positionals[1]);
       const store = new RunStore(ws);
-      const run = await store.getRun(p.positionals[0]);
-      if (!run) throw new UsageError(`no run ${p.positionals[0]} in ${store.dir}`);
+      const run = await store.getOwnRun(p.positionals[0]);
       const d = await deps(ws, run.params.provider, approverFor(v.yes), signal, riskFlags(v.risk));
       return finish(await resumeRun(d, run.id), store, v.json);
     }
     case 'approve': {
       const ws = await workspaceArg(p.positionals[1]);
       const store = new RunStore(ws);
-      const run = await store.getRun(p.positionals[0]);
-      if (!run) throw new UsageError(`no run ${p.positionals[0]} in ${store.dir}`);
+      const run = await store.getOwnRun(p.positionals[0]);
       const pending = run.approvals.filter((a) => a.decision === 'pending');
       if (!pending.length) throw new UsageError(`run ${run.id} has no pending approvals (status ${run.status})`);
       const decision = v.reject ? 'rejected' : 'approved';
@@ -166,7 +164,10 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     }
     case 'runs': {
       const ws = await workspaceArg(p.positionals[0]);
-      const runs = await new RunStore(ws).listRuns();
+      const store = new RunStore(ws);
+      const runs = await store.listRuns();
+      const foreign = await store.foreignRunIds();
+      if (foreign.length) err(`amtp: ignoring ${foreign.length} run record(s) in ${store.dir} that you did not create here (they may have come with the repository): ${foreign.join(', ')}`);
       if (v.json) process.stdout.write(JSON.stringify(runs.map((r) => ({ runId: r.id, status: r.status, stage: r.stage, createdAt: r.createdAt, updatedAt: r.updatedAt, reason: r.reason }))) + '\n');
       else process.stdout.write(runs.map((r) => `${r.id}  ${r.status.padEnd(17)} ${r.stage.padEnd(9)} ${r.createdAt}${r.reason ? `  ${r.reason}` : ''}`).join('\n') + (runs.length ? '\n' : 'no runs\n'));
       return EXIT.ok;

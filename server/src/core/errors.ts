@@ -38,6 +38,12 @@ export class StoreCorruptError extends AmtpError {
   readonly retryable = false;
 }
 
+/** A run record this person did not create here (it came with the repository, or from another checkout). */
+export class ForeignRunError extends AmtpError {
+  readonly kind = 'ForeignRun';
+  readonly retryable = false;
+}
+
 export class UsageError extends AmtpError {
   readonly kind = 'UsageError';
   readonly retryable = false;

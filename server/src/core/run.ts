@@ -108,6 +108,8 @@ export interface RunRecord {
   files: FileRecord[];
   approvals: ApprovalRecord[];
   audit: AuditRow[];
+  /** proof that this person created the run in this workspace (pipeline/ownership.ts) */
+  owner?: string;
   /** why the run stopped where it did, for people */
   reason?: string;
   /** what the verifier ran, kept and dropped (server/src/verifier) */

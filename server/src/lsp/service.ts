@@ -110,8 +110,7 @@ export class AmtpService {
 
   async resume(p: P.ResumeParams): Promise<P.GenerateResult> {
     this.requireTrust('Resume Run');
-    const run = await this.store.getRun(p.runId);
-    if (!run) throw new Error(`no run ${p.runId}`);
+    const run = await this.store.getOwnRun(p.runId);
     if (this.active.has(run.id)) throw new Error(`run ${run.id} is already running`);
     const deps = await this.deps(run.params.provider, run.id);
     this.track(run.id, p.workDoneToken, 'AMTP: resuming run', () => resumeRun(deps, run.id), () => undefined);
@@ -126,6 +125,8 @@ export class AmtpService {
 
   async runs(): Promise<P.RunsResult> {
     const runs = await this.store.listRuns();
+    const foreign = await this.store.foreignRunIds();
+    if (foreign.length) this.port.log(`warning: ignoring ${foreign.length} run record(s) in .amtp/runs that were not created by you in this workspace (they may have come with the repository): ${foreign.join(', ')}`);
     return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
   }
 

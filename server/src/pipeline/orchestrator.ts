@@ -8,13 +8,14 @@ import { Gateway } from '../gateway/gateway';
 import { recordedDecisions } from '../gateway/approvers';
 import type { PipelineDeps } from './deps';
 import { observableState } from './observable';
+import { ownerMark } from './ownership';
 import type { Save, StageContext } from './stage';
 
 export async function startRun(deps: PipelineDeps, params: RunParams, runId = newRunId()): Promise<RunRecord> {
   await deps.store.init();
   const now = new Date().toISOString();
   const run: RunRecord = {
-    schema_version: 1, id: runId, version: 0, status: 'running', stage: 'crawler', createdAt: now, updatedAt: now, params,
+    schema_version: 1, id: runId, version: 0, status: 'running', stage: 'crawler', createdAt: now, updatedAt: now, params, owner: ownerMark(runId, deps.workspace),
     activities: AGENTS.map((agent) => ({ agent, status: 'pending', attempts: 0, errors: [] })), files: [], approvals: [], audit: [],
   };
   return drive(deps, await deps.store.saveRun(run));
@@ -22,15 +23,14 @@ export async function startRun(deps: PipelineDeps, params: RunParams, runId = ne
 
 /** Continues a run from its last committed boundary. Completed agents are never called again. */
 export async function resumeRun(deps: PipelineDeps, runId: string): Promise<RunRecord> {
-  const first = await deps.store.getRun(runId);
-  if (!first) throw new Error(`no run ${runId} in ${deps.store.dir}`);
+  const first = await deps.store.getOwnRun(runId);
   if (first.status === 'completed') return first;
   // Lock before the first write: a second resume is refused without touching the record, so it
   // cannot bump the version under the process that owns the run (which would then fail too).
   const release = await deps.store.lockRun(runId);
   let run: RunRecord;
   try {
-    run = (await deps.store.getRun(runId))!; // re-read under the lock
+    run = await deps.store.getOwnRun(runId); // re-read under the lock
     if (run.status === 'completed') {
       await release();
       return run;

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile, JSONFile } from 'lowdb/node';
 import { validate, formatContractErrors } from '../contracts/validate';
-import { StoreCorruptError } from '../core/errors';
+import { ForeignRunError, StoreCorruptError, UsageError } from '../core/errors';
+import { isOwnRun } from './ownership';
 import { canonicalJson, sha256 } from '../core/canonical';
 import { ARTIFACT_KIND, type AgentId, type ArtifactKind } from '../core/agents';
 import type { Artifact, ArtifactMeta, RunRecord } from '../core/run';
@@ -127,6 +128,16 @@ export class RunStore {
     return this.readJson<RunRecord>(this.runPath(id), `run ${id}`);
   }
 
+  /** A run this person created here, or an error that says why it is not one AMTP will act on. */
+  async getOwnRun(id: string): Promise<RunRecord> {
+    const run = await this.getRun(id);
+    if (!run) throw new UsageError(`no run ${id} in ${this.dir}`);
+    if (!isOwnRun(run, this.workspace)) {
+      throw new ForeignRunError(`run ${id} in ${this.dir} was not created by you in this workspace (it may have come with the repository); AMTP will not resume or approve it. Start a new run instead.`);
+    }
+    return run;
+  }
+
   /**
    * Optimistic versioning: the caller passes the version it read. If the file
    * moved on meanwhile (another process), the write is refused, not merged.
@@ -149,7 +160,17 @@ export class RunStore {
     return next;
   }
 
+  /** This person's runs here, oldest first. Records that came from elsewhere are left out (see foreignRunIds). */
   async listRuns(): Promise<RunRecord[]> {
+    return (await this.allRuns()).filter((r) => isOwnRun(r, this.workspace));
+  }
+
+  /** Run records under .amtp/runs that this person did not create here. */
+  async foreignRunIds(): Promise<string[]> {
+    return (await this.allRuns()).filter((r) => !isOwnRun(r, this.workspace)).map((r) => r.id);
+  }
+
+  private async allRuns(): Promise<RunRecord[]> {
     let names: string[];
     try {
       names = await fsp.readdir(path.join(this.dir, 'runs'));

@@ -2,7 +2,8 @@
 // (looked up in node_modules from the workspace upwards), the options the engineer's run command
 // carries (jest --config, --import tsx, NODE_OPTIONS, PYTHONPATH), and the coverage tool.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Framework } from '../core/frameworks';
 
@@ -33,10 +34,28 @@ export function findBinDir(from: string, rel: string): string | undefined {
 /**
  * The interpreter the person's own terminal would use: the project's virtualenv first, then
  * python3 on PATH, then the system one (Debian's python3-pytest installs there).
+ * Nothing from the workspace runs before the person approves `tests.run`: a virtualenv's python is
+ * a file the repository controls, so it is chosen by looking at its site-packages, never executed
+ * here; other interpreters are probed in isolated mode (-I) from a neutral folder, so a `pytest.py`
+ * in the workspace cannot be imported by the probe.
  */
 export function pythonWithPytest(workspace: string): string | undefined {
-  const candidates = [join(workspace, '.venv/bin/python'), join(workspace, 'venv/bin/python'), 'python3', 'python', '/usr/bin/python3'];
-  return candidates.find((p) => (!p.includes('/') || existsSync(p)) && spawnSync(p, ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0);
+  for (const venv of ['.venv', 'venv']) {
+    const python = join(workspace, venv, 'bin/python');
+    if (existsSync(python) && venvHas(join(workspace, venv), 'pytest')) return python;
+  }
+  return ['python3', 'python', '/usr/bin/python3'].find((p) => (!p.includes('/') || existsSync(p)) && hasModule(p, 'pytest'));
+}
+
+/** `module` installed in a virtualenv, judged from its files alone. */
+function venvHas(venv: string, module: string): boolean {
+  const lib = join(venv, 'lib');
+  const versions = existsSync(lib) ? readdirSync(lib).filter((d) => /^python3(\.\d+)?$/.test(d)) : [];
+  return versions.some((v) => existsSync(join(lib, v, 'site-packages', module)));
+}
+
+export function hasModule(python: string, module: string): boolean {
+  return spawnSync(python, ['-I', '-c', `import ${module}`], { stdio: 'ignore', cwd: tmpdir() }).status === 0;
 }
 
 /** A plan, or the reason the tests cannot run here (then the verifier is skipped, nothing asked). */
@@ -47,7 +66,7 @@ export function planRun(framework: Framework, workspace: string, command: string
   if (framework === 'pytest') {
     const python = pythonWithPytest(workspace);
     if (!python) return { cannot: 'pytest is not installed for python3 (python3 -m pytest fails), nor in the project\'s .venv' };
-    const cov = spawnSync(python, ['-c', 'import coverage'], { stdio: 'ignore' }).status === 0;
+    const cov = python.startsWith(workspace) ? venvHas(dirname(dirname(python)), 'coverage') : hasModule(python, 'coverage');
     return { framework, binDir: workspace, args, env, python, ...(cov ? {} : { noCoverage: 'coverage.py is not installed' }) };
   }
   const c8 = findBinDir(workspace, 'c8/bin/c8.js');
