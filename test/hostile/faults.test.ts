@@ -116,7 +116,9 @@ describe('hostile 4: faults', function () {
     assert.match(res.stderr, /EACCES|permission denied/i);
     assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), original);
     assert.deepEqual(await tempLeftovers(ws), []);
-    const [run] = await new RunStore(ws).listRuns();
+    // Read by id: the run is nobody's (uid 65534), so root's listRuns rightly leaves it out.
+    const runId = (await fsp.readdir(path.join(ws, ".amtp/runs"))).find((f) => f.endsWith(".json"))!.slice(0, -5);
+    const run = (await new RunStore(ws).getRun(runId))!;
     assert.equal(run.status, 'failed');
     assert.ok(run.audit.some((a) => a.tool === 'fs.overwrite' && a.outcome === 'failed' && /EACCES/.test(a.detail ?? '')), JSON.stringify(run.audit));
     // And a workspace where even .amtp cannot be made: a clear error before anything happens.
