@@ -32,7 +32,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
   const root = () => vscode.workspace.workspaceFolders?.[0]?.uri;
   const model = new RunsModel();
   const approvals = new ApprovalUi(log);
-  const testing = new TestingBridge(model, root, log);
+  const testing = new TestingBridge(model, root, log, {
+    run: (p) => P.sendRequest(client!, P.RunTests, p),
+    cancel: (runId) => P.sendRequest(client!, P.Cancel, { runId }),
+  });
   context.subscriptions.push(output, approvals, testing, model.onDidChange(() => testing.sync()));
 
   client = createLanguageClient(context, output, { trusted: vscode.workspace.isTrusted, settings: settings() });

@@ -1,18 +1,24 @@
 // Publishes written tests to the native Testing API (one item per file, one child per case) and
-// runs the run's own test command, mapping its output back to cases by their ids.
-import { spawn } from 'node:child_process';
+// runs them through the server (amtp/runTests: the project's runner, structured results by case id).
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
 import type { CaseOutcome, RunsModel } from './model/runsModel';
-import { parseTestOutput } from './model/testOutput';
 
 const WRITTEN: ReadonlySet<P.CaseStatus> = new Set(['written', 'passing', 'failing']);
 
 export interface TestRunSummary {
   runId: string;
-  command: string;
+  framework: string;
   exitCode: number | null;
   results: Map<string, CaseOutcome>;
+  /** failure messages by case id, whole */
+  messages: Map<string, string>;
+}
+
+/** The server side of a test run, and how to cancel one. */
+export interface TestRunner {
+  run(p: P.RunTestsParams): Promise<P.RunTestsResult>;
+  cancel(runId: string): Promise<unknown>;
 }
 
 export class TestingBridge implements vscode.Disposable {
@@ -24,6 +30,7 @@ export class TestingBridge implements vscode.Disposable {
     private readonly model: RunsModel,
     private readonly root: () => vscode.Uri | undefined,
     private readonly log: (line: string) => void,
+    private readonly runner: TestRunner,
   ) {
     this.controller.createRunProfile('Run AMTP tests', vscode.TestRunProfileKind.Run, (req, token) => this.runProfile(req, token), true);
     this.controller.refreshHandler = () => this.sync();
@@ -60,23 +67,30 @@ export class TestingBridge implements vscode.Disposable {
     this.controller.items.replace(items);
   }
 
-  /** Runs a run's testCommand in the workspace and records the per-case results. */
-  async runTests(runId?: string, token?: vscode.CancellationToken, onOutput?: (text: string) => void): Promise<TestRunSummary> {
+  /** Runs a run's written tests through the server and records the per-case results. */
+  async runTests(runId?: string, token?: vscode.CancellationToken, onOutput?: (text: string) => void, caseIds?: string[]): Promise<TestRunSummary> {
     if (!vscode.workspace.isTrusted) throw new Error('Running tests executes workspace code: trust this workspace first.');
-    const root = this.root();
-    if (!root) throw new Error('No workspace folder is open.');
-    const run = runId ? this.model.get(runId) : this.model.list().find((r) => r.testCommand && r.cases.some((c) => WRITTEN.has(c.status)));
+    const run = runId ? this.model.get(runId) : this.model.list().find((r) => r.cases.some((c) => WRITTEN.has(c.status)));
     if (!run) throw new Error(runId ? `No run ${runId}.` : 'No run has written tests yet.');
-    if (!run.testCommand) throw new Error(`Run ${run.runId} has no test command.`);
-    const command = run.testCommand;
-    this.log(`$ ${command}   (in ${root.fsPath})`);
-    const { output, exitCode } = await execute(command, root.fsPath, token, (t) => {
-      onOutput?.(t);
-    });
-    const results = parseTestOutput(output);
-    this.log(`tests exited ${exitCode}: ${[...results.values()].filter((o) => o === 'passing').length} passing, ${[...results.values()].filter((o) => o === 'failing').length} failing`);
+    this.log(`running the tests of run ${run.runId}${caseIds?.length ? ` (${caseIds.length} case(s))` : ''}`);
+    const sub = token?.onCancellationRequested(() => void this.runner.cancel(run.runId));
+    let r: P.RunTestsResult;
+    try {
+      r = await this.runner.run({ runId: run.runId, ...(caseIds?.length ? { caseIds } : {}) });
+    } finally {
+      sub?.dispose();
+    }
+    onOutput?.(r.output);
+    const results = new Map<string, CaseOutcome>();
+    const messages = new Map<string, string>();
+    for (const c of r.results) {
+      if (c.outcome === 'skipped') continue;
+      results.set(c.caseId, c.outcome);
+      if (c.message) messages.set(c.caseId, c.message);
+    }
+    this.log(`${r.framework} exited ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}: ${[...results.values()].filter((o) => o === 'passing').length} passing, ${[...results.values()].filter((o) => o === 'failing').length} failing`);
     this.model.applyResults(run.runId, results);
-    return { runId: run.runId, command, exitCode, results };
+    return { runId: run.runId, framework: r.framework, exitCode: r.exitCode, results, messages };
   }
 
   private async runProfile(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
@@ -96,12 +110,13 @@ export class TestingBridge implements vscode.Disposable {
       const runIds = new Set([...items.keys()].map((id) => this.owner.get(id)).filter((x): x is string => !!x));
       // One command runs a whole run's files; results are then filtered to the requested cases.
       for (const runId of runIds.size ? runIds : [undefined]) {
-        const summary = await this.runTests(runId, token, (t) => testRun.appendOutput(t.replace(/\r?\n/g, '\r\n')));
+        const ids = [...items.keys()].filter((id) => this.owner.get(id) === runId);
+        const summary = await this.runTests(runId, token, (t) => testRun.appendOutput(t.replace(/\r?\n/g, '\r\n')), request.include ? ids : undefined);
         for (const [id, outcome] of summary.results) {
           const item = items.get(id);
           if (!item) continue;
           if (outcome === 'passing') testRun.passed(item);
-          else testRun.failed(item, new vscode.TestMessage(`${id} failed (see the test output)`));
+          else testRun.failed(item, new vscode.TestMessage(summary.messages.get(id) ?? `${id} failed (see the test output)`));
           items.delete(id);
         }
       }
@@ -118,24 +133,4 @@ export class TestingBridge implements vscode.Disposable {
   dispose(): void {
     this.controller.dispose();
   }
-}
-
-function execute(command: string, cwd: string, token: vscode.CancellationToken | undefined, onOutput: (t: string) => void): Promise<{ output: string; exitCode: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, { cwd, shell: true, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', CI: '1' } });
-    let output = '';
-    const take = (b: Buffer) => {
-      const t = b.toString();
-      output += t;
-      onOutput(t);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    const sub = token?.onCancellationRequested(() => child.kill('SIGTERM'));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      sub?.dispose();
-      resolve({ output, exitCode: code });
-    });
-  });
 }

@@ -166,6 +166,33 @@ export interface VerifyDeterminismResult {
   summary: string;
   diff?: string;
 }
+export interface RunTestsParams {
+  /** the run whose written tests to run (default: the newest run that wrote tests) */
+  runId?: string;
+  /** only these cases (default: every written case of the run) */
+  caseIds?: string[];
+}
+export interface TestCaseResult {
+  caseId: string;
+  outcome: 'passing' | 'failing' | 'skipped';
+  /** the runner's failure message, whole */
+  message?: string;
+}
+export interface RunTestsResult {
+  runId: string;
+  framework: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  results: TestCaseResult[];
+  /** the runner's console output (the last 64 KiB), for the test output view */
+  output: string;
+}
+/**
+ * Sent from the client to the server when the person runs the written tests (Run Generated Tests,
+ * the Testing view): the project's runner with fixed arguments, the person's click as the approval.
+ */
+export const RunTests = request<RunTestsParams, RunTestsResult>('amtp/runTests', 'clientToServer');
+
 /** Sent from the client to the server: verify a recording's determinism (two replays). */
 export const VerifyDeterminism = request<VerifyDeterminismParams, VerifyDeterminismResult>('amtp/verifyDeterminism', 'clientToServer');
 
@@ -208,7 +235,7 @@ export interface ServerSettings {
 export const SettingsChanged = notification<ServerSettings>('amtp/settingsChanged', 'clientToServer');
 
 /** Every message, for the tests that check both sides wire all of them. */
-export const MESSAGES = [Generate, Crawl, Detect, RunChanged, RequestApproval, Cancel, Resume, Runs, SetCredentials, VerifyDeterminism, TrustChanged, SettingsChanged] as const;
+export const MESSAGES = [Generate, Crawl, Detect, RunChanged, RequestApproval, Cancel, Resume, Runs, RunTests, SetCredentials, VerifyDeterminism, TrustChanged, SettingsChanged] as const;
 
 // Typed wrappers over whatever connection a side has (vscode-languageclient or vscode-languageserver):
 // each only needs the string-method overloads both libraries offer.

@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
 import { AmtpService, RestrictedModeError, type ClientPort, type ProgressValue } from '../../server/src/lsp/service';
 import type * as P from '../../server/src/protocol';
+import { FakeOpenAi } from '../helpers/fakeOpenAi';
+import { CASE_ID, goodEngineerOutput, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
 
 const SAMPLE = path.resolve(__dirname, '../../examples/sample-lib');
 
@@ -53,6 +55,32 @@ describe('language server handlers (in-process)', function () {
     assert.ok(client.logs.some((l) => /warn: .*asks to lower fs\.overwrite from high to low; AMTP ignores it/.test(l)), client.logs.join('\n'));
     const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${runId}.json`), 'utf8'));
     assert.deepEqual(run.audit.filter((a: { tool: string }) => a.tool === 'settings.ignored').length, 2);
+  });
+
+  it("Run Tests runs the written files with the project's runner, never the engineer's command line, and reports results by case", async () => {
+    const fake = await new FakeOpenAi((req) => (req.agent === 'engineer' ? { content: JSON.stringify({ ...goodEngineerOutput(), command: `touch PWNED; node --test test/` }) } : goodModel(req))).start();
+    const add = await makeAddWorkspace('amtp-lsp-runtests-');
+    try {
+      const client = new FakeClient();
+      const svc = new AmtpService(add, client.port, { trusted: true, settings: { ...settings, provider: 'openai', baseURL: fake.baseURL } });
+      svc.setCredentials({ apiKey: 'sk-test-runtests-000' });
+      const { runId } = await svc.generate({ depth: 'standard', framework: 'auto' });
+      await svc.idle();
+      assert.equal(client.views.at(-1)!.status, 'completed', client.views.at(-1)!.reason);
+      const r = await svc.runTests({ runId });
+      assert.deepEqual(r.results.map((x) => [x.caseId, x.outcome]), [[CASE_ID, 'passing']]);
+      assert.equal(r.framework, 'node-test');
+      assert.equal(await fsp.access(path.join(add, 'PWNED')).then(() => true, () => false), false, 'the command line was not run');
+      await fsp.writeFile(path.join(add, 'index.js'), 'function add(a, b) { return a - b; }\nmodule.exports = { add };\n');
+      const failing = await svc.runTests({ caseIds: [CASE_ID] });
+      assert.equal(failing.results[0].outcome, 'failing');
+      assert.match(failing.results[0].message!, /-1[\s\S]*5|5[\s\S]*-1/, 'the whole assertion message comes back');
+      const audit = JSON.parse(await fsp.readFile(path.join(add, '.amtp/runs', `${runId}.json`), 'utf8')).audit;
+      assert.equal(audit.filter((a: { tool: string; detail?: string }) => a.tool === 'tests.run' && /Run Generated Tests/.test(a.detail ?? '')).length, 2);
+    } finally {
+      await fake.stop();
+      await fsp.rm(path.dirname(add), { recursive: true, force: true });
+    }
   });
 
   it('generate runs the offline pipeline, publishes the run and its cases, and reports progress on the client token', async () => {

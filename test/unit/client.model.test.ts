@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type * as P from '../../server/src/protocol';
 import { describeCase, describeRun, groupByTarget, RunsModel } from '../../client/src/model/runsModel';
-import { parseTestOutput } from '../../client/src/model/testOutput';
 import { toServerSettings } from '../../client/src/model/settings';
 
 function kase(id: string, over: Partial<P.CaseView> = {}): P.CaseView {
@@ -70,34 +69,6 @@ describe('client RunsModel (Test Cases tree)', () => {
     assert.equal(describeRun(run('r_1', [kase('tc_000000000001'), kase('tc_000000000002', { status: 'not_written' })])), 'completed · 2 cases (1 written, 1 not written)');
     assert.equal(describeRun(run('r_1', [], { status: 'running', stage: 'engineer' })), 'engineer · running · 0 cases');
     assert.equal(describeCase(kase('tc_000000000001', { status: 'not_written', reason: 'no documented result' })), 'P1 · not written — no documented result');
-  });
-});
-
-describe('client parseTestOutput (results by case id)', () => {
-  it('reads node:test TAP output', () => {
-    const out = ['# Subtest: tc_0123456789ab: adds', 'ok 1 - tc_0123456789ab: adds', '# Subtest: tc_ba9876543210: throws', 'not ok 2 - tc_ba9876543210: throws', '  ---'].join('\n');
-    assert.deepEqual([...parseTestOutput(out)], [['tc_0123456789ab', 'passing'], ['tc_ba9876543210', 'failing']]);
-  });
-
-  it('reads node:test spec, mocha, jest/vitest and pytest -v output', () => {
-    const out = [
-      '\u001b[32m✔ tc_000000000001: spec pass (0.5ms)\u001b[39m',
-      '✖ tc_000000000002: spec fail (1ms)',
-      '    ✓ tc_000000000003: jest pass (3 ms)',
-      '    ✕ tc_000000000004: jest fail (2 ms)',
-      '  1) tc_000000000005: mocha failure',
-      'tests/test_x.py::test_tc_000000000006_rounds PASSED    [ 50%]',
-      'tests/test_x.py::test_tc_000000000007_bad FAILED     [100%]',
-    ].join('\n');
-    assert.deepEqual(Object.fromEntries(parseTestOutput(out)), {
-      tc_000000000001: 'passing', tc_000000000002: 'failing', tc_000000000003: 'passing', tc_000000000004: 'failing',
-      tc_000000000005: 'failing', tc_000000000006: 'passing', tc_000000000007: 'failing',
-    });
-  });
-
-  it('a later failure summary overrides an earlier pass; lines with no verdict are ignored', () => {
-    const out = ['✓ tc_000000000001: a', 'describe tc_000000000002 header', 'FAIL tc_000000000001: a (retried)'].join('\n');
-    assert.deepEqual(Object.fromEntries(parseTestOutput(out)), { tc_000000000001: 'failing' });
   });
 });
 

@@ -14,6 +14,7 @@ import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
 import { verifyDeterminism } from '../record/verify';
 import { runView } from './runView';
+import { runWrittenTests } from './runTests';
 import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { standardStages } from '../app/stages';
@@ -118,9 +119,39 @@ export class AmtpService {
   }
 
   cancel(p: P.RunIdParams): { cancelled: boolean } {
-    const c = this.active.get(p.runId);
+    const c = this.active.get(p.runId) ?? this.testRuns.get(p.runId);
     c?.abort();
     return { cancelled: !!c };
+  }
+
+  /** The person ran the written tests (their click is the approval); the run's audit says so. */
+  async runTests(p: P.RunTestsParams): Promise<P.RunTestsResult> {
+    this.requireTrust('Run Tests');
+    const run = p.runId ? await this.store.getOwnRun(p.runId) : (await this.store.listRuns()).reverse().find((r) => r.files.some((f) => f.action === 'created' || f.action === 'overwritten' || f.action === 'unchanged'));
+    if (!run) throw new Error('No run has written tests yet.');
+    if (this.active.has(run.id) || this.testRuns.has(run.id)) throw new Error(`run ${run.id} is busy: wait for it to finish`);
+    const controller = new AbortController();
+    this.testRuns.set(run.id, controller);
+    try {
+      const result = await runWrittenTests(this.store, this.workspace, run, { caseIds: p.caseIds, timeoutSeconds: this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds, signal: controller.signal });
+      await this.auditTestRun(run.id, `Run Generated Tests in VS Code (${p.caseIds?.length ? `${p.caseIds.length} case(s)` : 'every written case'}): ${result.results.filter((r) => r.outcome === 'passing').length} passing, ${result.results.filter((r) => r.outcome === 'failing').length} failing`);
+      return result;
+    } finally {
+      this.testRuns.delete(run.id);
+    }
+  }
+
+  private readonly testRuns = new Map<string, AbortController>();
+
+  private async auditTestRun(runId: string, detail: string): Promise<void> {
+    const release = await this.store.lockRun(runId).catch(() => undefined);
+    if (!release) return; // another process holds the run; the result still reaches the person
+    try {
+      const run = await this.store.getOwnRun(runId);
+      await this.store.saveRun({ ...run, audit: [...run.audit, { at: new Date().toISOString(), tool: 'tests.run', risk: 'high', outcome: 'executed', detail, approvalId: undefined }] });
+    } finally {
+      await release();
+    }
   }
 
   async runs(): Promise<P.RunsResult> {

@@ -1,0 +1,49 @@
+// "Run Generated Tests" and the Testing view's run profile: the run's written test files run with
+// the project's own runner binary and fixed arguments (verifier/runPlan.ts), never a command
+// string through a shell, and results come from the runner's structured report.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunRecord } from '../core/run';
+import { runTests } from '../frameworks/runner';
+import type { RunStore } from '../pipeline/store';
+import type * as P from '../protocol';
+import { planRun } from '../verifier/runPlan';
+
+const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
+const CASE_ID = /tc_[0-9a-f]{12}/g;
+const MAX_OUTPUT = 64 * 1024;
+
+export async function runWrittenTests(store: RunStore, workspace: string, run: RunRecord, p: { caseIds?: string[]; timeoutSeconds: number; signal?: AbortSignal }): Promise<P.RunTestsResult> {
+  const engineer = await store.agentOutput(run, 'engineer');
+  const wanted = p.caseIds?.length ? new Set(p.caseIds) : undefined;
+  const files = engineer.files.filter(
+    (f) => WRITTEN.has(run.files.find((r) => r.path === f.path)?.action ?? '') && existsSync(join(workspace, f.path)) && (!wanted || f.caseIds.some((id) => wanted.has(id))),
+  );
+  if (!files.length) throw new Error(`run ${run.id} has no written test file${wanted ? ' for these cases' : ''} on disk`);
+  const paths = files.map((f) => f.path);
+  const plan = planRun(engineer.framework, workspace, engineer.command, paths);
+  if ('cannot' in plan) throw new Error(`the tests cannot run here: ${plan.cannot}`);
+  const r = await runTests(plan.framework, workspace, paths, {
+    binDir: plan.binDir, args: plan.args, env: plan.env, python: plan.python, timeoutMs: p.timeoutSeconds * 1000, signal: p.signal, ...(wanted ? { grep: [...wanted] } : {}),
+  });
+  const results = new Map<string, P.TestCaseResult>();
+  for (const t of r.tests) {
+    for (const caseId of new Set(t.name.match(CASE_ID) ?? [])) {
+      if (wanted && !wanted.has(caseId)) continue;
+      const outcome = t.status === 'passed' ? 'passing' : t.status === 'failed' ? 'failing' : 'skipped';
+      // A failure anywhere (the same case in two files) wins over a pass.
+      if (results.get(caseId)?.outcome !== 'failing') results.set(caseId, { caseId, outcome, ...(t.message ? { message: t.message } : {}) });
+    }
+  }
+  // A file that did not load fails every case it holds.
+  for (const e of r.fileErrors) {
+    for (const id of files.find((f) => f.path === e.file)?.caseIds ?? []) {
+      if (!wanted || wanted.has(id)) results.set(id, { caseId: id, outcome: 'failing', message: e.message });
+    }
+  }
+  return {
+    runId: run.id, framework: plan.framework, exitCode: r.exitCode, timedOut: r.timedOut,
+    results: [...results.values()].sort((a, b) => a.caseId.localeCompare(b.caseId)),
+    output: r.output.length > MAX_OUTPUT ? r.output.slice(-MAX_OUTPUT) : r.output,
+  };
+}
