@@ -19,6 +19,20 @@ export const CONTRACTS = {
   'handoff-envelope': 'HandoffEnvelopeDoc',
   'repair-input': 'RepairInput',
   'repair-output': 'RepairOutput',
+  'crawler-patch': 'CrawlerPatch',
+  'case-plan': 'CasePlan',
+  'engineer-input': 'EngineerInput',
+  'test-bodies': 'TestBodies',
+};
+
+/** contracts whose $refs point into another contract's $defs */
+const EXTERNAL_ONLY = new Set(['case-plan', 'engineer-input']);
+
+// Schemas refer to each other by $id (https://amtp.dev/schemas/…): read those from schemas/, never the network.
+const local = {
+  order: 1,
+  canRead: /^https:\/\/amtp\.dev\/schemas\//,
+  read: (file) => readFileSync(join(root, 'schemas', file.url.replace(/^https:\/\/amtp\.dev\/schemas\//, '').replace(/#.*$/, '')), 'utf8'),
 };
 
 export async function generate() {
@@ -36,6 +50,9 @@ export async function generate() {
       ignoreMinAndMaxItems: true,
       strictIndexSignatures: true,
       unreachableDefinitions: false,
+      // A type another schema already declares (case-plan's cases are test-cases' TestCase) is declared once.
+      declareExternallyReferenced: !EXTERNAL_ONLY.has(file),
+      $refOptions: { resolve: { http: false, amtp: local } },
       format: true,
       style: { singleQuote: true, printWidth: 140, semi: true },
     });

@@ -115,6 +115,9 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
           depth: v.depth as never, framework: v.framework as never, provider, model: v.model ?? process.env.AMTP_MODEL, models,
           seed: v.seed !== undefined ? Number(v.seed) : undefined, temperature: v.temperature !== undefined ? Number(v.temperature) : undefined,
           maxAttempts: v['max-attempts'] !== undefined ? Number(v['max-attempts']) : undefined,
+          maxInputTokens: v['max-input-tokens'] !== undefined ? Number(v['max-input-tokens']) : undefined,
+          maxOutputTokens: v['max-output-tokens'] !== undefined ? Number(v['max-output-tokens']) : undefined,
+          concurrency: v.concurrency !== undefined ? Number(v.concurrency) : undefined,
         },
         (m) => err(`amtp: warning: ${m}`),
       );

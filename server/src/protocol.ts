@@ -229,6 +229,10 @@ export interface ServerSettings {
   verifyRuns?: number;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
+  /** batch budgets: tokens of one request and of one reply, and batches in flight at once */
+  maxInputTokens?: number;
+  maxOutputTokens?: number;
+  concurrency?: number;
 }
 
 /** Sent from the client to the server when settings change. */

@@ -4,6 +4,8 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { OFFLINE_ENGINES } from '../../server/src/agents/offlineEngines';
+import { engineerBatching } from '../../server/src/agents/engineer/batches';
+import type { CrawlerOutput, TestCases } from '../../server/src/contracts/types';
 import { MalformedLlmOutput } from '../../server/src/llm/errors';
 import { SchemaValidationError } from '../../server/src/core/errors';
 import { OfflineProvider } from '../../server/src/llm/offlineProvider';
@@ -13,10 +15,11 @@ import { acceptReply } from '../../server/src/llm/accept';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
 import { RunStore } from '../../server/src/pipeline/store';
-import { ARTIFACT_KIND } from '../../server/src/core/agents';
+import { ARTIFACT_KIND, BATCH_KIND } from '../../server/src/core/agents';
+import { caseIdOf } from '../../server/src/agents/generator/batches';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
-import { CASE_ID, goodGeneratorOutput, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
+import { GOOD_TEST_PATH, goodGeneratorOutput, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
 import { CORPUS, INJECTION, JS_BREAKOUT, TEMPLATE_BREAKOUT, type CorpusEntry } from './corpus/replies';
 import { artifactsOf, listAll, rmTemp, tally, tempDir, tempLeftovers } from './helpers/common';
 
@@ -83,7 +86,7 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
           const kinds = (await artifactsOf(ws)).map((a) => a.kind);
           const leftovers = await tempLeftovers(ws);
           const ok =
-            (entry.expect === 'ok' ? act.status === 'completed' && kinds.includes(ARTIFACT_KIND[entry.agent]) : !kinds.includes(ARTIFACT_KIND[entry.agent])) && leftovers.length === 0;
+            (entry.expect === 'ok' ? kinds.includes(BATCH_KIND[entry.agent]) : !kinds.includes(BATCH_KIND[entry.agent])) && leftovers.length === 0;
           tally('1 corpus (pipeline)', { tried: 1, failures: ok ? 0 : 1 });
           if (entry.expect === 'MalformedLlmOutput') {
             assert.equal(run.status, 'failed');
@@ -94,12 +97,13 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
             assert.equal(act.attempts, 1, 'a schema violation is not retried');
             assert.equal(act.errors[0].kind, 'SchemaValidationError');
           } else {
-            assert.equal(act.status, 'completed', run.reason);
-            const art = await new RunStore(ws).getArtifact(run.id, act.artifactId!);
+            // Accepted at the boundary: the batch artifact is exactly the parsed reply. (A reply can still be
+            // refused after: a crawler patch that does not apply, an engineer body that does not parse.)
+            const art = await new RunStore(ws).getArtifact(run.id, act.batches![0].artifactId!);
             assert.deepEqual(art.content, acceptReply(entry.agent, raw), 'the artifact is exactly the parsed reply');
           }
           if (entry.expect !== 'ok') {
-            assert.ok(!kinds.includes(ARTIFACT_KIND[entry.agent]), `no ${entry.agent} artifact was persisted`);
+            assert.ok(!kinds.includes(BATCH_KIND[entry.agent]) && !kinds.includes(ARTIFACT_KIND[entry.agent]), `no ${entry.agent} artifact was persisted`);
             assert.equal(act.artifactId, undefined);
           }
           assert.deepEqual(leftovers, [], 'no half-written file');
@@ -107,7 +111,7 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
           const onDisk = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${run.id}.json`), 'utf8'));
           assert.equal(onDisk.status, run.status);
           assert.equal(onDisk.version, run.version);
-          if (run.status !== 'completed') assert.ok(!(await listAll(ws)).includes('test/add.test.js'), 'nothing written to the workspace');
+          if (run.status !== 'completed') assert.ok(!(await listAll(ws)).includes(GOOD_TEST_PATH), 'nothing written to the workspace');
         } finally {
           await rmTemp(path.dirname(ws));
         }
@@ -155,7 +159,7 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
           ts.forEachChild(n, visit);
         };
         visit(sf);
-        assert.deepEqual(names, [`${CASE_ID}: ${t}`]);
+        assert.deepEqual(names, [`${caseIdOf(cases.cases[0])}: ${t}`], 'AMTP computed the id from the (hostile) title');
         assert.equal((sf as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics.length, 0, 'the file parses');
         // Run it: the title never executes.
         const res = spawnSync(process.execPath, ['--test', file], { cwd: ws, encoding: 'utf8', timeout: 30_000 });
@@ -181,7 +185,11 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
           oracle: { kind: 'equals', language: 'python', call: 'add(2, 3)', expected: '5', bindings: [{ local: 'add', import: 'named', name: 'add' }] },
         })),
       };
-      const out = OFFLINE_ENGINES.engineer({ schema_version: '1', run_id: 'r_x', from_agent: 'generator', to_agent: 'engineer', artifact_id: 'a_x', payload: cases, params: { target_framework: 'pytest' } } as never) as { files: { path: string; content: string }[] };
+      // AMTP cuts the plan into an engineer batch; the offline engineer writes the bodies; AMTP assembles the file.
+      const map = { schema_version: '1', project: { name: 'pk', module_system: 'python', typescript: false }, tree: { files: 1, dirs: 0, bytes: 1, truncated: false }, languages: [], package_managers: [], frameworks: [], test_setup: cases.project.test_setup, entry_points: [], key_files: [], usage_examples: [], skipped: [] } as const;
+      const plan = cases as unknown as TestCases;
+      const [batch] = engineerBatching.plan({ plan, map: structuredClone(map) as unknown as CrawlerOutput }, { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' });
+      const out = engineerBatching.merge({ plan, map: map as unknown as CrawlerOutput }, [await OFFLINE_ENGINES.engineer({ schema_version: '1', run_id: 'r_x', from_agent: 'generator', to_agent: 'engineer', artifact_id: 'a_x', payload: batch.payload, params: { target_framework: 'pytest' } })], { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' });
       assert.equal(out.files.length, 1, JSON.stringify(out));
       await fsp.writeFile(path.join(ws, 'pk.py'), 'def add(a, b):\n    return a + b\n');
       await fsp.mkdir(path.join(ws, 'tests'), { recursive: true });

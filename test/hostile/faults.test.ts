@@ -11,16 +11,15 @@ import { atomicWrite } from '../../server/src/util/safePath';
 import { CLI, runCli, type CliResult } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
-import { CASE_ID, GOOD_TEST_FILE, goodEngineerOutput, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
+import { GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace } from '../helpers/scriptedModel';
 import { artifactsOf, listAll, rmTemp, tally, tempDir, tempLeftovers } from './helpers/common';
 
 const params = () => resolveParams({ provider: 'openai', model: 'm' });
 
-const THREE_FILES = () => {
-  const out = goodEngineerOutput();
-  out.files = ['a', 'b', 'c'].map((n) => ({ path: `test/${n}.test.js`, content: GOOD_TEST_FILE.replace('returns 5', `returns 5 (${n})`), caseIds: [CASE_ID] }));
-  return out;
-};
+/** Three more modules besides the adder's index.js: the engineer's result is one test file per module. */
+async function addThreeModules(ws: string): Promise<void> {
+  for (const n of ['a', 'b', 'c']) await fsp.writeFile(path.join(ws, `${n}.js`), `/** The ${n} helper. */\nfunction ${n}Helper(x) {\n  return x;\n}\nmodule.exports = { ${n}Helper };\n`);
+}
 
 describe('hostile 4: faults', function () {
   this.timeout(120_000);
@@ -37,13 +36,16 @@ describe('hostile 4: faults', function () {
   });
 
   it('SIGKILL in the write stage after the first of three files: resume writes the rest, keeps the first, loses nothing (see also test/integration/crash-resume.test.ts)', async () => {
-    fake.setFallback((req) => (req.agent === 'engineer' ? { content: JSON.stringify(THREE_FILES()) } : goodModel(req)));
+    await addThreeModules(ws);
     const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'write:file' });
     assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
     const [run] = await new RunStore(ws).listRuns();
-    const written = (await listAll(ws)).filter((p) => /^test\/.\.test\.js$/.test(p));
-    assert.deepEqual(written, ['test/a.test.js'], 'killed right after the first file');
-    const firstMtime = (await fsp.stat(path.join(ws, 'test/a.test.js'))).mtimeMs;
+    const engineer = await new RunStore(ws).agentOutput(run, 'engineer');
+    const paths = engineer.files.map((f) => f.path).sort();
+    assert.deepEqual(paths, ['test/a.amtp.test.js', 'test/adder.amtp.test.js', 'test/b.amtp.test.js', 'test/c.amtp.test.js']);
+    const written = (await listAll(ws)).filter((p) => /^test\/.+\.test\.js$/.test(p));
+    assert.deepEqual(written, ['test/a.amtp.test.js'], 'killed right after the first file');
+    const firstMtime = (await fsp.stat(path.join(ws, 'test/a.amtp.test.js'))).mtimeMs;
     const calls = fake.requests.length;
     const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
     assert.equal(resumed.code, 0, resumed.stderr);
@@ -51,12 +53,10 @@ describe('hostile 4: faults', function () {
     // The kill fell between the rename and the run-record commit of a.test.js; resume finds its bytes in
     // place and the audit row of that write, so the record still says AMTP created it (B5, fixed).
     const actions = Object.fromEntries(summary.files.map((f: { path: string; action: string }) => [f.path, f.action]));
-    assert.equal(actions['test/a.test.js'], 'created');
-    assert.equal(actions['test/b.test.js'], 'created');
-    assert.equal(actions['test/c.test.js'], 'created');
+    for (const p of paths) assert.equal(actions[p], 'created', p);
     assert.equal(fake.requests.length, calls, 'no agent is called again');
-    assert.equal((await fsp.stat(path.join(ws, 'test/a.test.js'))).mtimeMs, firstMtime, 'the settled file is not rewritten');
-    for (const f of THREE_FILES().files) assert.equal(await fsp.readFile(path.join(ws, f.path), 'utf8'), f.content);
+    assert.equal((await fsp.stat(path.join(ws, 'test/a.amtp.test.js'))).mtimeMs, firstMtime, 'the settled file is not rewritten');
+    for (const f of engineer.files) assert.equal(await fsp.readFile(path.join(ws, f.path), 'utf8'), f.content);
     assert.deepEqual(await tempLeftovers(ws), []);
     tally('4 faults: SIGKILL + resume', { tried: 1 });
   });
@@ -108,13 +108,13 @@ describe('hostile 4: faults', function () {
     await fsp.chmod(path.dirname(ws), 0o755);
     await fsp.mkdir(path.join(ws, 'test'));
     const original = '// the person\'s own test, not AMTP\'s\n';
-    await fsp.writeFile(path.join(ws, 'test/add.test.js'), original);
+    await fsp.writeFile(path.join(ws, GOOD_TEST_PATH), original);
     await fsp.mkdir(path.join(ws, '.amtp'));
     spawnSync('chown', ['-R', '65534:65534', path.join(ws, '.amtp')]);
     const res = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env(), undefined, { uid: 65534, gid: 65534 });
     assert.equal(res.code, 4, res.stdout + res.stderr);
     assert.match(res.stderr, /EACCES|permission denied/i);
-    assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), original);
+    assert.equal(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8'), original);
     assert.deepEqual(await tempLeftovers(ws), []);
     // Read by id: the run is nobody's (uid 65534), so root's listRuns rightly leaves it out.
     const runId = (await fsp.readdir(path.join(ws, ".amtp/runs"))).find((f) => f.endsWith(".json"))!.slice(0, -5);
@@ -127,7 +127,7 @@ describe('hostile 4: faults', function () {
     const res2 = await runCli(['generate', ws, '--provider', 'offline', '--json'], {}, undefined, { uid: 65534, gid: 65534 });
     assert.equal(res2.code, 4);
     assert.match(res2.stderr, /EACCES: permission denied, mkdir .*\.amtp/);
-    assert.deepEqual(await listAll(path.join(ws, 'test')), ['add.test.js']);
+    assert.deepEqual(await listAll(path.join(ws, 'test')), [path.basename(GOOD_TEST_PATH)]);
     tally('4 faults: EACCES/ENOSPC', { tried: 2 });
   });
 
@@ -189,10 +189,10 @@ describe('hostile 4: faults', function () {
       spawnSync('mount', ['--bind', mnt!, path.join(ws, 'test')]);
       try {
         const original = 'the person\'s test\n';
-        await fsp.writeFile(path.join(ws, 'test/add.test.js'), original);
+        await fsp.writeFile(path.join(ws, GOOD_TEST_PATH), original);
         await fill(path.join(ws, 'test'));
         await assert.rejects(startRun(openAiDeps(ws, fake.baseURL, { approver: approveAll }), params()), /ENOSPC/);
-        assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), original);
+        assert.equal(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8'), original);
         const [run] = await new RunStore(ws).listRuns();
         assert.equal(run.status, 'failed');
         assert.match(run.reason!, /ENOSPC/);
@@ -213,7 +213,7 @@ describe('hostile 4: faults', function () {
     assert.deepEqual(run.activities[0].errors.map((e) => e.kind), ['TransientLlmError', 'TransientLlmError', 'TransientLlmError']);
     assert.match(run.activities[0].errors[0].message, /timed out|timeout/i);
     assert.ok(Date.now() - t0 < 10_000);
-    assert.deepEqual(await artifactsOf(ws), []);
+    assert.deepEqual((await artifactsOf(ws)).map((a) => a.kind), ['static_map'], 'only AMTP\'s own static map; nothing from the crawler\'s model');
     tally('4 faults: hang/cancel', { tried: 1 });
   });
 
@@ -227,7 +227,7 @@ describe('hostile 4: faults', function () {
       const run = await startRun(deps, params());
       assert.equal(run.status, 'cancelled');
       assert.ok(Date.now() - t0 < 10_000, 'cancel does not wait for the 60 s timeout');
-      assert.deepEqual((await artifactsOf(ws)).map((a) => a.kind), ['crawler_output']);
+      assert.deepEqual((await artifactsOf(ws)).map((a) => a.kind).sort(), ['crawler_batch', 'crawler_output', 'static_map'], 'nothing of the generator');
       assert.equal((await new RunStore(ws).getRun(run.id))!.status, 'cancelled');
       await assert.rejects(fsp.access(path.join(ws, '.amtp/runs', `${run.id}.lock`)), 'the lock is released');
     } finally {
@@ -261,7 +261,7 @@ describe('hostile 4: faults', function () {
       assert.equal(run.status, 'completed');
       for (const act of run.activities) await store.getArtifact(id, act.artifactId!); // integrity-checked load
     }
-    assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
+    assert.equal(isGoodTestFile(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8')), true);
     assert.deepEqual(await tempLeftovers(ws), []);
     tally('4 faults: concurrency', { tried: 2 });
   });
@@ -290,7 +290,7 @@ describe('hostile 4: faults', function () {
       const run = (await store.getRun(runId))!;
       assert.equal(run.status, 'completed');
       for (const act of run.activities) await store.getArtifact(runId, act.artifactId!);
-      assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
+      assert.equal(isGoodTestFile(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8')), true);
       tally('4 faults: concurrency', { tried: 2, note: `concurrent resumes: ${ok.length} completed, ${refused.length} refused` });
     } finally {
       await chaos.stop();

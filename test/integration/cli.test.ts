@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
-import { GOOD_TEST_FILE, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
+import { GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace } from '../helpers/scriptedModel';
 
 describe('amtp CLI contract', function () {
   this.timeout(60_000);
@@ -44,14 +44,14 @@ describe('amtp CLI contract', function () {
   });
 
   it('schema violation → exit 3 (needs_review) with the errors in --json', async () => {
-    fake.script('engineer', { content: '{"schema_version":"1","framework":"rspec"}' });
+    fake.script('engineer', { content: '{"schema_version":"1","tests":[],"not_written":[],"framework":"rspec"}' });
     const r = await runCli(['generate', ws, '--provider', 'openai', '--json'], env());
     assert.equal(r.code, 3, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.equal(s.status, 'needs_review');
     const err = s.activities[2].errors[0];
     assert.equal(err.kind, 'SchemaValidationError');
-    assert.ok(err.details.some((d: { path: string }) => d.path === '/framework'));
+    assert.ok(err.details.some((d: { path: string; message: string }) => d.path === '/' && /framework/.test(d.message)), JSON.stringify(err.details));
   });
 
   it('401 → exit 4 and the message names OPENAI_API_KEY', async () => {
@@ -68,7 +68,7 @@ describe('amtp CLI contract', function () {
   });
 
   it('an overwrite without a TTY or --yes waits (exit 4); `amtp approve` writes it; --reject leaves the file byte-identical', async () => {
-    const target = path.join(ws, 'test/add.test.js');
+    const target = path.join(ws, GOOD_TEST_PATH);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     const original = Buffer.from('// hand-written test, keep me\n\u00e9\u0000');
     await fsp.writeFile(target, original);
@@ -77,14 +77,14 @@ describe('amtp CLI contract', function () {
     assert.equal(first.code, 4, first.stderr);
     const s1 = JSON.parse(first.stdout);
     assert.equal(s1.status, 'awaiting_approval');
-    assert.deepEqual(s1.files, [{ path: 'test/add.test.js', action: 'pending' }]);
+    assert.deepEqual(s1.files, [{ path: GOOD_TEST_PATH, action: 'pending' }]);
     assert.deepEqual(s1.approvals.map((a: { tool: string; risk: string; decision: string }) => [a.tool, a.risk, a.decision]), [['fs.overwrite', 'high', 'pending']]);
     assert.deepEqual(await fsp.readFile(target), original, 'untouched while waiting');
 
     const rejected = await runCli(['approve', s1.runId, ws, '--reject', '--note', 'I like mine', '--json'], env());
     assert.equal(rejected.code, 0, rejected.stderr);
     const s2 = JSON.parse(rejected.stdout);
-    assert.deepEqual(s2.files, [{ path: 'test/add.test.js', action: 'rejected' }]);
+    assert.deepEqual(s2.files, [{ path: GOOD_TEST_PATH, action: 'rejected' }]);
     assert.equal(s2.approvals[0].decision, 'rejected');
     assert.deepEqual(await fsp.readFile(target), original, 'byte-identical after a rejection');
 
@@ -94,10 +94,10 @@ describe('amtp CLI contract', function () {
     // The overwrite is done; running the written tests is the next high-risk action, and it waits too.
     assert.equal(approved.code, 4, approved.stderr);
     const s4 = JSON.parse(approved.stdout);
-    assert.deepEqual(s4.files, [{ path: 'test/add.test.js', action: 'overwritten' }]);
+    assert.deepEqual(s4.files, [{ path: GOOD_TEST_PATH, action: 'overwritten' }]);
     assert.equal(s4.status, 'awaiting_approval');
     assert.deepEqual(s4.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]), [['fs.overwrite', 'approved'], ['tests.run', 'pending']]);
-    assert.equal(await fsp.readFile(target, 'utf8'), GOOD_TEST_FILE);
+    assert.equal(isGoodTestFile(await fsp.readFile(target, 'utf8')), true);
     const ran = await runCli(['approve', s3.runId, ws, '--json'], env());
     assert.equal(ran.code, 0, ran.stderr);
     assert.equal(JSON.parse(ran.stdout).verification.results[0].outcome, 'passing');
@@ -108,26 +108,22 @@ describe('amtp CLI contract', function () {
 
   it('--yes approves high-risk writes up front, and the decision is recorded', async () => {
     await fsp.mkdir(path.join(ws, 'test'), { recursive: true });
-    await fsp.writeFile(path.join(ws, 'test/add.test.js'), 'old');
+    await fsp.writeFile(path.join(ws, GOOD_TEST_PATH), 'old');
     const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.deepEqual(s.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]), [['fs.overwrite', 'approved'], ['tests.run', 'approved']]);
-    assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
+    assert.equal(isGoodTestFile(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8')), true);
   });
 
-  it('an engineer path that escapes the workspace is refused and nothing is written outside', async () => {
+  it('the engineer cannot choose where files go: a reply that names paths breaks its contract and nothing is written', async () => {
     const outside = path.join(path.dirname(ws), 'pwned.js');
     fake.script('engineer', {
-      content: JSON.stringify({
-        schema_version: '1', framework: 'node-test', command: 'node --test', not_written: [],
-        files: [{ path: '../pwned.js', content: 'x', caseIds: ['tc_0123456789ab'] }, { path: '/tmp/abs.js', content: 'x', caseIds: ['tc_0123456789ab'] }],
-        pr: { branch: 'a', title: 't', body: '', labels: [] },
-      }),
+      content: JSON.stringify({ schema_version: '1', tests: [], not_written: [], files: [{ path: '../pwned.js', content: 'x' }, { path: '/tmp/abs.js', content: 'x' }] }),
     });
     const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
-    const s = JSON.parse(r.stdout);
-    assert.deepEqual(s.files.map((f: { action: string }) => f.action), ['failed', 'failed']);
+    assert.equal(r.code, 3, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).files, []);
     await assert.rejects(fsp.access(outside));
   });
 

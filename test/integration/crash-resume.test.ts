@@ -4,14 +4,14 @@ import * as path from 'node:path';
 import { RunStore } from '../../server/src/pipeline/store';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
-import { GOOD_TEST_FILE, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
+import { GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace, makeBigAddWorkspace } from '../helpers/scriptedModel';
 
 // Every boundary where a process can die: after an artifact is on disk but before the run
 // record says so (persisted), after the run record is committed, and between file writes.
 const BOUNDARIES = [
-  'crawler:persisted', 'crawler:committed',
-  'generator:persisted', 'generator:committed',
-  'engineer:persisted', 'engineer:committed',
+  'crawler:batch:persisted', 'crawler:batch:committed', 'crawler:persisted', 'crawler:committed',
+  'generator:batch:persisted', 'generator:batch:committed', 'generator:persisted', 'generator:committed',
+  'engineer:batch:persisted', 'engineer:batch:committed', 'engineer:persisted', 'engineer:committed',
   'write:file',
   // the verifier ran the tests N times; resume verifies again from the written files
   'verify:ran',
@@ -74,7 +74,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
         for (const a of summary.activities) {
           assert.deepEqual((await store.getArtifact(run.id, a.artifactId)).content, reference[a.agent], `${a.agent} artifact content`);
         }
-        assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
+        assert.equal(isGoodTestFile(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8')), true);
         // Nothing half-written: no temp files left next to the store or the test file.
         const leftovers = (await fsp.readdir(path.join(ws, '.amtp', 'runs'))).filter((n) => n.endsWith('.tmp'));
         assert.deepEqual(leftovers, []);
@@ -85,5 +85,41 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
         await fsp.rm(ws, { recursive: true, force: true });
       }
     });
+  }
+
+  // Several batches per agent (small budgets), killed after the 2nd batch of each agent: resume
+  // sends only the batches that had not finished, and the result is the uninterrupted run's.
+  const BUDGET = ['--max-input-tokens', '2600', '--max-output-tokens', '1200', '--concurrency', '1'];
+  for (const agent of ['crawler', 'generator', 'engineer'] as const) {
+    for (const kind of ['batch:persisted', 'batch:committed'] as const) {
+      it(`several batches, killed at ${agent}:${kind} of batch 2: resume calls no finished batch again`, async () => {
+        const ref = await makeBigAddWorkspace(30);
+        const ws = await makeBigAddWorkspace(30);
+        try {
+          const clean = await runCli(['generate', ref, '--provider', 'openai', '--yes', '--json', ...BUDGET], env());
+          assert.equal(clean.code, 0, clean.stderr);
+          const refRun = (await new RunStore(ref).getRun(JSON.parse(clean.stdout).runId))!;
+          const batchesOf = (a: string) => refRun.activities.find((x) => x.agent === a)!.batches!.length;
+          assert.ok(batchesOf(agent) >= 2, `${agent} works in ${batchesOf(agent)} batches`);
+
+          fake.requests.length = 0;
+          const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', ...BUDGET], { ...env(), AMTP_CRASH_AT: `${agent}:${kind}#2` });
+          assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
+          const sentBefore = fake.callsFor(agent).length;
+          assert.equal(sentBefore, 2, 'batch 1 finished; batch 2 was answered when the process died');
+          const [run] = await new RunStore(ws).listRuns();
+          const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
+          assert.equal(resumed.code, 0, resumed.stderr);
+          assert.equal(fake.callsFor(agent).length - sentBefore, batchesOf(agent) - 2, `after resume only the ${batchesOf(agent) - 2} unfinished ${agent} batch(es) are sent`);
+          const done = (await new RunStore(ws).getRun(run.id))!;
+          for (const a of done.activities) {
+            assert.deepEqual((await new RunStore(ws).getArtifact(run.id, a.artifactId!)).content, (await new RunStore(ref).getArtifact(refRun.id, refRun.activities.find((x) => x.agent === a.agent)!.artifactId!)).content, `${a.agent} result equals the uninterrupted run's`);
+          }
+        } finally {
+          await fsp.rm(path.dirname(ref), { recursive: true, force: true });
+          await fsp.rm(path.dirname(ws), { recursive: true, force: true });
+        }
+      });
+    }
   }
 });

@@ -8,7 +8,7 @@ import type { PipelineEvent } from '../../server/src/pipeline/deps';
 import { RunStore } from '../../server/src/pipeline/store';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
-import { GOOD_TEST_FILE, goodEngineerOutput, goodGeneratorOutput, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
+import { ADD_CASE, CASE_ID, GOOD_TEST_PATH, goodEngineerOutput, goodGeneratorOutput, goodModel, isGoodTestFile, makeAddWorkspace } from '../helpers/scriptedModel';
 
 const params = (over: Parameters<typeof resolveParams>[0] = {}) =>
   resolveParams({ provider: 'openai', model: 'base-model', models: { engineer: 'engineer-model' }, seed: 7, temperature: 0.1, ...over });
@@ -49,25 +49,32 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
       assert.equal(req.headers.authorization, 'Bearer sk-test-fake-key-000');
     }
     assert.deepEqual(fake.requests.map((r) => r.body.model), ['base-model', 'base-model', 'engineer-model']);
-    // Each envelope carries exactly the previous agent's persisted artifact.
+    // Each batch's envelope is a view cut from the previous agent's persisted result.
     const [crawlerReq, generatorReq, engineerReq] = fake.requests;
     assert.equal(crawlerReq.envelope!.from_agent, 'orchestrator');
+    assert.deepEqual(crawlerReq.envelope!.batch, { index: 1, count: 1 });
+    const staticMap = await store.getArtifact(run.id, run.activities[0].sourceArtifactId!);
+    assert.equal(crawlerReq.envelope!.artifact_id, staticMap.id);
+    assert.deepEqual((crawlerReq.envelope!.payload as { key_files: unknown }).key_files, (staticMap.content as { key_files: unknown }).key_files);
     const crawlerArt = await store.getArtifact(run.id, run.activities[0].artifactId!);
     const generatorArt = await store.getArtifact(run.id, run.activities[1].artifactId!);
     assert.equal(generatorReq.envelope!.artifact_id, crawlerArt.id);
-    assert.deepEqual(generatorReq.envelope!.payload, crawlerArt.content);
+    assert.deepEqual((generatorReq.envelope!.payload as { view: unknown }).view, { batch: 1, of: 1, modules: 1 });
     assert.deepEqual(generatorReq.envelope!.params, { depth_level: 'standard' });
     assert.equal(engineerReq.envelope!.artifact_id, generatorArt.id);
-    assert.deepEqual(engineerReq.envelope!.payload, goodGeneratorOutput());
+    const engPayload = engineerReq.envelope!.payload as { framework: string; cases: { file: string; case: { id: string } }[]; files: { path: string; imports: string[]; names: string[] }[] };
+    assert.equal(engPayload.framework, 'node-test', 'AMTP resolves auto to the project\'s framework');
+    assert.deepEqual(engPayload.cases, [{ file: GOOD_TEST_PATH, case: { ...ADD_CASE, id: CASE_ID } }], 'AMTP computed the id the model did not write');
+    assert.deepEqual(engPayload.files, [{ path: GOOD_TEST_PATH, target: 'index.js', imports: ["const { describe, it } = require('node:test');", "const assert = require('node:assert/strict');", "const { add } = require('../index.js');"], names: ['add'] }]);
     assert.deepEqual(engineerReq.envelope!.params, { target_framework: 'auto' });
+    // Batch artifacts carry the session's provenance; results say which batches they merge.
     for (const act of run.activities) {
-      const art = await store.getArtifact(run.id, act.artifactId!);
-      assert.equal(art.meta.sanitizer, 'v1.0.0');
-      assert.equal(art.meta.seed, 7);
-      assert.equal(art.meta.attempt, 1);
+      const batch = await store.getArtifact(run.id, act.batches![0].artifactId!);
+      assert.ok('sanitizer' in batch.meta && batch.meta.sanitizer === 'v1.0.0' && batch.meta.seed === 7 && batch.meta.attempt === 1, JSON.stringify(batch.meta));
+      assert.deepEqual((await store.getArtifact(run.id, act.artifactId!)).meta, { merged_from: [batch.id] });
     }
-    assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), GOOD_TEST_FILE);
-    assert.deepEqual(run.files, [{ path: 'test/add.test.js', action: 'created', caseIds: ['tc_0123456789ab'], sha256: run.files[0].sha256 }]);
+    assert.equal(isGoodTestFile(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8')), true);
+    assert.deepEqual(run.files, [{ path: GOOD_TEST_PATH, action: 'created', caseIds: [CASE_ID], sha256: run.files[0].sha256 }]);
     assert.equal(run.audit.length, 1, 'a new test file is medium risk: written and audited');
     assert.equal(run.audit[0].risk, 'medium');
   });
@@ -82,11 +89,12 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     const [first, second] = fake.callsFor('generator');
     assert.equal(second.body.messages.length, 2);
     assert.deepEqual(second.body.messages, first.body.messages, 'the retry is a fresh session: same two messages, no history');
-    assert.equal((await new RunStore(ws).getArtifact(run.id, gen.artifactId!)).meta.attempt, 2);
+    const meta = (await new RunStore(ws).getArtifact(run.id, gen.batches![0].artifactId!)).meta;
+    assert.equal('attempt' in meta && meta.attempt, 2);
   });
 
   it('truncated JSON is retried up to the attempt limit, then the run fails with every error kept', async () => {
-    const cut = JSON.stringify(goodEngineerOutput()).slice(0, 120);
+    const cut = JSON.stringify(goodEngineerOutput()).slice(0, 60);
     fake.script('engineer', { content: cut, finishReason: 'length' }, { content: cut, finishReason: 'length' }, { content: cut, finishReason: 'length' });
     const run = await startRun(openAiDeps(ws, fake.baseURL), params());
     assert.equal(run.status, 'failed');
@@ -94,14 +102,14 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     assert.equal(eng.attempts, 3);
     assert.deepEqual(eng.errors.map((e) => e.kind), ['MalformedLlmOutput', 'MalformedLlmOutput', 'MalformedLlmOutput']);
     assert.equal(eng.artifactId, undefined);
-    assert.equal((await artifactFiles(ws)).length, 2, 'only the crawler and generator artifacts exist');
-    await assert.rejects(fsp.access(path.join(ws, 'test/add.test.js')));
+    assert.equal((await artifactFiles(ws)).length, 5, 'the static map, then the crawler and generator batches and results; nothing of the engineer');
+    await assert.rejects(fsp.access(path.join(ws, GOOD_TEST_PATH)));
   });
 
   it('a schema-violating object stops the run in needs_review with the ajv errors, persists nothing, and is not retried', async () => {
-    const bad = goodGeneratorOutput() as Record<string, unknown>;
-    (bad.cases as Record<string, unknown>[])[0].priority = 'urgent';
-    (bad.cases as Record<string, unknown>[])[0].id = 42;
+    const bad = goodGeneratorOutput() as { cases: Record<string, unknown>[] };
+    bad.cases[0].priority = 'urgent';
+    bad.cases[0].id = 42;
     fake.script('generator', { content: JSON.stringify(bad) });
     const run = await startRun(openAiDeps(ws, fake.baseURL), params());
     assert.equal(run.status, 'needs_review');
@@ -112,8 +120,8 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     const details = gen.errors[0].details!;
     assert.ok(details.some((d) => d.path === '/cases/0/priority'), JSON.stringify(details));
     assert.ok(details.some((d) => d.path === '/cases/0/id'));
-    assert.match(run.reason!, /violates test-cases/);
-    assert.equal((await artifactFiles(ws)).length, 1, 'only the crawler artifact');
+    assert.match(run.reason!, /violates case-plan/);
+    assert.equal((await artifactFiles(ws)).length, 3, 'only the static map and the crawler batch and result');
     // The persisted run shows the same thing to a person.
     const onDisk = await new RunStore(ws).getRun(run.id);
     assert.deepEqual(onDisk!.activities[1].errors[0].details, details);

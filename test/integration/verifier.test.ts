@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi, type ReceivedRequest } from '../helpers/fakeOpenAi';
-import { CASE_ID, goodEngineerOutput, goodModel } from '../helpers/scriptedModel';
+import { CASE_ID, GOOD_TEST_PATH, goodEngineerOutput, goodModel } from '../helpers/scriptedModel';
 
 const REPO = path.resolve(__dirname, '../..');
 const WORK = path.join(REPO, 'test-output');
@@ -219,11 +219,10 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
     return ws;
   }
 
+  // The repair session sees the test as AMTP wrote it (an it() inside the file's describe) and answers in kind.
   const testWith = (expected: string) =>
-    `test('${CASE_ID}: add(2, 3) returns 5', () => {\n  assert.equal(add(2, 3), ${expected});\n});`;
-  const fileWith = (expected: string) =>
-    `const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('../index.js');\n\n${testWith(expected)}\n`;
-  const engineerWith = (expected: string) => ({ content: JSON.stringify({ ...goodEngineerOutput(), files: [{ path: 'test/add.test.js', content: fileWith(expected), caseIds: [CASE_ID] }] }) });
+    `it('${CASE_ID}: add(2, 3) returns 5', () => {\n  assert.equal(add(2, 3), ${expected});\n});`;
+  const engineerWith = (expected: string) => ({ content: JSON.stringify({ ...goodEngineerOutput(), tests: [{ case_id: CASE_ID, body: `assert.equal(add(2, 3), ${expected});` }] }) });
   const repair = (expected: string) => ({ content: '```json\n' + JSON.stringify({ schema_version: '1', case_id: CASE_ID, verdict: 'fixed', test: testWith(expected), reason: `expected ${expected}` }) + '\n```' });
   const repairCalls = () => fake.requests.filter((r: ReceivedRequest) => r.envelope?.from_agent === 'verifier');
   const env = () => ({ OPENAI_API_KEY: 'sk-test-verifier', OPENAI_BASE_URL: fake.baseURL, AMTP_BACKOFF_SCALE: '0.001' });
@@ -246,12 +245,13 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
     assert.match(req.body.messages[0].content, /repair session for one failing test/);
     const envl = req.envelope as unknown as { from_agent: string; to_agent: string; payload: { test: string; error: string; file: string; case: { id: string } } };
     assert.equal(envl.to_agent, 'engineer');
-    assert.equal(envl.payload.file, 'test/add.test.js');
+    assert.equal(envl.payload.file, GOOD_TEST_PATH);
     assert.equal(envl.payload.case.id, CASE_ID);
     assert.ok(envl.payload.test.includes('assert.equal(add(2, 3), 6)'), envl.payload.test);
     assert.match(envl.payload.error, /5/);
     assert.match(envl.payload.error, /6/);
-    assert.equal(await fsp.readFile(path.join(ws, 'test/add.test.js'), 'utf8'), fileWith('5'));
+    const fixed = await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8');
+    assert.ok(fixed.includes('assert.equal(add(2, 3), 5)') && !fixed.includes('assert.equal(add(2, 3), 6)'), fixed);
   });
 
   it('a repair that stays wrong stops after 2 attempts and the test is dropped with the reason', async () => {
@@ -270,7 +270,7 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
     const second = repairCalls()[1].envelope as unknown as { payload: { attempt: number; previous: { test: string }[] } };
     assert.equal(second.payload.attempt, 2);
     assert.ok(second.payload.previous[0].test.includes('7'));
-    assert.equal(existsSync(path.join(ws, 'test/add.test.js')), false, 'a file left with no test is removed');
+    assert.equal(existsSync(path.join(ws, GOOD_TEST_PATH)), false, 'a file left with no test is removed');
     assert.equal(s.status, 'completed', 'the P0 case has a recorded reason');
     fake.requests.length = 0;
   });

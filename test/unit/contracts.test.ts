@@ -28,13 +28,19 @@ describe('contracts (Draft 2020-12, ajv)', () => {
   });
 
   it('accepts good outputs and rejects extra properties and wrong types', () => {
-    assert.deepEqual(validate('test-cases', goodGeneratorOutput()), { ok: true });
-    assert.deepEqual(validate('engineer-output', goodEngineerOutput()), { ok: true });
+    assert.deepEqual(validate('case-plan', goodGeneratorOutput()), { ok: true });
+    assert.deepEqual(validate('test-bodies', goodEngineerOutput()), { ok: true });
+    assert.deepEqual(validate('crawler-patch', { schema_version: '1', patch: [{ op: 'add', path: '/notes/-', value: 'x' }] }), { ok: true });
     const extra = { ...goodEngineerOutput(), rm: 'rf' };
-    const r = validate('engineer-output', extra);
+    const r = validate('test-bodies', extra);
     assert.equal(r.ok, false);
-    const wrong = { ...goodEngineerOutput(), files: 'test/a.js' };
-    assert.equal(validate('engineer-output', wrong).ok, false);
+    const wrong = { ...goodEngineerOutput(), tests: 'test/a.js' };
+    assert.equal(validate('test-bodies', wrong).ok, false);
+    // A crawler patch may only touch the parts of its view a model may correct.
+    assert.equal(validate('crawler-patch', { schema_version: '1', patch: [{ op: 'replace', path: '/project/name', value: 'x' }] }).ok, false);
+    assert.equal(validate('crawler-patch', { schema_version: '1', patch: [{ op: 'copy', from: '/a', path: '/notes/0' }] }).ok, false);
+    // A planned case may leave its id to AMTP; the plan the engineer gets may not.
+    assert.deepEqual(validate('test-cases', { schema_version: '1', depth_level: 'smoke', project: { name: 'p', language: 'javascript', module_system: 'cjs', typescript: false, test_setup: { framework: 'none', test_dirs: [], config_files: [] } }, cases: goodGeneratorOutput().cases }).ok, false);
   });
 
   it('acceptReply: fenced → object; prose → MalformedLlmOutput; valid JSON, wrong shape → SchemaValidationError', () => {
@@ -48,15 +54,22 @@ describe('contracts (Draft 2020-12, ajv)', () => {
   });
 
   it('the envelope is canonical and re-validates the payload against the next agent input schema', () => {
+    const payload = {
+      schema_version: '1', framework: 'node-test', view: { batch: 1, of: 1, cases: 1 },
+      project: { name: 'adder', language: 'javascript', module_system: 'cjs', typescript: false, test_setup: { framework: 'node-test', test_dirs: [], config_files: [] } },
+      files: [{ path: 'test/adder.amtp.test.js', target: 'index.js', imports: ["const { add } = require('../index.js');"], names: ['add'] }],
+      cases: [{ file: 'test/adder.amtp.test.js', case: { ...goodGeneratorOutput().cases[0], id: 'tc_0123456789ab' } }],
+      symbols: [{ file: 'index.js', name: 'add', signature: 'add(a, b)' }],
+    };
     const env = {
       schema_version: '1' as const, run_id: 'r_1', from_agent: 'generator' as const, to_agent: 'engineer' as const,
-      artifact_id: 'a_' + '0'.repeat(32), payload: goodGeneratorOutput(), params: { target_framework: 'auto' as const },
+      artifact_id: 'a_' + '0'.repeat(32), payload, batch: { index: 1, count: 1 }, params: { target_framework: 'auto' as const },
     };
     const text = buildEnvelope(env);
     assert.equal(text, canonicalJson(JSON.parse(text)));
     assert.ok(!/\s"|":\s/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, '""')), 'no whitespace between tokens');
     assert.ok(text.indexOf('"artifact_id"') < text.indexOf('"from_agent"'), 'keys sorted');
-    // A payload that is not a test-cases object cannot reach the engineer.
+    // A payload that is not an engineer batch cannot reach the engineer.
     assert.throws(() => buildEnvelope({ ...env, payload: { cases: [] } }), SchemaValidationError);
     // The generator needs a depth level.
     assert.throws(() => buildEnvelope({ ...env, to_agent: 'generator', from_agent: 'crawler', params: {} }), SchemaValidationError);

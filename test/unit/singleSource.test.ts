@@ -4,13 +4,12 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { wireClient } from '../../client/src/wiring';
-import { systemPrompt } from '../../server/src/agents/prompts';
 import { parseCli } from '../../server/src/cli/args';
 import { SCHEMAS } from '../../server/src/contracts/schemas';
 import { FRAMEWORKS, FRAMEWORK_CHOICES, DEPTHS } from '../../server/src/core/frameworks';
 import { PROVIDERS } from '../../server/src/core/providers';
 import { TOOL_NAMES } from '../../server/src/core/risk';
-import { RENDERERS } from '../../server/src/frameworks';
+import { RENDERERS, frameworkConventions } from '../../server/src/frameworks';
 import { wireService } from '../../server/src/lsp/wiring';
 import * as P from '../../server/src/protocol';
 
@@ -63,7 +62,9 @@ describe('single sources', () => {
     for (const e of [...enumsOf(SCHEMAS['crawler-output'], 'framework'), ...enumsOf(SCHEMAS['test-cases'], 'framework')]) {
       assert.deepEqual(e.slice(0, FRAMEWORKS.length), [...FRAMEWORKS], JSON.stringify(e));
     }
-    for (const f of FRAMEWORKS) assert.ok(systemPrompt('engineer').includes(`- ${f === 'node-test' ? 'node:test' : f}:`), `the engineer prompt explains ${f}`);
+    // The engineer's envelope carries the conventions of its framework; each framework has them.
+    for (const f of FRAMEWORKS) assert.match(frameworkConventions(f), new RegExp(`^${f === 'node-test' ? 'node:test' : f}:`));
+    for (const e of enumsOf(SCHEMAS['engineer-input'], 'framework')) assert.deepEqual(e, [...FRAMEWORKS]);
   });
 
   it('tool names: the riskOverrides setting and the CLI --risk flag accept exactly TOOL_NAMES', () => {

@@ -69,5 +69,9 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   if (runs !== undefined) s.verifyRuns = runs;
   const testTimeout = positiveInt(get('testTimeoutSeconds'));
   if (testTimeout !== undefined) s.testTimeoutSeconds = testTimeout;
+  for (const key of ['maxInputTokens', 'maxOutputTokens', 'concurrency'] as const) {
+    const n = positiveInt(get(key));
+    if (n !== undefined) s[key] = n;
+  }
   return s;
 }

@@ -1,4 +1,4 @@
-import { SCHEMAS } from '../contracts/schemas';
+import { selfContained } from '../contracts/selfContained';
 import { OUTPUT_SCHEMA } from '../contracts/agentSchemas';
 import type { AgentId } from '../core/agents';
 import { CRAWLER_ROLE } from './crawler/prompt';
@@ -13,7 +13,7 @@ const cache = new Map<AgentId, string>();
 export function systemPrompt(agent: AgentId): string {
   let p = cache.get(agent);
   if (!p) {
-    p = `${ROLE[agent]}\n\nOutput JSON Schema (Draft 2020-12):\n${JSON.stringify(SCHEMAS[OUTPUT_SCHEMA[agent]])}`;
+    p = `${ROLE[agent]}\n\nOutput JSON Schema (Draft 2020-12):\n${JSON.stringify(selfContained(OUTPUT_SCHEMA[agent]))}`;
     cache.set(agent, p);
   }
   return p;

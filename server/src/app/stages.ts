@@ -1,10 +1,10 @@
-// The standard run: the three agents, then writing the files, then verifying them.
-import { AGENTS } from '../core/agents';
-import { agentStage } from '../pipeline/agentStage';
+// The standard run: the three agents in bounded batches, then writing the files, then verifying them.
+import { BATCHINGS } from '../agents/batchings';
+import { batchedAgentStage } from '../pipeline/batchStage';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
 import { verifyStage } from '../verifier/stage';
 
 export function standardStages(): Stage[] {
-  return [...AGENTS.map(agentStage), writeStage, verifyStage];
+  return [batchedAgentStage('crawler', BATCHINGS.crawler), batchedAgentStage('generator', BATCHINGS.generator), batchedAgentStage('engineer', BATCHINGS.engineer), writeStage, verifyStage];
 }

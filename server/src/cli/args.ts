@@ -10,6 +10,7 @@ export const USAGE = `amtp — turns a workspace into a reviewed, runnable test 
   amtp generate [DIR] [--framework ${FRAMEWORK_CHOICES.join('|')}] [--depth ${DEPTHS.join('|')}]
                       [--provider ${PROVIDERS.join('|')}] [--model M] [--crawler-model M] [--generator-model M]
                       [--engineer-model M] [--seed N] [--temperature T] [--max-attempts N]
+                      [--max-input-tokens N] [--max-output-tokens N] [--concurrency N]
                       [--verify | --no-verify] [--runs N] [--test-timeout SECONDS]
                       [--yes] [--risk TOOL=LEVEL]... [--record FILE.jsonl] [--json]
   amtp crawl [DIR] [--json]
@@ -25,6 +26,9 @@ project's runner, each run killed after --test-timeout seconds (120); only tests
 run and add coverage stay. Running tests is high risk: --yes approves it, a TTY asks, otherwise it waits.
 --risk TOOL=LEVEL sets a tool's risk for this run (e.g. --risk tests.run=medium). A repository's own
 .vscode/settings.json may only raise risks, and never chooses the provider or where requests go.
+
+LLM work is cut into batches: each request fits --max-input-tokens (8000) and each reply
+--max-output-tokens (4000), whatever the repository's size; --concurrency (4) batches run at once.
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_MODEL, AMTP_PROVIDER.
 Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / awaiting approval.`;
@@ -42,6 +46,9 @@ const OPTIONS = {
   seed: { type: 'string' },
   temperature: { type: 'string' },
   'max-attempts': { type: 'string' },
+  'max-input-tokens': { type: 'string' },
+  'max-output-tokens': { type: 'string' },
+  concurrency: { type: 'string' },
   verify: { type: 'boolean' },
   'no-verify': { type: 'boolean' },
   runs: { type: 'string' },
@@ -68,7 +75,7 @@ export interface Parsed {
 }
 
 const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
-  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'verify', 'no-verify', 'runs', 'test-timeout', 'yes', 'risk', 'record', 'json'],
+  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'max-input-tokens', 'max-output-tokens', 'concurrency', 'verify', 'no-verify', 'runs', 'test-timeout', 'yes', 'risk', 'record', 'json'],
   crawl: ['json'],
   runs: ['json'],
   resume: ['yes', 'risk', 'json'],
@@ -104,7 +111,7 @@ export function parseCli(argv: string[]): Parsed {
     const v = values[key];
     if (v !== undefined && !/^-?\d+$/.test(v)) throw new UsageError(`--${key} must be an integer (got "${v}")`);
   }
-  for (const key of ['runs', 'test-timeout'] as const) {
+  for (const key of ['runs', 'test-timeout', 'max-input-tokens', 'max-output-tokens', 'concurrency'] as const) {
     const v = values[key];
     if (v !== undefined && (!/^\d+$/.test(v) || Number(v) < 1)) throw new UsageError(`--${key} must be a positive integer (got "${v}")`);
   }

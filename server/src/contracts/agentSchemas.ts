@@ -1,33 +1,50 @@
 // What each agent takes and gives, as schema names (validated by ajv) and as types (generated from
 // the same schemas), so a value that passed validation can be used with its type and no cast.
+//
+// An agent works in batches (pipeline/batchStage.ts): each batch's envelope carries an input view
+// (AgentInputs) and its reply is a batch output (AgentOutputs); AMTP merges the batch outputs into
+// the agent's result (AgentResults), the artifact the next agent's batches are cut from.
 import type { AgentId, ArtifactKind } from '../core/agents';
 import type { SchemaName } from './schemas';
-import type { CrawlerOutput, EngineerOutput, RepairOutput, TestCases } from './types';
+import type { CasePlan, CrawlerOutput, CrawlerPatch, EngineerInput, EngineerOutput, RepairOutput, TestBodies, TestCases } from './types';
 
-/** What each agent must reply with. */
+/** What each agent's batch reply must satisfy. */
 export const OUTPUT_SCHEMA = {
+  crawler: 'crawler-patch',
+  generator: 'case-plan',
+  engineer: 'test-bodies',
+} as const satisfies Record<AgentId, SchemaName>;
+
+/** What each agent's batch envelope payload satisfies: a view of the previous agent's result. */
+export const INPUT_SCHEMA = {
+  crawler: 'crawler-output', // a view of the static map, which the crawler corrects and extends
+  generator: 'crawler-output',
+  engineer: 'engineer-input',
+} as const satisfies Record<AgentId, SchemaName>;
+
+/** What each agent's merged result satisfies. */
+export const RESULT_SCHEMA = {
   crawler: 'crawler-output',
   generator: 'test-cases',
   engineer: 'engineer-output',
 } as const satisfies Record<AgentId, SchemaName>;
 
-/** What each agent accepts as its envelope payload: the previous agent's contract. */
-export const INPUT_SCHEMA = {
-  crawler: 'crawler-output', // the static map, which the crawler enriches
-  generator: 'crawler-output',
-  engineer: 'test-cases',
-} as const satisfies Record<AgentId, SchemaName>;
-
-export interface AgentOutputs {
-  crawler: CrawlerOutput;
-  generator: TestCases;
-  engineer: EngineerOutput;
-}
-
 export interface AgentInputs {
   crawler: CrawlerOutput;
   generator: CrawlerOutput;
-  engineer: TestCases;
+  engineer: EngineerInput;
+}
+
+export interface AgentOutputs {
+  crawler: CrawlerPatch;
+  generator: CasePlan;
+  engineer: TestBodies;
+}
+
+export interface AgentResults {
+  crawler: CrawlerOutput;
+  generator: TestCases;
+  engineer: EngineerOutput;
 }
 
 /** The content type of each kind of persisted artifact. */
@@ -36,6 +53,10 @@ export interface ArtifactContents {
   generator_output: TestCases;
   engineer_output: EngineerOutput;
   repair_output: RepairOutput;
+  crawler_batch: CrawlerPatch;
+  generator_batch: CasePlan;
+  engineer_batch: TestBodies;
+  static_map: CrawlerOutput;
 }
 
 export type ContentOf<K extends ArtifactKind> = ArtifactContents[K];

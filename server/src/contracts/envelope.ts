@@ -2,6 +2,7 @@ import type { AgentId } from '../core/agents';
 import { canonicalJson, canonicalJsonWithRaw } from '../core/canonical';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import { INPUT_SCHEMA, type AgentInputs } from './agentSchemas';
+import type { SchemaName } from './schemas';
 import { requireValid } from './validate';
 
 /** The canonical message that opens a session (schemas/handoff-envelope.schema.json), with its payload's type. */
@@ -12,6 +13,8 @@ export interface HandoffEnvelope<P extends object = Record<string, unknown>> {
   to_agent: AgentId;
   artifact_id: string | null;
   payload: P;
+  /** which batch of the agent's work this session does */
+  batch?: { index: number; count: number };
   params: { depth_level?: Depth; target_framework?: FrameworkChoice };
 }
 
@@ -23,8 +26,8 @@ export type AgentEnvelope<A extends AgentId> = HandoffEnvelope<AgentInputs[A]> &
  * schema, the envelope against its own, and the result is RFC 8785 JSON, so the
  * same inputs always give the same bytes (and the same prompt hash).
  */
-export function buildEnvelope(env: HandoffEnvelope<object>, payloadCanonical?: string): string {
-  requireValid(INPUT_SCHEMA[env.to_agent], env.payload, `${env.to_agent} input`);
+export function buildEnvelope(env: HandoffEnvelope<object>, payloadCanonical?: string, inputSchema: SchemaName = INPUT_SCHEMA[env.to_agent]): string {
+  requireValid(inputSchema, env.payload, `${env.to_agent} input`);
   requireValid('handoff-envelope', env, 'handoff envelope');
   // The payload's canonical text comes verified from the artifact store when available.
   return payloadCanonical === undefined ? canonicalJson(env) : canonicalJsonWithRaw({ ...env }, 'payload', payloadCanonical);

@@ -92,6 +92,25 @@ export interface CrawlerOutput {
     reason: string;
   }[];
   notes?: string[];
+  /**
+   * what a limit left out of the map, and why (nothing is cut silently)
+   */
+  omitted?: {
+    what: string;
+    count: number;
+    reason: string;
+  }[];
+  /**
+   * present when this is one batch's view of the map: only these key files (and the examples and samples that concern them) are in it
+   */
+  view?: {
+    batch: number;
+    of: number;
+    /**
+     * key files in the whole map
+     */
+    modules: number;
+  };
 }
 export interface KeyFile {
   path: string;
@@ -131,27 +150,8 @@ export interface SymbolInfo {
 export interface TestCases {
   schema_version: '1';
   depth_level: 'smoke' | 'standard' | 'deep';
-  /**
-   * what the Test Engineer needs to know about the project; it sees nothing else
-   */
-  project: {
-    name: string;
-    language: 'javascript' | 'typescript' | 'python' | 'other';
-    module_system: 'cjs' | 'esm' | 'python' | 'unknown';
-    typescript: boolean;
-    test_setup: {
-      framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'unittest' | 'none';
-      test_dirs: string[];
-      naming_pattern?: string;
-      command?: string;
-      config_files: string[];
-      /**
-       * other test frameworks the crawler saw
-       */
-      others?: string[];
-    };
-  };
-  cases: TestCase[];
+  project: Project;
+  cases: (TestCase & {})[];
   /**
    * symbols seen but not planned, with the reason
    */
@@ -160,8 +160,31 @@ export interface TestCases {
     reason: string;
   }[];
 }
+/**
+ * what the Test Engineer needs to know about the project; it sees nothing else
+ */
+export interface Project {
+  name: string;
+  language: 'javascript' | 'typescript' | 'python' | 'other';
+  module_system: 'cjs' | 'esm' | 'python' | 'unknown';
+  typescript: boolean;
+  test_setup: {
+    framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'unittest' | 'none';
+    test_dirs: string[];
+    naming_pattern?: string;
+    command?: string;
+    config_files: string[];
+    /**
+     * other test frameworks the crawler saw
+     */
+    others?: string[];
+  };
+}
 export interface TestCase {
-  id: string;
+  /**
+   * computed by AMTP from the target and the scenario; a model need not write it
+   */
+  id?: string;
   title: string;
   target: {
     file: string;
@@ -278,6 +301,13 @@ export type HandoffEnvelopeDoc = {
   to_agent: 'crawler' | 'generator' | 'engineer';
   artifact_id: string | null;
   payload: {};
+  /**
+   * which batch of the agent's work this session does (the payload is that batch's view)
+   */
+  batch?: {
+    index: number;
+    count: number;
+  };
   params: {
     depth_level?: 'smoke' | 'standard' | 'deep';
     target_framework?: 'auto' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
@@ -328,3 +358,126 @@ export type RepairOutput = {
   test?: string;
   reason: string;
 };
+
+/**
+ * AMTP applies the patch to the view it sent, then merges the view back into the map; the map is never echoed.
+ */
+export interface CrawlerPatch {
+  schema_version: '1';
+  /**
+   * @maxItems 400
+   */
+  patch: {
+    op: 'add' | 'replace' | 'remove' | 'test';
+    /**
+     * a JSON Pointer into the view
+     */
+    path: string;
+    value?: unknown;
+  }[];
+}
+
+/**
+ * AMTP computes each case's id from its target and scenario and adds the project block; the model writes neither.
+ */
+export interface CasePlan {
+  schema_version: '1';
+  cases: TestCase[];
+  /**
+   * symbols seen but not planned, with the reason
+   */
+  not_planned?: {
+    target: string;
+    reason: string;
+  }[];
+}
+
+/**
+ * Test Engineer batch input: some planned cases, the test files AMTP will assemble, and what the tests need to know
+ */
+export interface EngineerInput {
+  schema_version: '1';
+  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
+  project: Project;
+  view: {
+    batch: number;
+    of: number;
+    /**
+     * cases in the whole plan
+     */
+    cases: number;
+  };
+  /**
+   * the test files AMTP writes these cases into: the path the project's test command runs, and the import lines AMTP puts at the top
+   */
+  files: {
+    /**
+     * workspace-relative test file
+     */
+    path: string;
+    /**
+     * the module under test
+     */
+    target: string;
+    /**
+     * the import statements AMTP writes at the top of the file, as seen from the test folder
+     */
+    imports: string[];
+    /**
+     * identifiers the imports bind to the module under test, usable in every test of the file
+     */
+    names: string[];
+  }[];
+  cases: {
+    /**
+     * the test file (files[].path) the case's test goes into
+     */
+    file: string;
+    case: TestCase & {};
+  }[];
+  /**
+   * what the code under test looks like: one entry per symbol the cases target
+   */
+  symbols: {
+    file: string;
+    name: string;
+    kind?: string;
+    signature?: string;
+    doc?: string;
+    /**
+     * an excerpt of the symbol's source
+     */
+    source?: string;
+    source_truncated?: boolean;
+  }[];
+  /**
+   * how tests look in this framework, and how they run here
+   */
+  conventions?: string;
+}
+
+/**
+ * AMTP writes the file header, the import lines, the test function with the case id in its name, and parses each body before anything runs.
+ */
+export interface TestBodies {
+  schema_version: '1';
+  tests: {
+    case_id: string;
+    /**
+     * the statements inside the test function (no it()/test()/def wrapper); use the names the file's imports bind
+     */
+    body: string;
+    /**
+     * the body uses await
+     */
+    async?: boolean;
+  }[];
+  not_written: {
+    caseId: string;
+    reason: string;
+  }[];
+  /**
+   * packages the tests need that the project does not declare
+   */
+  dev_dependencies?: string[];
+}

@@ -1,7 +1,7 @@
 // The type each schema describes, so a value that passed `requireValid` is narrowed to it.
 import type { Artifact } from '../core/run';
 import type { HandoffEnvelopeDoc } from './generated';
-import type { CrawlerOutput, EngineerOutput, RepairInput, RepairOutput, TestCases } from './types';
+import type { CasePlan, CrawlerOutput, CrawlerPatch, EngineerInput, EngineerOutput, RepairInput, RepairOutput, TestBodies, TestCases } from './types';
 
 export interface SchemaTypes {
   'crawler-output': CrawlerOutput;
@@ -13,4 +13,8 @@ export interface SchemaTypes {
   'recording-event': { type: string };
   'repair-input': RepairInput;
   'repair-output': RepairOutput;
+  'crawler-patch': CrawlerPatch;
+  'case-plan': CasePlan;
+  'engineer-input': EngineerInput;
+  'test-bodies': TestBodies;
 }

@@ -7,6 +7,10 @@ import artifact from '../../../schemas/artifact.schema.json';
 import recordingEvent from '../../../schemas/recording-event.schema.json';
 import repairInput from '../../../schemas/repair-input.schema.json';
 import repairOutput from '../../../schemas/repair-output.schema.json';
+import crawlerPatch from '../../../schemas/crawler-patch.schema.json';
+import casePlan from '../../../schemas/case-plan.schema.json';
+import engineerInput from '../../../schemas/engineer-input.schema.json';
+import testBodies from '../../../schemas/test-bodies.schema.json';
 
 export const SCHEMAS = {
   'crawler-output': crawlerOutput,
@@ -17,6 +21,10 @@ export const SCHEMAS = {
   'recording-event': recordingEvent,
   'repair-input': repairInput,
   'repair-output': repairOutput,
+  'crawler-patch': crawlerPatch,
+  'case-plan': casePlan,
+  'engineer-input': engineerInput,
+  'test-bodies': testBodies,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -1,16 +1,24 @@
 // The contracts' TypeScript types, derived from the generated ones (generated.ts, from schemas/),
 // under the names the code uses. Nothing here is written by hand beyond naming parts.
-import type { CrawlerOutput, EngineerOutput, KeyFile, RepairInput, RepairOutput, SymbolInfo, TestCase, TestCases } from './generated';
+import type * as G from './generated';
 
-export type { CrawlerOutput, EngineerOutput, KeyFile, RepairInput, RepairOutput, SymbolInfo, TestCase, TestCases };
+export type { CasePlan, CrawlerOutput, CrawlerPatch, EngineerOutput, KeyFile, RepairInput, RepairOutput, SymbolInfo, TestBodies } from './generated';
 
-export type ModuleSystem = CrawlerOutput['project']['module_system'];
-export type TestSetup = CrawlerOutput['test_setup'];
+/** A case as a model may plan it: AMTP computes the id (pipeline/batches). */
+export type PlannedCase = G.TestCase;
+/** A case in the plan the Test Engineer gets: its id is always set. */
+export type TestCase = Omit<G.TestCase, 'id'> & { id: string };
+export type TestCases = Omit<G.TestCases, 'cases'> & { cases: TestCase[] };
+/** A Test Engineer batch: its cases carry their ids (the schema requires them). */
+export type EngineerInput = Omit<G.EngineerInput, 'cases'> & { cases: { file: string; case: TestCase }[] };
+
+export type ModuleSystem = G.CrawlerOutput['project']['module_system'];
+export type TestSetup = G.CrawlerOutput['test_setup'];
 export type DetectedFramework = TestSetup['framework'];
-export type ExportStyle = NonNullable<SymbolInfo['export_style']>;
-export type Priority = TestCase['priority'];
-export type CaseKind = TestCase['kind'];
-export type Oracle = NonNullable<TestCase['oracle']>;
+export type ExportStyle = NonNullable<G.SymbolInfo['export_style']>;
+export type Priority = G.TestCase['priority'];
+export type CaseKind = G.TestCase['kind'];
+export type Oracle = NonNullable<G.TestCase['oracle']>;
 /** How a test binds a name the documented snippet uses to the module under test. */
 export type OracleBinding = NonNullable<Oracle['bindings']>[number];
-export type EngineerFile = EngineerOutput['files'][number];
+export type EngineerFile = G.EngineerOutput['files'][number];

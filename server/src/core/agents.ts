@@ -2,11 +2,18 @@
 export const AGENTS = ['crawler', 'generator', 'engineer'] as const;
 export type AgentId = (typeof AGENTS)[number];
 
-export const ARTIFACT_KINDS = ['crawler_output', 'generator_output', 'engineer_output', 'repair_output'] as const;
+export const ARTIFACT_KINDS = ['crawler_output', 'generator_output', 'engineer_output', 'repair_output', 'crawler_batch', 'generator_batch', 'engineer_batch', 'static_map'] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 export const ARTIFACT_KIND = {
   crawler: 'crawler_output',
   generator: 'generator_output',
   engineer: 'engineer_output',
+} as const satisfies Record<AgentId, ArtifactKind>;
+
+/** The kind of one batch's output, per agent. */
+export const BATCH_KIND = {
+  crawler: 'crawler_batch',
+  generator: 'generator_batch',
+  engineer: 'engineer_batch',
 } as const satisfies Record<AgentId, ArtifactKind>;

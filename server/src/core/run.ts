@@ -6,7 +6,8 @@ import type { Depth, Framework, FrameworkChoice } from './frameworks';
 import type { Risk, ToolName } from './risk';
 import type { RunStatus } from './status';
 
-export interface ArtifactMeta {
+/** Provenance of a model's (or offline engine's) reply: one session's output. */
+export interface SessionMeta {
   sanitizer: 'v1.0.0';
   provider: string;
   model: string;
@@ -15,6 +16,18 @@ export interface ArtifactMeta {
   promptHash: string;
   attempt: number;
 }
+
+/** Provenance of an agent's result that AMTP merged from its batches, in batch order. */
+export interface MergeMeta {
+  merged_from: string[];
+}
+
+/** AMTP's own static analysis, kept so a resumed run plans the same batches from the same map. */
+export interface SourceMeta {
+  source: 'static-analysis';
+}
+
+export type ArtifactMeta = SessionMeta | MergeMeta | SourceMeta;
 
 export interface Artifact {
   id: string;
@@ -34,6 +47,24 @@ export interface ActivityError {
   details?: ContractError[];
   /** first bytes of the offending reply (never a secret: replies come from the model) */
   excerpt?: string;
+  /** the batch (1-based) the error happened in, when the agent works in batches */
+  batch?: number;
+}
+
+/** One bounded unit of an agent's work: its own session(s), envelope, validation and artifact. */
+export interface BatchRecord {
+  /** 1-based, in plan order; results are merged in this order whatever order batches finish in */
+  index: number;
+  /** what the batch covers (e.g. the module paths), stable across resumes */
+  key: string;
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'needs_review';
+  attempts: number;
+  errors: ActivityError[];
+  artifactId?: string;
+  /** estimated tokens of the request (system prompt + envelope) */
+  requestTokens: number;
+  startedAt?: string;
+  endedAt?: string;
 }
 
 export interface ActivityRecord {
@@ -45,6 +76,10 @@ export interface ActivityRecord {
   model?: string;
   startedAt?: string;
   endedAt?: string;
+  /** the agent's batches (absent for runs recorded before batching) */
+  batches?: BatchRecord[];
+  /** the crawler's source: AMTP's static map, kept so a resumed run plans the same batches */
+  sourceArtifactId?: string;
 }
 
 export type Decision = 'approved' | 'rejected' | 'timeout' | 'pending' | 'auto';
@@ -92,7 +127,21 @@ export interface RunParams {
   maxAttempts: number;
   /** the verifier's settings; absent = no verify stage (library callers, replays) */
   verify?: VerifyParams;
+  /** how LLM work is cut into batches (absent in runs made before batching: the defaults apply) */
+  batching?: BatchParams;
 }
+
+/** Every request and reply fits these budgets, whatever the repository's size. */
+export interface BatchParams {
+  /** most tokens of one request: system prompt plus envelope (estimated: UTF-8 bytes / 4) */
+  inputTokens: number;
+  /** most tokens one reply may use (sent as the request's output bound) */
+  outputTokens: number;
+  /** independent batches in flight at once */
+  concurrency: number;
+}
+
+export const DEFAULT_BATCHING: BatchParams = { inputTokens: 8000, outputTokens: 4000, concurrency: 4 };
 
 export interface RunRecord {
   schema_version: 1;

@@ -32,6 +32,9 @@ export const SETTINGS = {
   verify: { scope: 'resource' },
   verifyRuns: { scope: 'resource' },
   testTimeoutSeconds: { scope: 'resource' },
+  maxInputTokens: { scope: 'window' },
+  maxOutputTokens: { scope: 'window' },
+  concurrency: { scope: 'window' },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;

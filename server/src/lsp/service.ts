@@ -86,7 +86,10 @@ export class AmtpService {
     this.requireTrust('Generate Tests');
     const s = this.settings;
     const params = resolveParams(
-      { depth: p.depth ?? s.defaultDepth, framework: p.framework ?? s.defaultFramework, provider: s.provider, model: s.model, models: s.models, temperature: s.temperature, seed: s.seed },
+      {
+        depth: p.depth ?? s.defaultDepth, framework: p.framework ?? s.defaultFramework, provider: s.provider, model: s.model, models: s.models, temperature: s.temperature, seed: s.seed,
+        maxInputTokens: s.maxInputTokens, maxOutputTokens: s.maxOutputTokens, concurrency: s.concurrency,
+      },
       (w) => this.port.log(`warning: ${w}`),
     );
     params.verify = {

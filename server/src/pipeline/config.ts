@@ -1,3 +1,4 @@
+import { DEFAULT_BATCHING } from '../core/run';
 import { AGENTS, type AgentId } from '../core/agents';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunParams } from '../core/run';
@@ -14,6 +15,10 @@ export interface ParamInput {
   temperature?: number;
   seed?: number;
   maxAttempts?: number;
+  /** batch budgets (tokens) and how many batches run at once */
+  maxInputTokens?: number;
+  maxOutputTokens?: number;
+  concurrency?: number;
 }
 
 /** Resolves run parameters; temperature above 0.2 is clamped (determinism) and reported. */
@@ -35,5 +40,14 @@ export function resolveParams(input: ParamInput, warn: (msg: string) => void = (
     seed: Number.isInteger(input.seed) ? (input.seed as number) : DEFAULT_SEED,
     temperature,
     maxAttempts: input.maxAttempts && input.maxAttempts > 0 ? Math.floor(input.maxAttempts) : 3,
+    batching: {
+      inputTokens: positive(input.maxInputTokens) ?? DEFAULT_BATCHING.inputTokens,
+      outputTokens: positive(input.maxOutputTokens) ?? DEFAULT_BATCHING.outputTokens,
+      concurrency: positive(input.concurrency) ?? DEFAULT_BATCHING.concurrency,
+    },
   };
+}
+
+function positive(n: number | undefined): number | undefined {
+  return n !== undefined && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined;
 }

@@ -12,7 +12,7 @@ import type { RunStore } from './store';
 
 export type PipelineEvent =
   | { type: 'run'; run: RunRecord }
-  | { type: 'activity'; runId: string; agent: AgentId; attempt: number }
+  | { type: 'activity'; runId: string; agent: AgentId; attempt: number; batch?: { index: number; count: number } }
   | { type: 'log'; level: 'info' | 'warn'; message: string };
 
 /** Records state transitions; LLM and tool events are recorded by wrapping the provider and tools. */

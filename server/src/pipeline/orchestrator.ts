@@ -43,8 +43,8 @@ export async function resumeRun(deps: PipelineDeps, runId: string): Promise<RunR
   return drive(deps, run, release);
 }
 
-/** A run goes on while it is running or completed (verification follows a completed write). */
-const goesOn = (run: RunRecord) => run.status === 'running' || run.status === 'completed';
+/** A run goes on while it is running; a stage that decides the run's end (verification) may also complete it. */
+const goesOn = (run: RunRecord) => run.status === 'running';
 
 async function drive(deps: PipelineDeps, initial: RunRecord, held?: () => Promise<void>): Promise<RunRecord> {
   const release = held ?? (await deps.store.lockRun(initial.id));
@@ -69,7 +69,7 @@ async function drive(deps: PipelineDeps, initial: RunRecord, held?: () => Promis
 function context(deps: PipelineDeps, initial: RunRecord): StageContext {
   const state = { run: initial };
   if (deps.recorder) deps.recorder.transition(null, observableState(initial).label, observableState(initial).state);
-  const save: Save = async (mut) => {
+  const write = async (mut: (r: RunRecord) => void) => {
     const draft = structuredClone(state.run);
     mut(draft);
     const before = observableState(state.run);
@@ -78,6 +78,13 @@ function context(deps: PipelineDeps, initial: RunRecord): StageContext {
     if (deps.recorder && after.text !== before.text) deps.recorder.transition(before.label, after.label, after.state);
     deps.onEvent?.({ type: 'run', run: state.run });
     return state.run;
+  };
+  // Batches run concurrently; their changes to the one run record are applied one after another.
+  let queue: Promise<unknown> = Promise.resolve();
+  const save: Save = (mut) => {
+    const done = queue.then(() => write(mut));
+    queue = done.catch(() => undefined);
+    return done;
   };
   // Decisions already on record (`amtp approve`) answer first, so a resumed run finds them.
   const gateway = new Gateway(state.run.id, recordedDecisions(() => state.run, deps.approver), {

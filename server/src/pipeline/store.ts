@@ -8,7 +8,7 @@ import { isOwnRun } from './ownership';
 import { canonicalJson, sha256 } from '../core/canonical';
 import { ARTIFACT_KIND, type AgentId, type ArtifactKind } from '../core/agents';
 import type { Artifact, ArtifactMeta, RunRecord } from '../core/run';
-import type { AgentOutputs } from '../contracts/agentSchemas';
+import type { AgentResults } from '../contracts/agentSchemas';
 
 export const STORE_DIR = '.amtp';
 
@@ -71,13 +71,13 @@ export class RunStore {
   }
 
   /** The committed output of `agent` in `run`, with its contract's type. */
-  async agentOutput<A extends AgentId>(run: RunRecord, agent: A): Promise<AgentOutputs[A]> {
+  async agentOutput<A extends AgentId>(run: RunRecord, agent: A): Promise<AgentResults[A]> {
     const id = run.activities.find((a) => a.agent === agent)?.artifactId;
     if (!id) throw new StoreCorruptError(`run ${run.id} has no committed ${agent} output`);
     const artifact = await this.getArtifact(run.id, id);
     if (artifact.kind !== ARTIFACT_KIND[agent]) throw new StoreCorruptError(`artifact ${id} is ${artifact.kind}, not the ${agent}'s output`);
     // Validated against the agent's output contract before it was stored, and hash-checked on load.
-    return artifact.content as AgentOutputs[A];
+    return artifact.content as AgentResults[A];
   }
 
   /**
@@ -110,18 +110,23 @@ export class RunStore {
   }
 
   /**
-   * An artifact of this run that was persisted but never committed to the run
-   * record (the process died in between). Same kind and same prompt means the
-   * same inputs, so it is adopted instead of calling the model again.
+   * Every session artifact this run has on disk, by kind and prompt hash. An artifact persisted but
+   * never committed to the run record (the process died in between) has the same kind and prompt
+   * as the activity that made it, so a resumed run adopts it instead of calling the model again.
    */
-  async findUncommittedArtifact(runId: string, kind: ArtifactKind, promptHash: string): Promise<Artifact | undefined> {
+  async sessionArtifacts(runId: string): Promise<Map<string, Artifact>> {
     const dir = path.join(this.dir, 'artifacts', safeId(runId));
     const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => /^a_[0-9a-f]{32}\.json$/.test(n)).sort();
+    const out = new Map<string, Artifact>();
     for (const name of names) {
       const artifact = await this.getArtifact(runId, name.slice(0, -5)).catch(() => undefined);
-      if (artifact && artifact.kind === kind && artifact.meta.promptHash === promptHash) return artifact;
+      if (artifact && 'promptHash' in artifact.meta) out.set(sessionKey(artifact.kind, artifact.meta.promptHash), artifact);
     }
-    return undefined;
+    return out;
+  }
+
+  async findUncommittedArtifact(runId: string, kind: ArtifactKind, promptHash: string): Promise<Artifact | undefined> {
+    return (await this.sessionArtifacts(runId)).get(sessionKey(kind, promptHash));
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
@@ -227,6 +232,10 @@ export class RunStore {
       throw new StoreCorruptError(`${what} is not valid JSON (${file}): ${(e as Error).message}. A copy was kept at ${backup}; the file was left as it is.`);
     }
   }
+}
+
+export function sessionKey(kind: ArtifactKind, promptHash: string): string {
+  return `${kind}\n${promptHash}`;
 }
 
 function safeId(id: string): string {

@@ -4,7 +4,9 @@ import { PathEscapeError, atomicWrite, normalizeTestDir, protectedPath, resolveI
 import { realpath } from 'node:fs/promises';
 import { sha256 } from '../core/canonical';
 import { crashPoint } from '../core/faults';
-import type { FileRecord } from '../core/run';
+import type { FileRecord, RunRecord } from '../core/run';
+import type { CrawlerOutput } from '../contracts/types';
+import type { RunStore } from './store';
 import type { Stage } from './stage';
 
 const DEFAULT_TEST_DIRS = ['test', 'tests', '__tests__', 'spec'];
@@ -17,12 +19,8 @@ const DONE: FileRecord['action'][] = ['created', 'overwritten', 'unchanged', 're
  */
 export const writeStage: Stage = async ({ deps, state, save, gateway }) => {
   await save((r) => { r.stage = 'write'; });
-  const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
   const engineer = await deps.store.agentOutput(state.run, 'engineer');
-  const cases = await deps.store.agentOutput(state.run, 'generator');
-  // test_dirs comes from model output: only clean, relative, unprotected folders may lower a write's risk.
-  const modelDirs = cases.project.test_setup.test_dirs.map(normalizeTestDir).filter((d): d is string => d !== undefined);
-  const testDirs = modelDirs.length ? modelDirs : DEFAULT_TEST_DIRS;
+  const testDirs = await riskTestDirs(deps.store, state.run);
 
 
   for (const file of [...engineer.files].sort((a, b) => a.path.localeCompare(b.path))) {
@@ -73,10 +71,27 @@ export const writeStage: Stage = async ({ deps, state, save, gateway }) => {
     else await record(result.approval.decision === 'pending' ? 'pending' : 'rejected');
   }
 
+  // With every file settled the run goes on (verification, then done); it never says "completed" mid-run.
   const pending = state.run.files.filter((f) => f.action === 'pending');
-  await save((r) => {
-    r.stage = pending.length ? 'write' : 'done';
-    r.status = pending.length ? 'awaiting_approval' : 'completed';
-    r.reason = pending.length ? `${pending.length} file(s) wait for approval: amtp approve ${r.id} [--reject]` : undefined;
-  });
+  if (pending.length) {
+    await save((r) => {
+      r.status = 'awaiting_approval';
+      r.reason = `${pending.length} file(s) wait for approval: amtp approve ${r.id} [--reject]`;
+    });
+  }
 };
+
+/**
+ * The folders where a new file is only medium risk. They come from AMTP's own static analysis (the
+ * crawler's source map), never from a model: a model's patch or plan may move where tests go, and
+ * then those writes wait for the person. Runs made before batching have no source map and use the
+ * plan's folders. Only clean, relative, unprotected folders count either way.
+ */
+async function riskTestDirs(store: RunStore, run: RunRecord): Promise<string[]> {
+  const source = run.activities.find((a) => a.agent === 'crawler')?.sourceArtifactId;
+  const dirs = source
+    ? ((await store.getArtifact(run.id, source)).content as CrawlerOutput).test_setup.test_dirs
+    : (await store.agentOutput(run, 'generator')).project.test_setup.test_dirs;
+  const clean = dirs.map(normalizeTestDir).filter((d): d is string => d !== undefined);
+  return clean.length ? clean : DEFAULT_TEST_DIRS;
+}

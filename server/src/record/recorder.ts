@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { SCHEMAS } from '../contracts/schemas';
 import { SANITIZER_VERSION } from '../llm/sanitize';
 import { canonicalJson, sha256 } from '../core/canonical';
-import type { RunParams } from '../core/run';
+import { DEFAULT_BATCHING, type RunParams } from '../core/run';
 import { redactValue } from '../util/redact';
 
 export type RecordedAgent = 'orchestrator' | 'crawler' | 'generator' | 'engineer' | 'workspace';
@@ -34,9 +34,9 @@ export class Recorder {
   header(h: HeaderRun): void {
     const p = h.params;
     this.line({
-      type: 'header', format: 'amtp-recording', format_version: 1, sanitizer: SANITIZER_VERSION,
+      type: 'header', format: 'amtp-recording', format_version: 2, sanitizer: SANITIZER_VERSION,
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([k, s]) => [k, s.$id])),
-      run: { run_id: h.run_id, workspace_name: h.workspace_name, depth: p.depth, framework: p.framework, provider: p.provider, models: p.models, seed: p.seed, temperature: p.temperature, max_attempts: p.maxAttempts },
+      run: { run_id: h.run_id, workspace_name: h.workspace_name, depth: p.depth, framework: p.framework, provider: p.provider, models: p.models, seed: p.seed, temperature: p.temperature, max_attempts: p.maxAttempts, batching: p.batching ?? DEFAULT_BATCHING },
     });
   }
 

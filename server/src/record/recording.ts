@@ -2,16 +2,20 @@ import { promises as fsp } from 'node:fs';
 import { formatContractErrors, validate } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
+import type { BatchParams } from '../core/run';
 
 export interface RecordingHeader {
   type: 'header';
   format: 'amtp-recording';
-  format_version: 1;
+  /** 1: one session per agent; 2: batches (server/src/pipeline/batchStage.ts) */
+  format_version: 1 | 2;
   sanitizer: string;
   schemas: Record<string, string>;
   run: {
     run_id: string; workspace_name: string; depth: Depth; framework: FrameworkChoice;
     provider: string; models: Record<string, string>; seed: number; temperature: number; max_attempts: number;
+    /** format_version 2: the budgets the batches were cut with */
+    batching?: BatchParams;
   };
 }
 

@@ -9,7 +9,10 @@ import { startRun } from '../pipeline/orchestrator';
 import { RunStore } from '../pipeline/store';
 import type { AgentId } from '../core/agents';
 import type { RunRecord } from '../core/run';
-import { agentStage } from '../pipeline/agentStage';
+import { BATCHINGS } from '../agents/batchings';
+import { batchedAgentStage } from '../pipeline/batchStage';
+import { legacyAgentStage } from '../pipeline/legacyAgentStage';
+import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
 import { AGENTS } from '../core/agents';
 import { loadRecording, type Recording } from './recording';
@@ -54,6 +57,8 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
   const params = resolveParams({
     depth: h.depth, framework: h.framework, provider: h.provider, models: h.models as Record<AgentId, string>, seed: h.seed, temperature: h.temperature, maxAttempts: h.max_attempts,
   });
+  // The same budgets cut the same batches; one batch at a time gives every replay the same trace order.
+  if (h.batching) params.batching = { ...h.batching, concurrency: 1 };
   const perturbTool = opts.inject === 'tool' ? (r: ToolResult): ToolResult => ({ ...r, structuredContent: r.structuredContent && injectNoise(r.structuredContent) }) : undefined;
   const perturbReply = opts.inject === 'reply' ? (c: string) => c.replace(/"title":\s*"/, (m) => `${m}${Math.random().toString(36).slice(2, 8)} `) : undefined;
   const tools = replayTools(rec, trace, perturbTool);
@@ -69,7 +74,7 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
         ...(opts.pinned ? { systemPrompts: recordedSystemPrompts(rec) } : {}),
         approver: recordedApprover(rec),
         // A replay writes files into its own folder and never runs them: no verify stage.
-        stages: [...AGENTS.map(agentStage), writeStage],
+        stages: [...replayAgentStages(rec.header.format_version), writeStage],
         crawl: opts.pinned ? async () => recordedStaticMap(rec) : async (w) => (await crawlWorkspace(w, { tools })).map,
         // Waits already happened when the run was recorded; a replay only needs the decisions.
         backoff: { rateLimitBaseMs: 0, transientBaseMs: 0, maxDelayMs: 0 },
@@ -139,4 +144,10 @@ async function readTree(root: string, rel = ''): Promise<{ path: string; content
     else if (d.isFile()) out.push({ path: p, content: await fsp.readFile(path.join(root, p), 'utf8') });
   }
   return out;
+}
+
+/** Format 1 recordings were made with one session per agent; format 2 with batches. */
+function replayAgentStages(formatVersion: 1 | 2): Stage[] {
+  if (formatVersion === 1) return AGENTS.map(legacyAgentStage);
+  return [batchedAgentStage('crawler', BATCHINGS.crawler), batchedAgentStage('generator', BATCHINGS.generator), batchedAgentStage('engineer', BATCHINGS.engineer)];
 }

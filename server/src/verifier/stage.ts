@@ -22,8 +22,8 @@ function fresh(runs: number, over: Partial<VerificationRecord> = {}): Verificati
 }
 
 export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
-  // Verification follows a write that completed; a run waiting for a write approval is not verified yet.
-  if (state.run.status !== 'completed') return;
+  // Verification follows a write stage that settled every file; a run waiting for a write approval is not verified yet.
+  if (state.run.status !== 'running') return;
   const params = state.run.params.verify;
   if (!params) return; // runs started without verifier settings (library callers, replays) have no verify stage
   const skip = (reason: string) => save((r) => { r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason }); });

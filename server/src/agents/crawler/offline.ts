@@ -1,12 +1,9 @@
-import type { CrawlerOutput } from '../../contracts/types';
-import type { AgentEnvelope } from '../../contracts/envelope';
+import type { CrawlerPatch } from '../../contracts/types';
 
 /**
- * The offline crawler's "model" step: the static analysis already did the real
- * work through the MCP tools, so it returns the map it was given, minus the raw
- * samples (they exist to let a model enrich the map; the map is the contract).
+ * The offline crawler's "model" step: the static analysis already did the real work through the
+ * MCP tools, so it has nothing to correct in its view: an empty patch.
  */
-export function offlineCrawler(env: AgentEnvelope<'crawler'>): CrawlerOutput {
-  const { samples: _samples, ...map } = env.payload;
-  return map;
+export function offlineCrawler(): CrawlerPatch {
+  return { schema_version: '1', patch: [] };
 }

@@ -6,6 +6,7 @@ import type { ParsedSnippet } from './examples';
 import { parseJsSnippet } from './jsExamples';
 import { describeModules, type ModuleInfo } from './modules';
 import { errorCases, propertyCases, smokeCase } from './plannedCases';
+import { projectBlock } from './project';
 import { resolveExample } from './resolve';
 
 const JS_LANGS = /^(?:js|javascript|jsx|ts|typescript|tsx|mjs|cjs|node|)$/i;
@@ -81,25 +82,6 @@ function parseSnippet(code: string, lang: string, mods: ModuleInfo[], projectNam
   if (!JS_LANGS.test(lang)) return undefined;
   if (!mods.some((m) => m.language !== 'python')) return undefined;
   return parseJsSnippet(code, [projectName, ...mods.flatMap((m) => m.specifiers)]);
-}
-
-function projectBlock(map: CrawlerOutput): TestCases['project'] {
-  const ts = map.test_setup;
-  const language = map.project.module_system === 'python' ? 'python' : map.project.typescript ? 'typescript' : map.key_files.some((f) => /\.[cm]?jsx?$/.test(f.path)) || map.project.module_system !== 'unknown' ? 'javascript' : 'other';
-  return {
-    name: map.project.name,
-    language,
-    module_system: map.project.module_system,
-    typescript: map.project.typescript,
-    test_setup: {
-      framework: ts.framework,
-      test_dirs: ts.test_dirs,
-      config_files: ts.config_files,
-      ...(ts.others?.length ? { others: ts.others } : {}),
-      ...(ts.naming_pattern ? { naming_pattern: ts.naming_pattern } : {}),
-      ...(ts.command ? { command: ts.command } : {}),
-    },
-  };
 }
 
 /**

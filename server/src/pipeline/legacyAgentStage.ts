@@ -1,5 +1,5 @@
-// One agent as a stage: build its envelope, call the model in a brand-new session, accept the reply
-// at the boundary (sanitize → parse → validate), persist the artifact, commit it to the run record.
+// One agent as a single session, as AMTP ran before batching (format_version 1 recordings replay
+// through it): the whole previous result in one envelope, the whole result in one reply.
 import { ARTIFACT_KIND, type AgentId } from '../core/agents';
 import { canonicalJson, sha256 } from '../core/canonical';
 import { AmtpError, CancelledError, SchemaValidationError, errorKind, errorMessage } from '../core/errors';
@@ -7,7 +7,8 @@ import { crashPoint } from '../core/faults';
 import type { ActivityRecord, RunRecord } from '../core/run';
 import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
 import { systemPrompt } from '../agents/prompts';
-import { acceptReply } from '../llm/accept';
+import { acceptAs } from '../llm/accept';
+import type { SchemaName } from '../contracts/schemas';
 import { MalformedLlmOutput, RateLimitError, TransientLlmError } from '../llm/errors';
 import type { ChatRequest } from '../llm/provider';
 import { SANITIZER_VERSION } from '../llm/sanitize';
@@ -16,8 +17,13 @@ import type { PipelineDeps } from './deps';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retry';
 import type { Save, Stage, StageContext } from './stage';
 
-/** The stage that runs `agent`; a no-op once the agent's artifact is committed. */
-export function agentStage(agent: AgentId): Stage {
+/** What each agent replied with before batching. */
+const LEGACY_OUTPUT = { crawler: 'crawler-output', generator: 'test-cases', engineer: 'engineer-output' } as const satisfies Record<AgentId, SchemaName>;
+/** What each agent's single envelope carried. */
+const LEGACY_INPUT = { crawler: 'crawler-output', generator: 'crawler-output', engineer: 'test-cases' } as const satisfies Record<AgentId, SchemaName>;
+
+/** The stage that runs `agent` in one session; a no-op once the agent's artifact is committed. */
+export function legacyAgentStage(agent: AgentId): Stage {
   return async (ctx) => {
     const act = ctx.state.run.activities.find((a) => a.agent === agent)!;
     if (act.status === 'completed' && act.artifactId) return;
@@ -52,7 +58,7 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
   let envelope: string;
   try {
     const { payloadCanonical, ...parts } = await payloadFor(deps, state.run, agent);
-    envelope = buildEnvelope({ schema_version: '1', run_id: state.run.id, to_agent: agent, ...parts }, payloadCanonical);
+    envelope = buildEnvelope({ schema_version: '1', run_id: state.run.id, to_agent: agent, ...parts }, payloadCanonical, LEGACY_INPUT[agent]);
   } catch (e) {
     if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, 0);
     throw e;
@@ -81,7 +87,7 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
       // A brand-new session per attempt; it is dropped when this block ends.
       const session = deps.provider.openSession(agent);
       const reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, attempt, signal: deps.signal });
-      const content = acceptReply(agent, reply.content);
+      const content = acceptAs(LEGACY_OUTPUT[agent], agent, reply.content);
       const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
         sanitizer: SANITIZER_VERSION, provider: deps.provider.name, model: reply.model || model, seed: params.seed, temperature: params.temperature, promptHash, attempt,
       });

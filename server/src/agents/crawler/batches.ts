@@ -1,0 +1,162 @@
+// The Repo Crawler's batches: views of the static map, a few key files each (with their source
+// samples and the usage examples that name them), sized by the token budget. The model answers
+// with an RFC 6902 patch against its view; AMTP applies it and folds the view back into the map,
+// so the map is never echoed.
+import { applyPatch, deepClone, validate as validatePatch, type Operation } from 'fast-json-patch';
+import type { CrawlerOutput, CrawlerPatch, KeyFile } from '../../contracts/types';
+import type { AgentBatching, PlannedBatch } from '../batching';
+import { cutToTokens, estimateTokens, pack, type Item } from '../budget';
+
+type Example = CrawlerOutput['usage_examples'][number];
+type Sample = NonNullable<CrawlerOutput['samples']>[number];
+
+/** The part of the map every view carries: small, and what a reader needs to make sense of a module. */
+export function mapBase(map: CrawlerOutput): CrawlerOutput {
+  const { key_files: _k, usage_examples: _u, samples: _s, skipped: _sk, view: _v, ...rest } = map;
+  return { ...rest, key_files: [], usage_examples: [], skipped: [] };
+}
+
+/** Each usage example goes with the first key file that exports a symbol it names. */
+export function modulesWithExamples(map: CrawlerOutput): { modules: (Work & { file: KeyFile })[]; orphans: Example[] } {
+  const modules: (Work & { file: KeyFile })[] = map.key_files.map((file) => ({ file, examples: [], sample: map.samples?.find((s) => s.path === file.path) }));
+  const orphans: Example[] = [];
+  for (const ex of map.usage_examples) {
+    const owner = modules.find((m) => m.file.symbols.some((s) => ex.symbols.includes(s.name)));
+    if (owner) owner.examples.push(ex);
+    else orphans.push(ex);
+  }
+  return { modules, orphans };
+}
+
+/** A module with its examples, or usage examples that name no key file's symbol. */
+type Work = { file?: KeyFile; examples: Example[]; sample?: Sample };
+
+function cutSample(s: Sample, tokens: number): Sample {
+  const { text, cut } = cutToTokens(s.content, tokens);
+  return { path: s.path, content: text, truncated: s.truncated || cut };
+}
+
+/**
+ * Plans views: key files in map order (then any examples no key file claims), packed by the input
+ * budget. A module's source sample is cut to at most half the room, so a view always has space for
+ * the facts about its module. `outTokensPerSymbol` sizes batches by their expected reply too.
+ */
+export function planViews(map: CrawlerOutput, payloadTokens: number, outTokensPerSymbol = 0, outputTokens = Infinity): CrawlerOutput[] {
+  const base = mapBase(map);
+  const room = Math.max(256, payloadTokens - estimateTokens(base) - 64);
+  const sampleTokens = Math.floor(room / 2);
+  const { modules, orphans } = modulesWithExamples(map);
+  const work: Work[] = [...modules.flatMap((m) => splitModule(m, room, sampleTokens)), ...(orphans.length ? [{ examples: orphans }] : [])];
+  const items: Item<Work>[] = work.map((w) => ({
+    value: w,
+    inTokens: estimateTokens(w.file ?? '') + estimateTokens(w.examples) + (w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0),
+    outTokens: outTokensPerSymbol * Math.max(1, w.file?.symbols.length ?? w.examples.length),
+  }));
+  const groups = pack(items, { payloadTokens: room, outputTokens });
+  if (!groups.length) groups.push([]);
+  return groups.map((g, i) => {
+    const samples = g.flatMap((w) => (w.sample ? [cutSample(w.sample, sampleTokens)] : []));
+    return {
+      ...base,
+      key_files: g.flatMap((w) => (w.file ? [w.file] : [])),
+      usage_examples: g.flatMap((w) => w.examples),
+      ...(samples.length ? { samples } : {}),
+      view: { batch: i + 1, of: groups.length, modules: map.key_files.length },
+    };
+  });
+}
+
+/**
+ * A module too large for one view is shown in parts, each with some of its symbols (and the
+ * examples that name them); the source sample goes with the first part. Nothing is dropped.
+ */
+function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: number): Work[] {
+  const sampleCost = w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0;
+  if (estimateTokens(w.file) + estimateTokens(w.examples) + sampleCost <= room) return [w];
+  const header = estimateTokens({ ...w.file, symbols: [] });
+  const parts: Work[] = [];
+  let symbols: KeyFile['symbols'] = [];
+  let used = header + sampleCost;
+  const flush = () => {
+    if (!symbols.length) return;
+    const names = new Set(symbols.map((x) => x.name));
+    parts.push({ file: { ...w.file, symbols }, examples: w.examples.filter((e) => e.symbols.some((n) => names.has(n))), ...(parts.length ? {} : w.sample ? { sample: w.sample } : {}) });
+    symbols = [];
+    used = header;
+  };
+  for (const sym of w.file.symbols) {
+    const cost = estimateTokens(sym) + estimateTokens(w.examples.filter((e) => e.symbols.includes(sym.name)));
+    if (symbols.length && used + cost > room) flush();
+    symbols.push(sym);
+    used += cost;
+  }
+  flush();
+  return parts;
+}
+
+function keyOf(v: CrawlerOutput): string {
+  const paths = v.key_files.map((f) => (f.symbols.length ? `${f.path}#${f.symbols[0].name}` : f.path));
+  return paths.length ? paths.join(',') : `examples:${v.usage_examples.map((e) => `${e.source}:${e.line}`).join(',')}`;
+}
+
+/** The patch applied to a copy of its view, or the reason it does not apply. */
+export function applyToView(v: CrawlerOutput, patch: CrawlerPatch['patch']): CrawlerOutput | string {
+  const ops = patch as Operation[];
+  const problem = validatePatch(ops, v);
+  if (problem) return `the patch does not apply to its view: ${problem.name} at operation ${problem.index}: ${problem.message}`;
+  try {
+    return applyPatch(deepClone(v), ops, false, false).newDocument as CrawlerOutput;
+  } catch (e) {
+    return `the patch does not apply to its view: ${(e as Error).message}`;
+  }
+}
+
+export const crawlerBatching: AgentBatching<'crawler'> = {
+  plan(map, ctx): PlannedBatch<'crawler'>[] {
+    return planViews(map, ctx.budget.payloadTokens).map((payload) => ({ key: keyOf(payload), payload }));
+  },
+
+  check(payload, output) {
+    const r = applyToView(payload, output.patch);
+    return typeof r === 'string' ? r : undefined;
+  },
+
+  merge(map, outputs, ctx) {
+    const views = planViews(map, ctx.budget.payloadTokens);
+    const merged: CrawlerOutput = deepClone(map);
+    const notes = new Set(merged.notes ?? []);
+    const seenExamples = new Set(merged.usage_examples.map(exampleKey));
+    let setupTaken = false;
+    const parts = new Map<string, KeyFile[]>();
+    const known = new Set(map.key_files.map((k) => k.path));
+    views.forEach((v, i) => {
+      const patched = applyToView(v, outputs[i]?.patch ?? []);
+      if (typeof patched === 'string') throw new Error(`batch ${i + 1}: ${patched}`); // checked when the reply was accepted
+      for (const f of patched.key_files) {
+        // A view may correct the files it was shown; it cannot invent one.
+        if (known.has(f.path)) parts.set(f.path, [...(parts.get(f.path) ?? []), f]);
+        else notes.add(`batch ${i + 1} described ${f.path}, which its view did not show; ignored`);
+      }
+      for (const ex of patched.usage_examples) {
+        if (!seenExamples.has(exampleKey(ex))) merged.usage_examples.push(ex);
+        seenExamples.add(exampleKey(ex));
+      }
+      if (!setupTaken && JSON.stringify(patched.test_setup) !== JSON.stringify(v.test_setup)) {
+        merged.test_setup = patched.test_setup;
+        setupTaken = true;
+      }
+      for (const n of patched.notes ?? []) notes.add(n);
+    });
+    // A module shown in parts (a large one) gets its symbols back in order.
+    merged.key_files = map.key_files.map((k) => {
+      const p = parts.get(k.path);
+      return p ? { ...p[0], symbols: p.flatMap((x) => x.symbols) } : k;
+    });
+    if (notes.size) merged.notes = [...notes];
+    return merged;
+  },
+};
+
+function exampleKey(e: Example): string {
+  return `${e.source}:${e.line}:${e.code}`;
+}

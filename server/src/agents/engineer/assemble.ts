@@ -1,0 +1,52 @@
+// The Test Engineer's result, assembled by AMTP from the batches' test bodies: one file per target
+// module at the path the project's test command runs, the imports as seen from that file, each
+// test named with its case id, plus the support files, the run command and the PR metadata.
+import type { EngineerOutput, TestBodies, TestCases } from '../../contracts/types';
+import type { Framework } from '../../core/frameworks';
+import { testDir } from '../../frameworks/layout';
+import type { RenderedCase } from '../../frameworks/types';
+import { bindingsFor, planFiles } from './filePlan';
+import { prMetadata } from './pr';
+
+export function assemble(plan: TestCases, framework: Framework, outputs: TestBodies[]): EngineerOutput {
+  const { renderer, groups, notWritten } = planFiles(plan, framework);
+  const reported = new Set(notWritten.map((n) => n.caseId));
+  const bodies = new Map<string, { body: string; async: boolean }>();
+  const devDeps = new Set<string>();
+  for (const out of outputs) {
+    for (const t of out.tests) if (!bodies.has(t.case_id)) bodies.set(t.case_id, { body: t.body, async: t.async ?? /\bawait\b/.test(t.body) });
+    for (const n of out.not_written) {
+      if (reported.has(n.caseId) || bodies.has(n.caseId)) continue;
+      notWritten.push(n);
+      reported.add(n.caseId);
+    }
+    for (const d of out.dev_dependencies ?? []) devDeps.add(d);
+  }
+  const files: EngineerOutput['files'] = [];
+  for (const g of groups) {
+    const rendered: RenderedCase[] = [];
+    for (const c of g.cases) {
+      const b = bodies.get(c.id);
+      if (b) rendered.push({ case: c, body: b.body.split('\n'), async: b.async });
+      else if (!reported.has(c.id)) {
+        notWritten.push({ caseId: c.id, reason: 'the Test Engineer wrote no test for it' });
+        reported.add(c.id);
+      }
+    }
+    if (!rendered.length) continue;
+    const content = renderer.render({
+      project: g.project, path: g.path, importPath: g.importPath, bindings: bindingsFor(g, rendered.map((r) => r.case)), cases: rendered,
+      typescript: g.project.typescript, esm: renderer.esm(g.project),
+    });
+    files.push({ path: g.path, content, caseIds: rendered.map((r) => r.case.id) });
+  }
+  const anyTs = groups.some((g) => g.project.typescript && files.some((f) => f.path === g.path));
+  const runProject = { ...plan.project, typescript: anyTs, language: anyTs ? ('typescript' as const) : plan.project.language === 'typescript' ? ('javascript' as const) : plan.project.language };
+  const testPaths = files.map((f) => f.path);
+  const allIds = files.flatMap((f) => f.caseIds);
+  for (const s of renderer.supportFiles?.(runProject, testPaths) ?? []) files.push({ ...s, caseIds: allIds });
+  const command = renderer.runCommand(runProject, testPaths.length ? testPaths : [testDir(plan.project, renderer)], groups.map((g) => g.target));
+  if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
+  const out = { files, command, not_written: notWritten, ...(devDeps.size ? { dev_dependencies: [...devDeps].sort() } : {}) };
+  return { schema_version: '1', framework, ...out, pr: prMetadata(plan, framework, out) };
+}

@@ -1,0 +1,107 @@
+// Which test file each planned case goes into, and how that file reaches the module under test.
+// AMTP computes this (the project's test folder and naming, the import path as seen from the test
+// file, the names the imports bind); the Test Engineer only writes each test's body.
+import { posix } from 'node:path';
+import type { OracleBinding, TestCase, TestCases } from '../../contracts/types';
+import type { Framework } from '../../core/frameworks';
+import { RENDERERS } from '../../frameworks';
+import { importPathFor, testDir, testFileName } from '../../frameworks/layout';
+import { pythonModule } from '../../frameworks/pytest';
+import type { FrameworkRenderer, Project } from '../../frameworks/types';
+
+const RESERVED_LOCALS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'actual', 'again', 'thrown', 'pytest', 'inspect', 'math', 'excinfo']);
+
+export interface TestFileGroup {
+  /** workspace-relative test file */
+  path: string;
+  /** the module under test */
+  target: string;
+  project: Project;
+  importPath: string;
+  bindings: OracleBinding[];
+  cases: TestCase[];
+}
+
+export interface FilePlan {
+  framework: Framework;
+  renderer: FrameworkRenderer;
+  groups: TestFileGroup[];
+  /** cases no test file of this framework can hold, with the reason */
+  notWritten: { caseId: string; reason: string }[];
+}
+
+/** One test file per target module, in plan order; the same plan always gives the same files. */
+export function planFiles(plan: TestCases, framework: Framework): FilePlan {
+  const renderer = RENDERERS[framework];
+  const notWritten: FilePlan['notWritten'] = [];
+  const byTarget = new Map<string, TestCase[]>();
+  for (const c of plan.cases) {
+    const lang = /\.py$/.test(c.target.file) || c.oracle?.language === 'python' ? 'python' : 'javascript';
+    if (lang !== renderer.language) notWritten.push({ caseId: c.id, reason: `${framework} cannot test ${lang === 'python' ? 'Python' : 'JavaScript'} code` });
+    else byTarget.set(c.target.file, [...(byTarget.get(c.target.file) ?? []), c]);
+  }
+  const used = new Set<string>();
+  const groups: TestFileGroup[] = [];
+  for (const [target, cases] of byTarget) {
+    const project = projectFor(target, plan.project);
+    const path = uniquePath(posix.join(testDir(project, renderer), testFileName(target, project, renderer)), used);
+    const importPath = renderer.language === 'python' ? pythonModule(target, cases[0].target.import_specifier) : importPathFor(cases[0], path, renderer, project);
+    const bindings = new Map<string, OracleBinding>();
+    const kept: TestCase[] = [];
+    for (const c of cases) {
+      const needed = c.oracle?.bindings ?? fallbackBinding(c);
+      const clash = needed.find((b) => RESERVED_LOCALS.has(b.local) || (bindings.has(b.local) && !sameBinding(bindings.get(b.local)!, b)));
+      if (clash) {
+        notWritten.push({ caseId: c.id, reason: `the name '${clash.local}' is already bound differently in this test file` });
+        continue;
+      }
+      for (const b of needed) bindings.set(b.local, b);
+      kept.push(c);
+    }
+    if (kept.length) groups.push({ path, target, project, importPath, bindings: [...bindings.values()], cases: kept });
+  }
+  return { framework, renderer, groups, notWritten };
+}
+
+/** The bindings a set of cases needs, in the group's order. */
+export function bindingsFor(group: TestFileGroup, cases: TestCase[]): OracleBinding[] {
+  const locals = new Set(cases.flatMap((c) => (c.oracle?.bindings ?? fallbackBinding(c)).map((b) => b.local)));
+  return group.bindings.filter((b) => locals.has(b.local));
+}
+
+/**
+ * Tests are TypeScript when the code under test is: a JavaScript package that ships `.d.ts`
+ * typings (the crawler then says typescript: true) still gets JavaScript tests.
+ */
+export function projectFor(target: string, project: Project): Project {
+  if (project.language === 'python' || /\.py$/.test(target)) return project;
+  const ts = /\.[cm]?tsx?$/.test(target);
+  return { ...project, typescript: ts, language: ts ? 'typescript' : 'javascript' };
+}
+
+/** For oracles without bindings (e.g. written by a model), bind the target symbol by its export style. */
+export function fallbackBinding(c: TestCase): OracleBinding[] {
+  const name = c.target.symbol;
+  if (!/^[A-Za-z_$][\w$]*$/.test(name) || (c.oracle?.setup ?? '').match(/^\s*(?:from|import)\s/m)) return [];
+  switch (c.target.export_style) {
+    case 'module.exports':
+      return [{ local: name, import: 'module' }];
+    case 'default':
+      return [{ local: name, import: 'default' }];
+    case undefined:
+      return [];
+    default:
+      return [{ local: name, import: 'named', name }];
+  }
+}
+
+function sameBinding(a: OracleBinding, b: OracleBinding): boolean {
+  return a.import === b.import && (a.name ?? a.local) === (b.name ?? b.local);
+}
+
+function uniquePath(path: string, used: Set<string>): string {
+  let candidate = path;
+  for (let n = 2; used.has(candidate); n++) candidate = path.replace(/(\.amtp|_amtp)/, `$1${n}`);
+  used.add(candidate);
+  return candidate;
+}

@@ -1,0 +1,60 @@
+// The Test Case Generator's batches: views of the crawler's map (a few modules each, with their
+// documented examples and a digest of their source), sized so both the request and the expected
+// plan fit the budget. AMTP then computes every case id from its target and scenario, adds the
+// project block and drops duplicates: a model writes neither ids nor the project.
+import type { CasePlan, CrawlerOutput, PlannedCase, TestCase, TestCases } from '../../contracts/types';
+import type { Depth } from '../../core/frameworks';
+import type { AgentBatching, PlannedBatch } from '../batching';
+import { planViews } from '../crawler/batches';
+import { caseId } from './caseId';
+import { projectBlock } from './project';
+
+/** Expected reply tokens per symbol: a planned case is ≈250 tokens; deeper plans have more cases. */
+const OUT_PER_SYMBOL: Record<Depth, number> = { smoke: 150, standard: 450, deep: 700 };
+
+function views(map: CrawlerOutput, payloadTokens: number, outputTokens: number, depth: Depth): CrawlerOutput[] {
+  // The generator needs the facts, not the whole source: digests are what samples become here.
+  return planViews(map, payloadTokens, OUT_PER_SYMBOL[depth], outputTokens);
+}
+
+/** The id of a case: from where it points and what it checks, whatever id a model wrote. */
+export function caseIdOf(c: PlannedCase): string {
+  const o = c.oracle;
+  const scenario = [c.kind, c.title, o?.kind ?? '', o?.setup ?? '', o?.call ?? '', o?.expected ?? '', o?.error ?? ''].join('\n');
+  return caseId(`${c.target.file}#${c.target.symbol}`, scenario);
+}
+
+/** Cases with AMTP's ids, in batch order; a case planned twice (two batches, two docs) is kept once. */
+export function withIds(plans: CasePlan[]): TestCase[] {
+  const seen = new Set<string>();
+  const out: TestCase[] = [];
+  for (const plan of plans) {
+    for (const c of plan.cases) {
+      const id = caseIdOf(c);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push({ ...c, id });
+    }
+  }
+  return out;
+}
+
+export const generatorBatching: AgentBatching<'generator'> = {
+  plan(map, ctx): PlannedBatch<'generator'>[] {
+    return views(map, ctx.budget.payloadTokens, ctx.budget.outputTokens, ctx.depth).map((payload) => ({
+      key: payload.key_files.map((f) => (f.symbols.length ? `${f.path}#${f.symbols[0].name}` : f.path)).join(',') || `examples@${payload.view?.batch}`,
+      payload,
+    }));
+  },
+
+  merge(map, plans, ctx): TestCases {
+    const notPlanned = plans.flatMap((p) => p.not_planned ?? []);
+    return {
+      schema_version: '1',
+      depth_level: ctx.depth,
+      project: projectBlock(map),
+      cases: withIds(plans),
+      ...(notPlanned.length ? { not_planned: notPlanned } : {}),
+    };
+  },
+};

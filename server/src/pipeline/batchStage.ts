@@ -1,0 +1,135 @@
+// An agent as a stage of bounded batches: cut its source into batches (agents/<agent>/batches.ts),
+// run them in a bounded pool (batchSession.ts), then merge their outputs, in batch order, into the
+// agent's result artifact. Re-entrant: finished batches are never sent again on resume.
+import { AGENTS, ARTIFACT_KIND, type AgentId } from '../core/agents';
+import { SchemaValidationError } from '../core/errors';
+import { crashPoint } from '../core/faults';
+import { DEFAULT_BATCHING, type BatchRecord } from '../core/run';
+import { RESULT_SCHEMA, type AgentOutputs, type AgentResults } from '../contracts/agentSchemas';
+import { requireValid } from '../contracts/validate';
+import type { CrawlerOutput } from '../contracts/types';
+import type { AgentBatching, AgentSources, PlanContext } from '../agents/batching';
+import { estimateTokens } from '../agents/budget';
+import { systemPrompt } from '../agents/prompts';
+import { LlmConfigError } from '../llm/errors';
+import { redactValue } from '../util/redact';
+import { runBatch, type BatchEnd, type BatchJob } from './batchSession';
+import { pool } from './pool';
+import { RateGate } from './rateGate';
+import type { Stage, StageContext } from './stage';
+
+/** Room an envelope needs besides its payload (ids, params, the batch field, JSON punctuation). */
+const ENVELOPE_TOKENS = 96;
+
+export function batchedAgentStage<A extends AgentId>(agent: A, batching: AgentBatching<A>): Stage {
+  return async (ctx) => {
+    const act = () => ctx.state.run.activities.find((a) => a.agent === agent)!;
+    if (act().status === 'completed' && act().artifactId) return;
+    await ctx.save((r) => {
+      r.stage = agent;
+      const a = r.activities.find((x) => x.agent === agent)!;
+      a.status = 'running';
+      a.model = r.params.models[agent];
+      a.startedAt ??= new Date().toISOString();
+    });
+    const prompt = ctx.deps.systemPrompts?.[agent] ?? systemPrompt(agent);
+    const plan = planContext(ctx, agent, prompt);
+    const { source, from } = await sourceOf(ctx, agent);
+    const planned = batching.plan(source, plan);
+    await recordBatches(ctx, agent, planned.map((p) => ({ key: p.key, requestTokens: estimateTokens(prompt) + estimateTokens(p.payload) + ENVELOPE_TOKENS })));
+
+    const adoptable = await ctx.deps.store.sessionArtifacts(ctx.state.run.id);
+    const gate = new RateGate();
+    const pending = act().batches!.filter((b) => !(b.status === 'completed' && b.artifactId)).map((b) => b.index);
+    let stopped: BatchEnd | undefined;
+    const concurrency = ctx.state.run.params.batching?.concurrency ?? DEFAULT_BATCHING.concurrency;
+    await pool(pending, concurrency, async (index) => {
+      if (stopped) return;
+      const job: BatchJob<A> = { agent, batching, planned: planned[index - 1], count: planned.length, systemPrompt: prompt, from, adoptable, gate };
+      const end = await runBatch(ctx, job, index);
+      if (end !== 'done') stopped = end;
+    });
+    if (stopped) return;
+    await merge(ctx, agent, batching, source, plan);
+  };
+}
+
+function planContext(ctx: StageContext, agent: AgentId, prompt: string): PlanContext {
+  const { params } = ctx.state.run;
+  const budget = params.batching ?? DEFAULT_BATCHING;
+  const payloadTokens = budget.inputTokens - estimateTokens(prompt) - ENVELOPE_TOKENS;
+  if (payloadTokens < 512) {
+    throw new LlmConfigError(`the input budget (${budget.inputTokens} tokens) leaves no room for a ${agent} batch beside its ${estimateTokens(prompt)}-token system prompt: raise it (--max-input-tokens)`);
+  }
+  return { budget: { payloadTokens, outputTokens: budget.outputTokens }, depth: params.depth, framework: params.framework };
+}
+
+/** What the agent's batches are cut from, and where it came from (the envelope says). */
+async function sourceOf<A extends AgentId>(ctx: StageContext, agent: A): Promise<{ source: AgentSources[A]; from: BatchJob<A>['from'] }> {
+  const { deps, state } = ctx;
+  if (agent === 'crawler') {
+    return { source: (await staticMap(ctx)) as AgentSources[A], from: { agent: 'orchestrator', artifactId: state.run.activities[0].sourceArtifactId ?? null } };
+  }
+  const prev = AGENTS[AGENTS.indexOf(agent) - 1];
+  const artifactId = state.run.activities.find((a) => a.agent === prev)!.artifactId!;
+  if (agent === 'generator') return { source: (await deps.store.agentOutput(state.run, 'crawler')) as AgentSources[A], from: { agent: prev, artifactId } };
+  const source: AgentSources['engineer'] = { plan: await deps.store.agentOutput(state.run, 'generator'), map: await deps.store.agentOutput(state.run, 'crawler') };
+  return { source: source as AgentSources[A], from: { agent: prev, artifactId } };
+}
+
+/**
+ * The crawler's source: AMTP's static map, persisted the first time so a resumed run cuts the same
+ * batches from the same map even if the workspace changed meanwhile. A model gets it with
+ * credential-shaped strings redacted; the offline provider never sends anything anywhere.
+ */
+async function staticMap(ctx: StageContext): Promise<CrawlerOutput> {
+  const { deps, state } = ctx;
+  const kept = state.run.activities.find((a) => a.agent === 'crawler')!.sourceArtifactId;
+  if (kept) return (await deps.store.getArtifact(state.run.id, kept)).content as CrawlerOutput; // validated when it was stored
+  const map = await deps.crawl(deps.workspace);
+  const source = deps.provider.name === 'offline' ? map : redactValue(map);
+  requireValid('crawler-output', source, 'static map');
+  const artifact = await deps.store.putArtifact(state.run.id, 'static_map', source, { source: 'static-analysis' });
+  await ctx.save((r) => { r.activities.find((a) => a.agent === 'crawler')!.sourceArtifactId = artifact.id; });
+  return source;
+}
+
+/** The batch records of a plan; records of an earlier attempt at the same plan are kept as they are. */
+async function recordBatches(ctx: StageContext, agent: AgentId, planned: { key: string; requestTokens: number }[]): Promise<void> {
+  const before = ctx.state.run.activities.find((a) => a.agent === agent)!.batches ?? [];
+  const same = before.length === planned.length && before.every((b, i) => b.key === planned[i].key);
+  if (same) return;
+  const batches: BatchRecord[] = planned.map((p, i) => ({ index: i + 1, key: p.key, status: 'pending', attempts: 0, errors: [], requestTokens: p.requestTokens }));
+  await ctx.save((r) => { r.activities.find((a) => a.agent === agent)!.batches = batches; });
+}
+
+async function merge<A extends AgentId>(ctx: StageContext, agent: A, batching: AgentBatching<A>, source: AgentSources[A], plan: PlanContext): Promise<void> {
+  const { deps, state } = ctx;
+  const batches = state.run.activities.find((a) => a.agent === agent)!.batches!;
+  // Each was validated against its contract before it was stored, and is hash-checked on load.
+  const outputs = await Promise.all(batches.map(async (b) => (await deps.store.getArtifact(state.run.id, b.artifactId!)).content as AgentOutputs[A]));
+  let result: AgentResults[A];
+  try {
+    result = batching.merge(source, outputs, plan);
+    requireValid(RESULT_SCHEMA[agent], result, `${agent} result merged from ${batches.length} batch(es)`);
+  } catch (e) {
+    if (!(e instanceof SchemaValidationError)) throw e;
+    await ctx.save((r) => {
+      const a = r.activities.find((x) => x.agent === agent)!;
+      a.errors.push({ kind: e.kind, message: e.message, attempt: 0, at: new Date().toISOString(), details: e.errors });
+      a.status = 'needs_review';
+      r.status = 'needs_review';
+      r.reason = e.message;
+    });
+    return;
+  }
+  const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], result, { merged_from: batches.map((b) => b.artifactId!) });
+  crashPoint(`${agent}:persisted`);
+  await ctx.save((r) => {
+    const a = r.activities.find((x) => x.agent === agent)!;
+    a.status = 'completed';
+    a.artifactId = artifact.id;
+    a.endedAt = new Date().toISOString();
+  });
+  crashPoint(`${agent}:committed`);
+}
