@@ -50,19 +50,53 @@ export interface CodeServer {
   workbenchUrl(folder: string, extensionTestsPath?: string): string;
   stop(): Promise<void>;
   log(): string;
+  /**
+   * Copies code-server's log and the extension host's logs (the AMTP output channel holds the
+   * client's lines and the language server's stderr) to OUT/<prefix>-*.log; returns the paths.
+   */
+  saveLogs(prefix: string): string[];
 }
 
-export async function startCodeServer(name: string, env: Record<string, string> = {}): Promise<CodeServer> {
+/** Log files under `dir`, found by name (the dated folder names differ per run). */
+function logFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.log') && /AMTP|remoteexthost|remoteagent/i.test(path.basename(f)))
+    .map((f) => path.join(dir, f));
+}
+
+/** Removes what an earlier run of layer `prefix` left in OUT (screenshots, logs, report). */
+export function freshOutput(prefix: string): void {
+  fs.mkdirSync(OUT, { recursive: true });
+  for (const f of fs.readdirSync(OUT)) if (f.startsWith(`${prefix}-`) || f.startsWith(`${prefix}.`)) fs.rmSync(path.join(OUT, f), { force: true });
+}
+
+/** The last `n` lines of a text. */
+export const tail = (text: string, n = 60): string => text.split('\n').slice(-n).join('\n');
+
+export interface CodeServerOptions {
+  /** environment for code-server and the extension host it starts */
+  env?: Record<string, string>;
+  /**
+   * The person's own settings. Written both to User/settings.json and to Machine/settings.json:
+   * in code-server's remote window, machine-scoped settings (amtp.provider, amtp.baseURL,
+   * amtp.riskOverrides) are read from the remote's Machine settings, not the browser's User ones.
+   */
+  userSettings?: Record<string, unknown>;
+}
+
+export async function startCodeServer(name: string, options: CodeServerOptions = {}): Promise<CodeServer> {
+  const { env = {}, userSettings = {} } = options;
   const bin = codeServerBin();
   const port = await freePort();
   const home = fs.mkdtempSync(path.join(SCRATCH, `amtp-cs-${name}-`));
   const dirs = { user: path.join(home, 'user'), ext: path.join(home, 'ext'), config: path.join(home, 'config'), data: path.join(home, 'data'), tmp: path.join(home, 'tmp') };
   Object.values(dirs).forEach((d) => fs.mkdirSync(d, { recursive: true }));
-  fs.mkdirSync(path.join(dirs.user, 'User'), { recursive: true });
-  fs.writeFileSync(
-    path.join(dirs.user, 'User', 'settings.json'),
-    JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'telemetry.telemetryLevel': 'off', 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'workbench.enableExperiments': false, 'security.workspace.trust.enabled': false }),
-  );
+  const quiet = { 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'telemetry.telemetryLevel': 'off', 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'workbench.enableExperiments': false, 'security.workspace.trust.enabled': false };
+  for (const scope of ['User', 'Machine']) {
+    fs.mkdirSync(path.join(dirs.user, scope), { recursive: true });
+    fs.writeFileSync(path.join(dirs.user, scope, 'settings.json'), JSON.stringify({ ...quiet, ...userSettings }, null, 2));
+  }
   const logFile = path.join(home, 'code-server.log');
   const logFd = fs.openSync(logFile, 'a');
   const args = ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--user-data-dir', dirs.user, '--extensions-dir', dirs.ext];
@@ -95,6 +129,20 @@ export async function startCodeServer(name: string, env: Record<string, string> 
       return `${base}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     },
     log: () => fs.readFileSync(logFile, 'utf8'),
+    saveLogs(prefix) {
+      fs.mkdirSync(OUT, { recursive: true });
+      const saved: string[] = [];
+      for (const src of [logFile, ...logFiles(dirs.user)]) {
+        const dest = path.join(OUT, `${prefix}-${path.relative(home, src).replace(/[\\/]+/g, '_')}`);
+        try {
+          fs.copyFileSync(src, dest);
+          saved.push(dest);
+        } catch {
+          /* a log that vanished with its process */
+        }
+      }
+      return saved;
+    },
     async stop() {
       const kill = (sig: NodeJS.Signals) => {
         try {
@@ -129,4 +177,20 @@ export async function launchBrowser(name: string): Promise<{ context: BrowserCon
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What a failed layer leaves behind: a screenshot of the page, code-server's log and the extension
+ * host's logs (AMTP output channel) under test-output/e2e/, and the tail of each printed.
+ */
+export async function saveFailure(prefix: string, page: Page, server: CodeServer): Promise<void> {
+  const shotFile = path.join(OUT, `${prefix}-failure.png`);
+  await page.screenshot({ path: shotFile }).then(
+    () => console.log(`screenshot: ${path.relative(process.cwd(), shotFile)}`),
+    (e: Error) => console.log(`no screenshot: ${e.message}`),
+  );
+  for (const file of server.saveLogs(prefix)) {
+    console.log(`\n── ${path.relative(process.cwd(), file)} (last 60 lines) ──`);
+    console.log(tail(fs.readFileSync(file, 'utf8')));
+  }
 }
