@@ -1,39 +1,53 @@
 // Browser UI test: a real VS Code (code-server) in headless Chromium, driven like a person.
 // Offline provider on a copy of examples/sample-lib. The test file the offline engineer writes is
 // pre-created, so writing it is an overwrite that must wait for an inline approval.
+//
+// Every wait is on state: the Approvals view's rows, the run's row in the Test Cases tree (its
+// status comes from the server), files and run records on disk. Toasts are never waited on: VS Code
+// hides a toast after some seconds, so on a busy machine a toast can come and go between two looks.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
-import { launchBrowser, OUT, sampleWorkspace, startCodeServer } from './codeServer';
+import type { Locator, Page } from 'playwright-core';
+import type { RunRecord } from '../../server/src/core/run';
+import { freshOutput, launchBrowser, OUT, sampleWorkspace, saveFailure, startCodeServer } from './codeServer';
+import { until } from './deadlines';
 
 const TEST_FILE = 'test/sample-lib.amtp.test.js';
 const HAND_WRITTEN = "// hand-written by a person\nconst assert = require('node:assert');\nassert.ok(true);\n";
-
-async function until(what: string, fn: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/**
+ * The person's own settings: offline, and the verifier's test runs approved by their policy, so
+ * the approvals on screen are the overwrites. (A repository's .vscode/settings.json may not lower a
+ * risk: test/vscode/suite/hostileSettings.test.ts.)
+ */
+const PERSON = { 'amtp.provider': 'offline', 'amtp.riskOverrides': { 'tests.run': 'medium' } };
+/**
+ * describeRun()'s status word in the run's tree row (client/src/model/runsModel.ts). No \b: the
+ * row's text runs the label's run id straight into the description.
+ */
+const ENDED = /(completed|needs_review|awaiting_approval|failed|cancelled) · /;
 
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible' });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor();
+  // Enter picks the focused row: wait until the list has caught up with the text.
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).waitFor();
   await page.keyboard.press('Enter');
 }
 
-/** Answers a quick pick with its first (preselected) item after checking what it shows. */
+/** Answers a quick pick with its first (preselected) item once it shows what is expected. */
 async function acceptQuickPick(page: Page, title: string, firstItemHas: RegExp): Promise<void> {
   await page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor();
   const first = page.locator('.quick-input-widget .monaco-list-row').first();
-  await first.waitFor();
-  const text = (await first.innerText()).replace(/\s+/g, ' ');
-  assert.match(text, firstItemHas, `first item of "${title}"`);
+  let seen = '';
+  await until(`the first item of "${title}" to match ${firstItemHas}`, async () => {
+    seen = (await first.innerText().catch(() => '')).replace(/\s+/g, ' ');
+    return firstItemHas.test(seen);
+  }).catch((e: Error) => {
+    throw new Error(`${e.message}; it shows "${seen}"`);
+  });
   await page.keyboard.press('Enter');
 }
 
@@ -44,86 +58,123 @@ async function generate(page: Page): Promise<void> {
   await acceptQuickPick(page, 'AMTP: test framework', /node-test.*detected/);
 }
 
-const toast = (page: Page, text: string | RegExp) => page.locator('.notifications-toasts .notification-toast', { hasText: text });
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(OUT, name) });
+const pane = (page: Page, title: string): Locator => page.locator('.pane', { has: page.locator('.pane-header', { hasText: title }) });
+const row = (scope: Page | Locator, text: string | RegExp): Locator => scope.locator('.monaco-list-row', { hasText: text }).first();
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(OUT, `ui-${name}`) });
+
+/** The run records on disk, by id. */
+function runsOnDisk(ws: string): Map<string, RunRecord> {
+  const dir = path.join(ws, '.amtp', 'runs');
+  const runs = new Map<string, RunRecord>();
+  for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    if (!f.endsWith('.json')) continue;
+    try {
+      const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as RunRecord;
+      runs.set(r.id, r);
+    } catch {
+      /* written aside and renamed into place (lowdb), so only a half-listed directory lands here */
+    }
+  }
+  return runs;
+}
+
+/** The id of the run started after `before` was taken. */
+const newRun = (ws: string, before: Set<string>) => until('the new run on disk', () => [...runsOnDisk(ws).keys()].find((id) => !before.has(id)));
+
+/**
+ * Waits until the Test Cases tree shows the run as ended (the server sends a terminal status only
+ * once the run, verification included, is over) and returns its record from disk.
+ */
+async function runEnded(page: Page, ws: string, runId: string): Promise<RunRecord> {
+  await row(pane(page, 'Test Cases'), runId).filter({ hasText: ENDED }).waitFor();
+  return until(`run ${runId} to be ended on disk`, () => {
+    const r = runsOnDisk(ws).get(runId);
+    return r && r.status !== 'running' && r;
+  });
+}
+
+/** The pending approval of `file` in the Approvals view (it stays until it is answered). */
+async function approvalRow(page: Page, file: string): Promise<Locator> {
+  const r = row(pane(page, 'Approvals'), file);
+  await r.waitFor();
+  assert.match((await r.innerText()).replace(/\s+/g, ' '), /high · fs\.overwrite/);
+  return r;
+}
 
 export async function runUiTest(): Promise<void> {
-  fs.mkdirSync(OUT, { recursive: true });
+  freshOutput('ui');
   const ws = sampleWorkspace('ui');
   const file = path.join(ws, TEST_FILE);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, HAND_WRITTEN);
-  // Let the verifier run the tests without asking, so the approvals on screen are the overwrites.
-  fs.mkdirSync(path.join(ws, '.vscode'));
-  fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'amtp.riskOverrides': { 'tests.run': 'medium' } }));
-  const server = await startCodeServer('ui');
+  const server = await startCodeServer('ui', { userSettings: PERSON });
   const browser = await launchBrowser('ui');
   const { page } = browser;
   const started = Date.now();
   try {
     await page.goto(server.workbenchUrl(ws));
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor();
     // Open the AMTP container: its Test Cases view shows the welcome content before any run.
     await page.locator('.activitybar .action-item a[aria-label^="AMTP"]').click();
     await page.locator('.pane-header', { hasText: 'Test Cases' }).waitFor();
     await page.getByText('No AMTP runs in this workspace yet.').waitFor();
     await shot(page, '01-empty-state.png');
 
-    // Run 1: the overwrite waits for approval, with a diff preview; Approve writes the file.
+    // Run 1: the overwrite waits for approval, with a diff preview; Approve (in the notification) writes the file.
+    const before1 = new Set(runsOnDisk(ws).keys());
     await generate(page);
-    await toast(page, 'AMTP asks for approval').waitFor({ timeout: 60_000 });
+    const run1 = await newRun(ws, before1);
+    await approvalRow(page, TEST_FILE);
     await page.locator('.tab', { hasText: 'AMTP approval' }).waitFor();
     // The read-only diff shows the person's file on the left and the proposed one on the right.
     await page.locator('.monaco-diff-editor .editor.original .view-line', { hasText: 'hand-written by a person' }).first().waitFor();
     await page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: 'Generated by AMTP' }).first().waitFor();
-    await page.locator('.pane-header', { hasText: 'Approvals' }).waitFor();
-    await page.locator('.monaco-list-row', { hasText: TEST_FILE }).first().waitFor();
     assert.equal(fs.readFileSync(file, 'utf8'), HAND_WRITTEN, 'nothing is written while the approval is pending');
     await shot(page, '02-approval-diff.png');
-    await toast(page, 'AMTP asks for approval').locator('.monaco-button', { hasText: /^Approve$/ }).click();
+    // The notification center keeps the request (a toast may already have hidden itself).
+    await runCommand(page, 'Notifications: Show Notifications');
+    const ask = row(page.locator('.notifications-center'), 'AMTP asks for approval');
+    await ask.locator('.monaco-button', { hasText: /^Approve$/ }).click();
     await until('the approved write', () => fs.readFileSync(file, 'utf8').startsWith('// Generated by AMTP'));
-    await toast(page, /AMTP run completed/).waitFor({ timeout: 60_000 });
-    // The tree shows the run expanded: target file → cases with priority and status.
-    await page.locator('.monaco-list-row', { hasText: 'src/index.js' }).first().waitFor();
-    await page.locator('.monaco-list-row', { hasText: "parseDuration('30s') returns 30000" }).first().waitFor();
-    // priority and status in the description (the last runChanged may land a moment after the toast)
-    await page.locator('.monaco-list-row', { hasText: /parseDuration\('30s'\) returns 30000\s*P0 · written/ }).first().waitFor({ timeout: 10_000 });
+    const record1 = await runEnded(page, ws, run1);
+    assert.equal(record1.status, 'completed', record1.reason);
+    await runCommand(page, 'Notifications: Hide Notifications');
+    // The tree shows the run expanded: target file → cases with priority and verified status.
+    const cases = pane(page, 'Test Cases');
+    await row(cases, 'src/index.js').waitFor();
+    await row(cases, /parseDuration\('30s'\) returns 30000\s*P0 · passing/).waitFor();
     await shot(page, '03-approved-tree.png');
 
-    // Clicking a case opens its test file at the case's line.
-    // (A click that lands while the tree re-renders after the run's last update only selects: retry.)
+    // Clicking a case opens its test file at the case's line. A click that lands while the tree
+    // re-renders only selects the row, so click until the editor is there.
     const opened = page.locator('.tab.active', { hasText: 'sample-lib.amtp.test.js' });
-    for (let i = 0; i < 3 && !(await opened.isVisible()); i++) {
-      await page.locator('.monaco-list-row', { hasText: "parseDuration('30s') returns 30000" }).first().click();
-      await opened.waitFor({ timeout: 5_000 }).catch(() => undefined);
-    }
-    await opened.waitFor({ timeout: 1_000 });
-    await page.locator('.view-line', { hasText: "tc_a689d07b136a" }).first().waitFor();
+    await until('the case to open its test file', async () => {
+      await row(cases, "parseDuration('30s') returns 30000").click();
+      return opened.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    });
+    await page.locator('.view-line', { hasText: 'tc_a689d07b136a' }).first().waitFor();
 
-    // Run 2: Reject (with a note) leaves the file byte-identical.
-    await runCommand(page, 'Notifications: Clear All Notifications');
-    await until('no toasts', async () => (await page.locator('.notifications-toasts .notification-toast').count()) === 0, 10_000);
+    // Run 2: Reject (inline in the Approvals view, with a note) leaves the file byte-identical.
     fs.writeFileSync(file, HAND_WRITTEN);
     const before = fs.readFileSync(file);
+    const before2 = new Set(runsOnDisk(ws).keys());
     await generate(page);
-    const ask = toast(page, 'AMTP asks for approval');
-    await ask.waitFor({ timeout: 60_000 });
-    await ask.locator('.monaco-button', { hasText: /^Reject$/ }).click();
-    const note = page.locator('.quick-input-widget .quick-input-box input');
+    const run2 = await newRun(ws, before2);
+    const pending = await approvalRow(page, TEST_FILE);
+    await pending.hover();
+    await pending.locator('.action-label[aria-label*="Reject"]').click();
     await page.locator('.quick-input-widget', { hasText: 'Optional note' }).waitFor();
-    await note.fill('keep my hand-written file');
+    await page.locator('.quick-input-widget .quick-input-box input').fill('keep my hand-written file');
     await shot(page, '04-reject-note.png');
     await page.keyboard.press('Enter');
-    await toast(page, /AMTP run (completed|needs review|awaiting)/).waitFor({ timeout: 60_000 });
+    const record2 = await runEnded(page, ws, run2);
     assert.ok(fs.readFileSync(file).equals(before), 'a rejected overwrite leaves the file byte-identical');
+    const decided = record2.approvals.map((a) => `${a.tool} ${a.decision} ${a.note ?? ''}`.trim());
+    assert.deepEqual(decided, ['fs.overwrite rejected keep my hand-written file'], 'the reject note is in the run audit');
     await shot(page, '05-rejected.png');
-    const runsDir = path.join(ws, '.amtp', 'runs');
-    const audit = () => fs.readdirSync(runsDir).filter((f) => f.endsWith('.json')).map((f) => fs.readFileSync(path.join(runsDir, f), 'utf8')).join('\n');
-    await until('the reject note in the run audit', () => /keep my hand-written file/.test(audit()), 10_000);
     console.log(`UI e2e passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(process.cwd(), OUT)}/`);
   } catch (e) {
-    await shot(page, 'failure.png').catch(() => undefined);
-    console.log(server.log().split('\n').slice(-40).join('\n'));
+    await saveFailure('ui', page, server);
     throw e;
   } finally {
     await browser.close();

@@ -198,7 +198,9 @@ export class AmtpService {
       // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.
       canExecute: () => this.trusted,
       onEvent: (e: PipelineEvent) => {
-        if (e.type === 'run') {
+        // Only a running state is sent mid-run: the client takes a terminal status as the run's end,
+        // and the write stage records `completed` before verification starts. track() sends the end.
+        if (e.type === 'run' && e.run.status === 'running') {
           const text = observableState(e.run).text;
           if (text !== lastState) {
             lastState = text;
@@ -245,11 +247,18 @@ export class AmtpService {
     void work.finally(() => this.pending.delete(work));
   }
 
-  private async publish(run: RunRecord): Promise<P.RunView> {
-    const view = await runView(run, this.store);
-    if (this.active.has(run.id)) this.caseCounts.set(run.id, view.cases.length);
-    this.port.runChanged(view);
-    return view;
+  /** views go out in the order of the states: a slow view of an earlier state never lands last */
+  private publishing: Promise<unknown> = Promise.resolve();
+
+  private publish(run: RunRecord): Promise<P.RunView> {
+    const sent = this.publishing.then(async () => {
+      const view = await runView(run, this.store);
+      if (this.active.has(run.id)) this.caseCounts.set(run.id, view.cases.length);
+      this.port.runChanged(view);
+      return view;
+    });
+    this.publishing = sent.catch(() => undefined);
+    return sent;
   }
 
   /** High-risk actions ask the person in VS Code; no answer within the timeout is recorded as `timeout`. */

@@ -3,6 +3,7 @@
 // host's stdout is not the runner's.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { TEST_DEADLINE_MS } from '../../e2e/deadlines';
 
 // mocha 12 is ESM; a real dynamic import (not rewritten to require by the bundler).
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
@@ -12,7 +13,8 @@ export async function run(): Promise<void> {
   const reportFile = process.env.AMTP_VSCODE_TEST_REPORT ?? path.join(__dirname, '..', 'report.txt');
   fs.mkdirSync(path.dirname(reportFile), { recursive: true });
   fs.writeFileSync(reportFile, '');
-  const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: FileReporter(Mocha, reportFile) });
+  // AMTP_E2E_GREP narrows the suite to matching tests while working on one of them.
+  const mocha = new Mocha({ ui: 'bdd', timeout: TEST_DEADLINE_MS, grep: process.env.AMTP_E2E_GREP || undefined, color: false, reporter: FileReporter(Mocha, reportFile) });
   for (const f of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(__dirname, f));
   await mocha.loadFilesAsync();
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
