@@ -152,7 +152,10 @@ export async function runUiTest(): Promise<void> {
       await row(cases, "parseDuration('30s') returns 30000").click();
       return opened.waitFor({ timeout: 5_000 }).then(() => true, () => false);
     });
-    await page.locator('.view-line', { hasText: 'tc_a689d07b136a' }).first().waitFor();
+    // The editor shows the case's own test: its id (computed by AMTP) is in the test's name.
+    const caseId = /(tc_[0-9a-f]{12}): parseDuration\(\\?'30s\\?'\) returns 30000/.exec(fs.readFileSync(file, 'utf8'))?.[1];
+    assert.ok(caseId, 'the written file holds the case');
+    await page.locator('.view-line', { hasText: caseId }).first().waitFor();
 
     // Run 2: Reject (inline in the Approvals view, with a note) leaves the file byte-identical.
     fs.writeFileSync(file, HAND_WRITTEN);
