@@ -91,6 +91,8 @@ export interface RunParams {
   maxAttempts: number;
   /** the verifier's settings; absent = no verify stage (library callers, replays) */
   verify?: VerifyParams;
+  /** after a completed run, create a branch with one commit of the kept files (`git.branch`, high risk) */
+  commit?: boolean;
 }
 
 export interface RunRecord {
@@ -111,6 +113,24 @@ export interface RunRecord {
   reason?: string;
   /** what the verifier ran, kept and dropped (server/src/verifier) */
   verification?: VerificationRecord;
+  /** the branch the `branch` stage created, or why it did not (server/src/git) */
+  branch?: BranchRecord;
+}
+
+/** The outcome of `git.branch`: a new branch holding one commit of exactly the files the run kept. */
+export interface BranchRecord {
+  status: 'created' | 'skipped' | 'awaiting_approval' | 'rejected' | 'failed';
+  reason?: string;
+  /** the branch (refs/heads/<name>), set once created */
+  name?: string;
+  /** the new commit and the commit it was made on (the HEAD of the workspace's repository) */
+  commit?: string;
+  base?: string;
+  /** repository-relative paths of the committed files */
+  files: string[];
+  /** the engineer's pull-request metadata the branch and commit were named from */
+  title?: string;
+  labels?: string[];
 }
 
 /** What the verifier does; persisted in RunParams so a resumed or approved run verifies the same way. */
