@@ -65,7 +65,8 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
   };
 }
 
-export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4 } as const;
+/** 130 = 128 + SIGINT: the shell convention for a command stopped by Ctrl-C. */
+export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4, interrupted: 130 } as const;
 
 export function exitCodeFor(status: RunStatus): number {
   switch (status) {
