@@ -63,7 +63,7 @@ describe('amtp CLI contract', function () {
     assert.equal(r.code, 4);
     const s = JSON.parse(r.stdout);
     assert.equal(s.status, 'awaiting_approval');
-    assert.ok(r.stderr.includes(`amtp: run ${s.runId} waits for approval of 1 high-risk action(s): tests.run. Nothing risky was done.`), r.stderr);
+    assert.ok(r.stderr.includes(`amtp: run ${s.runId} waits for approval of 1 high-risk action(s): tests.run; none of them has been done.`), r.stderr);
     assert.ok(r.stderr.includes(`decide with \`amtp approve ${s.runId} ${path.relative(process.cwd(), ws)}\` (or --reject), or approve up front with --yes`), r.stderr);
     assert.match(r.stderr, /see docs\/ci\.md/);
   });

@@ -184,5 +184,6 @@ describe('branch names', () => {
   it('the commit message: title, body, then the run and the labels as trailers', () => {
     assert.equal(commitMessage({ branch: 'b', title: ' t ', body: 'line\n', labels: ['a', 'b'] }, 'r_1'), 't\n\nline\n\nAMTP-Run: r_1\nAMTP-Labels: a, b\n');
     assert.equal(commitMessage({ branch: 'b', title: 't', body: '', labels: [] }, 'r_1'), 't\n\nAMTP-Run: r_1\n');
+    assert.equal(commitMessage({ branch: 'b', title: 'a\nAMTP-Run: r_2', body: '', labels: ['x\nAMTP-Run: r_3', ' '] }, 'r_1'), 'a AMTP-Run: r_2\n\nAMTP-Run: r_1\nAMTP-Labels: x AMTP-Run: r_3\n');
   });
 });

@@ -32,7 +32,7 @@ export function waitingHint(s: RunSummary, workspace: string): string | undefine
   const pending = s.approvals.filter((a) => a.decision === 'pending');
   const dir = path.relative(process.cwd(), workspace) || '.';
   return [
-    `amtp: run ${s.runId} waits for approval of ${pending.length} high-risk action(s): ${[...new Set(pending.map((a) => a.tool))].join(', ')}. Nothing risky was done.`,
+    `amtp: run ${s.runId} waits for approval of ${pending.length} high-risk action(s): ${[...new Set(pending.map((a) => a.tool))].join(', ')}; none of them has been done.`,
     `amtp: decide with \`amtp approve ${s.runId} ${dir}\` (or --reject), or approve up front with --yes.`,
     'amtp: with no TTY (CI) nobody can be asked: see docs/ci.md for an approval policy.',
   ].join('\n');

@@ -12,8 +12,12 @@ export type RepoInfo = { root: string; head: string } | { cannot: string };
 
 /** The repository holding `workspace` and its HEAD commit, or why a branch cannot be made there. */
 export async function repoOf(workspace: string): Promise<RepoInfo> {
-  const top = await git(['rev-parse', '--show-toplevel'], { cwd: workspace, okCodes: [128] }).catch((e: Error) => ({ code: -1, stdout: e.message }));
-  if (top.code === -1) return { cannot: top.stdout };
+  let top;
+  try {
+    top = await git(['rev-parse', '--show-toplevel'], { cwd: workspace, okCodes: [128] });
+  } catch (e) {
+    return { cannot: (e as Error).message }; // e.g. git is not installed
+  }
   if (top.code !== 0) return { cannot: 'the workspace is not inside a git repository' };
   const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: workspace, okCodes: [1, 128] });
   if (head.code !== 0) return { cannot: 'the repository has no commit yet (a branch needs a commit to start from)' };
@@ -27,7 +31,7 @@ export async function ignoredPaths(root: string, paths: string[]): Promise<Set<s
   return new Set(r.stdout.split('\0').filter(Boolean));
 }
 
-/** Whether refs/heads/<name> exists, and if so, whether its tip was made by run `runId`. */
+/** The tip of refs/heads/<name> and its commit message, or undefined when there is no such branch. */
 export async function branchTip(root: string, name: string): Promise<{ commit: string; message: string } | undefined> {
   const r = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], { cwd: root, okCodes: [1, 128] });
   if (r.code !== 0) return undefined;

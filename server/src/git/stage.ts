@@ -36,8 +36,8 @@ export const branchStage: Stage = async (ctx) => {
     const tip = await branchTip(repo.root, n);
     return !tip ? 'free' : trailer(tip.message) === run.id ? 'this-run' : 'other';
   });
-  const base: BranchRecord = { status: 'created', name, base: repo.head, files: files.map((f) => f.path), title: pr.title, labels: pr.labels };
-  if (exists) return void (await settle({ ...base, commit: (await branchTip(repo.root, name))!.commit }));
+  const made: BranchRecord = { status: 'created', name, base: repo.head, files: files.map((f) => f.path), title: pr.title, labels: pr.labels };
+  if (exists) return void (await settle({ ...made, commit: (await branchTip(repo.root, name))!.commit }));
 
   const result = await ctx.gateway.execute(
     'git.branch',
@@ -52,18 +52,18 @@ export const branchStage: Stage = async (ctx) => {
 
   if ('failed' in result) {
     const reason = `the tests are written, but the branch could not be created: ${result.failed}`;
-    return void (await settle({ ...base, status: 'failed', reason, name: undefined }, { status: 'failed', reason }));
+    return void (await settle({ ...made, status: 'failed', reason, name: undefined }, { status: 'failed', reason }));
   }
   if (result.ran) {
-    if (!result.value) return void (await settle({ ...base, status: 'skipped', reason: 'the kept files are already committed as they are on HEAD', name: undefined }));
-    return void (await settle({ ...base, commit: result.value }));
+    if (!result.value) return void (await settle({ ...made, status: 'skipped', reason: 'the kept files are already committed as they are on HEAD', name: undefined }));
+    return void (await settle({ ...made, commit: result.value }));
   }
   const decision = result.approval.decision;
   if (decision === 'pending') {
     const reason = `the branch waits for approval: amtp approve ${run.id} [--reject]`;
-    return void (await settle({ ...base, status: 'awaiting_approval', reason, name: undefined }, { status: 'awaiting_approval', reason }));
+    return void (await settle({ ...made, status: 'awaiting_approval', reason, name: undefined }, { status: 'awaiting_approval', reason }));
   }
-  await settle({ ...base, status: 'rejected', reason: `creating the branch was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was committed`, name: undefined });
+  await settle({ ...made, status: 'rejected', reason: `creating the branch was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was committed`, name: undefined });
 };
 
 async function engineerOutput(ctx: StageContext): Promise<EngineerOutput> {
@@ -73,10 +73,14 @@ async function engineerOutput(ctx: StageContext): Promise<EngineerOutput> {
 
 /** Title, body, then git trailers: the run (to recognise this run's branch on resume) and the PR labels. */
 export function commitMessage(pr: EngineerOutput['pr'], runId: string): string {
-  const trailers = [`AMTP-Run: ${runId}`, ...(pr.labels.length ? [`AMTP-Labels: ${pr.labels.join(', ')}`] : [])];
-  return `${pr.title.trim()}\n\n${pr.body.trim() ? pr.body.trim() + '\n\n' : ''}${trailers.join('\n')}\n`;
+  // Title and labels are model-written: one line each, so they cannot forge a subject or a trailer.
+  const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const labels = pr.labels.map(oneLine).filter(Boolean);
+  const trailers = [`AMTP-Run: ${runId}`, ...(labels.length ? [`AMTP-Labels: ${labels.join(', ')}`] : [])];
+  return `${oneLine(pr.title)}\n\n${pr.body.trim() ? pr.body.trim() + '\n\n' : ''}${trailers.join('\n')}\n`;
 }
 
+/** The last AMTP-Run trailer: the body above it is model-written and may contain anything. */
 function trailer(message: string): string | undefined {
-  return /^AMTP-Run: (\S+)$/m.exec(message)?.[1];
+  return [...message.matchAll(/^AMTP-Run: (\S+)$/gm)].at(-1)?.[1];
 }
