@@ -231,7 +231,7 @@ describe('hostile 2: fuzzing (fast-check, seed ' + SEED + ')', function () {
       const ws = await connectInProcess(root);
       try {
         const anyArg = fc.oneof(hostilePath, fc.integer(), fc.constant(null), fc.boolean(), fc.array(hostilePath, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), hostilePath, { maxKeys: 3 }));
-        const tools = ['repo.read_file', 'repo.tree', 'repo.search', 'repo.write_file', 'nope'];
+        const tools = ['repo_read_file', 'repo_tree', 'repo_search', 'repo_write_file', 'repo.read_file', 'nope'];
         const keys = ['path', 'query', 'startLine', 'endLine', 'maxBytes', 'encoding', 'include', 'exclude', 'regex', 'depth', 'limit', '__proto__', 'constructor'];
         await check('2 fuzz mcp protocol', fc.asyncProperty(fc.constantFrom(...tools), fc.dictionary(fc.constantFrom(...keys), anyArg, { maxKeys: 4 }), async (name, args) => {
           try {
@@ -243,7 +243,7 @@ describe('hostile 2: fuzzing (fast-check, seed ' + SEED + ')', function () {
             assert.equal((e as Error).constructor.name, 'McpError', String(e));
           }
         }), 400);
-        const ok = (await ws.client.callTool({ name: 'repo.read_file', arguments: { path: 'inner.txt' } })) as { content: { text: string }[] };
+        const ok = (await ws.client.callTool({ name: 'repo_read_file', arguments: { path: 'inner.txt' } })) as { content: { text: string }[] };
         assert.equal(ok.content[0].text, 'inside\n', 'the server still answers');
       } finally {
         await ws.close();
@@ -254,7 +254,7 @@ describe('hostile 2: fuzzing (fast-check, seed ' + SEED + ')', function () {
   describe('CLI argument parser', () => {
     const TOKENS = ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp', 'help', '--help', '-h', '--framework', 'jest', 'cobol', '--depth', 'deep',
       '--provider', 'openai', 'evil', '--model', '--seed', '12', '1e3', '-1', 'NaN', '--temperature', 'Infinity', '0.1', '--max-attempts', '--yes', '-y', '--reject', '--note', '--record', '--out',
-      '--pinned', '--json', '--json=1', '--yes=no', '--', '-', '--unknown', '-x', '-yh', '--__proto__', '--constructor', '--toString', '../..', '/etc/passwd', '\u0000', 'r_1'];
+      '--pinned', '--json', '--json=1', '--yes=no', '--', '-', '--unknown', '-x', '-yh', '--version', '-V', '--commit', '--risk', 'tests.run=low', '--__proto__', '--constructor', '--toString', '../..', '/etc/passwd', '\u0000', 'r_1'];
     // Names of Object.prototype members as the command are bug B1 (below); they are left out here so
     // this property guards everything else in CI.
     const notProto = (argv: string[]) => !(argv[0] && argv[0] in Object.prototype);
@@ -262,7 +262,7 @@ describe('hostile 2: fuzzing (fast-check, seed ' + SEED + ')', function () {
       check('2 fuzz cli args', fc.property(fc.array(fc.oneof(fc.constantFrom(...TOKENS), fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 8 }).filter(notProto), (argv) => {
         try {
           const p = parseCli(argv);
-          assert.ok(['help', 'generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp'].includes(p.command));
+          assert.ok(['help', 'version', 'generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp'].includes(p.command));
           for (const [k, allowed] of Object.entries({ framework: ['auto', 'jest', 'vitest', 'mocha', 'node-test', 'pytest'], depth: ['smoke', 'standard', 'deep'], provider: ['offline', 'openai'] })) {
             const v = (p.values as Record<string, unknown>)[k];
             if (v !== undefined) assert.ok(allowed.includes(v as string), `${k}=${String(v)}`);

@@ -58,11 +58,11 @@ describe('hostile 3: hostile workspaces', function () {
     try {
       for (const p of attacks) {
         const calls: [string, Record<string, unknown>][] = [
-          ['repo.read_file', { path: p }],
-          ['repo.read_file', { path: p, startLine: 1, endLine: 5 }],
-          ['repo.tree', { path: p }],
-          ['repo.search', { query: marker, include: [p, `${p}/**`] }],
-          ['repo.search', { query: 'root:', include: [p] }],
+          ['repo_read_file', { path: p }],
+          ['repo_read_file', { path: p, startLine: 1, endLine: 5 }],
+          ['repo_tree', { path: p }],
+          ['repo_search', { query: marker, include: [p, `${p}/**`] }],
+          ['repo_search', { query: 'root:', include: [p] }],
         ];
         for (const [name, args] of calls) {
           tried++;
@@ -71,13 +71,13 @@ describe('hostile 3: hostile workspaces', function () {
           if (text.includes(marker) || text.includes('root:x:0:0') || text.includes('outside.txt (')) leaks++;
           assert.ok(!text.includes(marker), `${name} ${JSON.stringify(args)} returned outside content`);
           assert.ok(!text.includes('root:x:0:0'), `${name} ${JSON.stringify(args)} read /etc/passwd`);
-          if (name === 'repo.read_file' || name === 'repo.tree') assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} must be refused: ${r.content[0]?.text}`);
+          if (name === 'repo_read_file' || name === 'repo_tree') assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} must be refused: ${r.content[0]?.text}`);
         }
       }
       // A plain search over everything does not read through the symlinks or the hard link either.
-      const all = (await mcp.client.callTool({ name: 'repo.search', arguments: { query: marker } })) as { content: { text: string }[] };
+      const all = (await mcp.client.callTool({ name: 'repo_search', arguments: { query: marker } })) as { content: { text: string }[] };
       assert.equal(all.content[0].text, 'no matches');
-      const hard = (await mcp.client.callTool({ name: 'repo.read_file', arguments: { path: 'hard' } })) as { content: { text: string }[] };
+      const hard = (await mcp.client.callTool({ name: 'repo_read_file', arguments: { path: 'hard' } })) as { content: { text: string }[] };
       assert.match(hard.content[0].text, /hard links/);
     } finally {
       await mcp.close();

@@ -1,7 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../helpers/cli';
+import { execFileSync, spawn } from 'node:child_process';
+import { CLI, runCli } from '../helpers/cli';
+import { FLAGS, flagsOf, FLAG_NAMES } from '../../server/src/cli/flags';
+import { COMMAND_NAMES } from '../../server/src/cli/commands';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace } from '../helpers/scriptedModel';
 
@@ -28,6 +31,76 @@ describe('amtp CLI contract', function () {
     const missing = await runCli(['generate', path.join(ws, 'nope')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /not a directory/);
+  });
+
+  it('--version prints the package version; help COMMAND and COMMAND --help print exactly that command\'s flags', async () => {
+    const pkg = JSON.parse(await fsp.readFile(path.resolve(__dirname, '../../package.json'), 'utf8'));
+    for (const flag of ['--version', '-V']) {
+      const r = await runCli([flag]);
+      assert.deepEqual([r.code, r.stdout], [0, `${pkg.version}\n`]);
+    }
+    const global = await runCli(['--help']);
+    assert.equal(global.code, 0);
+    for (const c of COMMAND_NAMES) assert.match(global.stdout, new RegExp(`\\n  amtp ${c} `));
+    for (const command of COMMAND_NAMES) {
+      const [a, b] = await Promise.all([runCli(['help', command]), runCli([command, '--help'])]);
+      assert.equal(a.code, 0, a.stderr);
+      assert.equal(a.stdout, b.stdout, `help ${command} = ${command} --help`);
+      assert.ok(a.stdout.startsWith(`amtp ${command} `), a.stdout);
+      const listed = [...a.stdout.matchAll(/^  (?:-\w, )?--([a-z-]+)/gm)].map((m) => m[1]);
+      assert.deepEqual(listed, flagsOf(command), command);
+    }
+    const gen = (await runCli(['generate', '-h'])).stdout;
+    assert.ok(gen.includes('--commit') && !gen.includes('--reject'));
+    assert.equal(FLAG_NAMES.filter((f) => (FLAGS[f].commands as readonly string[]).length === 0).length, 0, 'every flag applies somewhere');
+    const bad = await runCli(['help', 'frobnicate']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /no command "frobnicate"/);
+  });
+
+  it('a run that waits for approval says on stderr how to go on', async () => {
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--json']);
+    assert.equal(r.code, 4);
+    const s = JSON.parse(r.stdout);
+    assert.equal(s.status, 'awaiting_approval');
+    assert.ok(r.stderr.includes(`amtp: run ${s.runId} waits for approval of 1 high-risk action(s): tests.run; none of them has been done.`), r.stderr);
+    assert.ok(r.stderr.includes(`decide with \`amtp approve ${s.runId} ${path.relative(process.cwd(), ws)}\` (or --reject), or approve up front with --yes`), r.stderr);
+    assert.match(r.stderr, /see docs\/ci\.md/);
+  });
+
+  it('Ctrl-C cancels the run cleanly: the record says cancelled, and the exit code is 130', async () => {
+    fake.script('crawler', { ...goodModel({ agent: 'crawler' } as never), delayMs: 30_000 } as never);
+    const child = spawn(process.execPath, [CLI, 'generate', ws, '--provider', 'openai', '--json'], { env: { ...process.env, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const started = fake.requests.length;
+    while (fake.requests.length === started) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /amtp: cancelling…/);
+    const s = JSON.parse(stdout);
+    assert.equal(s.status, 'cancelled');
+    const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${s.runId}.json`), 'utf8'));
+    assert.deepEqual([run.status, run.reason], ['cancelled', 'cancelled by the user']);
+    assert.equal(await fsp.readFile(path.join(ws, '.amtp/runs', `${s.runId}.lock`)).catch(() => 'released'), 'released');
+  });
+
+  it('--commit --yes makes a branch with the kept files and reports it in --json', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'P', GIT_AUTHOR_EMAIL: 'p@example.com', GIT_COMMITTER_NAME: 'P', GIT_COMMITTER_EMAIL: 'p@example.com' } }).trim();
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'initial');
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--commit', '--json'], { GIT_AUTHOR_NAME: 'P', GIT_AUTHOR_EMAIL: 'p@example.com', GIT_COMMITTER_NAME: 'P', GIT_COMMITTER_EMAIL: 'p@example.com' });
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.equal(s.branch.status, 'created');
+    assert.equal(git('rev-parse', `refs/heads/${s.branch.name}`), s.branch.commit);
+    assert.equal(git('diff-tree', '--no-commit-id', '--name-only', '-r', 'main', s.branch.commit), s.branch.files.join('\n'));
+    assert.deepEqual(s.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]), [['tests.run', 'approved'], ['git.branch', 'approved']]);
+    assert.equal(git('branch', '--show-current'), 'main');
   });
 
   it('the offline provider completes with no key and prints the --json summary', async () => {

@@ -1,10 +1,19 @@
-// The standard run: the three agents in bounded batches, then writing the files, then verifying them.
+// The standard run: the three agents in bounded batches, then writing the files, verifying them,
+// and (when the run asked for it) a branch with one commit of the kept files.
 import { BATCHINGS } from '../agents/batchings';
+import { branchStage } from '../git/stage';
 import { batchedAgentStage } from '../pipeline/batchStage';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
 import { verifyStage } from '../verifier/stage';
 
 export function standardStages(): Stage[] {
-  return [batchedAgentStage('crawler', BATCHINGS.crawler), batchedAgentStage('generator', BATCHINGS.generator), batchedAgentStage('engineer', BATCHINGS.engineer), writeStage, verifyStage];
+  return [
+    batchedAgentStage('crawler', BATCHINGS.crawler),
+    batchedAgentStage('generator', BATCHINGS.generator),
+    batchedAgentStage('engineer', BATCHINGS.engineer),
+    writeStage,
+    verifyStage,
+    branchStage,
+  ];
 }

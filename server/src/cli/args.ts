@@ -1,127 +1,73 @@
+// Parses argv with node:util parseArgs (strict), then applies the flag table: which command a flag
+// applies to, and whether its value is acceptable. Errors are UsageErrors a person can act on.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors';
-import { DEPTHS, FRAMEWORK_CHOICES } from '../core/frameworks';
-import { PROVIDERS } from '../core/providers';
 import { RISKS, TOOL_NAMES, isRisk, isToolName } from '../core/risk';
 import type { RiskOverrides } from '../gateway/policy';
+import { COMMANDS, isCommand, type CommandName } from './commands';
+import { FLAGS, FLAG_NAMES, type FlagName, type FlagSpec, type FlagValues } from './flags';
 
-export const USAGE = `amtp — turns a workspace into a reviewed, runnable test suite
+export type Parsed =
+  | { command: 'help'; topic?: CommandName; positionals: string[]; values: FlagValues }
+  | { command: 'version'; positionals: string[]; values: FlagValues }
+  | { command: CommandName; positionals: string[]; values: FlagValues };
 
-  amtp generate [DIR] [--framework ${FRAMEWORK_CHOICES.join('|')}] [--depth ${DEPTHS.join('|')}]
-                      [--provider ${PROVIDERS.join('|')}] [--model M] [--crawler-model M] [--generator-model M]
-                      [--engineer-model M] [--seed N] [--temperature T] [--max-attempts N]
-                      [--max-input-tokens N] [--max-output-tokens N] [--concurrency N]
-                      [--verify | --no-verify] [--runs N] [--test-timeout SECONDS]
-                      [--yes] [--risk TOOL=LEVEL]... [--record FILE.jsonl] [--json]
-  amtp crawl [DIR] [--json]
-  amtp runs [DIR] [--json]
-  amtp resume RUN_ID [DIR] [--yes] [--risk TOOL=LEVEL]... [--json]
-  amtp approve RUN_ID [DIR] [--reject] [--note TEXT] [--json]
-  amtp replay FILE.jsonl [--out DIR] [--pinned] [--json]
-  amtp verify-determinism FILE.jsonl
-  amtp mcp [DIR]
+const OPTIONS = Object.fromEntries(
+  FLAG_NAMES.map((name) => {
+    const f: FlagSpec = FLAGS[name];
+    return [name, { type: f.type, ...(f.multiple ? { multiple: true } : {}), ...(f.short ? { short: f.short } : {}) }];
+  }),
+) as NonNullable<ParseArgsConfig['options']>;
 
-Verification (default on when the tests can run): the written tests run --runs times (3) with the
-project's runner, each run killed after --test-timeout seconds (120); only tests that load, pass every
-run and add coverage stay. Running tests is high risk: --yes approves it, a TTY asks, otherwise it waits.
---risk TOOL=LEVEL sets a tool's risk for this run (e.g. --risk tests.run=medium). A repository's own
-.vscode/settings.json may only raise risks, and never chooses the provider or where requests go.
-
-LLM work is cut into batches: each request fits --max-input-tokens (8000) and each reply
---max-output-tokens (4000), whatever the repository's size; --concurrency (4) batches run at once.
-
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_MODEL, AMTP_PROVIDER.
-Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / awaiting approval.`;
-
-const ENUMS: Record<string, readonly string[]> = { framework: FRAMEWORK_CHOICES, depth: DEPTHS, provider: PROVIDERS };
-
-const OPTIONS = {
-  framework: { type: 'string' },
-  depth: { type: 'string' },
-  provider: { type: 'string' },
-  model: { type: 'string' },
-  'crawler-model': { type: 'string' },
-  'generator-model': { type: 'string' },
-  'engineer-model': { type: 'string' },
-  seed: { type: 'string' },
-  temperature: { type: 'string' },
-  'max-attempts': { type: 'string' },
-  'max-input-tokens': { type: 'string' },
-  'max-output-tokens': { type: 'string' },
-  concurrency: { type: 'string' },
-  verify: { type: 'boolean' },
-  'no-verify': { type: 'boolean' },
-  runs: { type: 'string' },
-  'test-timeout': { type: 'string' },
-  yes: { type: 'boolean', short: 'y' },
-  risk: { type: 'string', multiple: true },
-  reject: { type: 'boolean' },
-  note: { type: 'string' },
-  record: { type: 'string' },
-  out: { type: 'string' },
-  pinned: { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} satisfies ParseArgsConfig['options'];
-
-type Values = {
-  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
-};
-
-export interface Parsed {
-  command: string;
-  positionals: string[];
-  values: Values;
-}
-
-const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
-  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'max-input-tokens', 'max-output-tokens', 'concurrency', 'verify', 'no-verify', 'runs', 'test-timeout', 'yes', 'risk', 'record', 'json'],
-  crawl: ['json'],
-  runs: ['json'],
-  resume: ['yes', 'risk', 'json'],
-  approve: ['reject', 'note', 'json'],
-  replay: ['out', 'pinned', 'json'],
-  'verify-determinism': ['json'],
-  mcp: [],
-};
-const MAX_POSITIONALS: Record<string, number> = { generate: 1, crawl: 1, runs: 1, resume: 2, approve: 2, replay: 1, 'verify-determinism': 1, mcp: 1 };
-const MIN_POSITIONALS: Record<string, number> = { resume: 1, approve: 1, replay: 1, 'verify-determinism': 1 };
+const help = (topic?: CommandName): Parsed => ({ command: 'help', topic, positionals: [], values: {} });
 
 /** Parses argv (without node and script). Throws UsageError with a message a person can act on. */
 export function parseCli(argv: string[]): Parsed {
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') return { command: 'help', positionals: [], values: {} };
-  if (!Object.hasOwn(ALLOWED, command)) throw new UsageError(`unknown command "${command}"`);
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-V') {
+    if (rest.length) throw new UsageError(`--version takes nothing after it (got "${rest[0]}")`);
+    return { command: 'version', positionals: [], values: {} };
+  }
+  if (first === undefined || first === '--help' || first === '-h') return help();
+  if (first === 'help') return help(helpTopic(rest));
+  if (!isCommand(first)) throw new UsageError(`unknown command "${first}" (one of ${Object.keys(COMMANDS).join(', ')}; amtp --help lists them)`);
+  const command = first;
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(`${(e as Error).message} (amtp help ${command} lists its flags)`);
   }
-  const values = parsed.values as Values;
-  if (values.help) return { command: 'help', positionals: [], values: {} };
-  for (const key of Object.keys(values) as (keyof typeof OPTIONS)[]) {
-    if (!ALLOWED[command].includes(key)) throw new UsageError(`--${key} does not apply to "${command}"`);
-  }
-  for (const [key, allowed] of Object.entries(ENUMS)) {
-    const v = values[key as keyof Values];
-    if (typeof v === 'string' && !allowed.includes(v)) throw new UsageError(`--${key} must be one of ${allowed.join(', ')} (got "${v}")`);
-  }
-  for (const key of ['seed', 'max-attempts'] as const) {
+  const values = parsed.values as FlagValues;
+  if (values.help) return help(command);
+  checkFlags(command, values);
+  const n = parsed.positionals.length;
+  const spec = COMMANDS[command];
+  if (n > spec.max) throw new UsageError(`"${command}" takes at most ${spec.max} argument(s) (${spec.args}), got ${n}`);
+  if (n < spec.min) throw new UsageError(`"${command}" needs ${spec.args.split(' ')[0]}`);
+  return { command, positionals: parsed.positionals, values };
+}
+
+function helpTopic(rest: string[]): CommandName | undefined {
+  if (rest.length > 1) throw new UsageError(`help takes one command, got ${rest.length}`);
+  const topic = rest[0];
+  if (topic === undefined) return undefined;
+  if (!isCommand(topic)) throw new UsageError(`no command "${topic}" (one of ${Object.keys(COMMANDS).join(', ')})`);
+  return topic;
+}
+
+function checkFlags(command: CommandName, values: FlagValues): void {
+  for (const key of Object.keys(values) as FlagName[]) {
+    const f: FlagSpec = FLAGS[key];
+    if (!f.commands.includes(command)) throw new UsageError(`--${key} does not apply to "${command}" (amtp help ${command} lists its flags)`);
     const v = values[key];
-    if (v !== undefined && !/^-?\d+$/.test(v)) throw new UsageError(`--${key} must be an integer (got "${v}")`);
-  }
-  for (const key of ['runs', 'test-timeout', 'max-input-tokens', 'max-output-tokens', 'concurrency'] as const) {
-    const v = values[key];
-    if (v !== undefined && (!/^\d+$/.test(v) || Number(v) < 1)) throw new UsageError(`--${key} must be a positive integer (got "${v}")`);
+    for (const one of typeof v === 'string' ? [v] : Array.isArray(v) ? v : []) {
+      const why = f.check?.(one);
+      if (why) throw new UsageError(`--${key} ${why}`);
+    }
+    if (f.conflicts && values[f.conflicts as FlagName] !== undefined) throw new UsageError(`--${key} and --${f.conflicts} contradict each other`);
   }
   riskFlags(values.risk); // validates
-  if (values.verify && values['no-verify']) throw new UsageError('--verify and --no-verify contradict each other');
-  if (values.temperature !== undefined && !Number.isFinite(Number(values.temperature))) throw new UsageError(`--temperature must be a number`);
-  const n = parsed.positionals.length;
-  if (n > MAX_POSITIONALS[command]) throw new UsageError(`"${command}" takes at most ${MAX_POSITIONALS[command]} argument(s), got ${n}`);
-  if (n < (MIN_POSITIONALS[command] ?? 0)) throw new UsageError(`"${command}" needs ${command === 'verify-determinism' || command === 'replay' ? 'FILE.jsonl' : 'RUN_ID'}`);
-  return { command, positionals: parsed.positionals, values };
 }
 
 /** `--risk TOOL=LEVEL` (repeatable): the person's own risk overrides, in either direction. */

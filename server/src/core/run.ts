@@ -129,6 +129,8 @@ export interface RunParams {
   verify?: VerifyParams;
   /** how LLM work is cut into batches (absent in runs made before batching: the defaults apply) */
   batching?: BatchParams;
+  /** after a completed run, create a branch with one commit of the kept files (`git.branch`, high risk) */
+  commit?: boolean;
 }
 
 /** Every request and reply fits these budgets, whatever the repository's size. */
@@ -163,6 +165,24 @@ export interface RunRecord {
   reason?: string;
   /** what the verifier ran, kept and dropped (server/src/verifier) */
   verification?: VerificationRecord;
+  /** the branch the `branch` stage created, or why it did not (server/src/git) */
+  branch?: BranchRecord;
+}
+
+/** The outcome of `git.branch`: a new branch holding one commit of exactly the files the run kept. */
+export interface BranchRecord {
+  status: 'created' | 'skipped' | 'awaiting_approval' | 'rejected' | 'failed';
+  reason?: string;
+  /** the branch (refs/heads/<name>), set once created */
+  name?: string;
+  /** the new commit and the commit it was made on (the HEAD of the workspace's repository) */
+  commit?: string;
+  base?: string;
+  /** repository-relative paths of the committed files */
+  files: string[];
+  /** the engineer's pull-request metadata the branch and commit were named from */
+  title?: string;
+  labels?: string[];
 }
 
 /** What the verifier does; persisted in RunParams so a resumed or approved run verifies the same way. */

@@ -1,34 +1,40 @@
 import * as fs from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { version } from '../../../package.json';
 import { ResponseCache } from './cache';
 import { readWorkspaceFile } from './readFile';
 import { searchWorkspace } from './search';
 import { ToolError, toToolError } from './toolError';
+import { registerRunTools, type RunTools } from './runTools';
+import { REPO_TOOLS } from './toolNames';
 import { treeTool } from './treeTool';
 import type { WalkOptions } from './walk';
-
-export const TOOL_NAMES = ['repo.tree', 'repo.read_file', 'repo.search'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
 
 export interface WorkspaceServerOptions {
   cache?: ResponseCache;
   /** defaults for every walk (the benchmark turns .gitignore off to compare with `rg --no-ignore-vcs`) */
   walk?: Pick<WalkOptions, 'gitignore'>;
+  /** adds tests_generate and tests_run (`amtp mcp`); the crawler's in-process server reads only */
+  runs?: RunTools;
+  /** aborts running tool calls when the server shuts down */
+  signal?: AbortSignal;
+  /** how long a person has to answer a confirmation (default 10 minutes) */
+  approvalTimeoutMs?: number;
 }
 
 type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-/** The workspace MCP server: read-only, path-safe tools over one root directory. */
+/** The workspace MCP server: path-safe reading tools over one root directory, plus the run tools when given. */
 export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions = {}): McpServer {
   const realRoot = fs.realpathSync(root);
   if (!fs.statSync(realRoot).isDirectory()) throw new Error(`not a directory: ${root}`);
   const cache = opts.cache;
   const walkDefaults: WalkOptions = { gitignore: opts.walk?.gitignore };
-  const server = new McpServer({ name: 'amtp-workspace', version: '0.1.0' });
+  const server = new McpServer({ name: 'amtp-workspace', version });
 
   server.registerTool(
-    'repo.tree',
+    REPO_TOOLS['repo.tree'],
     {
       description:
         'List the workspace tree (sorted, .gitignore/.amtpignore honoured, node_modules/.git/build output skipped). ' +
@@ -47,17 +53,17 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
   );
 
   server.registerTool(
-    'repo.read_file',
+    REPO_TOOLS['repo.read_file'],
     {
       description:
         'Read a text file of the workspace (UTF-8). Refuses paths outside the workspace, binary files, ' +
         'files over maxBytes unless a line range is given, and non-UTF-8 files unless encoding is "latin1".',
       inputSchema: {
         path: z.string().describe('workspace-relative path with forward slashes'),
-        startLine: z.number().int().min(1).optional(),
-        endLine: z.number().int().min(1).optional(),
-        maxBytes: z.number().int().min(1).optional().describe('default 262144'),
-        encoding: z.enum(['utf8', 'latin1']).optional(),
+        startLine: z.number().int().min(1).optional().describe('first line to return, 1-based (default 1)'),
+        endLine: z.number().int().min(1).optional().describe('last line to return, inclusive (default: the end of the file)'),
+        maxBytes: z.number().int().min(1).optional().describe('refuse (or, with a line range, truncate at) this many bytes; default 262144'),
+        encoding: z.enum(['utf8', 'latin1']).optional().describe('utf8 (default) refuses invalid UTF-8; latin1 reads any text byte for byte'),
       },
       annotations: { readOnlyHint: true },
     },
@@ -69,17 +75,17 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
   );
 
   server.registerTool(
-    'repo.search',
+    REPO_TOOLS['repo.search'],
     {
       description: 'Search text files of the workspace for a literal string or a JavaScript regular expression. Returns {path, line, text} matches.',
       inputSchema: {
-        query: z.string(),
-        regex: z.boolean().optional(),
-        caseSensitive: z.boolean().optional(),
-        include: z.array(z.string()).optional(),
-        exclude: z.array(z.string()).optional(),
-        maxResults: z.number().int().min(1).max(1000).optional(),
-        maxFileBytes: z.number().int().min(1).optional(),
+        query: z.string().describe('the text to find (a JavaScript regular expression when regex is true)'),
+        regex: z.boolean().optional().describe('treat query as a regular expression (default false: literal text)'),
+        caseSensitive: z.boolean().optional().describe('match case exactly (default false)'),
+        include: z.array(z.string()).optional().describe('glob patterns files must match, e.g. ["src/**/*.ts"]'),
+        exclude: z.array(z.string()).optional().describe('glob patterns to leave out'),
+        maxResults: z.number().int().min(1).max(1000).optional().describe('stop after this many matches (default 100)'),
+        maxFileBytes: z.number().int().min(1).optional().describe('skip files larger than this (default 1048576)'),
       },
       annotations: { readOnlyHint: true },
     },
@@ -91,6 +97,7 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
         return { text: lines.join('\n') || 'no matches', structured: { ...r } };
       }),
   );
+  if (opts.runs) registerRunTools(server, opts.runs, { signal: opts.signal, approvalTimeoutMs: opts.approvalTimeoutMs });
   return server;
 }
 

@@ -27,6 +27,8 @@ export interface RunSummary {
     unmet: { caseId: string; priority: string; title: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
   };
+  /** present when the run was asked to commit (--commit): the branch made, or why not */
+  branch?: { status: string; reason?: string; name?: string; commit?: string; base?: string; files: string[]; title?: string; labels?: string[] };
 }
 
 export async function summarize(run: RunRecord, store: RunStore): Promise<RunSummary> {
@@ -48,6 +50,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     files: run.files.map((f) => ({ path: f.path, action: f.action })),
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
     ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
+    ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
   };
 }
 
@@ -62,7 +65,8 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
   };
 }
 
-export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4 } as const;
+/** 130 = 128 + SIGINT: the shell convention for a command stopped by Ctrl-C. */
+export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4, interrupted: 130 } as const;
 
 export function exitCodeFor(status: RunStatus): number {
   switch (status) {

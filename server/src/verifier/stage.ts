@@ -24,6 +24,9 @@ function fresh(runs: number, over: Partial<VerificationRecord> = {}): Verificati
 export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   // Verification follows a write stage that settled every file; a run waiting for a write approval is not verified yet.
   if (state.run.status !== 'running') return;
+  // A verification that ended (done, skipped, rejected) is not run again when a later stage resumes.
+  const ended = state.run.verification?.status;
+  if (ended === 'done' || ended === 'skipped' || ended === 'rejected') return;
   const params = state.run.params.verify;
   if (!params) return; // runs started without verifier settings (library callers, replays) have no verify stage
   const skip = (reason: string) => save((r) => { r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason }); });
@@ -74,9 +77,8 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       return true;
     },
   );
+  // Only a stage that stops the run sets a status; otherwise the run goes on (a branch, then done).
   if (result.ran && !result.value) return void (await save((r) => {
-    r.stage = 'done';
-    r.status = 'completed';
     r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason: 'the workspace is not trusted: tests never run in Restricted Mode' });
   }));
   if (!result.ran) {
@@ -88,8 +90,6 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
         r.verification!.status = 'awaiting_approval';
         r.verification!.reason = r.reason;
       } else {
-        r.stage = 'done';
-        r.status = 'completed';
         r.verification!.status = 'rejected';
         r.verification!.reason = `the test run was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was executed`;
       }
@@ -101,9 +101,9 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     const v = r.verification!;
     v.status = 'done';
     v.unmet = unmet;
-    r.stage = 'done';
-    r.status = unmet.length ? 'needs_review' : 'completed';
-    r.reason = unmet.length ? `${unmet.length} P0/P1 case(s) have neither a passing test nor a recorded reason: ${unmet.map((u) => u.caseId).join(', ')}` : undefined;
+    if (!unmet.length) return;
+    r.status = 'needs_review';
+    r.reason = `${unmet.length} P0/P1 case(s) have neither a passing test nor a recorded reason: ${unmet.map((u) => u.caseId).join(', ')}`;
   });
 };
 

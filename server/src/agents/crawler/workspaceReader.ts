@@ -3,6 +3,7 @@ import type { CallTool, ToolResult } from '../../record/toolTap';
 import type { SearchResult } from '../../mcp/search';
 import type { TreeArgs, TreeResult } from '../../mcp/treeTool';
 import type { ReadFileArgs, ReadFileResult } from '../../mcp/readFile';
+import { mcpToolName } from '../../mcp/toolNames';
 
 export type ReadOutcome = { ok: true; file: ReadFileResult } | { ok: false; reason: string };
 
@@ -43,8 +44,9 @@ export class WorkspaceReader {
   }
 }
 
+/** Calls by internal name (`repo.tree`, as recordings and the risk table spell it); the wire name is the MCP one (`repo_tree`). */
 export function clientCaller(client: Client): CallTool {
-  return async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult;
+  return async (name, args) => (await client.callTool({ name: mcpToolName(name), arguments: args })) as ToolResult;
 }
 
 function errorText(r: { content?: { type: string; text?: string }[] }): string {

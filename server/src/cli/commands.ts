@@ -1,0 +1,51 @@
+// The commands of `amtp`: what each takes and what it does. Help and argument checks come from
+// here; the code that runs each command is in main.ts.
+
+export interface CommandSpec {
+  /** positional arguments, as help shows them */
+  args: string;
+  min: number;
+  max: number;
+  summary: string;
+  /** more for `amtp help COMMAND` */
+  details?: string;
+}
+
+export const COMMANDS = {
+  generate: {
+    args: '[DIR]', min: 0, max: 1,
+    summary: 'crawl DIR, plan test cases, write the tests and verify them',
+    details:
+      'DIR defaults to the current folder. Verification (on when the tests can run here) runs the written\n' +
+      "tests --runs times with the project's runner, each run killed after --test-timeout seconds; only\n" +
+      'tests that load, pass every run and add coverage stay. High-risk actions (overwriting a file,\n' +
+      'writing outside test folders, running tests, --commit) ask on a TTY; --yes approves them up front;\n' +
+      'with neither they wait and the run ends awaiting_approval (exit 4): decide with `amtp approve`.\n' +
+      "A repository's own .vscode/settings.json may only raise risks, and never chooses the provider or\n" +
+      'where requests go.',
+  },
+  crawl: { args: '[DIR]', min: 0, max: 1, summary: "print DIR's static map: languages, test setup, entry points" },
+  runs: { args: '[DIR]', min: 0, max: 1, summary: "list the runs recorded in DIR's .amtp/ folder" },
+  resume: { args: 'RUN_ID [DIR]', min: 1, max: 2, summary: 'continue a stopped run; finished agents are not called again' },
+  approve: {
+    args: 'RUN_ID [DIR]', min: 1, max: 2,
+    summary: "decide a run's pending high-risk actions (approve, or --reject), then continue it",
+  },
+  replay: { args: 'FILE.jsonl', min: 1, max: 1, summary: 'run a recorded pipeline again from the file alone (no workspace, no network)' },
+  'verify-determinism': { args: 'FILE.jsonl', min: 1, max: 1, summary: 'replay a recording twice in separate processes and compare byte for byte' },
+  mcp: {
+    args: '[DIR]', min: 0, max: 1,
+    summary: 'serve DIR to an MCP client over stdio (read, search, generate and run tests)',
+    details:
+      'Without DIR the current folder is served, except / or your home folder, which are refused: MCP\n' +
+      'hosts often start servers there. High-risk actions ask the MCP client for confirmation\n' +
+      '(elicitation); a client that cannot ask gets them refused. See docs/mcp.md.',
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+
+export function isCommand(v: string): v is CommandName {
+  return Object.hasOwn(COMMANDS, v);
+}

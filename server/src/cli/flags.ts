@@ -1,0 +1,85 @@
+// Every flag of `amtp`, one entry each: its type, the commands it applies to, the help line and
+// the check of its value. The parser (args.ts), the help (help.ts) and the docs test
+// (test/unit/cliDocs.test.ts) all read this table, so adding a flag is one entry here plus the
+// code that uses its value.
+import { DEPTHS, FRAMEWORK_CHOICES } from '../core/frameworks';
+import { PROVIDERS } from '../core/providers';
+import { RISKS, TOOL_NAMES } from '../core/risk';
+import type { CommandName } from './commands';
+
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  short?: string;
+  /** the value's placeholder in help */
+  value?: string;
+  help: string;
+  commands: readonly CommandName[];
+  /** an error message when the value is not acceptable */
+  check?: (v: string) => string | undefined;
+  /** a flag that may not be given together with this one */
+  conflicts?: string;
+}
+
+const oneOf = (allowed: readonly string[]) => (v: string) => (allowed.includes(v) ? undefined : `must be one of ${allowed.join(', ')} (got "${v}")`);
+const integer = (v: string) => (/^-?\d+$/.test(v) ? undefined : `must be an integer (got "${v}")`);
+const positive = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : `must be a positive integer (got "${v}")`);
+const finite = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? undefined : `must be a number (got "${v}")`);
+
+const RUN_FLAGS = ['generate', 'resume'] as const;
+
+export const FLAGS = {
+  framework: { type: 'string', value: FRAMEWORK_CHOICES.join('|'), help: 'the test framework to write for (auto: the one the project uses)', commands: ['generate'], check: oneOf(FRAMEWORK_CHOICES) },
+  depth: { type: 'string', value: DEPTHS.join('|'), help: 'how many cases to plan (default standard)', commands: ['generate'], check: oneOf(DEPTHS) },
+  provider: {
+    type: 'string', value: PROVIDERS.join('|'),
+    help: 'offline: built-in static analysis, no network; openai: any OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL). Default: AMTP_PROVIDER, else openai when OPENAI_API_KEY is set, else offline',
+    commands: ['generate', 'mcp'], check: oneOf(PROVIDERS),
+  },
+  model: { type: 'string', value: 'M', help: 'the model of every agent (default AMTP_MODEL, else gpt-4o-mini)', commands: ['generate'] },
+  'crawler-model': { type: 'string', value: 'M', help: "the Repo Crawler's model (default AMTP_CRAWLER_MODEL, else --model)", commands: ['generate'] },
+  'generator-model': { type: 'string', value: 'M', help: "the Test Case Generator's model (default AMTP_GENERATOR_MODEL, else --model)", commands: ['generate'] },
+  'engineer-model': { type: 'string', value: 'M', help: "the Test Engineer's model (default AMTP_ENGINEER_MODEL, else --model)", commands: ['generate'] },
+  seed: { type: 'string', value: 'N', help: 'the seed sent with every request (default 1234)', commands: ['generate'], check: integer },
+  temperature: { type: 'string', value: 'T', help: 'sampling temperature, at most 0.2 (higher is clamped, with a warning)', commands: ['generate'], check: finite },
+  'max-attempts': { type: 'string', value: 'N', help: 'new sessions for a reply that does not parse (default 3)', commands: ['generate'], check: integer },
+  'max-input-tokens': { type: 'string', value: 'N', help: "most tokens one model request may carry; each agent's work is cut into batches that fit (default 8000)", commands: ['generate'], check: positive },
+  'max-output-tokens': { type: 'string', value: 'N', help: 'most tokens one model reply may use; batches are sized so their expected reply fits (default 4000)', commands: ['generate'], check: positive },
+  concurrency: { type: 'string', value: 'N', help: 'batches sent at once; a 429 pauses them all (default 4)', commands: ['generate'], check: positive },
+  verify: { type: 'boolean', help: 'run the written tests and keep only assured ones (the default)', commands: ['generate'], conflicts: 'no-verify' },
+  'no-verify': { type: 'boolean', help: 'write the tests without running them', commands: ['generate'] },
+  runs: { type: 'string', value: 'N', help: 'a test is kept only if it passes N runs in a row (default 3)', commands: ['generate'], check: positive },
+  'test-timeout': { type: 'string', value: 'SECONDS', help: 'kill one runner invocation (its whole process group) after this long (default 120)', commands: ['generate'], check: positive },
+  commit: {
+    type: 'boolean',
+    help: "after a completed run, create a branch named from the Test Engineer's PR metadata with one commit of exactly the files the run kept (high risk; never pushes; your checkout and staged changes are not touched)",
+    commands: ['generate'],
+  },
+  yes: { type: 'boolean', short: 'y', help: 'approve every high-risk action of the run up front (file overwrites, writes outside test folders, running tests, --commit)', commands: RUN_FLAGS },
+  risk: {
+    type: 'string', multiple: true, value: 'TOOL=LEVEL',
+    help: `set a tool's risk for this run, in either direction; repeatable. TOOL: ${TOOL_NAMES.join(', ')}; LEVEL: ${RISKS.join(', ')}`,
+    commands: [...RUN_FLAGS, 'mcp'],
+  },
+  record: { type: 'string', value: 'FILE.jsonl', help: 'record every LLM exchange, tool call and state transition (secrets redacted) for `amtp replay`', commands: ['generate'] },
+  reject: { type: 'boolean', help: 'reject the pending actions instead of approving them', commands: ['approve'] },
+  note: { type: 'string', value: 'TEXT', help: 'a note kept with the decision in the run record', commands: ['approve'] },
+  out: { type: 'string', value: 'DIR', help: 'where the replay writes its files (default a new temporary folder)', commands: ['replay'] },
+  pinned: { type: 'boolean', help: "take the crawler's static map and the system prompts from the recording, so a recording made by an older version still replays", commands: ['replay'] },
+  json: { type: 'boolean', help: 'print one JSON object instead of text, for scripts (for a run: runId, status, activities, cases, files, approvals, verification, branch)', commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay'] },
+  help: { type: 'boolean', short: 'h', help: "print this command's help", commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp'] },
+} as const satisfies Record<string, FlagSpec>;
+
+export type FlagName = keyof typeof FLAGS;
+export const FLAG_NAMES = Object.keys(FLAGS) as FlagName[];
+
+/** Flags that come before any command. */
+export const TOP_LEVEL_FLAGS = ['--help', '-h', '--version', '-V'] as const;
+
+export type FlagValues = {
+  [K in FlagName]?: (typeof FLAGS)[K] extends { multiple: true } ? string[] : (typeof FLAGS)[K]['type'] extends 'boolean' ? boolean : string;
+};
+
+export function flagsOf(command: CommandName): FlagName[] {
+  return FLAG_NAMES.filter((f) => (FLAGS[f].commands as readonly string[]).includes(command));
+}

@@ -1,0 +1,35 @@
+// Dispatch: parse argv, then run the command. Each command's code lives in its own file.
+import { EXIT } from '../pipeline/summary';
+import { parseCli } from './args';
+import type { CommandName } from './commands';
+import type { FlagValues } from './flags';
+import { VERSION, commandHelp, usage } from './help';
+import { mcp } from './mcpCommand';
+import { approve, generate, resume } from './runCommands';
+import { crawl, replay, runs, verifyDeterminismCommand } from './workspaceCommands';
+
+type Handler = (positionals: string[], values: FlagValues, signal: AbortSignal) => Promise<number>;
+
+const HANDLERS: Record<CommandName, Handler> = {
+  generate,
+  crawl,
+  runs,
+  resume,
+  approve,
+  replay,
+  'verify-determinism': verifyDeterminismCommand,
+  mcp,
+};
+
+export async function main(argv: string[], signal: AbortSignal): Promise<number> {
+  const p = parseCli(argv);
+  if (p.command === 'version') {
+    process.stdout.write(VERSION + '\n');
+    return EXIT.ok;
+  }
+  if (p.command === 'help') {
+    process.stdout.write((p.topic ? commandHelp(p.topic) : usage()) + '\n');
+    return EXIT.ok;
+  }
+  return HANDLERS[p.command](p.positionals, p.values, signal);
+}

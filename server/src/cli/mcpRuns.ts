@@ -1,0 +1,128 @@
+// What `amtp mcp`'s tests_generate and tests_run do: the real pipeline and the project's runner,
+// with the approver the MCP layer built for the call (it asks the MCP client). Every high-risk
+// action goes through a run's gateway, so it is asked, recorded and audited as in the CLI.
+import { promises as fsp } from 'node:fs';
+import type { EngineerOutput } from '../contracts/types';
+import type { ApprovalRecord, RunRecord } from '../core/run';
+import type { RiskOverrides } from '../gateway/policy';
+import { Gateway } from '../gateway/gateway';
+import { runTests } from '../frameworks/runner';
+import { keptPaths } from '../git/keptFiles';
+import type { GenerateInput, RunTestsInput, RunTools, ToolCallContext, ToolOutput } from '../mcp/runTools';
+import { NO_ELICITATION } from '../mcp/elicitApprover';
+import { startRun } from '../pipeline/orchestrator';
+import { RunStore } from '../pipeline/store';
+import { summarize } from '../pipeline/summary';
+import { runPolicy } from '../app/policy';
+import { resolveInside } from '../util/safePath';
+import { planRun } from '../verifier/runPlan';
+import { summaryText } from './output';
+import { pipelineDeps, runParams } from './pipeline';
+
+export interface McpRunSettings {
+  workspace: string;
+  /** the person's choice (flag or environment), never the calling model's */
+  provider: string;
+  risk: RiskOverrides;
+}
+
+/** One pipeline call at a time: two runs would write the same files, and a run's lock is per process. */
+export function mcpRuns(s: McpRunSettings): RunTools {
+  let busy: string | undefined;
+  const exclusive = async (what: string, fn: () => Promise<ToolOutput>): Promise<ToolOutput> => {
+    if (busy) return { text: `AMTP is busy with ${busy}; call again when it has finished`, structured: { busy }, isError: true };
+    busy = what;
+    try {
+      return await fn();
+    } finally {
+      busy = undefined;
+    }
+  };
+  return {
+    generate: (input, ctx) => exclusive('tests_generate', () => generate(s, input, ctx)),
+    runTests: (input, ctx) => exclusive('tests_run', () => runTestsOnce(s, input, ctx)),
+  };
+}
+
+async function generate(s: McpRunSettings, input: GenerateInput, ctx: ToolCallContext): Promise<ToolOutput> {
+  const params = runParams({ depth: input.depth, framework: input.framework, provider: s.provider, verify: input.verify, commit: input.commit });
+  const deps = await pipelineDeps(s.workspace, s.provider, ctx.approver, ctx.signal, s.risk, (e) => {
+    if (e.type === 'activity') ctx.progress(`${e.agent} (attempt ${e.attempt})`);
+    else if (e.type === 'log') ctx.progress(e.message);
+  });
+  const run = await startRun(deps, params);
+  const summary = await summarize(run, deps.store);
+  const text = [summaryText(summary), ...refusals(run.approvals)].join('\n');
+  return { text, structured: { ...summary }, isError: run.status === 'failed' };
+}
+
+/** Says plainly which actions did not happen because nobody could be asked. */
+function refusals(approvals: ApprovalRecord[]): string[] {
+  const refused = approvals.filter((a) => a.decision === 'rejected' && a.note === NO_ELICITATION);
+  return refused.length ? ['', `Not done (${refused.map((a) => `${a.tool} ${a.target ?? ''}`.trim()).join('; ')}): ${NO_ELICITATION}`] : [];
+}
+
+async function runTestsOnce(s: McpRunSettings, input: RunTestsInput, ctx: ToolCallContext): Promise<ToolOutput> {
+  const store = new RunStore(s.workspace);
+  const run = input.runId ? await store.getOwnRun(input.runId).catch(() => undefined) : (await store.listRuns()).reverse().find((r) => keptPaths(r).length > 0);
+  if (!run) return { text: input.runId ? `no run ${input.runId} of yours in ${store.dir}` : 'no run has written tests yet: call tests_generate first', structured: {}, isError: true };
+  const engineerId = run.activities.find((a) => a.agent === 'engineer')?.artifactId;
+  if (!engineerId) return { text: `run ${run.id} has no Test Engineer output yet (status ${run.status})`, structured: {}, isError: true };
+  const engineer = (await store.getArtifact(run.id, engineerId)).content as unknown as EngineerOutput;
+  const files = await existingFiles(s.workspace, input.files ?? keptPaths(run));
+  if (!files.length) return { text: 'none of the test files exists on disk', structured: {}, isError: true };
+  const plan = planRun(engineer.framework, s.workspace, engineer.command, files);
+  if ('cannot' in plan) return { text: `the tests cannot run here: ${plan.cannot}`, structured: {}, isError: true };
+  const timeoutSeconds = run.params.verify?.timeoutSeconds ?? 120;
+
+  const release = await store.lockRun(run.id);
+  try {
+    const gateway = new Gateway(run.id, ctx.approver, runLog(store, run.id), (await runPolicy(s.workspace, s.risk)).riskPolicy);
+    const result = await gateway.execute(
+      'tests.run',
+      {
+        summary: `Run ${files.length} test file(s) once with ${plan.framework} (executes workspace code; killed after ${timeoutSeconds} s): ${files.join(', ')}`,
+        target: files.join(', '),
+      },
+      () => runTests(plan.framework, s.workspace, files, { binDir: plan.binDir, args: plan.args, env: plan.env, python: plan.python, timeoutMs: timeoutSeconds * 1000, signal: ctx.signal }),
+    );
+    if (!result.ran) {
+      const a = result.approval;
+      return { text: `not run: ${a.decision}${a.note ? ` — ${a.note}` : ''}`, structured: { runId: run.id, decision: a.decision }, isError: true };
+    }
+    const r = result.value;
+    const structured = {
+      runId: run.id, framework: plan.framework, files, total: r.total, passed: r.passed, failed: r.failed, timedOut: r.timedOut, exitCode: r.exitCode,
+      tests: r.tests.map((t) => ({ name: t.name, status: t.status, ...(t.message ? { message: t.message } : {}) })),
+      fileErrors: r.fileErrors,
+    };
+    const lines = [`${r.passed} passed, ${r.failed} failed of ${r.total} (${plan.framework}, run ${run.id})${r.timedOut ? ` — killed after ${timeoutSeconds} s` : ''}`];
+    for (const t of r.tests.filter((x) => x.status === 'failed')) lines.push(`  failed: ${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`);
+    for (const f of r.fileErrors) lines.push(`  could not load ${f.file}: ${f.message.split('\n')[0]}`);
+    return { text: lines.join('\n'), structured, isError: r.failed > 0 || r.fileErrors.length > 0 || r.timedOut };
+  } finally {
+    await release();
+  }
+}
+
+async function existingFiles(workspace: string, paths: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const abs = await resolveInside(workspace, p); // refuses escapes with a clear error
+    if ((await fsp.stat(abs).catch(() => undefined))?.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** Approvals and audit rows of an MCP tests_run land in the run they belong to. */
+function runLog(store: RunStore, runId: string) {
+  const update = async (mut: (r: RunRecord) => void) => {
+    const r = structuredClone((await store.getRun(runId))!);
+    mut(r);
+    await store.saveRun(r);
+  };
+  return {
+    approval: (rec: ApprovalRecord) => update((r) => { r.approvals = [...r.approvals.filter((a) => a.id !== rec.id), rec]; }),
+    audit: (row: RunRecord['audit'][number]) => update((r) => { r.audit.push(row); }),
+  };
+}

@@ -1,0 +1,47 @@
+// What a finished run prints: the summary (text, or the --json object of DESIGN.md's "Headless CLI
+// contract") on stdout, and on stderr what to do next when the run waits for a person.
+import * as path from 'node:path';
+import type { RunRecord } from '../core/run';
+import type { RunStore } from '../pipeline/store';
+import { exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
+import { err } from './pipeline';
+
+export function summaryText(s: RunSummary): string {
+  const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];
+  for (const a of s.activities) out.push(`  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`);
+  out.push(`  cases: ${s.cases.length}`);
+  for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
+  for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);
+  const v = s.verification;
+  if (v) {
+    out.push(`  verification: ${v.status}${v.reason ? ` — ${v.reason}` : ''}${v.executions ? ` (${v.executions} runner invocations)` : ''}`);
+    for (const f of v.filters) out.push(`    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`);
+    if (v.coverage.before !== undefined || v.coverage.after !== undefined) out.push(`    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}%`);
+    for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
+    for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}`);
+  }
+  const b = s.branch;
+  if (b?.status === 'created') out.push(`  branch: ${b.name} (${b.commit?.slice(0, 10)}) with ${b.files.length} file(s); push it with: git push origin ${b.name}`);
+  else if (b) out.push(`  branch: ${b.status}${b.reason ? ` — ${b.reason}` : ''}`);
+  return out.join('\n');
+}
+
+/** Tells a person (or a CI log) why nothing risky happened and the two ways on. */
+export function waitingHint(s: RunSummary, workspace: string): string | undefined {
+  if (s.status !== 'awaiting_approval') return undefined;
+  const pending = s.approvals.filter((a) => a.decision === 'pending');
+  const dir = path.relative(process.cwd(), workspace) || '.';
+  return [
+    `amtp: run ${s.runId} waits for approval of ${pending.length} high-risk action(s): ${[...new Set(pending.map((a) => a.tool))].join(', ')}; none of them has been done.`,
+    `amtp: decide with \`amtp approve ${s.runId} ${dir}\` (or --reject), or approve up front with --yes.`,
+    'amtp: with no TTY (CI) nobody can be asked: see docs/ci.md for an approval policy.',
+  ].join('\n');
+}
+
+export async function finish(run: RunRecord, store: RunStore, workspace: string, json: boolean | undefined): Promise<number> {
+  const s = await summarize(run, store);
+  process.stdout.write((json ? JSON.stringify(s) : summaryText(s)) + '\n');
+  const hint = waitingHint(s, workspace);
+  if (hint) err(hint);
+  return exitCodeFor(run.status);
+}

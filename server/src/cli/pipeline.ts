@@ -1,0 +1,104 @@
+// How the CLI (and the MCP server it starts) wires a run: the workspace, the provider from the
+// environment, the person's approver and risk flags, and log lines on stderr.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { crawlMap } from '../agents/crawler/staticMap';
+import { runPolicy } from '../app/policy';
+import { createProvider } from '../app/providers';
+import { standardStages } from '../app/stages';
+import type { AgentId } from '../core/agents';
+import { UsageError } from '../core/errors';
+import type { Depth, FrameworkChoice } from '../core/frameworks';
+import { DEFAULT_VERIFY, type RunParams } from '../core/run';
+import { approveAll, deferAll, ttyApprover } from '../gateway/approvers';
+import type { Approver } from '../gateway/gateway';
+import type { RiskOverrides } from '../gateway/policy';
+import { resolveParams } from '../pipeline/config';
+import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
+import { RunStore } from '../pipeline/store';
+
+export const err = (line: string) => process.stderr.write(line + '\n');
+
+export async function workspaceArg(dir: string | undefined): Promise<string> {
+  const ws = path.resolve(dir ?? process.cwd());
+  const st = await fsp.stat(ws).catch(() => undefined);
+  if (!st?.isDirectory()) throw new UsageError(`not a directory: ${ws}`);
+  return ws;
+}
+
+export function approverFor(yes: boolean | undefined): Approver {
+  if (yes) return approveAll;
+  if (process.stdin.isTTY && process.stderr.isTTY) return ttyApprover(process.stdin, process.stderr);
+  return deferAll; // no person to ask: nothing risky happens; `amtp approve` decides later
+}
+
+/** The provider a run uses when none is named: AMTP_PROVIDER, else openai with a key, else offline. */
+export function defaultProvider(): string {
+  return process.env.AMTP_PROVIDER ?? (process.env.OPENAI_API_KEY ? 'openai' : 'offline');
+}
+
+export interface RunOptions {
+  depth?: Depth;
+  framework?: FrameworkChoice;
+  provider: string;
+  model?: string;
+  models?: Partial<Record<AgentId, string>>;
+  seed?: number;
+  temperature?: number;
+  maxAttempts?: number;
+  maxInputTokens?: number;
+  maxOutputTokens?: number;
+  concurrency?: number;
+  verify?: boolean;
+  runs?: number;
+  testTimeout?: number;
+  commit?: boolean;
+}
+
+/** Run parameters with the environment's models; verification on unless turned off. */
+export function runParams(o: RunOptions): RunParams {
+  const params = resolveParams(
+    {
+      depth: o.depth, framework: o.framework, provider: o.provider, model: o.model ?? process.env.AMTP_MODEL, seed: o.seed, temperature: o.temperature, maxAttempts: o.maxAttempts,
+      maxInputTokens: o.maxInputTokens, maxOutputTokens: o.maxOutputTokens, concurrency: o.concurrency,
+      models: {
+        crawler: o.models?.crawler ?? process.env.AMTP_CRAWLER_MODEL,
+        generator: o.models?.generator ?? process.env.AMTP_GENERATOR_MODEL,
+        engineer: o.models?.engineer ?? process.env.AMTP_ENGINEER_MODEL,
+      },
+    },
+    (m) => err(`amtp: warning: ${m}`),
+  );
+  // Verification is on by default; it is skipped (with the reason recorded) when the tests cannot run here.
+  params.verify = { ...DEFAULT_VERIFY, enabled: o.verify !== false, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}) };
+  if (o.commit) params.commit = true;
+  return params;
+}
+
+/** Pipeline wiring. Endpoints and keys come from the environment, risks from --risk: the person's own. */
+export async function pipelineDeps(ws: string, provider: string, approver: Approver, signal: AbortSignal, risk: RiskOverrides = {}, onEvent: (e: PipelineEvent) => void = logEvent): Promise<PipelineDeps> {
+  return {
+    workspace: ws,
+    store: new RunStore(ws),
+    provider: createProvider({ provider, apiKey: process.env.OPENAI_API_KEY, baseURL: process.env.OPENAI_BASE_URL || undefined }),
+    approver,
+    stages: standardStages(),
+    crawl: crawlMap,
+    signal,
+    backoff: backoffFromEnv(),
+    onEvent,
+    ...(await runPolicy(ws, risk)),
+  };
+}
+
+/** Test and CI knob: AMTP_BACKOFF_SCALE=0.001 makes the spec's 7.5 s / 1.5 s waits milliseconds. */
+function backoffFromEnv(): PipelineDeps['backoff'] {
+  const scale = Number(process.env.AMTP_BACKOFF_SCALE);
+  if (!Number.isFinite(scale) || scale <= 0) return undefined;
+  return { rateLimitBaseMs: 7500 * scale, transientBaseMs: 1500 * scale, maxDelayMs: 120_000 * scale };
+}
+
+export function logEvent(e: PipelineEvent): void {
+  if (e.type === 'activity') err(`amtp: ${e.agent} (attempt ${e.attempt})`);
+  else if (e.type === 'log') err(`amtp: ${e.level}: ${e.message}`);
+}

@@ -1,0 +1,70 @@
+// The commands that start or continue a run: generate, resume, approve.
+import * as path from 'node:path';
+import { UsageError } from '../core/errors';
+import { newRunId } from '../core/ids';
+import type { Depth, FrameworkChoice } from '../core/frameworks';
+import type { RunRecord } from '../core/run';
+import { deferAll } from '../gateway/approvers';
+import { resumeRun, startRun } from '../pipeline/orchestrator';
+import { RunStore } from '../pipeline/store';
+import { recordedDeps } from '../record/wire';
+import { riskFlags } from './args';
+import type { FlagValues } from './flags';
+import { finish } from './output';
+import { approverFor, defaultProvider, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
+
+const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
+
+export async function generate(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
+  const ws = await workspaceArg(positionals[0]);
+  const provider = v.provider ?? defaultProvider();
+  const params = runParams({
+    depth: v.depth as Depth | undefined, framework: v.framework as FrameworkChoice | undefined, provider, model: v.model,
+    models: { crawler: v['crawler-model'], generator: v['generator-model'], engineer: v['engineer-model'] },
+    seed: num(v.seed), temperature: num(v.temperature), maxAttempts: num(v['max-attempts']),
+    maxInputTokens: num(v['max-input-tokens']), maxOutputTokens: num(v['max-output-tokens']), concurrency: num(v.concurrency),
+    verify: !v['no-verify'], runs: num(v.runs), testTimeout: num(v['test-timeout']), commit: v.commit,
+  });
+  const d = await pipelineDeps(ws, provider, approverFor(v.yes), signal, riskFlags(v.risk));
+  const runId = newRunId();
+  if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json);
+  const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [process.env.OPENAI_API_KEY ?? '']);
+  try {
+    const run = await startRun(recording, params, runId);
+    err(`amtp: recorded to ${v.record}`);
+    return await finish(run, d.store, ws, v.json);
+  } finally {
+    recorder.close();
+  }
+}
+
+async function existingRun(positionals: string[]): Promise<{ ws: string; store: RunStore; run: RunRecord }> {
+  const ws = await workspaceArg(positionals[1]);
+  const store = new RunStore(ws);
+  // Only a run this person created here: a run record that came with the repository is never resumed or approved.
+  const run = await store.getOwnRun(positionals[0]);
+  return { ws, store, run };
+}
+
+export async function resume(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
+  const { ws, store, run } = await existingRun(positionals);
+  const d = await pipelineDeps(ws, run.params.provider, approverFor(v.yes), signal, riskFlags(v.risk));
+  return finish(await resumeRun(d, run.id), store, ws, v.json);
+}
+
+export async function approve(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
+  const { ws, store, run } = await existingRun(positionals);
+  const pending = run.approvals.filter((a) => a.decision === 'pending');
+  if (!pending.length) throw new UsageError(`run ${run.id} has no pending approvals (status ${run.status})`);
+  const decision = v.reject ? 'rejected' : 'approved';
+  const now = new Date().toISOString();
+  const saved = await store.saveRun({
+    ...run,
+    approvals: run.approvals.map((a) => (a.decision === 'pending' ? { ...a, decision, note: v.note, decidedBy: 'cli approve', decidedAt: now } : a)),
+    // Pending files are settled again on resume, now with a decision on record.
+    files: run.files.filter((f) => f.action !== 'pending'),
+  });
+  err(`amtp: ${decision} ${pending.length} action(s) of run ${run.id}`);
+  const d = await pipelineDeps(ws, run.params.provider, deferAll, signal);
+  return finish(await resumeRun(d, saved.id), store, ws, v.json);
+}

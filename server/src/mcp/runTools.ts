@@ -1,0 +1,106 @@
+// The MCP tools that run the pipeline: tests_generate and tests_run. The MCP layer only declares
+// them (schemas with every parameter described) and turns the call into a context with an
+// approver that asks the MCP client; the work is handed in as `RunTools` (server/src/cli/mcpRuns.ts),
+// since the pipeline sits above this layer.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { DEPTHS, FRAMEWORK_CHOICES, type Depth, type FrameworkChoice } from '../core/frameworks';
+import type { Approver } from '../gateway/gateway';
+import { elicitationApprover } from './elicitApprover';
+import { RUN_TOOLS } from './toolNames';
+
+export interface ToolCallContext {
+  /** asks the MCP client's person (elicitation), or refuses when the client cannot ask */
+  approver: Approver;
+  /** aborted when the client cancels the call or the server shuts down */
+  signal: AbortSignal;
+  /** a progress line for the client (sent only when the call asked for progress) */
+  progress(message: string): void;
+}
+
+export interface GenerateInput {
+  depth?: Depth;
+  framework?: FrameworkChoice;
+  verify?: boolean;
+  commit?: boolean;
+}
+
+export interface RunTestsInput {
+  runId?: string;
+  files?: string[];
+}
+
+export interface ToolOutput {
+  text: string;
+  structured: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface RunTools {
+  generate(input: GenerateInput, ctx: ToolCallContext): Promise<ToolOutput>;
+  runTests(input: RunTestsInput, ctx: ToolCallContext): Promise<ToolOutput>;
+}
+
+const HIGH_RISK =
+  'High-risk actions (overwriting a file, writing outside test folders, running tests, creating a branch) ask you through ' +
+  'the MCP client (elicitation); a client that cannot ask gets them refused, and nothing of them happens.';
+
+export function registerRunTools(server: McpServer, runs: RunTools, opts: { signal?: AbortSignal; approvalTimeoutMs?: number } = {}): void {
+  server.registerTool(
+    RUN_TOOLS.generate,
+    {
+      description:
+        'Generate tests for the whole workspace: the Repo Crawler maps it, the Test Case Generator plans cases, the Test Engineer ' +
+        "writes test files, then the tests run with the project's own runner and only passing, coverage-adding tests stay. " +
+        `Scoping to paths or symbols is not available yet: every call covers the whole workspace. ${HIGH_RISK} ` +
+        'Returns the run summary (runId, status, cases, files, approvals, verification).',
+      inputSchema: {
+        depth: z.enum(DEPTHS).optional().describe('how many cases to plan: smoke (a few key cases), standard (default) or deep'),
+        framework: z.enum(FRAMEWORK_CHOICES).optional().describe('the test framework to write for; auto (default) uses the one the project uses'),
+        verify: z.boolean().optional().describe('run the written tests and keep only assured ones (default true; running tests asks for confirmation)'),
+        commit: z.boolean().optional().describe("after a completed run, create a branch with one commit of exactly the kept files (asks for confirmation; never pushes; default false)"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (args, extra) => call(() => runs.generate(args, context(server, extra, opts))),
+  );
+
+  server.registerTool(
+    RUN_TOOLS.run,
+    {
+      description:
+        "Run tests once with the project's own runner and report each test's result. By default the test files the latest " +
+        `run wrote and kept. Running tests executes workspace code: ${HIGH_RISK}`,
+      inputSchema: {
+        runId: z.string().optional().describe('the run whose test files and framework to use (default: the latest run that wrote files); tests_generate returns it'),
+        files: z.array(z.string()).optional().describe('workspace-relative test files to run instead of the run\'s kept files, e.g. ["test/add.test.js"]'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args, extra) => call(() => runs.runTests(args, context(server, extra, opts))),
+  );
+}
+
+type Extra = { signal: AbortSignal; requestId: string | number; _meta?: { progressToken?: string | number }; sendNotification: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void> };
+
+function context(server: McpServer, extra: Extra, opts: { signal?: AbortSignal; approvalTimeoutMs?: number }): ToolCallContext {
+  const signal = opts.signal ? AbortSignal.any([extra.signal, opts.signal]) : extra.signal;
+  const token = extra._meta?.progressToken;
+  let step = 0;
+  return {
+    signal,
+    approver: elicitationApprover(server.server, { relatedRequestId: extra.requestId, signal, timeoutMs: opts.approvalTimeoutMs }),
+    progress: (message) => {
+      if (token !== undefined) void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
+    },
+  };
+}
+
+async function call(fn: () => Promise<ToolOutput>): Promise<{ content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean }> {
+  try {
+    const r = await fn();
+    return { content: [{ type: 'text', text: r.text }], structuredContent: r.structured, ...(r.isError ? { isError: true } : {}) };
+  } catch (e) {
+    return { content: [{ type: 'text', text: (e as Error).message }], isError: true };
+  }
+}
