@@ -80,6 +80,8 @@ export interface VerificationView {
 export interface GenerateParams {
   depth: Depth;
   framework: FrameworkChoice;
+  /** some files and symbols instead of the whole workspace (CodeLens, "for This File", "for Selection") */
+  scope?: { only?: string[]; changedSince?: string };
   /** LSP work-done progress token created by the client: stage and case counts are reported on it until the run ends */
   workDoneToken?: string;
 }

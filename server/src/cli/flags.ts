@@ -50,6 +50,16 @@ export const FLAGS = {
   'no-verify': { type: 'boolean', help: 'write the tests without running them', commands: ['generate'] },
   runs: { type: 'string', value: 'N', help: 'a test is kept only if it passes N runs in a row (default 3)', commands: ['generate'], check: positive },
   'test-timeout': { type: 'string', value: 'SECONDS', help: 'kill one runner invocation (its whole process group) after this long (default 120)', commands: ['generate'], check: positive },
+  only: {
+    type: 'string', multiple: true, value: 'PATH[#SYMBOL]',
+    help: 'plan tests for this file (or only this symbol of it); repeatable. The rest of the workspace is still read for context',
+    commands: ['generate'],
+  },
+  'changed-since': {
+    type: 'string', value: 'REF',
+    help: 'plan tests for what changed since the git ref REF in the working tree: the changed symbols of changed files, and untracked files',
+    commands: ['generate'],
+  },
   commit: {
     type: 'boolean',
     help: "after a completed run, create a branch named from the Test Engineer's PR metadata with one commit of exactly the files the run kept (high risk; never pushes; your checkout and staged changes are not touched)",

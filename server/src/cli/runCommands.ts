@@ -1,6 +1,7 @@
 // The commands that start or continue a run: generate, resume, approve.
 import * as path from 'node:path';
 import { UsageError } from '../core/errors';
+import { resolveScope } from '../app/scope';
 import { newRunId } from '../core/ids';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunRecord } from '../core/run';
@@ -25,6 +26,8 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     maxInputTokens: num(v['max-input-tokens']), maxOutputTokens: num(v['max-output-tokens']), concurrency: num(v.concurrency),
     verify: !v['no-verify'], runs: num(v.runs), testTimeout: num(v['test-timeout']), commit: v.commit,
   });
+  const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
+  if (scope) params.scope = scope;
   const d = await pipelineDeps(ws, provider, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json);

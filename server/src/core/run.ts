@@ -4,6 +4,7 @@ import type { AgentId, ArtifactKind } from './agents';
 import type { ContractError } from './errors';
 import type { Depth, Framework, FrameworkChoice } from './frameworks';
 import type { Risk, ToolName } from './risk';
+import type { RunScope } from './scope';
 import type { RunStatus } from './status';
 
 /** Provenance of a model's (or offline engine's) reply: one session's output. */
@@ -131,6 +132,8 @@ export interface RunParams {
   batching?: BatchParams;
   /** after a completed run, create a branch with one commit of the kept files (`git.branch`, high risk) */
   commit?: boolean;
+  /** some files and symbols instead of the whole workspace */
+  scope?: RunScope;
 }
 
 /** Every request and reply fits these budgets, whatever the repository's size. */

@@ -17,6 +17,7 @@ import { runView } from './runView';
 import { runWrittenTests } from './runTests';
 import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
+import { resolveScope } from '../app/scope';
 import { standardStages } from '../app/stages';
 import { DEFAULT_VERIFY } from '../core/run';
 
@@ -98,6 +99,8 @@ export class AmtpService {
       ...(s.verifyRuns && s.verifyRuns > 0 ? { runs: Math.floor(s.verifyRuns) } : {}),
       ...(s.testTimeoutSeconds && s.testTimeoutSeconds > 0 ? { timeoutSeconds: s.testTimeoutSeconds } : {}),
     };
+    const scope = await resolveScope(this.workspace, p.scope ?? {});
+    if (scope) params.scope = scope;
     const runId = newRunId();
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;

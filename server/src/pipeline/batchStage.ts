@@ -11,6 +11,7 @@ import type { CrawlerOutput } from '../contracts/types';
 import type { AgentBatching, AgentSources, PlanContext } from '../agents/batching';
 import { estimateTokens } from '../agents/budget';
 import { systemPrompt } from '../agents/prompts';
+import { scopeMap } from '../agents/crawler/scope';
 import { LlmConfigError } from '../llm/errors';
 import { redactValue } from '../util/redact';
 import { runBatch, type BatchEnd, type BatchJob } from './batchSession';
@@ -86,7 +87,8 @@ async function staticMap(ctx: StageContext): Promise<CrawlerOutput> {
   const { deps, state } = ctx;
   const kept = state.run.activities.find((a) => a.agent === 'crawler')!.sourceArtifactId;
   if (kept) return (await deps.store.getArtifact(state.run.id, kept)).content as CrawlerOutput; // validated when it was stored
-  const map = await deps.crawl(deps.workspace);
+  const crawled = await deps.crawl(deps.workspace);
+  const map = state.run.params.scope ? scopeMap(crawled, state.run.params.scope) : crawled;
   const source = deps.provider.name === 'offline' ? map : redactValue(map);
   requireValid('crawler-output', source, 'static map');
   const artifact = await deps.store.putArtifact(state.run.id, 'static_map', source, { source: 'static-analysis' });
