@@ -50,7 +50,7 @@ describe('mcp workspace server over stdio (real SDK client)', function () {
       }
     }
     const generate = tools.find((t) => t.name === 'tests_generate')!;
-    assert.deepEqual(Object.keys(generate.inputSchema.properties ?? {}).sort(), ['commit', 'depth', 'framework', 'verify']);
+    assert.deepEqual(Object.keys(generate.inputSchema.properties ?? {}).sort(), ['changedSince', 'commit', 'depth', 'framework', 'only', 'verify']);
     assert.match(generate.description!, /Scoping to paths or symbols is not available yet/);
   });
 

@@ -76,9 +76,9 @@ describe('docs show only flags the CLI has', () => {
   });
 
   it('catches a documented flag that does not exist, or that belongs to another command', () => {
-    const md = '```yaml\n      - run: npx amtp generate . --yes --changed-since origin/main\n```\nthen `amtp runs --reject` and `amtp --versions`\n';
+    const md = '```yaml\n      - run: npx amtp generate . --yes --changes-since origin/main\n```\nthen `amtp runs --reject` and `amtp --versions`\n';
     assert.deepEqual(problems(invocations('x.md', md)), [
-      'x.md: `amtp generate . --yes --changed-since origin/main`: --changed-since is not a flag of "generate"',
+      'x.md: `amtp generate . --yes --changes-since origin/main`: --changes-since is not a flag of "generate"',
       'x.md: `amtp runs --reject`: --reject is not a flag of "runs"',
       'x.md: amtp --versions: no top-level flag --versions',
     ]);

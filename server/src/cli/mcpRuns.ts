@@ -11,6 +11,8 @@ import { keptPaths } from '../git/keptFiles';
 import type { GenerateInput, RunTestsInput, RunTools, ToolCallContext, ToolOutput } from '../mcp/runTools';
 import { NO_ELICITATION } from '../mcp/elicitApprover';
 import { startRun } from '../pipeline/orchestrator';
+import { resolveScope } from '../app/scope';
+import { errorMessage } from '../core/errors';
 import { RunStore } from '../pipeline/store';
 import { summarize } from '../pipeline/summary';
 import { runPolicy } from '../app/policy';
@@ -46,6 +48,13 @@ export function mcpRuns(s: McpRunSettings): RunTools {
 
 async function generate(s: McpRunSettings, input: GenerateInput, ctx: ToolCallContext): Promise<ToolOutput> {
   const params = runParams({ depth: input.depth, framework: input.framework, provider: s.provider, verify: input.verify, commit: input.commit });
+  let scope;
+  try {
+    scope = await resolveScope(s.workspace, { only: input.only, changedSince: input.changedSince });
+  } catch (e) {
+    return { text: errorMessage(e), structured: {}, isError: true };
+  }
+  if (scope) params.scope = scope;
   const deps = await pipelineDeps(s.workspace, s.provider, ctx.approver, ctx.signal, s.risk, (e) => {
     if (e.type === 'activity') ctx.progress(`${e.agent} (attempt ${e.attempt})`);
     else if (e.type === 'log') ctx.progress(e.message);

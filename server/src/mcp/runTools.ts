@@ -19,6 +19,10 @@ export interface ToolCallContext {
 }
 
 export interface GenerateInput {
+  /** workspace-relative files, or file#symbol, to plan tests for (default: the whole workspace) */
+  only?: string[];
+  /** a git ref: plan tests for what changed since it in the working tree */
+  changedSince?: string;
   depth?: Depth;
   framework?: FrameworkChoice;
   verify?: boolean;
@@ -55,6 +59,8 @@ export function registerRunTools(server: McpServer, runs: RunTools, opts: { sign
         `Scoping to paths or symbols is not available yet: every call covers the whole workspace. ${HIGH_RISK} ` +
         'Returns the run summary (runId, status, cases, files, approvals, verification).',
       inputSchema: {
+        only: z.array(z.string()).optional().describe('plan tests only for these workspace-relative files, or one symbol of a file as "lib/index.js#clamp" (default: the whole workspace)'),
+        changedSince: z.string().optional().describe('a git ref (e.g. "main" or "HEAD~3"): plan tests only for what changed since it in the working tree, untracked files included'),
         depth: z.enum(DEPTHS).optional().describe('how many cases to plan: smoke (a few key cases), standard (default) or deep'),
         framework: z.enum(FRAMEWORK_CHOICES).optional().describe('the test framework to write for; auto (default) uses the one the project uses'),
         verify: z.boolean().optional().describe('run the written tests and keep only assured ones (default true; running tests asks for confirmation)'),
