@@ -65,17 +65,64 @@ async function pickFramework(ctx: Ctx): Promise<P.FrameworkChoice | undefined> {
   return (await vscode.window.showQuickPick(items, { title: 'AMTP: test framework', placeHolder: 'Which framework should the tests use?', ignoreFocusOut: true }))?.label as P.FrameworkChoice | undefined;
 }
 
-export async function generate(ctx: Ctx, args?: Partial<Pick<P.GenerateParams, 'depth' | 'framework'>>): Promise<P.RunView | undefined> {
+export async function generate(ctx: Ctx, args?: Partial<Pick<P.GenerateParams, 'depth' | 'framework' | 'scope'>>): Promise<P.RunView | undefined> {
   if (!requireTrust('Generate Tests')) return undefined;
   const depth = args?.depth ?? (await pickDepth());
   if (!depth) return undefined;
   const framework = args?.framework ?? (await pickFramework(ctx));
   if (!framework) return undefined;
-  ctx.log(`generate: depth=${depth} framework=${framework}`);
-  const run = await startWithProgress(ctx.client, ctx.model, 'AMTP: generating tests', (workDoneToken) =>
-    P.sendRequest(ctx.client, P.Generate, { depth, framework, workDoneToken }),
+  const scope = args?.scope;
+  ctx.log(`generate: depth=${depth} framework=${framework}${scope?.only ? ` only=${scope.only.join(',')}` : ''}`);
+  const run = await startWithProgress(ctx.client, ctx.model, scope ? `AMTP: generating tests for ${describeScope(scope)}` : 'AMTP: generating tests', (workDoneToken) =>
+    P.sendRequest(ctx.client, P.Generate, { depth, framework, workDoneToken, ...(scope ? { scope } : {}) }),
   );
   return announce(ctx, run);
+}
+
+function describeScope(scope: NonNullable<P.GenerateParams['scope']>): string {
+  const only = scope.only ?? [];
+  return only.length === 1 ? only[0] : `${only.length} targets`;
+}
+
+/** A scoped run uses the default depth and framework (settings): a CodeLens click asks nothing more. */
+function defaults(): Pick<P.GenerateParams, 'depth' | 'framework'> {
+  const cfg = vscode.workspace.getConfiguration('amtp');
+  const depth = cfg.get<P.Depth>('defaultDepth') ?? 'standard';
+  const framework = cfg.get<P.FrameworkChoice>('defaultFramework') ?? 'auto';
+  return { depth: DEPTHS.includes(depth) ? depth : 'standard', framework: FRAMEWORK_CHOICES.includes(framework) ? framework : 'auto' };
+}
+
+function relativeTo(ctx: Ctx, uri: vscode.Uri | undefined): string | undefined {
+  const root = ctx.root();
+  if (!uri || !root || uri.scheme !== 'file') return undefined;
+  const rel = path.relative(root.fsPath, uri.fsPath).split(path.sep).join('/');
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : undefined;
+}
+
+/** "Generate Tests for This File" (editor and explorer context menus, the palette). */
+export async function generateForFile(ctx: Ctx, uri?: vscode.Uri): Promise<P.RunView | undefined> {
+  const rel = relativeTo(ctx, uri ?? vscode.window.activeTextEditor?.document.uri);
+  if (!rel) return void vscode.window.showInformationMessage('AMTP: open a file of this workspace to generate tests for it.');
+  return generate(ctx, { ...defaults(), scope: { only: [rel] } });
+}
+
+/** The CodeLens above an exported function or class. */
+export async function generateForSymbol(ctx: Ctx, uri: vscode.Uri, symbol: string): Promise<P.RunView | undefined> {
+  const rel = relativeTo(ctx, uri);
+  if (!rel) return undefined;
+  return generate(ctx, { ...defaults(), scope: { only: [`${rel}#${symbol}`] } });
+}
+
+/** "Generate Tests for Selection": the exported functions and classes the selection touches. */
+export async function generateForSelection(ctx: Ctx): Promise<P.RunView | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const rel = relativeTo(ctx, editor?.document.uri);
+  if (!editor || !rel) return void vscode.window.showInformationMessage('AMTP: select code in a file of this workspace first.');
+  const { symbols } = await P.sendRequest(ctx.client, P.ExportedSymbols, { file: rel });
+  const sel = editor.selection;
+  const touched = symbols.filter((s) => s.line - 1 <= sel.end.line && s.endLine - 1 >= sel.start.line);
+  if (!touched.length) return void vscode.window.showInformationMessage('AMTP: the selection touches no exported function or class.');
+  return generate(ctx, { ...defaults(), scope: { only: touched.map((s) => `${rel}#${s.name}`) } });
 }
 
 export async function resume(ctx: Ctx, arg?: TreeNode | string): Promise<P.RunView | undefined> {

@@ -9,6 +9,7 @@ import * as cmd from './commands';
 import { createLanguageClient } from './lspClient';
 import { RunsModel } from './model/runsModel';
 import { toServerSettings, userSafeGetter } from './model/settings';
+import { CODE_LENS_LANGUAGES, GenerateCodeLens } from './codeLens';
 import { createStatusBar } from './statusBar';
 import { TestingBridge } from './testing';
 import { wireClient } from './wiring';
@@ -61,6 +62,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
 
   const ctx: cmd.Ctx = { client: lc, model, approvals, testing, secrets: context.secrets, log, root };
   const casesView = new CasesView(model);
+  const codeLens = new GenerateCodeLens(lc, (uri) => {
+    const r = root();
+    const rel = r && uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri, false) : undefined;
+    return rel && rel !== uri.fsPath ? rel : undefined;
+  }, log);
   const approvalsView = new ApprovalsView(approvals.queue);
   const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   context.subscriptions.push(
@@ -69,9 +75,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
     vscode.window.createTreeView('amtp.cases', { treeDataProvider: casesView, showCollapseAll: true }),
     vscode.window.createTreeView('amtp.approvals', { treeDataProvider: approvalsView }),
     createStatusBar(model, approvals.queue),
+    codeLens,
+    vscode.languages.registerCodeLensProvider(CODE_LENS_LANGUAGES.map((language) => ({ language, scheme: 'file' })), codeLens),
     approvals.queue.onDidChange(() => void vscode.commands.executeCommand('setContext', 'amtp.pendingApprovals', approvals.queue.list().length)),
   );
   register('amtp.generate', (args?: Parameters<typeof cmd.generate>[1]) => cmd.generate(ctx, args));
+  register('amtp.generateForFile', (uri?: vscode.Uri) => cmd.generateForFile(ctx, uri));
+  register('amtp.generateForSymbol', (uri: vscode.Uri, symbol: string) => cmd.generateForSymbol(ctx, uri, symbol));
+  register('amtp.generateForSelection', () => cmd.generateForSelection(ctx));
   register('amtp.crawl', () => cmd.crawl(ctx));
   register('amtp.cancel', (arg?) => cmd.cancel(ctx, arg));
   register('amtp.resume', (arg?) => cmd.resume(ctx, arg));

@@ -195,6 +195,18 @@ export interface RunTestsResult {
  */
 export const RunTests = request<RunTestsParams, RunTestsResult>('amtp/runTests', 'clientToServer');
 
+export interface ExportedSymbolsParams {
+  /** workspace-relative file */
+  file: string;
+}
+export interface ExportedSymbolsResult {
+  file: string;
+  /** exported functions and classes, 1-based lines; a symbol runs to the line before the next one */
+  symbols: { name: string; kind: string; line: number; endLine: number }[];
+}
+/** Sent from the client to the server: a file's exported functions and classes (CodeLens, "for Selection"). */
+export const ExportedSymbols = request<ExportedSymbolsParams, ExportedSymbolsResult>('amtp/exportedSymbols', 'clientToServer');
+
 /** Sent from the client to the server: verify a recording's determinism (two replays). */
 export const VerifyDeterminism = request<VerifyDeterminismParams, VerifyDeterminismResult>('amtp/verifyDeterminism', 'clientToServer');
 
@@ -241,7 +253,7 @@ export interface ServerSettings {
 export const SettingsChanged = notification<ServerSettings>('amtp/settingsChanged', 'clientToServer');
 
 /** Every message, for the tests that check both sides wire all of them. */
-export const MESSAGES = [Generate, Crawl, Detect, RunChanged, RequestApproval, Cancel, Resume, Runs, RunTests, SetCredentials, VerifyDeterminism, TrustChanged, SettingsChanged] as const;
+export const MESSAGES = [Generate, Crawl, Detect, RunChanged, RequestApproval, Cancel, Resume, Runs, RunTests, ExportedSymbols, SetCredentials, VerifyDeterminism, TrustChanged, SettingsChanged] as const;
 
 // Typed wrappers over whatever connection a side has (vscode-languageclient or vscode-languageserver):
 // each only needs the string-method overloads both libraries offer.

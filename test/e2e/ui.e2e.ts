@@ -175,6 +175,22 @@ export async function runUiTest(): Promise<void> {
     const decided = record2.approvals.map((a) => `${a.tool} ${a.decision} ${a.note ?? ''}`.trim());
     assert.deepEqual(decided, ['fs.overwrite rejected keep my hand-written file'], 'the reject note is in the run audit');
     await shot(page, '05-rejected.png');
+
+    // Where people work: the CodeLens above each exported function, and the editor's context menu.
+    await runCommand(page, 'Go to File...');
+    await page.locator('.quick-input-widget .quick-input-box input').fill('src/index.js');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'index.js' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'index.js' }).waitFor();
+    const lens = page.locator('.codelens-decoration', { hasText: 'Generate tests' });
+    await lens.first().waitFor();
+    assert.equal(await lens.count(), 4, 'one CodeLens per exported function of src/index.js');
+    await shot(page, '06-codelens.png');
+    await page.locator('.monaco-editor .view-line').nth(3).click({ button: 'right' });
+    const item = page.locator('.context-view .action-label', { hasText: 'Generate Tests for This File' });
+    await item.waitFor();
+    await shot(page, '07-context-menu.png');
+    await page.keyboard.press('Escape');
     console.log(`UI e2e passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(process.cwd(), OUT)}/`);
   } catch (e) {
     await saveFailure('ui', page, server);

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { toServerSettings, userSafeGetter, type ConfigSource } from '../../client/src/model/settings';
-import { SETTINGS, SETTING_KEYS, USER_ONLY_SETTINGS } from '../../server/src/core/settings';
+import { SERVER_SETTINGS, SETTINGS, SETTING_KEYS, USER_ONLY_SETTINGS } from '../../server/src/core/settings';
 
 const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
 const declared: Record<string, { scope?: string }> = pkg.contributes.configuration.properties;
@@ -23,10 +23,12 @@ describe('settings: one source', () => {
     assert.deepEqual([...pkg.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), USER_ONLY_SETTINGS.map((k) => `amtp.${k}`).sort());
   });
 
-  it('the client reads every declared setting, and nothing else', () => {
+  it('the client sends the server every server setting, and reads every client-only one itself', () => {
     const asked = new Set<string>();
     toServerSettings((k) => { asked.add(k); return undefined; });
-    assert.deepEqual([...asked].sort(), [...SETTING_KEYS].sort());
+    assert.deepEqual([...asked].sort(), [...SERVER_SETTINGS].sort());
+    const client = fs.readdirSync(path.resolve(__dirname, '../../client/src')).filter((f) => f.endsWith('.ts')).map((f) => fs.readFileSync(path.resolve(__dirname, '../../client/src', f), 'utf8')).join('\n');
+    for (const k of SETTING_KEYS.filter((key) => !SERVER_SETTINGS.includes(key))) assert.match(client, new RegExp(`get\\(\\s*'${k}'`), `the client reads amtp.${k}`);
   });
 
   it("workspace values of user-only settings never reach the server, whatever the host reports", () => {

@@ -11,6 +11,8 @@ export interface SettingSpec {
   scope: SettingScope;
   /** why a repository may not set it (machine scope only) */
   userOnly?: string;
+  /** read by the VS Code client itself (e.g. whether to show CodeLenses), never sent to the server */
+  clientOnly?: true;
 }
 
 const WHERE_REQUESTS_GO = 'where requests and the API key go is the person\'s choice, never the repository\'s';
@@ -35,10 +37,14 @@ export const SETTINGS = {
   maxInputTokens: { scope: 'window' },
   maxOutputTokens: { scope: 'window' },
   concurrency: { scope: 'window' },
+  codeLens: { scope: 'window', clientOnly: true },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+/** Keys the server receives (ServerSettings); the rest the client reads itself. */
+export const SERVER_SETTINGS = SETTING_KEYS.filter((k) => !(SETTINGS[k] as SettingSpec).clientOnly);
 
 /** Keys a repository's settings may never set (they are read from the person's own settings only). */
 export const USER_ONLY_SETTINGS = SETTING_KEYS.filter((k) => SETTINGS[k].scope === 'machine');

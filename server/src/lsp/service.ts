@@ -15,6 +15,7 @@ import { recordedDeps } from '../record/wire';
 import { verifyDeterminism } from '../record/verify';
 import { runView } from './runView';
 import { runWrittenTests } from './runTests';
+import { exportedSymbols } from './fileSymbols';
 import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
@@ -158,6 +159,11 @@ export class AmtpService {
     } finally {
       await release();
     }
+  }
+
+  /** Read-only, like crawl: allowed in Restricted Mode (the CodeLens only offers to generate). */
+  exportedSymbols(p: P.ExportedSymbolsParams): Promise<P.ExportedSymbolsResult> {
+    return exportedSymbols(this.workspace, p.file);
   }
 
   async runs(): Promise<P.RunsResult> {

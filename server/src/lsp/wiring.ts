@@ -11,6 +11,7 @@ export function wireService(on: P.Receiver, svc: () => AmtpService, handle: <A, 
   P.onRequest(on, P.Crawl, handle(() => svc().crawl()));
   P.onRequest(on, P.Detect, handle(() => svc().detect()));
   P.onRequest(on, P.RunTests, handle((p) => svc().runTests(p)));
+  P.onRequest(on, P.ExportedSymbols, handle((p) => svc().exportedSymbols(p)));
   P.onRequest(on, P.VerifyDeterminism, handle((p) => svc().verify(p)));
   P.onRequest(on, P.SetCredentials, handle((p) => svc().setCredentials(p)));
   P.onNotification(on, P.SettingsChanged, (s) => svc().settingsChanged(s));

@@ -1,0 +1,34 @@
+// The exported functions and classes of one file, for the editor's "Generate tests" CodeLens and
+// "for Selection": read the way the crawler reads every file (same parsers), confined to the workspace.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { extractJsSymbols, loadTypeScript } from '../agents/crawler/jsSymbols';
+import { extractPySymbols } from '../agents/crawler/pySymbols';
+import type { SymbolInfo } from '../contracts/types';
+import type * as P from '../protocol';
+import { resolveInside, workspaceRelative } from '../util/safePath';
+
+const MAX_BYTES = 1024 * 1024;
+const JS = /\.(?:[cm]?[jt]sx?)$/;
+
+export async function exportedSymbols(workspace: string, file: string): Promise<P.ExportedSymbolsResult> {
+  const abs = await resolveInside(workspace, file);
+  const rel = workspaceRelative(await fsp.realpath(workspace), abs);
+  const st = await fsp.stat(abs).catch(() => undefined);
+  if (!st?.isFile() || st.size > MAX_BYTES || /\.d\.[cm]?ts$/.test(rel)) return { file: rel, symbols: [] };
+  const text = await fsp.readFile(abs, 'utf8');
+  let symbols: SymbolInfo[];
+  if (rel.endsWith('.py')) symbols = extractPySymbols(text).symbols;
+  else if (JS.test(rel)) symbols = extractJsSymbols(await loadTypeScript(), text, rel, path.basename(rel).replace(/\.[^.]+$/, '')).symbols;
+  else return { file: rel, symbols: [] };
+  const callable = symbols.filter((s) => s.exported && (s.kind === 'function' || s.kind === 'class') && s.line !== undefined);
+  // A symbol's lines run to the line before the next one: enough to tell which a selection touches.
+  const lines = callable.map((s) => s.line!).sort((a, b) => a - b);
+  return {
+    file: rel,
+    symbols: callable.map((s) => {
+      const next = lines.find((l) => l > s.line!);
+      return { name: s.name, kind: s.kind, line: s.line!, endLine: next ? next - 1 : Math.max(s.line!, text.split('\n').length) };
+    }),
+  };
+}

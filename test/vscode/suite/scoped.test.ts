@@ -1,0 +1,59 @@
+// Generating from where people work: the CodeLens above an exported function, and "Generate
+// Tests for This File" from the context menus, each run the same pipeline scoped to what they name.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type * as P from '../../../server/src/protocol';
+import { amtpApi, setUserSettings, until, ws } from './helpers';
+
+const EXTRA = 'src/extra.js';
+
+describe('scoped generation from the editor (real extension host)', () => {
+  let restore: () => Promise<void>;
+  before(async () => {
+    await amtpApi();
+    // The person's own settings: no quick picks (defaults) and tests run without asking here.
+    restore = await setUserSettings({ provider: 'offline', riskOverrides: { 'tests.run': 'medium' }, defaultDepth: 'standard', defaultFramework: 'auto' });
+  });
+  after(async () => {
+    fs.rmSync(path.join(ws(), EXTRA), { force: true });
+    await restore();
+  });
+
+  it('shows a "Generate tests" CodeLens above each exported function, and one click plans only that function', async () => {
+    const uri = vscode.Uri.file(path.join(ws(), 'src/index.js'));
+    await vscode.window.showTextDocument(uri);
+    const lenses = await until('the CodeLenses of src/index.js', async () => {
+      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      return l?.filter((x) => x.command?.command === 'amtp.generateForSymbol').length ? l : undefined;
+    });
+    const named = lenses.filter((l) => l.command?.command === 'amtp.generateForSymbol').map((l) => l.command!.arguments![1] as string);
+    assert.deepEqual(named.sort(), ['clamp', 'formatBytes', 'parseDuration', 'slugify']);
+    const clamp = lenses.find((l) => l.command?.arguments?.[1] === 'clamp')!;
+    const text = fs.readFileSync(uri.fsPath, 'utf8').split('\n');
+    assert.match(text[clamp.range.start.line], /function clamp\b/, 'the lens sits on the function');
+    const run = await vscode.commands.executeCommand<P.RunView>(clamp.command!.command, ...clamp.command!.arguments!);
+    assert.ok(run, 'the command returns the finished run');
+    assert.ok(run.cases.length > 0, JSON.stringify(run));
+    assert.deepEqual([...new Set(run.cases.map((c) => c.target.symbol))], ['clamp']);
+  });
+
+  it('"Generate Tests for This File" plans only that file', async () => {
+    fs.writeFileSync(path.join(ws(), EXTRA), '/**\n * Triples a number.\n * @example triple(2) // => 6\n */\nfunction triple(x) {\n  return x * 3;\n}\nmodule.exports = { triple };\n');
+    const run = await vscode.commands.executeCommand<P.RunView>('amtp.generateForFile', vscode.Uri.file(path.join(ws(), EXTRA)));
+    assert.ok(run);
+    assert.ok(run.cases.length > 0);
+    assert.deepEqual([...new Set(run.cases.map((c) => c.target.file))], [EXTRA]);
+    const menus = vscode.extensions.getExtension('amtp.amtp')!.packageJSON.contributes.menus;
+    assert.ok(menus['editor/context'].some((m: { command: string }) => m.command === 'amtp.generateForFile'));
+    assert.ok(menus['explorer/context'].some((m: { command: string }) => m.command === 'amtp.generateForFile'));
+  });
+
+  it('contributes a walkthrough that opens', async () => {
+    const walkthroughs = vscode.extensions.getExtension('amtp.amtp')!.packageJSON.contributes.walkthroughs as { id: string; steps: { id: string }[] }[];
+    assert.deepEqual(walkthroughs.map((w) => w.id), ['amtp.start']);
+    assert.deepEqual(walkthroughs[0].steps.map((s) => s.id), ['provider', 'generate', 'approvals', 'run']);
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'amtp.amtp#amtp.start', false);
+  });
+});
