@@ -5,31 +5,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
-import { AmtpService, RestrictedModeError, type ClientPort, type ProgressValue } from '../../server/src/lsp/service';
+import { AmtpService, RestrictedModeError } from '../../server/src/lsp/service';
+import { FakeClient } from '../helpers/fakeClient';
+import { copyWorkspace, SAMPLE_LIB } from '../helpers/workspaces';
 import type * as P from '../../server/src/protocol';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { CASE_ID, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
 
-const SAMPLE = path.resolve(__dirname, '../../examples/sample-lib');
-
-async function copySample(): Promise<string> {
-  const ws = path.join(await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-lsp-')), 'sample-lib');
-  await fsp.cp(SAMPLE, ws, { recursive: true });
-  return ws;
-}
-
-class FakeClient {
-  views: P.RunView[] = [];
-  approvals: P.ApprovalParams[] = [];
-  progressEvents: { token: string; value: ProgressValue }[] = [];
-  logs: string[] = [];
-  constructor(public answer: (p: P.ApprovalParams) => Promise<P.ApprovalResult> = async () => ({ decision: 'approved' })) {}
-  runChanged(view: P.RunView) { this.views.push(view); }
-  requestApproval(p: P.ApprovalParams) { this.approvals.push(p); return this.answer(p); }
-  log(line: string) { this.logs.push(line); }
-  progressFn = (token: string, value: ProgressValue) => { this.progressEvents.push({ token, value }); };
-  get port(): ClientPort { return { runChanged: (v) => this.runChanged(v), requestApproval: (p) => this.requestApproval(p), progress: this.progressFn, log: (l) => this.log(l) }; }
-}
+const copySample = () => copyWorkspace(SAMPLE_LIB);
 
 // These tests are about writes and approvals; the verify stage has its own tests below.
 const settings: P.ServerSettings = { provider: 'offline', approvalTimeoutSeconds: 30, verify: false };

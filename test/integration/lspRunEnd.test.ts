@@ -5,7 +5,9 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { AmtpService, type ClientPort } from '../../server/src/lsp/service';
+import { AmtpService } from '../../server/src/lsp/service';
+import { FakeClient } from '../helpers/fakeClient';
+import { copyWorkspace, SAMPLE_LIB } from '../helpers/workspaces';
 import type * as P from '../../server/src/protocol';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -20,23 +22,13 @@ describe('language server: a run is shown as ended only when it has ended', func
   after(() => fsp.rm(root, { recursive: true, force: true }));
 
   it('sends no terminal status before verification has run, and the last view is the final one', async () => {
-    const ws = path.join(root, 'sample-lib');
-    await fsp.cp(path.join(REPO, 'examples/sample-lib'), ws, { recursive: true });
-    const views: P.RunView[] = [];
-    const approvals: string[] = [];
-    const port: ClientPort = {
-      runChanged: (v) => views.push(v),
-      requestApproval: async (p) => {
-        approvals.push(p.tool);
-        return { decision: 'approved' };
-      },
-      progress: () => undefined,
-      log: () => undefined,
-    };
-    const svc = new AmtpService(ws, port, { trusted: true, settings: { provider: 'offline', approvalTimeoutSeconds: 30 } });
+    const ws = await copyWorkspace(SAMPLE_LIB, 'sample-lib', root);
+    const c = new FakeClient();
+    const { views } = c;
+    const svc = new AmtpService(ws, c.port, { trusted: true, settings: { provider: 'offline', approvalTimeoutSeconds: 30 } });
     const { runId } = await svc.generate({ depth: 'standard', framework: 'auto' });
     await svc.idle();
-    assert.deepEqual(approvals, ['tests.run'], 'the run went through verification');
+    assert.deepEqual(c.approvals.map((a) => a.tool), ['tests.run'], 'the run went through verification');
     const statuses = views.filter((v) => v.runId === runId).map((v) => `${v.status}/${v.stage}`);
     assert.deepEqual(statuses.slice(0, -1).filter((s) => !s.startsWith('running/')), [], `views before the last: ${statuses.join(', ')}`);
     const last = views.at(-1)!;

@@ -4,14 +4,14 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
+import { copyWorkspace, SAMPLE_LIB } from '../helpers/workspaces';
 
 // The README's main job: the offline pipeline on examples/sample-lib, then the written tests run.
 describe('the sample workspace (README main command)', function () {
   this.timeout(60_000);
 
   it('generates node:test files whose every test passes, including @example-only exports of a CommonJS module', async () => {
-    const ws = path.join(await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-sample-')), 'sample-lib');
-    await fsp.cp(path.resolve(__dirname, '../../examples/sample-lib'), ws, { recursive: true });
+    const ws = await copyWorkspace(SAMPLE_LIB);
     try {
       const r = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--json']);
       assert.equal(r.code, 0, r.stderr);

@@ -3,24 +3,14 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { AmtpService, type ClientPort } from '../../server/src/lsp/service';
+import { AmtpService } from '../../server/src/lsp/service';
+import { FakeClient } from '../helpers/fakeClient';
+import { copyWorkspace, REPO } from '../helpers/workspaces';
 import type * as P from '../../server/src/protocol';
 
-const REPO = path.resolve(__dirname, '../..');
-
-async function copy(src: string, name: string): Promise<string> {
-  await fsp.mkdir(path.join(REPO, 'test-output'), { recursive: true });
-  const ws = path.join(await fsp.mkdtemp(path.join(REPO, 'test-output', 'verifier-lsp-')), name);
-  await fsp.cp(src, ws, { recursive: true });
-  return ws;
-}
-
-function client(answer: (p: P.ApprovalParams) => Promise<P.ApprovalResult>) {
-  const views: P.RunView[] = [];
-  const approvals: P.ApprovalParams[] = [];
-  const port: ClientPort = { runChanged: (v) => views.push(v), requestApproval: (p) => { approvals.push(p); return answer(p); }, progress: () => undefined, log: () => undefined };
-  return { views, approvals, port };
-}
+// Under test-output (not the OS temp folder): the runners must find this repository's node_modules above it.
+const copy = (src: string, name: string) => copyWorkspace(src, name, path.join(REPO, 'test-output'));
+const client = (answer: (p: P.ApprovalParams) => Promise<P.ApprovalResult>) => new FakeClient(answer);
 
 describe('verifier through the language server', function () {
   this.timeout(120_000);

@@ -1,0 +1,22 @@
+// The one way tests copy a fixture workspace: a fresh temporary folder holding a copy under a
+// fixed name (so two copies give byte-identical maps), removed with `remove`.
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const REPO = path.resolve(__dirname, '../..');
+export const SAMPLE_LIB = path.join(REPO, 'examples/sample-lib');
+export const FIXTURES = path.join(REPO, 'test/fixtures');
+
+/** A copy of `src` at <new temp dir>/<name>; the temp dir is under the OS temp folder unless `under` says. */
+export async function copyWorkspace(src: string, name = path.basename(src), under = os.tmpdir()): Promise<string> {
+  await fsp.mkdir(under, { recursive: true });
+  const ws = path.join(await fsp.mkdtemp(path.join(under, `amtp-${name}-`)), name);
+  await fsp.cp(src, ws, { recursive: true });
+  return ws;
+}
+
+/** Removes a workspace made by copyWorkspace (its temporary parent folder too). */
+export function removeWorkspace(ws: string): Promise<void> {
+  return fsp.rm(path.dirname(ws), { recursive: true, force: true });
+}
