@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors';
 import { RunStore } from '../pipeline/store';
 import { EXIT } from '../pipeline/summary';
 import { replayRecording } from '../record/replay';
-import { verifyDeterminism } from '../record/verify';
+import { verifyDeterminism } from '../record/determinism';
 import type { FlagValues } from './flags';
 import { err, workspaceArg } from './pipeline';
 

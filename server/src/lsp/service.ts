@@ -12,7 +12,7 @@ import { RunStore } from '../pipeline/store';
 import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
-import { verifyDeterminism } from '../record/verify';
+import { verifyDeterminism } from '../record/determinism';
 import { runView } from './runView';
 import { runWrittenTests } from './runTests';
 import { exportedSymbols } from './fileSymbols';
@@ -173,7 +173,7 @@ export class AmtpService {
     return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
   }
 
-  async verify(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {
+  async verifyDeterminism(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {
     const file = path.resolve(this.workspace, p.file);
     const r = await verifyDeterminism(file, this.cliPath);
     return { identical: r.identical, summary: r.summary, diff: r.diff };
