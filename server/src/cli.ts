@@ -13,7 +13,8 @@ import { AmtpError, UsageError, errorMessage } from './core/errors';
 import { resolveParams } from './pipeline/config';
 import { resumeRun, startRun } from './pipeline/orchestrator';
 import type { PipelineDeps, PipelineEvent } from './pipeline/deps';
-import { createProvider } from './app/providers';
+import { createProvider, type ProviderSettings } from './app/providers';
+import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './cli/endpointOptions';
 import { RunStore } from './pipeline/store';
 import { EXIT, exitCodeFor, summarize, type RunSummary } from './pipeline/summary';
 import type { AgentId } from './core/agents';
@@ -24,6 +25,7 @@ import { replayRecording } from './record/replay';
 import { verifyDeterminism } from './record/verify';
 import { canonicalJson } from './core/canonical';
 import { DEFAULT_VERIFY } from './core/run';
+import { formatAgentHealth, formatRunHealth, formatRunUsage } from './usage/format';
 
 const err = (line: string) => process.stderr.write(line + '\n');
 
@@ -40,12 +42,12 @@ function approverFor(yes: boolean | undefined): Approver {
   return deferAll; // no person to ask: nothing risky happens; `amtp approve` decides later
 }
 
-/** Pipeline wiring for the CLI. Endpoints and keys come from the environment, risks from --risk: the person's own. */
-async function deps(ws: string, provider: string, approver: Approver, signal: AbortSignal, risk: RiskOverrides = {}): Promise<PipelineDeps> {
+/** Pipeline wiring for the CLI. Endpoints and keys come from flags and the environment, risks from --risk: the person's own. */
+async function deps(ws: string, llm: ProviderSettings, approver: Approver, signal: AbortSignal, risk: RiskOverrides = {}): Promise<PipelineDeps> {
   return {
     workspace: ws,
     store: new RunStore(ws),
-    provider: createProvider({ provider, apiKey: process.env.OPENAI_API_KEY, baseURL: process.env.OPENAI_BASE_URL || undefined }),
+    provider: createProvider({ ...llm, log: (line) => err(`amtp: info: ${line}`) }),
     approver,
     stages: standardStages(),
     crawl: crawlMap,
@@ -75,6 +77,9 @@ function printSummary(s: RunSummary, json: boolean | undefined): void {
   }
   const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];
   for (const a of s.activities) out.push(`  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`);
+  out.push(`  usage: ${formatRunUsage(s.usage)}`);
+  out.push(`  health: ${formatRunHealth(s.health)}`);
+  for (const h of s.health.agents) out.push(`    ${formatAgentHealth(h)}`);
   out.push(`  cases: ${s.cases.length}`);
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);
@@ -104,7 +109,8 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       return EXIT.ok;
     case 'generate': {
       const ws = await workspaceArg(p.positionals[0]);
-      const provider = v.provider ?? process.env.AMTP_PROVIDER ?? (process.env.OPENAI_API_KEY ? 'openai' : 'offline');
+      const provider = defaultProvider(v.provider, process.env);
+      const llm = endpointSettings(provider, v, process.env);
       const models: Partial<Record<AgentId, string>> = {
         crawler: v['crawler-model'] ?? process.env.AMTP_CRAWLER_MODEL,
         generator: v['generator-model'] ?? process.env.AMTP_GENERATOR_MODEL,
@@ -125,10 +131,12 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
         ...(v.runs !== undefined ? { runs: Number(v.runs) } : {}),
         ...(v['test-timeout'] !== undefined ? { timeoutSeconds: Number(v['test-timeout']) } : {}),
       };
-      const d = await deps(ws, provider, approverFor(v.yes), signal, riskFlags(v.risk));
+      const prices = await priceTableOption(v, process.env);
+      if (prices) params.prices = prices;
+      const d = await deps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
       const runId = newRunId();
       if (!v.record) return finish(await startRun(d, params, runId), d.store, v.json);
-      const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [process.env.OPENAI_API_KEY ?? '']);
+      const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
       try {
         const run = await startRun(recording, params, runId);
         err(`amtp: recorded to ${v.record}`);
@@ -142,7 +150,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       const store = new RunStore(ws);
       const run = await store.getRun(p.positionals[0]);
       if (!run) throw new UsageError(`no run ${p.positionals[0]} in ${store.dir}`);
-      const d = await deps(ws, run.params.provider, approverFor(v.yes), signal, riskFlags(v.risk));
+      const d = await deps(ws, endpointSettings(run.params.provider, v, process.env), approverFor(v.yes), signal, riskFlags(v.risk));
       return finish(await resumeRun(d, run.id), store, v.json);
     }
     case 'approve': {
@@ -161,7 +169,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
         files: run.files.filter((f) => f.action !== 'pending'),
       });
       err(`amtp: ${decision} ${pending.length} action(s) of run ${run.id}`);
-      const d = await deps(ws, run.params.provider, deferAll, signal);
+      const d = await deps(ws, endpointSettings(run.params.provider, {}, process.env), deferAll, signal);
       return finish(await resumeRun(d, saved.id), store, v.json);
     }
     case 'runs': {

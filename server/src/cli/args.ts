@@ -11,10 +11,10 @@ export const USAGE = `amtp — turns a workspace into a reviewed, runnable test 
                       [--provider ${PROVIDERS.join('|')}] [--model M] [--crawler-model M] [--generator-model M]
                       [--engineer-model M] [--seed N] [--temperature T] [--max-attempts N]
                       [--verify | --no-verify] [--runs N] [--test-timeout SECONDS]
-                      [--yes] [--risk TOOL=LEVEL]... [--record FILE.jsonl] [--json]
+                      [--yes] [--risk TOOL=LEVEL]... [--record FILE.jsonl] [--json] [ENDPOINT OPTIONS]
   amtp crawl [DIR] [--json]
   amtp runs [DIR] [--json]
-  amtp resume RUN_ID [DIR] [--yes] [--risk TOOL=LEVEL]... [--json]
+  amtp resume RUN_ID [DIR] [--yes] [--risk TOOL=LEVEL]... [--json] [ENDPOINT OPTIONS]
   amtp approve RUN_ID [DIR] [--reject] [--note TEXT] [--json]
   amtp replay FILE.jsonl [--out DIR] [--pinned] [--json]
   amtp verify-determinism FILE.jsonl
@@ -26,7 +26,14 @@ run and add coverage stay. Running tests is high risk: --yes approves it, a TTY 
 --risk TOOL=LEVEL sets a tool's risk for this run (e.g. --risk tests.run=medium). A repository's own
 .vscode/settings.json may only raise risks, and never chooses the provider or where requests go.
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_MODEL, AMTP_PROVIDER.
+Endpoint options: [--timeout SECONDS] [--max-output-tokens N] [--header 'NAME: VALUE']...
+  [--price-table FILE] [--no-structured-output] [--azure-endpoint URL] [--azure-deployment NAME]
+  [--azure-api-version VERSION]. --timeout counts idle seconds between streamed chunks (600).
+  A base URL without a key (Ollama, LM Studio, vLLM) needs no key. See docs/configuration.md.
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_MODEL, AMTP_PROVIDER, AZURE_OPENAI_API_KEY,
+  AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_DEPLOYMENT, OPENAI_API_VERSION, AMTP_HEADERS (JSON object),
+  AMTP_TIMEOUT_SECONDS, AMTP_MAX_OUTPUT_TOKENS, AMTP_PRICE_TABLE, AMTP_STRUCTURED_OUTPUT=0.
 Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / awaiting approval.`;
 
 const ENUMS: Record<string, readonly string[]> = { framework: FRAMEWORK_CHOICES, depth: DEPTHS, provider: PROVIDERS };
@@ -55,6 +62,15 @@ const OPTIONS = {
   pinned: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  // endpoint options (generate, resume): server/src/cli/endpointOptions.ts
+  timeout: { type: 'string' },
+  'max-output-tokens': { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'price-table': { type: 'string' },
+  'no-structured-output': { type: 'boolean' },
+  'azure-endpoint': { type: 'string' },
+  'azure-deployment': { type: 'string' },
+  'azure-api-version': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 type Values = {
@@ -67,11 +83,13 @@ export interface Parsed {
   values: Values;
 }
 
+const ENDPOINT: (keyof typeof OPTIONS)[] = ['timeout', 'max-output-tokens', 'header', 'price-table', 'no-structured-output', 'azure-endpoint', 'azure-deployment', 'azure-api-version'];
+
 const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
-  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'verify', 'no-verify', 'runs', 'test-timeout', 'yes', 'risk', 'record', 'json'],
+  generate: ['framework', 'depth', 'provider', 'model', 'crawler-model', 'generator-model', 'engineer-model', 'seed', 'temperature', 'max-attempts', 'verify', 'no-verify', 'runs', 'test-timeout', 'yes', 'risk', 'record', 'json', ...ENDPOINT],
   crawl: ['json'],
   runs: ['json'],
-  resume: ['yes', 'risk', 'json'],
+  resume: ['yes', 'risk', 'json', ...ENDPOINT],
   approve: ['reject', 'note', 'json'],
   replay: ['out', 'pinned', 'json'],
   'verify-determinism': ['json'],
@@ -109,6 +127,9 @@ export function parseCli(argv: string[]): Parsed {
     if (v !== undefined && (!/^\d+$/.test(v) || Number(v) < 1)) throw new UsageError(`--${key} must be a positive integer (got "${v}")`);
   }
   riskFlags(values.risk); // validates
+  if (values.timeout !== undefined && !(Number(values.timeout) > 0)) throw new UsageError(`--timeout must be a positive number of seconds (got "${values.timeout}")`);
+  if (values['max-output-tokens'] !== undefined && (!/^\d+$/.test(values['max-output-tokens']) || Number(values['max-output-tokens']) < 1)) throw new UsageError(`--max-output-tokens must be a positive integer (got "${values['max-output-tokens']}")`);
+  headerFlags(values.header); // validates
   if (values.verify && values['no-verify']) throw new UsageError('--verify and --no-verify contradict each other');
   if (values.temperature !== undefined && !Number.isFinite(Number(values.temperature))) throw new UsageError(`--temperature must be a number`);
   const n = parsed.positionals.length;
@@ -125,6 +146,18 @@ export function riskFlags(values: string[] | undefined): RiskOverrides {
     if (!isToolName(tool)) throw new UsageError(`--risk ${v}: unknown tool "${tool}" (one of ${TOOL_NAMES.join(', ')})`);
     if (!isRisk(risk)) throw new UsageError(`--risk ${v}: the level must be one of ${RISKS.join(', ')}`);
     out[tool] = risk;
+  }
+  return out;
+}
+
+/** `--header 'NAME: VALUE'` (repeatable): extra headers for every model request. */
+export function headerFlags(values: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values ?? []) {
+    const i = v.indexOf(':');
+    const name = i > 0 ? v.slice(0, i).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header must be 'NAME: VALUE' with a valid HTTP header name`); // the value may be a secret: never echoed
+    out[name] = v.slice(i + 1).trim();
   }
   return out;
 }

@@ -5,6 +5,7 @@ import type { ContractError } from './errors';
 import type { Depth, Framework, FrameworkChoice } from './frameworks';
 import type { Risk, ToolName } from './risk';
 import type { RunStatus } from './status';
+import type { PriceTable, RunHealth, RunUsage, TokenUsage } from './usage';
 
 export interface ArtifactMeta {
   sanitizer: 'v1.0.0';
@@ -44,6 +45,8 @@ export interface ActivityRecord {
   model?: string;
   startedAt?: string;
   endedAt?: string;
+  /** tokens of every reply of every attempt (a malformed or cut reply is paid for too) */
+  usage?: TokenUsage;
 }
 
 export type Decision = 'approved' | 'rejected' | 'timeout' | 'pending' | 'auto';
@@ -91,6 +94,8 @@ export interface RunParams {
   maxAttempts: number;
   /** the verifier's settings; absent = no verify stage (library callers, replays) */
   verify?: VerifyParams;
+  /** USD per million tokens by model, when the person gave a price table; kept so a resume prices the same way */
+  prices?: PriceTable;
 }
 
 export interface RunRecord {
@@ -111,6 +116,10 @@ export interface RunRecord {
   reason?: string;
   /** what the verifier ran, kept and dropped (server/src/verifier) */
   verification?: VerificationRecord;
+  /** token sums per agent and for the run (server/src/usage), refreshed whenever an activity changes */
+  usage?: RunUsage;
+  /** per-agent wall time, attempts, error ratio and tokens (server/src/usage/health.ts) */
+  health?: RunHealth;
 }
 
 /** What the verifier does; persisted in RunParams so a resumed or approved run verifies the same way. */

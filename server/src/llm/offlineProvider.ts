@@ -19,7 +19,8 @@ export class OfflineProvider implements LlmProvider {
       async complete(req: ChatRequest): Promise<ChatReply> {
         const env = parseEnvelope(req.messages[1].content);
         if (env.to_agent !== agent) throw new Error(`offline ${agent} got an envelope for ${env.to_agent}`);
-        return { content: JSON.stringify(await engine(env)), model: 'offline' };
+        // No model, no tokens: the usage is a real zero, not an unreported one.
+        return { content: JSON.stringify(await engine(env)), model: 'offline', usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0 } };
       },
     };
   }

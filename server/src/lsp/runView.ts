@@ -2,10 +2,11 @@ import type { EngineerOutput, TestCases } from '../contracts/types';
 import type { CaseStatus, CaseView, RunView } from '../protocol';
 import type { RunStore } from '../pipeline/store';
 import type { RunRecord } from '../core/run';
+import { runHealth, runUsage } from '../usage/health';
 
 const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 
-/** What the client shows of a run: cases with their status, files, pending approvals. */
+/** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
   const verified = new Map((run.verification?.results ?? []).map((r) => [r.caseId, r]));
   const artifact = async <T>(agent: string): Promise<T | undefined> => {
@@ -73,5 +74,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
           },
         }
       : {}),
+    usage: runUsage(run),
+    health: runHealth(run),
   };
 }

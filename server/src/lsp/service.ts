@@ -18,6 +18,8 @@ import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { standardStages } from '../app/stages';
 import { DEFAULT_VERIFY } from '../core/run';
+import type { LmBridge } from '../llm/vscodeLmProvider';
+import { sharedCapabilities } from '../llm/capabilities';
 
 export type ProgressValue =
   | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
@@ -30,6 +32,8 @@ export interface ClientPort {
   requestApproval(p: P.ApprovalParams): Promise<P.ApprovalResult>;
   progress(token: string, value: ProgressValue): void;
   log(line: string): void;
+  /** vscode.lm in the client (provider vscode-lm); absent in clients without it */
+  lm?: LmBridge;
 }
 
 export class RestrictedModeError extends Error {}
@@ -88,6 +92,7 @@ export class AmtpService {
       { depth: p.depth ?? s.defaultDepth, framework: p.framework ?? s.defaultFramework, provider: s.provider, model: s.model, models: s.models, temperature: s.temperature, seed: s.seed },
       (w) => this.port.log(`warning: ${w}`),
     );
+    if (s.priceTable) params.prices = s.priceTable;
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,
@@ -99,7 +104,7 @@ export class AmtpService {
     let close = () => undefined as void;
     if (s.record) {
       const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
-      const r = recordedDeps(deps, params, runId, file, [this.apiKey ?? '']);
+      const r = recordedDeps(deps, params, runId, file, this.secrets());
       deps = r.deps;
       close = () => r.recorder.close();
       this.port.log(`recording run ${runId} to ${file}`);
@@ -148,13 +153,15 @@ export class AmtpService {
 
   private async deps(provider: string, runId: string): Promise<PipelineDeps> {
     const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
+    // Before the run is tracked: a misconfigured provider (no key, bad URL) fails here and leaves nothing behind.
+    const llm = this.provider(provider);
     const controller = new AbortController();
     this.active.set(runId, controller);
     let lastState = '';
     return {
       workspace: this.workspace,
       store: this.store,
-      provider: createProvider({ provider, apiKey: this.apiKey ?? undefined, baseURL: this.settings.baseURL }),
+      provider: llm,
       approver: this.approver(),
       stages: standardStages(),
       crawl: crawlMap,
@@ -173,6 +180,21 @@ export class AmtpService {
         this.reporters.get(runId)?.(e);
       },
     };
+  }
+
+  /** The person's endpoint settings (user-only keys: VS Code and userSafeGetter keep repositories out). */
+  private provider(provider: string) {
+    const s = this.settings;
+    return createProvider({
+      provider, apiKey: this.apiKey ?? undefined, baseURL: s.baseURL, azureEndpoint: s.azureEndpoint, azureDeployment: s.azureDeployment, azureApiVersion: s.azureApiVersion,
+      headers: s.headers, timeoutSeconds: s.modelTimeoutSeconds, maxOutputTokens: s.maxOutputTokens, structuredOutput: s.structuredOutput,
+      lm: this.port.lm, capabilities: sharedCapabilities(), log: (line) => this.port.log(`info: ${line}`),
+    });
+  }
+
+  /** Secrets a recording must never hold: the key and every header value. */
+  private secrets(): string[] {
+    return [this.apiKey ?? '', ...Object.values(this.settings.headers ?? {})];
   }
 
   /** per-run progress reporters and the latest case count each run has shown */

@@ -6,15 +6,19 @@ import { AmtpError, CancelledError, SchemaValidationError, errorKind, errorMessa
 import { crashPoint } from '../core/faults';
 import type { ActivityRecord, RunRecord } from '../core/run';
 import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
+import { OUTPUT_SCHEMA } from '../contracts/agentSchemas';
+import { SCHEMAS } from '../contracts/schemas';
+import { addUsage, replyUsage } from '../core/usage';
 import { systemPrompt } from '../agents/prompts';
 import { acceptReply } from '../llm/accept';
-import { MalformedLlmOutput, RateLimitError, TransientLlmError } from '../llm/errors';
-import type { ChatRequest } from '../llm/provider';
+import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError, usageOf } from '../llm/errors';
+import type { ChatReply, ChatRequest } from '../llm/provider';
 import { SANITIZER_VERSION } from '../llm/sanitize';
 import { redactValue } from '../util/redact';
 import type { PipelineDeps } from './deps';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retry';
 import type { Save, Stage, StageContext } from './stage';
+import { planAfterTruncation } from './truncation';
 
 /** The stage that runs `agent`; a no-op once the agent's artifact is committed. */
 export function agentStage(agent: AgentId): Stage {
@@ -69,24 +73,28 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
     await setAct((a) => { a.status = 'completed'; a.artifactId = orphan.id; a.endedAt = new Date().toISOString(); });
     return;
   }
-  let malformed = 0;
-  let transport = 0;
+  const budget: Budget = { malformed: 0, transport: 0, truncated: 0 };
+  const schemaName = OUTPUT_SCHEMA[agent];
+  const responseSchema = { name: schemaName, schema: SCHEMAS[schemaName] as Record<string, unknown> };
 
   for (;;) {
     if (deps.signal?.aborted) throw new CancelledError();
     const attempt = state.run.activities.find((a) => a.agent === agent)!.attempts + 1;
     await setAct((a) => { a.status = 'running'; a.attempts = attempt; a.model = model; a.startedAt ??= new Date().toISOString(); });
     deps.onEvent?.({ type: 'activity', runId: state.run.id, agent, attempt });
+    // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
+    let reply: ChatReply | undefined;
     try {
       // A brand-new session per attempt; it is dropped when this block ends.
       const session = deps.provider.openSession(agent);
-      const reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, attempt, signal: deps.signal });
+      reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, responseSchema, attempt, signal: deps.signal });
       const content = acceptReply(agent, reply.content);
       const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
         sanitizer: SANITIZER_VERSION, provider: deps.provider.name, model: reply.model || model, seed: params.seed, temperature: params.temperature, promptHash, attempt,
       });
       crashPoint(`${agent}:persisted`);
-      await setAct((a) => { a.status = 'completed'; a.artifactId = artifact.id; a.endedAt = new Date().toISOString(); });
+      const tokens = replyUsage(reply.usage);
+      await setAct((a) => { a.status = 'completed'; a.artifactId = artifact.id; a.endedAt = new Date().toISOString(); a.usage = addUsage(a.usage, tokens); });
       crashPoint(`${agent}:committed`);
       return;
     } catch (e) {
@@ -94,27 +102,49 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
       const err = {
         kind: errorKind(e), message: errorMessage(e), attempt, at: new Date().toISOString(),
         details: e instanceof SchemaValidationError ? e.errors : undefined,
-        excerpt: e instanceof MalformedLlmOutput ? e.excerpt : undefined,
+        excerpt: e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? e.excerpt : undefined,
       };
-      await setAct((a) => { a.errors.push(err); });
-      if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, attempt);
-      if (e instanceof MalformedLlmOutput) {
-        if (++malformed >= params.maxAttempts) return fail(save, agent, `${agent} gave malformed output ${malformed} times: ${e.message}`);
-        deps.onEvent?.({ type: 'log', level: 'warn', message: `${agent}: ${e.message}; retrying in a new session` });
-        continue;
-      }
-      if (e instanceof RateLimitError || e instanceof TransientLlmError) {
-        if (++transport > policy.maxTransportRetries) return fail(save, agent, `${agent}: gave up after ${transport} retries: ${e.message}`);
-        const delay = backoffDelay(e, transport, policy);
-        deps.onEvent?.({ type: 'log', level: 'warn', message: `${agent}: ${e.message}; retrying in ${delay} ms` });
-        await sleep(delay, deps.signal);
-        continue;
-      }
-      // Configuration, store and other typed errors: retrying cannot help; their message says what to fix.
-      if (e instanceof AmtpError) return fail(save, agent, e.message);
-      return fail(save, agent, `${agent} failed: ${errorMessage(e)}`);
+      // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
+      const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
+      const tokens = received ? replyUsage(reply ? reply.usage : usageOf(e)) : undefined;
+      await setAct((a) => { a.errors.push(err); if (tokens) a.usage = addUsage(a.usage, tokens); });
+      if ((await afterFailure(ctx, agent, e, attempt, budget, policy)) === 'stop') return;
     }
   }
+}
+
+interface Budget {
+  malformed: number;
+  transport: number;
+  truncated: number;
+}
+
+/** The retry policy: each failure kind spends its own budget; 'retry' sends the request again in a new session. */
+async function afterFailure(ctx: StageContext, agent: AgentId, e: unknown, attempt: number, budget: Budget, policy: BackoffPolicy): Promise<'retry' | 'stop'> {
+  const { deps, save, state } = ctx;
+  const log = (message: string) => deps.onEvent?.({ type: 'log', level: 'warn', message });
+  if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, attempt).then(() => 'stop');
+  if (e instanceof MalformedLlmOutput) {
+    if (++budget.malformed >= state.run.params.maxAttempts) return fail(save, agent, `${agent} gave malformed output ${budget.malformed} times: ${e.message}`).then(() => 'stop');
+    log(`${agent}: ${e.message}; retrying in a new session`);
+    return 'retry';
+  }
+  if (e instanceof OutputTruncated) {
+    const plan = planAfterTruncation(e, ++budget.truncated);
+    if (plan.action === 'fail') return fail(save, agent, `${agent}: ${plan.reason}`).then(() => 'stop');
+    log(`${e.message}; retrying once in a new session`);
+    return 'retry';
+  }
+  if (e instanceof RateLimitError || e instanceof TransientLlmError) {
+    if (++budget.transport > policy.maxTransportRetries) return fail(save, agent, `${agent}: gave up after ${budget.transport} retries: ${e.message}`).then(() => 'stop');
+    const delay = backoffDelay(e, budget.transport, policy);
+    log(`${agent}: ${e.message}; retrying in ${delay} ms`);
+    await sleep(delay, deps.signal);
+    return 'retry';
+  }
+  // Configuration, store and other typed errors: retrying cannot help; their message says what to fix.
+  await fail(save, agent, e instanceof AmtpError ? e.message : `${agent} failed: ${errorMessage(e)}`);
+  return 'stop';
 }
 
 async function stopForReview(save: Save, agent: AgentId, e: SchemaValidationError, attempt: number): Promise<void> {
@@ -122,6 +152,7 @@ async function stopForReview(save: Save, agent: AgentId, e: SchemaValidationErro
     const a = r.activities.find((x) => x.agent === agent)!;
     if (attempt === 0) a.errors.push({ kind: e.kind, message: e.message, attempt, at: new Date().toISOString(), details: e.errors });
     a.status = 'needs_review';
+    a.endedAt = new Date().toISOString();
     r.status = 'needs_review';
     r.reason = e.message;
   });
@@ -129,7 +160,9 @@ async function stopForReview(save: Save, agent: AgentId, e: SchemaValidationErro
 
 async function fail(save: Save, agent: AgentId, reason: string): Promise<void> {
   await save((r) => {
-    r.activities.find((x) => x.agent === agent)!.status = 'failed';
+    const a = r.activities.find((x) => x.agent === agent)!;
+    a.status = 'failed';
+    a.endedAt = new Date().toISOString();
     r.status = 'failed';
     r.reason = reason;
   });

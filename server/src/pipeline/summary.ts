@@ -2,6 +2,8 @@ import type { TestCases } from '../contracts/types';
 import type { RunStore } from './store';
 import type { RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
+import type { RunHealth, RunUsage } from '../core/usage';
+import { runHealth, runUsage } from '../usage/health';
 
 /** The `--json` contract of the CLI (DESIGN.md). CI scripts parse this; add fields, never rename. */
 export interface RunSummary {
@@ -27,6 +29,10 @@ export interface RunSummary {
     unmet: { caseId: string; priority: string; title: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
   };
+  /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
+  usage: RunUsage;
+  /** per agent wall time, attempts, error ratio and tokens */
+  health: RunHealth;
 }
 
 export async function summarize(run: RunRecord, store: RunStore): Promise<RunSummary> {
@@ -48,6 +54,8 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     files: run.files.map((f) => ({ path: f.path, action: f.action })),
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
     ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
+    usage: runUsage(run),
+    health: runHealth(run),
   };
 }
 
