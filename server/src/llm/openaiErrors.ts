@@ -19,7 +19,8 @@ export function rawError(e: unknown, secrets: readonly string[]): RawApiError {
     status: typeof raw?.status === 'number' ? raw.status : undefined,
     headers: raw?.headers,
     name: raw?.constructor?.name ?? raw?.name ?? '',
-    message: redactText(String(raw?.message ?? ''), secrets),
+    // The SDK prefixes the status ("400 Invalid parameter…"); messages here name it once.
+    message: redactText(String(raw?.message ?? ''), secrets).replace(/^\d{3}\s+/, ''),
   };
 }
 

@@ -3,7 +3,7 @@
 // takes it, and reports the endpoint's token usage. What an endpoint refuses is remembered
 // (llm/capabilities.ts) and the request is sent again without it.
 import type { AgentId } from '../core/agents';
-import { AmtpError } from '../core/errors';
+import { AmtpError, CancelledError } from '../core/errors';
 import { CapabilityMemory, sharedCapabilities, type EndpointCapabilities } from './capabilities';
 import { resolveEndpoint, type EndpointSettings, type ResolvedEndpoint } from './endpoint';
 import { MalformedLlmOutput, OutputTruncated, TransientLlmError } from './errors';
@@ -78,14 +78,20 @@ class OpenAiSession implements LlmSession {
 
   private async send(client: Awaited<ReturnType<typeof sdkClient>>, body: ChatBody, signal?: AbortSignal): Promise<StreamedReply> {
     const watch = new IdleWatch(this.ep.idleTimeoutMs);
+    const stopped = () => {
+      if (signal?.aborted) return new CancelledError();
+      const s = this.ep.idleTimeoutMs / 1000;
+      return new TransientLlmError(`no data from ${this.ep.where} for ${s} s: timed out. The timeout counts idle time before and between streamed chunks; raise it with --timeout, AMTP_TIMEOUT_SECONDS or amtp.modelTimeoutSeconds.`);
+    };
     try {
       const stream = await client.chat.completions.create(body as never, { signal: signal ? AbortSignal.any([signal, watch.signal]) : watch.signal });
-      return await readStream(stream as unknown as AsyncIterable<unknown>, watch);
+      const reply = await readStream(stream as unknown as AsyncIterable<unknown>, watch);
+      // The SDK's stream ends quietly when its signal aborts: what it read so far is not a reply.
+      if (watch.fired || signal?.aborted) throw stopped();
+      return reply;
     } catch (e) {
-      if (watch.fired && !signal?.aborted) {
-        const s = this.ep.idleTimeoutMs / 1000;
-        throw new TransientLlmError(`no data from ${this.ep.where} for ${s} s: timed out. The timeout counts idle time before and between streamed chunks; raise it with --timeout, AMTP_TIMEOUT_SECONDS or amtp.modelTimeoutSeconds.`);
-      }
+      if (e instanceof AmtpError) throw e;
+      if (watch.fired || signal?.aborted) throw stopped();
       throw e;
     } finally {
       watch.stop();

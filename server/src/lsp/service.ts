@@ -20,6 +20,7 @@ import { standardStages } from '../app/stages';
 import { DEFAULT_VERIFY } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
 import { sharedCapabilities } from '../llm/capabilities';
+import { parsePriceTable } from '../usage/priceTable';
 
 export type ProgressValue =
   | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
@@ -92,7 +93,7 @@ export class AmtpService {
       { depth: p.depth ?? s.defaultDepth, framework: p.framework ?? s.defaultFramework, provider: s.provider, model: s.model, models: s.models, temperature: s.temperature, seed: s.seed },
       (w) => this.port.log(`warning: ${w}`),
     );
-    if (s.priceTable) params.prices = s.priceTable;
+    if (s.priceTable) params.prices = parsePriceTable(s.priceTable, 'amtp.priceTable'); // a bad table is a clear error, not a wrong cost
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,
