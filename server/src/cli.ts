@@ -25,7 +25,7 @@ import { replayRecording } from './record/replay';
 import { verifyDeterminism } from './record/verify';
 import { canonicalJson } from './core/canonical';
 import { DEFAULT_VERIFY } from './core/run';
-import { formatAgentHealth, formatRunHealth, formatRunUsage } from './usage/format';
+import { formatAgentHealth, formatRunHealth, formatRunUsage } from './core/usageFormat';
 
 const err = (line: string) => process.stderr.write(line + '\n');
 

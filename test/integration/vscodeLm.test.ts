@@ -20,7 +20,7 @@ const MODELS: P.LmModelInfo[] = [
 /** What a well-behaved chat model answers to an lmChat request (the scripted model of the OpenAI tests). */
 function answer(p: P.LmChatParams): P.LmChatResult {
   const agent = p.agent as ReceivedRequest['agent'];
-  const reply = goodModel({ agent, envelope: JSON.parse(p.messages[1].content), path: '', pathname: '', query: {}, headers: {}, body: { model: p.model, messages: p.messages } }, 1);
+  const reply = goodModel({ agent, envelope: JSON.parse(p.messages[1].content), path: '', pathname: '', query: {}, headers: {}, body: { model: p.model, messages: p.messages } });
   return { content: (reply as { content: string }).content, model: p.model, usage: { promptTokens: 100, completionTokens: 20 } };
 }
 

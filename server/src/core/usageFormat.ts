@@ -1,5 +1,5 @@
 // One-line texts for usage and health, shared by the CLI summary and the VS Code run view.
-import type { AgentHealth, RunHealth, RunUsage, TokenUsage } from '../core/usage';
+import type { AgentHealth, RunHealth, RunUsage, TokenUsage } from './usage';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
