@@ -77,7 +77,8 @@ function printSummary(s: RunSummary, json: boolean | undefined): void {
   }
   const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];
   for (const a of s.activities) out.push(`  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`);
-  out.push(`  usage: ${formatRunUsage(s.usage)}`);
+  const t = s.usage.total;
+  if (t.promptTokens + t.completionTokens + (t.unreported ?? 0) > 0) out.push(`  usage: ${formatRunUsage(s.usage)}`); // the offline provider spends none
   out.push(`  health: ${formatRunHealth(s.health)}`);
   for (const h of s.health.agents) out.push(`    ${formatAgentHealth(h)}`);
   out.push(`  cases: ${s.cases.length}`);
