@@ -1,7 +1,7 @@
 // The Test Cases view: runs → target files → cases, from the RunsModel.
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
-import { describeCase, describeRun, type RunsModel, type TreeNode } from './model/runsModel';
+import { describeCase, describeRun, runHealthLines, type RunsModel, type TreeNode } from './model/runsModel';
 
 const STATUS_ICON: Record<P.CaseStatus, [string, string?]> = {
   planned: ['circle-outline'],
@@ -45,7 +45,7 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
       const item = new vscode.TreeItem(`${run.params.depth} · ${run.framework ?? run.params.framework} · ${run.runId}`, state);
       item.id = run.runId;
       item.description = describeRun(run);
-      item.tooltip = [`run ${run.runId}`, `created ${run.createdAt}`, `provider ${run.params.provider}`, run.reason, run.testCommand && `test command: ${run.testCommand}`]
+      item.tooltip = [`run ${run.runId}`, `created ${run.createdAt}`, `provider ${run.params.provider}`, run.reason, run.testCommand && `test command: ${run.testCommand}`, ...runHealthLines(run)]
         .filter(Boolean)
         .join('\n');
       item.iconPath = new vscode.ThemeIcon(RUN_ICON[run.status] ?? 'beaker');

@@ -6,7 +6,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import * as P from '../../server/src/protocol';
 import type { ApprovalUi } from './approvals';
 import type { PendingApproval } from './model/approvalQueue';
-import { describeRun, type RunsModel, type TreeNode } from './model/runsModel';
+import { describeRun, runHealthLines, type RunsModel, type TreeNode } from './model/runsModel';
 import { DEPTHS, FRAMEWORK_CHOICES } from '../../server/src/core/frameworks';
 import { startWithProgress } from './progress';
 import type { TestingBridge } from './testing';
@@ -174,7 +174,12 @@ export async function showRuns(ctx: Ctx): Promise<P.RunView[]> {
   void vscode.commands.executeCommand('amtp.cases.focus');
   void vscode.window
     .showQuickPick(ctx.model.list().map((r) => ({ label: r.runId, description: describeRun(r), detail: r.reason })), { title: 'AMTP runs (newest first)' })
-    .then((pick) => pick && ctx.log(`run ${pick.label}: ${pick.description}${pick.detail ? ` — ${pick.detail}` : ''}`));
+    .then((pick) => {
+      if (!pick) return;
+      ctx.log(`run ${pick.label}: ${pick.description}${pick.detail ? ` — ${pick.detail}` : ''}`);
+      const run = ctx.model.get(pick.label);
+      for (const line of run ? runHealthLines(run) : []) ctx.log(`  ${line}`);
+    });
   return runs;
 }
 

@@ -6,6 +6,7 @@ import { ApprovalUi } from './approvals';
 import { ApprovalsView } from './approvalsView';
 import { CasesView } from './casesView';
 import * as cmd from './commands';
+import { vscodeLmHandlers } from './lm';
 import { createLanguageClient } from './lspClient';
 import { RunsModel } from './model/runsModel';
 import { toServerSettings, userSafeGetter } from './model/settings';
@@ -46,7 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
     onRequest: (method, handler) => context.subscriptions.push(lc.onRequest(method, handler)),
     onNotification: (method, handler) => context.subscriptions.push(lc.onNotification(method, handler)),
   };
-  wireClient(receiver, { runChanged: (p) => model.upsert(p.run), requestApproval: (p) => approvals.handle(p) });
+  wireClient(receiver, { runChanged: (p) => model.upsert(p.run), requestApproval: (p) => approvals.handle(p), lm: vscodeLmHandlers(log) });
   await lc.start();
 
   const sendKey = async () => {

@@ -9,8 +9,9 @@ import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
 import type { RunStatus } from './core/status';
+import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
-export type { Depth, FrameworkChoice, RunStatus };
+export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
 
 export type Direction = 'clientToServer' | 'serverToClient';
 
@@ -65,6 +66,10 @@ export interface RunView {
   pendingApprovals: ApprovalParams[];
   /** what the verifier ran and kept (absent when the run has no verify stage) */
   verification?: VerificationView;
+  /** tokens per agent and for the run, and their cost with a price table */
+  usage?: RunUsage;
+  /** per agent wall time, attempts, error ratio and tokens */
+  health?: RunHealth;
 }
 
 export interface VerificationView {
@@ -207,6 +212,43 @@ export interface ExportedSymbolsResult {
 /** Sent from the client to the server: a file's exported functions and classes (CodeLens, "for Selection"). */
 export const ExportedSymbols = request<ExportedSymbolsParams, ExportedSymbolsResult>('amtp/exportedSymbols', 'clientToServer');
 
+/** A chat model that vscode.lm.selectChatModels offers. */
+export interface LmModelInfo {
+  id: string;
+  name: string;
+  vendor: string;
+  family: string;
+  version: string;
+  maxInputTokens: number;
+}
+export interface LmModelsResult {
+  models: LmModelInfo[];
+}
+/** Sent from the server to the client: list the VS Code language models (provider vscode-lm). */
+export const LmModels = request<null, LmModelsResult>('amtp/lmModels', 'serverToClient');
+
+export interface LmChatParams {
+  agent: string;
+  /** the model's id, as LmModels listed it */
+  model: string;
+  /** the agent's static system prompt and the canonical envelope: the session's only two messages */
+  messages: { role: 'system' | 'user'; content: string }[];
+  /** why AMTP wants the model, for VS Code's consent prompt */
+  justification: string;
+  /** the client gives up after this long without a text fragment */
+  idleTimeoutMs: number;
+  maxOutputTokens: number;
+}
+export interface LmChatResult {
+  content?: string;
+  model?: string;
+  /** counted with the model's own tokenizer (vscode.lm reports no usage) */
+  usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
+  error?: { kind: 'NoPermissions' | 'Blocked' | 'NotFound' | 'Cancelled' | 'Timeout' | 'Other'; message: string };
+}
+/** Sent from the server to the client: one agent request through vscode.lm (one request per session); cancellable. */
+export const LmChat = request<LmChatParams, LmChatResult>('amtp/lmChat', 'serverToClient');
+
 /** Sent from the client to the server: verify a recording's determinism (two replays). */
 export const VerifyDeterminism = request<VerifyDeterminismParams, VerifyDeterminismResult>('amtp/verifyDeterminism', 'clientToServer');
 
@@ -226,6 +268,20 @@ export const TrustChanged = notification<TrustChangedParams>('amtp/trustChanged'
 export interface ServerSettings {
   provider: ProviderName;
   baseURL?: string;
+  /** Azure OpenAI: resource URL (classic) or …/openai/v1 */
+  azureEndpoint?: string;
+  azureDeployment?: string;
+  azureApiVersion?: string;
+  /** extra headers for every request (OpenRouter's HTTP-Referer / X-Title, gateways) */
+  headers?: Record<string, string>;
+  /** idle seconds before a model request is given up (default 600) */
+  modelTimeoutSeconds?: number;
+  /** most tokens of one reply: batches are sized to it and every request carries it (default 4096) */
+  maxOutputTokens?: number;
+  /** ask for structured output (default true) */
+  structuredOutput?: boolean;
+  /** USD per million tokens by model */
+  priceTable?: PriceTable;
   model?: string;
   models?: { crawler?: string; generator?: string; engineer?: string };
   temperature?: number;
@@ -243,9 +299,8 @@ export interface ServerSettings {
   verifyRuns?: number;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
-  /** batch budgets: tokens of one request and of one reply, and batches in flight at once */
+  /** batch budgets: tokens of one request, and batches in flight at once */
   maxInputTokens?: number;
-  maxOutputTokens?: number;
   concurrency?: number;
 }
 
@@ -253,32 +308,39 @@ export interface ServerSettings {
 export const SettingsChanged = notification<ServerSettings>('amtp/settingsChanged', 'clientToServer');
 
 /** Every message, for the tests that check both sides wire all of them. */
-export const MESSAGES = [Generate, Crawl, Detect, RunChanged, RequestApproval, Cancel, Resume, Runs, RunTests, ExportedSymbols, SetCredentials, VerifyDeterminism, TrustChanged, SettingsChanged] as const;
+export const MESSAGES = [Generate, Crawl, Detect, RunChanged, RequestApproval, Cancel, Resume, Runs, RunTests, ExportedSymbols, SetCredentials, VerifyDeterminism, TrustChanged, SettingsChanged, LmModels, LmChat] as const;
 
 // Typed wrappers over whatever connection a side has (vscode-languageclient or vscode-languageserver):
 // each only needs the string-method overloads both libraries offer.
 
+/** What both libraries' cancellation tokens offer (vscode.CancellationToken too). */
+export interface CancellationLike {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): unknown;
+}
+
 export interface RequestSender {
-  sendRequest(method: string, params?: unknown): Promise<unknown>;
+  sendRequest(method: string, params?: unknown, token?: CancellationLike): Promise<unknown>;
 }
 export interface NotificationSender {
   sendNotification(method: string, params?: unknown): unknown;
 }
 export interface Receiver {
-  onRequest(method: string, handler: (params: unknown) => unknown): unknown;
+  onRequest(method: string, handler: (params: unknown, token?: CancellationLike) => unknown): unknown;
   onNotification(method: string, handler: (params: unknown) => void): unknown;
 }
 
-export function sendRequest<P, R>(to: RequestSender, type: RequestType<P, R>, params: P): Promise<R> {
-  return to.sendRequest(type.method, params) as Promise<R>;
+/** `token` (vscode-jsonrpc's CancellationToken) sends $/cancelRequest when it is cancelled. */
+export function sendRequest<P, R>(to: RequestSender, type: RequestType<P, R>, params: P, token?: CancellationLike): Promise<R> {
+  return (token ? to.sendRequest(type.method, params, token) : to.sendRequest(type.method, params)) as Promise<R>;
 }
 
 export function sendNotification<P>(to: NotificationSender, type: NotificationType<P>, params: P): void {
   void to.sendNotification(type.method, params);
 }
 
-export function onRequest<P, R>(on: Receiver, type: RequestType<P, R>, handler: (params: P) => R | Promise<R>): void {
-  on.onRequest(type.method, handler as (params: unknown) => unknown);
+export function onRequest<P, R>(on: Receiver, type: RequestType<P, R>, handler: (params: P, token?: CancellationLike) => R | Promise<R>): void {
+  on.onRequest(type.method, handler as (params: unknown, token?: CancellationLike) => unknown);
 }
 
 export function onNotification<P>(on: Receiver, type: NotificationType<P>, handler: (params: P) => void): void {

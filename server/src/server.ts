@@ -1,6 +1,6 @@
 // LSP connection wiring only: every handler lives in lsp/service.ts.
 import { fileURLToPath } from 'node:url';
-import { createConnection, ProposedFeatures, ResponseError, ErrorCodes, WorkDoneProgress, type InitializeParams } from 'vscode-languageserver/node';
+import { CancellationTokenSource, createConnection, ProposedFeatures, ResponseError, ErrorCodes, WorkDoneProgress, type InitializeParams } from 'vscode-languageserver/node';
 import { AmtpService, RestrictedModeError } from './lsp/service';
 import { wireService } from './lsp/wiring';
 import * as P from './protocol';
@@ -38,6 +38,21 @@ connection.onInitialize((params: InitializeParams) => {
         void connection.sendProgress(WorkDoneProgress.type, token, value);
       },
       log: (line) => connection.console.log(line),
+      lm: {
+        models: async () => (await P.sendRequest(connection, P.LmModels, null)).models,
+        // The run's abort becomes the request's $/cancelRequest, so the client stops the model too.
+        chat: async (p, signal) => {
+          const source = new CancellationTokenSource();
+          const cancel = () => source.cancel();
+          signal?.addEventListener('abort', cancel, { once: true });
+          try {
+            return await P.sendRequest(connection, P.LmChat, p, source.token);
+          } finally {
+            signal?.removeEventListener('abort', cancel);
+            source.dispose();
+          }
+        },
+      },
     }, init);
   }
   return { capabilities: {}, serverInfo: { name: 'amtp', version: '0.1.0' } };

@@ -15,7 +15,11 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
-      env: { ...process.env, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, AMTP_PROVIDER: undefined, AMTP_CRASH_AT: undefined, ...env },
+      env: {
+        ...process.env, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, AMTP_PROVIDER: undefined, AMTP_CRASH_AT: undefined,
+        AZURE_OPENAI_API_KEY: undefined, AZURE_OPENAI_ENDPOINT: undefined, AZURE_OPENAI_DEPLOYMENT: undefined, OPENAI_API_VERSION: undefined, AMTP_HEADERS: undefined,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(ids ?? {}),
     });

@@ -2,6 +2,7 @@ import { standardStages } from '../../server/src/app/stages';
 import { crawlMap } from '../../server/src/agents/crawler/staticMap';
 import { approveAll } from '../../server/src/gateway/approvers';
 import type { Approver } from '../../server/src/gateway/gateway';
+import { CapabilityMemory } from '../../server/src/llm/capabilities';
 import { OpenAiProvider } from '../../server/src/llm/openaiProvider';
 import type { PipelineDeps, PipelineEvent } from '../../server/src/pipeline/deps';
 import { RunStore } from '../../server/src/pipeline/store';
@@ -11,7 +12,8 @@ export function openAiDeps(ws: string, baseURL: string, opts: { approver?: Appro
   return {
     workspace: ws,
     store: new RunStore(ws),
-    provider: new OpenAiProvider({ apiKey: opts.apiKey ?? 'sk-test-fake-key-000', baseURL, timeoutMs: 5000 }),
+    // A memory of refusals of its own, so no test depends on another's (or writes the user's cache dir).
+    provider: new OpenAiProvider({ apiKey: opts.apiKey ?? 'sk-test-fake-key-000', baseURL, timeoutMs: 5000, capabilities: new CapabilityMemory() }),
     approver: opts.approver ?? approveAll,
     stages: standardStages(),
     crawl: crawlMap,

@@ -189,7 +189,7 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
       const map = { schema_version: '1', project: { name: 'pk', module_system: 'python', typescript: false }, tree: { files: 1, dirs: 0, bytes: 1, truncated: false }, languages: [], package_managers: [], frameworks: [], test_setup: cases.project.test_setup, entry_points: [], key_files: [], usage_examples: [], skipped: [] } as const;
       const plan = cases as unknown as TestCases;
       const [batch] = engineerBatching.plan({ plan, map: structuredClone(map) as unknown as CrawlerOutput }, { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' });
-      const out = engineerBatching.merge({ plan, map: map as unknown as CrawlerOutput }, [await OFFLINE_ENGINES.engineer({ schema_version: '1', run_id: 'r_x', from_agent: 'generator', to_agent: 'engineer', artifact_id: 'a_x', payload: batch.payload, params: { target_framework: 'pytest' } })], { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' });
+      const out = engineerBatching.merge({ plan, map: map as unknown as CrawlerOutput }, [{ payload: batch.payload, output: await OFFLINE_ENGINES.engineer({ schema_version: '1', run_id: 'r_x', from_agent: 'generator', to_agent: 'engineer', artifact_id: 'a_x', payload: batch.payload, params: { target_framework: 'pytest' } }) }], { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' });
       assert.equal(out.files.length, 1, JSON.stringify(out));
       await fsp.writeFile(path.join(ws, 'pk.py'), 'def add(a, b):\n    return a + b\n');
       await fsp.mkdir(path.join(ws, 'tests'), { recursive: true });

@@ -16,7 +16,7 @@ type Result = { isError?: boolean; content: { type: string; text: string }[]; st
 
 /** A client; with `answer`, it declares form elicitation and answers each request with it. */
 async function connect(ws: string, answer?: (req: ElicitRequest['params']) => ElicitResult) {
-  const server = createWorkspaceServer(ws, { runs: mcpRuns({ workspace: ws, provider: 'offline', risk: {} }) });
+  const server = createWorkspaceServer(ws, { runs: mcpRuns({ workspace: ws, llm: { provider: 'offline' }, risk: {} }) });
   const client = new Client({ name: 'test-host', version: '1' }, { capabilities: answer ? { elicitation: { form: {} } } : {} });
   const asked: ElicitRequest['params'][] = [];
   if (answer) client.setRequestHandler(ElicitRequestSchema, async (req) => (asked.push(req.params), answer(req.params)));

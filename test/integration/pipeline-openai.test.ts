@@ -93,17 +93,39 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     assert.equal('attempt' in meta && meta.attempt, 2);
   });
 
-  it('truncated JSON is retried up to the attempt limit, then the run fails with every error kept', async () => {
+  it('a reply cut at the output bound is OutputTruncated, not malformed output: retried once, then the run fails saying how to raise the bound', async () => {
     const cut = JSON.stringify(goodEngineerOutput()).slice(0, 60);
     fake.script('engineer', { content: cut, finishReason: 'length' }, { content: cut, finishReason: 'length' }, { content: cut, finishReason: 'length' });
     const run = await startRun(openAiDeps(ws, fake.baseURL), params());
     assert.equal(run.status, 'failed');
     const eng = run.activities.find((a) => a.agent === 'engineer')!;
-    assert.equal(eng.attempts, 3);
-    assert.deepEqual(eng.errors.map((e) => e.kind), ['MalformedLlmOutput', 'MalformedLlmOutput', 'MalformedLlmOutput']);
+    assert.equal(eng.attempts, 2, 'one retry, not the malformed-output budget of 3');
+    assert.deepEqual(eng.errors.map((e) => e.kind), ['OutputTruncated', 'OutputTruncated']);
+    assert.match(eng.errors[0].message, /output bound of 4096 tokens \(finish_reason "length"\)/);
+    assert.equal(eng.errors[0].excerpt, cut.slice(-200), 'the tail of the cut reply is kept for a person');
+    assert.match(run.reason!, /cut at the output bound of 4096 tokens 2 times, and its batch cannot be cut further; raise --max-output-tokens/);
+    assert.equal(fake.callsFor('engineer').length, 2);
+    assert.equal(eng.usage!.requests, 2, 'cut replies are paid for: both are counted');
     assert.equal(eng.artifactId, undefined);
     assert.equal((await artifactFiles(ws)).length, 5, 'the static map, then the crawler and generator batches and results; nothing of the engineer');
     await assert.rejects(fsp.access(path.join(ws, GOOD_TEST_PATH)));
+  });
+
+  it('a reply cut once, then whole: the run completes with one OutputTruncated on record', async () => {
+    fake.script('generator', { content: JSON.stringify(goodGeneratorOutput()).slice(0, 50), finishReason: 'length' });
+    const run = await startRun(openAiDeps(ws, fake.baseURL), params());
+    assert.equal(run.status, 'completed', run.reason);
+    assert.deepEqual(run.activities[1].errors.map((e) => e.kind), ['OutputTruncated']);
+    assert.equal(run.activities[1].attempts, 2);
+  });
+
+  it('truncated JSON that ends normally (finish_reason "stop") is still MalformedLlmOutput, retried up to the attempt limit', async () => {
+    const cut = JSON.stringify(goodEngineerOutput()).slice(0, 60);
+    fake.script('engineer', { content: cut }, { content: cut }, { content: cut });
+    const run = await startRun(openAiDeps(ws, fake.baseURL), params());
+    assert.equal(run.status, 'failed');
+    const eng = run.activities.find((a) => a.agent === 'engineer')!;
+    assert.deepEqual(eng.errors.map((e) => e.kind), ['MalformedLlmOutput', 'MalformedLlmOutput', 'MalformedLlmOutput']);
   });
 
   it('a schema-violating object stops the run in needs_review with the ajv errors, persists nothing, and is not retried', async () => {

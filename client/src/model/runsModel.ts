@@ -1,6 +1,7 @@
 // The Test Cases tree as plain data: runs → target files → cases. No 'vscode' import, so the
 // grouping, ordering and status rules are unit-tested without an extension host.
 import type * as P from '../../../server/src/protocol';
+import { formatAgentHealth, formatRunHealth, formatRunUsage, formatUsd } from '../../../server/src/core/usageFormat';
 
 export type CaseOutcome = 'passing' | 'failing';
 
@@ -129,7 +130,22 @@ export function describeRun(run: P.RunView): string {
     .filter((k) => n[k] > 0)
     .map((k) => `${n[k]} ${k.replace('_', ' ')}`);
   const stage = run.status === 'running' ? `${run.stage} · ` : '';
-  return `${stage}${run.status} · ${run.cases.length} case${run.cases.length === 1 ? '' : 's'}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+  return `${stage}${run.status} · ${run.cases.length} case${run.cases.length === 1 ? '' : 's'}${parts.length ? ` (${parts.join(', ')})` : ''}${describeTokens(run)}`;
+}
+
+/** " · 3702+1701 tokens · $0.0016" when a model was asked anything (the offline provider spends none). */
+function describeTokens(run: P.RunView): string {
+  const u = run.usage;
+  if (!u || u.total.promptTokens + u.total.completionTokens === 0) return '';
+  return ` · ${u.total.promptTokens}+${u.total.completionTokens} tokens${u.costUsd !== undefined ? ` · ${formatUsd(u.costUsd)}` : ''}`;
+}
+
+/** The run's usage and health, one line each (the run's tooltip in the Test Cases view). */
+export function runHealthLines(run: P.RunView): string[] {
+  const lines: string[] = [];
+  if (run.usage) lines.push(`tokens: ${formatRunUsage(run.usage)}`);
+  if (run.health) lines.push(formatRunHealth(run.health), ...run.health.agents.map(formatAgentHealth));
+  return lines;
 }
 
 /** The case's description in the tree: priority, status and, when there is one, the reason. */

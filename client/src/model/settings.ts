@@ -5,6 +5,7 @@ import { isProviderName } from '../../../server/src/core/providers';
 import { isRisk, isToolName, type Risk, type ToolName } from '../../../server/src/core/risk';
 import { SETTINGS, type SettingKey } from '../../../server/src/core/settings';
 import type * as P from '../../../server/src/protocol';
+import type { PriceTable } from '../../../server/src/core/usage';
 
 export type ConfigGetter = (key: SettingKey) => unknown;
 
@@ -38,6 +39,7 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   const s: P.ServerSettings = { provider: isProviderName(provider) ? provider : 'offline' };
   const baseURL = str(get('baseURL'));
   if (baseURL) s.baseURL = baseURL;
+  readEndpoint(get, s);
   const model = str(get('model'));
   if (model) s.model = model;
   const models: NonNullable<P.ServerSettings['models']> = {};
@@ -69,9 +71,31 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   if (runs !== undefined) s.verifyRuns = runs;
   const testTimeout = positiveInt(get('testTimeoutSeconds'));
   if (testTimeout !== undefined) s.testTimeoutSeconds = testTimeout;
-  for (const key of ['maxInputTokens', 'maxOutputTokens', 'concurrency'] as const) {
+  for (const key of ['maxInputTokens', 'concurrency'] as const) {
     const n = positiveInt(get(key));
     if (n !== undefined) s[key] = n;
   }
   return s;
+}
+
+/** Azure, headers, the request shape and the price table (the endpoint keys are user-only: see userSafeGetter). */
+function readEndpoint(get: ConfigGetter, s: P.ServerSettings): void {
+  const azureEndpoint = str(get('azureEndpoint'));
+  if (azureEndpoint) s.azureEndpoint = azureEndpoint;
+  const azureDeployment = str(get('azureDeployment'));
+  if (azureDeployment) s.azureDeployment = azureDeployment;
+  const azureApiVersion = str(get('azureApiVersion'));
+  if (azureApiVersion) s.azureApiVersion = azureApiVersion;
+  const headers = get('headers');
+  if (headers && typeof headers === 'object' && !Array.isArray(headers)) {
+    const clean = Object.fromEntries(Object.entries(headers as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    if (Object.keys(clean).length) s.headers = clean;
+  }
+  const timeout = num(get('modelTimeoutSeconds'));
+  if (timeout !== undefined && timeout > 0) s.modelTimeoutSeconds = timeout;
+  const bound = positiveInt(get('maxOutputTokens'));
+  if (bound !== undefined) s.maxOutputTokens = bound;
+  if (get('structuredOutput') === false) s.structuredOutput = false;
+  const prices = get('priceTable');
+  if (prices && typeof prices === 'object' && !Array.isArray(prices) && Object.keys(prices).length) s.priceTable = prices as PriceTable;
 }

@@ -26,12 +26,23 @@ export interface PlannedBatch<A extends AgentId> {
   payload: AgentInputs[A];
 }
 
+/** A finished batch: what it was sent and what it answered. */
+export interface DoneBatch<A extends AgentId> {
+  payload: AgentInputs[A];
+  output: AgentOutputs[A];
+}
+
 export interface AgentBatching<A extends AgentId> {
   plan(source: AgentSources[A], ctx: PlanContext): PlannedBatch<A>[];
+  /**
+   * A batch's work in two halves, for a batch whose reply did not fit the output bound; undefined
+   * when it cannot be cut further (one symbol, one case). Pure: the same payload, the same halves.
+   */
+  split(payload: AgentInputs[A]): [AgentInputs[A], AgentInputs[A]] | undefined;
   /** why a reply that fits its schema does not fit its batch (a patch that does not apply), or undefined */
   check?(payload: AgentInputs[A], output: AgentOutputs[A]): string | undefined;
-  /** the agent's result, from every batch's output in batch order */
-  merge(source: AgentSources[A], outputs: AgentOutputs[A][], ctx: PlanContext): AgentResults[A];
+  /** the agent's result, from every batch in batch order (a split batch's halves in its place) */
+  merge(source: AgentSources[A], done: DoneBatch<A>[], ctx: PlanContext): AgentResults[A];
 }
 
 export type Batchings = { [A in AgentId]: AgentBatching<A> };

@@ -26,14 +26,20 @@ const integer = (v: string) => (/^-?\d+$/.test(v) ? undefined : `must be an inte
 const positive = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : `must be a positive integer (got "${v}")`);
 const finite = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? undefined : `must be a number (got "${v}")`);
 
+const positiveNumber = (v: string) => (Number(v) > 0 ? undefined : `must be a positive number (got "${v}")`);
+// The value may be a secret: never echoed.
+const headerCheck = (v: string) => (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(v) ? undefined : "must be 'NAME: VALUE' with a valid HTTP header name");
+
 const RUN_FLAGS = ['generate', 'resume'] as const;
+/** Where a run's requests go and how they look: the person's choice, for any command that calls a model. */
+const ENDPOINT_FLAGS = ['generate', 'resume', 'mcp'] as const;
 
 export const FLAGS = {
   framework: { type: 'string', value: FRAMEWORK_CHOICES.join('|'), help: 'the test framework to write for (auto: the one the project uses)', commands: ['generate'], check: oneOf(FRAMEWORK_CHOICES) },
   depth: { type: 'string', value: DEPTHS.join('|'), help: 'how many cases to plan (default standard)', commands: ['generate'], check: oneOf(DEPTHS) },
   provider: {
     type: 'string', value: PROVIDERS.join('|'),
-    help: 'offline: built-in static analysis, no network; openai: any OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL). Default: AMTP_PROVIDER, else openai when OPENAI_API_KEY is set, else offline',
+    help: 'offline: built-in static analysis, no network; openai: any OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL; no key needed for a local server); azure: Azure OpenAI (AZURE_OPENAI_API_KEY, --azure-*); vscode-lm: only inside VS Code. Default: AMTP_PROVIDER, else openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline',
     commands: ['generate', 'mcp'], check: oneOf(PROVIDERS),
   },
   model: { type: 'string', value: 'M', help: 'the model of every agent (default AMTP_MODEL, else gpt-4o-mini)', commands: ['generate'] },
@@ -44,8 +50,23 @@ export const FLAGS = {
   temperature: { type: 'string', value: 'T', help: 'sampling temperature, at most 0.2 (higher is clamped, with a warning)', commands: ['generate'], check: finite },
   'max-attempts': { type: 'string', value: 'N', help: 'new sessions for a reply that does not parse (default 3)', commands: ['generate'], check: integer },
   'max-input-tokens': { type: 'string', value: 'N', help: "most tokens one model request may carry; each agent's work is cut into batches that fit (default 8000)", commands: ['generate'], check: positive },
-  'max-output-tokens': { type: 'string', value: 'N', help: 'most tokens one model reply may use; batches are sized so their expected reply fits (default 4000)', commands: ['generate'], check: positive },
+  'max-output-tokens': {
+    type: 'string', value: 'N',
+    help: 'most tokens one model reply may use: batches are sized so their expected reply fits, and every request carries it as its output bound (default AMTP_MAX_OUTPUT_TOKENS, else 4096)',
+    commands: ['generate'], check: positive,
+  },
   concurrency: { type: 'string', value: 'N', help: 'batches sent at once; a 429 pauses them all (default 4)', commands: ['generate'], check: positive },
+  timeout: { type: 'string', value: 'SECONDS', help: 'give a model request up after this many seconds without data, before the first streamed chunk or between two (default AMTP_TIMEOUT_SECONDS, else 600)', commands: ENDPOINT_FLAGS, check: positiveNumber },
+  header: {
+    type: 'string', multiple: true, value: "'NAME: VALUE'",
+    help: 'an extra HTTP header on every model request (e.g. for a gateway); repeatable, wins over AMTP_HEADERS (a JSON object). Values are treated as secrets',
+    commands: ENDPOINT_FLAGS, check: headerCheck,
+  },
+  'price-table': { type: 'string', value: 'FILE', help: 'a JSON file of prices per million tokens by model, for the cost line of the summary (default AMTP_PRICE_TABLE); see docs/configuration.md', commands: ENDPOINT_FLAGS },
+  'no-structured-output': { type: 'boolean', help: 'never ask the endpoint for structured output (response_format); replies are still validated (also AMTP_STRUCTURED_OUTPUT=0)', commands: ENDPOINT_FLAGS },
+  'azure-endpoint': { type: 'string', value: 'URL', help: 'with --provider azure: the resource endpoint, https://NAME.openai.azure.com (default AZURE_OPENAI_ENDPOINT)', commands: ENDPOINT_FLAGS },
+  'azure-deployment': { type: 'string', value: 'NAME', help: 'with --provider azure: the deployment (default AZURE_OPENAI_DEPLOYMENT; else the v1 API with --model)', commands: ENDPOINT_FLAGS },
+  'azure-api-version': { type: 'string', value: 'VERSION', help: 'with --provider azure and a deployment: the api-version (default AZURE_OPENAI_API_VERSION or OPENAI_API_VERSION)', commands: ENDPOINT_FLAGS },
   verify: { type: 'boolean', help: 'run the written tests and keep only assured ones (the default)', commands: ['generate'], conflicts: 'no-verify' },
   'no-verify': { type: 'boolean', help: 'write the tests without running them', commands: ['generate'] },
   runs: { type: 'string', value: 'N', help: 'a test is kept only if it passes N runs in a row (default 3)', commands: ['generate'], check: positive },

@@ -7,7 +7,12 @@ import { FLAGS, flagsOf, type FlagSpec } from './flags';
 export const VERSION: string = version;
 
 const EXIT_CODES = 'Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / cancelled / awaiting approval, 130 interrupted (Ctrl-C).';
-const ENVIRONMENT = 'Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_PROVIDER, AMTP_MODEL (per agent: AMTP_CRAWLER_MODEL, AMTP_GENERATOR_MODEL, AMTP_ENGINEER_MODEL).';
+const ENVIRONMENT = [
+  'Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_PROVIDER, AMTP_MODEL (per agent: AMTP_CRAWLER_MODEL,',
+  '  AMTP_GENERATOR_MODEL, AMTP_ENGINEER_MODEL), AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_DEPLOYMENT,',
+  '  AZURE_OPENAI_API_VERSION (or OPENAI_API_VERSION), AMTP_HEADERS (a JSON object), AMTP_TIMEOUT_SECONDS,',
+  '  AMTP_MAX_OUTPUT_TOKENS, AMTP_PRICE_TABLE, AMTP_STRUCTURED_OUTPUT=0. See docs/configuration.md.',
+].join('\n');
 
 export function usage(): string {
   const width = Math.max(...COMMAND_NAMES.map((c) => `amtp ${c} ${COMMANDS[c].args}`.length)) + 2;

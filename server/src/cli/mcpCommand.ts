@@ -8,7 +8,8 @@ import { EXIT } from '../pipeline/summary';
 import { riskFlags } from './args';
 import type { FlagValues } from './flags';
 import { mcpRuns } from './mcpRuns';
-import { defaultProvider, workspaceArg } from './pipeline';
+import { defaultProvider, endpointSettings } from './endpointOptions';
+import { workspaceArg } from './pipeline';
 
 /**
  * The folder to serve when no DIR is given: the current one, unless it is / or the home folder.
@@ -32,6 +33,6 @@ export function defaultServedFolder(cwd = process.cwd(), home = os.homedir()): s
 export async function mcp(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
   const ws = await workspaceArg(positionals[0] ?? defaultServedFolder());
   // stdout belongs to the MCP protocol from here on; logs go to stderr.
-  await runMcpStdio(ws, { runs: mcpRuns({ workspace: ws, provider: v.provider ?? defaultProvider(), risk: riskFlags(v.risk) }), signal });
+  await runMcpStdio(ws, { runs: mcpRuns({ workspace: ws, llm: endpointSettings(defaultProvider(v.provider, process.env), v, process.env), risk: riskFlags(v.risk) }), signal });
   return EXIT.ok;
 }

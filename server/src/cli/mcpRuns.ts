@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import type { EngineerOutput } from '../contracts/types';
 import type { ApprovalRecord, RunRecord } from '../core/run';
 import type { RiskOverrides } from '../gateway/policy';
+import type { ProviderSettings } from '../app/providers';
 import { Gateway } from '../gateway/gateway';
 import { runTests } from '../frameworks/runner';
 import { keptPaths } from '../git/keptFiles';
@@ -23,8 +24,8 @@ import { pipelineDeps, runParams } from './pipeline';
 
 export interface McpRunSettings {
   workspace: string;
-  /** the person's choice (flag or environment), never the calling model's */
-  provider: string;
+  /** the person's choice (flags or environment), never the calling model's */
+  llm: ProviderSettings;
   risk: RiskOverrides;
 }
 
@@ -47,7 +48,7 @@ export function mcpRuns(s: McpRunSettings): RunTools {
 }
 
 async function generate(s: McpRunSettings, input: GenerateInput, ctx: ToolCallContext): Promise<ToolOutput> {
-  const params = runParams({ depth: input.depth, framework: input.framework, provider: s.provider, verify: input.verify, commit: input.commit });
+  const params = runParams({ depth: input.depth, framework: input.framework, provider: s.llm.provider, verify: input.verify, commit: input.commit });
   let scope;
   try {
     scope = await resolveScope(s.workspace, { only: input.only, changedSince: input.changedSince });
@@ -55,7 +56,7 @@ async function generate(s: McpRunSettings, input: GenerateInput, ctx: ToolCallCo
     return { text: errorMessage(e), structured: {}, isError: true };
   }
   if (scope) params.scope = scope;
-  const deps = await pipelineDeps(s.workspace, s.provider, ctx.approver, ctx.signal, s.risk, (e) => {
+  const deps = await pipelineDeps(s.workspace, s.llm, ctx.approver, ctx.signal, s.risk, (e) => {
     if (e.type === 'activity') ctx.progress(`${e.agent} (attempt ${e.attempt})`);
     else if (e.type === 'log') ctx.progress(e.message);
   });

@@ -2,6 +2,7 @@
 // contract") on stdout, and on stderr what to do next when the run waits for a person.
 import * as path from 'node:path';
 import type { RunRecord } from '../core/run';
+import { formatAgentHealth, formatRunHealth, formatRunUsage } from '../core/usageFormat';
 import type { RunStore } from '../pipeline/store';
 import { exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
 import { err } from './pipeline';
@@ -9,6 +10,10 @@ import { err } from './pipeline';
 export function summaryText(s: RunSummary): string {
   const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];
   for (const a of s.activities) out.push(`  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`);
+  const t = s.usage.total;
+  if (t.promptTokens + t.completionTokens + (t.unreported ?? 0) > 0) out.push(`  usage: ${formatRunUsage(s.usage)}`); // the offline provider spends none
+  out.push(`  health: ${formatRunHealth(s.health)}`);
+  for (const h of s.health.agents) out.push(`    ${formatAgentHealth(h)}`);
   out.push(`  cases: ${s.cases.length}`);
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);

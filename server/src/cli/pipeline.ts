@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crawlMap } from '../agents/crawler/staticMap';
 import { runPolicy } from '../app/policy';
-import { createProvider } from '../app/providers';
+import { createProvider, type ProviderSettings } from '../app/providers';
 import { standardStages } from '../app/stages';
 import type { AgentId } from '../core/agents';
 import { UsageError } from '../core/errors';
@@ -32,11 +32,6 @@ export function approverFor(yes: boolean | undefined): Approver {
   return deferAll; // no person to ask: nothing risky happens; `amtp approve` decides later
 }
 
-/** The provider a run uses when none is named: AMTP_PROVIDER, else openai with a key, else offline. */
-export function defaultProvider(): string {
-  return process.env.AMTP_PROVIDER ?? (process.env.OPENAI_API_KEY ? 'openai' : 'offline');
-}
-
 export interface RunOptions {
   depth?: Depth;
   framework?: FrameworkChoice;
@@ -60,7 +55,7 @@ export function runParams(o: RunOptions): RunParams {
   const params = resolveParams(
     {
       depth: o.depth, framework: o.framework, provider: o.provider, model: o.model ?? process.env.AMTP_MODEL, seed: o.seed, temperature: o.temperature, maxAttempts: o.maxAttempts,
-      maxInputTokens: o.maxInputTokens, maxOutputTokens: o.maxOutputTokens, concurrency: o.concurrency,
+      maxInputTokens: o.maxInputTokens, maxOutputTokens: o.maxOutputTokens ?? envNumber('AMTP_MAX_OUTPUT_TOKENS'), concurrency: o.concurrency,
       models: {
         crawler: o.models?.crawler ?? process.env.AMTP_CRAWLER_MODEL,
         generator: o.models?.generator ?? process.env.AMTP_GENERATOR_MODEL,
@@ -75,12 +70,12 @@ export function runParams(o: RunOptions): RunParams {
   return params;
 }
 
-/** Pipeline wiring. Endpoints and keys come from the environment, risks from --risk: the person's own. */
-export async function pipelineDeps(ws: string, provider: string, approver: Approver, signal: AbortSignal, risk: RiskOverrides = {}, onEvent: (e: PipelineEvent) => void = logEvent): Promise<PipelineDeps> {
+/** Pipeline wiring. Endpoints and keys come from flags and the environment, risks from --risk: the person's own. */
+export async function pipelineDeps(ws: string, llm: ProviderSettings, approver: Approver, signal: AbortSignal, risk: RiskOverrides = {}, onEvent: (e: PipelineEvent) => void = logEvent): Promise<PipelineDeps> {
   return {
     workspace: ws,
     store: new RunStore(ws),
-    provider: createProvider({ provider, apiKey: process.env.OPENAI_API_KEY, baseURL: process.env.OPENAI_BASE_URL || undefined }),
+    provider: createProvider({ log: (line) => err(`amtp: ${line}`), ...llm }),
     approver,
     stages: standardStages(),
     crawl: crawlMap,
@@ -89,6 +84,11 @@ export async function pipelineDeps(ws: string, provider: string, approver: Appro
     onEvent,
     ...(await runPolicy(ws, risk)),
   };
+}
+
+function envNumber(name: string): number | undefined {
+  const n = Number(process.env[name]);
+  return process.env[name] && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /** Test and CI knob: AMTP_BACKOFF_SCALE=0.001 makes the spec's 7.5 s / 1.5 s waits milliseconds. */

@@ -12,13 +12,15 @@ import { recordedDeps } from '../record/wire';
 import { riskFlags } from './args';
 import type { FlagValues } from './flags';
 import { finish } from './output';
-import { approverFor, defaultProvider, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
+import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
+import { approverFor, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
 
 export async function generate(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
   const ws = await workspaceArg(positionals[0]);
-  const provider = v.provider ?? defaultProvider();
+  const provider = defaultProvider(v.provider, process.env);
+  const llm = endpointSettings(provider, v, process.env);
   const params = runParams({
     depth: v.depth as Depth | undefined, framework: v.framework as FrameworkChoice | undefined, provider, model: v.model,
     models: { crawler: v['crawler-model'], generator: v['generator-model'], engineer: v['engineer-model'] },
@@ -28,10 +30,12 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
-  const d = await pipelineDeps(ws, provider, approverFor(v.yes), signal, riskFlags(v.risk));
+  const prices = await priceTableOption(v, process.env);
+  if (prices) params.prices = prices;
+  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json);
-  const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [process.env.OPENAI_API_KEY ?? '']);
+  const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
   try {
     const run = await startRun(recording, params, runId);
     err(`amtp: recorded to ${v.record}`);
@@ -51,7 +55,7 @@ async function existingRun(positionals: string[]): Promise<{ ws: string; store: 
 
 export async function resume(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
   const { ws, store, run } = await existingRun(positionals);
-  const d = await pipelineDeps(ws, run.params.provider, approverFor(v.yes), signal, riskFlags(v.risk));
+  const d = await pipelineDeps(ws, endpointSettings(run.params.provider, v, process.env), approverFor(v.yes), signal, riskFlags(v.risk));
   return finish(await resumeRun(d, run.id), store, ws, v.json);
 }
 
@@ -68,6 +72,6 @@ export async function approve(positionals: string[], v: FlagValues, signal: Abor
     files: run.files.filter((f) => f.action !== 'pending'),
   });
   err(`amtp: ${decision} ${pending.length} action(s) of run ${run.id}`);
-  const d = await pipelineDeps(ws, run.params.provider, deferAll, signal);
+  const d = await pipelineDeps(ws, endpointSettings(run.params.provider, {}, process.env), deferAll, signal);
   return finish(await resumeRun(d, saved.id), store, ws, v.json);
 }

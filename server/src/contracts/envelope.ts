@@ -14,7 +14,7 @@ export interface HandoffEnvelope<P extends object = Record<string, unknown>> {
   artifact_id: string | null;
   payload: P;
   /** which batch of the agent's work this session does */
-  batch?: { index: number; count: number };
+  batch?: { index: number; count: number; part?: string };
   params: { depth_level?: Depth; target_framework?: FrameworkChoice };
 }
 

@@ -307,6 +307,10 @@ export type HandoffEnvelopeDoc = {
   batch?: {
     index: number;
     count: number;
+    /**
+     * a half of batch `index`, whose earlier reply did not fit the output bound: 1 the first half, 2 the second, 1.2 the second half of the first half
+     */
+    part?: string;
   };
   params: {
     depth_level?: 'smoke' | 'standard' | 'deep';

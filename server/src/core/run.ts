@@ -1,11 +1,13 @@
 // The run record: what the store persists for each run, and what every stage reads and updates.
 // Types only (plus the verifier's defaults), so every layer can name them without importing logic.
+import { DEFAULT_MAX_OUTPUT_TOKENS } from './providers';
 import type { AgentId, ArtifactKind } from './agents';
 import type { ContractError } from './errors';
 import type { Depth, Framework, FrameworkChoice } from './frameworks';
 import type { Risk, ToolName } from './risk';
 import type { RunScope } from './scope';
 import type { RunStatus } from './status';
+import type { PriceTable, RunHealth, RunUsage, TokenUsage } from './usage';
 
 /** Provenance of a model's (or offline engine's) reply: one session's output. */
 export interface SessionMeta {
@@ -58,12 +60,19 @@ export interface BatchRecord {
   index: number;
   /** what the batch covers (e.g. the module paths), stable across resumes */
   key: string;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'needs_review';
+  /** `split`: its reply did not fit the output bound, so its work was cut into two halves (`parts`) */
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'needs_review' | 'split';
   attempts: number;
   errors: ActivityError[];
   artifactId?: string;
   /** estimated tokens of the request (system prompt + envelope) */
   requestTokens: number;
+  /** a half of a split batch: the batch it came from */
+  parent?: number;
+  /** which half, from the planned batch down: "1", "2", "1.2" (the second half of the first half) */
+  part?: string;
+  /** a split batch's two halves, in order */
+  parts?: [number, number];
   startedAt?: string;
   endedAt?: string;
 }
@@ -81,6 +90,8 @@ export interface ActivityRecord {
   batches?: BatchRecord[];
   /** the crawler's source: AMTP's static map, kept so a resumed run plans the same batches */
   sourceArtifactId?: string;
+  /** tokens of every reply of every attempt (a malformed or cut reply is paid for too) */
+  usage?: TokenUsage;
 }
 
 export type Decision = 'approved' | 'rejected' | 'timeout' | 'pending' | 'auto';
@@ -134,6 +145,8 @@ export interface RunParams {
   commit?: boolean;
   /** some files and symbols instead of the whole workspace */
   scope?: RunScope;
+  /** USD per million tokens by model, when the person gave a price table; kept so a resume prices the same way */
+  prices?: PriceTable;
 }
 
 /** Every request and reply fits these budgets, whatever the repository's size. */
@@ -146,7 +159,7 @@ export interface BatchParams {
   concurrency: number;
 }
 
-export const DEFAULT_BATCHING: BatchParams = { inputTokens: 8000, outputTokens: 4000, concurrency: 4 };
+export const DEFAULT_BATCHING: BatchParams = { inputTokens: 8000, outputTokens: DEFAULT_MAX_OUTPUT_TOKENS, concurrency: 4 };
 
 export interface RunRecord {
   schema_version: 1;
@@ -168,6 +181,10 @@ export interface RunRecord {
   reason?: string;
   /** what the verifier ran, kept and dropped (server/src/verifier) */
   verification?: VerificationRecord;
+  /** token sums per agent and for the run (server/src/usage), refreshed whenever an activity changes */
+  usage?: RunUsage;
+  /** per-agent wall time, attempts, error ratio and tokens (server/src/usage/health.ts) */
+  health?: RunHealth;
   /** the branch the `branch` stage created, or why it did not (server/src/git) */
   branch?: BranchRecord;
 }

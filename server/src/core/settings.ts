@@ -20,6 +20,14 @@ const WHERE_REQUESTS_GO = 'where requests and the API key go is the person\'s ch
 export const SETTINGS = {
   provider: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
   baseURL: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
+  azureEndpoint: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
+  azureDeployment: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
+  azureApiVersion: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
+  headers: { scope: 'machine', userOnly: 'headers travel with the API key and may carry credentials; only the person sets them' },
+  modelTimeoutSeconds: { scope: 'window' },
+  maxOutputTokens: { scope: 'window' },
+  structuredOutput: { scope: 'window' },
+  priceTable: { scope: 'window' },
   model: { scope: 'window' },
   'models.crawler': { scope: 'window' },
   'models.generator': { scope: 'window' },
@@ -35,7 +43,6 @@ export const SETTINGS = {
   verifyRuns: { scope: 'resource' },
   testTimeoutSeconds: { scope: 'resource' },
   maxInputTokens: { scope: 'window' },
-  maxOutputTokens: { scope: 'window' },
   concurrency: { scope: 'window' },
   codeLens: { scope: 'window', clientOnly: true },
 } as const satisfies Record<string, SettingSpec>;

@@ -17,7 +17,10 @@ export class OfflineProvider implements LlmProvider {
 
   openSession(agent: AgentId): LlmSession {
     return {
-      complete: async (req: ChatRequest): Promise<ChatReply> => ({ content: JSON.stringify(await this.answer(agent, req.messages[1].content)), model: 'offline' }),
+      // No model, no tokens: the usage is a real zero, not an unreported one.
+      complete: async (req: ChatRequest): Promise<ChatReply> => ({
+        content: JSON.stringify(await this.answer(agent, req.messages[1].content)), model: 'offline', usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0 },
+      }),
     };
   }
 

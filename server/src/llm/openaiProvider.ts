@@ -1,88 +1,120 @@
+// Any OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio, vLLM, OpenRouter) and Azure OpenAI.
+// Every request streams, carries an output bound, asks for structured output where the endpoint
+// takes it, and reports the endpoint's token usage. What an endpoint refuses is remembered
+// (llm/capabilities.ts) and the request is sent again without it.
 import type { AgentId } from '../core/agents';
-import { CancelledError } from '../core/errors';
-import { LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from './errors';
+import { AmtpError, CancelledError } from '../core/errors';
+import { CapabilityMemory, sharedCapabilities, type EndpointCapabilities } from './capabilities';
+import { resolveEndpoint, type EndpointSettings, type ResolvedEndpoint } from './endpoint';
+import { MalformedLlmOutput, OutputTruncated, TransientLlmError } from './errors';
+import { sdkClient } from './openaiClient';
+import { mapOpenAiError, rawError } from './openaiErrors';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from './provider';
-import { redactText } from '../util/redact';
+import { afterRefusal, chatBody, defaultCapabilities, type ChatBody } from './requestShape';
+import { IdleWatch, readStream, type StreamedReply } from './stream';
 
-export interface OpenAiSettings {
-  apiKey?: string;
-  baseURL?: string;
-  /** per-request timeout; a timeout is a transient error the orchestrator retries */
+export { mapOpenAiError, retryAfterMs } from './openaiErrors';
+
+export interface OpenAiSettings extends Omit<EndpointSettings, 'kind'> {
+  kind?: EndpointSettings['kind'];
+  /** the idle timeout in milliseconds (tests); overrides timeoutSeconds */
   timeoutMs?: number;
+  /** where refusals are remembered; default: the process's memory, backed by the user's cache dir */
+  capabilities?: CapabilityMemory;
+  /** one line for the person when AMTP changes what it sends (never a secret) */
+  log?: (line: string) => void;
 }
 
-/**
- * Any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, LM Studio, vLLM).
- * The SDK's own retries are off (maxRetries: 0): the orchestrator owns the policy.
- */
+/** How often one request may be re-sent without a refused parameter (structured output takes two steps). */
+const MAX_NEGOTIATIONS = 3;
+
 export class OpenAiProvider implements LlmProvider {
-  readonly name = 'openai';
+  readonly name: string;
+  private readonly endpoint: ResolvedEndpoint;
+
   constructor(private readonly settings: OpenAiSettings) {
-    if (!settings.apiKey) throw new LlmConfigError('No API key: set OPENAI_API_KEY (CLI) or run "AMTP: Set API Key" (VS Code), or use --provider offline.');
+    const kind = settings.kind ?? 'openai';
+    // Resolved up front: a missing key or a bad URL fails the run before any agent starts.
+    this.endpoint = resolveEndpoint({ ...settings, kind, ...(settings.timeoutMs ? { timeoutSeconds: settings.timeoutMs / 1000 } : {}) });
+    this.name = kind;
   }
 
   openSession(agent: AgentId): LlmSession {
-    return new OpenAiSession(agent, this.settings);
+    return new OpenAiSession(agent, this.endpoint, this.settings.capabilities ?? sharedCapabilities(), this.settings.log);
   }
 }
 
 class OpenAiSession implements LlmSession {
   private used = false;
-  constructor(private readonly agent: AgentId, private readonly settings: OpenAiSettings) {}
+  constructor(
+    private readonly agent: AgentId,
+    private readonly ep: ResolvedEndpoint,
+    private readonly memory: CapabilityMemory,
+    private readonly log?: (line: string) => void,
+  ) {}
 
   async complete(req: ChatRequest): Promise<ChatReply> {
     if (this.used) throw new Error('an LLM session serves exactly one request');
     this.used = true;
-    // Loaded lazily: the SDK is large and most CLI commands never call a model.
-    const { default: OpenAI } = await import('openai');
-    // A new client per session: no connection pool, history or state crosses an agent boundary.
-    const client = new OpenAI({ apiKey: this.settings.apiKey, baseURL: this.settings.baseURL, maxRetries: 0, timeout: this.settings.timeoutMs ?? 120_000 });
-    try {
-      const res = await client.chat.completions.create(
-        { model: req.model, messages: req.messages, temperature: req.temperature, top_p: req.top_p, seed: req.seed },
-        { signal: req.signal },
-      );
-      const choice = res.choices?.[0];
-      const content = choice?.message?.content;
-      if (typeof content !== 'string') throw new MalformedLlmOutput(`${this.agent}: the reply has no message content`, JSON.stringify(res).slice(0, 200));
-      return { content, model: res.model ?? req.model };
-    } catch (e) {
-      throw mapOpenAiError(e, this.settings, req.signal);
+    const key = CapabilityMemory.key(this.ep.where, req.model);
+    let caps = this.memory.get(key, defaultCapabilities(this.ep.target));
+    const client = await sdkClient(this.ep);
+    // A refused parameter produced no reply, so sending again without it is still the session's one request.
+    for (let n = 0; ; n++) {
+      const body = chatBody(req, this.ep, caps);
+      try {
+        return this.accept(req, await this.send(client, body, req.signal));
+      } catch (e) {
+        if (e instanceof AmtpError) throw e;
+        const raw = rawError(e, this.ep.secrets);
+        const change = req.signal?.aborted || n >= MAX_NEGOTIATIONS ? undefined : afterRefusal(raw.status, raw.message, body, caps);
+        if (!change) throw mapOpenAiError(e, this.ep, req.signal);
+        this.memory.remember(key, change);
+        caps = { ...caps, ...change };
+        this.log?.(`${this.ep.where} refused ${describeChange(change)} for model ${req.model} (${raw.status}: ${raw.message.slice(0, 160)}); sending without it from now on`);
+      }
     }
   }
-}
 
-export function mapOpenAiError(e: unknown, settings: OpenAiSettings, signal?: AbortSignal): unknown {
-  if (signal?.aborted) return new CancelledError();
-  const raw = e as { status?: number; headers?: Headers; name?: string; message?: string; constructor?: { name?: string } };
-  // Error bodies come from the endpoint, and some echo the request's key back ("invalid key sk-…").
-  // These messages end up in the run record, logs and summaries, so the key is cut out here.
-  const err = { status: raw?.status, headers: raw?.headers, name: raw?.name, constructor: raw?.constructor, message: raw?.message === undefined ? undefined : redactText(raw.message, settings.apiKey ? [settings.apiKey] : []) };
-  const name = err?.constructor?.name ?? err?.name ?? '';
-  const status = typeof err?.status === 'number' ? err.status : undefined;
-  const where = settings.baseURL ?? 'https://api.openai.com/v1';
-  if (status === 429) return new RateLimitError(`rate limited by ${where}: ${err.message ?? ''}`, retryAfterMs(err.headers));
-  if (status !== undefined && status >= 500) return new TransientLlmError(`server error ${status} from ${where}: ${err.message ?? ''}`);
-  if (status === 408 || status === 409) return new TransientLlmError(`${status} from ${where}`);
-  if (status === 401 || status === 403) return new LlmConfigError(`${status} from ${where}: the API key was refused. Fix OPENAI_API_KEY (CLI) or "AMTP: Set API Key" (VS Code).`);
-  if (status === 404) return new LlmConfigError(`404 from ${where}: check the model name (--model, AMTP_MODEL, amtp.models.*) and the base URL (OPENAI_BASE_URL, amtp.baseURL).`);
-  if (status !== undefined && status >= 400) return new LlmConfigError(`${status} from ${where}: ${err.message ?? ''}. Check amtp.baseURL / OPENAI_BASE_URL and the model settings.`);
-  if (/APIConnectionTimeoutError|APIConnectionError|AbortError|FetchError/.test(name) || /ECONNRESET|ECONNREFUSED|socket hang up|timed out|terminated/i.test(err?.message ?? '')) {
-    return new TransientLlmError(`cannot reach ${where}: ${err.message ?? name}`);
+  private async send(client: Awaited<ReturnType<typeof sdkClient>>, body: ChatBody, signal?: AbortSignal): Promise<StreamedReply> {
+    const watch = new IdleWatch(this.ep.idleTimeoutMs);
+    const stopped = () => {
+      if (signal?.aborted) return new CancelledError();
+      const s = this.ep.idleTimeoutMs / 1000;
+      return new TransientLlmError(`no data from ${this.ep.where} for ${s} s: timed out. The timeout counts idle time before and between streamed chunks; raise it with --timeout, AMTP_TIMEOUT_SECONDS or amtp.modelTimeoutSeconds.`);
+    };
+    try {
+      const stream = await client.chat.completions.create(body as never, { signal: signal ? AbortSignal.any([signal, watch.signal]) : watch.signal });
+      const reply = await readStream(stream as unknown as AsyncIterable<unknown>, watch);
+      // The SDK's stream ends quietly when its signal aborts: what it read so far is not a reply.
+      if (watch.fired || signal?.aborted) throw stopped();
+      return reply;
+    } catch (e) {
+      if (e instanceof AmtpError) throw e;
+      if (watch.fired || signal?.aborted) throw stopped();
+      throw e;
+    } finally {
+      watch.stop();
+    }
   }
-  if (e instanceof Error && settings.apiKey && e.message.includes(settings.apiKey)) e.message = redactText(e.message, [settings.apiKey]);
-  return e;
+
+  private accept(req: ChatRequest, r: StreamedReply): ChatReply {
+    if (r.finishReason === 'length') {
+      const bound = req.maxOutputTokens ?? this.ep.maxOutputTokens;
+      throw new OutputTruncated(
+        `${this.agent}: the reply stopped at the output bound of ${bound} tokens (finish_reason "length"); raise it with --max-output-tokens, AMTP_MAX_OUTPUT_TOKENS or amtp.maxOutputTokens`,
+        bound, r.content.slice(-200), r.usage,
+      );
+    }
+    if (!r.content && r.refusal) throw new MalformedLlmOutput(`${this.agent}: the model refused: ${r.refusal.slice(0, 200)}`, r.refusal.slice(0, 200), r.usage);
+    if (!r.content) throw new MalformedLlmOutput(`${this.agent}: the reply has no message content (finish_reason ${JSON.stringify(r.finishReason)})`, '', r.usage);
+    return { content: r.content, model: r.model ?? req.model, ...(r.usage ? { usage: r.usage } : {}) };
+  }
 }
 
-/** Retry-After is seconds or an HTTP date; some servers send retry-after-ms. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
-  if (!headers || typeof headers.get !== 'function') return undefined;
-  const ms = Number(headers.get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms >= 0 && headers.get('retry-after-ms') !== null) return ms;
-  const raw = headers.get('retry-after');
-  if (raw === null) return undefined;
-  const secs = Number(raw);
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+function describeChange(c: Partial<EndpointCapabilities>): string {
+  if (c.format === 'loose') return 'strict structured output';
+  if (c.format === 'off') return 'structured output (response_format)';
+  if (c.streamUsage === false) return 'stream_options.include_usage';
+  return c.bound === 'max_tokens' ? 'max_completion_tokens (using max_tokens)' : 'max_tokens (using max_completion_tokens)';
 }

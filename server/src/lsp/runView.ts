@@ -1,10 +1,11 @@
 import type { CaseStatus, CaseView, RunView } from '../protocol';
 import type { RunStore } from '../pipeline/store';
 import type { RunRecord } from '../core/run';
+import { runHealth, runUsage } from '../usage/health';
 
 const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 
-/** What the client shows of a run: cases with their status, files, pending approvals. */
+/** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
   const verified = new Map((run.verification?.results ?? []).map((r) => [r.caseId, r]));
   const done = (agent: 'generator' | 'engineer') => run.activities.some((a) => a.agent === agent && a.artifactId);
@@ -69,5 +70,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
           },
         }
       : {}),
+    usage: runUsage(run),
+    health: runHealth(run),
   };
 }

@@ -21,6 +21,9 @@ import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
 import { standardStages } from '../app/stages';
 import { DEFAULT_VERIFY } from '../core/run';
+import type { LmBridge } from '../llm/vscodeLmProvider';
+import { sharedCapabilities } from '../llm/capabilities';
+import { parsePriceTable } from '../usage/priceTable';
 
 export type ProgressValue =
   | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
@@ -33,6 +36,8 @@ export interface ClientPort {
   requestApproval(p: P.ApprovalParams): Promise<P.ApprovalResult>;
   progress(token: string, value: ProgressValue): void;
   log(line: string): void;
+  /** vscode.lm in the client (provider vscode-lm); absent in clients without it */
+  lm?: LmBridge;
 }
 
 export class RestrictedModeError extends Error {}
@@ -94,6 +99,7 @@ export class AmtpService {
       },
       (w) => this.port.log(`warning: ${w}`),
     );
+    if (s.priceTable) params.prices = parsePriceTable(s.priceTable, 'amtp.priceTable'); // a bad table is a clear error, not a wrong cost
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,
@@ -107,7 +113,7 @@ export class AmtpService {
     let close = () => undefined as void;
     if (s.record) {
       const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
-      const r = recordedDeps(deps, params, runId, file, [this.apiKey ?? '']);
+      const r = recordedDeps(deps, params, runId, file, this.secrets());
       deps = r.deps;
       close = () => r.recorder.close();
       this.port.log(`recording run ${runId} to ${file}`);
@@ -192,13 +198,15 @@ export class AmtpService {
 
   private async deps(provider: string, runId: string): Promise<PipelineDeps> {
     const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
+    // Before the run is tracked: a misconfigured provider (no key, bad URL) fails here and leaves nothing behind.
+    const llm = this.provider(provider);
     const controller = new AbortController();
     this.active.set(runId, controller);
     let lastState = '';
     return {
       workspace: this.workspace,
       store: this.store,
-      provider: createProvider({ provider, apiKey: this.apiKey ?? undefined, baseURL: this.settings.baseURL }),
+      provider: llm,
       approver: this.approver(),
       stages: standardStages(),
       crawl: crawlMap,
@@ -219,6 +227,21 @@ export class AmtpService {
         this.reporters.get(runId)?.(e);
       },
     };
+  }
+
+  /** The person's endpoint settings (user-only keys: VS Code and userSafeGetter keep repositories out). */
+  private provider(provider: string) {
+    const s = this.settings;
+    return createProvider({
+      provider, apiKey: this.apiKey ?? undefined, baseURL: s.baseURL, azureEndpoint: s.azureEndpoint, azureDeployment: s.azureDeployment, azureApiVersion: s.azureApiVersion,
+      headers: s.headers, timeoutSeconds: s.modelTimeoutSeconds, maxOutputTokens: s.maxOutputTokens, structuredOutput: s.structuredOutput,
+      lm: this.port.lm, capabilities: sharedCapabilities(), log: (line) => this.port.log(`info: ${line}`),
+    });
+  }
+
+  /** Secrets a recording must never hold: the key and every header value. */
+  private secrets(): string[] {
+    return [this.apiKey ?? '', ...Object.values(this.settings.headers ?? {})];
   }
 
   /** per-run progress reporters and the latest case count each run has shown */

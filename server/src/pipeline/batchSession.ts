@@ -5,27 +5,33 @@ import { canonicalJson, sha256 } from '../core/canonical';
 import { AmtpError, CancelledError, SchemaValidationError, errorKind, errorMessage } from '../core/errors';
 import { crashPoint } from '../core/faults';
 import type { ActivityError, Artifact, BatchRecord, RunRecord } from '../core/run';
-import { OUTPUT_SCHEMA, type AgentOutputs } from '../contracts/agentSchemas';
+import { addUsage, replyUsage } from '../core/usage';
+import { OUTPUT_SCHEMA, type AgentInputs, type AgentOutputs } from '../contracts/agentSchemas';
+import { selfContained } from '../contracts/selfContained';
 import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
 import type { AgentBatching, PlannedBatch } from '../agents/batching';
 import { acceptReply } from '../llm/accept';
-import { MalformedLlmOutput, RateLimitError, TransientLlmError } from '../llm/errors';
-import type { ChatRequest } from '../llm/provider';
+import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError, usageOf } from '../llm/errors';
+import type { ChatReply, ChatRequest } from '../llm/provider';
 import { SANITIZER_VERSION } from '../llm/sanitize';
 import type { RateGate } from './rateGate';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retry';
 import type { StageContext } from './stage';
 import { sessionKey } from './store';
+import { planAfterTruncation } from './truncation';
 
-/** What a batch ended as; anything but `done` stops the agent's other batches from starting. */
-export type BatchEnd = 'done' | 'needs_review' | 'failed';
+/** What a batch ended as; `needs_review` and `failed` stop the agent's other batches from starting. */
+export type BatchEnd = 'done' | 'split' | 'needs_review' | 'failed';
 
 export interface BatchJob<A extends AgentId> {
   agent: A;
   batching: AgentBatching<A>;
   planned: PlannedBatch<A>;
-  count: number;
+  /** what the envelope says: the planned batch's index and count, and which half of it this is */
+  position: NonNullable<HandoffEnvelope['batch']>;
   systemPrompt: string;
+  /** estimated request tokens of a payload (for the records of a split batch's halves) */
+  requestTokens: (payload: AgentInputs[A]) => number;
   /** where the payload came from: the envelope's from_agent and artifact_id */
   from: { agent: HandoffEnvelope['from_agent']; artifactId: string | null };
   /** session artifacts already on disk (an interrupted run's), by kind and prompt hash */
@@ -39,11 +45,12 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
   const params = state.run.params;
   const setBatch = (mut: (b: BatchRecord, r: RunRecord) => void) =>
     ctx.save((r) => mut(r.activities.find((a) => a.agent === agent)!.batches!.find((b) => b.index === index)!, r));
+  const where = `${agent} batch ${job.position.index}/${job.position.count}${job.position.part ? ` (part ${job.position.part})` : ''}`;
   let envelope: string;
   try {
     envelope = buildEnvelope({
       schema_version: '1', run_id: state.run.id, from_agent: job.from.agent, to_agent: agent, artifact_id: job.from.artifactId,
-      payload: job.planned.payload, batch: { index, count: job.count }, params: paramsFor(agent, state.run),
+      payload: job.planned.payload, batch: job.position, params: paramsFor(agent, state.run),
     });
   } catch (e) {
     if (e instanceof SchemaValidationError) return review(ctx, agent, index, e, 0);
@@ -54,13 +61,16 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
   const model = params.models[agent];
   const orphan = job.adoptable.get(sessionKey(BATCH_KIND[agent], promptHash));
   if (orphan) {
-    deps.onEvent?.({ type: 'log', level: 'info', message: `${agent} batch ${index}/${job.count}: adopting artifact ${orphan.id}, persisted before an interruption` });
+    deps.onEvent?.({ type: 'log', level: 'info', message: `${where}: adopting artifact ${orphan.id}, persisted before an interruption` });
     await setBatch((b) => { b.status = 'completed'; b.artifactId = orphan.id; b.endedAt = new Date().toISOString(); });
     return 'done';
   }
   const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
+  const responseSchema = { name: OUTPUT_SCHEMA[agent], schema: selfContained(OUTPUT_SCHEMA[agent]) as Record<string, unknown> };
+  const maxOutputTokens = params.batching?.outputTokens;
   let malformed = 0;
   let transport = 0;
+  let truncated = 0;
   for (;;) {
     if (deps.signal?.aborted) throw new CancelledError();
     await job.gate.pass(deps.signal);
@@ -71,29 +81,61 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
       b.startedAt ??= new Date().toISOString();
       r.activities.find((a) => a.agent === agent)!.attempts++;
     });
-    deps.onEvent?.({ type: 'activity', runId: state.run.id, agent, attempt, batch: { index, count: job.count } });
+    deps.onEvent?.({ type: 'activity', runId: state.run.id, agent, attempt, batch: job.position });
+    // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
+    let reply: ChatReply | undefined;
     try {
       // A brand-new session per attempt; it is dropped when this block ends.
-      const reply = await deps.provider.openSession(agent).complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, attempt, signal: deps.signal });
+      reply = await deps.provider.openSession(agent).complete({
+        agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, responseSchema, attempt, signal: deps.signal,
+        ...(maxOutputTokens ? { maxOutputTokens } : {}),
+      });
       const output: AgentOutputs[A] = acceptReply(agent, reply.content);
       const misfit = job.batching.check?.(job.planned.payload, output);
-      if (misfit) throw new SchemaValidationError(`${agent} batch ${index}/${job.count}: ${misfit}`, OUTPUT_SCHEMA[agent], [{ path: '/', message: misfit, keyword: 'batch' }]);
+      if (misfit) throw new SchemaValidationError(`${where}: ${misfit}`, OUTPUT_SCHEMA[agent], [{ path: '/', message: misfit, keyword: 'batch' }]);
       const artifact = await deps.store.putArtifact(state.run.id, BATCH_KIND[agent], output, {
         sanitizer: SANITIZER_VERSION, provider: deps.provider.name, model: reply.model || model, seed: params.seed, temperature: params.temperature, promptHash, attempt,
       });
       crashPoint(`${agent}:batch:persisted`);
-      await setBatch((b) => { b.status = 'completed'; b.artifactId = artifact.id; b.endedAt = new Date().toISOString(); });
+      const tokens = replyUsage(reply.usage);
+      await setBatch((b, r) => {
+        b.status = 'completed';
+        b.artifactId = artifact.id;
+        b.endedAt = new Date().toISOString();
+        const a = r.activities.find((x) => x.agent === agent)!;
+        a.usage = addUsage(a.usage, tokens);
+      });
       crashPoint(`${agent}:batch:committed`);
       return 'done';
     } catch (e) {
       if (e instanceof CancelledError) throw e;
       const err: ActivityError = {
         kind: errorKind(e), message: errorMessage(e), attempt, at: new Date().toISOString(), batch: index,
-        ...(e instanceof SchemaValidationError ? { details: e.errors } : {}), ...(e instanceof MalformedLlmOutput ? { excerpt: e.excerpt } : {}),
+        ...(e instanceof SchemaValidationError ? { details: e.errors } : {}), ...(e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? { excerpt: e.excerpt } : {}),
       };
-      await setBatch((b, r) => { b.errors.push(err); r.activities.find((a) => a.agent === agent)!.errors.push(err); });
-      const where = `${agent} batch ${index}/${job.count}`;
+      // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
+      const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
+      const tokens = received ? replyUsage(reply ? reply.usage : usageOf(e)) : undefined;
+      await setBatch((b, r) => {
+        b.errors.push(err);
+        const a = r.activities.find((x) => x.agent === agent)!;
+        a.errors.push(err);
+        if (tokens) a.usage = addUsage(a.usage, tokens);
+      });
       if (e instanceof SchemaValidationError) return review(ctx, agent, index, e, attempt);
+      if (e instanceof OutputTruncated) {
+        const halves = job.batching.split(job.planned.payload);
+        const plan = planAfterTruncation(e, ++truncated, halves !== undefined);
+        if (plan.action === 'fail') return fail(ctx, agent, index, `${where}: ${plan.reason}`);
+        if (plan.action === 'split') {
+          await splitBatch(ctx, job, index, halves!);
+          crashPoint(`${agent}:batch:split`);
+          deps.onEvent?.({ type: 'log', level: 'warn', message: `${where}: ${e.message}; cutting the batch in two halves, each sent in a new session` });
+          return 'split';
+        }
+        deps.onEvent?.({ type: 'log', level: 'warn', message: `${where}: ${e.message}; it cannot be cut further: retrying once in a new session` });
+        continue;
+      }
       if (e instanceof MalformedLlmOutput) {
         if (++malformed >= params.maxAttempts) return fail(ctx, agent, index, `${where} gave malformed output ${malformed} times: ${e.message}`);
         deps.onEvent?.({ type: 'log', level: 'warn', message: `${where}: ${e.message}; retrying in a new session` });
@@ -112,6 +154,23 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
       return fail(ctx, agent, index, e instanceof AmtpError ? e.message : `${where} failed: ${errorMessage(e)}`);
     }
   }
+}
+
+/** Marks a batch split and adds its two halves as new pending batches (their payloads are re-derived from the record on resume). */
+async function splitBatch<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number, halves: [AgentInputs[A], AgentInputs[A]]): Promise<void> {
+  await ctx.save((r) => {
+    const a = r.activities.find((x) => x.agent === job.agent)!;
+    const batches = a.batches!;
+    const b = batches.find((x) => x.index === index)!;
+    const first = batches.length + 1;
+    b.status = 'split';
+    b.parts = [first, first + 1];
+    b.endedAt = new Date().toISOString();
+    halves.forEach((payload, i) => {
+      const part = `${b.part ? `${b.part}.` : ''}${i + 1}`;
+      batches.push({ index: first + i, key: `${b.key} (part ${part})`, status: 'pending', attempts: 0, errors: [], requestTokens: job.requestTokens(payload), parent: index, part });
+    });
+  });
 }
 
 function paramsFor(agent: AgentId, run: RunRecord): HandoffEnvelope['params'] {

@@ -7,8 +7,9 @@ import { crashPoint } from '../core/faults';
 import { DEFAULT_BATCHING, type BatchRecord } from '../core/run';
 import { RESULT_SCHEMA, type AgentOutputs, type AgentResults } from '../contracts/agentSchemas';
 import { requireValid } from '../contracts/validate';
+import type { HandoffEnvelope } from '../contracts/envelope';
 import type { CrawlerOutput } from '../contracts/types';
-import type { AgentBatching, AgentSources, PlanContext } from '../agents/batching';
+import type { AgentBatching, AgentSources, DoneBatch, PlanContext, PlannedBatch } from '../agents/batching';
 import { estimateTokens } from '../agents/budget';
 import { systemPrompt } from '../agents/prompts';
 import { scopeMap } from '../agents/crawler/scope';
@@ -37,22 +38,53 @@ export function batchedAgentStage<A extends AgentId>(agent: A, batching: AgentBa
     const plan = planContext(ctx, agent, prompt);
     const { source, from } = await sourceOf(ctx, agent);
     const planned = batching.plan(source, plan);
-    await recordBatches(ctx, agent, planned.map((p) => ({ key: p.key, requestTokens: estimateTokens(prompt) + estimateTokens(p.payload) + ENVELOPE_TOKENS })));
+    const requestTokens = (payload: unknown) => estimateTokens(prompt) + estimateTokens(payload) + ENVELOPE_TOKENS;
+    await recordBatches(ctx, agent, planned.map((p) => ({ key: p.key, requestTokens: requestTokens(p.payload) })));
 
     const adoptable = await ctx.deps.store.sessionArtifacts(ctx.state.run.id);
     const gate = new RateGate();
-    const pending = act().batches!.filter((b) => !(b.status === 'completed' && b.artifactId)).map((b) => b.index);
-    let stopped: BatchEnd | undefined;
     const concurrency = ctx.state.run.params.batching?.concurrency ?? DEFAULT_BATCHING.concurrency;
-    await pool(pending, concurrency, async (index) => {
+    let stopped: BatchEnd | undefined;
+    // A batch whose reply did not fit is split into two new pending batches: run until none is left.
+    for (;;) {
+      const pending = act().batches!.filter((b) => b.status !== 'split' && !(b.status === 'completed' && b.artifactId)).map((b) => b.index);
+      if (!pending.length) break;
+      await pool(pending, concurrency, async (index) => {
+        if (stopped) return;
+        const job: BatchJob<A> = { agent, batching, planned: batchOf(act().batches!, planned, batching, index), position: positionOf(act().batches!, planned.length, index), systemPrompt: prompt, requestTokens, from, adoptable, gate };
+        const end = await runBatch(ctx, job, index);
+        if (end === 'needs_review' || end === 'failed') stopped = end;
+      });
       if (stopped) return;
-      const job: BatchJob<A> = { agent, batching, planned: planned[index - 1], count: planned.length, systemPrompt: prompt, from, adoptable, gate };
-      const end = await runBatch(ctx, job, index);
-      if (end !== 'done') stopped = end;
-    });
-    if (stopped) return;
-    await merge(ctx, agent, batching, source, plan);
+    }
+    await merge(ctx, agent, batching, source, planned, plan);
   };
+}
+
+/** A batch's work: a planned batch, or a half of a split one (re-derived, so a resume sends the same halves). */
+function batchOf<A extends AgentId>(records: BatchRecord[], planned: PlannedBatch<A>[], batching: AgentBatching<A>, index: number): PlannedBatch<A> {
+  const b = records.find((x) => x.index === index)!;
+  if (b.parent === undefined) return planned[index - 1];
+  const halves = batching.split(batchOf(records, planned, batching, b.parent).payload);
+  if (!halves) throw new Error(`batch ${index} is a half of batch ${b.parent}, which cannot be split`); // split() is pure: it could when the record was made
+  return { key: b.key, payload: halves[Number(b.part!.slice(-1)) - 1] };
+}
+
+/** The planned batch a record belongs to, for the envelope. */
+function positionOf(records: BatchRecord[], count: number, index: number): NonNullable<HandoffEnvelope['batch']> {
+  let b = records.find((x) => x.index === index)!;
+  const part = b.part;
+  while (b.parent !== undefined) b = records.find((x) => x.index === b.parent)!;
+  return { index: b.index, count, ...(part ? { part } : {}) };
+}
+
+/** Finished batches in merge order: planned order, a split batch's halves in its place. */
+function leaves(records: BatchRecord[]): BatchRecord[] {
+  const at = (i: number): BatchRecord[] => {
+    const b = records.find((x) => x.index === i)!;
+    return b.status === 'split' ? [...at(b.parts![0]), ...at(b.parts![1])] : [b];
+  };
+  return records.filter((b) => b.parent === undefined).flatMap((b) => at(b.index));
 }
 
 function planContext(ctx: StageContext, agent: AgentId, prompt: string): PlanContext {
@@ -96,23 +128,26 @@ async function staticMap(ctx: StageContext): Promise<CrawlerOutput> {
   return source;
 }
 
-/** The batch records of a plan; records of an earlier attempt at the same plan are kept as they are. */
+/** The batch records of a plan; records of an earlier attempt at the same plan (and their halves) are kept as they are. */
 async function recordBatches(ctx: StageContext, agent: AgentId, planned: { key: string; requestTokens: number }[]): Promise<void> {
-  const before = ctx.state.run.activities.find((a) => a.agent === agent)!.batches ?? [];
+  const before = (ctx.state.run.activities.find((a) => a.agent === agent)!.batches ?? []).filter((b) => b.parent === undefined);
   const same = before.length === planned.length && before.every((b, i) => b.key === planned[i].key);
   if (same) return;
   const batches: BatchRecord[] = planned.map((p, i) => ({ index: i + 1, key: p.key, status: 'pending', attempts: 0, errors: [], requestTokens: p.requestTokens }));
   await ctx.save((r) => { r.activities.find((a) => a.agent === agent)!.batches = batches; });
 }
 
-async function merge<A extends AgentId>(ctx: StageContext, agent: A, batching: AgentBatching<A>, source: AgentSources[A], plan: PlanContext): Promise<void> {
+async function merge<A extends AgentId>(ctx: StageContext, agent: A, batching: AgentBatching<A>, source: AgentSources[A], planned: PlannedBatch<A>[], plan: PlanContext): Promise<void> {
   const { deps, state } = ctx;
-  const batches = state.run.activities.find((a) => a.agent === agent)!.batches!;
+  const records = state.run.activities.find((a) => a.agent === agent)!.batches!;
+  const batches = leaves(records);
   // Each was validated against its contract before it was stored, and is hash-checked on load.
-  const outputs = await Promise.all(batches.map(async (b) => (await deps.store.getArtifact(state.run.id, b.artifactId!)).content as AgentOutputs[A]));
+  const done: DoneBatch<A>[] = await Promise.all(
+    batches.map(async (b) => ({ payload: batchOf(records, planned, batching, b.index).payload, output: (await deps.store.getArtifact(state.run.id, b.artifactId!)).content as AgentOutputs[A] })),
+  );
   let result: AgentResults[A];
   try {
-    result = batching.merge(source, outputs, plan);
+    result = batching.merge(source, done, plan);
     requireValid(RESULT_SCHEMA[agent], result, `${agent} result merged from ${batches.length} batch(es)`);
   } catch (e) {
     if (!(e instanceof SchemaValidationError)) throw e;

@@ -24,7 +24,8 @@ export interface ParamInput {
 /** Resolves run parameters; temperature above 0.2 is clamped (determinism) and reported. */
 export function resolveParams(input: ParamInput, warn: (msg: string) => void = () => undefined): RunParams {
   const provider = input.provider ?? 'offline';
-  const fallback = input.model ?? (provider === 'offline' ? 'offline' : 'gpt-4o-mini');
+  // vscode-lm: `auto` is the first model VS Code offers (Copilot's when there is one).
+  const fallback = input.model ?? (provider === 'offline' ? 'offline' : provider === 'vscode-lm' ? 'auto' : 'gpt-4o-mini');
   const models = Object.fromEntries(AGENTS.map((a) => [a, input.models?.[a] || fallback])) as Record<AgentId, string>;
   let temperature = input.temperature ?? 0;
   if (!Number.isFinite(temperature) || temperature < 0) temperature = 0;

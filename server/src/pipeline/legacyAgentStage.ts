@@ -6,16 +6,19 @@ import { AmtpError, CancelledError, SchemaValidationError, errorKind, errorMessa
 import { crashPoint } from '../core/faults';
 import type { ActivityRecord, RunRecord } from '../core/run';
 import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
+import { SCHEMAS } from '../contracts/schemas';
+import { addUsage, replyUsage } from '../core/usage';
 import { systemPrompt } from '../agents/prompts';
 import { acceptAs } from '../llm/accept';
 import type { SchemaName } from '../contracts/schemas';
-import { MalformedLlmOutput, RateLimitError, TransientLlmError } from '../llm/errors';
-import type { ChatRequest } from '../llm/provider';
+import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError, usageOf } from '../llm/errors';
+import type { ChatReply, ChatRequest } from '../llm/provider';
 import { SANITIZER_VERSION } from '../llm/sanitize';
 import { redactValue } from '../util/redact';
 import type { PipelineDeps } from './deps';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retry';
 import type { Save, Stage, StageContext } from './stage';
+import { planAfterTruncation } from './truncation';
 
 /** What each agent replied with before batching. */
 const LEGACY_OUTPUT = { crawler: 'crawler-output', generator: 'test-cases', engineer: 'engineer-output' } as const satisfies Record<AgentId, SchemaName>;
@@ -31,21 +34,21 @@ export function legacyAgentStage(agent: AgentId): Stage {
   };
 }
 
-type EnvelopeParts = Omit<HandoffEnvelope<object>, 'schema_version' | 'run_id' | 'to_agent'> & { payloadCanonical?: string };
+type EnvelopeParts = Omit<HandoffEnvelope, 'schema_version' | 'run_id' | 'to_agent'> & { payloadCanonical?: string };
 
 async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): Promise<EnvelopeParts> {
   if (agent === 'crawler') {
     const map = await deps.crawl(deps.workspace);
     // Credential-shaped strings in workspace files never leave the machine: a model gets them redacted.
     const payload = deps.provider.name === 'offline' ? map : redactValue(map);
-    return { from_agent: 'orchestrator', artifact_id: null, payload, params: {} };
+    return { from_agent: 'orchestrator', artifact_id: null, payload: payload as unknown as Record<string, unknown>, params: {} };
   }
   const from: AgentId = agent === 'generator' ? 'crawler' : 'generator';
   const prev = run.activities.find((a) => a.agent === from)!;
   // The previous agent's output is loaded from the store by id, never passed in memory.
   const { artifact, contentText } = await deps.store.loadArtifact(run.id, prev.artifactId!);
   const params = agent === 'generator' ? { depth_level: run.params.depth } : { target_framework: run.params.framework };
-  return { from_agent: from, artifact_id: artifact.id, payload: artifact.content, params, payloadCanonical: contentText };
+  return { from_agent: from, artifact_id: artifact.id, payload: artifact.content as Record<string, unknown>, params, payloadCanonical: contentText };
 }
 
 async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
@@ -75,24 +78,28 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
     await setAct((a) => { a.status = 'completed'; a.artifactId = orphan.id; a.endedAt = new Date().toISOString(); });
     return;
   }
-  let malformed = 0;
-  let transport = 0;
+  const budget: Budget = { malformed: 0, transport: 0, truncated: 0 };
+  const schemaName = LEGACY_OUTPUT[agent];
+  const responseSchema = { name: schemaName, schema: SCHEMAS[schemaName] as Record<string, unknown> };
 
   for (;;) {
     if (deps.signal?.aborted) throw new CancelledError();
     const attempt = state.run.activities.find((a) => a.agent === agent)!.attempts + 1;
     await setAct((a) => { a.status = 'running'; a.attempts = attempt; a.model = model; a.startedAt ??= new Date().toISOString(); });
     deps.onEvent?.({ type: 'activity', runId: state.run.id, agent, attempt });
+    // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
+    let reply: ChatReply | undefined;
     try {
       // A brand-new session per attempt; it is dropped when this block ends.
       const session = deps.provider.openSession(agent);
-      const reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, attempt, signal: deps.signal });
+      reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, responseSchema, attempt, signal: deps.signal });
       const content = acceptAs(LEGACY_OUTPUT[agent], agent, reply.content);
       const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
         sanitizer: SANITIZER_VERSION, provider: deps.provider.name, model: reply.model || model, seed: params.seed, temperature: params.temperature, promptHash, attempt,
       });
       crashPoint(`${agent}:persisted`);
-      await setAct((a) => { a.status = 'completed'; a.artifactId = artifact.id; a.endedAt = new Date().toISOString(); });
+      const tokens = replyUsage(reply.usage);
+      await setAct((a) => { a.status = 'completed'; a.artifactId = artifact.id; a.endedAt = new Date().toISOString(); a.usage = addUsage(a.usage, tokens); });
       crashPoint(`${agent}:committed`);
       return;
     } catch (e) {
@@ -100,27 +107,49 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
       const err = {
         kind: errorKind(e), message: errorMessage(e), attempt, at: new Date().toISOString(),
         details: e instanceof SchemaValidationError ? e.errors : undefined,
-        excerpt: e instanceof MalformedLlmOutput ? e.excerpt : undefined,
+        excerpt: e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? e.excerpt : undefined,
       };
-      await setAct((a) => { a.errors.push(err); });
-      if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, attempt);
-      if (e instanceof MalformedLlmOutput) {
-        if (++malformed >= params.maxAttempts) return fail(save, agent, `${agent} gave malformed output ${malformed} times: ${e.message}`);
-        deps.onEvent?.({ type: 'log', level: 'warn', message: `${agent}: ${e.message}; retrying in a new session` });
-        continue;
-      }
-      if (e instanceof RateLimitError || e instanceof TransientLlmError) {
-        if (++transport > policy.maxTransportRetries) return fail(save, agent, `${agent}: gave up after ${transport} retries: ${e.message}`);
-        const delay = backoffDelay(e, transport, policy);
-        deps.onEvent?.({ type: 'log', level: 'warn', message: `${agent}: ${e.message}; retrying in ${delay} ms` });
-        await sleep(delay, deps.signal);
-        continue;
-      }
-      // Configuration, store and other typed errors: retrying cannot help; their message says what to fix.
-      if (e instanceof AmtpError) return fail(save, agent, e.message);
-      return fail(save, agent, `${agent} failed: ${errorMessage(e)}`);
+      // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
+      const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
+      const tokens = received ? replyUsage(reply ? reply.usage : usageOf(e)) : undefined;
+      await setAct((a) => { a.errors.push(err); if (tokens) a.usage = addUsage(a.usage, tokens); });
+      if ((await afterFailure(ctx, agent, e, attempt, budget, policy)) === 'stop') return;
     }
   }
+}
+
+interface Budget {
+  malformed: number;
+  transport: number;
+  truncated: number;
+}
+
+/** The retry policy: each failure kind spends its own budget; 'retry' sends the request again in a new session. */
+async function afterFailure(ctx: StageContext, agent: AgentId, e: unknown, attempt: number, budget: Budget, policy: BackoffPolicy): Promise<'retry' | 'stop'> {
+  const { deps, save, state } = ctx;
+  const log = (message: string) => deps.onEvent?.({ type: 'log', level: 'warn', message });
+  if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, attempt).then(() => 'stop');
+  if (e instanceof MalformedLlmOutput) {
+    if (++budget.malformed >= state.run.params.maxAttempts) return fail(save, agent, `${agent} gave malformed output ${budget.malformed} times: ${e.message}`).then(() => 'stop');
+    log(`${agent}: ${e.message}; retrying in a new session`);
+    return 'retry';
+  }
+  if (e instanceof OutputTruncated) {
+    const plan = planAfterTruncation(e, ++budget.truncated, false);
+    if (plan.action === 'fail') return fail(save, agent, `${agent}: ${plan.reason}`).then(() => 'stop');
+    log(`${e.message}; retrying once in a new session`);
+    return 'retry';
+  }
+  if (e instanceof RateLimitError || e instanceof TransientLlmError) {
+    if (++budget.transport > policy.maxTransportRetries) return fail(save, agent, `${agent}: gave up after ${budget.transport} retries: ${e.message}`).then(() => 'stop');
+    const delay = backoffDelay(e, budget.transport, policy);
+    log(`${agent}: ${e.message}; retrying in ${delay} ms`);
+    await sleep(delay, deps.signal);
+    return 'retry';
+  }
+  // Configuration, store and other typed errors: retrying cannot help; their message says what to fix.
+  await fail(save, agent, e instanceof AmtpError ? e.message : `${agent} failed: ${errorMessage(e)}`);
+  return 'stop';
 }
 
 async function stopForReview(save: Save, agent: AgentId, e: SchemaValidationError, attempt: number): Promise<void> {
@@ -128,6 +157,7 @@ async function stopForReview(save: Save, agent: AgentId, e: SchemaValidationErro
     const a = r.activities.find((x) => x.agent === agent)!;
     if (attempt === 0) a.errors.push({ kind: e.kind, message: e.message, attempt, at: new Date().toISOString(), details: e.errors });
     a.status = 'needs_review';
+    a.endedAt = new Date().toISOString();
     r.status = 'needs_review';
     r.reason = e.message;
   });
@@ -135,7 +165,9 @@ async function stopForReview(save: Save, agent: AgentId, e: SchemaValidationErro
 
 async function fail(save: Save, agent: AgentId, reason: string): Promise<void> {
   await save((r) => {
-    r.activities.find((x) => x.agent === agent)!.status = 'failed';
+    const a = r.activities.find((x) => x.agent === agent)!;
+    a.status = 'failed';
+    a.endedAt = new Date().toISOString();
     r.status = 'failed';
     r.reason = reason;
   });

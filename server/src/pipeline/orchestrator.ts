@@ -10,6 +10,7 @@ import type { PipelineDeps } from './deps';
 import { observableState } from './observable';
 import { ownerMark } from './ownership';
 import type { Save, StageContext } from './stage';
+import { refreshUsage } from '../usage/health';
 
 export async function startRun(deps: PipelineDeps, params: RunParams, runId = newRunId()): Promise<RunRecord> {
   await deps.store.init();
@@ -72,6 +73,7 @@ function context(deps: PipelineDeps, initial: RunRecord): StageContext {
   const write = async (mut: (r: RunRecord) => void) => {
     const draft = structuredClone(state.run);
     mut(draft);
+    refreshUsage(draft); // token sums and the health block follow every change of the record
     const before = observableState(state.run);
     state.run = await deps.store.saveRun(draft);
     const after = observableState(state.run);

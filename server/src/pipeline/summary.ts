@@ -2,6 +2,8 @@ import type { TestCases } from '../contracts/types';
 import type { RunStore } from './store';
 import type { RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
+import type { RunHealth, RunUsage } from '../core/usage';
+import { runHealth, runUsage } from '../usage/health';
 
 /** The `--json` contract of the CLI (DESIGN.md). CI scripts parse this; add fields, never rename. */
 export interface RunSummary {
@@ -29,6 +31,10 @@ export interface RunSummary {
   };
   /** present when the run was asked to commit (--commit): the branch made, or why not */
   branch?: { status: string; reason?: string; name?: string; commit?: string; base?: string; files: string[]; title?: string; labels?: string[] };
+  /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
+  usage: RunUsage;
+  /** per agent wall time, attempts, error ratio and tokens */
+  health: RunHealth;
 }
 
 export async function summarize(run: RunRecord, store: RunStore): Promise<RunSummary> {
@@ -51,6 +57,8 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
     ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
+    usage: runUsage(run),
+    health: runHealth(run),
   };
 }
 

@@ -3,6 +3,7 @@ import { formatContractErrors, validate } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { BatchParams } from '../core/run';
+import type { RecordedUsage } from './recordingProvider';
 
 export interface RecordingHeader {
   type: 'header';
@@ -31,6 +32,8 @@ export interface RecordedEvent {
   prompt_hash?: string;
   attempt?: number;
   outcome?: 'reply' | 'error';
+  /** response_sent: the tokens the endpoint reported for this reply (absent in older recordings) */
+  usage?: RecordedUsage;
   tool?: string;
   args_hash?: string;
   from?: string | null;

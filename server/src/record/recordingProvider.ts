@@ -1,6 +1,6 @@
 import { AmtpError, errorKind, errorMessage } from '../core/errors';
-import { RateLimitError } from '../llm/errors';
-import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from '../llm/provider';
+import { OutputTruncated, RateLimitError, usageOf } from '../llm/errors';
+import type { ChatReply, ChatRequest, LlmProvider, LlmSession, ReplyUsage } from '../llm/provider';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { AgentId } from '../core/agents';
 import type { Recorder } from './recorder';
@@ -9,6 +9,19 @@ export interface RecordedError {
   kind: string;
   message: string;
   retryAfterMs?: number;
+  /** OutputTruncated: the bound the reply hit */
+  maxOutputTokens?: number;
+}
+
+/** The `usage` field of a response_sent event (format v1, optional: older recordings have none). */
+export interface RecordedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+}
+
+export function recordedUsage(u: ReplyUsage | undefined): { usage?: RecordedUsage } {
+  return u ? { usage: { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, cached_tokens: u.cachedTokens ?? 0 } } : {};
 }
 
 /** Records every LLM request and its reply (or typed error) around a real provider. */
@@ -30,13 +43,17 @@ export class RecordingProvider implements LlmProvider {
         const received = rec.event('task_received', agent, request, {}, sent);
         try {
           const reply = await session.complete(req);
-          rec.event('response_sent', agent, { content: reply.content, model: reply.model }, { recipient_agent_id: 'orchestrator', prompt_hash, outcome: 'reply' }, received);
+          rec.event('response_sent', agent, { content: reply.content, model: reply.model }, { recipient_agent_id: 'orchestrator', prompt_hash, outcome: 'reply', ...recordedUsage(reply.usage) }, received);
           return reply;
         } catch (e) {
           // Cancellation is the person's act, not the model's answer: it is not replayed.
           if (!(e instanceof AmtpError) || e.kind !== 'Cancelled') {
-            const error: RecordedError = { kind: errorKind(e), message: errorMessage(e), ...(e instanceof RateLimitError && e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}) };
-            rec.event('response_sent', agent, { error }, { recipient_agent_id: 'orchestrator', prompt_hash, outcome: 'error' }, received);
+            const error: RecordedError = {
+              kind: errorKind(e), message: errorMessage(e),
+              ...(e instanceof RateLimitError && e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
+              ...(e instanceof OutputTruncated ? { maxOutputTokens: e.maxOutputTokens } : {}),
+            };
+            rec.event('response_sent', agent, { error }, { recipient_agent_id: 'orchestrator', prompt_hash, outcome: 'error', ...recordedUsage(usageOf(e)) }, received);
           }
           throw e;
         }

@@ -1,10 +1,10 @@
 import { AmtpError } from '../core/errors';
-import { LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from '../llm/errors';
-import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from '../llm/provider';
+import { LlmConfigError, MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from '../llm/errors';
+import type { ChatReply, ChatRequest, LlmProvider, LlmSession, ReplyUsage } from '../llm/provider';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { AgentId } from '../core/agents';
 import type { Recording, RecordedEvent } from './recording';
-import type { RecordedError } from './recordingProvider';
+import type { RecordedError, RecordedUsage } from './recordingProvider';
 
 /** A request the recording cannot answer. There is no fallback: the replay stops here. */
 export class ReplayDivergence extends AmtpError {
@@ -64,23 +64,30 @@ export class ReplayProvider implements LlmProvider {
         const payload = this.rec.payloads.get(next.payload_ref) as { content?: string; model?: string; error?: RecordedError };
         if (next.outcome === 'error') {
           this.consumed.push({ source_event_id: next.event_id, type: 'response_sent', agent, key: promptHash, payload_hash: next.payload_hash });
-          throw reviveError(payload.error!);
+          throw reviveError(payload.error!, usageFrom(next.usage));
         }
         const reply = { content: this.perturb ? this.perturb(payload.content!) : payload.content!, model: payload.model ?? req.model };
         // The hash of what the pipeline actually got, so a perturbed reply shows up as a divergence.
         this.consumed.push({ source_event_id: next.event_id, type: 'response_sent', agent, key: promptHash, payload_hash: sha256(canonicalJson(reply)).slice(0, 16) });
-        return reply;
+        const usage = usageFrom(next.usage);
+        return usage ? { ...reply, usage } : reply;
       },
     };
   }
 }
 
-function reviveError(e: RecordedError): Error {
+/** Recordings made before usage was recorded have none: the replayed run counts those replies as unreported. */
+function usageFrom(u: RecordedUsage | undefined): ReplyUsage | undefined {
+  return u ? { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, cachedTokens: u.cached_tokens } : undefined;
+}
+
+function reviveError(e: RecordedError, usage: ReplyUsage | undefined): Error {
   switch (e.kind) {
+    case 'OutputTruncated': return new OutputTruncated(e.message, e.maxOutputTokens ?? 0, '', usage);
     case 'RateLimited': return new RateLimitError(e.message, e.retryAfterMs);
     case 'TransientLlmError': return new TransientLlmError(e.message);
     case 'LlmConfigError': return new LlmConfigError(e.message);
-    case 'MalformedLlmOutput': return new MalformedLlmOutput(e.message, '');
+    case 'MalformedLlmOutput': return new MalformedLlmOutput(e.message, '', usage);
     default: return new Error(`${e.kind}: ${e.message}`);
   }
 }

@@ -94,7 +94,8 @@ export async function requestRepair(provider: LlmProvider, store: RunStore, inpu
   ];
   const model = run.params.models.engineer;
   const session = provider.openSession('engineer');
-  const res = await session.complete({ agent: 'engineer', model, messages, temperature: run.params.temperature, top_p: 1, seed: run.params.seed, attempt: input.attempt, signal });
+  const responseSchema = { name: 'repair-output', schema: SCHEMAS['repair-output'] as Record<string, unknown> };
+  const res = await session.complete({ agent: 'engineer', model, messages, temperature: run.params.temperature, top_p: 1, seed: run.params.seed, responseSchema, attempt: input.attempt, signal });
   const reply = acceptRepair(res.content, input.caseId);
   const artifact = await store.putArtifact(run.id, 'repair_output', reply, {
     sanitizer: SANITIZER_VERSION, provider: provider.name, model: res.model || model, seed: run.params.seed, temperature: run.params.temperature,

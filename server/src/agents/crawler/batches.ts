@@ -94,6 +94,38 @@ function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: nu
   return parts;
 }
 
+/**
+ * A view in two halves: its key files (or a lone module's symbols, or its loose examples) cut in
+ * the middle. Each example goes to the first half that exports a symbol it names (else the first);
+ * a module's source sample goes with its first part. Nothing is dropped or shown twice.
+ */
+export function splitView(v: CrawlerOutput): [CrawlerOutput, CrawlerOutput] | undefined {
+  const half = <T>(xs: T[]): [T[], T[]] => [xs.slice(0, Math.ceil(xs.length / 2)), xs.slice(Math.ceil(xs.length / 2))];
+  let files: [KeyFile[], KeyFile[]];
+  if (v.key_files.length >= 2) files = half(v.key_files);
+  else if (v.key_files.length === 1 && v.key_files[0].symbols.length >= 2) {
+    const [a, b] = half(v.key_files[0].symbols);
+    files = [[{ ...v.key_files[0], symbols: a }], [{ ...v.key_files[0], symbols: b }]];
+  } else if (v.key_files.length === 0 && v.usage_examples.length >= 2) {
+    const [a, b] = half(v.usage_examples);
+    return [{ ...v, usage_examples: a }, { ...v, usage_examples: b }];
+  } else return undefined;
+  const names = files.map((fs) => new Set(fs.flatMap((f) => f.symbols.map((x) => x.name))));
+  const examples: [Example[], Example[]] = [[], []];
+  for (const ex of v.usage_examples) examples[ex.symbols.some((n) => names[0].has(n)) || !ex.symbols.some((n) => names[1].has(n)) ? 0 : 1].push(ex);
+  const samplesOf = (i: 0 | 1): Sample[] => {
+    const paths = new Set(files[i].map((f) => f.path));
+    // A module cut in two keeps its sample in the first part only.
+    return (v.samples ?? []).filter((x) => paths.has(x.path) && !(i === 1 && files[0].some((f) => f.path === x.path)));
+  };
+  const part = (i: 0 | 1): CrawlerOutput => {
+    const { samples: _s, ...rest } = v;
+    const samples = samplesOf(i);
+    return { ...rest, key_files: files[i], usage_examples: examples[i], ...(samples.length ? { samples } : {}) };
+  };
+  return [part(0), part(1)];
+}
+
 function keyOf(v: CrawlerOutput): string {
   const paths = v.key_files.map((f) => (f.symbols.length ? `${f.path}#${f.symbols[0].name}` : f.path));
   return paths.length ? paths.join(',') : `examples:${v.usage_examples.map((e) => `${e.source}:${e.line}`).join(',')}`;
@@ -116,13 +148,16 @@ export const crawlerBatching: AgentBatching<'crawler'> = {
     return planViews(map, ctx.budget.payloadTokens).map((payload) => ({ key: keyOf(payload), payload }));
   },
 
+  split: splitView,
+
   check(payload, output) {
     const r = applyToView(payload, output.patch);
     return typeof r === 'string' ? r : undefined;
   },
 
-  merge(map, outputs, ctx) {
-    const views = planViews(map, ctx.budget.payloadTokens);
+  merge(map, done) {
+    const views = done.map((d) => d.payload);
+    const outputs = done.map((d) => d.output);
     const merged: CrawlerOutput = deepClone(map);
     const notes = new Set(merged.notes ?? []);
     const seenExamples = new Set(merged.usage_examples.map(exampleKey));

@@ -84,13 +84,24 @@ export const engineerBatching: AgentBatching<'engineer'> = {
     });
   },
 
+  split(payload) {
+    if (payload.cases.length < 2) return undefined;
+    const mid = Math.ceil(payload.cases.length / 2);
+    const half = (cases: EngineerInput['cases']): EngineerInput => {
+      const files = new Set(cases.map((c) => c.file));
+      const targets = new Set(cases.map((c) => `${c.case.target.file}#${c.case.target.symbol}`));
+      return { ...payload, cases, files: payload.files.filter((f) => files.has(f.path)), symbols: payload.symbols.filter((x) => targets.has(`${x.file}#${x.name}`)) };
+    };
+    return [half(payload.cases.slice(0, mid)), half(payload.cases.slice(mid))];
+  },
+
   check(payload, output) {
     const ids = new Set(payload.cases.map((c) => c.case.id));
     const stray = [...output.tests.map((t) => t.case_id), ...output.not_written.map((n) => n.caseId)].filter((id) => !ids.has(id));
     return stray.length ? `the reply names case(s) this batch does not hold: ${[...new Set(stray)].join(', ')}` : undefined;
   },
 
-  merge({ plan }, outputs, ctx) {
-    return assemble(plan, resolveFramework(ctx.framework, plan.project), outputs);
+  merge({ plan }, done, ctx) {
+    return assemble(plan, resolveFramework(ctx.framework, plan.project), done.map((d) => d.output));
   },
 };

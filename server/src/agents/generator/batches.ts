@@ -5,7 +5,7 @@
 import type { CasePlan, CrawlerOutput, PlannedCase, TestCase, TestCases } from '../../contracts/types';
 import type { Depth } from '../../core/frameworks';
 import type { AgentBatching, PlannedBatch } from '../batching';
-import { planViews } from '../crawler/batches';
+import { planViews, splitView } from '../crawler/batches';
 import { caseId } from './caseId';
 import { projectBlock } from './project';
 
@@ -47,7 +47,10 @@ export const generatorBatching: AgentBatching<'generator'> = {
     }));
   },
 
-  merge(map, plans, ctx): TestCases {
+  split: splitView,
+
+  merge(map, done, ctx): TestCases {
+    const plans = done.map((d) => d.output);
     const notPlanned = plans.flatMap((p) => p.not_planned ?? []);
     return {
       schema_version: '1',
