@@ -8,8 +8,10 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
-  // The TypeScript compiler API is large and loaded lazily by the crawler; keep it out of the bundle.
-  external: ['typescript'],
+  // Loaded from node_modules at run time, never bundled: the TypeScript compiler API is large (the
+  // verifier loads it); oxc-parser finds its per-platform native binary next to itself; the tree-sitter
+  // runtime and the Python grammar find their .wasm files next to themselves (see package.json `files`).
+  external: ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python'],
 };
 
 await Promise.all([

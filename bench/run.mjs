@@ -7,7 +7,7 @@ const only = process.argv.slice(2);
 const benches = ['boundary'].filter((b) => !only.length || only.includes(b));
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;
-  await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['typescript'], logLevel: 'warning' });
+  await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python'], logLevel: 'warning' });
   const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

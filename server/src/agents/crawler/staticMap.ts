@@ -3,7 +3,8 @@ import { formatContractErrors, validate } from '../../contracts/validate';
 import { ResponseCache, type CacheStats } from '../../mcp/cache';
 import { connectInProcess } from '../../mcp/inProcess';
 import { CODE_LANGUAGES } from '../../mcp/languages';
-import { extractJsSymbols, loadTypeScript, type JsFileFacts } from './jsSymbols';
+import { loadJsParser } from './jsParser';
+import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
 import { join, moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { extractPySymbols } from './pySymbols';
 import { referenceCounts } from './ranking';
@@ -138,7 +139,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     .filter((f) => (f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path))
     .sort((a, b) => Number(entryFiles.has(b.path)) - Number(entryFiles.has(a.path)) || a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1))
     .slice(0, opts.maxAnalyzedFiles ?? 400);
-  const ts = candidates.some((f) => f.language !== 'Python') ? await loadTypeScript() : undefined;
+  const js = candidates.some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
   const texts = new Map<string, string>();
   const facts = new Map<string, { symbols: SymbolInfo[]; syntax?: JsFileFacts['syntax']; opaqueCjs?: boolean }>();
   const imports = new Map<string, string[]>();
@@ -151,8 +152,8 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
         const r = extractPySymbols(text);
         facts.set(f.path, { symbols: r.symbols });
         imports.set(f.path, r.imports);
-      } else if (ts) {
-        const r = extractJsSymbols(ts, text, f.path, defaultNameFor(f.path, pkgs, entryFiles));
+      } else if (js) {
+        const r = extractJsSymbols(js, text, f.path, defaultNameFor(f.path, pkgs, entryFiles));
         facts.set(f.path, r);
         imports.set(f.path, r.imports);
       }
@@ -164,10 +165,10 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   for (const e of out.entry_points.filter((x) => x.kind === 'types' && fileSet.has(x.path))) {
     const main = out.entry_points.find((x) => x.kind === 'main' && x.package === e.package);
     const mf = main && facts.get(main.path);
-    if (!ts || !mf || !(mf.opaqueCjs || mf.symbols.length === 0)) continue;
+    if (!js || !mf || !(mf.opaqueCjs || mf.symbols.length === 0)) continue;
     const text = await readText(e.path);
     if (text === undefined) continue;
-    const typed = extractJsSymbols(ts, text, e.path, defaultNameFor(main.path, pkgs, entryFiles));
+    const typed = extractJsSymbols(js, text, e.path, defaultNameFor(main.path, pkgs, entryFiles));
     mf.symbols = typed.symbols.filter((s) => s.kind !== 'interface' && s.kind !== 'type').map((s) => (s.export_style === 'default' || s.export_style === 'module.exports' ? { ...s, export_style: 'module.exports' as const } : s));
   }
 
