@@ -6,6 +6,7 @@ import { CODE_LANGUAGES } from '../../mcp/languages';
 import { loadJsParser } from './jsParser';
 import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
 import { join, moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
+import { loadPyParser } from './pyParser';
 import { extractPySymbols } from './pySymbols';
 import { referenceCounts } from './ranking';
 import { importBindings, readmeExamples, type ExportedName } from './readmeExamples';
@@ -139,7 +140,11 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     .filter((f) => (f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path))
     .sort((a, b) => Number(entryFiles.has(b.path)) - Number(entryFiles.has(a.path)) || a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1))
     .slice(0, opts.maxAnalyzedFiles ?? 400);
-  const js = candidates.some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
+  // Each parser is loaded only when a file of its language is analysed, both at once.
+  const [js, pyParser] = await Promise.all([
+    candidates.some((f) => f.language !== 'Python') ? loadJsParser() : undefined,
+    candidates.some((f) => f.language === 'Python') ? loadPyParser().catch((e: Error) => e) : undefined,
+  ]);
   const texts = new Map<string, string>();
   const facts = new Map<string, { symbols: SymbolInfo[]; syntax?: JsFileFacts['syntax']; opaqueCjs?: boolean }>();
   const imports = new Map<string, string[]>();
@@ -149,7 +154,12 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     texts.set(f.path, text);
     try {
       if (f.language === 'Python') {
-        const r = extractPySymbols(text);
+        if (pyParser instanceof Error) {
+          skipped.push({ path: f.path, reason: `not analysed: the Python parser could not load (${pyParser.message})` });
+          continue;
+        }
+        if (!pyParser) continue;
+        const r = extractPySymbols(pyParser, text);
         facts.set(f.path, { symbols: r.symbols });
         imports.set(f.path, r.imports);
       } else if (js) {
