@@ -164,7 +164,9 @@ class FileReader {
           this.add(p, name, 'exports.property');
         } else if (p.shorthand) {
           this.docSpot.set(p, spot);
-          this.add(this.locals.get(name) ?? p, name, 'exports.property');
+          const target = this.locals.get(name) ?? p;
+          if (!this.docCarrier.has(target)) this.docCarrier.set(target, spot);
+          this.add(target, name, 'exports.property');
         } else {
           const target = this.resolve(p.value);
           if (!this.docCarrier.has(target)) this.docCarrier.set(target, spot);
