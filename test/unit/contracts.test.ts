@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { SCHEMAS } from '../../server/src/contracts/schemas';
 import { validate } from '../../server/src/contracts/validate';
 import { acceptReply } from '../../server/src/pipeline/boundary';
@@ -13,6 +15,13 @@ describe('contracts (Draft 2020-12, ajv)', () => {
       assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema', name);
       assert.match(s.$id, new RegExp(`/${name}\\.schema\\.json$`));
     }
+  });
+
+  it('every schema is valid against the 2020-12 meta-schema and compiles in strict mode (validate() skips this check at run time)', () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    addFormats(ajv);
+    for (const s of Object.values(SCHEMAS)) ajv.addSchema(s); // throws on a schema the meta-schema rejects
+    for (const [name, s] of Object.entries(SCHEMAS)) assert.ok(ajv.getSchema(s.$id), name);
   });
 
   it('accepts good outputs and rejects extra properties and wrong types', () => {

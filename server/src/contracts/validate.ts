@@ -11,27 +11,32 @@ export interface ContractError {
 
 export type ValidationResult = { ok: true } | { ok: false; errors: ContractError[] };
 
-let compiled: Map<SchemaName, ValidateFunction> | undefined;
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<SchemaName, ValidateFunction>();
 
-// Compiled once per process: ajv compilation costs milliseconds, validation microseconds.
-function validators(): Map<SchemaName, ValidateFunction> {
-  if (compiled) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv);
-  for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);
-  // Filled completely before it is published: a schema that fails to compile leaves no half cache.
-  const all = new Map<SchemaName, ValidateFunction>();
-  for (const name of Object.keys(SCHEMAS) as SchemaName[]) {
-    const fn = ajv.getSchema(SCHEMAS[name].$id);
-    if (!fn) throw new Error(`schema ${name} did not compile`);
-    all.set(name, fn);
+/**
+ * Compiled once per process and per schema, on first use: compiling all eight schemas (and the
+ * meta-schema, to check them) took ~150 ms of a ~0.3 s crawl that needs one. The schemas are files
+ * of this repository; test/unit/contracts.test.ts checks every one against the meta-schema.
+ */
+function validator(name: SchemaName): ValidateFunction {
+  const done = compiled.get(name);
+  if (done) return done;
+  if (!ajv) {
+    const fresh = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false });
+    addFormats(fresh);
+    // Registered, not compiled: a schema's $refs to another resolve when it is compiled.
+    for (const schema of Object.values(SCHEMAS)) fresh.addSchema(schema);
+    ajv = fresh;
   }
-  compiled = all;
-  return compiled;
+  const fn = ajv.getSchema(SCHEMAS[name].$id);
+  if (!fn) throw new Error(`schema ${name} did not compile`);
+  compiled.set(name, fn);
+  return fn;
 }
 
 export function validate(name: SchemaName, value: unknown): ValidationResult {
-  const fn = validators().get(name)!;
+  const fn = validator(name);
   if (fn(value)) return { ok: true };
   return { ok: false, errors: (fn.errors ?? []).map(toContractError) };
 }
