@@ -1,5 +1,6 @@
 // Bundles the three entry points. tsc only type-checks (see tsconfig.json).
 import { build } from 'esbuild';
+import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from './scripts/bundling.mjs';
 
 const common = {
   bundle: true,
@@ -8,10 +9,8 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
-  // Loaded from node_modules at run time, never bundled: the TypeScript compiler API is large (the
-  // verifier loads it); oxc-parser finds its per-platform native binary next to itself; the tree-sitter
-  // runtime and the Python grammar find their .wasm files next to themselves (see package.json `files`).
-  external: ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python'],
+  plugins: BUNDLE_PLUGINS,
+  external: RUNTIME_EXTERNALS,
 };
 
 await Promise.all([

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { SCHEMAS } from '../../server/src/contracts/schemas';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { SCHEMAS, type SchemaName } from '../../server/src/contracts/schemas';
 import { validate } from '../../server/src/contracts/validate';
 import { acceptReply } from '../../server/src/pipeline/boundary';
 import { buildEnvelope } from '../../server/src/pipeline/envelope';
@@ -22,6 +24,29 @@ describe('contracts (Draft 2020-12, ajv)', () => {
     addFormats(ajv);
     for (const s of Object.values(SCHEMAS)) ajv.addSchema(s); // throws on a schema the meta-schema rejects
     for (const [name, s] of Object.entries(SCHEMAS)) assert.ok(ajv.getSchema(s.$id), name);
+  });
+
+  it('the validators precompiled into the bundles judge like the ones compiled at run time', async () => {
+    const { precompiledValidatorsSource } = (await import(path.resolve('scripts/precompiledValidators.mjs'))) as { precompiledValidatorsSource(): string };
+    const mod = { exports: {} as Record<string, ((v: unknown) => boolean) & { errors?: unknown }> };
+    new Function('module', 'exports', 'require', precompiledValidatorsSource())(mod, mod.exports, require);
+    assert.deepEqual(Object.keys(mod.exports).sort(), Object.keys(SCHEMAS).sort());
+    const map = JSON.parse(readFileSync('test/fixtures/crawler-maps/slugify.json', 'utf8'));
+    const samples: [SchemaName, unknown][] = [
+      ['crawler-output', map],
+      ['crawler-output', { ...map, extra: 1 }],
+      ['crawler-output', { ...map, key_files: 'x' }],
+      ['test-cases', goodGeneratorOutput()],
+      ['engineer-output', goodEngineerOutput()],
+      ['engineer-output', { ...goodEngineerOutput(), files: 'test/a.js' }],
+    ];
+    for (const [name, value] of samples) {
+      const fn = mod.exports[name];
+      const ok = fn(value);
+      const runtime = validate(name, value);
+      assert.equal(ok, runtime.ok, name);
+      if (!runtime.ok) assert.equal((fn.errors as unknown[]).length, runtime.errors.length, name);
+    }
   });
 
   it('accepts good outputs and rejects extra properties and wrong types', () => {

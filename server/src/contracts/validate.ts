@@ -1,5 +1,6 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020';
+import { PRECOMPILED } from './precompiled';
 import { SCHEMAS, type SchemaName } from './schemas';
 
 export interface ContractError {
@@ -15,15 +16,19 @@ let ajv: Ajv2020 | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();
 
 /**
- * Compiled once per process and per schema, on first use: compiling all eight schemas (and the
- * meta-schema, to check them) took ~150 ms of a ~0.3 s crawl that needs one. The schemas are files
+ * The bundles carry validators compiled at build time (precompiled.ts). From source, each schema is
+ * compiled once per process, on first use: compiling all eight (and the meta-schema, to check them)
+ * took ~150 ms of a ~0.3 s crawl that needs one. The schemas are files
  * of this repository; test/unit/contracts.test.ts checks every one against the meta-schema.
  */
 function validator(name: SchemaName): ValidateFunction {
-  const done = compiled.get(name);
+  const done = compiled.get(name) ?? PRECOMPILED?.[name];
   if (done) return done;
   if (!ajv) {
-    const fresh = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false });
+    // Required here, not imported: with precompiled validators a process never evaluates ajv's compiler.
+    const Ajv = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+    const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+    const fresh = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false });
     addFormats(fresh);
     // Registered, not compiled: a schema's $refs to another resolve when it is compiled.
     for (const schema of Object.values(SCHEMAS)) fresh.addSchema(schema);
