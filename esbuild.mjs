@@ -1,4 +1,4 @@
-// Bundles the three entry points. tsc only type-checks (see tsconfig.json).
+// Bundles the three entry points and the crawler's worker thread. tsc only type-checks (see tsconfig.json).
 import { build } from 'esbuild';
 import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from './scripts/bundling.mjs';
 
@@ -17,4 +17,6 @@ await Promise.all([
   build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
   build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  // The crawler's Python parsing threads load this file from beside server.js / cli.js.
+  build({ ...common, entryPoints: ['server/src/agents/crawler/pyWorker.ts'], outfile: 'dist/pyWorker.js' }),
 ]);
