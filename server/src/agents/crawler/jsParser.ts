@@ -72,7 +72,6 @@ async function loadOxc(): Promise<JsParser> {
 
 /** The fallback is required only when oxc cannot load, so its 0.5 MB is not evaluated otherwise. */
 export function babelParser(): JsParser {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const babel = require('@babel/parser') as typeof import('@babel/parser');
   return {
     name: 'babel',

@@ -2,13 +2,11 @@
 // Python interpreter is needed. The runtime (web-tree-sitter) and the grammar (tree-sitter-python,
 // which ships its .wasm in the npm package) are loaded from node_modules the first time a Python
 // file is analysed (~25 ms), never on a JS-only crawl.
-import type { Language, Parser, Query } from 'web-tree-sitter';
+import type { Language, Parser } from 'web-tree-sitter';
 
 export interface PyParser {
   parser: Parser;
   language: Language;
-  /** every import statement, at any depth (lazy imports count as references too) */
-  imports: Query;
 }
 
 let loaded: Promise<PyParser> | undefined;
@@ -21,13 +19,12 @@ export function loadPyParser(): Promise<PyParser> {
 
 async function load(): Promise<PyParser> {
   const ts = await import('web-tree-sitter');
-  const { Parser: P, Language: L, Query: Q } = (ts as unknown as { default?: typeof ts }).default ?? ts;
+  const { Parser: P, Language: L } = (ts as unknown as { default?: typeof ts }).default ?? ts;
   // The runtime's own .wasm sits next to its script; say so explicitly, since bundling moves the script.
   const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
   await P.init({ locateFile: () => runtimeWasm });
   const language = await L.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
   const parser = new P();
   parser.setLanguage(language);
-  const imports = new Q(language, '(import_statement) @import (import_from_statement) @import');
-  return { parser, language, imports };
+  return { parser, language };
 }

@@ -36,7 +36,9 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
       else symbols.push(functionSymbol(def.node, name, 'function', exported, def.decorators));
     }
     const imports: string[] = [];
-    for (const { node } of py.imports.captures(root)) {
+    // Imports at any depth (lazy imports in functions count as references too), found by the parser's
+    // own walk in WebAssembly: cheaper than visiting the statements one call at a time from here.
+    for (const node of root.descendantsOfType(['import_statement', 'import_from_statement'])) {
       if (node.type === 'import_from_statement') {
         const mod = node.childForFieldName('module_name');
         if (mod) imports.push(mod.text);
@@ -198,6 +200,14 @@ function dunderAll(root: Node): Set<string> | undefined {
   return names;
 }
 
+/** A multi-line piece of code on one line: lines trimmed and joined (linear: no regex backtracking on long runs of spaces). */
 function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')');
+  if (!s.includes('\n')) return s;
+  return s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ')
+    .replaceAll('( ', '(')
+    .replaceAll(' )', ')');
 }
