@@ -6,7 +6,7 @@ import { CODE_LANGUAGES } from '../../mcp/languages';
 import { loadJsParser } from './jsParser';
 import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
 import { join, moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
-import { parsePython, warmPyPool } from './pyPool';
+import { helpParsePython, parsePython, warmPyPool } from './pyPool';
 import { referenceCounts } from './ranking';
 import { importBindings, readmeExamples, type ExportedName } from './readmeExamples';
 import { detectTestSetup } from './testSetup';
@@ -141,7 +141,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     .filter((f) => (f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path))
     .sort((a, b) => Number(entryFiles.has(b.path)) - Number(entryFiles.has(a.path)) || a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1))
     .slice(0, opts.maxAnalyzedFiles ?? 400);
-  // Python files are parsed on worker threads while this one reads the next files and parses the
+  // Python files are parsed on a worker thread while this one reads the next files and parses the
   // JavaScript ones; each parser is loaded only when a file of its language is analysed.
   if (candidates.some((f) => f.language === 'Python')) warmPyPool();
   const js = candidates.some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
@@ -163,6 +163,8 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     if (f.language === 'Python') analysed.push({ path: f.path, result: settle(parsePython(text)) });
     else if (js) analysed.push({ path: f.path, result: settle(new Promise<Facts>((ok) => ok(extractJsSymbols(js, text, f.path, defaultNameFor(f.path, pkgs, entryFiles))))) });
   }
+  // All read: this thread now parses queued Python files too, from the other end of the worker's queue.
+  await helpParsePython();
   // Collected in candidate order, whatever order the threads finished in: the map is deterministic.
   for (const a of analysed) {
     if (a.skip !== undefined) {
