@@ -1,5 +1,6 @@
-// Bundles the three entry points. tsc only type-checks (see tsconfig.json).
+// Bundles the three entry points and the crawler's worker thread. tsc only type-checks (see tsconfig.json).
 import { build } from 'esbuild';
+import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from './scripts/bundling.mjs';
 
 const common = {
   bundle: true,
@@ -8,8 +9,8 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
-  // The TypeScript compiler API is large and loaded lazily by the crawler; keep it out of the bundle.
-  external: ['typescript'],
+  plugins: BUNDLE_PLUGINS,
+  external: RUNTIME_EXTERNALS,
   // jsonc-parser's UMD entry requires its parts at run time, which a bundle cannot see; its ESM build is static.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
@@ -18,4 +19,6 @@ await Promise.all([
   build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
   build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  // The crawler's Python parsing threads load this file from beside server.js / cli.js.
+  build({ ...common, entryPoints: ['server/src/agents/crawler/pyWorker.ts'], outfile: 'dist/pyWorker.js' }),
 ]);

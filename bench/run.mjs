@@ -1,5 +1,6 @@
 // Builds each TypeScript benchmark into bench/.work with esbuild and runs it in its own process.
 import { build } from 'esbuild';
+import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from '../scripts/bundling.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -7,7 +8,7 @@ const only = process.argv.slice(2);
 const benches = ['boundary', 'batches'].filter((b) => !only.length || only.includes(b));
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;
-  await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['typescript'], logLevel: 'warning' });
+  await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: RUNTIME_EXTERNALS, plugins: BUNDLE_PLUGINS, logLevel: 'warning' });
   const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

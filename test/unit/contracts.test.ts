@@ -1,8 +1,10 @@
 import { strict as assert } from 'node:assert';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SCHEMAS } from '../../server/src/contracts/schemas';
+import { SCHEMAS, type SchemaName } from '../../server/src/contracts/schemas';
 import { validate } from '../../server/src/contracts/validate';
 import { acceptReply } from '../../server/src/llm/accept';
 import { buildEnvelope } from '../../server/src/contracts/envelope';
@@ -24,6 +26,36 @@ describe('contracts (Draft 2020-12, ajv)', () => {
     for (const [name, s] of Object.entries(SCHEMAS)) {
       assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema', name);
       assert.match(s.$id, new RegExp(`/${name}\\.schema\\.json$`));
+    }
+  });
+
+  it('every schema is valid against the 2020-12 meta-schema and compiles in strict mode (validate() skips this check at run time)', () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    addFormats(ajv);
+    for (const s of Object.values(SCHEMAS)) ajv.addSchema(s); // throws on a schema the meta-schema rejects
+    for (const [name, s] of Object.entries(SCHEMAS)) assert.ok(ajv.getSchema(s.$id), name);
+  });
+
+  it('the validators precompiled into the bundles judge like the ones compiled at run time', async () => {
+    const { precompiledValidatorsSource } = (await import(path.resolve('scripts/precompiledValidators.mjs'))) as { precompiledValidatorsSource(): string };
+    const mod = { exports: {} as Record<string, ((v: unknown) => boolean) & { errors?: unknown }> };
+    new Function('module', 'exports', 'require', precompiledValidatorsSource())(mod, mod.exports, require);
+    assert.deepEqual(Object.keys(mod.exports).sort(), Object.keys(SCHEMAS).sort());
+    const map = JSON.parse(fs.readFileSync('test/fixtures/crawler-maps/slugify.json', 'utf8'));
+    const samples: [SchemaName, unknown][] = [
+      ['crawler-output', map],
+      ['crawler-output', { ...map, extra: 1 }],
+      ['crawler-output', { ...map, key_files: 'x' }],
+      ['case-plan', goodGeneratorOutput()],
+      ['test-bodies', goodEngineerOutput()],
+      ['test-bodies', { ...goodEngineerOutput(), tests: 'test/a.js' }],
+    ];
+    for (const [name, value] of samples) {
+      const fn = mod.exports[name];
+      const ok = fn(value);
+      const runtime = validate(name, value);
+      assert.equal(ok, runtime.ok, name);
+      if (!runtime.ok) assert.equal((fn.errors as unknown[]).length, runtime.errors.length, name);
     }
   });
 

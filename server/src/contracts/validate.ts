@@ -1,32 +1,42 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020';
 import { SchemaValidationError, type ContractError } from '../core/errors';
+import { PRECOMPILED } from './precompiled';
 import type { SchemaTypes } from './schemaTypes';
 import { SCHEMAS, type SchemaName } from './schemas';
 
 export type ValidationResult = { ok: true } | { ok: false; errors: ContractError[] };
 
-let compiled: Map<SchemaName, ValidateFunction> | undefined;
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<SchemaName, ValidateFunction>();
 
-// Compiled once per process: ajv compilation costs milliseconds, validation microseconds.
-function validators(): Map<SchemaName, ValidateFunction> {
-  if (compiled) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv);
-  for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);
-  // Filled completely before it is published: a schema that fails to compile leaves no half cache.
-  const all = new Map<SchemaName, ValidateFunction>();
-  for (const name of Object.keys(SCHEMAS) as SchemaName[]) {
-    const fn = ajv.getSchema(SCHEMAS[name].$id);
-    if (!fn) throw new Error(`schema ${name} did not compile`);
-    all.set(name, fn);
+/**
+ * The bundles carry validators compiled at build time (precompiled.ts). From source, each schema is
+ * compiled once per process, on first use: compiling all eight (and the meta-schema, to check them)
+ * took ~150 ms of a ~0.3 s crawl that needs one. The schemas are files
+ * of this repository; test/unit/contracts.test.ts checks every one against the meta-schema.
+ */
+function validator(name: SchemaName): ValidateFunction {
+  const done = compiled.get(name) ?? PRECOMPILED?.[name];
+  if (done) return done;
+  if (!ajv) {
+    // Required here, not imported: with precompiled validators a process never evaluates ajv's compiler.
+    const Ajv = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+    const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+    const fresh = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false });
+    addFormats(fresh);
+    // Registered, not compiled: a schema's $refs to another resolve when it is compiled.
+    for (const schema of Object.values(SCHEMAS)) fresh.addSchema(schema);
+    ajv = fresh;
   }
-  compiled = all;
-  return compiled;
+  const fn = ajv.getSchema(SCHEMAS[name].$id);
+  if (!fn) throw new Error(`schema ${name} did not compile`);
+  compiled.set(name, fn);
+  return fn;
 }
 
 export function validate(name: SchemaName, value: unknown): ValidationResult {
-  const fn = validators().get(name)!;
+  const fn = validator(name);
   if (fn(value)) return { ok: true };
   return { ok: false, errors: (fn.errors ?? []).map(toContractError) };
 }

@@ -2,7 +2,9 @@
 // "for Selection": read the way the crawler reads every file (same parsers), confined to the workspace.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { extractJsSymbols, loadTypeScript } from '../agents/crawler/jsSymbols';
+import { loadJsParser } from '../agents/crawler/jsParser';
+import { extractJsSymbols } from '../agents/crawler/jsSymbols';
+import { loadPyParser } from '../agents/crawler/pyParser';
 import { extractPySymbols } from '../agents/crawler/pySymbols';
 import type { SymbolInfo } from '../contracts/types';
 import type * as P from '../protocol';
@@ -18,8 +20,8 @@ export async function exportedSymbols(workspace: string, file: string): Promise<
   if (!st?.isFile() || st.size > MAX_BYTES || /\.d\.[cm]?ts$/.test(rel)) return { file: rel, symbols: [] };
   const text = await fsp.readFile(abs, 'utf8');
   let symbols: SymbolInfo[];
-  if (rel.endsWith('.py')) symbols = extractPySymbols(text).symbols;
-  else if (JS.test(rel)) symbols = extractJsSymbols(await loadTypeScript(), text, rel, path.basename(rel).replace(/\.[^.]+$/, '')).symbols;
+  if (rel.endsWith('.py')) symbols = extractPySymbols(await loadPyParser(), text).symbols;
+  else if (JS.test(rel)) symbols = extractJsSymbols(await loadJsParser(), text, rel, path.basename(rel).replace(/\.[^.]+$/, '')).symbols;
   else return { file: rel, symbols: [] };
   const callable = symbols.filter((s) => s.exported && (s.kind === 'function' || s.kind === 'class') && s.line !== undefined);
   // A symbol's lines run to the line before the next one: enough to tell which a selection touches.

@@ -21,14 +21,18 @@ const BY_NAME: Record<string, string> = {
   Dockerfile: 'Dockerfile', Kconfig: 'Kconfig', 'CMakeLists.txt': 'CMake',
 };
 
+// Maps, not plain objects: a file named `constructor` must not find Object.prototype's.
+const EXT_MAP = new Map(Object.entries(BY_EXT));
+const NAME_MAP = new Map(Object.entries(BY_NAME));
+
 /** Language of a file by name, or undefined when unknown. */
 export function languageOf(fileName: string): string | undefined {
-  const byName = BY_NAME[fileName];
+  const byName = NAME_MAP.get(fileName);
   if (byName) return byName;
   const dot = fileName.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const ext = fileName.slice(dot);
-  return BY_EXT[ext] ?? BY_EXT[ext.toLowerCase()];
+  return EXT_MAP.get(ext) ?? EXT_MAP.get(ext.toLowerCase());
 }
 
 /** Languages whose files count as source for ranking and symbol extraction. */

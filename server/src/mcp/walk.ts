@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_SKIP_DIRS, IGNORE_FILES, IgnoreStack } from './ignoreRules';
 import { languageOf } from './languages';
+import { LstatBatches } from './lstatBatches';
 import { ToolError } from './toolError';
 
 export type EntryType = 'file' | 'dir' | 'symlink';
@@ -52,20 +53,24 @@ const MAX_DEPTH = 256;
 /**
  * Enumerates the tree under `root` without following symlinks (so loops cannot hang it).
  * Sync fs calls on purpose: on large trees they are several times faster than the promise API
- * (no thread-pool hop per call), and one lstat per file is the only per-entry syscall.
+ * (no thread-pool hop per call). readdir gives names and types; the one lstat per file (for its size
+ * and mtime) runs beside the walk in `LstatBatches`, which on a large tree uses a second thread.
  */
 export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
   const limit = opts.limit ?? Number.MAX_SAFE_INTEGER;
   const maxDepth = Math.min(opts.depth ?? MAX_DEPTH, MAX_DEPTH);
   const include = globs(opts.include, 'include');
   const exclude = globs(opts.exclude, 'exclude');
-  const hash = new Fingerprint();
   const sizes = opts.sizes !== false;
   const out: WalkResult = { entries: [], truncated: false, files: 0, dirs: 0, bytes: 0, skipped: [], fingerprint: '' };
   const start = (opts.start ?? '').replace(/\/+$/, '');
   const ignoreFiles = useGitignore(root, opts.gitignore ?? 'auto') ? IGNORE_FILES : ['.amtpignore'];
+  const skipDefaults = !opts.noDefaultSkips;
+  const stats = sizes ? new LstatBatches(root) : undefined;
+  /** entry index → index into `stats`, for files */
+  const statIndex: number[] = [];
   const visit = (rel: string, depth: number, parentIgnores: IgnoreStack): void => {
-    const abs = rel ? path.join(root, rel) : root;
+    const abs = rel ? `${root}/${rel}` : root;
     let dirents: fs.Dirent[];
     try {
       dirents = fs.readdirSync(abs, { withFileTypes: true });
@@ -74,38 +79,28 @@ export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
       return;
     }
     const ignores = parentIgnores.with(rel ? `${rel}/` : '', readIgnoreFiles(abs, dirents, ignoreFiles));
-    sortGitOrder(dirents);
-    for (const d of dirents) {
+    const prefix = rel ? `${rel}/` : '';
+    for (const { d, isDir } of gitOrder(dirents)) {
       if (out.entries.length >= limit) {
         out.truncated = true;
         return;
       }
-      const childRel = rel ? `${rel}/${d.name}` : d.name;
-      const isDir = d.isDirectory();
-      if (isDir && !opts.noDefaultSkips && DEFAULT_SKIP_DIRS.has(d.name)) continue;
+      const childRel = prefix + d.name;
+      if (isDir && skipDefaults && DEFAULT_SKIP_DIRS.has(d.name)) continue;
       if (ignores.size > 0 && ignores.ignores(childRel, isDir)) continue;
       if (exclude && exclude(childRel)) continue;
       if (isDir) {
         out.dirs++;
-        if (!include) push(out, { path: childRel, type: 'dir', size: 0 }, hash);
+        if (!include) out.entries.push({ path: childRel, type: 'dir', size: 0 });
         if (depth + 1 < maxDepth) visit(childRel, depth + 1, ignores);
         if (out.truncated) return;
       } else if (d.isSymbolicLink()) {
         if (include && !include(childRel)) continue;
-        push(out, { path: childRel, type: 'symlink', size: 0 }, hash);
+        out.entries.push({ path: childRel, type: 'symlink', size: 0 });
       } else if (d.isFile()) {
         if (include && !include(childRel)) continue;
-        let size: number | undefined;
-        if (sizes) {
-          const st = fs.lstatSync(path.join(abs, d.name), { throwIfNoEntry: false });
-          if (!st) continue; // deleted while we walked
-          size = st.size;
-          out.bytes += size;
-          hash.number(st.mtimeMs);
-          hash.number(size);
-        }
-        out.files++;
-        push(out, { path: childRel, type: 'file', size, language: languageOf(d.name) }, hash);
+        if (stats) statIndex[out.entries.length] = stats.add(childRel);
+        out.entries.push({ path: childRel, type: 'file', size: undefined, language: languageOf(d.name) });
       } else {
         out.skipped.push({ path: childRel, reason: 'not a regular file (fifo, socket or device)' });
       }
@@ -113,6 +108,27 @@ export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
   };
   // Recursion depth is bounded by MAX_DEPTH; depth-first in git order keeps the output sorted.
   visit(start, 0, ancestorsIgnores(root, start, ignoreFiles));
+  const results = stats?.finish();
+  const hash = new Fingerprint();
+  let kept = 0;
+  for (let i = 0; i < out.entries.length; i++) {
+    const e = out.entries[i];
+    if (e.type === 'file') {
+      if (results) {
+        const j = statIndex[i];
+        const size = results.size(j);
+        if (size < 0) continue; // deleted while we walked
+        e.size = size;
+        out.bytes += size;
+        hash.number(results.mtimeMs(j));
+        hash.number(size);
+      }
+      out.files++;
+    }
+    hash.string(e.path);
+    out.entries[kept++] = e;
+  }
+  out.entries.length = kept;
   out.fingerprint = hash.digest();
   return out;
 }
@@ -130,20 +146,18 @@ function globs(patterns: string[] | undefined, what: string): picomatch.Matcher 
 /**
  * Git's tree order: names compared as bytes, a directory as if it ended in '/'. A depth-first walk
  * in this order yields the entries already sorted, so no global sort of the whole list is needed.
+ * Keys are built once per entry, not once per comparison.
  */
-function sortGitOrder(dirents: fs.Dirent[]): void {
-  const key = (d: fs.Dirent) => (d.isDirectory() ? `${d.name}/` : d.name);
-  dirents.sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
+function gitOrder(dirents: fs.Dirent[]): { d: fs.Dirent; isDir: boolean; key: string }[] {
+  const keyed = dirents.map((d) => {
+    const isDir = d.isDirectory();
+    return { d, isDir, key: isDir ? `${d.name}/` : d.name };
   });
+  return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-function push(out: WalkResult, e: TreeEntry, hash: Fingerprint): void {
-  out.entries.push(e);
-  hash.string(e.path);
-}
+const F64 = new Float64Array(1);
+const U32 = new Uint32Array(F64.buffer);
 
 /** Two independent 32-bit FNV-1a lanes: cheap per entry (a crypto hash doubled the walk time), ample for cache keys. */
 class Fingerprint {
@@ -162,8 +176,18 @@ class Fingerprint {
     this.b = b;
     this.n++;
   }
+  /** Hashes the number's 8 bytes (no string conversion: this runs twice per file). */
   number(x: number): void {
-    this.string(String(x));
+    F64[0] = x;
+    let a = this.a;
+    let b = this.b;
+    for (let i = 0; i < 2; i++) {
+      const w = U32[i];
+      a = Math.imul(a ^ w, 16777619);
+      b = Math.imul(b ^ w, 2246822519) ^ (b >>> 15);
+    }
+    this.a = a;
+    this.b = b;
   }
   digest(): string {
     return `${(this.a >>> 0).toString(16)}${(this.b >>> 0).toString(16)}-${this.n}`;

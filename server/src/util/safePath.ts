@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
@@ -11,11 +12,7 @@ export class PathEscapeError extends Error {
  * `..` segments, backslashes (Windows-style escapes), NUL and drive letters.
  */
 export async function resolveInside(root: string, rel: string): Promise<string> {
-  if (typeof rel !== 'string' || rel.length === 0) throw new PathEscapeError('path is empty');
-  if (rel.includes('\0')) throw new PathEscapeError(`path contains NUL: ${JSON.stringify(rel)}`);
-  if (rel.includes('\\')) throw new PathEscapeError(`path uses backslashes: ${JSON.stringify(rel)}`);
-  if (path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) throw new PathEscapeError(`absolute paths are refused: ${JSON.stringify(rel)}`);
-  if (rel.split('/').includes('..')) throw new PathEscapeError(`'..' is refused: ${JSON.stringify(rel)}`);
+  checkRelative(rel);
   const realRoot = await fsp.realpath(root);
   const target = path.resolve(realRoot, rel);
   if (!isWithin(realRoot, target)) throw new PathEscapeError(`path leaves the workspace: ${JSON.stringify(rel)}`);
@@ -27,15 +24,53 @@ export async function resolveInside(root: string, rel: string): Promise<string> 
       if (!isWithin(realRoot, real)) throw new PathEscapeError(`path leaves the workspace through a symlink: ${JSON.stringify(rel)}`);
       break;
     } catch (e) {
-      if (e instanceof PathEscapeError) throw e;
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
-      const parent = path.dirname(probe);
-      if (parent === probe) break;
+      const parent = nextProbe(e, probe);
+      if (parent === undefined) break;
       probe = parent;
     }
   }
   return target;
+}
+
+/**
+ * `resolveInside` with synchronous calls (the same realpath(3) underneath), for the read tool: a
+ * crawl reads hundreds of small files, and each thread-pool round trip cost more than the call.
+ */
+export function resolveInsideSync(root: string, rel: string): string {
+  checkRelative(rel);
+  const realRoot = fs.realpathSync.native(root);
+  const target = path.resolve(realRoot, rel);
+  if (!isWithin(realRoot, target)) throw new PathEscapeError(`path leaves the workspace: ${JSON.stringify(rel)}`);
+  let probe = target;
+  for (;;) {
+    try {
+      const real = fs.realpathSync.native(probe);
+      if (!isWithin(realRoot, real)) throw new PathEscapeError(`path leaves the workspace through a symlink: ${JSON.stringify(rel)}`);
+      break;
+    } catch (e) {
+      const parent = nextProbe(e, probe);
+      if (parent === undefined) break;
+      probe = parent;
+    }
+  }
+  return target;
+}
+
+function checkRelative(rel: string): void {
+  if (typeof rel !== 'string' || rel.length === 0) throw new PathEscapeError('path is empty');
+  if (rel.includes('\0')) throw new PathEscapeError(`path contains NUL: ${JSON.stringify(rel)}`);
+  if (rel.includes('\\')) throw new PathEscapeError(`path uses backslashes: ${JSON.stringify(rel)}`);
+  if (path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) throw new PathEscapeError(`absolute paths are refused: ${JSON.stringify(rel)}`);
+  if (rel.split('/').includes('..')) throw new PathEscapeError(`'..' is refused: ${JSON.stringify(rel)}`);
+}
+
+/** After a failed realpath: the parent to probe next (a missing path may be created inside), or undefined at the top. */
+function nextProbe(e: unknown, probe: string): string | undefined {
+  if (e instanceof PathEscapeError) throw e;
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+  const parent = path.dirname(probe);
+  return parent === probe ? undefined : parent;
 }
 
 export function isWithin(root: string, p: string): boolean {

@@ -1,6 +1,6 @@
-import type * as TS from 'typescript';
 import type { ExportStyle, SymbolInfo } from '../../contracts/types';
 import { parseJsDoc } from './jsdoc';
+import type { EsComment, EsNode, JsParser } from './jsParser';
 
 export interface JsFileFacts {
   symbols: SymbolInfo[];
@@ -11,208 +11,383 @@ export interface JsFileFacts {
   opaqueCjs: boolean;
 }
 
-let tsModule: typeof TS | undefined;
-
-/** The compiler API is ~9 MB; load it only when a JS/TS file is actually analysed. */
-export async function loadTypeScript(): Promise<typeof TS> {
-  tsModule ??= ((await import('typescript')) as unknown as { default?: typeof TS }).default ?? ((await import('typescript')) as unknown as typeof TS);
-  return tsModule;
+/** Where a declaration's JSDoc is looked for: the comments between `floor` and `at`. */
+interface DocSpot {
+  at: number;
+  floor: number;
 }
 
-/** Syntax-only analysis (no Program, no type checker): fast, and works on files that do not compile. */
-export function extractJsSymbols(ts: typeof TS, text: string, fileName: string, defaultName: string): JsFileFacts {
-  const kind = /\.tsx$/.test(fileName) ? ts.ScriptKind.TSX : /\.[cm]?tsx?$/.test(fileName) ? ts.ScriptKind.TS : /\.jsx$/.test(fileName) ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
-  const facts: JsFileFacts = { symbols: [], imports: [], syntax: 'none', opaqueCjs: false };
-  const locals = new Map<string, TS.Node>();
-  let esm = false;
-  let cjs = false;
-  for (const st of sf.statements) {
-    if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st)) {
-      if (st.name) locals.set(st.name.text, st);
-    } else if (ts.isVariableStatement(st)) {
-      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) locals.set(d.name.text, d);
-    } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name)) {
-      locals.set(`namespace:${st.name.text}`, st);
-    }
-  }
-  const seen = new Set<string>();
-  const add = (node: TS.Node, name: string, style: ExportStyle) => {
-    const key = `${style}:${name}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    facts.symbols.push(...describe(ts, sf, node, name, style));
-  };
-  const resolve = (n: TS.Expression): TS.Node => (ts.isIdentifier(n) ? locals.get(n.text) ?? n : n);
+const DECLARATIONS = new Set(['FunctionDeclaration', 'TSDeclareFunction', 'ClassDeclaration', 'TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSEnumDeclaration']);
+const FUNCTIONS = new Set(['FunctionDeclaration', 'TSDeclareFunction', 'FunctionExpression', 'ArrowFunctionExpression', 'TSEmptyBodyFunctionExpression', 'TSDeclareMethod']);
+const METHODS = new Set(['MethodDefinition', 'TSAbstractMethodDefinition', 'TSDeclareMethod']);
 
-  for (const st of sf.statements) {
-    const mods = ts.canHaveModifiers(st) ? ts.getModifiers(st) ?? [] : [];
-    const exported = mods.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    const isDefault = mods.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
-    if (exported) esm = true;
-    if (exported && (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st))) {
-      add(st, st.name?.text ?? 'default', isDefault ? 'default' : 'named');
-    } else if (exported && ts.isVariableStatement(st)) {
-      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) add(d, d.name.text, 'named');
-    } else if (ts.isExportAssignment(st)) {
-      esm = !st.isExportEquals || esm;
-      const target = resolve(st.expression);
-      const name = ts.isIdentifier(st.expression) ? st.expression.text : defaultName;
-      add(target === st.expression ? st : target, name, st.isExportEquals ? 'module.exports' : 'default');
-      if (ts.isIdentifier(st.expression)) addNamespaceMembers(st.expression.text);
-    } else if (ts.isExportDeclaration(st)) {
-      esm = true;
-      if (st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) facts.imports.push(st.moduleSpecifier.text);
-      else if (st.exportClause && ts.isNamedExports(st.exportClause)) {
-        for (const el of st.exportClause.elements) {
-          const local = locals.get((el.propertyName ?? el.name).text);
-          if (local) add(local, el.name.text, el.name.text === 'default' ? 'default' : 'named');
+/** Syntax-only analysis of one file's top level (no type checker): works on files that do not compile. */
+export function extractJsSymbols(parser: JsParser, text: string, fileName: string, defaultName: string): JsFileFacts {
+  const { program, comments } = parser.parse(fileName, text);
+  return new FileReader(text, comments).read(program, defaultName);
+}
+
+class FileReader {
+  private readonly facts: JsFileFacts = { symbols: [], imports: [], syntax: 'none', opaqueCjs: false };
+  private readonly locals = new Map<string, EsNode>();
+  /** declaration node → where its JSDoc is (the statement that holds it, e.g. `export const` for a declarator) */
+  private readonly docSpot = new WeakMap<EsNode, DocSpot>();
+  /** a property's own JSDoc wins over its value's: `module.exports = { /** doc *\/ a: impl }` */
+  private readonly docCarrier = new WeakMap<EsNode, DocSpot>();
+  /** declarator → `const`, `let` or `var` of its statement */
+  private readonly declKind = new WeakMap<EsNode, string>();
+  private readonly seen = new Set<string>();
+  private lineStarts: number[] | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly comments: EsComment[],
+  ) {}
+
+  read(program: EsNode, defaultName: string): JsFileFacts {
+    const body = program.body as EsNode[];
+    let esm = false;
+    let cjs = false;
+    let floor = program.start;
+    for (const st of body) {
+      const spot = { at: st.start, floor };
+      floor = st.end;
+      const decl = st.type === 'ExportNamedDeclaration' || st.type === 'ExportDefaultDeclaration' ? (st.declaration as EsNode | null) : st;
+      if (!decl) continue;
+      if (DECLARATIONS.has(decl.type)) {
+        if (decl.id?.type === 'Identifier') this.locals.set(decl.id.name, decl);
+        this.docSpot.set(decl, spot);
+      } else if (decl.type === 'VariableDeclaration') {
+        for (const d of decl.declarations as EsNode[]) {
+          if (d.id.type === 'Identifier') this.locals.set(d.id.name, d);
+          this.docSpot.set(d, spot);
+          this.declKind.set(d, decl.kind);
         }
+      } else if (decl.type === 'TSModuleDeclaration' && decl.id?.type === 'Identifier') {
+        this.locals.set(`namespace:${decl.id.name}`, decl);
       }
-    } else if (ts.isImportDeclaration(st)) {
-      esm = true;
-      if (ts.isStringLiteral(st.moduleSpecifier)) facts.imports.push(st.moduleSpecifier.text);
-    } else if (ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
-      const { left, right } = st.expression;
-      const target = cjsTarget(ts, left);
-      if (!target) continue;
-      cjs = true;
-      if (target === 'module.exports') {
-        if (ts.isObjectLiteralExpression(right)) {
-          for (const p of right.properties) {
-            if (ts.isShorthandPropertyAssignment(p)) add(locals.get(p.name.text) ?? p, p.name.text, 'exports.property');
-            else if ((ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) && p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) {
-              add(ts.isPropertyAssignment(p) ? withDoc(resolve(p.initializer), p) : p, p.name.text, 'exports.property');
+    }
+
+    floor = program.start;
+    for (const st of body) {
+      const spot = { at: st.start, floor };
+      floor = st.end;
+      switch (st.type) {
+        case 'ExportNamedDeclaration': {
+          esm = true;
+          const decl = st.declaration as EsNode | null;
+          if (st.source) this.facts.imports.push(st.source.value);
+          else if (decl && DECLARATIONS.has(decl.type)) this.add(decl, decl.id?.name ?? 'default', 'named');
+          else if (decl?.type === 'VariableDeclaration') {
+            for (const d of decl.declarations as EsNode[]) if (d.id.type === 'Identifier') this.add(d, d.id.name, 'named');
+          } else if (!decl) {
+            for (const el of st.specifiers as EsNode[]) {
+              const local = this.locals.get(nameOfKey(el.local) ?? '');
+              const exported = nameOfKey(el.exported) ?? '';
+              if (local) this.add(local, exported, exported === 'default' ? 'default' : 'named');
             }
           }
-        } else if (ts.isCallExpression(right) && !isRequire(ts, right)) {
-          facts.opaqueCjs = true;
-        } else if (!isRequire(ts, right)) {
-          const node = resolve(right);
-          add(node === right ? st : node, ts.isIdentifier(right) ? right.text : nameOf(ts, right) ?? defaultName, 'module.exports');
+          break;
         }
-      } else if (target !== 'default' || !ts.isCallExpression(right)) {
-        const node = resolve(right);
-        add(node === right ? st : node, target, 'exports.property');
+        case 'ExportDefaultDeclaration': {
+          esm = true;
+          const decl = st.declaration as EsNode;
+          if (DECLARATIONS.has(decl.type)) {
+            this.add(decl, decl.id?.name ?? 'default', 'default');
+            break;
+          }
+          // `export default expr` (TypeScript's export assignment)
+          this.docSpot.set(decl, spot);
+          const target = this.resolve(decl);
+          this.add(target, decl.type === 'Identifier' ? decl.name : defaultName, 'default');
+          if (decl.type === 'Identifier') this.addNamespaceMembers(decl.name);
+          break;
+        }
+        case 'TSExportAssignment': {
+          // `export = expr`: CommonJS in TypeScript's syntax
+          const expr = st.expression as EsNode;
+          this.docSpot.set(expr, spot);
+          this.add(this.resolve(expr), expr.type === 'Identifier' ? expr.name : defaultName, 'module.exports');
+          if (expr.type === 'Identifier') this.addNamespaceMembers(expr.name);
+          break;
+        }
+        case 'ExportAllDeclaration':
+          esm = true;
+          if (st.source) this.facts.imports.push(st.source.value);
+          break;
+        case 'ImportDeclaration':
+          esm = true;
+          this.facts.imports.push(st.source.value);
+          break;
+        case 'ExpressionStatement': {
+          const e = st.expression as EsNode;
+          if (e.type !== 'AssignmentExpression' || e.operator !== '=') break;
+          const target = cjsTarget(e.left);
+          if (!target) break;
+          cjs = true;
+          this.docSpot.set(st, spot);
+          if (isFunctionOrClass(e.right)) this.docSpot.set(e.right, spot);
+          this.cjsExport(st, target, e.right, defaultName);
+          break;
+        }
       }
     }
-  }
-  // require() calls and dynamic imports anywhere in the file, for the reference ranking.
-  const visit = (n: TS.Node): void => {
-    if (ts.isCallExpression(n) && n.arguments.length === 1 && ts.isStringLiteral(n.arguments[0]) && (isRequire(ts, n) || n.expression.kind === ts.SyntaxKind.ImportKeyword)) {
-      facts.imports.push((n.arguments[0] as TS.StringLiteral).text);
-      if (isRequire(ts, n)) cjs = true;
+    // require() calls and dynamic imports anywhere in the file, for the reference ranking.
+    if (this.text.includes('require') || this.text.includes('import')) {
+      walk(program, (n) => {
+        const spec = n.type === 'ImportExpression' ? n.source : n.type === 'CallExpression' && n.arguments.length === 1 && (isRequire(n) || n.callee.type === 'Import') ? n.arguments[0] : undefined;
+        if (spec && isString(spec)) {
+          this.facts.imports.push(spec.value);
+          if (isRequire(n)) cjs = true;
+        }
+      });
     }
-    ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  facts.syntax = esm ? 'esm' : cjs ? 'cjs' : 'none';
-  return facts;
+    this.facts.syntax = esm ? 'esm' : cjs ? 'cjs' : 'none';
+    return this.facts;
+  }
+
+  private cjsExport(st: EsNode, target: string, right: EsNode, defaultName: string): void {
+    if (target !== 'module.exports') {
+      if (target !== 'default' || right.type !== 'CallExpression') this.add(this.resolve(right, st), target, 'exports.property');
+      return;
+    }
+    if (right.type === 'ObjectExpression') {
+      let floor = right.start + 1;
+      for (const p of right.properties as EsNode[]) {
+        const spot = { at: p.start, floor };
+        floor = p.end;
+        if (p.type !== 'Property' || p.kind !== 'init' || p.computed) continue;
+        const name = nameOfKey(p.key);
+        if (name === undefined) continue;
+        if (p.method) {
+          this.docSpot.set(p, spot);
+          this.add(p, name, 'exports.property');
+        } else if (p.shorthand) {
+          this.docSpot.set(p, spot);
+          const target = this.locals.get(name) ?? p;
+          if (!this.docCarrier.has(target)) this.docCarrier.set(target, spot);
+          this.add(target, name, 'exports.property');
+        } else {
+          const target = this.resolve(p.value);
+          if (!this.docCarrier.has(target)) this.docCarrier.set(target, spot);
+          if (target === p.value) this.docSpot.set(target, spot);
+          this.add(target, name, 'exports.property');
+        }
+      }
+    } else if (right.type === 'CallExpression' && !isRequire(right)) {
+      this.facts.opaqueCjs = true;
+    } else if (!isRequire(right)) {
+      const node = this.resolve(right, st);
+      const name = right.type === 'Identifier' ? right.name : (right.type === 'FunctionExpression' || right.type === 'ClassExpression') && right.id ? right.id.name : defaultName;
+      this.add(node, name, 'module.exports');
+    }
+  }
+
+  /** An identifier's local declaration, else `orElse` (the statement, whose JSDoc then describes the value). */
+  private resolve(n: EsNode, orElse: EsNode = n): EsNode {
+    if (n.type === 'Identifier') return this.locals.get(n.name) ?? orElse;
+    return isFunctionOrClass(n) ? n : orElse;
+  }
+
+  private add(node: EsNode, name: string, style: ExportStyle): void {
+    const key = `${style}:${name}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.facts.symbols.push(...this.describe(node, name, style));
+  }
 
   // `declare namespace slugify { export function extend }` next to `export default slugify` (typings of UMD packages).
-  function addNamespaceMembers(name: string) {
-    const ns = locals.get(`namespace:${name}`) as TS.ModuleDeclaration | undefined;
-    if (!ns?.body || !ts.isModuleBlock(ns.body)) return;
-    for (const m of ns.body.statements) {
-      if (ts.isFunctionDeclaration(m) && m.name) {
-        const [sym] = describe(ts, sf, m, `${name}.${m.name.text}`, 'exports.property');
-        if (sym) facts.symbols.push({ ...sym, kind: 'method' });
+  private addNamespaceMembers(name: string): void {
+    const ns = this.locals.get(`namespace:${name}`);
+    if (ns?.body?.type !== 'TSModuleBlock') return;
+    let floor = ns.body.start + 1;
+    for (const st of ns.body.body as EsNode[]) {
+      const spot = { at: st.start, floor };
+      floor = st.end;
+      const m = st.type === 'ExportNamedDeclaration' && st.declaration ? (st.declaration as EsNode) : st;
+      if ((m.type === 'FunctionDeclaration' || m.type === 'TSDeclareFunction') && m.id) {
+        this.docSpot.set(m, spot);
+        const [sym] = this.describe(m, `${name}.${m.id.name}`, 'exports.property');
+        if (sym) this.facts.symbols.push({ ...sym, kind: 'method' });
       }
     }
   }
-}
 
-function cjsTarget(ts: typeof TS, left: TS.Expression): string | undefined {
-  const text = left.getText();
-  if (text === 'module.exports') return 'module.exports';
-  if (ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) {
-    const obj = left.expression.getText();
-    if (obj !== 'module.exports' && obj !== 'exports') return undefined;
-    if (ts.isPropertyAccessExpression(left)) return left.name.text;
-    return ts.isStringLiteral(left.argumentExpression) ? left.argumentExpression.text : undefined;
+  private describe(node: EsNode, name: string, style: ExportStyle): SymbolInfo[] {
+    const spot = this.docSpot.get(node);
+    const carrier = this.docCarrier.get(node);
+    const doc = parseJsDoc((carrier && this.leadingJsDoc(carrier)) ?? (spot && this.leadingJsDoc(spot)) ?? '');
+    const value = valueOf(node);
+    const fn = value && FUNCTIONS.has(value.type) ? value : undefined;
+    let kind: SymbolInfo['kind'] = 'variable';
+    if (fn) kind = 'function';
+    else if (value && (value.type === 'ClassDeclaration' || value.type === 'ClassExpression')) kind = 'class';
+    else if (node.type === 'TSInterfaceDeclaration') kind = 'interface';
+    else if (node.type === 'TSTypeAliasDeclaration') kind = 'type';
+    else if (node.type === 'TSEnumDeclaration') kind = 'enum';
+    else if (node.type === 'VariableDeclarator' && this.declKind.get(node) === 'const') kind = 'constant';
+    const sym: SymbolInfo = { name, kind, exported: true, export_style: style, line: this.lineOf(spot && node.type !== 'VariableDeclarator' ? spot.at : node.start) };
+    if (fn) Object.assign(sym, this.signatureOf(fn, name, doc.params, doc.returns));
+    if (doc.doc) sym.doc = doc.doc.slice(0, 2000);
+    if (doc.examples.length) sym.examples = doc.examples;
+    if (doc.throws.length) sym.throws = doc.throws;
+    const out = [sym];
+    if (kind === 'class') out.push(...this.methodsOf(value!, name, style));
+    return out;
   }
-  return undefined;
-}
 
-function isRequire(ts: typeof TS, n: TS.Node): boolean {
-  return ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'require';
-}
-
-function nameOf(ts: typeof TS, n: TS.Node): string | undefined {
-  if ((ts.isFunctionExpression(n) || ts.isClassExpression(n)) && n.name) return n.name.text;
-  return undefined;
-}
-
-const docCarrier = new WeakMap<TS.Node, TS.Node>();
-/** A property's own JSDoc wins over its initializer's, so remember where to look. */
-function withDoc(node: TS.Node, carrier: TS.Node): TS.Node {
-  if (!docCarrier.has(node)) docCarrier.set(node, carrier);
-  return node;
-}
-
-function describe(ts: typeof TS, sf: TS.SourceFile, node: TS.Node, name: string, style: ExportStyle): SymbolInfo[] {
-  const stmt = ts.isVariableDeclaration(node) ? node.parent.parent : node;
-  const docNode = docCarrier.get(node) ?? stmt;
-  const doc = parseJsDoc(leadingJsDoc(ts, sf, docNode) ?? leadingJsDoc(ts, sf, stmt) ?? '');
-  const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
-  let fn: TS.SignatureDeclaration | undefined;
-  let kind: SymbolInfo['kind'] = 'variable';
-  const init = ts.isVariableDeclaration(node) ? node.initializer : ts.isExpressionStatement(node) && ts.isBinaryExpression(node.expression) ? node.expression.right : undefined;
-  if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) fn = node;
-  else if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) fn = init;
-  else if (ts.isFunctionExpression(node) || ts.isArrowFunction(node)) fn = node;
-  if (fn) kind = 'function';
-  else if (ts.isClassDeclaration(node) || ts.isClassExpression(node) || (init && ts.isClassExpression(init))) kind = 'class';
-  else if (ts.isInterfaceDeclaration(node)) kind = 'interface';
-  else if (ts.isTypeAliasDeclaration(node)) kind = 'type';
-  else if (ts.isEnumDeclaration(node)) kind = 'enum';
-  else if (ts.isVariableDeclaration(node) && node.parent.flags & ts.NodeFlags.Const) kind = 'constant';
-  const sym: SymbolInfo = { name, kind, exported: true, export_style: style, line };
-  if (fn) Object.assign(sym, signatureOf(ts, sf, fn, name, doc.params, doc.returns));
-  if (doc.doc) sym.doc = doc.doc.slice(0, 2000);
-  if (doc.examples.length) sym.examples = doc.examples;
-  if (doc.throws.length) sym.throws = doc.throws;
-  const out = [sym];
-  const cls = ts.isClassDeclaration(node) || ts.isClassExpression(node) ? node : init && ts.isClassExpression(init) ? init : undefined;
-  if (cls) {
-    for (const m of cls.members) {
-      if (!ts.isMethodDeclaration(m) || !m.name || !ts.isIdentifier(m.name) || m.name.text.startsWith('_')) continue;
-      const mods = ts.getModifiers(m) ?? [];
-      if (mods.some((x) => x.kind === ts.SyntaxKind.PrivateKeyword || x.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
-      const [ms] = describe(ts, sf, m, `${name}.${m.name.text}`, style);
+  private methodsOf(cls: EsNode, className: string, style: ExportStyle): SymbolInfo[] {
+    const out: SymbolInfo[] = [];
+    const names = new Set<string>();
+    let floor = cls.body.start + 1;
+    for (const m of cls.body.body as EsNode[]) {
+      const spot = { at: m.start, floor };
+      floor = m.end;
+      if (!METHODS.has(m.type) || (m.kind && m.kind !== 'method') || m.computed || m.key?.type !== 'Identifier') continue;
+      const mname = m.key.name as string;
+      if (mname.startsWith('_') || m.accessibility === 'private' || m.accessibility === 'protected' || names.has(mname)) continue;
+      names.add(mname); // overloads: the first signature, which carries the JSDoc
+      this.docSpot.set(m, spot);
+      const [ms] = this.describe(m, `${className}.${mname}`, style);
       out.push({ ...ms, kind: 'method' });
     }
-  }
-  return out;
-}
-
-function signatureOf(ts: typeof TS, sf: TS.SourceFile, fn: TS.SignatureDeclaration, name: string, docParams: Map<string, { type?: string; optional?: boolean; default?: string }>, docReturns?: string): Partial<SymbolInfo> {
-  const params = fn.parameters.map((p) => {
-    const pname = p.name.getText(sf);
-    const d = docParams.get(pname);
-    const out: NonNullable<SymbolInfo['params']>[number] = { name: pname };
-    const type = p.type?.getText(sf) ?? d?.type;
-    if (type) out.type = type;
-    if (p.questionToken || p.initializer || d?.optional) out.optional = true;
-    const dflt = p.initializer?.getText(sf) ?? d?.default;
-    if (dflt) out.default = dflt;
-    if (p.dotDotDotToken) out.rest = true;
     return out;
-  });
-  const returns = fn.type?.getText(sf) ?? docReturns;
-  const isAsync = (ts.canHaveModifiers(fn) ? ts.getModifiers(fn) ?? [] : []).some((m) => m.kind === ts.SyntaxKind.AsyncKeyword);
-  const paramText = params.map((p) => `${p.rest ? '...' : ''}${p.name}${p.optional && !p.default ? '?' : ''}${p.type ? `: ${p.type}` : ''}${p.default ? ` = ${p.default}` : ''}`).join(', ');
-  const sig: Partial<SymbolInfo> = { signature: `${isAsync ? 'async ' : ''}${name}(${paramText})${returns ? `: ${returns}` : ''}`.replace(/\s+/g, ' '), params };
-  if (returns) sig.returns = returns;
-  if (isAsync) sig.async = true;
-  return sig;
+  }
+
+  private signatureOf(fn: EsNode, name: string, docParams: Map<string, { type?: string; optional?: boolean; default?: string }>, docReturns?: string): Partial<SymbolInfo> {
+    const params = (fn.params as EsNode[]).map((raw) => {
+      const p = raw.type === 'TSParameterProperty' ? (raw.parameter as EsNode) : raw;
+      const rest = p.type === 'RestElement';
+      const binding: EsNode = p.type === 'AssignmentPattern' ? p.left : rest ? p.argument : p;
+      const pname = binding.type === 'Identifier' ? (binding.name as string) : this.slice(binding.start, binding.typeAnnotation?.start ?? binding.end).trim().replace(/\?$/, '');
+      const d = docParams.get(pname);
+      const out: NonNullable<SymbolInfo['params']>[number] = { name: pname };
+      const type = this.typeText(binding.typeAnnotation ?? p.typeAnnotation) ?? d?.type;
+      if (type) out.type = type;
+      if (binding.optional || p.type === 'AssignmentPattern' || d?.optional) out.optional = true;
+      const dflt = p.type === 'AssignmentPattern' ? this.slice(p.right.start, p.right.end) : d?.default;
+      if (dflt) out.default = dflt;
+      if (rest) out.rest = true;
+      return out;
+    });
+    const returns = this.typeText(fn.returnType) ?? docReturns;
+    const isAsync = fn.async === true;
+    const paramText = params.map((p) => `${p.rest ? '...' : ''}${p.name}${p.optional && !p.default ? '?' : ''}${p.type ? `: ${p.type}` : ''}${p.default ? ` = ${p.default}` : ''}`).join(', ');
+    const sig: Partial<SymbolInfo> = { signature: `${isAsync ? 'async ' : ''}${name}(${paramText})${returns ? `: ${returns}` : ''}`.replace(/\s+/g, ' '), params };
+    if (returns) sig.returns = returns;
+    if (isAsync) sig.async = true;
+    return sig;
+  }
+
+  /** `: T` annotations are TSTypeAnnotation wrappers; the text is the inner type's. */
+  private typeText(ann: EsNode | null | undefined): string | undefined {
+    if (!ann) return undefined;
+    const t = ann.type === 'TSTypeAnnotation' ? (ann.typeAnnotation as EsNode) : ann;
+    return this.slice(t.start, t.end);
+  }
+
+  private slice(start: number, end: number): string {
+    return this.text.slice(start, end);
+  }
+
+  /** The last `/** *\/` comment between the previous sibling and the node, like TypeScript's leading comments. */
+  private leadingJsDoc(spot: DocSpot): string | undefined {
+    const cs = this.comments;
+    let lo = 0;
+    let hi = cs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cs[mid].end <= spot.at) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo - 1; i >= 0 && cs[i].start >= spot.floor; i--) {
+      if (cs[i].type === 'Block' && cs[i].value.startsWith('*')) return `/*${cs[i].value}*/`;
+    }
+    return undefined;
+  }
+
+  private lineOf(offset: number): number {
+    if (!this.lineStarts) {
+      this.lineStarts = [0];
+      for (let i = this.text.indexOf('\n'); i !== -1; i = this.text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+    }
+    const ls = this.lineStarts;
+    let lo = 0;
+    let hi = ls.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ls[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
 }
 
-function leadingJsDoc(ts: typeof TS, sf: TS.SourceFile, node: TS.Node): string | undefined {
-  const ranges = ts.getLeadingCommentRanges(sf.text, node.getFullStart()) ?? [];
-  for (let i = ranges.length - 1; i >= 0; i--) {
-    const text = sf.text.slice(ranges[i].pos, ranges[i].end);
-    if (text.startsWith('/**')) return text;
+/** What a declaration declares: a declarator's initializer, a method's function, an assignment's right side. */
+function valueOf(node: EsNode): EsNode | undefined {
+  switch (node.type) {
+    case 'VariableDeclarator':
+      return node.init ?? undefined;
+    case 'MethodDefinition':
+    case 'TSAbstractMethodDefinition':
+    case 'Property':
+      return node.value;
+    case 'ExpressionStatement':
+      return node.expression.type === 'AssignmentExpression' && isFunctionOrClass(node.expression.right) ? node.expression.right : undefined;
+    default:
+      return node;
   }
-  return undefined;
+}
+
+function isFunctionOrClass(n: EsNode): boolean {
+  return n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression' || n.type === 'ClassExpression';
+}
+
+/** `module.exports`, or the property name of `module.exports.x` / `exports.x` / `exports['x']`. */
+function cjsTarget(left: EsNode): string | undefined {
+  if (left.type !== 'MemberExpression') return undefined;
+  if (isModuleExports(left)) return 'module.exports';
+  const obj = left.object as EsNode;
+  if (!isModuleExports(obj) && !(obj.type === 'Identifier' && obj.name === 'exports')) return undefined;
+  if (!left.computed) return left.property.type === 'Identifier' ? left.property.name : undefined;
+  return isString(left.property) ? left.property.value : undefined;
+}
+
+function isModuleExports(n: EsNode): boolean {
+  return n.type === 'MemberExpression' && !n.computed && n.object.type === 'Identifier' && n.object.name === 'module' && n.property.type === 'Identifier' && n.property.name === 'exports';
+}
+
+function isRequire(n: EsNode): boolean {
+  return n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'require';
+}
+
+function isString(n: EsNode): boolean {
+  return (n.type === 'Literal' || n.type === 'StringLiteral') && typeof n.value === 'string';
+}
+
+/** An export specifier's or property key's name (identifiers and string literals). */
+function nameOfKey(n: EsNode | null | undefined): string | undefined {
+  if (!n) return undefined;
+  if (n.type === 'Identifier') return n.name;
+  return isString(n) ? n.value : undefined;
+}
+
+/** Visits every node once, depth-first (iterative: a deeply nested file cannot overflow the stack). */
+function walk(root: EsNode, visit: (n: EsNode) => void): void {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) if (v[i] && typeof v[i] === 'object') stack.push(v[i]);
+      continue;
+    }
+    const n = v as EsNode;
+    if (typeof n.type !== 'string') continue;
+    visit(n);
+    for (const k in n) {
+      if (k === 'loc' || k === 'range' || k === 'parent') continue;
+      const c = n[k];
+      if (c && typeof c === 'object') stack.push(c);
+    }
+  }
 }

@@ -1,165 +1,213 @@
+import type { Node } from 'web-tree-sitter';
 import type { SymbolInfo } from '../../contracts/types';
+import { cleandoc, doctestBlocks, raisesOf } from './pyDocstring';
+import type { PyParser } from './pyParser';
 
 export interface PyFileFacts {
   symbols: SymbolInfo[];
+  /** modules imported anywhere in the file, as written (`.ops`, `pkg.mod`) */
   imports: string[];
 }
 
+type Param = NonNullable<SymbolInfo['params']>[number];
+
+/** Dunder methods that are part of how a class is used, so they are listed like public methods. */
+const PUBLIC_DUNDERS = new Set(['__init__', '__call__']);
+
 /**
- * A careful line-based reader of a Python module's top level: def/async def/class (with
- * multi-line signatures and decorators), their docstrings, `>>>` doctest lines, `Raises:`
- * sections and `__all__`. Methods of public classes are included as `Class.method`.
+ * A module's public surface from its syntax tree: top-level functions and classes, the methods of
+ * classes (as `Class.method`) and of their nested classes (`Outer.Inner.method`), with signatures,
+ * docstrings, doctest examples and documented exceptions. `__all__`, when the module sets it, decides
+ * what is exported; otherwise a leading underscore makes a name private.
  */
-export function extractPySymbols(text: string): PyFileFacts {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const facts: PyFileFacts = { symbols: [], imports: [] };
-  const all = parseDunderAll(text);
-  let currentClass: { name: string; indent: number } | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const imp = /^(?:from\s+([.\w]+)\s+import|import\s+([.\w]+))/.exec(line);
-    if (imp) facts.imports.push(imp[1] ?? imp[2]);
-    const m = /^(\s*)(async\s+def|def|class)\s+([A-Za-z_]\w*)/.exec(line);
-    if (!m) continue;
-    const indent = m[1].length;
-    if (currentClass && indent <= currentClass.indent) currentClass = undefined;
-    const isClass = m[2] === 'class';
-    const name = m[3];
-    if (indent > 0 && !(currentClass && indent > currentClass.indent && !isClass)) continue;
-    // Signature: join lines until the parentheses balance and the header's ':' arrives.
-    let header = line.trim();
-    let j = i;
-    while (!headerDone(header) && j + 1 < lines.length && j - i < 50) header += ` ${lines[++j].trim()}`;
-    const doc = readDocstring(lines, j + 1);
-    if (indent === 0) {
-      if (isClass) currentClass = { name, indent };
+export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
+  const tree = py.parser.parse(text);
+  if (!tree) throw new Error('the Python parser returned no tree');
+  try {
+    const root = tree.rootNode;
+    const all = dunderAll(root);
+    const symbols: SymbolInfo[] = [];
+    for (const st of root.namedChildren) {
+      const def = definitionOf(st);
+      if (!def) continue;
+      const name = def.node.childForFieldName('name')?.text ?? '';
       const exported = all ? all.has(name) : !name.startsWith('_');
-      facts.symbols.push(build(name, isClass ? 'class' : 'function', header, doc, i + 1, exported));
-    } else if (currentClass && (!name.startsWith('_') || name === '__init__' || name === '__call__')) {
-      facts.symbols.push(build(`${currentClass.name}.${name}`, 'method', header, doc, i + 1, true));
+      if (def.node.type === 'class_definition') symbols.push(...classSymbols(def.node, name, exported));
+      else symbols.push(functionSymbol(def.node, name, 'function', exported, def.decorators));
     }
-    i = j;
+    const imports: string[] = [];
+    // Imports at any depth (lazy imports in functions count as references too), found by the parser's
+    // own walk in WebAssembly: cheaper than visiting the statements one call at a time from here.
+    for (const node of root.descendantsOfType(['import_statement', 'import_from_statement'])) {
+      if (node.type === 'import_from_statement') {
+        const mod = node.childForFieldName('module_name');
+        if (mod) imports.push(mod.text);
+      } else {
+        for (const n of node.childrenForFieldName('name')) imports.push((n.type === 'aliased_import' ? n.childForFieldName('name') : n)?.text ?? '');
+      }
+    }
+    return { symbols, imports: imports.filter(Boolean) };
+  } finally {
+    tree.delete(); // the tree lives in WebAssembly memory, which no garbage collector frees
   }
-  return facts;
 }
 
-function headerDone(h: string): boolean {
-  let depth = 0;
-  for (const c of h) {
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-  }
-  return depth <= 0 && /:\s*(#.*)?$/.test(h);
+/** A `def`/`class` statement, unwrapped from its decorators. */
+function definitionOf(st: Node): { node: Node; decorators: string[] } | undefined {
+  if (st.type === 'function_definition' || st.type === 'class_definition') return { node: st, decorators: [] };
+  if (st.type !== 'decorated_definition') return undefined;
+  const node = st.childForFieldName('definition');
+  if (!node || (node.type !== 'function_definition' && node.type !== 'class_definition')) return undefined;
+  const decorators = st.namedChildren.filter((c) => c.type === 'decorator').map((d) => d.text.replace(/^@\s*/, ''));
+  return { node, decorators };
 }
 
-function build(name: string, kind: SymbolInfo['kind'], header: string, doc: string | undefined, line: number, exported: boolean): SymbolInfo {
-  const sym: SymbolInfo = { name, kind, exported, export_style: 'python', line };
-  const sig = /^(?:async\s+)?(?:def|class)\s+\w+\s*(\((.*)\))?\s*(?:->\s*(.+?))?\s*:\s*(#.*)?$/.exec(header);
-  const paramText = sig?.[2] ?? '';
-  sym.signature = header.replace(/:\s*(#.*)?$/, '').replace(/^(async\s+)?(def|class)\s+/, '$1');
-  if (header.startsWith('async')) sym.async = true;
-  if (kind !== 'class') {
-    sym.params = splitTopLevel(paramText)
-      .filter((p) => p && p !== '/' && p !== '*')
-      .map((p) => {
-        const pm = /^(\*{0,2})(\w+)\s*(?::\s*([^=]+?))?\s*(?:=\s*(.+))?$/.exec(p);
-        if (!pm) return { name: p };
-        const out: NonNullable<SymbolInfo['params']>[number] = { name: pm[2] };
-        if (pm[3]) out.type = pm[3].trim();
-        if (pm[4] !== undefined) {
-          out.default = pm[4].trim();
-          out.optional = true;
-        }
-        if (pm[1]) out.rest = true;
-        return out;
-      })
-      .filter((p) => kind !== 'method' || (p.name !== 'self' && p.name !== 'cls'));
-    if (sig?.[3]) sym.returns = sig[3].trim();
+/** The class, then its public methods and nested classes, depth first. Methods are as exported as their class. */
+function classSymbols(cls: Node, name: string, exported: boolean): SymbolInfo[] {
+  const sym: SymbolInfo = { name, kind: 'class', exported, export_style: 'python', line: cls.startPosition.row + 1 };
+  const supers = cls.childForFieldName('superclasses');
+  sym.signature = `${cls.childForFieldName('name')?.text ?? name}${supers ? oneLine(supers.text) : ''}`;
+  addDoc(sym, docstringOf(cls));
+  const out = [sym];
+  for (const st of cls.childForFieldName('body')?.namedChildren ?? []) {
+    const def = definitionOf(st);
+    if (!def) continue;
+    const member = def.node.childForFieldName('name')?.text ?? '';
+    if (member.startsWith('_') && !PUBLIC_DUNDERS.has(member)) continue;
+    if (def.node.type === 'class_definition') out.push(...classSymbols(def.node, `${name}.${member}`, exported));
+    else out.push(functionSymbol(def.node, `${name}.${member}`, 'method', exported, def.decorators));
   }
-  if (doc) {
-    sym.doc = doc.slice(0, 2000);
-    const examples = doctestBlocks(doc);
-    if (examples.length) sym.examples = examples;
-    const throws = raisesOf(doc);
-    if (throws.length) sym.throws = throws;
-  }
+  return out;
+}
+
+function functionSymbol(fn: Node, name: string, kind: 'function' | 'method', exported: boolean, decorators: string[]): SymbolInfo {
+  const sym: SymbolInfo = { name, kind, exported, export_style: 'python', line: fn.startPosition.row + 1 };
+  const isAsync = fn.children.some((c) => c.type === 'async');
+  const paramNodes = (fn.childForFieldName('parameters')?.namedChildren ?? []).filter((p) => p.type !== 'comment');
+  const returns = fn.childForFieldName('return_type');
+  const own = fn.childForFieldName('name')?.text ?? name;
+  sym.signature = `${isAsync ? 'async ' : ''}${own}(${paramNodes.map((p) => oneLine(p.text)).join(', ')})${returns ? ` -> ${oneLine(returns.text)}` : ''}`;
+  if (isAsync) sym.async = true;
+  let params = paramNodes.map(paramOf).filter((p): p is Param => !!p);
+  // The receiver is bound by the call (`obj.m()`, `Cls.m()`), so it is no parameter a caller passes.
+  const bound = kind === 'method' && !decorators.some((d) => d === 'staticmethod' || d.endsWith('.staticmethod'));
+  if (bound && params.length && !params[0].rest) params = params.slice(1);
+  sym.params = params;
+  if (returns) sym.returns = oneLine(returns.text);
+  addDoc(sym, docstringOf(fn));
   return sym;
 }
 
-function splitTopLevel(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const c of s) {
-    if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c)) depth--;
-    if (c === ',' && depth === 0) {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += c;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
-}
-
-function readDocstring(lines: string[], from: number): string | undefined {
-  let i = from;
-  while (i < lines.length && lines[i].trim() === '') i++;
-  const first = lines[i]?.trim() ?? '';
-  const q = /^[rRuU]?("""|''')/.exec(first);
-  if (!q) return undefined;
-  const quote = q[1];
-  const rest = first.slice(q[0].length);
-  const close = rest.indexOf(quote);
-  if (close !== -1) return rest.slice(0, close).trim();
-  const body = [rest];
-  for (i++; i < lines.length; i++) {
-    const end = lines[i].indexOf(quote);
-    if (end !== -1) {
-      body.push(lines[i].slice(0, end));
-      break;
+/** One parameter node; undefined for the `/` and `*` markers. */
+function paramOf(p: Node): Param | undefined {
+  switch (p.type) {
+    case 'identifier':
+      return { name: p.text };
+    case 'list_splat_pattern':
+    case 'dictionary_splat_pattern':
+      return { name: p.namedChildren[0]?.text ?? p.text.replace(/^\*+/, ''), rest: true };
+    case 'typed_parameter': {
+      const inner = p.namedChildren[0];
+      const type = p.childForFieldName('type');
+      const splat = inner?.type === 'list_splat_pattern' || inner?.type === 'dictionary_splat_pattern';
+      const out: Param = { name: splat ? inner.namedChildren[0]?.text ?? '' : inner?.text ?? '' };
+      if (type) out.type = oneLine(type.text);
+      if (splat) out.rest = true;
+      return out;
     }
-    body.push(lines[i]);
+    case 'default_parameter':
+    case 'typed_default_parameter': {
+      const out: Param = { name: p.childForFieldName('name')?.text ?? '' };
+      const type = p.childForFieldName('type');
+      if (type) out.type = oneLine(type.text);
+      out.default = oneLine(p.childForFieldName('value')?.text ?? '');
+      out.optional = true;
+      return out;
+    }
+    case 'positional_separator':
+    case 'keyword_separator':
+      return undefined;
+    default:
+      return { name: oneLine(p.text) };
   }
-  return dedent(body).trim();
 }
 
-function dedent(lines: string[]): string {
-  const indents = lines.slice(1).filter((l) => l.trim()).map((l) => /^\s*/.exec(l)![0].length);
-  const cut = indents.length ? Math.min(...indents) : 0;
-  return [lines[0], ...lines.slice(1).map((l) => l.slice(cut))].join('\n');
+function addDoc(sym: SymbolInfo, doc: string | undefined): void {
+  if (!doc) return;
+  sym.doc = doc.slice(0, 2000);
+  const examples = doctestBlocks(doc);
+  if (examples.length) sym.examples = examples;
+  const throws = raisesOf(doc);
+  if (throws.length) sym.throws = throws;
 }
 
-/** Groups `>>>`/`...` lines with the expected output lines that follow them. */
-function doctestBlocks(doc: string): string[] {
-  const blocks: string[] = [];
-  let cur: string[] = [];
-  for (const raw of doc.split('\n')) {
-    const l = raw.trim();
-    if (l.startsWith('>>>') || (cur.length && l.startsWith('...'))) cur.push(l);
-    else if (cur.length && l) cur.push(l);
-    else if (cur.length) {
-      blocks.push(cur.join('\n'));
-      cur = [];
+/** The docstring: a plain string literal as the body's first statement, as Python's `__doc__` sees it. */
+function docstringOf(def: Node): string | undefined {
+  const first = def.childForFieldName('body')?.namedChildren.find((c) => c.type !== 'comment');
+  const str = first?.type === 'expression_statement' && first.namedChildCount === 1 ? first.namedChildren[0] : undefined;
+  if (str?.type !== 'string') return undefined;
+  const value = stringValue(str);
+  return value === undefined ? undefined : cleandoc(value) || undefined;
+}
+
+/** The value of a string literal; undefined for f-strings and bytes, which are no docstrings. */
+function stringValue(str: Node): string | undefined {
+  const prefix = /^[A-Za-z]*/.exec(str.children[0]?.text ?? '')![0].toLowerCase();
+  if (prefix.includes('f') || prefix.includes('b')) return undefined;
+  const content = str.children.find((c) => c.type === 'string_content');
+  if (!content) return '';
+  if (prefix.includes('r')) return content.text;
+  // Escapes are decoded like Python does; the parser marks each one, so no scanning of the text is needed.
+  let out = '';
+  let at = content.startIndex;
+  const text = content.text;
+  const base = content.startIndex;
+  for (const esc of content.children) {
+    if (esc.type !== 'escape_sequence') continue;
+    out += text.slice(at - base, esc.startIndex - base) + unescape(esc.text);
+    at = esc.endIndex;
+  }
+  return out + text.slice(at - base);
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\n': '' };
+
+function unescape(esc: string): string {
+  const c = esc.slice(1);
+  if (c in SIMPLE_ESCAPES) return SIMPLE_ESCAPES[c];
+  if (/^[0-7]{1,3}$/.test(c)) return String.fromCharCode(parseInt(c, 8));
+  if (/^(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})$/.test(c)) return String.fromCodePoint(parseInt(c.slice(1), 16));
+  return esc; // \N{NAME} needs Unicode's name table; the escape stays as written
+}
+
+/** `__all__ = [...]` (or a tuple, annotated or not), extended by `+=`, `.extend([...])` and `.append(...)`. */
+function dunderAll(root: Node): Set<string> | undefined {
+  let names: Set<string> | undefined;
+  const strings = (n: Node | null) => (n && (n.type === 'list' || n.type === 'tuple') ? n.namedChildren.filter((c) => c.type === 'string').map(stringValue) : []);
+  for (const st of root.namedChildren) {
+    const e = st.type === 'expression_statement' ? st.namedChildren[0] : undefined;
+    if (!e) continue;
+    if ((e.type === 'assignment' || e.type === 'augmented_assignment') && e.childForFieldName('left')?.text === '__all__') {
+      if (e.type === 'assignment') names = new Set();
+      names ??= new Set();
+      for (const s of strings(e.childForFieldName('right'))) if (s) names.add(s);
+    } else if (e.type === 'call' && /^__all__\.(extend|append)$/.test(e.childForFieldName('function')?.text ?? '')) {
+      names ??= new Set();
+      const args = e.childForFieldName('arguments')?.namedChildren ?? [];
+      for (const a of args) for (const s of a.type === 'string' ? [stringValue(a)] : strings(a)) if (s) names.add(s);
     }
   }
-  if (cur.length) blocks.push(cur.join('\n'));
-  return blocks;
+  return names;
 }
 
-function raisesOf(doc: string): string[] {
-  const out: string[] = [];
-  const section = /(?:^|\n)\s*Raises:?\s*\n((?:[ \t]+\S.*\n?)+)/.exec(doc);
-  if (section) for (const l of section[1].split('\n')) {
-    const m = /^\s+([A-Z]\w*(?:\.\w+)*)\s*:?\s*(.*)$/.exec(l);
-    if (m) out.push(m[2] ? `${m[1]}: ${m[2]}` : m[1]);
-  }
-  for (const m of doc.matchAll(/:raises?\s+(\w+):\s*(.*)/g)) out.push(`${m[1]}: ${m[2]}`.trim());
-  return out;
-}
-
-function parseDunderAll(text: string): Set<string> | undefined {
-  const m = /^__all__\s*(?::[^=]*)?=\s*[[(]([\s\S]*?)[\])]/m.exec(text);
-  if (!m) return undefined;
-  return new Set([...m[1].matchAll(/['"]([A-Za-z_]\w*)['"]/g)].map((x) => x[1]));
+/** A multi-line piece of code on one line: lines trimmed and joined (linear: no regex backtracking on long runs of spaces). */
+function oneLine(s: string): string {
+  if (!s.includes('\n')) return s;
+  return s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ')
+    .replaceAll('( ', '(')
+    .replaceAll(' )', ')');
 }

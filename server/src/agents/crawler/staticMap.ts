@@ -3,9 +3,10 @@ import { formatContractErrors, validate } from '../../contracts/validate';
 import { ResponseCache, type CacheStats } from '../../mcp/cache';
 import { connectInProcess } from '../../mcp/inProcess';
 import { CODE_LANGUAGES } from '../../mcp/languages';
-import { extractJsSymbols, loadTypeScript, type JsFileFacts } from './jsSymbols';
+import { loadJsParser } from './jsParser';
+import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
 import { join, moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
-import { extractPySymbols } from './pySymbols';
+import { helpParsePython, parsePython, warmPyPool } from './pyPool';
 import { referenceCounts } from './ranking';
 import { importBindings, readmeExamples, type ExportedName } from './readmeExamples';
 import { detectTestSetup } from './testSetup';
@@ -62,7 +63,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const skipped = [...tree.skipped];
   const files = tree.entries.filter((e) => e.type === 'file');
   const fileSet = new Set(files.map((f) => f.path));
-  const sizeOf = new Map(files.map((f) => [f.path, f.size ?? 0]));
+  const languageOfPath = new Map(files.map((f) => [f.path, f.language]));
   const readText = async (p: string): Promise<string | undefined> => {
     const r = await reader.read(p);
     if (r.ok) return r.file.content;
@@ -79,7 +80,8 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   }
 
   const pkgs: NpmPackage[] = [];
-  for (const p of files.filter((f) => /(^|\/)package\.json$/.test(f.path) && f.path.split('/').length <= 4).slice(0, 200)) {
+  // Cheap suffix tests before each regex: on a large tree these loops run over every file.
+  for (const p of files.filter((f) => f.path.endsWith('package.json') && /(^|\/)package\.json$/.test(f.path) && f.path.split('/').length <= 4).slice(0, 200)) {
     const text = await readText(p.path);
     if (text === undefined) continue;
     try {
@@ -92,7 +94,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const rootPkg = pkgs.find((p) => p.dir === '');
   const maybe = async (p: string) => (fileSet.has(p) ? readText(p) : undefined);
   const py: PythonManifests = { pyproject: await maybe('pyproject.toml'), setupCfg: await maybe('setup.cfg'), setupPy: await maybe('setup.py'), requirements: [] };
-  for (const r of files.filter((f) => /^requirements[\w.-]*\.txt$/.test(f.path)).slice(0, 5)) {
+  for (const r of files.filter((f) => f.path.startsWith('requirements') && /^requirements[\w.-]*\.txt$/.test(f.path)).slice(0, 5)) {
     const t = await readText(r.path);
     if (t !== undefined) py.requirements.push(t);
   }
@@ -114,11 +116,12 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const isPython = !rootPkg && (pyFiles > 0 || py.pyproject !== undefined || py.setupPy !== undefined);
   const pyDeps = pythonFacts(py, fileSet, out);
   for (const f of files) {
+    if (!f.path.endsWith('.py')) continue;
     if (/(^|\/)__main__\.py$/.test(f.path) && f.path.split('/').length <= 3) out.entry_points.push({ path: f.path, kind: '__main__' });
     if (/^(src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(f.path)) out.entry_points.push({ path: f.path, kind: 'package', name: f.path.replace(/^src\//, '').split('/')[0] });
   }
   const packageManager = out.package_managers[0]?.name;
-  out.test_setup = detectTestSetup({ files: [...fileSet], rootPkg, packageManager, pyproject: py.pyproject, setupCfg: py.setupCfg, toxIni: await maybe('tox.ini'), pyDeps, isPython });
+  out.test_setup = detectTestSetup({ files: files.map((f) => f.path), rootPkg, packageManager, pyproject: py.pyproject, setupCfg: py.setupCfg, toxIni: await maybe('tox.ini'), pyDeps, isPython });
 
   const tomlName = /^\[(?:project|tool\.poetry)\][^[]*?^name\s*=\s*["']([^"']+)/m.exec(py.pyproject ?? '')?.[1];
   const dirName = workspace.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || 'workspace';
@@ -138,36 +141,53 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     .filter((f) => (f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path))
     .sort((a, b) => Number(entryFiles.has(b.path)) - Number(entryFiles.has(a.path)) || a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1))
     .slice(0, opts.maxAnalyzedFiles ?? 400);
-  const ts = candidates.some((f) => f.language !== 'Python') ? await loadTypeScript() : undefined;
+  // Python files are parsed on a worker thread while this one reads the next files and parses the
+  // JavaScript ones; each parser is loaded only when a file of its language is analysed.
+  if (candidates.some((f) => f.language === 'Python')) warmPyPool();
+  const js = candidates.some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
   const texts = new Map<string, string>();
   const facts = new Map<string, { symbols: SymbolInfo[]; syntax?: JsFileFacts['syntax']; opaqueCjs?: boolean }>();
   const imports = new Map<string, string[]>();
+  type Facts = { symbols: SymbolInfo[]; imports: string[]; syntax?: JsFileFacts['syntax']; opaqueCjs?: boolean };
+  // Settled at once (never a bare rejected promise): a failure waiting in this list must not be taken for an unhandled rejection.
+  const settle = (p: Promise<Facts>) => p.then((facts) => ({ facts }), (e: Error) => ({ error: e.message }));
+  const analysed: { path: string; skip?: string; result?: Promise<{ facts: Facts } | { error: string }> }[] = [];
   for (const f of candidates) {
-    const text = await readText(f.path);
-    if (text === undefined) continue;
-    texts.set(f.path, text);
-    try {
-      if (f.language === 'Python') {
-        const r = extractPySymbols(text);
-        facts.set(f.path, { symbols: r.symbols });
-        imports.set(f.path, r.imports);
-      } else if (ts) {
-        const r = extractJsSymbols(ts, text, f.path, defaultNameFor(f.path, pkgs, entryFiles));
-        facts.set(f.path, r);
-        imports.set(f.path, r.imports);
-      }
-    } catch (e) {
-      skipped.push({ path: f.path, reason: `could not be analysed: ${(e as Error).message}` });
+    const r = await reader.read(f.path);
+    if (!r.ok) {
+      analysed.push({ path: f.path, skip: r.reason });
+      continue;
     }
+    const text = r.file.content;
+    texts.set(f.path, text);
+    if (f.language === 'Python') analysed.push({ path: f.path, result: settle(parsePython(text)) });
+    else if (js) analysed.push({ path: f.path, result: settle(new Promise<Facts>((ok) => ok(extractJsSymbols(js, text, f.path, defaultNameFor(f.path, pkgs, entryFiles))))) });
+  }
+  // All read: this thread now parses queued Python files too, from the other end of the worker's queue.
+  await helpParsePython();
+  // Collected in candidate order, whatever order the threads finished in: the map is deterministic.
+  for (const a of analysed) {
+    if (a.skip !== undefined) {
+      skipped.push({ path: a.path, reason: a.skip });
+      continue;
+    }
+    const r = await a.result!;
+    if ('error' in r) {
+      skipped.push({ path: a.path, reason: `could not be analysed: ${r.error}` });
+      continue;
+    }
+    const { imports: used, ...rest } = r.facts;
+    facts.set(a.path, rest.syntax === undefined ? { symbols: rest.symbols } : rest);
+    imports.set(a.path, used);
   }
   // UMD builds (`module.exports = factory()`) hide their exports; their typings describe them.
   for (const e of out.entry_points.filter((x) => x.kind === 'types' && fileSet.has(x.path))) {
     const main = out.entry_points.find((x) => x.kind === 'main' && x.package === e.package);
     const mf = main && facts.get(main.path);
-    if (!ts || !mf || !(mf.opaqueCjs || mf.symbols.length === 0)) continue;
+    if (!js || !mf || !(mf.opaqueCjs || mf.symbols.length === 0)) continue;
     const text = await readText(e.path);
     if (text === undefined) continue;
-    const typed = extractJsSymbols(ts, text, e.path, defaultNameFor(main.path, pkgs, entryFiles));
+    const typed = extractJsSymbols(js, text, e.path, defaultNameFor(main.path, pkgs, entryFiles));
     mf.symbols = typed.symbols.filter((s) => s.kind !== 'interface' && s.kind !== 'type').map((s) => (s.export_style === 'default' || s.export_style === 'module.exports' ? { ...s, export_style: 'module.exports' as const } : s));
   }
 
@@ -179,14 +199,14 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     .slice(0, opts.maxKeyFiles ?? 30);
   out.key_files = ranked.map(({ path: p, f, rank }): KeyFile => ({
     path: p,
-    language: files.find((x) => x.path === p)?.language ?? 'unknown',
+    language: languageOfPath.get(p) ?? 'unknown',
     rank,
     module_system: fileModuleSystem(p, f.syntax, pkgs),
     import_specifier: importSpecifier(p, out, pkgs),
     symbols: f.symbols.filter((s) => s.exported).slice(0, 100),
   }));
 
-  for (const readme of files.filter((f) => /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(f.path) && f.path.split('/').length <= 3).slice(0, 20)) {
+  for (const readme of files.filter((f) => /readme/i.test(f.path) && /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(f.path) && f.path.split('/').length <= 3).slice(0, 20)) {
     const text = await readText(readme.path);
     if (text === undefined) continue;
     const dir = readme.path.includes('/') ? readme.path.slice(0, readme.path.lastIndexOf('/')) : '';
@@ -206,7 +226,6 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     budget -= Math.min(text.length, budget);
   }
   out.skipped = dedupe(skipped).slice(0, 1000);
-  void sizeOf;
   return out;
 }
 

@@ -11,6 +11,10 @@ const CONFIGS: [RegExp, DetectedFramework][] = [
 
 const TEST_FILE = /(^|\/)(test_[^/]+\.py|[^/]+_test\.py|[^/]+\.(test|spec)\.[cm]?[jt]sx?)$/;
 const TEST_DIR = /(^|\/)(tests?|__tests__|spec|e2e)(\/|$)/;
+/** Every test file is a JS/TS/Python file; most files of a large tree are not, and fail this first. */
+const CODE_FILE = /\.([cm]?[jt]sx?|py)$/;
+/** Every config name above contains one of these. */
+const CONFIG_HINT = /jest|vitest|mocharc|pytest|conftest/;
 
 export interface TestSetupInput {
   files: string[];
@@ -29,6 +33,7 @@ export function detectTestSetup(inp: TestSetupInput): TestSetup {
   const vote = (f: DetectedFramework, why: string) => votes.set(f, [...(votes.get(f) ?? []), why]);
   const configFiles: string[] = [];
   for (const f of inp.files) {
+    if (!CONFIG_HINT.test(f)) continue; // one cheap test per file; the precise ones below run on few
     for (const [re, fw] of CONFIGS) if (re.test(f) && f.split('/').length <= 3) {
       configFiles.push(f);
       vote(fw, f);
@@ -57,7 +62,7 @@ export function detectTestSetup(inp: TestSetupInput): TestSetup {
   }
   if (/^\[pytest\]/m.test(inp.toxIni ?? '')) vote('pytest', 'tox.ini [pytest]');
   if (inp.pyDeps.includes('pytest')) vote('pytest', 'Python dependencies');
-  const testFiles = inp.files.filter((f) => TEST_FILE.test(f) || (TEST_DIR.test(f) && /\.([cm]?[jt]sx?|py)$/.test(f)));
+  const testFiles = inp.files.filter((f) => CODE_FILE.test(f) && (TEST_FILE.test(f) || TEST_DIR.test(f)));
   if (inp.isPython && testFiles.some((f) => f.endsWith('.py')) && !votes.has('pytest')) vote('unittest', 'test_*.py files without pytest configuration');
   // Strongest evidence first: the test script names the runner that CI actually runs.
   const ranked = [...votes.entries()].sort((a, b) => score(b[1]) - score(a[1]));

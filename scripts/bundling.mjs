@@ -1,0 +1,12 @@
+// What every esbuild bundle of the server code shares (esbuild.mjs, bench/run.mjs, bench/crawl.mjs).
+import { precompiledValidators } from './precompiledValidators.mjs';
+
+/**
+ * Loaded from node_modules at run time, never bundled (package.json `files` ships them in the .vsix):
+ * the TypeScript compiler API is large and only the verifier needs it; oxc-parser finds its
+ * per-platform native binary next to itself; the tree-sitter runtime and the Python grammar find their
+ * .wasm files next to themselves; @babel/parser is the crawler's fallback, loaded only where oxc is not.
+ */
+export const RUNTIME_EXTERNALS = ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python', '@babel/parser'];
+
+export const BUNDLE_PLUGINS = [precompiledValidators];
