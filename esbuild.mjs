@@ -1,4 +1,5 @@
 // Bundles the three entry points. tsc only type-checks (see tsconfig.json).
+import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const common = {
@@ -19,3 +20,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
   build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
 ]);
+
+// Files the renderers write or run as they are (jest helpers, the Python syntax check): read at run
+// time from dist/assets/, next to the bundles (server/src/frameworks/assets.ts).
+rmSync('dist/assets', { recursive: true, force: true });
+cpSync('server/src/frameworks/assets', 'dist/assets', { recursive: true });

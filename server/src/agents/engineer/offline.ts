@@ -3,11 +3,11 @@ import type { EngineerOutput, OracleBinding, TestCase, TestCases } from '../../c
 import { RENDERERS, resolveFramework } from '../../frameworks';
 import { importPathFor, testDir, testFileName } from '../../frameworks/layout';
 import { pythonModule } from '../../frameworks/pytest';
-import type { FrameworkRenderer, Project, RenderedCase } from '../../frameworks/types';
+import type { CaseBody, FrameworkRenderer, Project, RenderedCase } from '../../frameworks/types';
 import type { FrameworkChoice } from '../../core/frameworks';
 import { prMetadata } from './pr';
 
-const RESERVED_LOCALS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'actual', 'again', 'thrown', 'pytest', 'inspect', 'math', 'excinfo']);
+const RESERVED_LOCALS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'actual', 'again', 'thrown', 'err', 'require', 'pytest', 'inspect', 'math', 'excinfo']);
 
 /**
  * The offline Test Engineer: one test file per target module in the chosen framework. A case is
@@ -25,18 +25,19 @@ export function engineerTests(cases: TestCases, framework: FrameworkChoice): Eng
     else groups.set(c.target.file, [...(groups.get(c.target.file) ?? []), c]);
   }
 
-  const files: EngineerOutput['files'] = [];
+  // Bodies first, for every file: a renderer that checks them in a batch (pytest) does it once.
   const used = new Set<string>();
+  const prepared = [...groups].map(([target, group]) => prepareGroup(target, group, cases.project, renderer, used));
+  const invalid = renderer.validate?.(prepared.flatMap((p) => p.items.flatMap(({ c, body }) => ('reason' in body ? [] : [{ caseId: c.id, body }])))) ?? new Map<string, string>();
+
+  const files: EngineerOutput['files'] = [];
   let anyTs = false;
-  for (const [target, group] of groups) {
-    const project = projectFor(target, cases.project);
-    anyTs ||= project.typescript;
-    const path = uniquePath(posix.join(testDir(project, renderer), testFileName(target, project, renderer)), used);
-    const rendered = renderGroup(group, renderer, project.typescript, notWritten);
+  for (const p of prepared) {
+    anyTs ||= p.project.typescript;
+    const rendered = renderGroup(p.items, invalid, notWritten);
     if (!rendered.cases.length) continue;
-    const importPath = renderer.language === 'python' ? pythonModule(target, group[0].target.import_specifier) : importPathFor(group[0], path, renderer, project);
-    const content = renderer.render({ project, path, importPath, bindings: rendered.bindings, cases: rendered.cases, typescript: project.typescript, esm: renderer.esm(project) });
-    files.push({ path, content, caseIds: rendered.cases.map((r) => r.case.id) });
+    const content = renderer.render({ project: p.project, path: p.path, importPath: p.importPath, bindings: rendered.bindings, cases: rendered.cases, typescript: p.project.typescript, esm: renderer.esm(p.project) });
+    files.push({ path: p.path, content, caseIds: rendered.cases.map((r) => r.case.id) });
   }
 
   const runProject: Project = { ...cases.project, typescript: anyTs, language: anyTs ? 'typescript' : cases.project.language === 'typescript' ? 'javascript' : cases.project.language };
@@ -59,23 +60,40 @@ function projectFor(target: string, project: Project): Project {
   return { ...project, typescript: ts, language: ts ? 'typescript' : 'javascript' };
 }
 
-function renderGroup(group: TestCase[], renderer: FrameworkRenderer, typescript: boolean, notWritten: EngineerOutput['not_written']): { cases: RenderedCase[]; bindings: OracleBinding[] } {
+interface PreparedGroup {
+  project: Project;
+  path: string;
+  importPath: string;
+  items: { c: TestCase; bindings: OracleBinding[]; body: CaseBody | { reason: string } }[];
+}
+
+/** Where one target's test file goes, how it imports the target, and each case's body (or reason). */
+function prepareGroup(target: string, group: TestCase[], whole: Project, renderer: FrameworkRenderer, used: Set<string>): PreparedGroup {
+  const project = projectFor(target, whole);
+  const path = uniquePath(posix.join(testDir(project, renderer), testFileName(target, project, renderer)), used);
+  const importPath = renderer.language === 'python' ? pythonModule(target, group[0].target.import_specifier) : importPathFor(group[0], path, renderer, project);
+  const items = group.map((c) => {
+    const bindings = c.oracle?.bindings ?? fallbackBinding(c);
+    return { c, bindings, body: renderer.body(c, { typescript: project.typescript, importPath, bindings }) };
+  });
+  return { project, path, importPath, items };
+}
+
+function renderGroup(items: PreparedGroup['items'], invalid: Map<string, string>, notWritten: EngineerOutput['not_written']): { cases: RenderedCase[]; bindings: OracleBinding[] } {
   const bindings = new Map<string, OracleBinding>();
   const out: RenderedCase[] = [];
-  for (const c of group) {
-    const body = renderer.body(c, { typescript });
-    if ('reason' in body) {
-      notWritten.push({ caseId: c.id, reason: body.reason });
+  for (const { c, bindings: needed, body } of items) {
+    if ('reason' in body || invalid.has(c.id)) {
+      notWritten.push({ caseId: c.id, reason: 'reason' in body ? body.reason : invalid.get(c.id)! });
       continue;
     }
-    const needed = c.oracle?.bindings ?? fallbackBinding(c);
     const clash = needed.find((b) => RESERVED_LOCALS.has(b.local) || (bindings.has(b.local) && !sameBinding(bindings.get(b.local)!, b)));
     if (clash) {
       notWritten.push({ caseId: c.id, reason: `the name '${clash.local}' is already bound differently in this test file` });
       continue;
     }
     for (const b of needed) bindings.set(b.local, b);
-    out.push({ case: c, body: body.lines, async: body.async });
+    out.push({ case: c, body });
   }
   return { cases: out, bindings: [...bindings.values()] };
 }
