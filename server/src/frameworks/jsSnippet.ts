@@ -75,6 +75,15 @@ function parseModule(field: string, text: string, target: SnippetTarget, lineOff
   return { sf, statements: sf.statements.slice(0, -1) };
 }
 
+/** The first syntax error of a whole file (`line:column` included), as tsc would report it; undefined when it parses. */
+export function jsSyntaxError(fileName: string, text: string): string | undefined {
+  const ts = typescript();
+  const kind = /\.[cm]?tsx$/.test(fileName) ? ts.ScriptKind.TSX : /\.[cm]?ts$/.test(fileName) ? ts.ScriptKind.TS : /\.jsx$/.test(fileName) ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
+  const sf = ts.createSourceFile(`/${fileName.replace(/^.*\//, '')}`, text, ts.ScriptTarget.Latest, true, kind);
+  const error = syntaxErrors(ts, sf)[0];
+  return error && `${ts.flattenDiagnosticMessageText(error.messageText, ' ').replace(/\.$/, '')} at ${position(sf, error.start ?? 0, 0)}`;
+}
+
 /** `line:column`, 1-based, in the snippet's own text. */
 function position(sf: TS.SourceFile, pos: number, lineOffset: number): string {
   const { line, character } = sf.getLineAndCharacterOfPosition(pos);
