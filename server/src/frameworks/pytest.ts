@@ -3,6 +3,7 @@ import { quoteArgs } from './jsCommon';
 import { parseLiteral, pyString, toPython } from './literals';
 import { printFunction, printModule, pyDocstring, type PyFunction, type PyStatement } from './pyModel';
 import { checkPython, type PySnippet } from './pySyntax';
+import { parsePython } from './pyTree';
 import type { BodyPlan, FrameworkRenderer, PyCaseBody, TestFilePlan } from './types';
 
 type Rejected = { reason: string };
@@ -32,7 +33,7 @@ function pyBody(c: TestCase, plan: BodyPlan): PyCaseBody | Rejected {
   const o = c.oracle;
   if (!o) return { reason: 'no oracle: the documentation states no checkable result for this case, and the offline engineer never guesses one' };
   if (o.language !== 'python') return { reason: 'the case targets JavaScript code' };
-  if (/\bawait\b/.test(`${o.setup ?? ''}${o.call ?? ''}`) || c.target.async) return { reason: 'async Python examples need an event-loop plugin the project may not have' };
+  if (c.target.async || [o.setup, o.call].some((code) => code && awaits(code))) return { reason: 'async Python examples need an event-loop plugin the project may not have' };
   // The import lines are snippets too: a module path or name that is not Python would break the file.
   const snippets: PySnippet[] = plan.bindings.map((b, i) => ({ field: `oracle.bindings[${i}] (as an import line)`, source: importLine(b, plan.importPath), mode: 'exec' }));
   const use = (field: string, source: string, mode: PySnippet['mode']): string => {
@@ -99,6 +100,19 @@ function renderPyFile(plan: TestFilePlan): string {
 function importLine(b: OracleBinding, module: string): string {
   if (b.import === 'named') return b.name && b.name !== b.local ? `from ${module} import ${b.name} as ${b.local}` : `from ${module} import ${b.local}`;
   return `import ${module} as ${b.local}`;
+}
+
+/** An `await` (or `async for`/`async with`) outside a function of its own, as the grammar sees it (not the word in a string). */
+function awaits(code: string): boolean {
+  let found = false;
+  parsePython(code).iterate({
+    enter: (n) => {
+      if (n.name === 'FunctionDefinition' || n.name === 'LambdaExpression') return false;
+      if (n.name === 'await' || n.name === 'async') found = true;
+      return undefined;
+    },
+  });
+  return found;
 }
 
 function slug(title: string): string {
