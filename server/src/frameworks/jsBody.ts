@@ -156,10 +156,13 @@ function checkBindings(bindings: OracleBinding[], target: SnippetTarget): Reject
   return undefined;
 }
 
+let scanner: TS.Scanner | undefined;
+
 /** One identifier or keyword token and nothing else (an IdentifierName: `default` is an export name). */
 function identifierName(text: string): boolean {
   const ts = typescript();
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  scanner ??= ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
+  scanner.setText(text);
   const kind = scanner.scan();
   const name = kind === ts.SyntaxKind.Identifier || (kind >= ts.SyntaxKind.FirstKeyword && kind <= ts.SyntaxKind.LastKeyword);
   return name && scanner.scan() === ts.SyntaxKind.EndOfFileToken;

@@ -66,11 +66,10 @@ interface ParsedModule {
 function parseModule(field: string, text: string, target: SnippetTarget, lineOffset: number): ParsedModule | Rejected {
   const ts = typescript();
   const sf = ts.createSourceFile(target.typescript ? '/snippet.mts' : '/snippet.mjs', `${text}\nexport {};`, ts.ScriptTarget.Latest, true, target.typescript ? ts.ScriptKind.TS : ts.ScriptKind.JS);
-  const error = syntaxErrors(ts, sf)[0];
+  const error = firstSyntaxError(ts, sf);
   if (error) {
-    const message = ts.flattenDiagnosticMessageText(error.messageText, ' ').replace(/\.$/, '');
     const where = error.start !== undefined && error.start < text.length - lineOffset ? ` at ${position(sf, error.start, lineOffset)}` : ' at its end';
-    return { reason: `${field} does not parse: ${message}${where}` };
+    return { reason: `${field} does not parse: ${error.message}${where}` };
   }
   return { sf, statements: sf.statements.slice(0, -1) };
 }
@@ -80,14 +79,34 @@ export function jsSyntaxError(fileName: string, text: string): string | undefine
   const ts = typescript();
   const kind = /\.[cm]?tsx$/.test(fileName) ? ts.ScriptKind.TSX : /\.[cm]?ts$/.test(fileName) ? ts.ScriptKind.TS : /\.jsx$/.test(fileName) ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
   const sf = ts.createSourceFile(`/${fileName.replace(/^.*\//, '')}`, text, ts.ScriptTarget.Latest, true, kind);
-  const error = syntaxErrors(ts, sf)[0];
-  return error && `${ts.flattenDiagnosticMessageText(error.messageText, ' ').replace(/\.$/, '')} at ${position(sf, error.start ?? 0, 0)}`;
+  const error = firstSyntaxError(ts, sf);
+  return error && `${error.message} at ${position(sf, error.start ?? 0, 0)}`;
 }
 
 /** `line:column`, 1-based, in the snippet's own text. */
 function position(sf: TS.SourceFile, pos: number, lineOffset: number): string {
   const { line, character } = sf.getLineAndCharacterOfPosition(pos);
   return `${line + 1 - lineOffset}:${character + 1}`;
+}
+
+interface SyntaxProblem {
+  message: string;
+  start: number | undefined;
+}
+
+/** Answers by file name and text; docs repeat their calls, and a program per snippet is most of the cost. */
+const checked = new Map<string, SyntaxProblem | null>();
+const CHECKED_MAX = 4000;
+
+function firstSyntaxError(ts: typeof TS, sf: TS.SourceFile): SyntaxProblem | undefined {
+  const key = `${sf.fileName}\0${sf.text}`;
+  const known = checked.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const d = syntaxErrors(ts, sf)[0];
+  const problem = d ? { message: ts.flattenDiagnosticMessageText(d.messageText, ' ').replace(/\.$/, ''), start: d.start } : undefined;
+  if (checked.size >= CHECKED_MAX) checked.delete(checked.keys().next().value!);
+  checked.set(key, problem ?? null);
+  return problem;
 }
 
 /** Parse errors plus the ones only JavaScript has (type annotations in a .js file), as tsc reports them. */
