@@ -1,4 +1,5 @@
 // Bundles the three entry points and the crawler's worker thread. tsc only type-checks (see tsconfig.json).
+import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from './scripts/bundling.mjs';
 
@@ -22,3 +23,8 @@ await Promise.all([
   // The crawler's Python parsing threads load this file from beside server.js / cli.js.
   build({ ...common, entryPoints: ['server/src/agents/crawler/pyWorker.ts'], outfile: 'dist/pyWorker.js' }),
 ]);
+
+// Files the renderers write or run as they are (jest helpers, the Python syntax check): read at run
+// time from dist/assets/, next to the bundles (server/src/frameworks/assets.ts).
+rmSync('dist/assets', { recursive: true, force: true });
+cpSync('server/src/frameworks/assets', 'dist/assets', { recursive: true });

@@ -1,98 +1,169 @@
-// Test bodies for JavaScript frameworks. Only the comparison syntax differs between frameworks
-// (expect vs node:assert), so bodies are written once against a small Dialect.
-import type { Oracle, TestCase } from '../contracts/types';
-import { isStructured, jsString, parseLiteral, toJs, type Literal } from './literals';
+// Test bodies for JavaScript frameworks, built as syntax trees. Only the comparison differs between
+// frameworks (expect vs node:assert), so bodies are written once against a small Dialect. Snippets
+// (setup, call) are parsed here; one that does not parse is the case's reason not to be written.
+import type * as TS from 'typescript';
+import type { Oracle, OracleBinding, TestCase } from '../contracts/types';
+import { typescript } from '../util/typescript';
+import { access, binary, call, declare, id, literalNode, statement, str } from './jsNodes';
+import { parseExpression, parseStatements, type Parsed, type Rejected, type SnippetTarget } from './jsSnippet';
+import { isStructured, parseLiteral } from './literals';
+import type { JsCaseBody } from './types';
 
 export interface Dialect {
-  is(actual: string, expected: string): string;
-  deep(actual: string, expected: string): string;
-  nan(actual: string): string;
-  ok(cond: string): string;
+  is(actual: TS.Expression, expected: TS.Expression): TS.Statement;
+  deep(actual: TS.Expression, expected: TS.Expression): TS.Statement;
+  nan(actual: TS.Expression): TS.Statement;
+  ok(cond: TS.Expression): TS.Statement;
 }
 
+const expect = (a: TS.Expression, matcher: string, ...args: TS.Expression[]) => statement(call(access(call('expect', a), matcher), ...args));
+
 export const EXPECT: Dialect = {
-  is: (a, e) => `expect(${a}).toBe(${e});`,
-  deep: (a, e) => `expect(${a}).toEqual(${e});`,
-  nan: (a) => `expect(${a}).toBeNaN();`,
-  ok: (c) => `expect(${c}).toBe(true);`,
+  is: (a, e) => expect(a, 'toBe', e),
+  deep: (a, e) => expect(a, 'toEqual', e),
+  nan: (a) => expect(a, 'toBeNaN'),
+  ok: (c) => expect(c, 'toBe', typescript().factory.createTrue()),
 };
 
 export const ASSERT: Dialect = {
-  is: (a, e) => `assert.strictEqual(${a}, ${e});`,
-  deep: (a, e) => `assert.deepStrictEqual(${a}, ${e});`,
-  nan: (a) => `assert.ok(Number.isNaN(${a}));`,
-  ok: (c) => `assert.ok(${c});`,
+  is: (a, e) => statement(call(access('assert', 'strictEqual'), a, e)),
+  deep: (a, e) => statement(call(access('assert', 'deepStrictEqual'), a, e)),
+  nan: (a) => statement(call(access('assert', 'ok'), call(access('Number', 'isNaN'), a))),
+  ok: (c) => statement(call(access('assert', 'ok'), c)),
 };
 
-type Body = { lines: string[]; async: boolean } | { reason: string };
+const NO_SETUP: Parsed<TS.Statement[]> = { make: () => [], awaits: false };
 
-export function jsBody(c: TestCase, d: Dialect, ts: boolean): Body {
+export function jsBody(c: TestCase, d: Dialect, target: SnippetTarget, bindings: OracleBinding[]): JsCaseBody | Rejected {
   const o = c.oracle;
   if (!o) return { reason: 'no oracle: the documentation states no checkable result for this case, and the offline engineer never guesses one' };
   if (o.language === 'python') return { reason: 'the case targets Python code' };
-  // An async target's documented result is the resolved value, so the call is awaited.
-  const needsAwait = c.target.async === true && o.kind !== 'type' && o.kind !== 'exports' && !/\bawait\b/.test(o.call ?? '');
-  const isAsync = needsAwait || /\bawait\b/.test(`${o.setup ?? ''}\n${o.call ?? ''}`);
-  const aw = needsAwait ? 'await ' : '';
-  const setup = (o.setup ?? '').split('\n').filter((l) => l.trim()).map((l) => (/[;{}]$/.test(l.trim()) ? l : `${l};`));
-  const call = `${aw}(${o.call})`;
-  if (o.property === 'order_independent') {
-    const lines: string[] = [...setup];
-    for (const [i, s] of (o.sequence ?? []).entries()) {
-      const cmp = compare(`r${i}`, s.kind, s.expected, d);
-      if ('reason' in cmp) return cmp;
-      lines.push(`const r${i} = ${aw}(${s.call});`, ...cmp.lines);
-    }
-    return { lines, async: isAsync };
-  }
+  const badBinding = checkBindings(bindings, target);
+  if (badBinding) return badBinding;
+  const setup = o.setup?.trim() ? parseStatements('oracle.setup', o.setup, target) : NO_SETUP;
+  if ('reason' in setup) return setup;
+  if (o.property === 'order_independent') return sequenceBody(c, o, setup, d, target);
   if (!o.call) return { reason: 'the oracle has no call to evaluate' };
+  const parsed = parseExpression('oracle.call', o.call, target);
+  if ('reason' in parsed) return parsed;
+  const f = typescript().factory;
+  // An async target's documented result is the resolved value, so the call is awaited.
+  const needsAwait = c.target.async === true && o.kind !== 'type' && o.kind !== 'exports' && !parsed.awaits;
+  const async = needsAwait || parsed.awaits || setup.awaits;
+  const value = () => (needsAwait ? f.createAwaitExpression(parsed.make()) : parsed.make());
+  const ts = typescript();
   switch (o.kind) {
     case 'type': {
-      const lines = [...setup, `const actual = ${call};`, d.is('typeof actual', o.expected && parseLiteral(o.expected) ? o.expected : "'function'")];
-      if (c.target.arity !== undefined && c.target.symbol_kind === 'function') lines.push(d.is('actual.length', String(c.target.arity)));
-      return { lines, async: false };
+      const lit = o.expected ? parseLiteral(o.expected) : undefined;
+      const statements = [...setup.make(), declare('const', 'actual', value()), d.is(f.createTypeOfExpression(id('actual')), lit ? literalNode(lit) : str('function'))];
+      if (c.target.arity !== undefined && c.target.symbol_kind === 'function') statements.push(d.is(access('actual', 'length'), f.createNumericLiteral(c.target.arity)));
+      return { language: 'javascript', statements, async };
     }
     case 'exports':
-      return { lines: [...setup, d.ok(`${call} !== undefined`)], async: false };
+      return { language: 'javascript', statements: [...setup.make(), d.ok(binary(value(), ts.SyntaxKind.ExclamationEqualsEqualsToken, id('undefined')))], async };
     case 'throws':
-      return throwsBody(o, setup, isAsync, d, ts);
+      return throwsBody(o, setup, async && !parsed.awaits ? () => f.createAwaitExpression(parsed.make()) : value, async, d, target);
     case 'equals':
     case 'deep_equals':
     case 'prints': {
-      const cmp = compare('actual', o.kind, o.expected, d);
+      const cmp = compare(id('actual'), o.kind, o.expected, 'oracle.expected', d, target);
       if ('reason' in cmp) return cmp;
-      const lines = [...setup, `const actual = ${call};`];
-      if (o.property === 'deterministic') lines.push(`const again = ${call};`, d.deep('again', 'actual'));
-      return { lines: [...lines, ...cmp.lines], async: isAsync };
+      const statements = [...setup.make(), declare('const', 'actual', value())];
+      if (o.property === 'deterministic') statements.push(declare('const', 'again', value()), d.deep(id('again'), id('actual')));
+      return { language: 'javascript', statements: [...statements, cmp.statement], async };
     }
     default:
       return { reason: `oracle kind '${o.kind}' has no offline renderer` };
   }
 }
 
-function compare(actual: string, kind: Oracle['kind'], expected: string | undefined, d: Dialect): { lines: string[] } | { reason: string } {
+/** order_independent: documented calls run in sequence, each compared with its documented result. */
+function sequenceBody(c: TestCase, o: Oracle, setup: Parsed<TS.Statement[]>, d: Dialect, target: SnippetTarget): JsCaseBody | Rejected {
+  const f = typescript().factory;
+  const statements = setup.make();
+  let async = setup.awaits;
+  for (const [i, s] of (o.sequence ?? []).entries()) {
+    const parsed = parseExpression(`oracle.sequence[${i}].call`, s.call, target);
+    if ('reason' in parsed) return parsed;
+    const cmp = compare(id(`r${i}`), s.kind, s.expected, `oracle.sequence[${i}].expected`, d, target);
+    if ('reason' in cmp) return cmp;
+    const needsAwait = c.target.async === true && !parsed.awaits;
+    async ||= needsAwait || parsed.awaits;
+    statements.push(declare('const', `r${i}`, needsAwait ? f.createAwaitExpression(parsed.make()) : parsed.make()), cmp.statement);
+  }
+  return { language: 'javascript', statements, async };
+}
+
+/**
+ * A printed result compares by its text. Any other documented result must be a literal (see
+ * literals.ts); text that does not even parse says where, text that parses but is not a literal
+ * (`{ a: [Object] }` is node's inspect output, not an object) says so.
+ */
+function compare(actual: TS.Expression, kind: Oracle['kind'], expected: string | undefined, field: string, d: Dialect, target: SnippetTarget): { statement: TS.Statement } | Rejected {
   if (expected === undefined) return { reason: 'the oracle has no expected value' };
-  if (kind === 'prints') return { lines: [d.is(`String(${actual})`, jsString(expected))] };
+  if (kind === 'prints') return { statement: d.is(call('String', actual), str(expected)) };
   const lit = parseLiteral(expected);
-  if (!lit) return { reason: `documented result '${expected.slice(0, 60)}' is not a literal the engineer can compare against` };
-  return { lines: [literalAssertion(actual, lit, d)] };
+  if (!lit) {
+    const parsed = parseExpression(field, expected, target);
+    return 'reason' in parsed ? parsed : { reason: `documented result '${expected.slice(0, 60)}' is not a literal the engineer can compare against` };
+  }
+  if (lit.t === 'nan') return { statement: d.nan(actual) };
+  return { statement: isStructured(lit) ? d.deep(actual, literalNode(lit)) : d.is(actual, literalNode(lit)) };
 }
 
-function literalAssertion(actual: string, lit: Literal, d: Dialect): string {
-  if (lit.t === 'nan') return d.nan(actual);
-  return isStructured(lit) ? d.deep(actual, toJs(lit)) : d.is(actual, toJs(lit));
-}
-
-function throwsBody(o: Oracle, setup: string[], isAsync: boolean, d: Dialect, ts: boolean): Body {
+function throwsBody(o: Oracle, setup: Parsed<TS.Statement[]>, value: () => TS.Expression, async: boolean, d: Dialect, target: SnippetTarget): JsCaseBody {
+  const ts = typescript();
+  const f = ts.factory;
   const error = o.error ?? 'Error';
-  const lines = [...setup, ts ? 'let thrown: unknown;' : 'let thrown;', 'try {', `  ${isAsync ? 'await ' : ''}(${o.call});`, '} catch (err) {', '  thrown = err;', '}'];
-  lines.push(d.ok('thrown !== undefined'));
+  // SingleLine keeps `} catch (err) {` on one line; the blocks stay multi-line.
+  const attempt = ts.setEmitFlags(
+    f.createTryStatement(f.createBlock([statement(value())], true), f.createCatchClause('err', f.createBlock([statement(binary(id('thrown'), ts.SyntaxKind.EqualsToken, id('err')))], true)), undefined),
+    ts.EmitFlags.SingleLine,
+  );
+  const statements = [
+    ...setup.make(),
+    declare('let', 'thrown', undefined, target.typescript ? f.createKeywordTypeNode(ts.SyntaxKind.UnknownKeyword) : undefined),
+    attempt,
+    d.ok(binary(id('thrown'), ts.SyntaxKind.ExclamationEqualsEqualsToken, id('undefined'))),
+  ];
   if (error !== 'Error') {
-    const name = jsString(error);
-    const e = ts ? '(thrown as { name?: string; constructor?: { name?: string } })' : 'thrown';
     // Compare names, not constructors: a library's own error class is not importable by name, and
     // jest runs test code in its own realm where `instanceof TypeError` can fail across contexts.
-    lines.push(d.ok(`[${e}.name, ${e}.constructor?.name].includes(${name})`));
+    const thrown = () => (target.typescript ? f.createParenthesizedExpression(f.createAsExpression(id('thrown'), errorShape(ts))) : id('thrown'));
+    const names = f.createArrayLiteralExpression([access(thrown(), 'name'), f.createPropertyAccessChain(access(thrown(), 'constructor'), f.createToken(ts.SyntaxKind.QuestionDotToken), 'name')]);
+    statements.push(d.ok(call(access(names, 'includes'), str(error))));
   }
-  return { lines, async: isAsync };
+  return { language: 'javascript', statements, async };
+}
+
+/** `{ name?: string; constructor?: { name?: string } }`, on one line. */
+function errorShape(ts: typeof TS): TS.TypeNode {
+  const f = ts.factory;
+  const optional = (name: string, type: TS.TypeNode) => f.createPropertySignature(undefined, name, f.createToken(ts.SyntaxKind.QuestionToken), type);
+  const line = (members: TS.TypeElement[]) => ts.setEmitFlags(f.createTypeLiteralNode(members), ts.EmitFlags.SingleLine);
+  return line([optional('name', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)), optional('constructor', line([optional('name', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword))]))]);
+}
+
+/** A binding's names go into import/require statements: each must be a name there, not a reserved word or code. */
+export function checkBindings(bindings: OracleBinding[], target: SnippetTarget): Rejected | undefined {
+  for (const [i, b] of bindings.entries()) {
+    // `let x;` in a module (strict code) refuses every reserved word a binding cannot use.
+    if (!identifierName(b.local) || 'reason' in parseStatements(`oracle.bindings[${i}].local`, `let ${b.local};`, target)) {
+      return { reason: `oracle.bindings[${i}].local '${b.local.slice(0, 40)}' is not a name a test file can bind` };
+    }
+    if (b.name !== undefined && !identifierName(b.name)) return { reason: `oracle.bindings[${i}].name '${b.name.slice(0, 40)}' is not an export name` };
+  }
+  return undefined;
+}
+
+let scanner: TS.Scanner | undefined;
+
+/** One identifier or keyword token and nothing else (an IdentifierName: `default` is an export name). */
+function identifierName(text: string): boolean {
+  const ts = typescript();
+  scanner ??= ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
+  scanner.setText(text);
+  const kind = scanner.scan();
+  const name = kind === ts.SyntaxKind.Identifier || (kind >= ts.SyntaxKind.FirstKeyword && kind <= ts.SyntaxKind.LastKeyword);
+  return name && scanner.scan() === ts.SyntaxKind.EndOfFileToken;
 }

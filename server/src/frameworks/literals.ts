@@ -1,6 +1,7 @@
 // A strict parser for the literal values docs show as results (`// => [1, 'a']`, `>>> f()\n{'a': 1}`).
 // It exists so a documented result is only ever pasted into a test when it is a pure literal:
 // node's inspect output such as `[Function]` or `{ a: [Object] }` looks like code but means something else.
+import { literalNode, printExpression, str } from './jsNodes';
 
 export type Literal =
   | { t: 'number'; v: number; src: string }
@@ -184,33 +185,14 @@ export function isStructured(lit: Literal): boolean {
   return lit.t === 'array' || lit.t === 'object';
 }
 
-/** JavaScript source for a parsed literal (strings re-quoted safely). */
+/** JavaScript source for a parsed literal (strings re-quoted safely), printed from its syntax tree. */
 export function toJs(lit: Literal): string {
-  switch (lit.t) {
-    case 'number':
-      return Object.is(lit.v, -0) ? '-0' : lit.v === Infinity ? 'Infinity' : lit.v === -Infinity ? '-Infinity' : String(lit.v);
-    case 'bigint':
-      return lit.src;
-    case 'string':
-      return jsString(lit.v);
-    case 'bool':
-      return String(lit.v);
-    case 'null':
-      return 'null';
-    case 'undefined':
-      return 'undefined';
-    case 'nan':
-      return 'NaN';
-    case 'array':
-      return `[${lit.items.map(toJs).join(', ')}]`;
-    case 'object':
-      return lit.entries.length ? `{ ${lit.entries.map(([k, v]) => `${jsString(k.t === 'string' ? k.v : toJs(k))}: ${toJs(v)}`).join(', ')} }` : '{}';
-  }
+  return printExpression(literalNode(lit));
 }
 
-/** Single-quoted JS string literal; JSON escaping covers control characters and backslashes. */
+/** Single-quoted JS string literal, as the test files print it: one literal whose value is `s`. */
 export function jsString(s: string): string {
-  return `'${JSON.stringify(s).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  return printExpression(str(s));
 }
 
 /** Python source for a parsed literal. */

@@ -1,6 +1,7 @@
 import { ASSERT, jsBody } from './jsBody';
+import { parseJsBody, printJsBody } from './jsBodyText';
 import { defaultExtension, isTypeScript, quoteArgs, usesEsm } from './jsCommon';
-import { renderJsFile } from './jsFile';
+import { defaultImport, frameworkImport, renderJsFile } from './jsFile';
 import type { FrameworkRenderer } from './types';
 
 /** node:test: nothing to install; TypeScript needs a loader on Node 20 (tsx). */
@@ -8,14 +9,13 @@ export const nodeTest: FrameworkRenderer = {
   id: 'node-test',
   language: 'javascript',
   detect: (p) => p.test_setup.framework === 'node-test',
-  body: (c, plan) => jsBody(c, ASSERT, plan.typescript),
+  body: (c, plan) => jsBody(c, ASSERT, plan, plan.bindings),
+  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
+  printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) =>
     renderJsFile(plan, {
       testFn: 'it',
-      header: (esm) =>
-        esm
-          ? ["import { describe, it } from 'node:test';", "import assert from 'node:assert/strict';"]
-          : ["const { describe, it } = require('node:test');", "const assert = require('node:assert/strict');"],
+      header: (esm) => [frameworkImport(['describe', 'it'], 'node:test', esm), defaultImport('assert', 'node:assert/strict', esm)],
     }),
   runCommand: (p, paths) => `node${isTypeScript(p) ? ' --import tsx' : ''} --test ${quoteArgs(paths)}`,
   devDependencies: (p) => (isTypeScript(p) ? ['tsx'] : []),

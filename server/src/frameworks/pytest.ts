@@ -1,9 +1,12 @@
 import type { Oracle, OracleBinding, TestCase } from '../contracts/types';
 import { quoteArgs } from './jsCommon';
 import { parseLiteral, pyString, toPython } from './literals';
-import type { FrameworkRenderer, TestFilePlan } from './types';
+import { printFunction, printModule, printStatements, pyDocstring, type PyFunction, type PyStatement } from './pyModel';
+import { checkPython, type PySnippet } from './pySyntax';
+import { parsePython } from './pyTree';
+import type { BodyPlan, FrameworkRenderer, PyCaseBody, TestFilePlan } from './types';
 
-type Body = { lines: string[]; async: boolean } | { reason: string };
+type Rejected = { reason: string };
 
 /** pytest: plain test functions with assert; Python's own doctest semantics (repr text) when the result is not a literal. */
 export const pytest: FrameworkRenderer = {
@@ -11,6 +14,10 @@ export const pytest: FrameworkRenderer = {
   language: 'python',
   detect: (p) => p.test_setup.framework === 'pytest' || (p.test_setup.others ?? []).includes('pytest'),
   body: pyBody,
+  parseBody: parsePyBody,
+  printBody: (body) => printStatements((body as PyCaseBody).function.body),
+  // Every snippet and every whole test function is checked before a file is printed, in one batch.
+  validate: (items) => checkPython(items.map(({ caseId, body }) => ({ key: caseId, snippets: (body as PyCaseBody).snippets, unit: printFunction((body as PyCaseBody).function) }))),
   render: renderPyFile,
   runCommand: (_p, paths, targets) => `${targets.some((t) => t.startsWith('src/')) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quoteArgs(paths)}`,
   devDependencies: (p) => (p.test_setup.framework === 'pytest' || p.test_setup.framework === 'unittest' || (p.test_setup.others ?? []).includes('pytest') ? [] : ['pytest']),
@@ -24,41 +31,67 @@ export function pythonModule(file: string, specifier: string | undefined): strin
   return file.replace(/^src\//, '').replace(/\.py$/, '').replace(/\/__init__$/, '').replace(/\//g, '.');
 }
 
-function pyBody(c: TestCase): Body {
+/** A body written as text: checked with the rest of the batch by `validate`, like the offline engineer's own. */
+function parsePyBody(c: TestCase, text: string, plan: BodyPlan, async: boolean): PyCaseBody | Rejected {
+  if (async || awaits(text)) return { reason: 'async Python tests need an event-loop plugin the project may not have' };
+  const source = text.replace(/^(?:[ \t]*\n)+|\s+$/g, '');
+  if (!source) return { reason: 'the test body is empty' };
+  const snippets: PySnippet[] = [...importSnippets(plan), { field: 'the test body', source, mode: 'exec' }];
+  return { language: 'python', function: testFunction(c, [{ code: source }]), snippets };
+}
+
+function importSnippets(plan: BodyPlan): PySnippet[] {
+  return plan.bindings.map((b, i) => ({ field: `oracle.bindings[${i}] (as an import line)`, source: importLine(b, plan.importPath), mode: 'exec' }));
+}
+
+function testFunction(c: TestCase, body: PyStatement[]): PyFunction {
+  return { name: `test_${c.id}_${slug(c.title)}`, docstring: pyString(c.title.replace(/\s+/g, ' ')), body };
+}
+
+function pyBody(c: TestCase, plan: BodyPlan): PyCaseBody | Rejected {
   const o = c.oracle;
   if (!o) return { reason: 'no oracle: the documentation states no checkable result for this case, and the offline engineer never guesses one' };
   if (o.language !== 'python') return { reason: 'the case targets JavaScript code' };
-  if (/\bawait\b/.test(`${o.setup ?? ''}${o.call ?? ''}`) || c.target.async) return { reason: 'async Python examples need an event-loop plugin the project may not have' };
-  const setup = (o.setup ?? '').split('\n').filter((l) => l.trim());
+  if (c.target.async || [o.setup, o.call].some((code) => code && awaits(code))) return { reason: 'async Python examples need an event-loop plugin the project may not have' };
+  // The import lines are snippets too: a module path or name that is not Python would break the file.
+  const snippets = importSnippets(plan);
+  const use = (field: string, source: string, mode: PySnippet['mode']): string => {
+    snippets.push({ field, source, mode });
+    return source;
+  };
+  const setupText = (o.setup ?? '').replace(/^(?:[ \t]*\n)+|\s+$/g, '');
+  const setup: PyStatement[] = setupText ? [{ code: use('oracle.setup', setupText, 'exec') }] : [];
+  const statements = bodyStatements(c, o, (field, source) => use(field, source, 'eval'));
+  if ('reason' in statements) return statements;
+  return { language: 'python', function: testFunction(c, [...setup, ...statements]), snippets };
+}
+
+function bodyStatements(c: TestCase, o: Oracle, expr: (field: string, source: string) => string): PyStatement[] | Rejected {
+  const code = (text: string): PyStatement => ({ code: text });
   if (o.property === 'order_independent') {
-    const lines = [...setup];
-    for (const [i, s] of (o.sequence ?? []).entries()) {
-      const cmp = compare(`r${i}`, s.kind, s.expected);
-      lines.push(`r${i} = ${s.call}`, ...cmp);
-    }
-    return { lines, async: false };
+    return (o.sequence ?? []).flatMap((s, i) => [code(`r${i} = ${expr(`oracle.sequence[${i}].call`, s.call)}`), ...compare(`r${i}`, s.kind, s.expected).map(code)]);
   }
   if (!o.call) return { reason: 'the oracle has no call to evaluate' };
+  const call = expr('oracle.call', o.call);
   switch (o.kind) {
     case 'type': {
-      const lines = [...setup, `actual = ${o.call}`, 'assert callable(actual)'];
+      const lines = [`actual = ${call}`, 'assert callable(actual)'];
       if (c.target.arity !== undefined && c.target.symbol_kind === 'function') lines.push(`assert len(inspect.signature(actual).parameters) == ${c.target.arity}`);
-      return { lines, async: false };
+      return lines.map(code);
     }
     case 'exports':
-      return { lines: [...setup, `${o.call}  # the import above is the check: the name exists`], async: false };
+      return [code(`${call}  # the import above is the check: the name exists`)];
     case 'throws':
-      return {
-        lines: [...setup, 'with pytest.raises(BaseException) as excinfo:', `    ${o.call}`, ...(o.error && o.error !== 'Exception' ? [`assert type(excinfo.value).__name__ == ${pyString(o.error)}`] : [])],
-        async: false,
-      };
+      return [
+        { head: 'with pytest.raises(BaseException) as excinfo:', body: [code(call)] },
+        ...(o.error && o.error !== 'Exception' ? [code(`assert type(excinfo.value).__name__ == ${pyString(o.error)}`)] : []),
+      ];
     case 'equals':
     case 'deep_equals':
     case 'prints': {
       if (o.expected === undefined) return { reason: 'the oracle has no expected value' };
-      const lines = [...setup, `actual = ${o.call}`];
-      if (o.property === 'deterministic') lines.push(`assert ${o.call} == actual`);
-      return { lines: [...lines, ...compare('actual', o.kind, o.expected)], async: false };
+      const again = o.property === 'deterministic' ? [`again = ${call}`, 'assert again == actual'] : [];
+      return [`actual = ${call}`, ...again, ...compare('actual', o.kind, o.expected)].map(code);
     }
     default:
       return { reason: `oracle kind '${o.kind}' has no offline renderer` };
@@ -75,34 +108,31 @@ function compare(actual: string, kind: Oracle['kind'], expected: string): string
 }
 
 function renderPyFile(plan: TestFilePlan): string {
-  const lines = [
-    `"""Generated by AMTP from documented behaviour of ${plan.project.name}. Each test name starts with its case id."""`,
-    'import inspect  # noqa: F401',
-    'import math  # noqa: F401',
-    '',
-    'import pytest  # noqa: F401',
-    '',
-    ...pyImports(plan.bindings, plan.importPath),
-  ];
-  for (const r of plan.cases) {
-    lines.push('', '', `def test_${r.case.id}_${slug(r.case.title)}():`, `    ${pyDocstring(r.case.title)}`);
-    for (const l of r.body) lines.push(...l.split('\n').map((x) => `    ${x}`));
-  }
-  lines.push('');
-  return lines.join('\n');
+  return printModule({
+    docstring: pyDocstring(`Generated by AMTP from documented behaviour of ${plan.project.name.replace(/\s+/g, ' ')}. Each test name starts with its case id.`, pyString),
+    imports: [['import inspect  # noqa: F401', 'import math  # noqa: F401'], ['import pytest  # noqa: F401'], plan.bindings.map((b) => importLine(b, plan.importPath))],
+    functions: plan.cases.map((r) => (r.body as PyCaseBody).function),
+  });
 }
 
-function pyImports(bindings: OracleBinding[], module: string): string[] {
-  return bindings.map((b) => {
-    if (b.import === 'named') return b.name && b.name !== b.local ? `from ${module} import ${b.name} as ${b.local}` : `from ${module} import ${b.local}`;
-    return `import ${module} as ${b.local}`;
+function importLine(b: OracleBinding, module: string): string {
+  if (b.import === 'named') return b.name && b.name !== b.local ? `from ${module} import ${b.name} as ${b.local}` : `from ${module} import ${b.local}`;
+  return `import ${module} as ${b.local}`;
+}
+
+/** An `await` (or `async for`/`async with`) outside a function of its own, as the grammar sees it (not the word in a string). */
+function awaits(code: string): boolean {
+  let found = false;
+  parsePython(code).iterate({
+    enter: (n) => {
+      if (n.name === 'FunctionDefinition' || n.name === 'LambdaExpression') return false;
+      if (n.name === 'await' || n.name === 'async') found = true;
+      return undefined;
+    },
   });
+  return found;
 }
 
 function slug(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 40) || 'case';
-}
-
-function pyDocstring(s: string): string {
-  return pyString(s.replace(/\s+/g, ' '));
 }

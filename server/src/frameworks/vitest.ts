@@ -1,6 +1,7 @@
 import { EXPECT, jsBody } from './jsBody';
+import { parseJsBody, printJsBody } from './jsBodyText';
 import { declared, defaultExtension, isTypeScript, quoteArgs } from './jsCommon';
-import { renderJsFile } from './jsFile';
+import { frameworkImport, renderJsFile } from './jsFile';
 import type { FrameworkRenderer } from './types';
 
 /** vitest: explicit imports from 'vitest' (globals are off by default); vite transforms TS and ESM itself. */
@@ -8,8 +9,10 @@ export const vitest: FrameworkRenderer = {
   id: 'vitest',
   language: 'javascript',
   detect: (p) => declared(p, 'vitest'),
-  body: (c, plan) => jsBody(c, EXPECT, plan.typescript),
-  render: (plan) => renderJsFile(plan, { testFn: 'it', header: () => ["import { describe, it, expect } from 'vitest';"] }),
+  body: (c, plan) => jsBody(c, EXPECT, plan, plan.bindings),
+  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
+  printBody: (body, plan) => printJsBody(body, plan.typescript),
+  render: (plan) => renderJsFile(plan, { testFn: 'it', header: () => [frameworkImport(['describe', 'it', 'expect'], 'vitest', true)] }),
   runCommand: (_p, paths) => `npx vitest run ${quoteArgs(paths)}`,
   devDependencies: (p) => (declared(p, 'vitest') ? [] : ['vitest']),
   // vite reads import syntax in any file, so a CommonJS project's tests can still use `import`.

@@ -4,17 +4,17 @@
 import type { EngineerOutput, TestBodies, TestCases } from '../../contracts/types';
 import type { Framework } from '../../core/frameworks';
 import { testDir } from '../../frameworks/layout';
-import type { RenderedCase } from '../../frameworks/types';
-import { bindingsFor, planFiles } from './filePlan';
+import type { FrameworkRenderer, RenderedCase } from '../../frameworks/types';
+import { bindingsFor, bindingsOf, planFiles, type TestFileGroup } from './filePlan';
 import { prMetadata } from './pr';
 
 export function assemble(plan: TestCases, framework: Framework, outputs: TestBodies[]): EngineerOutput {
   const { renderer, groups, notWritten } = planFiles(plan, framework);
   const reported = new Set(notWritten.map((n) => n.caseId));
-  const bodies = new Map<string, { body: string; async: boolean }>();
+  const bodies: Bodies = new Map();
   const devDeps = new Set<string>();
   for (const out of outputs) {
-    for (const t of out.tests) if (!bodies.has(t.case_id)) bodies.set(t.case_id, { body: t.body, async: t.async ?? /\bawait\b/.test(t.body) });
+    for (const t of out.tests) if (!bodies.has(t.case_id)) bodies.set(t.case_id, { body: t.body, async: t.async ?? false });
     for (const n of out.not_written) {
       if (reported.has(n.caseId) || bodies.has(n.caseId)) continue;
       notWritten.push(n);
@@ -22,17 +22,16 @@ export function assemble(plan: TestCases, framework: Framework, outputs: TestBod
     }
     for (const d of out.dev_dependencies ?? []) devDeps.add(d);
   }
+  // Every body is parsed first, then checked as one batch (pytest: one interpreter for all of them).
+  const parsed = groups.map((g) => ({ g, items: parseGroup(g, bodies, renderer, reported, notWritten) }));
+  const invalid = renderer.validate?.(parsed.flatMap((p) => p.items.map((r) => ({ caseId: r.case.id, body: r.body })))) ?? new Map<string, string>();
   const files: EngineerOutput['files'] = [];
-  for (const g of groups) {
-    const rendered: RenderedCase[] = [];
-    for (const c of g.cases) {
-      const b = bodies.get(c.id);
-      if (b) rendered.push({ case: c, body: b.body.split('\n'), async: b.async });
-      else if (!reported.has(c.id)) {
-        notWritten.push({ caseId: c.id, reason: 'the Test Engineer wrote no test for it' });
-        reported.add(c.id);
-      }
-    }
+  for (const { g, items } of parsed) {
+    const rendered = items.filter((r) => {
+      const reason = invalid.get(r.case.id);
+      if (reason) notWritten.push({ caseId: r.case.id, reason });
+      return !reason;
+    });
     if (!rendered.length) continue;
     const content = renderer.render({
       project: g.project, path: g.path, importPath: g.importPath, bindings: bindingsFor(g, rendered.map((r) => r.case)), cases: rendered,
@@ -49,4 +48,23 @@ export function assemble(plan: TestCases, framework: Framework, outputs: TestBod
   if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
   const out = { files, command, not_written: notWritten, ...(devDeps.size ? { dev_dependencies: [...devDeps].sort() } : {}) };
   return { schema_version: '1', framework, ...out, pr: prMetadata(plan, framework, out) };
+}
+
+type Bodies = Map<string, { body: string; async: boolean }>;
+
+/** The group's cases that have a body which parses; the others go to notWritten with the reason. */
+function parseGroup(g: TestFileGroup, bodies: Bodies, renderer: FrameworkRenderer, reported: Set<string>, notWritten: EngineerOutput['not_written']): RenderedCase[] {
+  const out: RenderedCase[] = [];
+  for (const c of g.cases) {
+    const b = bodies.get(c.id);
+    if (!b) {
+      if (!reported.has(c.id)) notWritten.push({ caseId: c.id, reason: 'the Test Engineer wrote no test for it' });
+      reported.add(c.id);
+      continue;
+    }
+    const body = renderer.parseBody(c, b.body, { typescript: g.project.typescript, importPath: g.importPath, bindings: bindingsOf(c) }, b.async);
+    if ('reason' in body) notWritten.push({ caseId: c.id, reason: body.reason });
+    else out.push({ case: c, body });
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { importPathFor, testDir, testFileName } from '../../frameworks/layout';
 import { pythonModule } from '../../frameworks/pytest';
 import type { FrameworkRenderer, Project } from '../../frameworks/types';
 
-const RESERVED_LOCALS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'actual', 'again', 'thrown', 'pytest', 'inspect', 'math', 'excinfo']);
+const RESERVED_LOCALS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'actual', 'again', 'thrown', 'err', 'require', 'pytest', 'inspect', 'math', 'excinfo']);
 
 export interface TestFileGroup {
   /** workspace-relative test file */
@@ -45,11 +45,12 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
   for (const [target, cases] of byTarget) {
     const project = projectFor(target, plan.project);
     const path = uniquePath(posix.join(testDir(project, renderer), testFileName(target, project, renderer)), used);
-    const importPath = renderer.language === 'python' ? pythonModule(target, cases[0].target.import_specifier) : importPathFor(cases[0], path, renderer, project);
+    const importPath = importPathOf(cases[0], path, project, renderer);
     const bindings = new Map<string, OracleBinding>();
     const kept: TestCase[] = [];
     for (const c of cases) {
-      const needed = c.oracle?.bindings ?? fallbackBinding(c);
+      // A binding that is not even a name is left to the body check, which rejects the case saying why.
+      const needed = bindingsOf(c).filter(wellFormed);
       const clash = needed.find((b) => RESERVED_LOCALS.has(b.local) || (bindings.has(b.local) && !sameBinding(bindings.get(b.local)!, b)));
       if (clash) {
         notWritten.push({ caseId: c.id, reason: `the name '${clash.local}' is already bound differently in this test file` });
@@ -63,9 +64,23 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
   return { framework, renderer, groups, notWritten };
 }
 
+/** How a test file at `testPath` reaches the module `c` targets: a relative path or specifier, or a Python module. */
+export function importPathOf(c: TestCase, testPath: string, project: Project, renderer: FrameworkRenderer): string {
+  return renderer.language === 'python' ? pythonModule(c.target.file, c.target.import_specifier) : importPathFor(c, testPath, renderer, project);
+}
+
+/** The names a case's test binds from the module under test. */
+export function bindingsOf(c: TestCase): OracleBinding[] {
+  return c.oracle?.bindings ?? fallbackBinding(c);
+}
+
+function wellFormed(b: OracleBinding): boolean {
+  return /^[A-Za-z_$][\w$]*$/.test(b.local) && (b.name === undefined || /^[A-Za-z_$][\w$]*$/.test(b.name));
+}
+
 /** The bindings a set of cases needs, in the group's order. */
 export function bindingsFor(group: TestFileGroup, cases: TestCase[]): OracleBinding[] {
-  const locals = new Set(cases.flatMap((c) => (c.oracle?.bindings ?? fallbackBinding(c)).map((b) => b.local)));
+  const locals = new Set(cases.flatMap((c) => bindingsOf(c).map((b) => b.local)));
   return group.bindings.filter((b) => locals.has(b.local));
 }
 

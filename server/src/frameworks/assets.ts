@@ -1,0 +1,16 @@
+// Files shipped as they are (server/src/frameworks/assets/): jest helpers written into projects and
+// the Python syntax check. From source they sit next to this file; in the bundles, esbuild.mjs copies
+// them to dist/assets/, next to dist/cli.js and dist/server.js (esbuild keeps `__dirname` the bundle's).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const cache = new Map<string, string>();
+
+export function asset(name: 'amtp.jest.config.cjs' | 'amtp.jest-ts-transform.cjs' | 'pycheck.py'): string {
+  let text = cache.get(name);
+  if (text === undefined) {
+    text = readFileSync(join(__dirname, 'assets', name), 'utf8');
+    cache.set(name, text);
+  }
+  return text;
+}

@@ -1,0 +1,155 @@
+// Tests inside a Python file, from its syntax tree (@lezer/python, which also recovers from errors
+// so a file that does not load still shows its tests): `def test…` functions at module level and in
+// classes (any nesting of classes, unittest or pytest style), with their decorators (a parametrize
+// included) and the comments right above them. A `def test…` inside a function is not collected.
+import { childrenOf, linesInsideStrings, parsePython, type PyNode, type PyTree } from '../frameworks/pyTree';
+import { checkPython } from '../frameworks/pySyntax';
+import { applyEdits, lineStartOf, oneLine, reindent, removeRanges, type Edit } from './testEdits';
+import type { TestBlock } from './testFile';
+
+const ID = /tc_[0-9a-f]{12}/;
+
+interface PyTest extends TestBlock {
+  /** the class body it sits in, if any */
+  owner?: PyNode;
+}
+
+interface Parsed {
+  tree: PyTree;
+  tests: PyTest[];
+  /** offsets where a comment starts */
+  comments: Set<number>;
+}
+
+function parse(content: string): Parsed {
+  const tree = parsePython(content);
+  const comments = new Set<number>();
+  tree.iterate({ enter: (n) => void (n.name === 'Comment' && comments.add(n.from)) });
+  const tests: PyTest[] = [];
+  const walk = (body: PyNode, owner: PyNode | undefined) => {
+    for (const st of childrenOf(body)) {
+      const inner = st.name === 'DecoratedStatement' ? childrenOf(st).find((c) => c.name === 'FunctionDefinition' || c.name === 'ClassDefinition') : st;
+      if (inner?.name === 'ClassDefinition') {
+        const classBody = inner.getChild('Body');
+        if (classBody) walk(classBody, classBody);
+      } else if (inner?.name === 'FunctionDefinition') {
+        const test = asTest(content, comments, st, inner, owner);
+        if (test) tests.push(test);
+      }
+    }
+  };
+  walk(tree.topNode, undefined);
+  return { tree, tests, comments };
+}
+
+function asTest(content: string, comments: Set<number>, outer: PyNode, def: PyNode, owner: PyNode | undefined): PyTest | undefined {
+  const nameNode = def.getChild('VariableName');
+  const name = nameNode ? content.slice(nameNode.from, nameNode.to) : '';
+  const id = /^test/.test(name) ? ID.exec(name)?.[0] : undefined;
+  if (!id || !nameNode) return undefined;
+  const lineStart = lineStartOf(content, outer.from);
+  const indent = content.slice(lineStart, outer.from);
+  return {
+    caseId: id, fullStart: commentsAbove(content, comments, lineStart, indent), start: outer.from, end: statementEnd(def),
+    callee: name, calleeStart: nameNode.from, calleeEnd: nameNode.to, indent: /^[ \t]*$/.test(indent) ? indent : '', owner,
+  };
+}
+
+/** Where a function ends: its last statement (a comment after it may belong to what follows). */
+function statementEnd(node: PyNode): number {
+  const body = node.getChild('Body');
+  const last = body && childrenOf(body).filter((c) => c.name !== 'Comment' && c.name !== ':').pop();
+  return last ? statementEnd(last) : node.to;
+}
+
+/** Comment lines right above (same indentation, no blank line between) belong to the test. */
+function commentsAbove(content: string, comments: Set<number>, lineStart: number, indent: string): number {
+  let start = lineStart;
+  while (start > 0) {
+    const prev = lineStartOf(content, start - 1);
+    const line = content.slice(prev, start - 1);
+    if (!line.startsWith(indent) || !comments.has(prev + indent.length) || /^[ \t]/.test(line.slice(indent.length))) break;
+    start = prev;
+  }
+  return start;
+}
+
+export function findPyTests(content: string): TestBlock[] {
+  return parse(content).tests.map(({ owner: _owner, ...t }) => t);
+}
+
+/** Whole lines from the comments above to the end of the test's last line. */
+function span(content: string, t: TestBlock): { start: number; end: number } {
+  const nl = content.indexOf('\n', t.end);
+  return { start: t.fullStart, end: nl < 0 ? content.length : nl + 1 };
+}
+
+/** Removes the tests; a class left with no statement at all goes too (an empty class body does not parse). */
+export function removePyTests(content: string, ids: Set<string>): string {
+  const { tests, comments } = parse(content);
+  const gone = tests.filter((t) => ids.has(t.caseId));
+  const ranges = gone.map((t) => span(content, t));
+  for (const cls of new Set(gone.map((t) => t.owner).filter((o): o is PyNode => !!o))) {
+    const statements = childrenOf(cls).filter((c) => c.name !== 'Comment' && c.name !== ':');
+    const left = statements.filter((s) => !gone.some((t) => t.owner === cls && t.start === s.from));
+    if (left.length) continue;
+    const classDef = cls.parent!;
+    const outer = classDef.parent?.name === 'DecoratedStatement' ? classDef.parent : classDef;
+    const lineStart = lineStartOf(content, outer.from);
+    const fullStart = commentsAbove(content, comments, lineStart, content.slice(lineStart, outer.from));
+    ranges.push(span(content, { ...gone[0], fullStart, end: statementEnd(classDef) }));
+  }
+  return removeRanges(content, nestedOut(ranges));
+}
+
+/** Drops ranges inside another range (a method inside a class that goes as a whole). */
+function nestedOut(ranges: { start: number; end: number }[]): { start: number; end: number }[] {
+  return ranges.filter((r) => !ranges.some((o) => o !== r && o.start <= r.start && r.end <= o.end && (o.start < r.start || r.end < o.end)));
+}
+
+/** `@pytest.mark.skip(reason=…)` above each test, with the reason as a comment too; `import pytest` when missing. */
+export function skipPyTests(content: string, reasons: Map<string, string>): string {
+  const { tree, tests } = parse(content);
+  const edits: Edit[] = [];
+  for (const t of tests) {
+    const reason = reasons.get(t.caseId);
+    if (reason === undefined) continue;
+    const why = oneLine(reason);
+    edits.push({ start: t.start, end: t.start, text: `# AMTP quarantine: ${why}\n${t.indent}@pytest.mark.skip(reason=${JSON.stringify(`AMTP quarantine: ${why}`)})\n${t.indent}` });
+  }
+  if (edits.length && !importsPytest(content, tree)) edits.push(importEdit(content, tree));
+  return applyEdits(content, edits);
+}
+
+function importsPytest(content: string, tree: PyTree): boolean {
+  return childrenOf(tree.topNode).some((st) => {
+    if (st.name !== 'ImportStatement' || content.slice(st.from, st.from + 6) !== 'import') return false;
+    const parts = childrenOf(st);
+    return parts.some((p, i) => p.name === 'VariableName' && content.slice(p.from, p.to) === 'pytest' && parts[i - 1]?.name !== 'as' && parts[i + 1]?.name !== '.');
+  });
+}
+
+/** `import pytest` after the module docstring and `from __future__` imports, which must come first. */
+function importEdit(content: string, tree: PyTree): Edit {
+  const statements = childrenOf(tree.topNode).filter((n) => n.name !== 'Comment');
+  const first = statements.find((st, i) => {
+    const docstring = i === 0 && st.name === 'ExpressionStatement' && st.firstChild?.name === 'String' && !st.firstChild.nextSibling;
+    return !docstring && !(st.name === 'ImportStatement' && /^from\s+__future__\b/.test(content.slice(st.from, st.to)));
+  });
+  const at = first ? lineStartOf(content, first.from) : content.length;
+  return { start: at, end: at, text: `${at > 0 && content[at - 1] !== '\n' ? '\n' : ''}import pytest\n` };
+}
+
+/** Replaces a case's first test with `replacement` (it must be valid Python), re-indented to its place. */
+export function replacePyTest(path: string, content: string, caseId: string, replacement: string): string {
+  const code = replacement.replace(/\s+$/, '');
+  const dedented = reindent(code, '', linesInsideStrings(code));
+  const reason = checkPython([{ key: 'replacement', snippets: [{ field: 'the replacement', source: dedented, mode: 'exec' }] }]).get('replacement');
+  if (reason) throw new Error(reason);
+  const blocks = parse(content).tests.filter((b) => b.caseId === caseId).sort((a, b) => a.start - b.start);
+  if (!blocks.length) throw new Error(`no test for ${caseId} in ${path}`);
+  const [first, ...rest] = blocks;
+  const replaced = applyEdits(content, [{ start: first.start, end: first.end, text: reindent(dedented, first.indent, linesInsideStrings(dedented)) }]);
+  const shift = replaced.length - content.length;
+  return removeRanges(replaced, rest.map((t) => span(content, t)).map((r) => ({ start: r.start + shift, end: r.end + shift })));
+}
