@@ -2,8 +2,9 @@
 // the largest request and reply, the share of the package's runtime exports the plan reaches, and
 // wall time — for the offline provider and for a scripted model behind a loopback OpenAI server.
 // Figures, not asserts. Run: npm run bench -- batches
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { FakeOpenAi } from '../test/helpers/fakeOpenAi';
 import { goodModel } from '../test/helpers/scriptedModel';
@@ -45,7 +46,7 @@ function sizes(recording: string): { agent: string; requests: number; maxRequest
 
 function plannedNames(ws: string, runId: string): Set<string> {
   const dir = path.join(ws, '.amtp/artifacts', runId);
-  for (const f of require('node:fs').readdirSync(dir) as string[]) {
+  for (const f of readdirSync(dir)) {
     const a = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { kind: string; content: { cases: { target: { symbol: string } }[] } };
     if (a.kind === 'generator_output') return new Set(a.content.cases.map((c) => c.target.symbol.replace(/^.*\./, '')));
   }
@@ -59,7 +60,9 @@ async function one(label: string, env: Record<string, string>, args: string[]): 
   execFileSync('cp', ['-r', src, ws]);
   const rec = path.join(WORK, `batches-${label}.jsonl`);
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [CLI, 'generate', ws, '--no-verify', '--json', '--record', rec, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+  // Asynchronous: the scripted model answers from this process's event loop.
+  const r = await promisify(execFile)(process.execPath, [CLI, 'generate', ws, '--no-verify', '--json', '--record', rec, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 28 }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: e.stdout ?? '', stderr: e.stderr ?? '' }));
+  if (!r.stdout.trim()) throw new Error(`${label}: the run printed no summary: ${r.stderr.slice(-2000)}`);
   const wall = (performance.now() - t0) / 1000;
   const summary = JSON.parse(r.stdout) as { runId: string; status: string };
   const exportsAll = runtimeExports(src);

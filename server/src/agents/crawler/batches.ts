@@ -46,7 +46,9 @@ export function planViews(map: CrawlerOutput, payloadTokens: number, outTokensPe
   const room = Math.max(256, payloadTokens - estimateTokens(base) - 64);
   const sampleTokens = Math.floor(room / 2);
   const { modules, orphans } = modulesWithExamples(map);
-  const work: Work[] = [...modules.flatMap((m) => splitModule(m, room, sampleTokens)), ...(orphans.length ? [{ examples: orphans }] : [])];
+  // A part's expected reply must fit the output bound too: a 270-export index is many parts.
+  const maxSymbols = outTokensPerSymbol > 0 ? Math.max(1, Math.floor(outputTokens / outTokensPerSymbol)) : Infinity;
+  const work: Work[] = [...modules.flatMap((m) => splitModule(m, room, sampleTokens, maxSymbols)), ...(orphans.length ? [{ examples: orphans }] : [])];
   const items: Item<Work>[] = work.map((w) => ({
     value: w,
     inTokens: estimateTokens(w.file ?? '') + estimateTokens(w.examples) + (w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0),
@@ -67,12 +69,13 @@ export function planViews(map: CrawlerOutput, payloadTokens: number, outTokensPe
 }
 
 /**
- * A module too large for one view is shown in parts, each with some of its symbols (and the
- * examples that name them); the source sample goes with the first part. Nothing is dropped.
+ * A module too large for one view (its facts exceed the input room, or its symbols' expected
+ * cases the output bound) is shown in parts, each with some of its symbols (and the examples
+ * that name them); the source sample goes with the first part. Nothing is dropped.
  */
-function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: number): Work[] {
+function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: number, maxSymbols: number): Work[] {
   const sampleCost = w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0;
-  if (estimateTokens(w.file) + estimateTokens(w.examples) + sampleCost <= room) return [w];
+  if (w.file.symbols.length <= maxSymbols && estimateTokens(w.file) + estimateTokens(w.examples) + sampleCost <= room) return [w];
   const header = estimateTokens({ ...w.file, symbols: [] });
   const parts: Work[] = [];
   let symbols: KeyFile['symbols'] = [];
@@ -86,7 +89,7 @@ function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: nu
   };
   for (const sym of w.file.symbols) {
     const cost = estimateTokens(sym) + estimateTokens(w.examples.filter((e) => e.symbols.includes(sym.name)));
-    if (symbols.length && used + cost > room) flush();
+    if (symbols.length && (used + cost > room || symbols.length >= maxSymbols)) flush();
     symbols.push(sym);
     used += cost;
   }
