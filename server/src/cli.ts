@@ -1,5 +1,5 @@
-// The `amtp` entry point: runs one command, maps the outcome to the exit code of DESIGN.md's
-// "Headless CLI contract", and turns Ctrl-C into a clean cancel (the run record says cancelled)
+// The `amtp` entry point: runs one command, maps the outcome to an exit code (the list is in
+// cli/help.ts, EXIT_CODES), and turns Ctrl-C into a clean cancel (the run record says cancelled)
 // followed by exit 130. A second Ctrl-C quits at once.
 import { AmtpError, UsageError, errorMessage } from './core/errors';
 import { EXIT } from './pipeline/summary';

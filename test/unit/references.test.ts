@@ -46,6 +46,15 @@ describe('references', () => {
     assert.deepEqual(missing, []);
   });
 
+  it('no comment or doc cites a design document or plan step that is not in the repository', () => {
+    const stale: string[] = [];
+    for (const file of sources) {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const m of text.matchAll(/\bDESIGN\.md\b|\bStep \d+(?:\/\d+)?\b/g)) stale.push(`${file}: ${m[0]}`);
+    }
+    assert.deepEqual(stale, []);
+  });
+
   it('the check can fail', () => {
     assert.equal(exists('server/src/no/such/file.ts'), false);
     assert.equal(exists('server/src/core/run.ts'), true);

@@ -1,4 +1,5 @@
 // Dispatch: parse argv, then run the command. Each command's code lives in its own file.
+import { AmtpError, errorMessage } from '../core/errors';
 import { EXIT } from '../pipeline/summary';
 import { parseCli } from './args';
 import type { CommandName } from './commands';
@@ -31,5 +32,12 @@ export async function main(argv: string[], signal: AbortSignal): Promise<number>
     process.stdout.write((p.topic ? commandHelp(p.topic) : usage()) + '\n');
     return EXIT.ok;
   }
-  return HANDLERS[p.command](p.positionals, p.values, signal);
+  try {
+    return await HANDLERS[p.command](p.positionals, p.values, signal);
+  } catch (e) {
+    // With --json, a run that could not start still answers in JSON on stdout (CI parses it);
+    // the message goes to stderr as for any error (cli.ts).
+    if (p.values.json) process.stdout.write(JSON.stringify({ status: 'failed', error: { kind: e instanceof AmtpError ? e.kind : 'Error', message: errorMessage(e) } }, null, 2) + '\n');
+    throw e;
+  }
 }

@@ -1,5 +1,5 @@
-// What a finished run prints: the summary (text, or the --json object of DESIGN.md's "Headless CLI
-// contract") on stdout, and on stderr what to do next when the run waits for a person.
+// What a finished run prints: the summary (text, or the --json object described in docs/ci.md)
+// on stdout, and on stderr what to do next when the run waits for a person.
 import * as path from 'node:path';
 import type { RunRecord } from '../core/run';
 import { formatAgentHealth, formatRunHealth, formatRunUsage } from '../core/usageFormat';

@@ -18,7 +18,7 @@ export interface ResponseCacheOptions {
  * LRU cache of MCP tool results. Keys are built by the caller from tool + args + the
  * mtime/size of what the result was read from, so a changed file simply misses.
  * It holds tool results only: handoff payloads live in the artifact store, and losing
- * this cache must never change a run (DESIGN.md), so envelope-shaped values are refused.
+ * this cache must never change a run (agents share nothing but artifacts: docs/architecture.md), so envelope-shaped values are refused.
  */
 export class ResponseCache<V = unknown> {
   private readonly map = new Map<string, { value: V; bytes: number }>();

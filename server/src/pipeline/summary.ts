@@ -5,7 +5,7 @@ import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
 
-/** The `--json` contract of the CLI (DESIGN.md). CI scripts parse this; add fields, never rename. */
+/** The `--json` contract of the CLI (README.md, docs/ci.md). CI scripts parse this; add fields, never rename. */
 export interface RunSummary {
   runId: string;
   status: RunStatus;
