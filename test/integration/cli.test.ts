@@ -58,6 +58,16 @@ describe('amtp CLI contract', function () {
     assert.match(bad.stderr, /no command "frobnicate"/);
   });
 
+  it('--json still answers in JSON when the run cannot start (no key, no local endpoint): status failed, the error kind and message, exit 4', async () => {
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--json'], { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', AZURE_OPENAI_API_KEY: '' });
+    assert.equal(r.code, 4, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.equal(s.status, 'failed');
+    assert.equal(s.error.kind, 'LlmConfigError');
+    assert.match(s.error.message, /^No API key for api\.openai\.com/);
+    assert.match(r.stderr, /amtp: LlmConfigError: No API key/);
+  });
+
   it('a run that waits for approval says on stderr how to go on', async () => {
     const r = await runCli(['generate', ws, '--provider', 'offline', '--json']);
     assert.equal(r.code, 4);
