@@ -6,13 +6,14 @@ import { batchedAgentStage } from '../pipeline/batchStage';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
 import { verifyStage } from '../verifier/stage';
+import { mergeTestFile } from '../verifier/testMerge';
 
 export function standardStages(): Stage[] {
   return [
     batchedAgentStage('crawler', BATCHINGS.crawler),
     batchedAgentStage('generator', BATCHINGS.generator),
     batchedAgentStage('engineer', BATCHINGS.engineer),
-    writeStage,
+    writeStage(mergeTestFile),
     verifyStage,
     branchStage,
   ];

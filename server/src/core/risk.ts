@@ -13,6 +13,9 @@ export const TOOL_RISK = {
   // checked against what was written; anything else is an fs.overwrite).
   'fs.rewrite_generated': 'medium',
   'fs.remove_generated': 'medium',
+  // AMTP's tests merged into a test file an earlier run of this person wrote: tests with the same
+  // case id are replaced, new ones added, everything else in the file kept (verifier/testMerge.ts).
+  'fs.merge_tests': 'medium',
   // Anything that can destroy a person's work or runs their code waits for them.
   'fs.overwrite': 'high',
   'fs.write_outside_tests': 'high',

@@ -120,13 +120,25 @@ export interface AuditRow {
   detail?: string;
 }
 
-export type FileAction = 'created' | 'overwritten' | 'unchanged' | 'rejected' | 'pending' | 'failed';
+export type FileAction = 'created' | 'overwritten' | 'merged' | 'unchanged' | 'rejected' | 'pending' | 'failed';
+
+/** The actions after which the file on disk holds what the run wrote. */
+export const WRITTEN_ACTIONS: ReadonlySet<FileAction> = new Set<FileAction>(['created', 'overwritten', 'merged', 'unchanged']);
+
+export function isWritten(action: FileAction | undefined): boolean {
+  return action !== undefined && WRITTEN_ACTIONS.has(action);
+}
 
 export interface FileRecord {
   path: string;
   action: FileAction;
   caseIds: string[];
   sha256?: string;
+  /**
+   * For a merged file, the text written (the file's earlier tests and the run's own): the verifier
+   * works on it and restores it on resume, as it does with the engineer's text for a new file.
+   */
+  written?: string;
 }
 
 export interface RunParams {

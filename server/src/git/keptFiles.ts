@@ -3,14 +3,13 @@
 // those bytes are what the approval names and what the commit holds.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { RunRecord } from '../core/run';
+import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { resolveInside } from '../util/safePath';
 import type { CommitFile } from './commit';
 
-const KEPT = new Set(['created', 'overwritten', 'unchanged']);
 
 export function keptPaths(run: RunRecord): string[] {
-  const paths = [...run.files.filter((f) => KEPT.has(f.action)).map((f) => f.path), ...(run.verification?.quarantineFiles ?? [])];
+  const paths = [...run.files.filter((f) => WRITTEN_ACTIONS.has(f.action)).map((f) => f.path), ...(run.verification?.quarantineFiles ?? [])];
   return [...new Set(paths)].sort();
 }
 

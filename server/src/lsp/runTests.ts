@@ -3,13 +3,12 @@
 // string through a shell, and results come from the runner's structured report.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from '../core/run';
+import { isWritten, type RunRecord } from '../core/run';
 import { runTests } from '../frameworks/runner';
 import type { RunStore } from '../pipeline/store';
 import type * as P from '../protocol';
 import { planRun } from '../verifier/runPlan';
 
-const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 const CASE_ID = /tc_[0-9a-f]{12}/g;
 const MAX_OUTPUT = 64 * 1024;
 
@@ -17,7 +16,7 @@ export async function runWrittenTests(store: RunStore, workspace: string, run: R
   const engineer = await store.agentOutput(run, 'engineer');
   const wanted = p.caseIds?.length ? new Set(p.caseIds) : undefined;
   const files = engineer.files.filter(
-    (f) => WRITTEN.has(run.files.find((r) => r.path === f.path)?.action ?? '') && existsSync(join(workspace, f.path)) && (!wanted || f.caseIds.some((id) => wanted.has(id))),
+    (f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && existsSync(join(workspace, f.path)) && (!wanted || f.caseIds.some((id) => wanted.has(id))),
   );
   if (!files.length) throw new Error(`run ${run.id} has no written test file${wanted ? ' for these cases' : ''} on disk`);
   const paths = files.map((f) => f.path);

@@ -1,9 +1,8 @@
 import type { CaseStatus, CaseView, RunView } from '../protocol';
 import type { RunStore } from '../pipeline/store';
-import type { RunRecord } from '../core/run';
+import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { runHealth, runUsage } from '../usage/health';
 
-const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 
 /** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
@@ -30,7 +29,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     if (notWritten.has(c.id)) {
       status = 'not_written';
       reason = notWritten.get(c.id);
-    } else if (where && action && WRITTEN.has(action)) {
+    } else if (where && action && WRITTEN_ACTIONS.has(action)) {
       const v = verified.get(c.id);
       status = v?.outcome ?? results.get(c.id) ?? 'written';
       if (v?.reason) reason = v.reason;

@@ -20,7 +20,7 @@ import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
 import { standardStages } from '../app/stages';
-import { DEFAULT_VERIFY } from '../core/run';
+import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
 import { sharedCapabilities } from '../llm/capabilities';
 import { parsePriceTable } from '../usage/priceTable';
@@ -140,7 +140,7 @@ export class AmtpService {
   /** The person ran the written tests (their click is the approval); the run's audit says so. */
   async runTests(p: P.RunTestsParams): Promise<P.RunTestsResult> {
     this.requireTrust('Run Tests');
-    const run = p.runId ? await this.store.getOwnRun(p.runId) : (await this.store.listRuns()).reverse().find((r) => r.files.some((f) => f.action === 'created' || f.action === 'overwritten' || f.action === 'unchanged'));
+    const run = p.runId ? await this.store.getOwnRun(p.runId) : (await this.store.listRuns()).reverse().find((r) => r.files.some((f) => WRITTEN_ACTIONS.has(f.action)));
     if (!run) throw new Error('No run has written tests yet.');
     if (this.active.has(run.id) || this.testRuns.has(run.id)) throw new Error(`run ${run.id} is busy: wait for it to finish`);
     const controller = new AbortController();

@@ -1,35 +1,38 @@
 import { promises as fsp } from 'node:fs';
-import type { EngineerOutput, TestCases } from '../contracts/types';
 import { PathEscapeError, atomicWrite, normalizeTestDir, protectedPath, resolveInside, workspaceRelative } from '../util/safePath';
 import { realpath } from 'node:fs/promises';
 import { sha256 } from '../core/canonical';
 import { crashPoint } from '../core/faults';
-import type { FileRecord, RunRecord } from '../core/run';
+import { isWritten, type FileAction, type RunRecord } from '../core/run';
 import type { CrawlerOutput } from '../contracts/types';
 import type { RunStore } from './store';
 import type { Stage } from './stage';
 
 const DEFAULT_TEST_DIRS = ['test', 'tests', '__tests__', 'spec'];
-const DONE: FileRecord['action'][] = ['created', 'overwritten', 'unchanged', 'rejected'];
+const DONE: FileAction[] = ['created', 'overwritten', 'merged', 'unchanged', 'rejected'];
+
+/** Merges a rendered test file into the one on disk (verifier/testMerge.ts); undefined when it cannot. */
+export type MergeTests = (path: string, existing: string, incoming: string) => string | undefined;
 
 /**
  * Applies the engineer's files through the gateway. Re-entrant: files already
  * settled before a crash are skipped, and decisions taken with `amtp approve`
- * are honoured on resume.
+ * are honoured on resume. A test file an earlier run of this person wrote is merged
+ * (`merge`), never replaced: a scoped run keeps every other test in it.
  */
-export const writeStage: Stage = async ({ deps, state, save, gateway }) => {
+export const writeStage = (merge?: MergeTests): Stage => async ({ deps, state, save, gateway }) => {
   await save((r) => { r.stage = 'write'; });
   const engineer = await deps.store.agentOutput(state.run, 'engineer');
   const testDirs = await riskTestDirs(deps.store, state.run);
 
-
   for (const file of [...engineer.files].sort((a, b) => a.path.localeCompare(b.path))) {
     const settled = state.run.files.find((f) => f.path === file.path);
     if (settled && DONE.includes(settled.action)) continue;
-    const record = (action: FileRecord['action']) =>
+    let content = file.content;
+    const record = (action: FileAction) =>
       save((r) => {
         r.files = r.files.filter((f) => f.path !== file.path);
-        r.files.push({ path: file.path, action, caseIds: file.caseIds, sha256: sha256(file.content) });
+        r.files.push({ path: file.path, action, caseIds: file.caseIds, sha256: sha256(content), ...(action === 'merged' ? { written: content } : {}) });
       });
 
     let abs: string;
@@ -45,29 +48,31 @@ export const writeStage: Stage = async ({ deps, state, save, gateway }) => {
       continue;
     }
     const before = await fsp.readFile(abs, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
-    if (before === file.content) {
+    const merged = before !== null && merge && (await writtenBefore(deps.store, state.run.id, file.path)) ? merge(file.path, before, file.content) : undefined;
+    if (merged !== undefined) content = merged;
+    if (before === content) {
       // Killed between the write and its record? The audit already says this run wrote it.
       const wrote = state.run.audit.find((a) => a.target === file.path && a.outcome === 'executed' && a.tool.startsWith('fs.'));
-      await record(wrote ? (wrote.tool === 'fs.overwrite' ? 'overwritten' : 'created') : 'unchanged');
+      await record(wrote ? ACTION_OF[wrote.tool] ?? 'created' : 'unchanged');
       continue;
     }
     const rel = workspaceRelative(await realpath(deps.workspace), abs);
     const inTests = testDirs.some((d) => rel.startsWith(d + '/'));
-    const tool = before !== null ? 'fs.overwrite' : inTests ? 'fs.create_test' : 'fs.write_outside_tests';
-    const verb = before !== null ? 'Overwrite' : 'Create';
+    const tool = merged !== undefined ? 'fs.merge_tests' : before !== null ? 'fs.overwrite' : inTests ? 'fs.create_test' : 'fs.write_outside_tests';
+    const verb = merged !== undefined ? 'Merge tests into' : before !== null ? 'Overwrite' : 'Create';
     const result = await gateway.execute(
       tool,
       {
         summary: `${verb} ${file.path} (${file.caseIds.length} test case${file.caseIds.length === 1 ? '' : 's'})`,
         target: file.path,
-        diff: { path: file.path, before, after: file.content },
+        diff: { path: file.path, before, after: content },
         // Stable id: a decision taken later with `amtp approve` finds the same request on resume.
-        approvalId: 'ap_' + sha256(`${state.run.id}\n${tool}\n${file.path}\n${sha256(file.content)}`).slice(0, 24),
+        approvalId: 'ap_' + sha256(`${state.run.id}\n${tool}\n${file.path}\n${sha256(content)}`).slice(0, 24),
       },
-      () => atomicWrite(abs, file.content),
+      () => atomicWrite(abs, content),
     );
     crashPoint('write:file');
-    if (result.ran) await record(before !== null ? 'overwritten' : 'created');
+    if (result.ran) await record(ACTION_OF[tool] ?? 'created');
     else await record(result.approval.decision === 'pending' ? 'pending' : 'rejected');
   }
 
@@ -80,6 +85,13 @@ export const writeStage: Stage = async ({ deps, state, save, gateway }) => {
     });
   }
 };
+
+const ACTION_OF: Partial<Record<string, FileAction>> = { 'fs.overwrite': 'overwritten', 'fs.merge_tests': 'merged', 'fs.create_test': 'created', 'fs.write_outside_tests': 'created' };
+
+/** An earlier run of this person (records shipped with the repository do not count) wrote this file. */
+async function writtenBefore(store: RunStore, runId: string, path: string): Promise<boolean> {
+  return (await store.listRuns()).some((r) => r.id !== runId && r.files.some((f) => f.path === path && isWritten(f.action)));
+}
 
 /**
  * The folders where a new file is only medium risk. They come from AMTP's own static analysis (the

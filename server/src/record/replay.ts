@@ -74,7 +74,7 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
         ...(opts.pinned ? { systemPrompts: recordedSystemPrompts(rec) } : {}),
         approver: recordedApprover(rec),
         // A replay writes files into its own folder and never runs them: no verify stage.
-        stages: [...replayAgentStages(rec.header.format_version), writeStage],
+        stages: [...replayAgentStages(rec.header.format_version), writeStage()],
         crawl: opts.pinned ? async () => recordedStaticMap(rec) : async (w) => (await crawlWorkspace(w, { tools })).map,
         // Waits already happened when the run was recorded; a replay only needs the decisions.
         backoff: { rateLimitBaseMs: 0, transientBaseMs: 0, maxDelayMs: 0 },

@@ -6,7 +6,7 @@ import type { Gateway } from '../gateway/gateway';
 import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
 import type { Stage } from '../pipeline/stage';
-import type { RunRecord } from '../core/run';
+import { isWritten, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { unmetGoals } from './goal';
 import { planRun } from './runPlan';
@@ -15,7 +15,6 @@ import type { VerificationRecord } from '../core/run';
 import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
 
-const WRITTEN = new Set(['created', 'overwritten', 'unchanged']);
 
 function fresh(runs: number, over: Partial<VerificationRecord> = {}): VerificationRecord {
   return { status: 'running', runs, executions: 0, filters: [], results: [], repairs: [], quarantineFiles: [], unmet: [], pids: [], writes: [], ...over };
@@ -37,8 +36,10 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   const engineerArtifactId = act('engineer').artifactId!;
   const engineer = await deps.store.agentOutput(state.run, 'engineer');
   const cases = await deps.store.agentOutput(state.run, 'generator');
+  // A merged file is verified (and restored on resume) as written: its earlier tests and the run's own.
   const files = engineer.files
-    .filter((f) => WRITTEN.has(state.run.files.find((r) => r.path === f.path)?.action ?? '') && findTests(f.path, f.content).length > 0)
+    .map((f) => ({ ...f, content: state.run.files.find((r) => r.path === f.path)?.written ?? f.content }))
+    .filter((f) => isWritten(state.run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
   if (!files.length) return void (await skip('no test file was written'));
   const plan = planRun(engineer.framework, deps.workspace, engineer.command, files.map((f) => f.path));
@@ -53,7 +54,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   });
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log: WriteLog = {
-    known: new Set([...engineer.files.map((f) => sha256(f.content)), ...prior.flatMap((w) => (w.sha256 ? [w.sha256] : []))]),
+    known: new Set([...engineer.files.map((f) => sha256(f.content)), ...files.map((f) => sha256(f.content)), ...prior.flatMap((w) => (w.sha256 ? [w.sha256] : []))]),
     before: (path, sha) => update((v) => { v.writes.push({ path, sha256: sha }); }),
   };
 

@@ -1,0 +1,66 @@
+// A scoped run (one function, as the CodeLens asks) merges into the test file an earlier run wrote:
+// the rest of the file, a person's own test included, is kept; no overwrite approval is needed.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from '../helpers/cli';
+import { SAMPLE_LIB, copyWorkspace, removeWorkspace } from '../helpers/workspaces';
+
+const FILE = 'test/sample-lib.amtp.test.js';
+
+describe('scoped runs merge into the test file an earlier run wrote', function () {
+  this.timeout(180_000);
+  let ws: string;
+  before(async () => {
+    ws = await copyWorkspace(SAMPLE_LIB);
+    const full = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--json']);
+    assert.equal(full.code, 0, full.stderr);
+  });
+  after(() => removeWorkspace(ws));
+
+  it('--only FILE#clamp replaces and adds clamp tests, keeps every other test and the person\'s own, and asks for no approval', async () => {
+    const abs = path.join(ws, FILE);
+    const written = await fsp.readFile(abs, 'utf8');
+    const dropped = /\n  it\('(tc_\w+): clamp\(-1, 0, 3\) returns 0'[\s\S]*?\n  \}\);\n/.exec(written);
+    assert.ok(dropped, 'the full run wrote the documented clamp(-1, 0, 3) example');
+    // The person deletes one AMTP test and the import it needed, and adds a test of their own.
+    const edited = written
+      .replace(dropped[0], '\n')
+      .replace("const { clamp } = require('../src/index.js');\n", '')
+      .replace(/\}\);\n$/, "  it('my own test', () => {\n    assert.strictEqual(1 + 1, 2);\n  });\n});\n");
+    await fsp.writeFile(abs, edited);
+    const others = (edited.match(/^ {2}it\('/gm) ?? []).length;
+
+    // No --yes: a merge needs no approval; running the tests still does (exit 4, tests.run pending).
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--only', 'src/index.js#clamp', '--json']);
+    assert.equal(r.code, 4, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.deepEqual(s.files, [{ path: FILE, action: 'merged' }]);
+    assert.deepEqual(s.approvals.map((a: { tool: string }) => a.tool), ['tests.run']);
+
+    const merged = await fsp.readFile(abs, 'utf8');
+    assert.equal((merged.match(/^ {2}it\('/gm) ?? []).length, others + 1, 'the dropped clamp test is back, nothing else changed in number');
+    assert.ok(merged.includes("it('my own test'"), 'the person\'s test is kept');
+    assert.ok(merged.includes(`it('${dropped[1]}: clamp(-1, 0, 3) returns 0'`));
+    assert.equal(merged.match(/const \{ clamp \} = require\('\.\.\/src\/index\.js'\);/g)?.length, 1, 'the import is back once');
+    assert.ok(edited.split('\n').every((line) => merged.includes(line)), 'every line of the edited file is still there');
+
+    const out = execFileSync(process.execPath, ['--test', FILE], { cwd: ws, encoding: 'utf8' });
+    assert.match(out, new RegExp(`# pass ${others + 1}\\n# fail 0`));
+  });
+
+  it('a file no earlier run of this person wrote is still a whole-file overwrite that waits for approval', async () => {
+    const fresh = await copyWorkspace(SAMPLE_LIB);
+    try {
+      await fsp.mkdir(path.join(fresh, 'test'), { recursive: true });
+      await fsp.writeFile(path.join(fresh, FILE), "const assert = require('node:assert');\nit('theirs', () => assert.ok(true));\n");
+      const r = await runCli(['generate', fresh, '--provider', 'offline', '--only', 'src/index.js#clamp', '--json']);
+      const s = JSON.parse(r.stdout);
+      assert.deepEqual(s.approvals.map((a: { tool: string }) => a.tool), ['fs.overwrite']);
+      assert.deepEqual(s.files, [{ path: FILE, action: 'pending' }]);
+    } finally {
+      await removeWorkspace(fresh);
+    }
+  });
+});
