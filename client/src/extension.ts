@@ -69,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
     return rel && rel !== uri.fsPath ? rel : undefined;
   }, log);
   const approvalsView = new ApprovalsView(approvals.queue);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code passes command arguments untyped
   const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   context.subscriptions.push(
     casesView,

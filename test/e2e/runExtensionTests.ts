@@ -15,7 +15,7 @@ export async function runExtensionTests(): Promise<number> {
   const server = await startCodeServer('ext-tests', { env: { AMTP_VSCODE_TEST_REPORT: report } });
   const browser = await launchBrowser('ext-tests');
   const started = Date.now();
-  let code = 1;
+  let code: number;
   try {
     let exit!: (code: number) => void;
     const exited = new Promise<number>((resolve) => (exit = resolve));

@@ -10,7 +10,6 @@ import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
 import { createProvider } from '../../server/src/app/providers';
 import { RunStore } from '../../server/src/pipeline/store';
-import type { RunRecord } from '../../server/src/core/run';
 import { FakeOpenAi, type ReceivedRequest, type ScriptedReply } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
 import { ADD_CASE, GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace } from '../helpers/scriptedModel';

@@ -21,7 +21,9 @@ function validator(name: SchemaName): ValidateFunction {
   if (done) return done;
   if (!ajv) {
     // Required here, not imported: with precompiled validators a process never evaluates ajv's compiler.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use only
     const Ajv = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use only
     const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
     const fresh = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false });
     addFormats(fresh);

@@ -7,7 +7,7 @@ import { sha256 } from '../core/canonical';
 import type { BranchRecord, RunRecord } from '../core/run';
 import type { Stage, StageContext } from '../pipeline/stage';
 import { branchNameFor } from './branchName';
-import { branchTip, commitOnNewBranch, ignoredPaths, repoOf, type CommitFile } from './commit';
+import { branchTip, commitOnNewBranch, ignoredPaths, repoOf } from './commit';
 import { readKept } from './keptFiles';
 
 const FINAL = new Set<BranchRecord['status']>(['created', 'skipped', 'rejected']);

@@ -140,7 +140,7 @@ function countLines(s: string): number {
 /** Streams the file in chunks and keeps only lines [start, end], stopping early; never loads a huge file. */
 function readLines(fd: number, start: number, end: number, maxBytes: number) {
   const parts: Buffer[] = [];
-  let kept = 0;
+  let kept: number;
   let line = 1;
   let pos = 0;
   let truncated = false;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { version } from '../../../package.json';
-import { ResponseCache } from './cache';
+import type { ResponseCache } from './cache';
 import { readWorkspaceFile } from './readFile';
 import { searchWorkspace } from './search';
 import { ToolError, toToolError } from './toolError';

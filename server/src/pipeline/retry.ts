@@ -1,5 +1,5 @@
 import { CancelledError } from '../core/errors';
-import { RateLimitError, TransientLlmError } from '../llm/errors';
+import { RateLimitError, type TransientLlmError } from '../llm/errors';
 
 export interface BackoffPolicy {
   /** per-attempt base when a 429 carries no Retry-After (spec: 7.5 s × attempt) */

@@ -206,7 +206,7 @@ export class RunStore {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         const pid = Number(await fsp.readFile(file, 'utf8').catch(() => ''));
-        if (pid && pid !== process.pid && isAlive(pid)) throw new Error(`run ${id} is in use by process ${pid}`);
+        if (pid && pid !== process.pid && isAlive(pid)) throw new Error(`run ${id} is in use by process ${pid}`, { cause: e });
         await fsp.rm(file, { force: true });
       } finally {
         await fsp.rm(aside, { force: true });

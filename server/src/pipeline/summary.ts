@@ -1,4 +1,3 @@
-import type { TestCases } from '../contracts/types';
 import type { RunStore } from './store';
 import type { RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';

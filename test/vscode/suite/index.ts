@@ -1,6 +1,7 @@
 // Mocha entry the extension host loads (extensionTestsPath). Shared by @vscode/test-electron and
 // the code-server runner. The report also goes to a file, because in code-server the extension
 // host's stdout is not the runner's.
+/* eslint-disable @typescript-eslint/no-explicit-any -- mocha 12 is loaded as ESM at run time, untyped here */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TEST_DEADLINE_MS } from '../../e2e/deadlines';
