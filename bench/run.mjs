@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const only = process.argv.slice(2);
-const benches = ['boundary', 'batches'].filter((b) => !only.length || only.includes(b));
+const benches = ['boundary', 'batches', 'scoped'].filter((b) => !only.length || only.includes(b));
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;
   await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: RUNTIME_EXTERNALS, plugins: BUNDLE_PLUGINS, logLevel: 'warning' });

@@ -48,6 +48,14 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
 
     const out = execFileSync(process.execPath, ['--test', FILE], { cwd: ws, encoding: 'utf8' });
     assert.match(out, new RegExp(`# pass ${others + 1}\\n# fail 0`));
+
+    // Again, verified: the merge changes nothing, and the verifier keeps to this run's cases.
+    const again = await runCli(['generate', ws, '--provider', 'offline', '--only', 'src/index.js#clamp', '--yes', '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    const s2 = JSON.parse(again.stdout);
+    assert.deepEqual(s2.files, [{ path: FILE, action: 'unchanged' }]);
+    assert.deepEqual(s2.approvals.map((a: { tool: string }) => a.tool), ['tests.run'], 'nothing but the test run asked for');
+    assert.equal(await fsp.readFile(abs, 'utf8'), merged, 'the verified run left the file as merged');
   });
 
   it('a file no earlier run of this person wrote is still a whole-file overwrite that waits for approval', async () => {

@@ -135,7 +135,8 @@ export interface FileRecord {
   caseIds: string[];
   sha256?: string;
   /**
-   * For a merged file, the text written (the file's earlier tests and the run's own): the verifier
+   * For a file merged into (even when the merge changed nothing), the text on disk, the file's earlier
+   * tests and the run's own: the verifier
    * works on it and restores it on resume, as it does with the engineer's text for a new file.
    */
   written?: string;

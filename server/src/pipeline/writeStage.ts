@@ -32,7 +32,7 @@ export const writeStage = (merge?: MergeTests): Stage => async ({ deps, state, s
     const record = (action: FileAction) =>
       save((r) => {
         r.files = r.files.filter((f) => f.path !== file.path);
-        r.files.push({ path: file.path, action, caseIds: file.caseIds, sha256: sha256(content), ...(action === 'merged' ? { written: content } : {}) });
+        r.files.push({ path: file.path, action, caseIds: file.caseIds, sha256: sha256(content), ...(content !== file.content ? { written: content } : {}) });
       });
 
     let abs: string;

@@ -56,7 +56,9 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   const drop = (id: string, step: CaseResult['step'], reason: string, outcome: CaseResult['outcome'] = 'dropped') => results.set(id, { caseId: id, outcome, step, reason, test: nameOf(id) });
 
   const work: Working[] = ctx.files.map((f) => {
-    const ids = [...new Set(findTests(f.path, f.content).map((b) => b.caseId))];
+    // Only this run's cases: a file merged into also holds earlier runs' tests, which stay as they are.
+    const mine = new Set(f.caseIds);
+    const ids = [...new Set(findTests(f.path, f.content).map((b) => b.caseId))].filter((id) => mine.has(id));
     for (const id of f.caseIds) if (!ids.includes(id)) drop(id, 'loads', `no test in ${f.path} carries the case id ${id}`);
     return { path: f.path, content: f.content, ids };
   });

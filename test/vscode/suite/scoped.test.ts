@@ -33,7 +33,16 @@ describe('scoped generation from the editor (real extension host)', () => {
     const clamp = lenses.find((l) => l.command?.arguments?.[1] === 'clamp')!;
     const text = fs.readFileSync(uri.fsPath, 'utf8').split('\n');
     assert.match(text[clamp.range.start.line], /function clamp\b/, 'the lens sits on the function');
-    const run = await vscode.commands.executeCommand<P.RunView>(clamp.command!.command, ...clamp.command!.arguments!);
+    // AMTP's own test file from the earlier runs is merged into, never overwritten: nothing to approve.
+    const api = await amtpApi();
+    let ended = false;
+    const running = Promise.resolve(vscode.commands.executeCommand<P.RunView>(clamp.command!.command, ...clamp.command!.arguments!)).finally(() => (ended = true));
+    const asked = await until('the scoped run to end (or ask for an approval)', () => (ended ? 'none' : api.approvals.queue.latest()?.params));
+    if (asked !== 'none') {
+      await vscode.commands.executeCommand('amtp.reject', asked.approvalId, 'scoped e2e: nothing should need approval');
+      assert.fail(`the scoped run asked for ${asked.tool} (${asked.risk}) on ${asked.target}; before:\n${asked.diff?.before?.slice(0, 600) ?? '(none)'}`);
+    }
+    const run = await running;
     assert.ok(run, 'the command returns the finished run');
     assert.ok(run.cases.length > 0, JSON.stringify(run));
     assert.deepEqual([...new Set(run.cases.map((c) => c.target.symbol))], ['clamp']);
