@@ -1,7 +1,7 @@
 // Bundles the three entry points and the crawler's worker thread. tsc only type-checks (see tsconfig.json).
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
-import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from './scripts/bundling.mjs';
+import { ASSETS_DIR, BUNDLE_ALIAS, BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from './scripts/bundling.mjs';
 
 const common = {
   bundle: true,
@@ -12,8 +12,7 @@ const common = {
   logLevel: 'warning',
   plugins: BUNDLE_PLUGINS,
   external: RUNTIME_EXTERNALS,
-  // jsonc-parser's UMD entry requires its parts at run time, which a bundle cannot see; its ESM build is static.
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  alias: BUNDLE_ALIAS,
 };
 
 await Promise.all([
@@ -27,4 +26,4 @@ await Promise.all([
 // Files the renderers write or run as they are (jest helpers, the Python syntax check): read at run
 // time from dist/assets/, next to the bundles (server/src/frameworks/assets.ts).
 rmSync('dist/assets', { recursive: true, force: true });
-cpSync('server/src/frameworks/assets', 'dist/assets', { recursive: true });
+cpSync(ASSETS_DIR, 'dist/assets', { recursive: true });

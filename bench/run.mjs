@@ -1,14 +1,15 @@
 // Builds each TypeScript benchmark into bench/.work with esbuild and runs it in its own process.
 import { build } from 'esbuild';
-import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from '../scripts/bundling.mjs';
+import { ASSETS_DIR, BUNDLE_ALIAS, BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from '../scripts/bundling.mjs';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 
 const only = process.argv.slice(2);
 const benches = ['boundary', 'batches', 'scoped'].filter((b) => !only.length || only.includes(b));
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;
-  await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: RUNTIME_EXTERNALS, plugins: BUNDLE_PLUGINS, logLevel: 'warning' });
+  await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: RUNTIME_EXTERNALS, plugins: BUNDLE_PLUGINS, alias: BUNDLE_ALIAS, logLevel: 'warning' });
+  cpSync(ASSETS_DIR, 'bench/.work/assets', { recursive: true });
   const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -10,3 +10,9 @@ import { precompiledValidators } from './precompiledValidators.mjs';
 export const RUNTIME_EXTERNALS = ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python', '@babel/parser'];
 
 export const BUNDLE_PLUGINS = [precompiledValidators];
+
+/** jsonc-parser's UMD entry requires its parts at run time, which a bundle cannot see; its ESM build is static. */
+export const BUNDLE_ALIAS = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
+
+/** Where the renderers' asset files are, for bundles to copy next to themselves (server/src/frameworks/assets.ts). */
+export const ASSETS_DIR = 'server/src/frameworks/assets';

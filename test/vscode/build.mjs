@@ -4,13 +4,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { createVSIX } from '@vscode/vsce';
-import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from '../../scripts/bundling.mjs';
+import { BUNDLE_ALIAS, BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from '../../scripts/bundling.mjs';
 
 // Every *.test.ts of the suite is its own bundle (index.ts loads each *.test.js it finds).
 const suite = 'test/vscode/suite';
 const tests = fs.readdirSync(suite).filter((f) => f.endsWith('.test.ts')).map((f) => `${suite}/${f}`);
 
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'inline', logLevel: 'warning', external: ['vscode', 'mocha', '@vscode/test-electron', ...RUNTIME_EXTERNALS], plugins: BUNDLE_PLUGINS };
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'inline', logLevel: 'warning', external: ['vscode', 'mocha', '@vscode/test-electron', ...RUNTIME_EXTERNALS], plugins: BUNDLE_PLUGINS, alias: BUNDLE_ALIAS };
 fs.rmSync('out/test/vscode/suite', { recursive: true, force: true }); // no stale bundles of removed tests
 await Promise.all([
   build({ ...common, entryPoints: [`${suite}/index.ts`, ...tests], outdir: 'out/test/vscode/suite' }),
