@@ -70,12 +70,15 @@ const SOURCE_EXTS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '.jsx
  */
 export function resolveEntry(p: string, files: Set<string>): string {
   const clean = p.replace(/^\.\//, '').replace(/\/$/, '');
+  const source = sourceOf(clean, files);
+  // The source a build is made from is what the project's own tests exercise; a build stands in only when it is all there is.
+  if (source) return source;
   for (const ext of ['', '.js', '.cjs', '.mjs', '.json', '/index.js', '/index.cjs', '/index.mjs']) if (files.has(clean + ext)) return clean + ext;
-  return sourceOf(clean, files) ?? clean;
+  return clean;
 }
 
 function sourceOf(built: string, files: Set<string>): string | undefined {
-  const m = /^(.*?)(?:dist|lib|build|out|esm|cjs)\/(?:(?:esm|cjs|es|mjs|umd)\/)?(.*?)(?:\.[cm]?js)?$/.exec(built);
+  const m = /^(.*?)(?:dist|build|out|esm|cjs)\/(?:(?:esm|cjs|es|mjs|umd)\/)?(.*?)(?:\.[cm]?js)?$/.exec(built);
   if (!m) return undefined;
   for (const base of [`${m[1]}src/${m[2]}`, `${m[1]}src/${m[2]}/index`]) for (const ext of SOURCE_EXTS) if (files.has(base + ext)) return base + ext;
   return undefined;

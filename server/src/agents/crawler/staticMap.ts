@@ -123,7 +123,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   for (const f of files) {
     if (!f.path.endsWith('.py')) continue;
     if (/(^|\/)__main__\.py$/.test(f.path) && f.path.split('/').length <= 3) out.entry_points.push({ path: f.path, kind: '__main__' });
-    if (/^(src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(f.path)) out.entry_points.push({ path: f.path, kind: 'package', name: f.path.replace(/^src\//, '').split('/')[0] });
+    if (/^(src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(f.path) && isProductPath(f.path)) out.entry_points.push({ path: f.path, kind: 'package', name: f.path.replace(/^src\//, '').split('/')[0] });
   }
   const packageManager = out.package_managers[0]?.name;
   out.test_setup = detectTestSetup({ files: files.map((f) => f.path), rootPkg, packageManager, pyproject: py.pyproject, setupCfg: py.setupCfg, toxIni: await maybe('tox.ini'), pyDeps, isPython });
@@ -145,8 +145,11 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const notProduct = [...code.keys()].filter((p) => !isProductPath(p));
   const seeds = seedFiles(out, pkgs, fileSet);
   const altBuilds = alternateBuildDirs(out, pkgs, seeds);
+  // Other conditions' builds of the seeds (`import` beside `require`) are not filled in: same code twice.
+  const seedSet = new Set(seeds);
+  const otherConditions = new Set(out.entry_points.filter((e) => (e.kind === 'exports' || e.kind === 'module') && !seedSet.has(e.path)).map((e) => e.path));
   const fill = [...code.values()]
-    .filter((f) => isProductPath(f.path) && !altBuilds.some((d) => f.path.startsWith(d)))
+    .filter((f) => isProductPath(f.path) && !otherConditions.has(f.path) && !altBuilds.some((d) => f.path.startsWith(d)))
     .sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
   if ([...code.values()].some((f) => f.language === 'Python')) warmPyPool();
   const js = [...code.values()].some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
