@@ -16,6 +16,8 @@ export interface ReachPlan {
   fill: WaveFile[];
   /** most files parsed in all */
   budget: number;
+  /** most of them from `fill` (files no entry point reaches only help the ranking) */
+  fillBudget: number;
   analyse(files: WaveFile[]): Promise<WaveResult>;
   /** the file `spec` names when imported from `from`, if it is in the tree */
   resolve(from: string, spec: string): string | undefined;
@@ -56,7 +58,7 @@ export async function reachFrom(plan: ReachPlan): Promise<Reached> {
     }
   }
   const rest = plan.fill.filter((f) => !out.tier.has(f.path));
-  const room = Math.max(0, plan.budget - out.facts.size - out.skipped.length);
+  const room = Math.max(0, Math.min(plan.fillBudget, plan.budget - out.facts.size - out.skipped.length));
   const fill = rest.slice(0, room);
   out.unparsedOther = rest.length - fill.length;
   if (fill.length) {

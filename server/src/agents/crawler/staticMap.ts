@@ -21,8 +21,10 @@ export interface CrawlOptions {
   /** share a cache across crawls (a second crawl of an unchanged tree then hits) */
   cache?: ResponseCache;
   treeLimit?: number;
-  /** most source files read for the reference ranking */
+  /** most source files parsed: the entry points' reach first (default 1000) */
   maxAnalyzedFiles?: number;
+  /** most of them that no entry point reaches, parsed by depth for the reference ranking (default 300) */
+  maxFillFiles?: number;
   maxKeyFiles?: number;
   sampleBudgetBytes?: number;
   gitignore?: 'auto' | 'always' | 'never';
@@ -158,6 +160,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     code,
     fill,
     budget: opts.maxAnalyzedFiles ?? 1000,
+    fillBudget: opts.maxFillFiles ?? 300,
     analyse: (wave) => analyseWave(reader, js, wave, (p) => defaultNameFor(p, pkgs, entryFiles)),
     resolve: (from, spec) => resolveImport(from, spec, fileSet),
   });
@@ -168,7 +171,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const notProductSeen = notProduct.filter((p) => !reached.tier.has(p)).length;
   if (notProductSeen) omitted.push({ what: 'source files that are not product code (configs, scripts, tests, fixtures, benchmarks, type declarations, examples)', count: notProductSeen, reason: 'never test targets unless an entry point reaches them (server/src/agents/crawler/targets.ts)' });
   if (reached.unparsedReachable) omitted.push({ what: 'files reachable from the entry points, not analysed', count: reached.unparsedReachable, reason: `parse budget of ${opts.maxAnalyzedFiles ?? 1000} files` });
-  if (reached.unparsedOther) omitted.push({ what: 'product files not reached from an entry point, not analysed', count: reached.unparsedOther, reason: `parse budget of ${opts.maxAnalyzedFiles ?? 1000} files` });
+  if (reached.unparsedOther) omitted.push({ what: 'product files not reached from an entry point, not analysed', count: reached.unparsedOther, reason: `parse budget (${opts.maxFillFiles ?? 300} files outside the entry points' reach, ${opts.maxAnalyzedFiles ?? 1000} in all)` });
   // UMD builds (`module.exports = factory()`) hide their exports; their typings describe them.
   for (const e of out.entry_points.filter((x) => x.kind === 'types' && fileSet.has(x.path))) {
     const main = out.entry_points.find((x) => x.kind === 'main' && x.package === e.package);
