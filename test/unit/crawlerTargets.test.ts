@@ -43,6 +43,7 @@ describe('crawler targets: what is product code', () => {
     ['fixtures/valid.js', 'a fixture'],
     ['examples/basic.js', 'an example or documentation'],
     ['docs/conf.py', 'an example or documentation'],
+    ['Documentation/sphinx/kerneldoc.py', 'an example or documentation'],
     ['dist/ramda.min.js', 'vendored or generated code'],
   ];
   for (const [p, why] of notProduct) it(`${p}: ${why}`, () => assert.equal(nonProductReason(p), why));

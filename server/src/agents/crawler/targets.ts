@@ -13,7 +13,7 @@ const NOT_PRODUCT: [string, RegExp][] = [
   ['a benchmark', /(^|\/)bench(es|marks?)?\/|\.bench\.[^/]+$|(^|\/)benchmark[^/]*\.[cm]?[jt]s$/],
   ['a fuzzer', /(^|\/)fuzz(ers?|ing)?\/|(^|\/)fuzz[^/]*\.(py|[cm]?[jt]s)$/],
   ['a script or tool', /(^|\/)(scripts?|tools?|\.github|\.husky|ci)\//],
-  ['an example or documentation', /(^|\/)(examples?|samples?|demos?|docs?|documentation|website)\//],
+  ['an example or documentation', /(^|\/)(examples?|samples?|demos?|docs?|documentation|website)\//i],
   ['vendored or generated code', /(^|\/)(vendor|third_party|node_modules|coverage|\.nyc_output)\/|\.min\.[cm]?js$/],
 ];
 
