@@ -73,6 +73,9 @@ describe('crawler entry points: package.json resolved as Node resolves it', () =
     assert.deepEqual(primaryTargets(targets, () => true).map((t) => t.target), ['src/index.js']);
     const esmOnly = exportTargets({ '.': { import: './dist/a.mjs', require: './dist/a.cjs' } });
     assert.deepEqual(primaryTargets(esmOnly, (p) => p === 'dist/a.mjs').map((t) => t.target), ['dist/a.mjs']);
+    // clsx@2.1.1's './lite': `import: { default }` beside `default: { default }`; the second is the CommonJS build.
+    const clsxLite = exportTargets({ './lite': { import: { types: './clsx.d.mts', default: './dist/lite.mjs' }, default: { types: './clsx.d.ts', default: './dist/lite.js' } } });
+    assert.deepEqual(primaryTargets(clsxLite, () => true).map((t) => t.target), ['dist/lite.js']);
   });
 
   it('subpath patterns expand over the tree; ramda files get `ramda/src/add`, es/ and dist/ are another build', () => {

@@ -41,7 +41,12 @@ function leaves(v: unknown, conditions: string[]): { target: string; conditions:
     .flatMap(([cond, x]) => leaves(x, [...conditions, cond]));
 }
 
-const rankOf = (t: ExportTarget) => Math.min(...t.conditions.map((c) => (CONDITION_RANK.indexOf(c) + 1 || CONDITION_RANK.length + 1)), t.conditions.length ? Infinity : 0);
+/** A plain string first; an `import`/`module` anywhere on the way makes the file ESM-only, whatever else encloses it. */
+function rankOf(t: ExportTarget): number {
+  if (!t.conditions.length) return 0;
+  for (const esm of ['import', 'module']) if (t.conditions.includes(esm)) return CONDITION_RANK.indexOf(esm) + 1;
+  return Math.min(...t.conditions.map((c) => CONDITION_RANK.indexOf(c) + 1 || CONDITION_RANK.length + 1));
+}
 
 /** The target a test should load for each subpath: the best-ranked condition whose file exists. */
 export function primaryTargets(targets: ExportTarget[], exists: (p: string) => boolean): ExportTarget[] {
