@@ -3,6 +3,9 @@
 // validators precompiled), then measures two things against `rg --files` in the same run:
 //  1. a ~50-file published package (semver, fetched with `npm pack` into bench/.work when absent):
 //     the wall time of a fresh `node` process that loads the bundle and crawls it, median of 5;
+//     then reach on ramda@0.30.1 (274 modules): the share of its runtime exports (Object.keys of
+//     `require('ramda')` in a child process) that the offline generator plans a case for in the
+//     module that defines them;
 //  2. the Linux 6.1 tree: enumeration, first and second full crawl, peak RSS, cache hit rate.
 //     Get it with `apt-get install linux-source ripgrep`, then untar
 //     /usr/src/linux-source-6.1.tar.xz into bench/.work/linux.
@@ -25,7 +28,7 @@ const PACKAGE = 'semver@7.8.6'; // 54 files: lib code, classes, ranges, a bin, R
 const bundle = path.join(work, 'crawler-bench.cjs');
 await build({
   stdin: {
-    contents: `export { crawlWorkspace } from './server/src/agents/crawler/staticMap';\nexport { walkTree } from './server/src/mcp/walk';\nexport { ResponseCache } from './server/src/mcp/cache';`,
+    contents: `export { crawlWorkspace } from './server/src/agents/crawler/staticMap';\nexport { generateCases } from './server/src/agents/generator/offline';\nexport { walkTree } from './server/src/mcp/walk';\nexport { ResponseCache } from './server/src/mcp/cache';`,
     resolveDir: path.join(here, '..'),
     loader: 'ts',
   },
@@ -52,13 +55,17 @@ const rgMedian = (dir) => {
 };
 
 // 1. The ~50-file package, each crawl in a fresh process: loading the bundle and the parsers is part of it.
-const pkgDir = path.join(work, 'pkg', PACKAGE.replace(/[^\w.-]/g, '_'));
-if (!existsSync(path.join(pkgDir, 'package'))) {
-  mkdirSync(pkgDir, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', PACKAGE, '--silent', '--pack-destination', pkgDir], { cwd: pkgDir, encoding: 'utf8' }).trim().split('\n').pop();
-  execFileSync('tar', ['-xzf', path.join(pkgDir, tgz), '-C', pkgDir]);
-}
-const pkgRoot = path.join(pkgDir, 'package');
+/** The unpacked tarball of `spec` under bench/.work/pkg (fetched once with `npm pack`). */
+const unpacked = (spec) => {
+  const pkgDir = path.join(work, 'pkg', spec.replace(/[^\w.-]/g, '_'));
+  if (!existsSync(path.join(pkgDir, 'package'))) {
+    mkdirSync(pkgDir, { recursive: true });
+    const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', pkgDir], { cwd: pkgDir, encoding: 'utf8' }).trim().split('\n').pop();
+    execFileSync('tar', ['-xzf', path.join(pkgDir, tgz), '-C', pkgDir]);
+  }
+  return path.join(pkgDir, 'package');
+};
+const pkgRoot = unpacked(PACKAGE);
 const once = path.join(work, 'crawl-once.cjs');
 writeFileSync(once, `const t = process.hrtime.bigint();
 require(${JSON.stringify(bundle)}).crawlWorkspace(process.argv[2]).then((r) => {
@@ -85,12 +92,29 @@ row('crawl, fresh node process (median)', `${median(walls).toFixed(0)} ms`, '≤
 row('  of which inside crawlWorkspace', `${median(inside).toFixed(0)} ms`, '', '');
 console.log('');
 
+// Reach: ramda's runtime exports, and which of them get a planned case in their own module.
+const REACH_PACKAGE = 'ramda@0.30.1';
+const reachRoot = unpacked(REACH_PACKAGE);
+const lib = createRequire(import.meta.url)(bundle);
+const runtime = JSON.parse(execFileSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(reachRoot)}))))`], { encoding: 'utf8' }));
+let reachMap;
+const reachMs = await timeAsync(async () => { reachMap = (await lib.crawlWorkspace(reachRoot)).map; });
+const entryFiles = new Set(reachMap.entry_points.map((e) => e.path));
+const cases = lib.generateCases(reachMap, 'standard').cases;
+const planned = new Set(cases.filter((c) => !entryFiles.has(c.target.file)).map((c) => c.target.symbol));
+const reached = runtime.filter((k) => planned.has(k));
+console.log(`reach: ${REACH_PACKAGE}, ${reachMap.tree.files} files, ${reachMap.key_files.length} key files, ${cases.length} cases (standard)\n`);
+row('measure', 'value', 'goal', 'ratio');
+row('runtime exports planned in own module', `${reached.length}/${runtime.length}`, '≥ 80 %', `${((reached.length / runtime.length) * 100).toFixed(1)} %`);
+row('crawl (in this process)', `${reachMs.toFixed(0)} ms`, '', '');
+console.log(`not planned: ${runtime.filter((k) => !planned.has(k)).join(', ') || 'none'}\n`);
+
 // 2. The Linux tree.
 if (!existsSync(tree)) {
   console.error(`no tree at ${tree}: apt-get install linux-source ripgrep, then untar /usr/src/linux-source-6.1.tar.xz into ${path.join(work, 'linux')}`);
   process.exit(2);
 }
-const { crawlWorkspace, walkTree, ResponseCache } = createRequire(import.meta.url)(bundle);
+const { crawlWorkspace, walkTree, ResponseCache } = lib;
 const rgFiles = execFileSync('rg', rgArgs, { cwd: tree, maxBuffer: 1 << 28 }).toString().split('\n').filter(Boolean).length;
 const rgMs = rgMedian(tree);
 

@@ -80,13 +80,14 @@ export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
     }
     const ignores = parentIgnores.with(rel ? `${rel}/` : '', readIgnoreFiles(abs, dirents, ignoreFiles));
     const prefix = rel ? `${rel}/` : '';
+    const shipped = skipDefaults ? manifestDirs(abs, dirents) : undefined;
     for (const { d, isDir } of gitOrder(dirents)) {
       if (out.entries.length >= limit) {
         out.truncated = true;
         return;
       }
       const childRel = prefix + d.name;
-      if (isDir && skipDefaults && DEFAULT_SKIP_DIRS.has(d.name)) continue;
+      if (isDir && skipDefaults && DEFAULT_SKIP_DIRS.has(d.name) && !shipped?.has(d.name)) continue;
       if (ignores.size > 0 && ignores.ignores(childRel, isDir)) continue;
       if (exclude && exclude(childRel)) continue;
       if (isDir) {
@@ -208,6 +209,33 @@ function readIgnoreFiles(abs: string, dirents: fs.Dirent[], names: string[]): st
     }
   }
   return texts;
+}
+
+/**
+ * Build folders (`dist`, `build`, `out`) a package.json beside them names in `main`, `module`,
+ * `bin` or `exports`: a published package's code often lives only there, so they are walked.
+ */
+function manifestDirs(abs: string, dirents: fs.Dirent[]): Set<string> | undefined {
+  if (!dirents.some((d) => d.name === 'package.json' && d.isFile())) return undefined;
+  let json: unknown;
+  try {
+    const text = fs.readFileSync(`${abs}/package.json`, 'utf8');
+    if (text.length > 1 << 20) return undefined;
+    json = JSON.parse(text);
+  } catch {
+    return undefined; // the crawler reports a broken manifest; the walk just keeps its defaults
+  }
+  if (!json || typeof json !== 'object') return undefined;
+  const out = new Set<string>();
+  const visitValue = (v: unknown): void => {
+    if (typeof v === 'string') {
+      const first = v.replace(/^\.\//, '').split('/')[0];
+      if (first && first !== 'node_modules' && v.replace(/^\.\//, '').includes('/')) out.add(first);
+    } else if (v && typeof v === 'object') for (const x of Object.values(v)) visitValue(x);
+  };
+  const j = json as Record<string, unknown>;
+  for (const k of ['main', 'module', 'bin', 'exports']) visitValue(j[k]);
+  return out;
 }
 
 /** When the walk starts below the root, the ignore files of the ancestors still apply. */

@@ -1,4 +1,5 @@
 import type { CrawlerOutput, ModuleSystem } from '../../contracts/types';
+import { exportTargets, resolveEntry } from './entryPoints';
 
 export interface NpmPackage {
   /** root-relative dir, '' for the root */
@@ -56,32 +57,11 @@ export function npmFacts(pkgs: NpmPackage[], files: Set<string>, out: Out): void
     add(p.json.types ?? p.json.typings, 'types');
     if (typeof p.json.bin === 'string') add(p.json.bin, 'bin', pkgName);
     else if (p.json.bin && typeof p.json.bin === 'object') for (const [k, v] of Object.entries(p.json.bin)) add(v, 'bin', k);
-    for (const [sub, target] of flattenExports(p.json.exports)) add(target, 'exports', sub);
-    if (!p.json.main && !p.json.exports && files.has(join(p.dir, 'index.js'))) add('index.js', 'main');
+    // Every condition's file is an entry point (a pattern like `./*` is expanded only where a file needs a specifier).
+    for (const t of exportTargets(p.json.exports)) if (!t.target.includes('*')) add(t.target, 'exports', t.subpath);
+    // A nested package.json without a name only sets its folder's module type (ramda's es/package.json).
+    if (!p.json.main && !p.json.exports && (p.dir === '' || pkgName) && files.has(join(p.dir, 'index.js'))) add('index.js', 'main');
   }
-}
-
-/** Node's lookup for `main: "index"` or `"./lib"`: the file itself, then with an extension, then its index. */
-function resolveEntry(p: string, files: Set<string>): string {
-  const clean = p.replace(/^\.\//, '').replace(/\/$/, '');
-  for (const ext of ['', '.js', '.cjs', '.mjs', '.json', '/index.js', '/index.cjs', '/index.mjs']) if (files.has(clean + ext)) return clean + ext;
-  return clean;
-}
-
-/** `exports` as [subpath, file] pairs, preferring require/import/default conditions over types. */
-export function flattenExports(exp: unknown): [string, string][] {
-  if (typeof exp === 'string') return [['.', exp]];
-  if (!exp || typeof exp !== 'object') return [];
-  const obj = exp as Record<string, unknown>;
-  const keys = Object.keys(obj);
-  if (keys.length && keys.every((k) => k.startsWith('.'))) {
-    return keys.flatMap((k) => flattenExports(obj[k]).map(([, f]) => [k, f] as [string, string])).filter(([k]) => !k.includes('*'));
-  }
-  for (const cond of ['node', 'require', 'import', 'default']) {
-    const hit = flattenExports(obj[cond]);
-    if (hit.length) return hit.slice(0, 1);
-  }
-  return [];
 }
 
 /** Python package managers, frameworks and console scripts. */

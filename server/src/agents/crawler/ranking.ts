@@ -18,6 +18,9 @@ export function referenceCounts(imports: Map<string, string[]>, files: Set<strin
   return refs;
 }
 
+/** The tree file an import of `spec` from the file `from` loads, if any. */
+export const resolveImport = (from: string, spec: string, files: Set<string>): string | undefined => resolveSpecifier(posix.dirname(from), spec, files, from.endsWith('.py'));
+
 function resolveSpecifier(dir: string, spec: string, files: Set<string>, python: boolean): string | undefined {
   let base: string;
   if (python) {

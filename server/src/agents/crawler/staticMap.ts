@@ -4,11 +4,15 @@ import { ResponseCache, type CacheStats } from '../../mcp/cache';
 import { connectInProcess } from '../../mcp/inProcess';
 import { CODE_LANGUAGES } from '../../mcp/languages';
 import { loadJsParser } from './jsParser';
+import { analyseWave } from './analyseFiles';
+import { alternateBuildDirs, packageSpecifier, seedFiles } from './entryPoints';
 import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
 import { join, moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
-import { helpParsePython, parsePython, warmPyPool } from './pyPool';
-import { referenceCounts } from './ranking';
+import { warmPyPool } from './pyPool';
+import { referenceCounts, resolveImport } from './ranking';
+import { reachFrom } from './reach';
 import { importBindings, readmeExamples, type ExportedName } from './readmeExamples';
+import { isProductPath } from './targets';
 import { detectTestSetup } from './testSetup';
 import { WorkspaceReader, clientCaller } from './workspaceReader';
 import type { CallTool } from '../../record/toolTap';
@@ -17,8 +21,10 @@ export interface CrawlOptions {
   /** share a cache across crawls (a second crawl of an unchanged tree then hits) */
   cache?: ResponseCache;
   treeLimit?: number;
-  /** most source files read for the reference ranking */
+  /** most source files parsed: the entry points' reach first (default 1000) */
   maxAnalyzedFiles?: number;
+  /** most of them that no entry point reaches, parsed by depth for the reference ranking (default 300) */
+  maxFillFiles?: number;
   maxKeyFiles?: number;
   sampleBudgetBytes?: number;
   gitignore?: 'auto' | 'always' | 'never';
@@ -30,7 +36,8 @@ export interface CrawlOptions {
   tap?: (inner: CallTool) => CallTool;
 }
 
-const SKIP_SOURCE = /(^|\/)(tests?|__tests__|spec|e2e|fixtures?|examples?|docs?|vendor|third_party)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|\.min\.js$/;
+const MAX_KEY_FILES = 400;
+const MAX_SYMBOLS = 100;
 const MAX_SOURCE_BYTES = 512 * 1024;
 
 /** The Repo Crawler's static analysis. It reads the workspace only through the MCP tools. */
@@ -118,7 +125,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   for (const f of files) {
     if (!f.path.endsWith('.py')) continue;
     if (/(^|\/)__main__\.py$/.test(f.path) && f.path.split('/').length <= 3) out.entry_points.push({ path: f.path, kind: '__main__' });
-    if (/^(src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(f.path)) out.entry_points.push({ path: f.path, kind: 'package', name: f.path.replace(/^src\//, '').split('/')[0] });
+    if (/^(src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(f.path) && isProductPath(f.path)) out.entry_points.push({ path: f.path, kind: 'package', name: f.path.replace(/^src\//, '').split('/')[0] });
   }
   const packageManager = out.package_managers[0]?.name;
   out.test_setup = detectTestSetup({ files: files.map((f) => f.path), rootPkg, packageManager, pyproject: py.pyproject, setupCfg: py.setupCfg, toxIni: await maybe('tox.ini'), pyDeps, isPython });
@@ -134,52 +141,37 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     out.packages = pkgs.map((p) => ({ name: String(p.json.name ?? (p.dir || out.project.name)), dir: p.dir || '.', module_system: moduleSystemOf(p) }));
   }
 
-  // Reference ranking over a bounded set of source files: entry points first, then the shallowest paths.
+  // Entry points first, then what they import and re-export, then other product files (reach.ts).
   const entryFiles = new Set(out.entry_points.map((e) => e.path).filter((p) => fileSet.has(p)));
-  const candidates = files
-    .filter((f) => f.language && CODE_LANGUAGES.has(f.language) && !f.path.endsWith('.d.ts') && (entryFiles.has(f.path) || !SKIP_SOURCE.test(f.path)))
-    .filter((f) => (f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path))
-    .sort((a, b) => Number(entryFiles.has(b.path)) - Number(entryFiles.has(a.path)) || a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1))
-    .slice(0, opts.maxAnalyzedFiles ?? 400);
-  // Python files are parsed on a worker thread while this one reads the next files and parses the
-  // JavaScript ones; each parser is loaded only when a file of its language is analysed.
-  if (candidates.some((f) => f.language === 'Python')) warmPyPool();
-  const js = candidates.some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
-  const texts = new Map<string, string>();
-  const facts = new Map<string, { symbols: SymbolInfo[]; syntax?: JsFileFacts['syntax']; opaqueCjs?: boolean }>();
-  const imports = new Map<string, string[]>();
-  type Facts = { symbols: SymbolInfo[]; imports: string[]; syntax?: JsFileFacts['syntax']; opaqueCjs?: boolean };
-  // Settled at once (never a bare rejected promise): a failure waiting in this list must not be taken for an unhandled rejection.
-  const settle = (p: Promise<Facts>) => p.then((facts) => ({ facts }), (e: Error) => ({ error: e.message }));
-  const analysed: { path: string; skip?: string; result?: Promise<{ facts: Facts } | { error: string }> }[] = [];
-  for (const f of candidates) {
-    const r = await reader.read(f.path);
-    if (!r.ok) {
-      analysed.push({ path: f.path, skip: r.reason });
-      continue;
-    }
-    const text = r.file.content;
-    texts.set(f.path, text);
-    if (f.language === 'Python') analysed.push({ path: f.path, result: settle(parsePython(text)) });
-    else if (js) analysed.push({ path: f.path, result: settle(new Promise<Facts>((ok) => ok(extractJsSymbols(js, text, f.path, defaultNameFor(f.path, pkgs, entryFiles))))) });
-  }
-  // All read: this thread now parses queued Python files too, from the other end of the worker's queue.
-  await helpParsePython();
-  // Collected in candidate order, whatever order the threads finished in: the map is deterministic.
-  for (const a of analysed) {
-    if (a.skip !== undefined) {
-      skipped.push({ path: a.path, reason: a.skip });
-      continue;
-    }
-    const r = await a.result!;
-    if ('error' in r) {
-      skipped.push({ path: a.path, reason: `could not be analysed: ${r.error}` });
-      continue;
-    }
-    const { imports: used, ...rest } = r.facts;
-    facts.set(a.path, rest.syntax === undefined ? { symbols: rest.symbols } : rest);
-    imports.set(a.path, used);
-  }
+  const code = new Map(files.filter((f) => f.language && CODE_LANGUAGES.has(f.language) && !/\.d\.[cm]?ts$/.test(f.path) && ((f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path))).map((f) => [f.path, f]));
+  const notProduct = [...code.keys()].filter((p) => !isProductPath(p));
+  const seeds = seedFiles(out, pkgs, fileSet);
+  const altBuilds = alternateBuildDirs(out, pkgs, seeds);
+  // Other conditions' builds of the seeds (`import` beside `require`) are not filled in: same code twice.
+  const seedSet = new Set(seeds);
+  const otherConditions = new Set(out.entry_points.filter((e) => (e.kind === 'exports' || e.kind === 'module') && !seedSet.has(e.path)).map((e) => e.path));
+  const fill = [...code.values()]
+    .filter((f) => isProductPath(f.path) && !otherConditions.has(f.path) && !altBuilds.some((d) => f.path.startsWith(d)))
+    .sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
+  if ([...code.values()].some((f) => f.language === 'Python')) warmPyPool();
+  const js = [...code.values()].some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
+  const reached = await reachFrom({
+    seeds,
+    code,
+    fill,
+    budget: opts.maxAnalyzedFiles ?? 1000,
+    fillBudget: opts.maxFillFiles ?? 300,
+    analyse: (wave) => analyseWave(reader, js, wave, (p) => defaultNameFor(p, pkgs, entryFiles)),
+    resolve: (from, spec) => resolveImport(from, spec, fileSet),
+  });
+  skipped.push(...reached.skipped);
+  const { facts, texts } = reached;
+  const imports = new Map([...facts].map(([p, f]) => [p, f.imports]));
+  const omitted: NonNullable<CrawlerOutput['omitted']> = [];
+  const notProductSeen = notProduct.filter((p) => !reached.tier.has(p)).length;
+  if (notProductSeen) omitted.push({ what: 'source files that are not product code (configs, scripts, tests, fixtures, benchmarks, type declarations, examples)', count: notProductSeen, reason: 'never test targets unless an entry point reaches them (server/src/agents/crawler/targets.ts)' });
+  if (reached.unparsedReachable) omitted.push({ what: 'files reachable from the entry points, not analysed', count: reached.unparsedReachable, reason: `parse budget of ${opts.maxAnalyzedFiles ?? 1000} files` });
+  if (reached.unparsedOther) omitted.push({ what: 'product files not reached from an entry point, not analysed', count: reached.unparsedOther, reason: `parse budget (${opts.maxFillFiles ?? 300} files outside the entry points' reach, ${opts.maxAnalyzedFiles ?? 1000} in all)` });
   // UMD builds (`module.exports = factory()`) hide their exports; their typings describe them.
   for (const e of out.entry_points.filter((x) => x.kind === 'types' && fileSet.has(x.path))) {
     const main = out.entry_points.find((x) => x.kind === 'main' && x.package === e.package);
@@ -192,18 +184,27 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   }
 
   const refs = referenceCounts(imports, fileSet);
-  const ranked = [...facts.entries()]
-    .map(([p, f]) => ({ path: p, f, rank: (entryFiles.has(p) ? 100 : 0) + (refs.get(p) ?? 0) + (f.symbols.some((s) => s.exported) ? 1 : 0) }))
-    .filter((x) => x.f.symbols.some((s) => s.exported))
-    .sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : 1))
-    .slice(0, opts.maxKeyFiles ?? 30);
+  // Tiers dominate: a helper imported everywhere still ranks below the public modules.
+  const TIER_RANK = [3000, 2000, 1000, 0];
+  const exported = [...facts.entries()]
+    .filter(([, f]) => f.symbols.some((s) => s.exported))
+    .map(([p, f]) => ({ path: p, f, rank: TIER_RANK[reached.tier.get(p) ?? 3] + Math.min(999, refs.get(p) ?? 0) }))
+    .sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : 1));
+  // The budget grows with the public API: every entry and module it exposes, plus room for helpers.
+  const publicApi = exported.filter((x) => (reached.tier.get(x.path) ?? 3) <= 1).length;
+  const keyBudget = opts.maxKeyFiles ?? Math.min(MAX_KEY_FILES, Math.max(30, publicApi + 30));
+  const ranked = exported.slice(0, keyBudget);
+  if (exported.length > ranked.length) omitted.push({ what: 'modules with exports, not key files', count: exported.length - ranked.length, reason: `key-file budget of ${keyBudget} (the entry points' public modules first, then helpers, then files no entry reaches)` });
+  const cutSymbols = ranked.filter((x) => x.f.symbols.filter((s) => s.exported).length > MAX_SYMBOLS);
+  if (cutSymbols.length) omitted.push({ what: `exported symbols past the first ${MAX_SYMBOLS} of a file (${cutSymbols.map((x) => x.path).slice(0, 5).join(', ')})`, count: cutSymbols.reduce((n, x) => n + x.f.symbols.filter((s) => s.exported).length - MAX_SYMBOLS, 0), reason: 'per-file symbol limit' });
+  if (omitted.length) out.omitted = omitted;
   out.key_files = ranked.map(({ path: p, f, rank }): KeyFile => ({
     path: p,
     language: languageOfPath.get(p) ?? 'unknown',
     rank,
     module_system: fileModuleSystem(p, f.syntax, pkgs),
-    import_specifier: importSpecifier(p, out, pkgs),
-    symbols: f.symbols.filter((s) => s.exported).slice(0, 100),
+    import_specifier: importSpecifier(p, pkgs, fileSet),
+    symbols: f.symbols.filter((s) => s.exported).slice(0, MAX_SYMBOLS),
   }));
 
   for (const readme of files.filter((f) => /readme/i.test(f.path) && /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(f.path) && f.path.split('/').length <= 3).slice(0, 20)) {
@@ -248,12 +249,11 @@ function fileModuleSystem(path: string, syntax: JsFileFacts['syntax'] | undefine
   return moduleSystemOf(owningPackage(path, pkgs));
 }
 
-function importSpecifier(path: string, out: CrawlerOutput, pkgs: NpmPackage[]): string {
-  const e = out.entry_points.find((x) => x.path === path && x.package && (x.kind === 'main' || x.kind === 'module' || x.kind === 'exports'));
-  if (e) return e.kind === 'exports' && e.name && e.name !== '.' ? `${e.package}${e.name.slice(1)}` : e.package!;
+function importSpecifier(path: string, pkgs: NpmPackage[], files: Set<string>): string {
   if (path.endsWith('.py')) return path.replace(/^src\//, '').replace(/(\/__init__)?\.py$/, '').replace(/\//g, '.');
-  void pkgs;
-  return `./${/\.[cm]?tsx?$/.test(path) ? path.replace(/\.[cm]?tsx?$/, '') : path}`;
+  const pkg = owningPackage(path, pkgs);
+  const bare = pkg && packageSpecifier(path, pkg, files);
+  return bare ?? `./${/\.[cm]?tsx?$/.test(path) ? path.replace(/\.[cm]?tsx?$/, '') : path}`;
 }
 
 function exportedNames(keyFiles: KeyFile[], bindings: string[], pkgName: string): ExportedName[] {
