@@ -98,7 +98,7 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
             assert.equal(act.errors[0].kind, 'SchemaValidationError');
           } else {
             // Accepted at the boundary: the batch artifact is exactly the parsed reply. (A reply can still be
-            // refused after: a crawler patch that does not apply, an engineer body that does not parse.)
+            // refused after: an engineer body that does not parse; a crawler patch operation that does not apply is dropped with a note.)
             const art = await new RunStore(ws).getArtifact(run.id, act.batches![0].artifactId!);
             assert.deepEqual(art.content, acceptReply(entry.agent, raw), 'the artifact is exactly the parsed reply');
           }

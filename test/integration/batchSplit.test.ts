@@ -33,7 +33,8 @@ describe('a reply cut at the output bound splits its batch', function () {
 
   it('the two halves cover the batch exactly, each in a new session; the run completes with every symbol planned', async () => {
     fake.script('generator', cut);
-    const params = resolveParams({ provider: 'openai', model: 'm', maxOutputTokens: 3000 });
+    // 3600 tokens hold the 7 symbols' expected plans (450 each at depth standard): one batch, until it is cut.
+    const params = resolveParams({ provider: 'openai', model: 'm', maxOutputTokens: 3600 });
     const run = await startRun(openAiDeps(ws, fake.baseURL), params);
     assert.equal(run.status, 'completed', run.reason);
 
@@ -46,7 +47,7 @@ describe('a reply cut at the output bound splits its batch', function () {
     assert.ok(shown(halves[0]).length >= 1 && shown(halves[1]).length >= 1);
     // The module's source sample goes with its first part only.
     assert.equal(((halves[1].envelope!.payload as unknown as CrawlerOutput).samples ?? []).length, 0);
-    for (const r of fake.requests) assert.equal(r.body.max_tokens ?? r.body.max_completion_tokens, 3000, 'every request carries the run\'s output bound');
+    for (const r of fake.requests) assert.equal(r.body.max_tokens ?? r.body.max_completion_tokens, 3600, 'every request carries the run\'s output bound');
 
     const gen = run.activities.find((a) => a.agent === 'generator')!;
     assert.deepEqual(gen.batches!.map((b) => [b.index, b.status, b.part ?? null, b.parent ?? null]), [[1, 'split', null, null], [2, 'completed', '1', 1], [3, 'completed', '2', 1]]);

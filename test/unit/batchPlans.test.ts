@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { planViews, splitView } from '../../server/src/agents/crawler/batches';
+import { applyToView, planViews, splitView } from '../../server/src/agents/crawler/batches';
 import { estimateTokens } from '../../server/src/agents/budget';
 import { generatorBatching } from '../../server/src/agents/generator/batches';
 import type { CrawlerOutput, KeyFile } from '../../server/src/contracts/types';
@@ -21,7 +21,7 @@ const symbolsOf = (views: CrawlerOutput[]) => views.flatMap((v) => v.key_files.f
 describe('batch plans: every request and expected reply within budget, nothing dropped or sent twice', () => {
   it('a 270-export index is cut into parts whose expected plans fit the output bound', () => {
     const map = bigMap(270, 40);
-    const views = planViews(map, 6000, 450, 4000);
+    const views = planViews(map, 6000, { perSymbol: 450, perExample: 0 }, 4000);
     const all = symbolsOf(views);
     assert.equal(all.length, 310);
     assert.equal(new Set(all).size, 310, 'no symbol twice');
@@ -47,5 +47,24 @@ describe('batch plans: every request and expected reply within budget, nothing d
     const views = planViews(bigMap(270, 0), 100_000);
     assert.equal(views.length, 1);
     assert.equal(symbolsOf(views).length, 270);
+  });
+});
+
+describe('a crawler patch is applied one operation at a time', () => {
+  it('an operation that breaks the map\'s shapes or does not apply is dropped with a note; the others land', () => {
+    const view = planViews(ms, 6000)[0];
+    const patch = [
+      { op: 'add', path: '/key_files/0/symbols/0/throws/-', value: { type: 'TypeError', message: 'val is not a string' } },
+      { op: 'add', path: '/key_files/0/symbols/0/throws/-', value: 'Error: val is an empty string' },
+      { op: 'replace', path: '/key_files/9/path', value: 'x.js' },
+      { op: 'add', path: '/notes', value: ['the README documents ms(val, { long: true })'] },
+    ];
+    const out = applyToView(view, patch as never);
+    assert.deepEqual(out.key_files[0].symbols[0].throws, [...(view.key_files[0].symbols[0].throws ?? []), 'Error: val is an empty string']);
+    assert.equal(out.notes?.[0], 'the README documents ms(val, { long: true })');
+    assert.equal(out.notes?.length, 3);
+    assert.match(out.notes![1], /^patch operation 0 \(add \/key_files\/0\/symbols\/0\/throws\/-\) was dropped: .*must be string/);
+    assert.match(out.notes![2], /^patch operation 2 \(replace \/key_files\/9\/path\) was dropped: /);
+    assert.deepEqual(view.key_files[0].symbols[0].throws, ms.key_files[0].symbols[0].throws, 'the view itself is untouched');
   });
 });

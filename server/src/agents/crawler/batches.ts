@@ -5,6 +5,7 @@
 import { applyPatch, deepClone, validate as validatePatch, type Operation } from 'fast-json-patch';
 import type { CrawlerOutput, CrawlerPatch, KeyFile } from '../../contracts/types';
 import type { AgentBatching, PlannedBatch } from '../batching';
+import { validate } from '../../contracts/validate';
 import { cutToTokens, estimateTokens, pack, type Item } from '../budget';
 
 type Example = CrawlerOutput['usage_examples'][number];
@@ -28,6 +29,14 @@ export function modulesWithExamples(map: CrawlerOutput): { modules: (Work & { fi
   return { modules, orphans };
 }
 
+/** Expected reply tokens: so many per symbol and per usage example of a view (0: not sized by the reply). */
+export interface ReplyEstimate {
+  perSymbol: number;
+  perExample: number;
+}
+
+const NO_REPLY: ReplyEstimate = { perSymbol: 0, perExample: 0 };
+
 /** A module with its examples, or usage examples that name no key file's symbol. */
 type Work = { file?: KeyFile; examples: Example[]; sample?: Sample };
 
@@ -39,20 +48,20 @@ function cutSample(s: Sample, tokens: number): Sample {
 /**
  * Plans views: key files in map order (then any examples no key file claims), packed by the input
  * budget. A module's source sample is cut to at most half the room, so a view always has space for
- * the facts about its module. `outTokensPerSymbol` sizes batches by their expected reply too.
+ * the facts about its module. `out` sizes batches by their expected reply too: so many tokens per
+ * symbol and per usage example (each documented example tends to become a case of its own).
  */
-export function planViews(map: CrawlerOutput, payloadTokens: number, outTokensPerSymbol = 0, outputTokens = Infinity): CrawlerOutput[] {
+export function planViews(map: CrawlerOutput, payloadTokens: number, out: ReplyEstimate = NO_REPLY, outputTokens = Infinity): CrawlerOutput[] {
   const base = mapBase(map);
   const room = Math.max(256, payloadTokens - estimateTokens(base) - 64);
   const sampleTokens = Math.floor(room / 2);
   const { modules, orphans } = modulesWithExamples(map);
   // A part's expected reply must fit the output bound too: a 270-export index is many parts.
-  const maxSymbols = outTokensPerSymbol > 0 ? Math.max(1, Math.floor(outputTokens / outTokensPerSymbol)) : Infinity;
-  const work: Work[] = [...modules.flatMap((m) => splitModule(m, room, sampleTokens, maxSymbols)), ...(orphans.length ? [{ examples: orphans }] : [])];
+  const work: Work[] = [...modules.flatMap((m) => splitModule(m, room, sampleTokens, out, outputTokens)), ...(orphans.length ? [{ examples: orphans }] : [])];
   const items: Item<Work>[] = work.map((w) => ({
     value: w,
     inTokens: estimateTokens(w.file ?? '') + estimateTokens(w.examples) + (w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0),
-    outTokens: outTokensPerSymbol * Math.max(1, w.file?.symbols.length ?? w.examples.length),
+    outTokens: out.perSymbol * Math.max(1, w.file?.symbols.length ?? 0) + out.perExample * w.examples.length,
   }));
   const groups = pack(items, { payloadTokens: room, outputTokens });
   if (!groups.length) groups.push([]);
@@ -73,25 +82,31 @@ export function planViews(map: CrawlerOutput, payloadTokens: number, outTokensPe
  * cases the output bound) is shown in parts, each with some of its symbols (and the examples
  * that name them); the source sample goes with the first part. Nothing is dropped.
  */
-function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: number, maxSymbols: number): Work[] {
+function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: number, out: ReplyEstimate, outputTokens: number): Work[] {
   const sampleCost = w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0;
-  if (w.file.symbols.length <= maxSymbols && estimateTokens(w.file) + estimateTokens(w.examples) + sampleCost <= room) return [w];
+  const expected = (symbols: number, examples: number) => out.perSymbol * symbols + out.perExample * examples;
+  if (expected(w.file.symbols.length, w.examples.length) <= outputTokens && estimateTokens(w.file) + estimateTokens(w.examples) + sampleCost <= room) return [w];
   const header = estimateTokens({ ...w.file, symbols: [] });
   const parts: Work[] = [];
   let symbols: KeyFile['symbols'] = [];
   let used = header + sampleCost;
+  let replyUsed = 0;
   const flush = () => {
     if (!symbols.length) return;
     const names = new Set(symbols.map((x) => x.name));
     parts.push({ file: { ...w.file, symbols }, examples: w.examples.filter((e) => e.symbols.some((n) => names.has(n))), ...(parts.length ? {} : w.sample ? { sample: w.sample } : {}) });
     symbols = [];
     used = header;
+    replyUsed = 0;
   };
   for (const sym of w.file.symbols) {
-    const cost = estimateTokens(sym) + estimateTokens(w.examples.filter((e) => e.symbols.includes(sym.name)));
-    if (symbols.length && (used + cost > room || symbols.length >= maxSymbols)) flush();
+    const named = w.examples.filter((e) => e.symbols.includes(sym.name));
+    const cost = estimateTokens(sym) + estimateTokens(named);
+    const reply = expected(1, named.length);
+    if (symbols.length && (used + cost > room || replyUsed + reply > outputTokens)) flush();
     symbols.push(sym);
     used += cost;
+    replyUsed += reply;
   }
   flush();
   return parts;
@@ -134,16 +149,30 @@ function keyOf(v: CrawlerOutput): string {
   return paths.length ? paths.join(',') : `examples:${v.usage_examples.map((e) => `${e.source}:${e.line}`).join(',')}`;
 }
 
-/** The patch applied to a copy of its view, or the reason it does not apply. */
-export function applyToView(v: CrawlerOutput, patch: CrawlerPatch['patch']): CrawlerOutput | string {
-  const ops = patch as Operation[];
-  const problem = validatePatch(ops, v);
-  if (problem) return `the patch does not apply to its view: ${problem.name} at operation ${problem.index}: ${problem.message}`;
-  try {
-    return applyPatch(deepClone(v), ops, false, false).newDocument as CrawlerOutput;
-  } catch (e) {
-    return `the patch does not apply to its view: ${(e as Error).message}`;
-  }
+/**
+ * The patch applied to a copy of its view, one operation at a time. An operation that does not
+ * apply (a path the view lacks) or whose result breaks the map's contract (a "throws" entry that is
+ * an object, not a string) is dropped, and a note says which and why: one wrong guess by a model
+ * costs that correction, never the run. Pure, so checking a reply and merging it agree.
+ */
+export function applyToView(v: CrawlerOutput, patch: CrawlerPatch['patch']): CrawlerOutput {
+  let doc = deepClone(v) as CrawlerOutput;
+  const dropped: string[] = [];
+  (patch as Operation[]).forEach((op, i) => {
+    const where = `patch operation ${i} (${op.op} ${op.path})`;
+    const problem = validatePatch([op], doc);
+    if (problem) return void dropped.push(`${where} was dropped: ${problem.message}`);
+    let next: CrawlerOutput;
+    try {
+      next = applyPatch(deepClone(doc), [op], false, false).newDocument as CrawlerOutput;
+    } catch (e) {
+      return void dropped.push(`${where} was dropped: ${(e as Error).message}`);
+    }
+    const r = validate('crawler-output', next);
+    if (!r.ok) return void dropped.push(`${where} was dropped: ${r.errors.slice(0, 2).map((x) => `${x.path || '/'} ${x.message}`).join('; ')}`);
+    doc = next;
+  });
+  return dropped.length ? { ...doc, notes: [...(doc.notes ?? []), ...dropped] } : doc;
 }
 
 export const crawlerBatching: AgentBatching<'crawler'> = {
@@ -152,11 +181,6 @@ export const crawlerBatching: AgentBatching<'crawler'> = {
   },
 
   split: splitView,
-
-  check(payload, output) {
-    const r = applyToView(payload, output.patch);
-    return typeof r === 'string' ? r : undefined;
-  },
 
   merge(map, done) {
     const views = done.map((d) => d.payload);
@@ -169,7 +193,6 @@ export const crawlerBatching: AgentBatching<'crawler'> = {
     const known = new Set(map.key_files.map((k) => k.path));
     views.forEach((v, i) => {
       const patched = applyToView(v, outputs[i]?.patch ?? []);
-      if (typeof patched === 'string') throw new Error(`batch ${i + 1}: ${patched}`); // checked when the reply was accepted
       for (const f of patched.key_files) {
         // A view may correct the files it was shown; it cannot invent one.
         if (known.has(f.path)) parts.set(f.path, [...(parts.get(f.path) ?? []), f]);

@@ -28,7 +28,9 @@ export function symbolInfo(map: CrawlerOutput, file: string, name: string): Symb
   if (sym.doc) out.doc = cutToTokens(sym.doc, DOC_TOKENS).text;
   const sample = map.samples?.find((s) => s.path === file);
   if (sample && sym.line) {
-    const lines = sample.content.split('\n').slice(sym.line - 1);
+    // From the symbol's line to the next symbol's: one function each, not a window over its neighbours.
+    const next = Math.min(...key!.symbols.map((s) => s.line ?? 0).filter((l) => l > sym.line!), Infinity);
+    const lines = sample.content.split('\n').slice(sym.line - 1, Number.isFinite(next) ? next - 1 : undefined);
     if (lines.length > 1) {
       const { text, cut } = cutToTokens(lines.slice(0, 80).join('\n'), SOURCE_TOKENS);
       out.source = text;

@@ -9,12 +9,17 @@ import { planViews, splitView } from '../crawler/batches';
 import { caseId } from './caseId';
 import { projectBlock } from './project';
 
-/** Expected reply tokens per symbol: a planned case is ≈250 tokens; deeper plans have more cases. */
+/**
+ * Expected reply tokens per symbol (a planned case is ≈150–250 tokens; deeper plans have more
+ * cases) and per documented example (each tends to be a case of its own: a 14-line README block
+ * became 28 cases, 5.4k tokens, when a capable model answered).
+ */
 const OUT_PER_SYMBOL: Record<Depth, number> = { smoke: 150, standard: 450, deep: 700 };
+const OUT_PER_EXAMPLE: Record<Depth, number> = { smoke: 0, standard: 200, deep: 250 };
 
 function views(map: CrawlerOutput, payloadTokens: number, outputTokens: number, depth: Depth): CrawlerOutput[] {
   // The generator needs the facts, not the whole source: digests are what samples become here.
-  return planViews(map, payloadTokens, OUT_PER_SYMBOL[depth], outputTokens);
+  return planViews(map, payloadTokens, { perSymbol: OUT_PER_SYMBOL[depth], perExample: OUT_PER_EXAMPLE[depth] }, outputTokens);
 }
 
 /** The id of a case: from where it points and what it checks, whatever id a model wrote. */
