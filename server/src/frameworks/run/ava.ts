@@ -1,6 +1,6 @@
 // ava: `ava --tap`, read with tap-parser (frameworks/run/tapTree.ts). Tests are flat points named
-// `file › title`; a file that did not load gives points without ` › ` (its error, then "FILE exited
-// with a non-zero exit code").
+// `title` (one file) or `file › title`; a file that did not load gives an uncaught-error point named
+// `Name: message`, then "FILE exited with a non-zero exit code".
 import { fileURLToPath } from 'node:url';
 import type { Parsed, TestOutcome } from './results';
 import { bin, counted, relOf } from './results';
@@ -22,13 +22,21 @@ export function avaResults(output: string, dir: string): Parsed {
   const errors = new Map<string, string[]>();
   for (const p of tapTree(output).points) {
     if (p.depth > 0) continue;
-    if (p.name.includes(' › ')) tests.push(outcome(p));
-    else if (!p.ok) {
+    if (!isFileError(p)) tests.push(outcome(p));
+    else {
       const file = errorFile(p, dir);
       errors.set(file, [...(errors.get(file) ?? []), failureMessage(p)]);
     }
   }
   return counted(tests, [...errors].map(([file, messages]) => ({ file, message: messages.join('\n') })));
+}
+
+/** ava's own points about a file: its exit, or an error thrown outside any test (no assertion, named `Name: message`). */
+function isFileError(p: TapPoint): boolean {
+  if (p.ok) return false;
+  if (/ exited with (a non-zero exit code|exit code)/.test(p.name)) return true;
+  const d = p.diag ?? {};
+  return d.assertion === undefined && typeof d.name === 'string' && p.name === `${d.name}: ${diagText(d.message) ?? ''}`;
 }
 
 function outcome(p: TapPoint): TestOutcome {
