@@ -15,7 +15,7 @@ import { unpackNpmPackage } from '../test/helpers/npmPack.ts';
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = join(REPO, 'bench/.work');
 const depth = process.argv.includes('--depth') ? process.argv[process.argv.indexOf('--depth') + 1] : 'deep';
-const JS_FRAMEWORKS = ['jest', 'vitest', 'mocha', 'node-test'];
+const JS_FRAMEWORKS = ['jest', 'vitest', 'mocha', 'node-test', 'ava', 'node-tap'];
 
 const SUBJECTS = [
   { name: 'ms@2.1.3', source: () => unpackNpmPackage('ms@2.1.3'), frameworks: JS_FRAMEWORKS },

@@ -1,14 +1,14 @@
-// Fetches a real package from the npm registry with `npm pack` and unpacks it.
-// Tarballs are cached in a temp dir shared by the whole test run (and across runs on this machine),
-// unpacked dirs are cached per process, so each spec costs one download at most.
+// Unpacks a real npm package from the tarballs vendored under test/fixtures/packages/ (no network in
+// tests). `npm run fixtures:packages` (scripts/fixtures-packages.mjs) packs the specs listed in
+// test/fixtures/packages/packages.txt into that folder. Unpacked dirs are cached per process.
 import { execFile } from 'node:child_process';
-import { promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const CACHE_DIR = path.join(os.tmpdir(), 'amtp-npm-pack-cache');
+export const PACKAGES_DIR = path.join(__dirname, '..', 'fixtures', 'packages');
 const unpacked = new Map<string, Promise<string>>();
 
 /** Returns the directory of the unpacked package (`spec` like `ms@2.1.3`); cached per process. */
@@ -22,35 +22,22 @@ export async function unpackNpmPackage(spec: string): Promise<string> {
   return p;
 }
 
+/** The vendored tarball of `name@version` (npm names it `name-version.tgz`, scope `@a/b` as `a-b-`). */
+export function vendoredTarball(spec: string): string {
+  const at = spec.lastIndexOf('@');
+  if (at <= 0) throw new Error(`npmPack: "${spec}" is not name@version (an exact version is needed to vendor it)`);
+  const name = spec.slice(0, at).replace(/^@/, '').replace('/', '-');
+  const file = path.join(PACKAGES_DIR, `${name}-${spec.slice(at + 1)}.tgz`);
+  if (!existsSync(file)) {
+    throw new Error(`npmPack: ${spec} is not vendored (${path.relative(process.cwd(), file)} is missing); add it to test/fixtures/packages/packages.txt and run \`npm run fixtures:packages\``);
+  }
+  return file;
+}
+
 async function doUnpack(spec: string): Promise<string> {
-  const tarball = await packTarball(spec);
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `amtp-pkg-${safeName(spec)}-`));
+  const tarball = vendoredTarball(spec);
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `amtp-pkg-${spec.replace(/[^A-Za-z0-9._-]/g, '_')}-`));
   await run('tar', ['-xzf', tarball, '-C', dir]);
   // npm tarballs put everything under `package/`.
   return path.join(dir, 'package');
-}
-
-async function packTarball(spec: string): Promise<string> {
-  const specDir = path.join(CACHE_DIR, safeName(spec));
-  await fsp.mkdir(specDir, { recursive: true });
-  const existing = (await fsp.readdir(specDir)).find((f) => f.endsWith('.tgz'));
-  if (existing) return path.join(specDir, existing);
-  // Pack into a private temp dir then rename, so a concurrent process never sees half a tarball.
-  const tmp = await fsp.mkdtemp(path.join(CACHE_DIR, '.tmp-'));
-  try {
-    const { stdout } = await run('npm', ['pack', spec, '--silent', '--pack-destination', tmp], {
-      cwd: tmp,
-      timeout: 120_000,
-    });
-    const name = stdout.trim().split('\n').pop()!.trim();
-    const target = path.join(specDir, name);
-    await fsp.rename(path.join(tmp, name), target);
-    return target;
-  } finally {
-    await fsp.rm(tmp, { recursive: true, force: true });
-  }
-}
-
-function safeName(spec: string): string {
-  return spec.replace(/[^A-Za-z0-9._-]/g, '_');
 }

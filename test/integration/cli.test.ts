@@ -23,7 +23,7 @@ describe('amtp CLI contract', function () {
   const env = () => ({ OPENAI_API_KEY: 'sk-test-cli-key', OPENAI_BASE_URL: fake.baseURL, AMTP_BACKOFF_SCALE: '0.001' });
 
   it('bad usage exits 2 with a message', async () => {
-    for (const args of [['frobnicate'], ['generate', ws, '--depth', 'huge'], ['generate', ws, '--framework', 'ava'], ['resume'], ['generate', ws, '--seed', 'x'], ['runs', ws, '--yes']]) {
+    for (const args of [['frobnicate'], ['generate', ws, '--depth', 'huge'], ['generate', ws, '--framework', 'jasmine'], ['resume'], ['generate', ws, '--seed', 'x'], ['runs', ws, '--yes']]) {
       const r = await runCli(args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /amtp: /);

@@ -1,4 +1,4 @@
-// End to end through the CLI: real npm packages (and two fixtures) → offline pipeline → the
+// End to end through the CLI: real npm packages (vendored: test/helpers/npmPack.ts) and two fixtures → offline pipeline → the
 // written test files run under the real runners from this repo's node_modules. --no-verify: this
 // checks the renderers' output as written; the verifier's filtering is tested in verifier*.test.ts.
 import { strict as assert } from 'node:assert';
@@ -54,7 +54,7 @@ describe('frameworks: generated tests run under the real runners', function () {
   });
 
   const PACKAGES = ['ms@2.1.3', 'bytes@3.1.2', 'slugify@1.6.6'];
-  const FRAMEWORKS: Framework[] = ['jest', 'vitest', 'mocha', 'node-test'];
+  const FRAMEWORKS: Framework[] = ['jest', 'vitest', 'mocha', 'node-test', 'ava', 'node-tap'];
   for (const spec of PACKAGES) {
     for (const fw of FRAMEWORKS) {
       it(`${spec} × ${fw}: ≥95% of the written tests pass`, async () => {

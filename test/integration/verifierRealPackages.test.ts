@@ -1,4 +1,4 @@
-// The verifier on real npm packages (npm pack) with the real runners from this repo's node_modules:
+// The verifier on real npm packages (vendored tarballs, test/helpers/npmPack.ts) with the real runners from this repo's node_modules:
 // after `amtp generate --yes`, the only tests left on disk are the ones that passed 3 of 3 runs and
 // add coverage, and they still pass 3 of 3 runs; coverage of the kept set equals the stable set's.
 import { strict as assert } from 'node:assert';
@@ -16,7 +16,7 @@ const WORK = join(REPO, 'test-output');
 // Every package under node:test (fast), and ms under every other JavaScript runner.
 const MATRIX: [string, Framework][] = [
   ['ms@2.1.3', 'node-test'], ['bytes@3.1.2', 'node-test'], ['slugify@1.6.6', 'node-test'],
-  ['ms@2.1.3', 'jest'], ['ms@2.1.3', 'vitest'], ['ms@2.1.3', 'mocha'],
+  ['ms@2.1.3', 'jest'], ['ms@2.1.3', 'vitest'], ['ms@2.1.3', 'mocha'], ['ms@2.1.3', 'ava'], ['ms@2.1.3', 'node-tap'],
 ];
 
 describe('verifier on real packages × real runners', function () {

@@ -90,6 +90,6 @@ describe('client toServerSettings (amtp.* → ServerSettings)', () => {
         defaultFramework: 'vitest', defaultDepth: 'deep', riskOverrides: { 'tests.run': 'medium' }, approvalTimeoutSeconds: 30, record: true,
       },
     );
-    assert.deepEqual(from({ provider: 'anthropic', defaultFramework: 'ava', defaultDepth: 'x', temperature: -1, approvalTimeoutSeconds: 0 }), { provider: 'offline', temperature: 0 });
+    assert.deepEqual(from({ provider: 'anthropic', defaultFramework: 'jasmine', defaultDepth: 'x', temperature: -1, approvalTimeoutSeconds: 0 }), { provider: 'offline', temperature: 0 });
   });
 });

@@ -40,7 +40,7 @@ export interface CrawlerOutput {
     evidence: string;
   }[];
   test_setup: {
-    framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'unittest' | 'none';
+    framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap' | 'unittest' | 'none';
     /**
      * other test frameworks seen, lower confidence
      */
@@ -169,7 +169,7 @@ export interface Project {
   module_system: 'cjs' | 'esm' | 'python' | 'unknown';
   typescript: boolean;
   test_setup: {
-    framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'unittest' | 'none';
+    framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap' | 'unittest' | 'none';
     test_dirs: string[];
     naming_pattern?: string;
     command?: string;
@@ -262,7 +262,7 @@ export interface TestCase {
  */
 export interface EngineerOutput {
   schema_version: '1';
-  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
+  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap';
   files: {
     /**
      * workspace-relative, forward slashes
@@ -314,7 +314,7 @@ export type HandoffEnvelopeDoc = {
   };
   params: {
     depth_level?: 'smoke' | 'standard' | 'deep';
-    target_framework?: 'auto' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
+    target_framework?: 'auto' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap';
   };
 };
 
@@ -322,7 +322,7 @@ export type HandoffEnvelopeDoc = {
  * Repair session input: the failing test, its case and the error
  */
 export interface RepairInput {
-  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
+  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap';
   /**
    * workspace-relative test file
    */
@@ -401,7 +401,7 @@ export interface CasePlan {
  */
 export interface EngineerInput {
   schema_version: '1';
-  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest';
+  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap';
   project: Project;
   view: {
     batch: number;

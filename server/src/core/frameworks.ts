@@ -1,6 +1,6 @@
 // The one list of test frameworks AMTP renders and runs. The CLI, the settings, the schemas' enums,
 // the prompts and package.json all derive from it (test/unit/singleSource.test.ts checks them).
-export const FRAMEWORKS = ['jest', 'vitest', 'mocha', 'node-test', 'pytest'] as const;
+export const FRAMEWORKS = ['jest', 'vitest', 'mocha', 'node-test', 'pytest', 'ava', 'node-tap'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /** what a person may choose: a framework, or `auto` for the one the project already uses */

@@ -1,12 +1,14 @@
 import type { Framework, FrameworkChoice } from '../core/frameworks';
+import { ava } from './ava';
 import { jest } from './jest';
 import { mocha } from './mocha';
+import { nodeTap } from './nodeTap';
 import { nodeTest } from './nodeTest';
 import { pytest } from './pytest';
 import type { FrameworkRenderer, Project } from './types';
 import { vitest } from './vitest';
 
-export const RENDERERS: Record<Framework, FrameworkRenderer> = { jest, vitest, mocha, 'node-test': nodeTest, pytest };
+export const RENDERERS: Record<Framework, FrameworkRenderer> = { jest, vitest, mocha, 'node-test': nodeTest, pytest, ava, 'node-tap': nodeTap };
 
 /** `auto` takes the framework the crawler detected; with none, node:test for JS and pytest for Python. */
 export function resolveFramework(choice: FrameworkChoice, project: Project): Framework {
@@ -33,6 +35,10 @@ export function frameworkConventions(framework: Framework): string {
       return "mocha: describe/it globals with node:assert/strict (assert.strictEqual, assert.deepStrictEqual); `require` in CommonJS, `import` in ESM (.mjs); TypeScript via `--node-option import=tsx`.";
     case 'node-test':
       return "node:test: import { describe, it } from 'node:test' and assert from 'node:assert/strict'; CommonJS uses require; run `node --test FILES` (TypeScript on Node 20: `node --import tsx --test`).";
+    case 'ava':
+      return "ava: import test from 'ava' (CommonJS: const test = require('ava')); flat test('title', (t) => { ... }) with no describe; t.is, t.deepEqual, t.true, t.throws on the test's t; run `npx ava FILES`.";
+    case 'node-tap':
+      return "node-tap: import { test } from 'tap' (CommonJS: const { test } = require('tap')); flat test('title', async (t) => { ... }) always async; t.equal (strict), t.strictSame, t.ok, t.throws on the test's t; run `npx tap --disable-coverage FILES`.";
     case 'pytest':
       return 'pytest: plain `def test_...()` functions with `assert`; files tests/test_*.py; pytest.raises for errors; compare a non-literal doctest result by repr(); run `python3 -m pytest FILES`.';
   }

@@ -41,11 +41,13 @@ export function declare(kind: 'const' | 'let', name: string | TS.BindingName, in
 }
 
 /** `() => { … }`, async when the body awaits. */
-export function arrow(body: TS.Statement[], async: boolean): TS.ArrowFunction {
+/** `(param) => { body }` (ava and node-tap tests take their assertion object `t`). */
+export function arrow(body: TS.Statement[], async: boolean, param?: string): TS.ArrowFunction {
   const ts = typescript();
   const f = ts.factory;
   const mods = async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined;
-  return f.createArrowFunction(mods, undefined, [], undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), f.createBlock(body, true));
+  const params = param ? [f.createParameterDeclaration(undefined, undefined, param)] : [];
+  return f.createArrowFunction(mods, undefined, params, undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), f.createBlock(body, true));
 }
 
 export function binary(left: TS.Expression, op: TS.BinaryOperator, right: TS.Expression): TS.Expression {

@@ -21,6 +21,8 @@ const RUNNER_BIN: Record<Exclude<Framework, 'node-test' | 'pytest'>, string> = {
   jest: 'jest/bin/jest.js',
   vitest: 'vitest/vitest.mjs',
   mocha: 'mocha/bin/mocha.js',
+  ava: 'ava/entrypoints/cli.mjs',
+  'node-tap': 'tap/dist/esm/run.mjs',
 };
 
 /** The nearest directory at or above `from` whose node_modules holds `rel`. */

@@ -5,6 +5,8 @@ const CONFIGS: [RegExp, DetectedFramework][] = [
   [/(^|\/)jest\.config\.[cm]?[jt]s(on)?$/, 'jest'],
   [/(^|\/)vitest\.(config|workspace)\.[cm]?[jt]s$/, 'vitest'],
   [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/, 'mocha'],
+  [/(^|\/)ava\.config\.[cm]?js$/, 'ava'],
+  [/(^|\/)\.taprc$/, 'node-tap'],
   [/(^|\/)pytest\.ini$/, 'pytest'],
   [/(^|\/)conftest\.py$/, 'pytest'],
 ];
@@ -14,7 +16,7 @@ const TEST_DIR = /(^|\/)(tests?|__tests__|spec|e2e)(\/|$)/;
 /** Every test file is a JS/TS/Python file; most files of a large tree are not, and fail this first. */
 const CODE_FILE = /\.([cm]?[jt]sx?|py)$/;
 /** Every config name above contains one of these. */
-const CONFIG_HINT = /jest|vitest|mocharc|pytest|conftest/;
+const CONFIG_HINT = /jest|vitest|mocharc|pytest|conftest|ava\.config|taprc/;
 
 export interface TestSetupInput {
   files: string[];
@@ -47,9 +49,15 @@ export function detectTestSetup(inp: TestSetupInput): TestSetup {
     if (/\bmocha\b/.test(script)) vote('mocha', 'scripts.test');
     if (/node\s+(--[\w-]+\s+)*--test\b/.test(script)) vote('node-test', 'scripts.test');
     if (/\bpytest\b/.test(script)) vote('pytest', 'scripts.test');
+    if (/(^|[;&|(]\s*)(npx\s+)?ava(\s|$)/.test(script)) vote('ava', 'scripts.test');
+    // `tap` the command (not tap-spec, tap-mocha-reporter)
+    if (/(^|[;&|(]\s*)(npx\s+)?tap(\s|$)/.test(script)) vote('node-tap', 'scripts.test');
   }
   const deps = { ...pkg?.dependencies, ...pkg?.devDependencies };
-  for (const f of ['vitest', 'jest', 'mocha'] as const) if (deps[f]) vote(f, `package.json devDependencies.${f}`);
+  for (const f of ['vitest', 'jest', 'mocha', 'ava'] as const) if (deps[f]) vote(f, `package.json devDependencies.${f}`);
+  if (deps.tap) vote('node-tap', 'package.json devDependencies.tap');
+  if (pkg?.ava) vote('ava', 'package.json "ava" key');
+  if (pkg?.tap) vote('node-tap', 'package.json "tap" key');
   if (pkg?.jest) vote('jest', 'package.json "jest" key');
   if (pkg?.mocha) vote('mocha', 'package.json "mocha" key');
   if (/^\[tool\.pytest/m.test(inp.pyproject ?? '')) {

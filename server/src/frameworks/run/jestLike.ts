@@ -1,0 +1,76 @@
+// jest and vitest: both write the same JSON report (`--json --outputFile`, `--reporter=json --outputFile`).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Parsed, TestOutcome } from './results';
+import { bin, NO_RESULTS, relOf } from './results';
+import type { FrameworkRunner } from './runnerTypes';
+import { asText, grepOf } from './runnerTypes';
+
+interface Assertion {
+  fullName?: string;
+  title: string;
+  ancestorTitles?: string[];
+  status: string;
+  failureMessages?: string[];
+  /** jest: the thrown errors; expect() failures carry matcherResult */
+  failureDetails?: { matcherResult?: { expected?: unknown; actual?: unknown } }[];
+}
+
+interface JestLikeReport {
+  numTotalTests: number;
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults?: { name: string; status: string; message?: string; assertionResults: Assertion[] }[];
+}
+
+export const jestRunner: FrameworkRunner = {
+  invocation(files, out, opts) {
+    const file = join(out, 'jest.json');
+    const g = grepOf(opts, '|');
+    const grep = g ? ['-t', g] : [];
+    return { cmd: process.execPath, args: [bin(opts, 'jest/bin/jest.js'), '--ci', '--json', `--outputFile=${file}`, '--rootDir', '.', ...grep, ...(opts.args ?? []), ...files], read: (_o, dir) => readJestLike(file, dir) };
+  },
+};
+
+export const vitestRunner: FrameworkRunner = {
+  invocation(files, out, opts) {
+    const file = join(out, 'vitest.json');
+    // Forked workers are killed before V8 writes their coverage; worker threads report it to c8.
+    const pool = opts.coverageOf?.length ? ['--pool=threads'] : [];
+    const g = grepOf(opts, '|');
+    const grep = g ? ['-t', g] : [];
+    return { cmd: process.execPath, args: [bin(opts, 'vitest/vitest.mjs'), 'run', '--root', '.', '--reporter=json', `--outputFile=${file}`, ...pool, ...grep, ...(opts.args ?? []), ...files], read: (_o, dir) => readJestLike(file, dir) };
+  },
+};
+
+function readJestLike(file: string, dir: string): Parsed {
+  return existsSync(file) ? jestLikeResults(readFileSync(file, 'utf8'), dir) : NO_RESULTS;
+}
+
+/** A jest/vitest JSON report as results; a suite that failed with no test run is a file error. */
+export function jestLikeResults(json: string, dir: string): Parsed {
+  const r = JSON.parse(json) as JestLikeReport;
+  const tests: TestOutcome[] = [];
+  const fileErrors: Parsed['fileErrors'] = [];
+  for (const suite of r.testResults ?? []) {
+    const rel = relOf(dir, suite.name);
+    const ran = suite.assertionResults.filter((a) => a.status === 'passed' || a.status === 'failed');
+    if (suite.status === 'failed' && !ran.length) fileErrors.push({ file: rel, message: (suite.message ?? '').trim() || 'the file failed to load' });
+    for (const a of suite.assertionResults) tests.push(outcome(a, rel));
+  }
+  return { total: r.numTotalTests, passed: r.numPassedTests, failed: r.numFailedTests, tests, fileErrors };
+}
+
+function outcome(a: Assertion, file: string): TestOutcome {
+  const name = a.fullName || [...(a.ancestorTitles ?? []), a.title].join(' ');
+  const status = a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped';
+  const matcher = a.failureDetails?.find((d) => d?.matcherResult)?.matcherResult;
+  const values = matcher ? { expected: asText(matcher.expected), actual: asText(matcher.actual) } : {};
+  return {
+    name,
+    status,
+    file,
+    ...(a.failureMessages?.length ? { message: a.failureMessages.join('\n') } : {}),
+    ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
+  };
+}

@@ -1,0 +1,44 @@
+// node-tap (the `tap` package): `tap --reporter=tap`, read with tap-parser (frameworks/run/tapTree.ts).
+// Each file is a top-level subtest; its `t.test(...)` blocks are AMTP's tests, their points the
+// assertions. A file with no tests that failed did not load (its stderr comes as non-TAP lines).
+import type { Parsed, TestOutcome } from './results';
+import { bin, counted, relOf } from './results';
+import type { FrameworkRunner } from './runnerTypes';
+import { grepOf } from './runnerTypes';
+import type { TapPoint } from './tapTree';
+import { diagText, tapTree } from './tapTree';
+
+export const nodeTapRunner: FrameworkRunner = {
+  invocation(files, _out, opts) {
+    const g = grepOf(opts, '|');
+    const grep = g ? [`--grep=${g}`] : [];
+    // tap measures coverage itself and fails below 100%; AMTP measures coverage with c8 instead
+    return { cmd: process.execPath, args: [bin(opts, 'tap/dist/esm/run.mjs'), '--reporter=tap', '--disable-coverage', ...grep, ...(opts.args ?? []), ...files], read: (o, dir) => nodeTapResults(o, dir) };
+  },
+};
+
+export function nodeTapResults(output: string, dir: string): Parsed {
+  const tree = tapTree(output);
+  const tests: TestOutcome[] = [];
+  const fileErrors: Parsed['fileErrors'] = [];
+  for (const file of tree.points.filter((p) => p.depth === 0)) {
+    if (!file.ok && !file.children.length) {
+      const stderr = tree.extra.some((l) => l.includes(file.name)) ? tree.extra.join('\n').trim() : '';
+      fileErrors.push({ file: relOf(dir, file.name), message: stderr || `exited with code ${diagText(file.diag?.exitCode) ?? '?'}` });
+      continue;
+    }
+    for (const t of file.children) tests.push({ ...outcome(t), file: relOf(dir, file.name) });
+  }
+  return counted(tests, fileErrors);
+}
+
+function outcome(t: TapPoint): TestOutcome {
+  const status: TestOutcome['status'] = t.skipped ? 'skipped' : t.ok ? 'passed' : 'failed';
+  if (status !== 'failed') return { name: t.name, status };
+  const failures = t.children.filter((a) => !a.ok && !a.skipped);
+  const first = failures[0]?.diag;
+  const expected = diagText(first?.wanted ?? first?.expected);
+  const actual = diagText(first?.found ?? first?.actual);
+  const message = failures.map((a) => [a.name, diagText(a.diag?.diff) ?? diagText(a.diag?.message) ?? ''].filter(Boolean).join('\n')).join('\n') || diagText(t.diag?.message) || 'failed';
+  return { name: t.name, status, message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
+}
