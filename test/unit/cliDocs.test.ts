@@ -11,7 +11,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const DOCS = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 /** Flags of other programs that the docs quote on their own (runner invocations). */
-const OTHER_TOOLS = new Set(['--config', '--import', '--node-option', '--branch']);
+const OTHER_TOOLS = new Set(['--config', '--import', '--node-option', '--branch', '--match', '--grep']);
 
 interface Invocation {
   file: string;
