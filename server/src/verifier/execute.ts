@@ -38,7 +38,7 @@ export class CaseRunner {
       }
       const tests = result.tests.filter((t) => t.name.includes(id));
       if (!tests.length) {
-        if (loadError) obs.set(id, { status: 'load_error', message: loadError.message });
+        if (loadError) obs.set(id, { status: 'load_error', message: withOutput(loadError.message, result.output) });
         else if (!result.tests.length && result.exitCode !== 0) obs.set(id, { status: 'load_error', message: tail(result.output) });
         else obs.set(id, { status: 'missing', message: `no test named with ${id} in the runner's results` });
         continue;
@@ -51,7 +51,15 @@ export class CaseRunner {
   }
 }
 
+/** node:test reports a file that does not load as "test failed": the error itself is in the output before it. */
+function withOutput(message: string, output: string): string {
+  return /Error|Cannot find module/.test(message) ? message : `${message}\n${output.slice(0, 4000)}`;
+}
+
+/** The runner's last lines, after its first error line when that scrolled off (mocha prints the stack after it). */
 function tail(output: string): string {
   const lines = output.trim().split('\n').filter((l) => l.trim());
-  return lines.slice(-12).join('\n').slice(-1500) || 'the runner reported nothing';
+  const last = lines.slice(-12).join('\n').slice(-1500);
+  const first = lines.find((l) => /\b(?:Error|Cannot find module)\b/.test(l));
+  return (first && !last.includes(first) ? `${first.trim()}\n${last}` : last) || 'the runner reported nothing';
 }

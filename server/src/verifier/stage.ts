@@ -8,10 +8,10 @@ import type { PipelineDeps } from '../pipeline/deps';
 import type { Stage } from '../pipeline/stage';
 import type { RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
-import { unmetGoals } from './goal';
 import { planRun } from './runPlan';
 import { findTests } from './testFile';
 import type { VerificationRecord } from '../core/run';
+import { unmetCases } from './unmet';
 import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
 
@@ -96,14 +96,14 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     });
     return;
   }
-  const unmet = unmetGoals(cases, engineer, state.run, state.run.verification!.results);
+  const unmet = unmetCases(cases, engineer, state.run, state.run.verification!.results);
   await save((r) => {
     const v = r.verification!;
     v.status = 'done';
     v.unmet = unmet;
     if (!unmet.length) return;
     r.status = 'needs_review';
-    r.reason = `${unmet.length} P0/P1 case(s) have neither a passing test nor a recorded reason: ${unmet.map((u) => u.caseId).join(', ')}`;
+    r.reason = `${unmet.length} P0/P1 case(s) have no passing or quarantined test: ${unmet.map((u) => `${u.caseId} (${u.reason})`).join('; ')}`;
   });
 };
 

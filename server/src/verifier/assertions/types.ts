@@ -1,0 +1,27 @@
+// What a failing assertion said, parsed from a runner's message: the expected and the actual value
+// exactly as the runner printed them (multi-line values kept whole, whitespace kept).
+export interface ParsedAssertion {
+  expected: string;
+  actual: string;
+}
+
+/** Drops ANSI colours and the stack trace (`    at …` lines) that runners append to a message. */
+export function stripNoise(message: string): string {
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const stack = lines.findIndex((l) => /^\s+at .+(\(.+\)|:\d+:\d+)$/.test(l) || /^\s+at new Promise/.test(l));
+  return (stack >= 0 ? lines.slice(0, stack) : lines).join('\n');
+}
+
+/**
+ * A diff block (`+ actual - expected`, `- Expected + Received`) turned back into its two sides:
+ * lines marked with the other side's sign are left out, the markers are removed, shared lines kept.
+ */
+export function sidesOfDiff(lines: string[], actualSign: '+' | '-'): ParsedAssertion {
+  const expectedSign = actualSign === '+' ? '-' : '+';
+  const side = (drop: string) => lines.filter((l) => !l.startsWith(drop)).map((l) => (/^[+-] /.test(l) ? '  ' + l.slice(2) : l));
+  const dedent = (ls: string[]) => {
+    const pad = Math.min(...ls.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+    return ls.map((l) => l.slice(Number.isFinite(pad) ? pad : 0)).join('\n').trim();
+  };
+  return { actual: dedent(side(expectedSign)), expected: dedent(side(actualSign)) };
+}

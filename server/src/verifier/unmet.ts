@@ -1,0 +1,24 @@
+// The run's verdict on its goal: every P0/P1 case must end with a passing or a quarantined test.
+// A case dropped, failing, not written or never run is unmet, with the reason it has (if any), and
+// the run ends needs_review (exit 3) instead of completed: a reason alone does not meet the goal.
+import type { EngineerOutput, TestCases } from '../contracts/types';
+import type { CaseResult, RunRecord, VerificationRecord } from '../core/run';
+
+export function unmetCases(plan: TestCases, eng: EngineerOutput, run: RunRecord, results: CaseResult[]): VerificationRecord['unmet'] {
+  const notWritten = new Map(eng.not_written.map((n) => [n.caseId, n.reason]));
+  const byCase = new Map(results.map((r) => [r.caseId, r]));
+  const fileAction = new Map<string, string>();
+  for (const f of eng.files) {
+    const action = run.files.find((r) => r.path === f.path)?.action;
+    for (const id of f.caseIds) if (action) fileAction.set(id, action);
+  }
+  const unmet: VerificationRecord['unmet'] = [];
+  for (const c of plan.cases) {
+    if (c.priority !== 'P0' && c.priority !== 'P1') continue;
+    const r = byCase.get(c.id);
+    if (r?.outcome === 'passing' || r?.outcome === 'quarantined') continue;
+    const reason = r ? `${r.outcome}: ${r.reason ?? 'no reason recorded'}` : notWritten.has(c.id) ? `not written: ${notWritten.get(c.id)}` : fileAction.has(c.id) ? `its file was ${fileAction.get(c.id)}` : 'no test was written';
+    unmet.push({ caseId: c.id, priority: c.priority, title: c.title, reason });
+  }
+  return unmet;
+}
