@@ -4,6 +4,7 @@ import { AmtpError, CancelledError, SchemaValidationError, errorMessage } from '
 import { MalformedLlmOutput } from '../llm/errors';
 import { firstLine } from './classify';
 import { putFile } from './files';
+import { importHeader, replaceImports } from './importHeader';
 import { requestRepair, type RepairReply } from './repair';
 import type { TestFileState, VerifyState } from './state';
 import { findTests, replaceTest, testSource } from './testFile';
@@ -33,7 +34,7 @@ export async function repairLoop(s: VerifyState, file: TestFileState, id: string
       await record('cannot_fix');
       return { kind: 'dropped', reason: `the repair session could not fix it: ${reply.reason}`, attempts: attempt };
     }
-    const candidate = candidateFile(file, id, reply.test!);
+    const candidate = candidateFile(file, id, reply.test!, reply.imports);
     if (typeof candidate !== 'string') {
       await record('invalid_reply', candidate.error);
       previous.push({ test: reply.test!, error: candidate.error });
@@ -61,7 +62,7 @@ async function ask(s: VerifyState, file: TestFileState, id: string, test: string
   const { ctx } = s;
   try {
     const got = await requestRepair(ctx.provider, ctx.store, {
-      run: ctx.run(), engineerArtifactId: ctx.engineerArtifactId, framework: ctx.plan.framework, file: file.path, testCase: s.caseOf.get(id), caseId: id, test, error, attempt, previous: [...previous],
+      run: ctx.run(), engineerArtifactId: ctx.engineerArtifactId, framework: ctx.plan.framework, file: file.path, testCase: s.caseOf.get(id), caseId: id, test, imports: importHeader(file.path, file.content).text || undefined, error, attempt, previous: [...previous],
     }, ctx.signal);
     return { kind: 'reply', ...got };
   } catch (e) {
@@ -72,9 +73,10 @@ async function ask(s: VerifyState, file: TestFileState, id: string, test: string
   }
 }
 
-function candidateFile(file: TestFileState, id: string, test: string): string | { error: string } {
+function candidateFile(file: TestFileState, id: string, test: string, imports: string | undefined): string | { error: string } {
   try {
-    const candidate = replaceTest(file.path, file.content, id, test);
+    const base = imports ? replaceImports(file.path, file.content, imports) : file.content;
+    const candidate = replaceTest(file.path, base, id, test);
     if (!findTests(file.path, candidate).some((b) => b.caseId === id)) return { error: 'the replacement is not a test named with the case id' };
     return candidate;
   } catch (e) {
