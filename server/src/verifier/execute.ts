@@ -1,4 +1,6 @@
-import { runTests, type RunResult } from '../frameworks/runner';
+import { runTests as realRunTests, type RunResult } from '../frameworks/runner';
+
+type RunTests = typeof realRunTests;
 import { CancelledError } from '../core/errors';
 import type { RunPlan } from './runPlan';
 
@@ -19,12 +21,14 @@ export class CaseRunner {
     private readonly timeoutMs: number,
     private readonly signal: AbortSignal | undefined,
     private readonly onPid: (pid: number) => void,
+    /** frameworks/runner.ts runTests, or a recording's tap / a replay of it */
+    private readonly runTests: RunTests = realRunTests,
   ) {}
 
   async run(file: string, caseIds: string[], opts: { grep?: string | string[]; coverageOf?: string[] } = {}): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
     if (this.signal?.aborted) throw new CancelledError();
     this.executions++;
-    const result = await runTests(this.plan.framework, this.workspace, [file], {
+    const result = await this.runTests(this.plan.framework, this.workspace, [file], {
       binDir: this.plan.binDir, args: this.plan.args, env: this.plan.env, python: this.plan.python, timeoutMs: this.timeoutMs,
       signal: this.signal, onSpawn: this.onPid, grep: opts.grep, coverageOf: opts.coverageOf,
     });

@@ -41,7 +41,8 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     .filter((f) => WRITTEN.has(state.run.files.find((r) => r.path === f.path)?.action ?? '') && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
   if (!files.length) return void (await skip('no test file was written'));
-  const plan = planRun(engineer.framework, deps.workspace, engineer.command, files.map((f) => f.path));
+  const decide = () => planRun(engineer.framework, deps.workspace, engineer.command, files.map((f) => f.path));
+  const plan = deps.tests ? deps.tests.plan(decide) : decide();
   if ('cannot' in plan) return void (await skip(`the tests cannot run here: ${plan.cannot}`));
 
   const prior = state.run.verification?.writes ?? [];
@@ -54,7 +55,10 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log: WriteLog = {
     known: new Set([...engineer.files.map((f) => sha256(f.content)), ...prior.flatMap((w) => (w.sha256 ? [w.sha256] : []))]),
-    before: (path, sha) => update((v) => { v.writes.push({ path, sha256: sha }); }),
+    before: (path, sha, content) => {
+      deps.tests?.wrote(path, content);
+      return update((v) => { v.writes.push({ path, sha256: sha }); });
+    },
   };
 
   const tests = files.reduce((n, f) => n + new Set(findTests(f.path, f.content).map((b) => b.caseId)).size, 0);
@@ -72,7 +76,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       await restore(deps, gateway, log, state.run, files, prior);
       await verifyFiles({
         workspace: deps.workspace, run: () => state.run, store: deps.store, provider: deps.provider, gateway, plan, params, engineer, engineerArtifactId, cases, files, log,
-        signal: deps.signal, update, info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
+        signal: deps.signal, update, runTests: deps.tests?.run, info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
       });
       return true;
     },

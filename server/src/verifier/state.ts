@@ -2,6 +2,7 @@
 // prepare → run → judge → measure coverage → rewrite → confirm → report).
 import type { EngineerOutput, TestCase, TestCases } from '../contracts/types';
 import type { Gateway } from '../gateway/gateway';
+import type { runTests } from '../frameworks/runner';
 import type { LlmProvider } from '../llm/provider';
 import type { RunStore } from '../pipeline/store';
 import type { CaseResult, RunRecord, VerificationRecord, VerifyParams } from '../core/run';
@@ -26,6 +27,8 @@ export interface VerifyContext {
   signal?: AbortSignal;
   update: (mut: (v: VerificationRecord) => void) => Promise<void>;
   info: (message: string) => void;
+  /** frameworks/runner.ts runTests unless a recording or a replay stands in (PipelineDeps.tests) */
+  runTests?: typeof runTests;
 }
 
 /** One test file as the verifier currently has it on disk, and the case ids of its tests. */

@@ -31,7 +31,7 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
 /** Phase "prepare": the files' tests by case id; a case the engineer listed but no test carries does not load. */
 function prepare(ctx: VerifyContext): VerifyState {
   const pids: number[] = [];
-  const runner = new CaseRunner(ctx.plan, ctx.workspace, ctx.params.timeoutSeconds * 1000, ctx.signal, (pid) => pids.push(pid));
+  const runner = new CaseRunner(ctx.plan, ctx.workspace, ctx.params.timeoutSeconds * 1000, ctx.signal, (pid) => pids.push(pid), ctx.runTests);
   const s: VerifyState = {
     ctx, runner, flushPids: () => ctx.update((v) => { v.pids.push(...pids.splice(0)); v.executions = runner.executions; }),
     caseOf: new Map<string, TestCase>(ctx.cases.cases.map((c) => [c.id, c])), results: new Map(), names: new Map(), files: [], written: 0, loadFailures: [], failing: new Map(), stable: [],
