@@ -9,6 +9,7 @@ import { parseAssertion } from '../../server/src/verifier/assertions';
 import { sameLiteral } from '../../server/src/verifier/assertions/literal';
 import { selfError } from '../../server/src/verifier/assertions/selfError';
 import { classifyFailure, meaningfulLine } from '../../server/src/verifier/classify';
+import { unmetCases } from '../../server/src/verifier/unmet';
 
 const M = (JSON.parse(readFileSync(path.join(__dirname, '../fixtures/runner-messages.json'), 'utf8')) as { messages: Record<string, string> }).messages;
 const A = 'tc_aaaaaaaaaaaa';
@@ -112,5 +113,26 @@ describe('verdicts: possible bug only for the case’s own documented call and v
     assert.match(fail({ testCase: { ...documented, evidence: { source: 'llm' } } }).reason, /not a documented result/);
     assert.match(fail({ testText: `it('${A}: pad('7', 3)', () => { assert.equal(pad('7', 4), '007'); })` }).reason, /does not make the documented call/);
     assert.match(fail({ testCase: undefined }).reason, /no planned case/);
+  });
+});
+
+describe('verdicts: P0/P1 goals', () => {
+  const c = (id: string, priority: string) => ({ id, priority, title: `case ${id}` });
+  const plan = { cases: [c('tc_000000000001', 'P0'), c('tc_000000000002', 'P1'), c('tc_000000000003', 'P0'), c('tc_000000000004', 'P2'), c('tc_000000000005', 'P1'), c('tc_000000000006', 'P0'), c('tc_000000000007', 'P1')] } as unknown as Parameters<typeof unmetCases>[0];
+  const eng = { files: [{ path: 't.test.js', caseIds: ['tc_000000000001', 'tc_000000000002', 'tc_000000000003', 'tc_000000000004', 'tc_000000000005'] }], not_written: [{ caseId: 'tc_000000000006', reason: 'no oracle' }] } as unknown as Parameters<typeof unmetCases>[1];
+  const run = { files: [{ path: 't.test.js', action: 'created' }] } as unknown as Parameters<typeof unmetCases>[2];
+  it('a written P0/P1 test must end passing or quarantined; a reason alone does not meet the goal', () => {
+    const unmet = unmetCases(plan, eng, run, [
+      { caseId: 'tc_000000000001', outcome: 'dropped', step: 'loads', reason: "does not load: Cannot find module './x'" },
+      { caseId: 'tc_000000000002', outcome: 'quarantined', reason: 'possible bug' },
+      { caseId: 'tc_000000000003', outcome: 'flaky', step: 'passes_every_run', reason: 'flaky: passed 2 of 3 runs' },
+      { caseId: 'tc_000000000004', outcome: 'dropped', reason: 'P2: not a goal' },
+      { caseId: 'tc_000000000005', outcome: 'dropped', step: 'adds_coverage', reason: 'adds no coverage' },
+    ]);
+    assert.deepEqual(unmet, [
+      { caseId: 'tc_000000000001', priority: 'P0', title: 'case tc_000000000001', reason: "dropped: does not load: Cannot find module './x'" },
+      { caseId: 'tc_000000000003', priority: 'P0', title: 'case tc_000000000003', reason: 'flaky: flaky: passed 2 of 3 runs' },
+      { caseId: 'tc_000000000007', priority: 'P1', title: 'case tc_000000000007', reason: 'no test was written and no reason was recorded' },
+    ]);
   });
 });

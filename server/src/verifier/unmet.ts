@@ -1,7 +1,9 @@
-// The run's verdict on its goal: every P0/P1 case must end with a passing or a quarantined test.
-// A case dropped, flaky, failing, not written or never run is unmet, with the reason it has, and the
-// run ends needs_review (exit 3) instead of completed: a reason alone does not meet the goal. A test
-// the coverage filter removed passed every run first, so its case was verified: that counts as met.
+// The run's verdict on its goal: every P0/P1 case whose test was written must end with a passing or a
+// quarantined test. One that did not load, was flaky, hung, failed or was dropped after repair is
+// unmet, with its reason, and the run ends needs_review (exit 3) instead of completed: a reason alone
+// does not meet the goal. A test the coverage filter removed passed every run first: that is met.
+// A case the engineer did not write (its recorded not_written reason) or whose file write was
+// rejected never reached the verifier; those keep the write stage's verdict (met with that reason).
 import type { EngineerOutput, TestCases } from '../contracts/types';
 import type { CaseResult, RunRecord, VerificationRecord } from '../core/run';
 
@@ -18,7 +20,8 @@ export function unmetCases(plan: TestCases, eng: EngineerOutput, run: RunRecord,
     if (c.priority !== 'P0' && c.priority !== 'P1') continue;
     const r = byCase.get(c.id);
     if (r?.outcome === 'passing' || r?.outcome === 'quarantined' || r?.step === 'adds_coverage') continue;
-    const reason = r ? `${r.outcome}: ${r.reason ?? 'no reason recorded'}` : notWritten.has(c.id) ? `not written: ${notWritten.get(c.id)}` : fileAction.has(c.id) ? `its file was ${fileAction.get(c.id)}` : 'no test was written';
+    if (!r && (notWritten.has(c.id) || fileAction.get(c.id) === 'rejected' || fileAction.get(c.id) === 'failed')) continue;
+    const reason = r ? `${r.outcome}: ${r.reason ?? 'no reason recorded'}` : 'no test was written and no reason was recorded';
     unmet.push({ caseId: c.id, priority: c.priority, title: c.title, reason });
   }
   return unmet;
