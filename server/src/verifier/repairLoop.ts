@@ -1,6 +1,7 @@
 // The bounded repair loop (docs/verifier.md, "Repair"): up to `repairAttempts` fresh sessions for one
 // failing test. A candidate replaces the test on disk, must pass N runs alone, and is reverted otherwise.
 import { AmtpError, CancelledError, SchemaValidationError, errorMessage } from '../core/errors';
+import type { RepairRecord } from '../core/run';
 import { MalformedLlmOutput } from '../llm/errors';
 import { firstLine } from './classify';
 import { putFile } from './files';
@@ -25,7 +26,7 @@ export async function repairLoop(s: VerifyState, file: TestFileState, id: string
       continue;
     }
     const { reply, artifactId } = asked;
-    const record = (outcome: string, err?: string) => ctx.update((v) => { v.repairs.push({ caseId: id, attempt, outcome: outcome as never, artifactId, ...(err ? { error: err } : {}) }); });
+    const record = (outcome: RepairRecord['outcome'], err?: string) => ctx.update((v) => { v.repairs.push({ caseId: id, attempt, outcome, artifactId, ...(err ? { error: err } : {}) }); });
     if (reply.verdict === 'code_bug') {
       await record('code_bug');
       return { kind: 'code_bug', reason: `possible bug (repair session): ${reply.reason}; observed: ${JSON.stringify(firstLine(message))}`, attempts: attempt };

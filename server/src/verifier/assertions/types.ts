@@ -25,3 +25,19 @@ export function sidesOfDiff(lines: string[], actualSign: '+' | '-'): ParsedAsser
   };
   return { actual: dedent(side(expectedSign)), expected: dedent(side(actualSign)) };
 }
+
+/** Is a prefix of a printed value closed: no open quote, bracket or brace? (So a split there is between values.) */
+export function balanced(s: string): boolean {
+  let quote = '';
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if ('{[('.includes(c)) depth++;
+    else if ('}])'.includes(c)) depth--;
+  }
+  return !quote && depth === 0;
+}

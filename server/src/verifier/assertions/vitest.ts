@@ -1,7 +1,7 @@
 // vitest (chai's assertion messages), also mocha with chai:
 //   AssertionError: expected '7  ' to be '007' // Object.is equality
 //   AssertionError: expected { a: 1, b: 'two\nlines' } to deeply equal { a: 1, b: 'two\nline' }
-import { stripNoise, type ParsedAssertion } from './types';
+import { balanced, stripNoise, type ParsedAssertion } from './types';
 
 const VERB = / to (?:be|equal|deeply equal|strictly equal|eql|deep equal|have length of) /;
 
@@ -21,19 +21,3 @@ export function parseVitest(message: string): ParsedAssertion | undefined {
   }
   return undefined;
 }
-
-function balanced(s: string): boolean {
-  let quote = '';
-  let depth = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === "'" || c === '"' || c === '`') quote = c;
-    else if ('{[('.includes(c)) depth++;
-    else if ('}])'.includes(c)) depth--;
-  }
-  return !quote && depth === 0;
-}
-export { balanced };
