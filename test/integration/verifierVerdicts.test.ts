@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { caseIdOf } from '../../server/src/agents/generator/batches';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi, type ReceivedRequest } from '../helpers/fakeOpenAi';
+import { pythonWithPytest } from '../../server/src/verifier/runPlan';
 import { ADD_CASE, goodModel } from '../helpers/scriptedModel';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -118,6 +119,29 @@ describe('verdicts: load errors, unmet goals and possible bugs (fake OpenAI)', f
     assert.deepEqual(v.results.map((x) => x.outcome), ['dropped']);
     assert.deepEqual(v.quarantineFiles, []);
     assert.match(repairPayload(0).error, /add is not a function/);
+  });
+
+  it("pytest: a NameError raised by the test's own code (an import it did not make) is not a possible bug", async function () {
+    if (!pythonWithPytest(REPO)) this.skip();
+    await fsp.mkdir(WORK, { recursive: true });
+    const ws = path.join(await fsp.mkdtemp(path.join(WORK, 'verdicts-py-')), 'py-textkit');
+    await fsp.cp(path.join(REPO, 'test/fixtures/py-textkit'), ws, { recursive: true });
+    dirs.push(ws);
+    const c = {
+      title: 'slug("Hello World") returns hello-world', target: { file: 'textkit/core.py', symbol: 'slug' }, kind: 'example' as const, priority: 'P0' as const,
+      preconditions: ['textkit imports'], steps: ['call slug'], expected: ["'hello-world'"], rationale: 'doctest', evidence: { source: 'doctest' as const, location: 'textkit/core.py:8' },
+      oracle: { kind: 'equals' as const, language: 'python' as const, call: 'slug("Hello World")', expected: "'hello-world'", bindings: [{ local: 'slug', import: 'named' as const }] },
+    };
+    const id = caseIdOf(c);
+    fake.script('generator', fence({ schema_version: '1', cases: [c] }));
+    // The body reaches for `textkit.core`, a name the file never imported: NameError in the test itself.
+    fake.script('engineer', fence({ schema_version: '1', tests: [{ case_id: id, body: 'assert textkit.core.slug("Hello World") == "hello-world"' }], not_written: [] }));
+    fake.script('engineer', fence({ schema_version: '1', case_id: id, verdict: 'cannot_fix', reason: 'gave up' }));
+    const { v } = await generate(ws);
+    assert.deepEqual(v.results.map((x) => [x.caseId, x.outcome]), [[id, 'dropped']]);
+    assert.deepEqual(v.quarantineFiles, []);
+    assert.equal(repairCalls().length, 1, 'sent to repair, not quarantined');
+    assert.match(repairPayload(0).error, /NameError: name 'textkit' is not defined/);
   });
 
   it('code that contradicts its README is a possible bug, observed vs documented verbatim across lines', async () => {
