@@ -19,7 +19,7 @@ export interface DeterminismResult {
  * changed reply, a rewrite that differs from the recorded one) fails the check too.
  */
 export async function checkDeterminism(file: string, cliPath: string, env: NodeJS.ProcessEnv = process.env): Promise<DeterminismResult> {
-  const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-verify-'));
+  const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-replay-check-'));
   try {
     const [a, b] = await Promise.all(['a', 'b'].map((n) => replayInChild(cliPath, file, path.join(root, n), env)));
     if (a === b) {
