@@ -79,7 +79,7 @@ export interface VerificationView {
   filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
   coverage?: { before?: number; after?: number; tool?: string; skipped?: string };
   quarantineFiles: string[];
-  unmet: { caseId: string; priority: string; title: string }[];
+  unmet: { caseId: string; priority: string; title: string; reason?: string }[];
 }
 
 export interface GenerateParams {

@@ -189,3 +189,15 @@ describe('testFile (Python): edits on the @lezer/python syntax tree', () => {
     assert.deepEqual(findTests('tests/test_x.py', broken).map((b) => b.caseId), [A, B]);
   });
 });
+
+describe('testFile: skipping a node-tap test', () => {
+  it('a file that imports tap gets { skip: reason } after the test name (tap has no test.skip); others keep .skip', () => {
+    const tap = "import { test } from 'tap';\n\ntest('tc_0000000000a1: adds', async (t) => {\n  t.equal(1, 2);\n});\n";
+    assert.equal(
+      skipTests('test/x.amtp.test.mjs', tap, new Map([['tc_0000000000a1', 'possible bug: "1" vs "2"']])),
+      "import { test } from 'tap';\n\n// AMTP quarantine: possible bug: \"1\" vs \"2\"\ntest('tc_0000000000a1: adds', { skip: \"possible bug: \\\"1\\\" vs \\\"2\\\"\" }, async (t) => {\n  t.equal(1, 2);\n});\n",
+    );
+    const ava = "import test from 'ava';\n\ntest('tc_0000000000a1: adds', (t) => {\n  t.is(1, 2);\n});\n";
+    assert.match(skipTests('test/x.amtp.test.mjs', ava, new Map([['tc_0000000000a1', 'r']])), /\ntest\.skip\('tc_0000000000a1: adds'/);
+  });
+});

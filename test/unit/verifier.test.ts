@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import type { TestCase } from '../../server/src/contracts/types';
 import { validate } from '../../server/src/contracts/validate';
 import { tapResults } from '../../server/src/frameworks/runner';
-import { classifyFailure, observedValue } from '../../server/src/verifier/classify';
 import { redundant } from '../../server/src/verifier/coverage';
 import { acceptRepair } from '../../server/src/verifier/repair';
 import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests } from '../../server/src/verifier/testFile';
@@ -67,29 +66,6 @@ describe('verifier: editing tests inside a file by case id', () => {
     assert.equal(quarantinePath('test/ms.amtp.test.js'), 'test/ms.amtp.quarantine.test.js');
     assert.equal(quarantinePath('src/x.spec.ts'), 'src/x.quarantine.spec.ts');
     assert.equal(quarantinePath('tests/test_x_amtp.py'), 'tests/test_x_amtp_quarantine.py');
-  });
-});
-
-describe('verifier: classification of a failure', () => {
-  const documented: TestCase = {
-    id: A, title: "pad('7', 3) returns '007'", target: { file: 'index.js', symbol: 'pad' }, kind: 'example', priority: 'P0', preconditions: [], steps: ['x'], expected: ['y'], rationale: 'r',
-    evidence: { source: 'readme', location: 'README.md:3' }, oracle: { kind: 'equals', language: 'javascript', call: "pad('7', 3)", expected: "'007'" },
-  };
-  it('documented expectation asserted verbatim + code disagrees → possible bug, with observed vs documented', () => {
-    const c = classifyFailure(documented, `it('${A}: x', () => { expect(pad('7', 3)).toBe("007"); })`, 'Expected: "007"\nReceived: "7  "');
-    assert.equal(c.kind, 'possible_bug');
-    assert.match(c.reason, /documented pad\('7', 3\) → '007' \(readme README\.md:3\); observed: "7 {2}"/);
-  });
-  it('an expected value the docs do not state → the test is wrong (even when the title repeats the documented value)', () => {
-    assert.equal(classifyFailure(documented, `it('${A}: returns '007'', () => { expect(pad('7', 3)).toBe('7007'); })`, 'x').kind, 'test_wrong');
-    assert.equal(classifyFailure({ ...documented, evidence: { source: 'llm' } }, `it('${A}', () => { expect(pad('7', 3)).toBe('007'); })`, 'x').kind, 'test_wrong');
-    assert.equal(classifyFailure(undefined, 'x', 'y').kind, 'test_wrong');
-  });
-  it('reads the observed value from each runner’s message', () => {
-    assert.equal(observedValue('expect(received).toBe(expected)\n\nExpected: 5\nReceived: 6'), '6');
-    assert.equal(observedValue('Expected values to be strictly equal:\nexpected: 5\nactual: 6'), '6');
-    assert.equal(observedValue('AssertionError: expected 6 to be 5 // Object.is equality'), '6');
-    assert.equal(observedValue('E       assert 6 == 5'), '6');
   });
 });
 

@@ -7,7 +7,7 @@ import type { FlagValues } from './flags';
 import { VERSION, commandHelp, usage } from './help';
 import { mcp } from './mcpCommand';
 import { approve, generate, resume } from './runCommands';
-import { crawl, replay, runs, verifyDeterminismCommand } from './workspaceCommands';
+import { crawl, replay, replayCheckCommand, runs } from './workspaceCommands';
 
 type Handler = (positionals: string[], values: FlagValues, signal: AbortSignal) => Promise<number>;
 
@@ -18,7 +18,7 @@ const HANDLERS: Record<CommandName, Handler> = {
   resume,
   approve,
   replay,
-  'verify-determinism': verifyDeterminismCommand,
+  'verify-determinism': replayCheckCommand,
   mcp,
 };
 

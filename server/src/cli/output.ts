@@ -23,7 +23,7 @@ export function summaryText(s: RunSummary): string {
     for (const f of v.filters) out.push(`    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`);
     if (v.coverage.before !== undefined || v.coverage.after !== undefined) out.push(`    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}%`);
     for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
-    for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}`);
+    for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);
   }
   const b = s.branch;
   if (b?.status === 'created') out.push(`  branch: ${b.name} (${b.commit?.slice(0, 10)}) with ${b.files.length} file(s); push it with: git push origin ${b.name}`);

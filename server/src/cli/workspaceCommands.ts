@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors';
 import { RunStore } from '../pipeline/store';
 import { EXIT } from '../pipeline/summary';
 import { replayRecording } from '../record/replay';
-import { verifyDeterminism } from '../record/determinism';
+import { checkDeterminism } from '../record/determinism';
 import type { FlagValues } from './flags';
 import { err, workspaceArg } from './pipeline';
 
@@ -48,12 +48,12 @@ export async function replay(positionals: string[], v: FlagValues): Promise<numb
   return result.error ? EXIT.failed : EXIT.ok;
 }
 
-export async function verifyDeterminismCommand(positionals: string[]): Promise<number> {
+export async function replayCheckCommand(positionals: string[]): Promise<number> {
   const file = path.resolve(positionals[0]);
   await fsp.access(file).catch(() => {
     throw new UsageError(`no such recording: ${file}`);
   });
-  const r = await verifyDeterminism(file, process.argv[1]);
+  const r = await checkDeterminism(file, process.argv[1]);
   if (r.identical) {
     out(r.summary);
     return EXIT.ok;

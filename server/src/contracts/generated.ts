@@ -336,6 +336,10 @@ export interface RepairInput {
    */
   test: string;
   /**
+   * the test file's import lines, above its first test
+   */
+  imports?: string;
+  /**
    * what the runner reported, truncated
    */
   error: string;
@@ -360,6 +364,10 @@ export type RepairOutput = {
    * the complete replacement test (one it()/test() call, or one Python test function), its name still starting with the case id
    */
   test?: string;
+  /**
+   * with verdict fixed, when the test fails because of a wrong import: the complete replacement of the file's import lines (payload.imports)
+   */
+  imports?: string;
   reason: string;
 };
 

@@ -290,7 +290,7 @@ export interface VerificationRecord {
   repairs: RepairRecord[];
   quarantineFiles: string[];
   /** P0/P1 cases with neither a passing test nor a recorded reason */
-  unmet: { caseId: string; priority: string; title: string }[];
+  unmet: { caseId: string; priority: string; title: string; reason?: string }[];
   /** process-group ids of every runner started (for audits and orphan checks) */
   pids: number[];
   /** write-ahead log of the files the verifier wrote, so a re-verification can restore them */

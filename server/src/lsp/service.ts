@@ -12,7 +12,7 @@ import { RunStore } from '../pipeline/store';
 import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
-import { verifyDeterminism } from '../record/determinism';
+import { checkDeterminism } from '../record/determinism';
 import { runView } from './runView';
 import { runWrittenTests } from './runTests';
 import { exportedSymbols } from './fileSymbols';
@@ -181,7 +181,7 @@ export class AmtpService {
 
   async verifyDeterminism(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {
     const file = path.resolve(this.workspace, p.file);
-    const r = await verifyDeterminism(file, this.cliPath);
+    const r = await checkDeterminism(file, this.cliPath);
     return { identical: r.identical, summary: r.summary, diff: r.diff };
   }
 

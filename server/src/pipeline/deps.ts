@@ -6,6 +6,7 @@ import type { CrawlerOutput } from '../contracts/types';
 import type { Approver } from '../gateway/gateway';
 import type { RiskPolicy } from '../gateway/policy';
 import type { LlmProvider } from '../llm/provider';
+import type { runTests } from '../frameworks/runner';
 import type { BackoffPolicy } from './retry';
 import type { Stage } from './stage';
 import type { RunStore } from './store';
@@ -41,4 +42,15 @@ export interface PipelineDeps {
   systemPrompts?: Partial<Record<AgentId, string>>;
   /** false when the workspace may not execute code (VS Code Restricted Mode); the verifier then runs nothing */
   canExecute?: () => boolean;
+  /** how the verifier reaches the workspace; a recording taps it and a replay answers from it (server/src/record/testTap.ts) */
+  tests?: TestAccess;
+}
+
+/** The verifier's contact with the workspace: how tests run here, each test run, and each file it rewrites. */
+export interface TestAccess {
+  /** wraps the decision how tests run here (a JSON value) */
+  plan<T>(decide: () => T): T;
+  run: typeof runTests;
+  /** told before the verifier writes (content) or removes (null) a file */
+  wrote(path: string, content: string | null): void;
 }

@@ -25,7 +25,7 @@ export interface RunSummary {
     results: { caseId: string; outcome: 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing'; reason?: string; test?: string; file?: string }[];
     coverage: { before?: number; after?: number; tool?: string; skipped?: string };
     quarantineFiles: string[];
-    unmet: { caseId: string; priority: string; title: string }[];
+    unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
   };
   /** present when the run was asked to commit (--commit): the branch made, or why not */

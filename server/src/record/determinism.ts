@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { ReplayOutput } from './replay';
 
-export interface VerifyResult {
+export interface DeterminismResult {
   identical: boolean;
   summary: string;
   diff?: string;
@@ -13,15 +13,19 @@ export interface VerifyResult {
 }
 
 /**
- * Two independent replays, each in its own process and folder, compared byte
- * for byte on their canonical outputs: artifacts, written files, final state.
+ * `amtp verify-determinism` (the command keeps its name): two independent replays, each in its own
+ * process and folder, compared byte for byte on their canonical outputs (artifacts, written files,
+ * the verifier's rewrites, final state). A replay that diverged from the recording itself (a
+ * changed reply, a rewrite that differs from the recorded one) fails the check too.
  */
-export async function verifyDeterminism(file: string, cliPath: string, env: NodeJS.ProcessEnv = process.env): Promise<VerifyResult> {
-  const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-verify-'));
+export async function checkDeterminism(file: string, cliPath: string, env: NodeJS.ProcessEnv = process.env): Promise<DeterminismResult> {
+  const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-replay-check-'));
   try {
     const [a, b] = await Promise.all(['a', 'b'].map((n) => replayInChild(cliPath, file, path.join(root, n), env)));
     if (a === b) {
       const out = JSON.parse(a) as ReplayOutput;
+      const diverged = divergence(out);
+      if (diverged) return { identical: false, summary: `both replays diverged from the recording: ${diverged}`, firstDivergentEvent: diverged };
       return { identical: true, summary: `deterministic: ${out.trace.length} recorded events replayed, ${out.artifacts.length} artifacts, ${out.files.length} files, final state ${(out.final as { status?: string })?.status ?? 'none'}` };
     }
     const ra = JSON.parse(a) as ReplayOutput;
@@ -47,6 +51,13 @@ function replayInChild(cliPath: string, file: string, out: string, env: NodeJS.P
       else resolve(stdout.trim());
     });
   });
+}
+
+/** Why a replay could not follow its recording, if it could not. */
+function divergence(o: ReplayOutput): string | undefined {
+  const text = `${o.error ?? ''}\n${JSON.stringify(o.final ?? '')}`;
+  const m = /replay diverged[^"\n]*/.exec(text);
+  return m?.[0];
 }
 
 /** The first recorded event after which the two replays saw or made different things. */

@@ -7,7 +7,7 @@ import { canonicalJson, sha256 } from '../core/canonical';
 import { DEFAULT_BATCHING, type RunParams } from '../core/run';
 import { redactValue } from '../util/redact';
 
-export type RecordedAgent = 'orchestrator' | 'crawler' | 'generator' | 'engineer' | 'workspace';
+export type RecordedAgent = 'orchestrator' | 'crawler' | 'generator' | 'engineer' | 'verifier' | 'workspace';
 
 export interface HeaderRun {
   run_id: string;
@@ -34,9 +34,9 @@ export class Recorder {
   header(h: HeaderRun): void {
     const p = h.params;
     this.line({
-      type: 'header', format: 'amtp-recording', format_version: 2, sanitizer: SANITIZER_VERSION,
+      type: 'header', format: 'amtp-recording', format_version: 3, sanitizer: SANITIZER_VERSION,
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([k, s]) => [k, s.$id])),
-      run: { run_id: h.run_id, workspace_name: h.workspace_name, depth: p.depth, framework: p.framework, provider: p.provider, models: p.models, seed: p.seed, temperature: p.temperature, max_attempts: p.maxAttempts, batching: p.batching ?? DEFAULT_BATCHING },
+      run: { run_id: h.run_id, workspace_name: h.workspace_name, depth: p.depth, framework: p.framework, provider: p.provider, models: p.models, seed: p.seed, temperature: p.temperature, max_attempts: p.maxAttempts, batching: p.batching ?? DEFAULT_BATCHING, ...(p.verify ? { verify: p.verify } : {}) },
     });
   }
 

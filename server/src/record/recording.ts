@@ -2,14 +2,14 @@ import { promises as fsp } from 'node:fs';
 import { formatContractErrors, validate } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
-import type { BatchParams } from '../core/run';
+import type { BatchParams, VerifyParams } from '../core/run';
 import type { RecordedUsage } from './recordingProvider';
 
 export interface RecordingHeader {
   type: 'header';
   format: 'amtp-recording';
-  /** 1: one session per agent; 2: batches (server/src/pipeline/batchStage.ts) */
-  format_version: 1 | 2;
+  /** 1: one session per agent; 2: batches (server/src/pipeline/batchStage.ts); 3: the verifier's test runs, repairs and rewrites too (testTap.ts) */
+  format_version: 1 | 2 | 3;
   sanitizer: string;
   schemas: Record<string, string>;
   run: {
@@ -17,6 +17,8 @@ export interface RecordingHeader {
     provider: string; models: Record<string, string>; seed: number; temperature: number; max_attempts: number;
     /** format_version 2: the budgets the batches were cut with */
     batching?: BatchParams;
+    /** format_version 3: the verifier's settings, when the run had a verify stage */
+    verify?: VerifyParams;
   };
 }
 

@@ -19,6 +19,8 @@ import { loadRecording, type Recording } from './recording';
 import { ReplayDivergence, ReplayProvider, recordedSystemPrompts, type ConsumedEvent } from './replayProvider';
 import type { CrawlerOutput } from '../contracts/types';
 import { replayTools, type ToolResult } from './toolTap';
+import { replayTests } from './testTap';
+import { verifyStage } from '../verifier/stage';
 
 /** Everything a replay produced, in a form two replays can be compared by. */
 export interface ReplayOutput {
@@ -59,6 +61,9 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
   });
   // The same budgets cut the same batches; one batch at a time gives every replay the same trace order.
   if (h.batching) params.batching = { ...h.batching, concurrency: 1 };
+  // Format 3 recorded the verifier: its test runs are answered from the recording and its rewrites checked against it.
+  const tests = rec.header.format_version >= 3 && h.verify ? replayTests(rec, trace) : undefined;
+  if (tests) params.verify = h.verify;
   const perturbTool = opts.inject === 'tool' ? (r: ToolResult): ToolResult => ({ ...r, structuredContent: r.structuredContent && injectNoise(r.structuredContent) }) : undefined;
   const perturbReply = opts.inject === 'reply' ? (c: string) => c.replace(/"title":\s*"/, (m) => `${m}${Math.random().toString(36).slice(2, 8)} `) : undefined;
   const tools = replayTools(rec, trace, perturbTool);
@@ -73,8 +78,9 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
         // Pinned: the prompts the recording was made with, so the prompt hashes (and artifact ids) match it.
         ...(opts.pinned ? { systemPrompts: recordedSystemPrompts(rec) } : {}),
         approver: recordedApprover(rec),
-        // A replay writes files into its own folder and never runs them: no verify stage.
-        stages: [...replayAgentStages(rec.header.format_version), writeStage()],
+        // A replay writes files into its own folder and never runs them: the verify stage (format 3) gets recorded test results.
+        stages: [...replayAgentStages(rec.header.format_version), writeStage(), ...(tests ? [verifyStage] : [])],
+        ...(tests ? { tests } : {}),
         crawl: opts.pinned ? async () => recordedStaticMap(rec) : async (w) => (await crawlWorkspace(w, { tools })).map,
         // Waits already happened when the run was recorded; a replay only needs the decisions.
         backoff: { rateLimitBaseMs: 0, transientBaseMs: 0, maxDelayMs: 0 },
@@ -82,6 +88,8 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
       params,
       h.run_id,
     );
+    const missed = tests?.unconsumedWrites() ?? [];
+    if (missed.length) error = `replay diverged: the recording has ${missed.length} more verifier write(s), first ${missed[0].path}`;
   } catch (e) {
     error = errorMessage(e);
     run = await store.getRun(h.run_id);
@@ -147,7 +155,7 @@ async function readTree(root: string, rel = ''): Promise<{ path: string; content
 }
 
 /** Format 1 recordings were made with one session per agent; format 2 with batches. */
-function replayAgentStages(formatVersion: 1 | 2): Stage[] {
+function replayAgentStages(formatVersion: 1 | 2 | 3): Stage[] {
   if (formatVersion === 1) return AGENTS.map(legacyAgentStage);
   return [batchedAgentStage('crawler', BATCHINGS.crawler), batchedAgentStage('generator', BATCHINGS.generator), batchedAgentStage('engineer', BATCHINGS.engineer)];
 }

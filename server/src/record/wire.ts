@@ -5,10 +5,12 @@ import type { RunParams } from '../core/run';
 import { Recorder } from './recorder';
 import { RecordingProvider } from './recordingProvider';
 import { recordingTools } from './toolTap';
+import { recordingTests } from './testTap';
 
 /**
- * Pipeline wiring that records every LLM request/reply, tool call/return and
- * state transition of one run to `file`, with the given secrets redacted.
+ * Pipeline wiring that records every LLM request/reply (repair sessions included), tool
+ * call/return, test run, verifier file write and state transition of one run to `file`,
+ * with the given secrets redacted.
  */
 export function recordedDeps(deps: PipelineDeps, params: RunParams, runId: string, file: string, secrets: string[]): { deps: PipelineDeps; recorder: Recorder } {
   const recorder = new Recorder(file, secrets.filter(Boolean));
@@ -16,6 +18,6 @@ export function recordedDeps(deps: PipelineDeps, params: RunParams, runId: strin
   const tap = (inner: Parameters<typeof recordingTools>[0]) => recordingTools(inner, recorder);
   return {
     recorder,
-    deps: { ...deps, provider: new RecordingProvider(deps.provider, recorder), crawl: async (w) => (await crawlWorkspace(w, { tap })).map, recorder },
+    deps: { ...deps, provider: new RecordingProvider(deps.provider, recorder), crawl: async (w) => (await crawlWorkspace(w, { tap })).map, recorder, tests: recordingTests(recorder) },
   };
 }

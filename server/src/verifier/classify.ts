@@ -1,11 +1,15 @@
-// Why did a test fail: is the test wrong, or may the code have a bug?
+// Why did a test fail: is the test wrong, or may the code have a bug? (docs/verifier.md, "Classifying a failure")
 //
-// Rule (docs/verifier.md): a consistently failing test is a *possible bug in the code* when its
-// expectation is documented — the case's evidence is documentation (README, JSDoc @example,
-// docstring, doctest), its oracle carries the documented result, and the test asserts that very
-// result (the literal appears verbatim in the test). The code then contradicts its own docs.
-// Anything else is *the test is wrong* (e.g. an expected value the docs do not state).
+// A consistently failing test is a *possible bug in the code* only when the failing assertion is the
+// case's own documented call and expected value: the case's evidence is documentation (README, JSDoc
+// @example, docstring, doctest), the runner's message parses into expected/actual, the parsed
+// expected value is the oracle's documented value, and the test makes the oracle's call. Errors the
+// test's own code raised, characterization cases and everything else mean *the test is wrong*.
 import type { TestCase } from '../contracts/types';
+import type { Framework } from '../core/frameworks';
+import { parseAssertion, type ParsedAssertion } from './assertions';
+import { sameLiteral } from './assertions/literal';
+import { selfError } from './assertions/selfError';
 
 const DOC_SOURCES = new Set(['readme', 'jsdoc', 'docstring', 'doctest']);
 
@@ -15,18 +19,41 @@ export interface Classification {
   reason: string;
 }
 
-export function classifyFailure(c: TestCase | undefined, testText: string | undefined, message: string): Classification {
-  const observed = observedValue(message);
+export interface Failure {
+  framework: Framework;
+  testCase: TestCase | undefined;
+  /** the failing test's source (its call, name included) */
+  testText: string | undefined;
+  /** the whole test file, to tell bindings the test made itself */
+  fileText: string;
+  message: string;
+}
+
+export function classifyFailure(f: Failure): Classification {
+  const wrong = (why: string): Classification => ({ kind: 'test_wrong', reason: `test is wrong: ${why}` });
+  const own = selfError(f.message, f.fileText);
+  if (own) return wrong(`its own code raised ${JSON.stringify(own)}`);
+  const c = f.testCase;
+  if (!c) return wrong(`the test has no planned case; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
+  if (isCharacterization(c)) return wrong(`a characterization test pins current behaviour and cannot reveal a bug; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
   const documented = documentedExpectation(c);
-  if (c && documented && testText && assertsLiteral(testText, documented)) {
-    const where = c.evidence?.location ? ` (${c.evidence.source} ${c.evidence.location})` : ` (${c.evidence?.source})`;
-    return {
-      kind: 'possible_bug',
-      reason: `possible bug in ${c.target.symbol} (${c.target.file}): documented ${c.oracle?.call ?? c.title} → ${documented}${where}; observed: ${observed}`,
-    };
-  }
-  const why = !c ? 'the test has no planned case' : !documented ? 'its expectation is not a documented result' : 'it does not assert the documented result';
-  return { kind: 'test_wrong', reason: `test is wrong: ${why}; runner said: ${observed}` };
+  if (!documented) return wrong(`its expectation is not a documented result; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
+  const parsed = parseAssertion(f.framework, f.message);
+  if (!parsed) return wrong(`the failure is not an assertion of the documented value; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
+  if (!sameLiteral(parsed.expected, documented)) return wrong(`it expects ${JSON.stringify(parsed.expected)}, the documentation says ${JSON.stringify(documented)}; observed: ${JSON.stringify(parsed.actual)}`);
+  if (c.oracle?.call && f.testText && !makesCall(f.testText, c.oracle.call)) return wrong(`it does not make the documented call ${c.oracle.call}`);
+  return { kind: 'possible_bug', reason: possibleBugReason(c, documented, parsed) };
+}
+
+function possibleBugReason(c: TestCase, documented: string, parsed: ParsedAssertion): string {
+  const where = c.evidence?.location ? ` (${c.evidence.source} ${c.evidence.location})` : ` (${c.evidence?.source})`;
+  return `possible bug in ${c.target.symbol} (${c.target.file}): documented ${c.oracle?.call ?? c.title} → ${JSON.stringify(documented)}${where}; observed: ${JSON.stringify(parsed.actual)}`;
+}
+
+/** Characterization cases pin what the code does today (P2/P3); a failure there is never the code's fault. */
+export function isCharacterization(c: TestCase): boolean {
+  if (c.priority !== 'P2' && c.priority !== 'P3') return false;
+  return (c.kind as string) === 'characterization' || /pins? (the )?current behaviou?r/i.test(`${c.title}\n${c.rationale}`);
 }
 
 /** The documented result a case's oracle carries, when its evidence is documentation. */
@@ -37,37 +64,30 @@ export function documentedExpectation(c: TestCase | undefined): string | undefin
   return o.expected;
 }
 
-/** The value the code produced, as the runner's assertion message shows it (best effort). */
-export function observedValue(message: string): string {
-  const m = message.replace(/\u001b\[[0-9;]*m/g, '');
-  const pick = (re: RegExp) => re.exec(m)?.[1]?.trim();
-  const v =
-    pick(/Received:\s*(.+)/) ?? // jest
-    pick(/^\s*actual:\s*(.+)$/m) ?? // node:test YAML
-    pick(/expected (.+?) to (?:be|equal|deeply equal|strictly equal|throw)\b/) ?? // vitest / chai
-    pick(/\n\s*\n(.+?) !== /) ?? // node:assert message: `1 !== 2`
-    pick(/^E\s+assert (.+?) ==/m) ?? // pytest
-    pick(/AssertionError: assert (.+?) ==/) ??
-    m.split('\n').map((l) => l.trim()).find((l) => l && !/^(error:|---|\.\.\.)$/.test(l));
-  return (v ?? 'no message').slice(0, 200);
+/** Does the test's body (its name excluded) make the call, spelled in any quote style or spacing? */
+function makesCall(testText: string, call: string): boolean {
+  const body = testText.replace(/^\s*[\w.$]+\(\s*(['"`])(?:\\.|(?!\1)[^\\])*\1/, '').replace(/^\s*(async\s+)?def\s+\w+/, '');
+  const norm = (s: string) => s.replace(/\s+/g, '').replace(/["`]/g, "'");
+  return norm(body).includes(norm(call));
+}
+
+const MEANINGFUL = [
+  /Cannot find module [^\n]+/,
+  /\b(?:SyntaxError|ReferenceError|TypeError|ModuleNotFoundError|ImportError|NameError|IndentationError|Error \[ERR_[A-Z_]+\]): [^\n]+/,
+  /\bERR_[A-Z_]+\b[^\n]*/,
+];
+
+/** The line of an error that says what went wrong (`Cannot find module …`, `SyntaxError: …`), else the first non-noise line. */
+export function meaningfulLine(message: string): string {
+  const m = message.replace(/\u001b\[[0-9;]*m/g, '').replace(/^#\s?/gm, '');
+  for (const re of MEANINGFUL) {
+    const hit = re.exec(m);
+    if (hit) return hit[0].trim().slice(0, 400);
+  }
+  return firstLine(m);
 }
 
 /** First meaningful line of an error, for short reasons. */
 export function firstLine(message: string): string {
-  return (message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l && !/^(error:\s*\|-?|---|\.\.\.|●.*)$/.test(l)) ?? 'no message').slice(0, 240);
-}
-
-function squash(s: string): string {
-  return s.replace(/\s+/g, '');
-}
-
-/** Does the test body (its name excluded) contain the documented literal as a whole token? Quote style is ignored. */
-export function assertsLiteral(testText: string, literal: string): boolean {
-  const body = squash(testText.replace(/^\s*[\w.$]+\(\s*(['"`])(?:\\.|(?!\1)[^\\])*\1/, '').replace(/^\s*(async\s+)?def\s+\w+/, ''));
-  const lit = squash(literal);
-  const forms = new Set([lit]);
-  const q = /^(['"])(.*)\1$/.exec(lit);
-  if (q) for (const quote of ["'", '"', '`']) forms.add(quote + q[2] + quote);
-  const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return [...forms].some((f) => new RegExp(`(?<![\\w$.])${esc(f)}(?![\\w$])`).test(body));
+  return (message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l && !/^(error:\s*\|-?|---|\.\.\.|●.*|test failed|collection failure)$/.test(l)) ?? 'no message').slice(0, 240);
 }

@@ -1,4 +1,6 @@
-import { runTests, type RunResult } from '../frameworks/runner';
+import { runTests as realRunTests, type RunResult } from '../frameworks/runner';
+
+type RunTests = typeof realRunTests;
 import { CancelledError } from '../core/errors';
 import type { RunPlan } from './runPlan';
 
@@ -19,12 +21,14 @@ export class CaseRunner {
     private readonly timeoutMs: number,
     private readonly signal: AbortSignal | undefined,
     private readonly onPid: (pid: number) => void,
+    /** frameworks/runner.ts runTests, or a recording's tap / a replay of it */
+    private readonly runTests: RunTests = realRunTests,
   ) {}
 
   async run(file: string, caseIds: string[], opts: { grep?: string | string[]; coverageOf?: string[] } = {}): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
     if (this.signal?.aborted) throw new CancelledError();
     this.executions++;
-    const result = await runTests(this.plan.framework, this.workspace, [file], {
+    const result = await this.runTests(this.plan.framework, this.workspace, [file], {
       binDir: this.plan.binDir, args: this.plan.args, env: this.plan.env, python: this.plan.python, timeoutMs: this.timeoutMs,
       signal: this.signal, onSpawn: this.onPid, grep: opts.grep, coverageOf: opts.coverageOf,
     });
@@ -38,7 +42,7 @@ export class CaseRunner {
       }
       const tests = result.tests.filter((t) => t.name.includes(id));
       if (!tests.length) {
-        if (loadError) obs.set(id, { status: 'load_error', message: loadError.message });
+        if (loadError) obs.set(id, { status: 'load_error', message: withOutput(loadError.message, result.output) });
         else if (!result.tests.length && result.exitCode !== 0) obs.set(id, { status: 'load_error', message: tail(result.output) });
         else obs.set(id, { status: 'missing', message: `no test named with ${id} in the runner's results` });
         continue;
@@ -51,7 +55,15 @@ export class CaseRunner {
   }
 }
 
+/** node:test reports a file that does not load as "test failed": the error itself is in the output before it. */
+function withOutput(message: string, output: string): string {
+  return /Error|Cannot find module/.test(message) ? message : `${message}\n${output.slice(0, 4000)}`;
+}
+
+/** The runner's last lines, after its first error line when that scrolled off (mocha prints the stack after it). */
 function tail(output: string): string {
   const lines = output.trim().split('\n').filter((l) => l.trim());
-  return lines.slice(-12).join('\n').slice(-1500) || 'the runner reported nothing';
+  const last = lines.slice(-12).join('\n').slice(-1500);
+  const first = lines.find((l) => /\b(?:Error|Cannot find module)\b/.test(l));
+  return (first && !last.includes(first) ? `${first.trim()}\n${last}` : last) || 'the runner reported nothing';
 }

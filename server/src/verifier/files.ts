@@ -10,7 +10,7 @@ export interface WriteLog {
   /** sha256 of every content AMTP wrote or means to write */
   known: Set<string>;
   /** write-ahead: called (and awaited) before a file changes, so a re-verification can undo it */
-  before(path: string, sha: string | null): Promise<void>;
+  before(path: string, sha: string | null, content: string | null): Promise<void>;
 }
 
 export async function readOrNull(abs: string): Promise<string | null> {
@@ -26,7 +26,7 @@ export async function putFile(gateway: Gateway, workspace: string, log: WriteLog
   const tool = content === null ? (generated ? 'fs.remove_generated' : 'fs.overwrite') : before === null ? 'fs.create_test' : generated ? 'fs.rewrite_generated' : 'fs.overwrite';
   const after = content ?? '';
   if (content !== null) log.known.add(sha256(content));
-  await log.before(path, content === null ? null : sha256(content));
+  await log.before(path, content === null ? null : sha256(content), content);
   const result = await gateway.execute(
     tool,
     {

@@ -100,14 +100,37 @@ export function removeJsTests(path: string, content: string, ids: Set<string>): 
 
 export function skipJsTests(path: string, content: string, reasons: Map<string, string>): string {
   const edits: Edit[] = [];
+  // node-tap has no `test.skip`: a skipped tap test takes `{ skip: reason }` after its name.
+  const tapNames = tapTestNameEnds(path, content);
   for (const t of findJsTests(path, content)) {
     const reason = reasons.get(t.caseId);
     if (reason === undefined) continue;
     const base = t.callee.split('.')[0];
     edits.push({ start: t.start, end: t.start, text: `// AMTP quarantine: ${oneLine(reason)}\n${t.indent}` });
-    edits.push({ start: t.calleeStart, end: t.calleeEnd, text: t.each ? `${base}.skip.each` : `${base}.skip` });
+    const nameEnd = tapNames?.get(t.calleeStart);
+    if (nameEnd !== undefined) edits.push({ start: nameEnd, end: nameEnd, text: `, { skip: ${JSON.stringify(oneLine(reason))} }` });
+    else edits.push({ start: t.calleeStart, end: t.calleeEnd, text: t.each ? `${base}.skip.each` : `${base}.skip` });
   }
   return applyEdits(content, edits);
+}
+
+/** For a file that imports tap: where each test call's name argument ends, by the call's start; undefined otherwise. */
+function tapTestNameEnds(path: string, content: string): Map<number, number> | undefined {
+  const ts = typescript();
+  const sf = parse(path, content);
+  const fromTap = sf.statements.some(
+    (st) =>
+      (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier) && st.moduleSpecifier.text === 'tap') ||
+      (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => d.initializer && /^require\(\s*['"]tap['"]\s*\)$/.test(d.initializer.getText(sf)))),
+  );
+  if (!fromTap) return undefined;
+  const ends = new Map<number, number>();
+  const visit = (n: TS.Node): void => {
+    if (ts.isCallExpression(n) && n.arguments.length >= 2) ends.set(n.expression.getStart(sf), n.arguments[0].end);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return ends;
 }
 
 /**

@@ -24,6 +24,8 @@ Decide:
 - "fixed": the test itself is wrong (a wrong expected value, a wrong import, a wrong API use). Reply
   with "test": the complete replacement test — one it()/test() call (JavaScript/TypeScript) or one
   test function (Python) — whose name still starts with the case id. Assert only documented behaviour.
+  When the file does not load because of a wrong import, also reply with "imports": the complete
+  replacement of the file's import lines (payload.imports).
 - "code_bug": the test asserts exactly what the documentation says and the code returns something else.
   The test will be kept, skipped, in a quarantine file.
 - "cannot_fix": the case cannot be tested reliably; the test will be dropped.
@@ -40,6 +42,8 @@ export interface RepairReply {
   case_id: string;
   verdict: 'fixed' | 'code_bug' | 'cannot_fix';
   test?: string;
+  /** with `fixed`: the file's import lines, replaced (a wrong import made the file fail to load) */
+  imports?: string;
   reason: string;
 }
 
@@ -51,6 +55,8 @@ export interface RepairInput {
   testCase: TestCase | undefined;
   caseId: string;
   test: string;
+  /** the test file's import lines */
+  imports?: string;
   error: string;
   attempt: number;
   previous: { test: string; error: string }[];
@@ -59,7 +65,7 @@ export interface RepairInput {
 export function repairEnvelope(i: RepairInput): string {
   const payload = {
     framework: i.framework, file: i.file, case: (i.testCase ?? { id: i.caseId }) as unknown as Record<string, unknown>, test: i.test,
-    error: i.error.slice(0, 4000), attempt: i.attempt, ...(i.previous.length ? { previous: i.previous.map((p) => ({ test: p.test, error: p.error.slice(0, 2000) })) } : {}),
+    ...(i.imports ? { imports: i.imports } : {}), error: i.error.slice(0, 4000), attempt: i.attempt, ...(i.previous.length ? { previous: i.previous.map((p) => ({ test: p.test, error: p.error.slice(0, 2000) })) } : {}),
   };
   requireValid('repair-input', payload, 'repair input');
   const env: HandoffEnvelope = {

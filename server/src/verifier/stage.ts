@@ -8,10 +8,10 @@ import type { PipelineDeps } from '../pipeline/deps';
 import type { Stage } from '../pipeline/stage';
 import { isWritten, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
-import { unmetGoals } from './goal';
 import { planRun } from './runPlan';
 import { findTests } from './testFile';
 import type { VerificationRecord } from '../core/run';
+import { unmetCases } from './unmet';
 import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
 
@@ -42,7 +42,8 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     .filter((f) => isWritten(state.run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
   if (!files.length) return void (await skip('no test file was written'));
-  const plan = planRun(engineer.framework, deps.workspace, engineer.command, files.map((f) => f.path));
+  const decide = () => planRun(engineer.framework, deps.workspace, engineer.command, files.map((f) => f.path));
+  const plan = deps.tests ? deps.tests.plan(decide) : decide();
   if ('cannot' in plan) return void (await skip(`the tests cannot run here: ${plan.cannot}`));
 
   const prior = state.run.verification?.writes ?? [];
@@ -55,7 +56,10 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log: WriteLog = {
     known: new Set([...engineer.files.map((f) => sha256(f.content)), ...files.map((f) => sha256(f.content)), ...prior.flatMap((w) => (w.sha256 ? [w.sha256] : []))]),
-    before: (path, sha) => update((v) => { v.writes.push({ path, sha256: sha }); }),
+    before: (path, sha, content) => {
+      deps.tests?.wrote(path, content);
+      return update((v) => { v.writes.push({ path, sha256: sha }); });
+    },
   };
 
   const tests = files.reduce((n, f) => n + new Set(findTests(f.path, f.content).map((b) => b.caseId)).size, 0);
@@ -73,7 +77,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       await restore(deps, gateway, log, state.run, files, prior);
       await verifyFiles({
         workspace: deps.workspace, run: () => state.run, store: deps.store, provider: deps.provider, gateway, plan, params, engineer, engineerArtifactId, cases, files, log,
-        signal: deps.signal, update, info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
+        signal: deps.signal, update, runTests: deps.tests?.run, info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
       });
       return true;
     },
@@ -97,14 +101,14 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     });
     return;
   }
-  const unmet = unmetGoals(cases, engineer, state.run, state.run.verification!.results);
+  const unmet = unmetCases(cases, engineer, state.run, state.run.verification!.results);
   await save((r) => {
     const v = r.verification!;
     v.status = 'done';
     v.unmet = unmet;
     if (!unmet.length) return;
     r.status = 'needs_review';
-    r.reason = `${unmet.length} P0/P1 case(s) have neither a passing test nor a recorded reason: ${unmet.map((u) => u.caseId).join(', ')}`;
+    r.reason = `${unmet.length} P0/P1 case(s) have no passing or quarantined test: ${unmet.map((u) => `${u.caseId} (${u.reason})`).join('; ')}`;
   });
 };
 

@@ -1,0 +1,98 @@
+// The verifier's contact with the workspace (PipelineDeps.tests), recorded and replayed like the
+// crawler's tool calls (toolTap.ts): how tests run here (`tests.plan`), every test run (`tests.run`,
+// its RunResult as the return) and every file the verifier writes or removes (`fs.write`, with the
+// content's sha256 and the content). A replay answers the first two from the recording and checks
+// the third: a rewrite that differs from the recorded one is a divergence.
+import { runTests, type RunOptions, type RunResult } from '../frameworks/runner';
+import { canonicalJson, sha256 } from '../core/canonical';
+import type { Framework } from '../core/frameworks';
+import type { TestAccess } from '../pipeline/deps';
+import type { Recorder } from './recorder';
+import type { RecordedEvent, Recording } from './recording';
+import { ReplayDivergence, type ConsumedEvent } from './replayProvider';
+
+/** What identifies a test run across machines: no absolute path, no pid, no signal. */
+function runArgs(framework: Framework, files: string[], opts: RunOptions): Record<string, unknown> {
+  return { framework, files, grep: opts.grep ?? null, coverageOf: opts.coverageOf ?? null };
+}
+
+const argsHash = (name: string, args: unknown) => sha256(canonicalJson({ name, args }));
+
+type StoredResult = Omit<RunResult, 'units' | 'unitKeys' | 'pid'> & { units?: string[]; unitKeys?: string[] };
+
+function store(r: RunResult): StoredResult {
+  const { units, unitKeys, pid: _pid, ...rest } = r;
+  return { ...rest, ...(units ? { units: [...units].sort() } : {}), ...(unitKeys ? { unitKeys: [...unitKeys].sort() } : {}) };
+}
+
+function load(r: StoredResult): RunResult {
+  const { units, unitKeys, ...rest } = r;
+  return { ...rest, ...(units ? { units: new Set(units) } : {}), ...(unitKeys ? { unitKeys: new Set(unitKeys) } : {}) };
+}
+
+export interface WrittenFile {
+  path: string;
+  sha256: string | null;
+  content: string | null;
+}
+
+export function recordingTests(rec: Recorder): TestAccess {
+  return {
+    plan(decide) {
+      const call = rec.event('tool_call', 'verifier', { name: 'tests.plan', args: {} }, { tool: 'tests.plan', args_hash: argsHash('tests.plan', {}) });
+      const plan = decide();
+      rec.event('tool_return', 'workspace', { plan }, { tool: 'tests.plan', args_hash: argsHash('tests.plan', {}) }, call);
+      return plan;
+    },
+    async run(framework, dir, files, opts) {
+      const args = runArgs(framework, files, opts);
+      const args_hash = argsHash('tests.run', args);
+      const call = rec.event('tool_call', 'verifier', { name: 'tests.run', args }, { tool: 'tests.run', args_hash });
+      const result = await runTests(framework, dir, files, opts);
+      // A cancelled run is the person's act, as with LLM calls: it is not replayed.
+      if (!result.cancelled) rec.event('tool_return', 'workspace', store(result), { tool: 'tests.run', args_hash }, call);
+      return result;
+    },
+    wrote(path, content) {
+      const file: WrittenFile = { path, sha256: content === null ? null : sha256(content), content };
+      rec.event('tool_call', 'verifier', { name: 'fs.write', args: file }, { tool: 'fs.write', args_hash: argsHash('fs.write', { path }) });
+    },
+  };
+}
+
+/** The replay side. `unconsumedWrites()` lists recorded rewrites the replay never made. */
+export function replayTests(recording: Recording, consumed: ConsumedEvent[]): TestAccess & { unconsumedWrites(): WrittenFile[] } {
+  const returns = new Map<string, RecordedEvent[]>();
+  const writes: RecordedEvent[] = [];
+  for (const e of recording.events) {
+    if (e.type === 'tool_return' && (e.tool === 'tests.run' || e.tool === 'tests.plan')) returns.set(e.args_hash!, [...(returns.get(e.args_hash!) ?? []), e]);
+    if (e.type === 'tool_call' && e.tool === 'fs.write') writes.push(e);
+  }
+  const next = (name: string, args: unknown): RecordedEvent => {
+    const key = argsHash(name, args);
+    const e = returns.get(key)?.shift();
+    if (!e) throw new ReplayDivergence(`replay diverged: ${name} ${canonicalJson(args).slice(0, 200)} is not in the recording`, null);
+    consumed.push({ source_event_id: e.event_id, type: 'tool_return', agent: 'workspace', key, payload_hash: e.payload_hash });
+    return e;
+  };
+  const writtenOf = (e: RecordedEvent) => (recording.payloads.get(e.payload_ref) as { args: WrittenFile }).args;
+  return {
+    plan<T>(): T {
+      return structuredClone((recording.payloads.get(next('tests.plan', {}).payload_ref) as { plan: T }).plan);
+    },
+    async run(framework, _dir, files, opts) {
+      return load(structuredClone(recording.payloads.get(next('tests.run', runArgs(framework, files, opts)).payload_ref)) as StoredResult);
+    },
+    wrote(path, content) {
+      const e = writes.shift();
+      const sha = content === null ? null : sha256(content);
+      const recorded = e && writtenOf(e);
+      if (!e || !recorded || recorded.path !== path || recorded.sha256 !== sha) {
+        const was = recorded ? `${recorded.path} ${recorded.sha256?.slice(0, 16) ?? '(removed)'}` : 'no write';
+        throw new ReplayDivergence(`replay diverged: the verifier writes ${path} ${sha?.slice(0, 16) ?? '(removed)'}; the recording has ${was} here`, e?.event_id ?? null);
+      }
+      consumed.push({ source_event_id: e.event_id, type: 'fs.write', agent: 'verifier', key: path, payload_hash: e.payload_hash });
+    },
+    unconsumedWrites: () => writes.map(writtenOf),
+  };
+}

@@ -1,0 +1,35 @@
+// Do two printed values mean the same literal? Runners and oracles print values in different dialects
+// ('x' or "x", Python True or JS true, jest's `Object {`, trailing commas). Only the spelling is
+// normalised: a different value never compares equal.
+export function sameLiteral(a: string, b: string): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(v: string): string {
+  let out = '';
+  const s = v.trim();
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      let text = '';
+      for (; j < s.length && s[j] !== c; j++) {
+        if (s[j] === '\\' && j + 1 < s.length) text += unescape(s[++j]);
+        else text += s[j];
+      }
+      out += JSON.stringify(text);
+      i = j;
+    } else if (!/\s/.test(c)) out += c;
+  }
+  return out
+    .replace(/\b(Object|Array)(?=[{[])/g, '')
+    .replace(/,(?=[}\]])/g, '')
+    .replace(/([{,])"([A-Za-z_$][\w$]*)":/g, '$1$2:')
+    .replace(/\bTrue\b/g, 'true')
+    .replace(/\bFalse\b/g, 'false')
+    .replace(/\bNone\b/g, 'null');
+}
+
+function unescape(c: string): string {
+  return c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : c;
+}

@@ -1,0 +1,107 @@
+// Phase "adds coverage" (docs/verifier.md, filter 3): each stable test alone (or each file, above
+// maxCoverageRuns), most important first; a test is kept only if it covers a unit no kept test covers.
+// Also measures "before" (every stable test together) and keeps the denominator for "after".
+import type { CoverageUnits } from '../frameworks/runner';
+import type { FilterStep, VerificationRecord } from '../core/run';
+import { redundant, union, type Candidate } from './coverage';
+import { drop, nameOf, type VerifyState } from './state';
+
+export interface CoverageOutcome {
+  coverage: NonNullable<VerificationRecord['coverage']>;
+  step: FilterStep;
+  /** every unit any coverage run reported for the files under test: one denominator for before and after */
+  universe: CoverageUnits;
+  before?: CoverageUnits;
+  targets: string[];
+}
+
+export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
+  const { ctx, stable } = s;
+  const coverage: CoverageOutcome['coverage'] = {};
+  const universe: CoverageUnits = new Set();
+  const targets = [...new Set(stable.map((t) => s.caseOf.get(t.id)?.target.file).filter((f): f is string => !!f))];
+  if (ctx.plan.noCoverage || !targets.length) {
+    coverage.skipped = ctx.plan.noCoverage ?? 'no file under test is known';
+    return { coverage, universe, targets, step: { step: 'adds_coverage', kept: stable.length, dropped: 0, names: [], skipped: coverage.skipped } };
+  }
+  coverage.tool = ctx.plan.framework === 'pytest' ? 'coverage.py' : 'c8';
+  const perCase = stable.length <= ctx.params.maxCoverageRuns;
+  const candidates = perCase ? await measureEachTest(s, targets, universe) : await measureEachFile(s, targets, universe);
+  const together = await measureTogether(s, targets, universe);
+  const gone = redundant(candidates);
+  const restored = perCase ? await keepSharedState(s, targets, together, gone) : 0;
+  const dropIds: string[] = [];
+  for (const [key, reason] of gone) {
+    const ids = perCase ? [key] : stable.filter((t) => t.file.path === key).map((t) => t.id);
+    for (const id of ids) {
+      drop(s, id, 'adds_coverage', perCase ? reason : `its file ${key} ${reason}`);
+      dropIds.push(id);
+    }
+  }
+  const step: FilterStep = { step: 'adds_coverage', kept: stable.length - dropIds.length, dropped: dropIds.length, names: dropIds.map((id) => nameOf(s, id)) };
+  if (!perCase) step.skipped = `more than ${ctx.params.maxCoverageRuns} tests: contribution measured per file`;
+  if (restored) step.skipped = `${restored} test(s) kept: their file covers more with them than without (shared state)`;
+  return { coverage, step, universe, before: union(together.values()), targets };
+}
+
+async function measureEachTest(s: VerifyState, targets: string[], universe: CoverageUnits): Promise<Candidate[]> {
+  const candidates: Candidate[] = [];
+  for (const [order, t] of s.stable.entries()) {
+    const { obs, result } = await s.runner.run(t.file.path, [t.id], { grep: t.id, coverageOf: targets });
+    for (const k of result.unitKeys ?? []) universe.add(k);
+    // A test that does not pass alone depends on the others: it is kept, unmeasured (no units → it is never anyone's cover).
+    if (obs.get(t.id)?.status === 'passed' && result.units) candidates.push({ id: t.id, priority: s.caseOf.get(t.id)?.priority ?? 'P2', order, units: result.units });
+  }
+  return candidates;
+}
+
+async function measureEachFile(s: VerifyState, targets: string[], universe: CoverageUnits): Promise<Candidate[]> {
+  const candidates: Candidate[] = [];
+  for (const [order, file] of s.files.entries()) {
+    const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
+    if (!ids.length) continue;
+    const { result } = await s.runner.run(file.path, ids, { coverageOf: targets });
+    for (const k of result.unitKeys ?? []) universe.add(k);
+    const best = ids.map((id) => s.caseOf.get(id)?.priority ?? 'P2').sort()[0];
+    if (result.units) candidates.push({ id: file.path, priority: best, order, units: result.units });
+  }
+  return candidates;
+}
+
+/** "before": every stable test of each file together, as the suite would have been without this filter. */
+async function measureTogether(s: VerifyState, targets: string[], universe: CoverageUnits): Promise<Map<string, CoverageUnits>> {
+  const together = new Map<string, CoverageUnits>();
+  for (const file of s.files) {
+    const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
+    if (!ids.length) continue;
+    const { result } = await s.runner.run(file.path, ids, { coverageOf: targets });
+    if (result.units) together.set(file.path, result.units);
+    for (const k of result.unitKeys ?? []) universe.add(k);
+  }
+  await s.flushPids();
+  return together;
+}
+
+/**
+ * Tests measured alone miss what only shows when they share a process (module state, caches): the
+ * kept tests of each file run together once more, and if they cover less than all of its stable
+ * tests did, the file keeps every test this filter would have dropped. Returns how many were kept so.
+ */
+async function keepSharedState(s: VerifyState, targets: string[], together: Map<string, CoverageUnits>, gone: Map<string, string>): Promise<number> {
+  let restored = 0;
+  for (const file of s.files) {
+    const before = together.get(file.path);
+    const dropping = s.stable.filter((t) => t.file === file && gone.has(t.id)).map((t) => t.id);
+    if (!before || !dropping.length) continue;
+    const keep = s.stable.filter((t) => t.file === file && !gone.has(t.id)).map((t) => t.id);
+    const { result } = await s.runner.run(file.path, keep, { grep: keep, coverageOf: targets });
+    const lost = [...before].filter((u) => !result.units?.has(u));
+    if (lost.length) {
+      s.ctx.info(`verify: ${file.path}: its tests cover ${lost.length} more unit(s) together than alone; keeping the ${dropping.length} test(s) the coverage filter would drop`);
+      for (const id of dropping) gone.delete(id);
+      restored += dropping.length;
+    }
+  }
+  await s.flushPids();
+  return restored;
+}

@@ -1,0 +1,100 @@
+// The bounded repair loop (docs/verifier.md, "Repair"): up to `repairAttempts` fresh sessions for one
+// failing test. A candidate replaces the test on disk, must pass N runs alone, and is reverted otherwise.
+import { AmtpError, CancelledError, SchemaValidationError, errorMessage } from '../core/errors';
+import type { RepairRecord } from '../core/run';
+import { MalformedLlmOutput } from '../llm/errors';
+import { firstLine } from './classify';
+import { putFile } from './files';
+import { importHeader, replaceImports } from './importHeader';
+import { requestRepair, type RepairReply } from './repair';
+import type { TestFileState, VerifyState } from './state';
+import { findTests, replaceTest, testSource } from './testFile';
+
+export type RepairOutcome = { kind: 'fixed' | 'code_bug' | 'dropped'; reason: string; attempts: number };
+
+export async function repairLoop(s: VerifyState, file: TestFileState, id: string, message: string): Promise<RepairOutcome> {
+  const { ctx } = s;
+  const max = ctx.params.repairAttempts;
+  const previous: { test: string; error: string }[] = [];
+  let error = message;
+  let test = testSource(file.path, file.content, id) ?? '';
+  for (let attempt = 1; attempt <= max; attempt++) {
+    ctx.info(`verify: repairing ${id} (attempt ${attempt} of ${max}) in a new session`);
+    const asked = await ask(s, file, id, test, error, attempt, previous);
+    if (asked.kind === 'failed') {
+      if (asked.outcome) return asked.outcome;
+      continue;
+    }
+    const { reply, artifactId } = asked;
+    const record = (outcome: RepairRecord['outcome'], err?: string) => ctx.update((v) => { v.repairs.push({ caseId: id, attempt, outcome, artifactId, ...(err ? { error: err } : {}) }); });
+    if (reply.verdict === 'code_bug') {
+      await record('code_bug');
+      return { kind: 'code_bug', reason: `possible bug (repair session): ${reply.reason}; observed: ${JSON.stringify(firstLine(message))}`, attempts: attempt };
+    }
+    if (reply.verdict === 'cannot_fix') {
+      await record('cannot_fix');
+      return { kind: 'dropped', reason: `the repair session could not fix it: ${reply.reason}`, attempts: attempt };
+    }
+    const candidate = candidateFile(file, id, reply.test!, reply.imports);
+    if (typeof candidate !== 'string') {
+      await record('invalid_reply', candidate.error);
+      previous.push({ test: reply.test!, error: candidate.error });
+      continue;
+    }
+    const failure = await tryCandidate(s, file, id, candidate, attempt);
+    if (!failure) {
+      file.content = candidate;
+      await record('fixed');
+      return { kind: 'fixed', reason: `repaired in ${attempt} attempt(s): ${reply.reason}`, attempts: attempt };
+    }
+    error = failure;
+    await record('still_failing', firstLine(error));
+    previous.push({ test: reply.test!, error });
+    test = reply.test!;
+    await putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, file.path, file.content, `reverts repair attempt ${attempt} of ${id}`);
+  }
+  return { kind: 'dropped', reason: `still failing after ${max} repair attempt(s): ${firstLine(error)}`, attempts: max };
+}
+
+type Asked = { kind: 'reply'; reply: RepairReply; artifactId: string } | { kind: 'failed'; outcome?: RepairOutcome };
+
+/** One fresh session. A malformed or invalid reply is a failed attempt (`{}`); an unavailable provider ends the loop. */
+async function ask(s: VerifyState, file: TestFileState, id: string, test: string, error: string, attempt: number, previous: { test: string; error: string }[]): Promise<Asked> {
+  const { ctx } = s;
+  try {
+    const got = await requestRepair(ctx.provider, ctx.store, {
+      run: ctx.run(), engineerArtifactId: ctx.engineerArtifactId, framework: ctx.plan.framework, file: file.path, testCase: s.caseOf.get(id), caseId: id, test, imports: importHeader(file.path, file.content).text || undefined, error, attempt, previous: [...previous],
+    }, ctx.signal);
+    return { kind: 'reply', ...got };
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
+    await ctx.update((v) => { v.repairs.push({ caseId: id, attempt, outcome: 'invalid_reply', error: errorMessage(e) }); });
+    if (e instanceof MalformedLlmOutput || e instanceof SchemaValidationError) return { kind: 'failed' };
+    return { kind: 'failed', outcome: { kind: 'dropped', reason: `repair unavailable (${e instanceof AmtpError ? e.kind : 'error'}: ${errorMessage(e)}); the test failed: ${firstLine(error)}`, attempts: attempt } };
+  }
+}
+
+function candidateFile(file: TestFileState, id: string, test: string, imports: string | undefined): string | { error: string } {
+  try {
+    const base = imports ? replaceImports(file.path, file.content, imports) : file.content;
+    const candidate = replaceTest(file.path, base, id, test);
+    if (!findTests(file.path, candidate).some((b) => b.caseId === id)) return { error: 'the replacement is not a test named with the case id' };
+    return candidate;
+  } catch (e) {
+    return { error: errorMessage(e) };
+  }
+}
+
+/** Writes the candidate and runs the test alone N times; returns the failure, or undefined when it passed every run. */
+async function tryCandidate(s: VerifyState, file: TestFileState, id: string, candidate: string, attempt: number): Promise<string | undefined> {
+  const { ctx } = s;
+  await putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, file.path, candidate, `repair attempt ${attempt} of ${id}`);
+  let failure: string | undefined;
+  for (let run = 1; run <= ctx.params.runs && !failure; run++) {
+    const { obs } = await s.runner.run(file.path, [id], { grep: id });
+    const o = obs.get(id)!;
+    if (o.status !== 'passed') failure = o.message ?? o.status;
+  }
+  await s.flushPids();
+  return failure;
+}

@@ -1,0 +1,75 @@
+// Phase "run": every test file N times. Sorts each test into loads/does not load, stable, flaky,
+// skipping itself, hanging, or failing every run (the judge phase decides what a failure means).
+import type { Observation } from './execute';
+import { firstLine } from './classify';
+import { putFile } from './files';
+import { removeTests } from './testFile';
+import { drop, type TestFileState, type VerifyState } from './state';
+
+export async function runPhase(s: VerifyState): Promise<void> {
+  for (const file of s.files) await runFile(s, file);
+}
+
+async function runFile(s: VerifyState, file: TestFileState): Promise<void> {
+  const { params } = s.ctx;
+  let pending = [...file.ids];
+  const seen = new Map<string, Observation[]>();
+  for (let r = 1; r <= params.runs && pending.length; r++) {
+    const { obs } = await s.runner.run(file.path, pending);
+    await s.flushPids();
+    if ([...obs.values()].some((o) => o.status === 'timeout')) {
+      pending = await dropHanging(s, file, pending);
+      seen.clear();
+      r = 0; // start the N runs again without the hanging tests
+      continue;
+    }
+    for (const id of pending) {
+      const o = obs.get(id)!;
+      if (o.name) s.names.set(id, o.name);
+      seen.set(id, [...(seen.get(id) ?? []), o]);
+    }
+    if (r === 1) pending = sortOutLoadErrors(s, file, pending, obs);
+  }
+  for (const id of pending) settle(s, file, id, seen.get(id) ?? []);
+}
+
+/** After the first run: tests that never ran because their file did not load wait for repair (judge phase). */
+function sortOutLoadErrors(s: VerifyState, file: TestFileState, pending: string[], obs: Map<string, Observation>): string[] {
+  const notLoaded = pending.filter((id) => obs.get(id)!.status === 'load_error');
+  if (notLoaded.length) s.loadFailures.push({ file, ids: notLoaded, message: obs.get(notLoaded[0])!.message ?? 'the file does not load' });
+  for (const id of pending) if (obs.get(id)!.status === 'missing') drop(s, id, 'loads', obs.get(id)!.message ?? 'never ran');
+  return pending.filter((id) => !s.results.has(id) && !notLoaded.includes(id));
+}
+
+/** What N observations of one test make of it. */
+export function settle(s: VerifyState, file: TestFileState, id: string, list: Observation[]): void {
+  const passed = list.filter((o) => o.status === 'passed').length;
+  if (list.length && passed === list.length) s.stable.push({ id, file });
+  else if (list.length && list.every((o) => o.status === 'skipped')) drop(s, id, 'passes_every_run', 'the test skips itself: nothing is asserted');
+  else if (list.length && list.every((o) => o.status === 'failed' || o.status === 'load_error')) s.failing.set(id, { file, message: list.at(-1)!.message ?? 'failed' });
+  else {
+    const bad = Math.max(0, list.findIndex((o) => o.status !== 'passed'));
+    const o = list[bad];
+    drop(s, id, 'passes_every_run', `flaky: passed ${passed} of ${list.length} runs (run ${bad + 1}: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''})`, 'flaky');
+  }
+}
+
+/** A file timed out: run its tests one by one, drop the ones that hang, and return the rest. */
+async function dropHanging(s: VerifyState, file: TestFileState, pending: string[]): Promise<string[]> {
+  const { ctx } = s;
+  ctx.info(`verify: ${file.path} timed out; running its tests one by one to find the ones that hang`);
+  const hung: string[] = [];
+  for (const id of pending) {
+    const { obs } = await s.runner.run(file.path, [id], { grep: id });
+    if (obs.get(id)?.status === 'timeout') hung.push(id);
+  }
+  await s.flushPids();
+  const secs = ctx.params.timeoutSeconds;
+  for (const id of hung) drop(s, id, 'passes_every_run', `hangs: killed after ${secs} s with its whole process group`);
+  if (!hung.length) for (const id of pending) drop(s, id, 'passes_every_run', `the file times out (${secs} s) when its tests run together`);
+  if (hung.length) {
+    file.content = removeTests(file.path, file.content, hung);
+    await putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, file.path, file.content, `removes ${hung.length} hanging test(s) before re-running`);
+  }
+  return pending.filter((id) => !s.results.has(id));
+}

@@ -1,0 +1,76 @@
+// The verifier's typed state, shared by its phases (verify.ts runs them in order:
+// prepare → run → judge → measure coverage → rewrite → confirm → report).
+import type { EngineerOutput, TestCase, TestCases } from '../contracts/types';
+import type { Gateway } from '../gateway/gateway';
+import type { runTests } from '../frameworks/runner';
+import type { LlmProvider } from '../llm/provider';
+import type { RunStore } from '../pipeline/store';
+import type { CaseResult, RunRecord, VerificationRecord, VerifyParams } from '../core/run';
+import type { CaseRunner } from './execute';
+import type { WriteLog } from './files';
+import type { RunPlan } from './runPlan';
+
+export interface VerifyContext {
+  workspace: string;
+  run: () => RunRecord;
+  store: RunStore;
+  provider: LlmProvider;
+  gateway: Gateway;
+  plan: RunPlan;
+  params: VerifyParams;
+  engineer: EngineerOutput;
+  engineerArtifactId: string;
+  cases: TestCases;
+  /** the engineer's test files that were written, in path order */
+  files: EngineerOutput['files'];
+  log: WriteLog;
+  signal?: AbortSignal;
+  update: (mut: (v: VerificationRecord) => void) => Promise<void>;
+  info: (message: string) => void;
+  /** frameworks/runner.ts runTests unless a recording or a replay stands in (PipelineDeps.tests) */
+  runTests?: typeof runTests;
+}
+
+/** One test file as the verifier currently has it on disk, and the case ids of its tests. */
+export interface TestFileState {
+  path: string;
+  content: string;
+  ids: string[];
+}
+
+export interface FailingTest {
+  file: TestFileState;
+  message: string;
+}
+
+/** The tests of one file that did not load, with what the runner said. */
+export interface LoadFailure {
+  file: TestFileState;
+  ids: string[];
+  message: string;
+}
+
+export interface VerifyState {
+  ctx: VerifyContext;
+  runner: CaseRunner;
+  /** records the process groups and execution count seen so far */
+  flushPids: () => Promise<void>;
+  caseOf: Map<string, TestCase>;
+  results: Map<string, CaseResult>;
+  names: Map<string, string>;
+  files: TestFileState[];
+  /** tests written (with a case id) before any filter */
+  written: number;
+  loadFailures: LoadFailure[];
+  failing: Map<string, FailingTest>;
+  /** tests that passed every run, with their file */
+  stable: { id: string; file: TestFileState }[];
+}
+
+export function nameOf(s: VerifyState, id: string): string {
+  return s.names.get(id) ?? id;
+}
+
+export function drop(s: VerifyState, id: string, step: CaseResult['step'], reason: string, outcome: CaseResult['outcome'] = 'dropped'): void {
+  s.results.set(id, { caseId: id, outcome, step, reason, test: nameOf(s, id) });
+}
