@@ -63,6 +63,8 @@ describe('the files the project test command runs', () => {
     const nodeTest = await detectTestRuns(input({ scripts: { test: 'node --test' } }));
     assert.equal(nodeTest?.runner, 'node-test');
     assert.ok(nodeTest?.patterns.includes('**/*.test.{js,cjs,mjs}'));
+    const folder = await detectTestRuns(input({ scripts: { test: 'node --test tests/' } }));
+    assert.ok(folder?.patterns.includes('tests/**/*.test.{js,cjs,mjs}'), folder?.patterns.join());
   });
 
   it('reads pytest testpaths and python_files from pytest.ini and pyproject.toml', async () => {

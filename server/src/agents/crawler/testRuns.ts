@@ -111,7 +111,8 @@ function expandArgs(runner: string, args: string[], all: string[], files: Readon
   const recursive = all.includes('--recursive');
   return args.flatMap((a) => {
     const dir = a.replace(/\/$/, '');
-    const isDir = !/[*?{[]/.test(a) && !files.has(dir) && [...files].some((f) => f.startsWith(`${dir}/`));
+    // A folder: named with a slash, holding files, or a name without an extension (`mocha test`).
+    const isDir = !/[*?{[]/.test(a) && !files.has(dir) && (a.endsWith('/') || !/\.\w+$/.test(dir) || [...files].some((f) => f.startsWith(`${dir}/`)));
     if (!isDir) return [a];
     if (runner === 'mocha') return [`${dir}/${recursive ? '**/' : ''}*.${JS_EXT}`];
     if (runner === 'pytest') return DEFAULTS.pytest.map((p) => `${dir}/${p}`);
