@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { detectTestRuns, type TestRuns, type TestRunsInput } from '../../server/src/agents/crawler/testRuns';
 import { RENDERERS } from '../../server/src/frameworks';
-import { OWN_DIR, testFilePlace } from '../../server/src/frameworks/layout';
+import { OWN_DIR, runDirs, testFilePlace } from '../../server/src/frameworks/layout';
 import type { Project } from '../../server/src/frameworks/types';
 
 function input(pkg: Record<string, unknown> | undefined, files: Record<string, string> = {}, extra: Partial<TestRunsInput> = {}): TestRunsInput {
@@ -116,5 +116,14 @@ describe('the test file AMTP writes fits the project command', () => {
     assert.match(ava.note ?? '', /starts ava, which does not run node-test tests/);
     const script = testFilePlace('lib/index.js', project({ runner: 'node-script', command: 'node test/run.js', patterns: ['test/run.js'], source: 'scripts.test' }), RENDERERS['node-test']);
     assert.equal(script.path, `${OWN_DIR}/sample-lib.amtp.test.js`);
+  });
+
+  it('never picks a folder outside the workspace or a dot-folder from the test command', () => {
+    for (const glob of ['/etc/cron.d/*.test.js', '../elsewhere/*.test.js', '.github/workflows/*.test.js', '.git/hooks/*']) {
+      const place = testFilePlace('lib/index.js', project({ runner: 'mocha', patterns: [glob], source: 'scripts.test' }), mocha);
+      assert.equal(place.path, 'test/sample-lib.amtp.test.js', glob);
+      assert.match(place.note ?? '', /no new file name fits/, glob);
+    }
+    assert.deepEqual(runDirs({ runner: 'mocha', patterns: ['/etc/*.js', '.github/*.js', 'spec/**/*.spec.js'], source: 'scripts.test' }), ['spec', OWN_DIR]);
   });
 });

@@ -79,7 +79,8 @@ function dirsOf(pattern: string): string[] {
   if (pattern.startsWith('/')) return [];
   const scan = picomatch.scan(pattern.replace(/^\.\//, ''));
   const literal = scan.glob.split('/').slice(0, -1).filter((s) => s && !/[*?{}[\]()!+@]/.test(s));
-  return [scan.base || '.', posix.join(scan.base || '.', ...literal)].filter((d) => !d.startsWith('..'));
+  // Only plain folders inside the workspace: no absolute path, no `..`, no dot-folder (.github, .git).
+  return [scan.base || '.', posix.join(scan.base || '.', ...literal)].filter((d) => !posix.isAbsolute(d) && (d === '.' || !d.split('/').some((s) => s.startsWith('.'))));
 }
 
 /**
