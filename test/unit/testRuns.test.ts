@@ -124,6 +124,9 @@ describe('the test file AMTP writes fits the project command', () => {
       assert.equal(place.path, 'test/sample-lib.amtp.test.js', glob);
       assert.match(place.note ?? '', /no new file name fits/, glob);
     }
+    // a testRegex with a nested quantifier (exponential on some names) from a hostile package.json is not run, even one that would match
+    const nested = testFilePlace('lib/index.js', project({ runner: 'jest', patterns: ['/^test\\/([a-z.-]+)+\\.test\\.js$/'], source: 'package.json jest.testRegex' }, { framework: 'jest' }), RENDERERS.jest);
+    assert.match(nested.note ?? '', /no new file name fits/);
     assert.deepEqual(runDirs({ runner: 'mocha', patterns: ['/etc/*.js', '.github/*.js', 'spec/**/*.spec.js'], source: 'scripts.test' }), ['spec', OWN_DIR]);
   });
 });

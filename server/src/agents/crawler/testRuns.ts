@@ -12,7 +12,7 @@ export type TestRuns = NonNullable<TestSetup['runs']>;
 
 export interface TestRunsInput {
   /** the root package.json, parsed */
-  pkg?: Record<string, any>;
+  pkg?: Record<string, unknown>;
   /** root-relative paths of the workspace's files */
   files: ReadonlySet<string>;
   read: (path: string) => Promise<string | undefined>;
@@ -44,8 +44,9 @@ interface Invocation {
 
 /** The test command's runner and the files it runs; undefined when there is no test command AMTP can read. */
 export async function detectTestRuns(inp: TestRunsInput): Promise<TestRuns | undefined> {
-  const script = typeof inp.pkg?.scripts?.test === 'string' && !/no test specified/.test(inp.pkg.scripts.test) ? (inp.pkg.scripts.test as string) : undefined;
-  const inv = script ? findRunner(script, inp.pkg?.scripts ?? {}, 0) : inp.isPython && (inp.files.has('pytest.ini') || /^\[tool\.pytest/m.test(inp.pyproject ?? '')) ? { runner: 'pytest', args: [], command: 'pytest' } : undefined;
+  const scripts = objectAt(inp.pkg, 'scripts');
+  const script = typeof scripts.test === 'string' && !/no test specified/.test(scripts.test) ? scripts.test : undefined;
+  const inv = script ? findRunner(script, scripts, 0) : inp.isPython && (inp.files.has('pytest.ini') || /^\[tool\.pytest/m.test(inp.pyproject ?? '')) ? { runner: 'pytest', args: [], command: 'pytest' } : undefined;
   if (!inv) return undefined;
   const base = { runner: inv.runner, command: script ?? inv.command };
   const fromArgs = fileArgs(inv);
@@ -122,19 +123,20 @@ function expandArgs(runner: string, args: string[], all: string[], files: Readon
 
 async function fromConfig(runner: string, inp: TestRunsInput): Promise<Pick<TestRuns, 'patterns' | 'source'> | undefined> {
   const pkg = inp.pkg ?? {};
-  if (runner === 'jest' && pkg.jest && typeof pkg.jest === 'object') {
-    const jest = pkg.jest as Record<string, unknown>;
+  const jest = objectAt(pkg, 'jest');
+  if (runner === 'jest') {
     if (Array.isArray(jest.testMatch)) return { patterns: strings(jest.testMatch), source: 'package.json jest.testMatch' };
     const re = Array.isArray(jest.testRegex) ? strings(jest.testRegex) : typeof jest.testRegex === 'string' ? [jest.testRegex] : [];
     if (re.length) return { patterns: re.map((r) => `/${r}/`), source: 'package.json jest.testRegex' };
   }
-  if (runner === 'ava' && Array.isArray(pkg.ava?.files)) return { patterns: strings(pkg.ava.files).filter((p) => !p.startsWith('!')), source: 'package.json ava.files' };
+  const avaFiles = objectAt(pkg, 'ava').files;
+  if (runner === 'ava' && Array.isArray(avaFiles)) return { patterns: strings(avaFiles).filter((p) => !p.startsWith('!')), source: 'package.json ava.files' };
   if (runner === 'mocha') return mochaConfig(pkg, inp);
   if (runner === 'pytest') return pytestConfig(inp);
   return undefined;
 }
 
-async function mochaConfig(pkg: Record<string, any>, inp: TestRunsInput): Promise<Pick<TestRuns, 'patterns' | 'source'> | undefined> {
+async function mochaConfig(pkg: Record<string, unknown>, inp: TestRunsInput): Promise<Pick<TestRuns, 'patterns' | 'source'> | undefined> {
   for (const name of ['.mocharc.json', '.mocharc.jsonc', '.mocharc.yml', '.mocharc.yaml']) {
     if (!inp.files.has(name)) continue;
     const text = await inp.read(name);
@@ -147,7 +149,7 @@ async function mochaConfig(pkg: Record<string, any>, inp: TestRunsInput): Promis
     const spec = (cfg as { spec?: unknown } | null)?.spec;
     if (spec !== undefined) return { patterns: (Array.isArray(spec) ? strings(spec) : [String(spec)]).map((s) => s.replace(/^\.\//, '')), source: `${name} spec` };
   }
-  const spec = pkg.mocha?.spec;
+  const spec = objectAt(pkg, 'mocha').spec;
   if (spec !== undefined) return { patterns: Array.isArray(spec) ? strings(spec) : [String(spec)], source: 'package.json mocha.spec' };
   return undefined;
 }
@@ -193,6 +195,12 @@ function iniSection(text: string, section: string): Record<string, string> {
     }
   }
   return out;
+}
+
+/** `obj[key]` when it is a plain object, else an empty one (package.json is whatever the person wrote). */
+function objectAt(obj: Record<string, unknown> | undefined, key: string): Record<string, unknown> {
+  const v = obj?.[key];
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
 function strings(v: unknown[]): string[] {
