@@ -80,6 +80,14 @@ describe('the files the project test command runs', () => {
     assert.equal(await detectTestRuns(input({ scripts: { build: 'tsc' } })), undefined);
     const broken = await detectTestRuns(input({ scripts: { test: 'mocha' } }, { '.mocharc.json': '{ "spec": ' }));
     assert.equal(broken?.source, 'mocha defaults');
+    // scripts that call each other, wrong types, shell substitutions: read, never run, never looped on
+    assert.equal(await detectTestRuns(input({ scripts: { test: 'npm run a', a: 'npm run test' } })), undefined);
+    assert.equal(await detectTestRuns(input({ scripts: { test: ['mocha'] } })), undefined);
+    assert.equal(await detectTestRuns(input({ scripts: 'mocha' })), undefined);
+    const odd = await detectTestRuns(input({ scripts: { test: 'jest $(rm -rf ~) `id`' }, jest: { testMatch: 'not-a-list', testRegex: 7 } }));
+    assert.deepEqual(odd && { runner: odd.runner, source: odd.source }, { runner: 'jest', source: 'jest defaults' });
+    const badToml = await detectTestRuns(input(undefined, {}, { isPython: true, pyproject: '[tool.pytest.ini_options]\ntestpaths = [' }));
+    assert.deepEqual(badToml && { runner: badToml.runner, source: badToml.source }, { runner: 'pytest', source: 'pytest defaults' });
   });
 });
 
