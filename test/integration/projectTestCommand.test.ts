@@ -104,7 +104,8 @@ describe("the project's own test command after a run", function () {
     dirs.push(dir);
     const s = await generate(dir);
     assert.ok(written(s).length > 0 && written(s).every((p) => p.startsWith('amtp-tests/')), written(s).join());
-    assert.match(s.layoutNote ?? '', /starts node-script/);
+    assert.match(s.layoutNote ?? '', /`node test\/run\.js` \(scripts\.test: test\/run\.js\) starts a script of its own/);
+    assert.match(s.layoutNote ?? '', /Run AMTP's tests with: node --test .*amtp-tests\//);
     const t = run('npm', ['test'], dir);
     assert.equal(t.status, 0, t.out);
     assert.match(t.out, /checks ok/);

@@ -124,6 +124,9 @@ describe('the test file AMTP writes fits the project command', () => {
     assert.match(ava.note ?? '', /starts ava, which does not run node-test tests/);
     const script = testFilePlace('lib/index.js', project({ runner: 'node-script', command: 'node test/run.js', patterns: ['test/run.js'], source: 'scripts.test' }), RENDERERS['node-test']);
     assert.equal(script.path, `${OWN_DIR}/sample-lib.amtp.test.js`);
+    assert.match(script.note ?? '', /starts a script of its own/);
+    const tap = testFilePlace('lib/index.js', project({ runner: 'tap', command: 'tap', patterns: [], source: 'scripts.test' }), RENDERERS['node-test']);
+    assert.equal(tap.path, `${OWN_DIR}/sample-lib.amtp.test.js`, 'even with no patterns known, a foreign runner is kept away from');
   });
 
   it('never picks a folder outside the workspace or a dot-folder from the test command', () => {

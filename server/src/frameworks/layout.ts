@@ -42,15 +42,19 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
   const dir = testDir(project, renderer);
   const preferred = posix.join(dir, testFileName(target, project, renderer));
   const runs = project.test_setup.runs;
-  if (!runs?.patterns.length) return { path: preferred };
+  if (!runs) return { path: preferred };
   const runsIt = (path: string) => runs.patterns.some((p) => matches(path, p));
-  const how = `\`${runs.command ?? runs.runner}\` (${runs.source}: ${runs.patterns.join(', ')})`;
+  const how = `\`${runs.command ?? runs.runner}\` (${runs.source}: ${runs.patterns.join(', ') || 'files it picks itself'})`;
   const names = candidateNames(target, project, renderer, runs.patterns);
   const foreign = FOREIGN_RUNNERS.has(runs.runner ?? '') || (runs.runner !== undefined && runs.runner !== renderer.id);
+  if (!foreign && !runs.patterns.length) return { path: preferred };
   if (foreign) {
-    const keep = [preferred, ...[dir, OWN_DIR].flatMap((d) => names.map((n) => posix.join(d, n)))].find((p) => !runsIt(p) && !(runs.runner === 'node-script' && p.startsWith(`${dir}/`)));
+    // Without known patterns (a script of its own), only a folder of AMTP's own is out of its way.
+    const unknown = runs.runner === 'node-script' || !runs.patterns.length;
+    const keep = [preferred, ...[dir, OWN_DIR].flatMap((d) => names.map((n) => posix.join(d, n)))].find((p) => !runsIt(p) && !(unknown && !p.startsWith(`${OWN_DIR}/`)));
     const path = keep ?? posix.join(OWN_DIR, names[0]);
-    return { path, note: `the project's test command ${how} starts ${runs.runner}, which does not run ${renderer.id} tests, so AMTP's file is kept where it does not look.` };
+    const starts = runs.runner === 'node-script' ? 'a script of its own, whose choice of files AMTP cannot know' : `${runs.runner}, which does not run ${renderer.id} tests`;
+    return { path, note: `the project's test command ${how} starts ${starts}, so AMTP's file is kept where it does not look.` };
   }
   if (runsIt(preferred)) return { path: preferred };
   const dirs = [...new Set([dir, ...runs.patterns.flatMap(dirsOf)])];
@@ -61,7 +65,7 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
 
 /** The folders testFilePlace may choose from the project's test command, AMTP's own folder included. */
 export function runDirs(runs: Project['test_setup']['runs']): string[] {
-  return runs?.patterns.length ? [...new Set([...runs.patterns.flatMap(dirsOf).filter((d) => d !== '.'), OWN_DIR])] : [];
+  return runs ? [...new Set([...runs.patterns.flatMap(dirsOf).filter((d) => d !== '.'), OWN_DIR])] : [];
 }
 
 function matches(path: string, pattern: string): boolean {

@@ -29,6 +29,7 @@ export const DEFAULTS: Record<string, string[]> = {
   'node-test': [`**/*.test.${JS_EXT}`, `**/*-test.${JS_EXT}`, `**/*_test.${JS_EXT}`, `**/test-*.${JS_EXT}`, `**/test.${JS_EXT}`, `**/test/**/*.${JS_EXT}`],
   ava: ['test.js', 'src/test.js', 'source/test.js', '**/test-*.js', '**/*.spec.js', '**/*.test.js', '**/test/**/*.js', '**/tests/**/*.js', '**/__tests__/**/*.js'],
   pytest: ['**/test_*.py', '**/*_test.py'],
+  tap: ['**/@(test?(s)|__test?(s)__)/**/*.@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)', '**/*.@(test?(s)|spec).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)', '**/test?(s).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)'],
 };
 const RUNNERS = new Set(['mocha', 'jest', 'vitest', 'ava', 'tap', 'pytest', 'node']);
 /** Commands that start the next word (`npx mocha`, `c8 mocha`, `cross-env X=1 jest`). */
@@ -117,7 +118,7 @@ function expandArgs(runner: string, args: string[], all: string[], files: Readon
     if (!isDir) return [a];
     if (runner === 'mocha') return [`${dir}/${recursive ? '**/' : ''}*.${JS_EXT}`];
     if (runner === 'pytest') return DEFAULTS.pytest.map((p) => `${dir}/${p}`);
-    return (DEFAULTS[runner] ?? [`**/*.${JS_EXT}`]).map((p) => `${dir}/${p.replace(/^\*\*\//, '**/')}`);
+    return (DEFAULTS[runner] ?? [`**/*.${JS_EXT}`]).map((p) => `${dir}/${p}`);
   });
 }
 
