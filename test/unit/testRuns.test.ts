@@ -54,6 +54,19 @@ describe('the files the project test command runs', () => {
     assert.deepEqual(re?.patterns, ['//checks/.*\\.js$/']);
   });
 
+  it('reads literal patterns from jest.config.js and vitest.config.ts on the syntax tree, never running them', async () => {
+    const jest = await detectTestRuns(input({ scripts: { test: 'jest' } }, { 'jest.config.js': "module.exports = { verbose: true, testMatch: ['<rootDir>/checks/**/*.check.js', `**/x.js`] };\n" }));
+    assert.deepEqual(jest && { patterns: jest.patterns, source: jest.source }, { patterns: ['<rootDir>/checks/**/*.check.js', '**/x.js'], source: 'jest.config.js testMatch' });
+    const regex = await detectTestRuns(input({ scripts: { test: 'jest' } }, { 'jest.config.ts': 'export default { testRegex: /checks\\/.*\\.js$/ };\n' }));
+    assert.deepEqual(regex?.patterns, ['/checks\\/.*\\.js$/']);
+    const vitest = await detectTestRuns(input({ scripts: { test: 'vitest run' } }, { 'vitest.config.ts': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { coverage: { include: ['src/**'] }, include: ['tests/**/*.spec.ts'] } });\n" }));
+    assert.deepEqual(vitest && { patterns: vitest.patterns, source: vitest.source }, { patterns: ['tests/**/*.spec.ts'], source: 'vitest.config.ts test.include' });
+    const computed = await detectTestRuns(input({ scripts: { test: 'vitest' } }, { 'vitest.config.ts': 'const dirs = ["a"];\nexport default { test: { include: dirs.map((d) => d + "/**") } };\n' }));
+    assert.equal(computed?.source, 'vitest defaults');
+    const broken = await detectTestRuns(input({ scripts: { test: 'jest' } }, { 'jest.config.js': 'module.exports = { testMatch: [' }));
+    assert.equal(broken?.source, 'jest defaults');
+  });
+
   it('reads ava files and tells a node script wrapper from node --test', async () => {
     const ava = await detectTestRuns(input({ scripts: { test: 'ava' }, ava: { files: ['test/**/*', '!test/helpers/**'] } }));
     assert.deepEqual(ava, { runner: 'ava', command: 'ava', patterns: ['test/**/*'], source: 'package.json ava.files' });
@@ -106,6 +119,8 @@ describe('the test file AMTP writes fits the project command', () => {
   it('moves the file into the jest testMatch folder', () => {
     const place = testFilePlace('lib/index.js', project({ runner: 'jest', patterns: ['**/specs/**/*.check.js'], source: 'package.json jest.testMatch' }, { framework: 'jest' }), RENDERERS.jest);
     assert.deepEqual(place, { path: 'specs/sample-lib.amtp.check.js' });
+    const rootDir = testFilePlace('lib/index.js', project({ runner: 'jest', patterns: ['<rootDir>/checks/**/*.check.js'], source: 'jest.config.js testMatch' }, { framework: 'jest' }), RENDERERS.jest);
+    assert.deepEqual(rootDir, { path: 'checks/sample-lib.amtp.check.js' });
     const regex = testFilePlace('lib/index.js', project({ runner: 'jest', patterns: ['/__checks__/.*\\.test\\.js$/'], source: 'package.json jest.testRegex' }, { framework: 'jest', test_dirs: ['__checks__'] }), RENDERERS.jest);
     assert.deepEqual(regex, { path: '__checks__/sample-lib.amtp.test.js' });
   });

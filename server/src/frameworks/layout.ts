@@ -70,7 +70,7 @@ export function runDirs(runs: Project['test_setup']['runs']): string[] {
 
 function matches(path: string, pattern: string): boolean {
   const re = /^\/(.+)\/$/.exec(pattern);
-  if (!re) return picomatch.isMatch(path, pattern.replace(/^\.\//, ''), { dot: true });
+  if (!re) return picomatch.isMatch(path, rootRelative(pattern), { dot: true });
   // A repository's regex runs here: one with a nested quantifier (`(a+)+`) could take exponential time.
   if (re[1].length > 500 || /\([^)]*[+*}][^)]*\)[+*{]/.test(re[1])) return false;
   try {
@@ -80,10 +80,15 @@ function matches(path: string, pattern: string): boolean {
   }
 }
 
+/** `./x` and jest's `<rootDir>/x` are `x`. */
+function rootRelative(pattern: string): string {
+  return pattern.replace(/^(\.\/|<rootDir>\/)/, '');
+}
+
 /** The folders a pattern's files can live in: its fixed base, and that base with the glob's fixed folder names. */
 function dirsOf(pattern: string): string[] {
   if (pattern.startsWith('/')) return [];
-  const scan = picomatch.scan(pattern.replace(/^\.\//, ''));
+  const scan = picomatch.scan(rootRelative(pattern));
   const literal = scan.glob.split('/').slice(0, -1).filter((s) => s && !/[*?{}[\]()!+@]/.test(s));
   // Only plain folders inside the workspace: no absolute path, no `..`, no dot-folder (.github, .git).
   return [scan.base || '.', posix.join(scan.base || '.', ...literal)].filter((d) => !posix.isAbsolute(d) && (d === '.' || !d.split('/').some((s) => s.startsWith('.'))));

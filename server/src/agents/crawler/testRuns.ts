@@ -7,6 +7,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as shellParse } from 'shell-quote';
 import { parse as parseToml } from 'smol-toml';
 import type { TestSetup } from '../../contracts/types';
+import { jsConfigPatterns } from './jsTestConfig';
 
 export type TestRuns = NonNullable<TestSetup['runs']>;
 
@@ -132,6 +133,8 @@ async function fromConfig(runner: string, inp: TestRunsInput): Promise<Pick<Test
   }
   const avaFiles = objectAt(pkg, 'ava').files;
   if (runner === 'ava' && Array.isArray(avaFiles)) return { patterns: strings(avaFiles).filter((p) => !p.startsWith('!')), source: 'package.json ava.files' };
+  const fromJs = await jsConfigPatterns(runner, inp.files, inp.read);
+  if (fromJs) return fromJs;
   if (runner === 'mocha') return mochaConfig(pkg, inp);
   if (runner === 'pytest') return pytestConfig(inp);
   return undefined;
