@@ -1,8 +1,8 @@
 // After `amtp generate --yes`, the project's own test command still passes, and runs AMTP's tests
-// when its globs allow it (server/src/frameworks/layout.ts testFilePlace). Four small projects:
-// mocha with a spec glob, mocha naming one file, jest with a package.json testMatch, a node script
-// wrapper, and pytest with testpaths. Runners come from this repo's node_modules (npm puts every
-// ancestor's node_modules/.bin on PATH), so the fixtures live under the repo.
+// when its globs allow it (server/src/frameworks/layout.ts testFilePlace). Small projects: mocha
+// with a spec glob, mocha naming one file, jest with a package.json testMatch, vitest with a config
+// include, a node script wrapper, and pytest with testpaths. Runners come from this repo's
+// node_modules (npm puts every ancestor's node_modules/.bin on PATH), so the fixtures live under it.
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,6 +95,18 @@ describe("the project's own test command after a run", function () {
     assert.equal(t.status, 0, t.out);
     assert.ok(caseIds(dir, s).every((id) => t.out.includes(id)), t.out);
     assert.match(t.out, /Tests:\s+\d+ passed, \d+ total/);
+  });
+
+  it('vitest with test.include in vitest.config.mjs: the file goes where include looks and `npm test` runs it', async () => {
+    const config = "export default { test: { include: ['checks/**/*.spec.js'] } };\n";
+    const dir = project('vitest', { scripts: { test: 'vitest run' }, devDependencies: { vitest: '*' } }, { 'vitest.config.mjs': config, 'checks/own.spec.js': "import { test, expect } from 'vitest';\ntest('own test', () => expect(1).toBe(1));\n" });
+    dirs.push(dir);
+    const s = await generate(dir);
+    assert.deepEqual(written(s), ['checks/sample-lib.amtp.spec.js']);
+    const t = run('npm', ['test', '--', '--reporter', 'verbose'], dir);
+    assert.equal(t.status, 0, t.out);
+    assert.ok(caseIds(dir, s).every((id) => t.out.includes(id)), t.out);
+    assert.match(t.out, /own test/);
   });
 
   it('a node script wrapper: AMTP files stay out of its folder, so `npm test` still passes', async () => {
