@@ -2,6 +2,7 @@
 // runs them through the server (amtp/runTests: the project's runner, structured results by case id).
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
+import { debugConfigFor } from './model/debugConfig';
 import type { CaseOutcome, RunsModel } from './model/runsModel';
 
 const WRITTEN: ReadonlySet<P.CaseStatus> = new Set(['written', 'passing', 'failing']);
@@ -34,6 +35,7 @@ export class TestingBridge implements vscode.Disposable {
   ) {
     this.controller.createRunProfile('Run AMTP tests', vscode.TestRunProfileKind.Run, (req, token) => this.runProfile(req, token), true);
     this.controller.refreshHandler = () => this.sync();
+    this.controller.createRunProfile('Debug AMTP test', vscode.TestRunProfileKind.Debug, (req) => this.debugProfile(req), true);
   }
 
   /** Rebuilds the items from the model: files written by the newest run that wrote them. */
@@ -130,7 +132,27 @@ export class TestingBridge implements vscode.Disposable {
     }
   }
 
+  // Debug profile: one test under the debugger, through the run's own test command (model/debugConfig.ts).
+  private async debugProfile(request: vscode.TestRunRequest): Promise<void> {
+    const root = this.root();
+    const item = request.include?.flatMap((i) => (i.children.size ? [...collectChildren(i)] : [i]))[0];
+    const run = item && this.model.get(this.owner.get(item.id) ?? '');
+    const c = run?.cases.find((x) => x.id === item?.id);
+    if (!root || !run || !c) return void vscode.window.showInformationMessage('AMTP: pick one generated test to debug.');
+    if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage('AMTP: debugging a test runs workspace code: trust this workspace first.');
+    const config = debugConfigFor(run, c, root.fsPath, vscode.extensions.getExtension('ms-python.debugpy') !== undefined);
+    if ('error' in config) return void vscode.window.showErrorMessage(`AMTP: ${config.error}`);
+    this.log(`debugging ${c.id} in ${c.testFile}`);
+    if (!(await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(root), config))) void vscode.window.showErrorMessage(`AMTP: the debugger did not start for ${c.id}.`);
+  }
+
   dispose(): void {
     this.controller.dispose();
   }
+}
+
+function* collectChildren(item: vscode.TestItem): Generator<vscode.TestItem> {
+  const kids: vscode.TestItem[] = [];
+  item.children.forEach((k) => kids.push(k));
+  for (const k of kids) yield* k.children.size ? collectChildren(k) : [k];
 }

@@ -16,6 +16,7 @@ export function summaryText(s: RunSummary): string {
   for (const h of s.health.agents) out.push(`    ${formatAgentHealth(h)}`);
   out.push(`  cases: ${s.cases.length}`);
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
+  if (s.layoutNote) out.push(`  ${s.layoutNote}`);
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);
   const v = s.verification;
   if (v) {

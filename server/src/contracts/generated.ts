@@ -50,6 +50,27 @@ export interface CrawlerOutput {
      * e.g. *.test.ts, test_*.py
      */
     naming_pattern?: string;
+    /**
+     * the files the project's own test command runs, when AMTP could read it
+     */
+    runs?: {
+      /**
+       * root-relative globs; /regex/ for a jest testRegex; a plain path names one file
+       */
+      patterns: string[];
+      /**
+       * where they come from, e.g. scripts.test, package.json jest.testMatch, pyproject.toml testpaths
+       */
+      source: string;
+      /**
+       * the runner the test command starts (mocha, jest, vitest, node-test, ava, pytest, …)
+       */
+      runner?: string;
+      /**
+       * the test command as written
+       */
+      command?: string;
+    };
     command?: string;
     config_files: string[];
     evidence?: string;
@@ -178,6 +199,27 @@ export interface Project {
      * other test frameworks the crawler saw
      */
     others?: string[];
+    /**
+     * the files the project's own test command runs, when AMTP could read it
+     */
+    runs?: {
+      /**
+       * root-relative globs; /regex/ for a jest testRegex; a plain path names one file
+       */
+      patterns: string[];
+      /**
+       * where they come from, e.g. scripts.test, package.json jest.testMatch, pyproject.toml testpaths
+       */
+      source: string;
+      /**
+       * the runner the test command starts (mocha, jest, vitest, node-test, ava, pytest, …)
+       */
+      runner?: string;
+      /**
+       * the test command as written
+       */
+      command?: string;
+    };
   };
 }
 export interface TestCase {
@@ -275,6 +317,10 @@ export interface EngineerOutput {
     caseIds: string[];
   }[];
   command: string;
+  /**
+   * why the project's own test command does not run the written files, and the command that does; absent when it runs them
+   */
+  layout_note?: string;
   /**
    * packages the written tests need that the project does not declare
    */

@@ -1,5 +1,6 @@
 // Where a test file goes and how it reaches the module under test.
 import { posix } from 'node:path';
+import picomatch from 'picomatch';
 import type { TestCase } from '../contracts/types';
 import type { FrameworkRenderer, Project } from './types';
 
@@ -18,6 +19,94 @@ export function testFileName(target: string, project: Project, renderer: Framewo
   const pattern = project.test_setup.naming_pattern?.split(/[,\s]+/).find((p) => (p.match(/\*/g) ?? []).length === 1 && patternFits(p, renderer, project));
   if (pattern) return pattern.replace('*', renderer.language === 'python' ? `${stem}_amtp` : `${stem}.amtp`);
   return renderer.language === 'python' ? `test_${stem}_amtp.py` : `${stem}.amtp.test${renderer.extension(project)}`;
+}
+
+/** Runners AMTP writes no tests for: its files must stay out of their way (`ava` would fail on a node:test file). */
+const FOREIGN_RUNNERS = new Set(['ava', 'tap', 'node-script']);
+/** Where AMTP's files go when the project's own runner must not pick them up. */
+export const OWN_DIR = 'amtp-tests';
+
+export interface TestFilePlace {
+  /** workspace-relative test file */
+  path: string;
+  /** why the project's own test command does not run this file, when it does not */
+  note?: string;
+}
+
+/**
+ * The test file for `target`: the project's folder and naming, moved to a folder and name the
+ * project's own test command runs (test_setup.runs); when AMTP writes for another runner than that
+ * command starts, a place that command does not look at.
+ */
+export function testFilePlace(target: string, project: Project, renderer: FrameworkRenderer): TestFilePlace {
+  const dir = testDir(project, renderer);
+  const preferred = posix.join(dir, testFileName(target, project, renderer));
+  const runs = project.test_setup.runs;
+  if (!runs) return { path: preferred };
+  const runsIt = (path: string) => runs.patterns.some((p) => matches(path, p));
+  const how = `\`${runs.command ?? runs.runner}\` (${runs.source}: ${runs.patterns.join(', ') || 'files it picks itself'})`;
+  const names = candidateNames(target, project, renderer, runs.patterns);
+  const foreign = FOREIGN_RUNNERS.has(runs.runner ?? '') || (runs.runner !== undefined && runs.runner !== renderer.id);
+  if (!foreign && !runs.patterns.length) return { path: preferred };
+  if (foreign) {
+    // Without known patterns (a script of its own), only a folder of AMTP's own is out of its way.
+    const unknown = runs.runner === 'node-script' || !runs.patterns.length;
+    const keep = [preferred, ...[dir, OWN_DIR].flatMap((d) => names.map((n) => posix.join(d, n)))].find((p) => !runsIt(p) && !(unknown && !p.startsWith(`${OWN_DIR}/`)));
+    const path = keep ?? posix.join(OWN_DIR, names[0]);
+    const starts = runs.runner === 'node-script' ? 'a script of its own, whose choice of files AMTP cannot know' : `${runs.runner}, which does not run ${renderer.id} tests`;
+    return { path, note: `the project's test command ${how} starts ${starts}, so AMTP's file is kept where it does not look.` };
+  }
+  if (runsIt(preferred)) return { path: preferred };
+  const dirs = [...new Set([dir, ...runs.patterns.flatMap(dirsOf)])];
+  const fits = dirs.flatMap((d) => names.map((n) => posix.join(d, n))).find(runsIt);
+  if (fits) return { path: fits };
+  return { path: preferred, note: `the project's test command ${how} names its files, and no new file name fits it.` };
+}
+
+/** The folders testFilePlace may choose from the project's test command, AMTP's own folder included. */
+export function runDirs(runs: Project['test_setup']['runs']): string[] {
+  return runs ? [...new Set([...runs.patterns.flatMap(dirsOf).filter((d) => d !== '.'), OWN_DIR])] : [];
+}
+
+function matches(path: string, pattern: string): boolean {
+  const re = /^\/(.+)\/$/.exec(pattern);
+  if (!re) return picomatch.isMatch(path, rootRelative(pattern), { dot: true });
+  // A repository's regex runs here: one with a nested quantifier (`(a+)+`) could take exponential time.
+  if (re[1].length > 500 || /\([^)]*[+*}][^)]*\)[+*{]/.test(re[1])) return false;
+  try {
+    return new RegExp(re[1]).test(path);
+  } catch {
+    return false; // a jest testRegex JavaScript cannot compile: jest would fail on it too
+  }
+}
+
+/** `./x` and jest's `<rootDir>/x` are `x`. */
+function rootRelative(pattern: string): string {
+  return pattern.replace(/^(\.\/|<rootDir>\/)/, '');
+}
+
+/** The folders a pattern's files can live in: its fixed base, and that base with the glob's fixed folder names. */
+function dirsOf(pattern: string): string[] {
+  if (pattern.startsWith('/')) return [];
+  const scan = picomatch.scan(rootRelative(pattern));
+  const literal = scan.glob.split('/').slice(0, -1).filter((s) => s && !/[*?{}[\]()!+@]/.test(s));
+  // Only plain folders inside the workspace: no absolute path, no `..`, no dot-folder (.github, .git).
+  return [scan.base || '.', posix.join(scan.base || '.', ...literal)].filter((d) => !posix.isAbsolute(d) && (d === '.' || !d.split('/').some((s) => s.startsWith('.'))));
+}
+
+/**
+ * AMTP's names for a test file, in order of preference; every one of them says `amtp`. A command
+ * glob whose file part has one `*` (`*.check.js`, `check_*.py`) gives a name of its own.
+ */
+function candidateNames(target: string, project: Project, renderer: FrameworkRenderer, patterns: string[]): string[] {
+  const stem = stemOf(target, project);
+  const first = testFileName(target, project, renderer);
+  const own = renderer.language === 'python' ? `${stem}_amtp` : `${stem}.amtp`;
+  const fromGlobs = patterns.map((p) => p.slice(p.lastIndexOf('/') + 1)).filter((b) => /^[^*?{}[\]()!+@]*\*[^*?{}[\]()!+@]*$/.test(b)).map((b) => b.replace('*', own));
+  const fitting = fromGlobs.filter((n) => (renderer.language === 'python' ? n.endsWith('.py') : /\.[cm]?[jt]sx?$/.test(n)));
+  if (renderer.language === 'python') return [...new Set([first, `test_${stem}_amtp.py`, `${stem}_amtp_test.py`, ...fitting])];
+  const ext = renderer.extension(project);
+  return [...new Set([first, `${stem}.amtp.test${ext}`, `${stem}.amtp.spec${ext}`, `${stem}-amtp.test${ext}`, `${stem}_amtp_test${ext}`, `test-${stem}-amtp${ext}`, ...fitting, `${stem}.amtp${ext}`])];
 }
 
 function patternFits(pattern: string, renderer: FrameworkRenderer, project: Project): boolean {

@@ -12,6 +12,8 @@ export interface RunSummary {
   activities: { agent: string; status: string; attempts: number; artifactId?: string; errors: { kind: string; message: string; details?: unknown }[] }[];
   cases: { id: string; priority: string; title: string }[];
   files: { path: string; action: string }[];
+  /** why the project's own test command does not run the written files, and the command that does */
+  layoutNote?: string;
   approvals: { id: string; tool: string; risk: string; decision: string; target?: string }[];
   /** present once the run reached the verify stage (or skipped it, with the reason) */
   verification?: {
@@ -43,6 +45,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     const content = await store.agentOutput(run, 'generator');
     cases = content.cases.map((c) => ({ id: c.id, priority: c.priority, title: c.title }));
   }
+  const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId) ? (await store.agentOutput(run, 'engineer')).layout_note : undefined;
   return {
     runId: run.id,
     status: run.status,
@@ -53,6 +56,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     })),
     cases,
     files: run.files.map((f) => ({ path: f.path, action: f.action })),
+    ...(layoutNote ? { layoutNote } : {}),
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
     ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),

@@ -5,6 +5,7 @@ import { sha256 } from '../core/canonical';
 import { crashPoint } from '../core/faults';
 import { isWritten, type FileAction, type RunRecord } from '../core/run';
 import type { CrawlerOutput } from '../contracts/types';
+import { runDirs } from '../frameworks/layout';
 import type { RunStore } from './store';
 import type { Stage } from './stage';
 
@@ -101,9 +102,9 @@ async function writtenBefore(store: RunStore, runId: string, path: string): Prom
  */
 async function riskTestDirs(store: RunStore, run: RunRecord): Promise<string[]> {
   const source = run.activities.find((a) => a.agent === 'crawler')?.sourceArtifactId;
-  const dirs = source
-    ? ((await store.getArtifact(run.id, source)).content as CrawlerOutput).test_setup.test_dirs
-    : (await store.agentOutput(run, 'generator')).project.test_setup.test_dirs;
+  const setup = source ? ((await store.getArtifact(run.id, source)).content as CrawlerOutput).test_setup : undefined;
+  // The folders the project's own test command runs (frameworks/layout.ts places files there) count too.
+  const dirs = setup ? [...setup.test_dirs, ...runDirs(setup.runs)] : (await store.agentOutput(run, 'generator')).project.test_setup.test_dirs;
   const clean = dirs.map(normalizeTestDir).filter((d): d is string => d !== undefined);
   return clean.length ? clean : DEFAULT_TEST_DIRS;
 }

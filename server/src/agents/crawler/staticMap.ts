@@ -13,6 +13,7 @@ import { referenceCounts, resolveImport } from './ranking';
 import { reachFrom } from './reach';
 import { importBindings, readmeExamples, type ExportedName } from './readmeExamples';
 import { isProductPath } from './targets';
+import { detectTestRuns } from './testRuns';
 import { detectTestSetup } from './testSetup';
 import { WorkspaceReader, clientCaller } from './workspaceReader';
 import type { CallTool } from '../../record/toolTap';
@@ -129,6 +130,8 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   }
   const packageManager = out.package_managers[0]?.name;
   out.test_setup = detectTestSetup({ files: files.map((f) => f.path), rootPkg, packageManager, pyproject: py.pyproject, setupCfg: py.setupCfg, toxIni: await maybe('tox.ini'), pyDeps, isPython });
+  const runs = await detectTestRuns({ pkg: rootPkg?.json, files: fileSet, read: readText, pyproject: py.pyproject, isPython });
+  if (runs) out.test_setup.runs = runs;
 
   const tomlName = /^\[(?:project|tool\.poetry)\][^[]*?^name\s*=\s*["']([^"']+)/m.exec(py.pyproject ?? '')?.[1];
   const dirName = workspace.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || 'workspace';

@@ -9,7 +9,7 @@ import { bindingsFor, bindingsOf, planFiles, type TestFileGroup } from './filePl
 import { prMetadata } from './pr';
 
 export function assemble(plan: TestCases, framework: Framework, outputs: TestBodies[]): EngineerOutput {
-  const { renderer, groups, notWritten } = planFiles(plan, framework);
+  const { renderer, groups, notWritten, layoutNotes } = planFiles(plan, framework);
   const reported = new Set(notWritten.map((n) => n.caseId));
   const bodies: Bodies = new Map();
   const devDeps = new Set<string>();
@@ -46,7 +46,8 @@ export function assemble(plan: TestCases, framework: Framework, outputs: TestBod
   for (const s of renderer.supportFiles?.(runProject, testPaths) ?? []) files.push({ ...s, caseIds: allIds });
   const command = renderer.runCommand(runProject, testPaths.length ? testPaths : [testDir(plan.project, renderer)], groups.map((g) => g.target));
   if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
-  const out = { files, command, not_written: notWritten, ...(devDeps.size ? { dev_dependencies: [...devDeps].sort() } : {}) };
+  const layoutNote = files.length && layoutNotes.length ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}` : undefined;
+  const out = { files, command, not_written: notWritten, ...(devDeps.size ? { dev_dependencies: [...devDeps].sort() } : {}), ...(layoutNote ? { layout_note: layoutNote } : {}) };
   return { schema_version: '1', framework, ...out, pr: prMetadata(plan, framework, out) };
 }
 

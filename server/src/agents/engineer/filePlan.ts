@@ -1,11 +1,10 @@
 // Which test file each planned case goes into, and how that file reaches the module under test.
 // AMTP computes this (the project's test folder and naming, the import path as seen from the test
 // file, the names the imports bind); the Test Engineer only writes each test's body.
-import { posix } from 'node:path';
 import type { OracleBinding, TestCase, TestCases } from '../../contracts/types';
 import type { Framework } from '../../core/frameworks';
 import { RENDERERS } from '../../frameworks';
-import { importPathFor, testDir, testFileName } from '../../frameworks/layout';
+import { importPathFor, testFilePlace } from '../../frameworks/layout';
 import { pythonModule } from '../../frameworks/pytest';
 import type { FrameworkRenderer, Project } from '../../frameworks/types';
 
@@ -28,6 +27,8 @@ export interface FilePlan {
   groups: TestFileGroup[];
   /** cases no test file of this framework can hold, with the reason */
   notWritten: { caseId: string; reason: string }[];
+  /** why the project's own test command does not run some of these files (frameworks/layout.ts) */
+  layoutNotes: string[];
 }
 
 /** One test file per target module, in plan order; the same plan always gives the same files. */
@@ -42,9 +43,11 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
   }
   const used = new Set<string>();
   const groups: TestFileGroup[] = [];
+  const layoutNotes = new Set<string>();
   for (const [target, cases] of byTarget) {
     const project = projectFor(target, plan.project);
-    const path = uniquePath(posix.join(testDir(project, renderer), testFileName(target, project, renderer)), used);
+    const place = testFilePlace(target, project, renderer);
+    const path = uniquePath(place.path, used);
     const importPath = importPathOf(cases[0], path, project, renderer);
     const bindings = new Map<string, OracleBinding>();
     const kept: TestCase[] = [];
@@ -59,9 +62,11 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
       for (const b of needed) bindings.set(b.local, b);
       kept.push(c);
     }
-    if (kept.length) groups.push({ path, target, project, importPath, bindings: [...bindings.values()], cases: kept });
+    if (!kept.length) continue;
+    groups.push({ path, target, project, importPath, bindings: [...bindings.values()], cases: kept });
+    if (place.note) layoutNotes.add(place.note);
   }
-  return { framework, renderer, groups, notWritten };
+  return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes] };
 }
 
 /** How a test file at `testPath` reaches the module `c` targets: a relative path or specifier, or a Python module. */

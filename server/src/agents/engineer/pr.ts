@@ -2,7 +2,7 @@ import type { EngineerOutput, TestCases } from '../../contracts/types';
 import type { Framework } from '../../core/frameworks';
 
 /** Pull-request metadata a reviewer can act on: what was written, what was not and why, how to run it. */
-export function prMetadata(cases: TestCases, framework: Framework, out: Pick<EngineerOutput, 'files' | 'command' | 'not_written' | 'dev_dependencies'>): EngineerOutput['pr'] {
+export function prMetadata(cases: TestCases, framework: Framework, out: Pick<EngineerOutput, 'files' | 'command' | 'not_written' | 'dev_dependencies' | 'layout_note'>): EngineerOutput['pr'] {
   const written = new Set(out.files.flatMap((f) => f.caseIds));
   const byId = new Map(cases.cases.map((c) => [c.id, c]));
   const slug = cases.project.name.toLowerCase().replace(/^@/, '').replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
@@ -15,6 +15,7 @@ export function prMetadata(cases: TestCases, framework: Framework, out: Pick<Eng
     out.command,
     '```',
   ];
+  if (out.layout_note) lines.push('', out.layout_note);
   if (out.dev_dependencies?.length) lines.push('', `Needs dev dependencies: ${out.dev_dependencies.map((d) => `\`${d}\``).join(', ')}.`);
   lines.push('', '## Written', '| case | priority | title |', '|---|---|---|');
   for (const id of written) {

@@ -17,6 +17,7 @@ export function projectBlock(map: CrawlerOutput): TestCases['project'] {
       ...(ts.others?.length ? { others: ts.others } : {}),
       ...(ts.naming_pattern ? { naming_pattern: ts.naming_pattern } : {}),
       ...(ts.command ? { command: ts.command } : {}),
+      ...(ts.runs ? { runs: ts.runs } : {}),
     },
   };
 }
