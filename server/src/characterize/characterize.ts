@@ -21,6 +21,8 @@ export interface CharCase extends Coverage { id: string; path: string[]; args: T
 export interface ModuleCharacterization {
   module: string;
   cases: CharCase[];
+  /** calls whose two runs agreed (before greedy selection) */
+  stable: number;
   /** calls dropped because two runs disagreed */
   unstable: number;
   /** calls dropped for a timeout, a crash or a value that cannot be pinned */
@@ -70,5 +72,5 @@ export async function characterizeModule(modulePath: string, root: string, targe
     stable.push({ id: call.id, path: call.path, args: call.args, oracle, lines: a.lines, spans: a.spans });
   });
   const lines = new Set(stable.flatMap((c) => c.lines)).size;
-  return { module: modulePath, cases: greedySelect(stable), unstable, unusable, lines };
+  return { module: modulePath, cases: greedySelect(stable), stable: stable.length, unstable, unusable, lines };
 }
