@@ -54,7 +54,7 @@ function callsFor(targets: readonly CharTarget[], maxPerTarget: number): Sandbox
 
 export async function characterizeModule(modulePath: string, root: string, targets: readonly CharTarget[], opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal } = {}): Promise<ModuleCharacterization> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
-  const calls = callsFor(targets, opts.maxPerTarget ?? 40);
+  const calls = callsFor(targets, opts.maxPerTarget ?? 80);
   const first = await runInSandbox(modulePath, root, calls, limits, opts.signal);
   const second = await runInSandbox(modulePath, root, calls, limits, opts.signal);
   const byId = new Map(second.map((r) => [r.id, r]));

@@ -6,8 +6,8 @@ import type { CharCase } from './characterize';
 export const CHAR_PREFIX = 'pins current behaviour: ';
 
 function callText(c: CharCase): string {
-  const [first, ...rest] = c.path;
-  const target = `mod${[first, ...rest].map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join('')}`;
+  // An empty path is the module itself (module.exports = function …).
+  const target = `mod${c.path.map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join('')}`;
   return `${target}(${c.args.map(jsLiteral).join(', ')})`;
 }
 
