@@ -36,7 +36,7 @@ export const DEFAULT_LIMITS: SandboxLimits = { callTimeoutMs: 2000, maxOldSpaceM
 /** Names of env variables that are never passed to code AMTP runs (keys, tokens, passwords, cloud creds). */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|SESSION|COOKIE|PRIVATE|^AWS_|^AZURE_|^GCP_|^GOOGLE_|^OPENAI|^ANTHROPIC|^NPM_CONFIG_|^GH_|^GITHUB_/i;
 /** Only these survive at all: enough for node to run, nothing that identifies the user. */
-const KEPT = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT', 'NODE_OPTIONS_UNUSED'];
+const KEPT = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'];
 
 export function scrubbedEnv(source: NodeJS.ProcessEnv, home: string): Record<string, string> {
   const env: Record<string, string> = {};
