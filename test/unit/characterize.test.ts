@@ -12,7 +12,7 @@ import { CHAR_PREFIX, renderNodeTest } from '../../server/src/characterize/rende
 import { characterizeApproved } from '../../server/src/characterize/run';
 import { runInSandbox, scrubbedEnv, type CallResult } from '../../server/src/characterize/sandbox';
 import { greedySelect } from '../../server/src/characterize/select';
-import { tag } from '../../server/src/characterize/values';
+import { jsLiteral, tag } from '../../server/src/characterize/values';
 import { approveAll, deferAll } from '../../server/src/gateway/approvers';
 import { Gateway } from '../../server/src/gateway/gateway';
 import { classifyFailure } from '../../server/src/verifier/classify';
@@ -173,5 +173,19 @@ describe('characterization approval', () => {
       assert.ok(r.ran && r.modules.length === 2 && r.modules[0].cases.length === 1);
       assert.equal(existsSync(join(dir, 'ran.txt')), true);
     } finally { rmSync(dir, { recursive: true, force: true }); }
+  });
+});
+
+describe('characterization values', () => {
+  it('an argument with a key named __proto__ reaches the child without error, and the key renders as a key', async () => {
+    const arg = JSON.parse('{"__proto__": 1, "a": 2}') as object;
+    const [r] = await runInSandbox(LIB, ROOT, [{ id: 'x', path: ['clamp'], args: [tag(5), tag(arg), tag(arg)] }], LIMITS);
+    assert.equal(r.kind, 'return');
+    const value = (r as { value: unknown }).value;
+    assert.deepEqual(value, 5);
+    const literal = jsLiteral(tag(arg));
+    assert.equal(literal, '{ ["__proto__"]: 1, a: 2 }');
+    // eslint-disable-next-line no-eval
+    assert.deepEqual(Object.keys(eval(`(${literal})`) as object), ['__proto__', 'a']);
   });
 });

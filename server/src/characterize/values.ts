@@ -26,7 +26,7 @@ export function tag(value: unknown): Tagged {
   if (value instanceof Date) return { $: 'date', v: value.toISOString() };
   if (typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
     const o: { [k: string]: Tagged } = {};
-    for (const [k, v] of Object.entries(value as object)) o[k] = tag(v);
+    for (const [k, v] of Object.entries(value as object)) Object.defineProperty(o, k, { value: tag(v), enumerable: true, writable: true, configurable: true });
     return { $: 'obj', v: o };
   }
   throw new TypeError(`cannot pass ${typeof value} to the characterization harness`);
@@ -53,7 +53,7 @@ export function jsLiteral(v: Tagged): string {
     case 'big': return `${v.v}n`;
     case 'date': return `new Date(${JSON.stringify(v.v)})`;
     case 'obj': {
-      const entries = Object.entries(v.v).map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(x)}`);
+      const entries = Object.entries(v.v).map(([k, x]) => `${k === '__proto__' ? '["__proto__"]' : /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(x)}`);
       return entries.length ? `{ ${entries.join(', ')} }` : '{}';
     }
   }

@@ -22,7 +22,12 @@ function decode(v) {
     case 'undef': return undefined;
     case 'big': return BigInt(v.v);
     case 'date': return new Date(v.v);
-    case 'obj': { const o = {}; for (const [k, x] of Object.entries(v.v)) o[k] = decode(x); return o; }
+    case 'obj': {
+      // defineProperty, so a key named __proto__ is a key and not the object's prototype
+      const o = {};
+      for (const [k, x] of Object.entries(v.v)) Object.defineProperty(o, k, { value: decode(x), enumerable: true, writable: true, configurable: true });
+      return o;
+    }
     default: throw new Error(`bad tagged value ${JSON.stringify(v)}`);
   }
 }
@@ -55,7 +60,7 @@ function encode(value, budget, seen) {
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) throw new Unpinnable(`an instance of ${value.constructor && value.constructor.name || 'a class'}`);
     const o = {};
-    for (const k of Object.keys(value)) o[k] = encode(value[k], budget, seen);
+    for (const k of Object.keys(value)) Object.defineProperty(o, k, { value: encode(value[k], budget, seen), enumerable: true, writable: true, configurable: true });
     return { $: 'obj', v: o };
   } finally {
     seen.delete(value);
