@@ -19,7 +19,7 @@ import { classifyFailure } from '../../server/src/verifier/classify';
 
 const ROOT = resolve(__dirname, '..', 'fixtures', 'charlib');
 const LIB = join(ROOT, 'index.js');
-const LIMITS = { callTimeoutMs: 1500, maxOldSpaceMb: 128, bound: 200 };
+const LIMITS = { callTimeoutMs: 3000, maxOldSpaceMb: 128, bound: 200 };
 
 async function one(name: string, args: unknown[]): Promise<CallResult> {
   const [r] = await runInSandbox(LIB, ROOT, [{ id: name, path: [name], args: args.map(tag) }], LIMITS);
@@ -42,7 +42,7 @@ describe('characterization sandbox', () => {
     const r = await runInSandbox(LIB, ROOT, [
       { id: 'a', path: ['spin'], args: [] },
       { id: 'b', path: ['grade'], args: [95] },
-    ], { ...LIMITS, callTimeoutMs: 800 });
+    ], { ...LIMITS, callTimeoutMs: 1200 });
     assert.deepEqual(r.map((x) => x.kind), ['timeout', 'return']);
     assert.equal(r[1].kind === 'return' && r[1].value, 'A');
     assert.ok(Date.now() - started < 10_000);
