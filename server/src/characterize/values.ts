@@ -1,0 +1,65 @@
+// Values crossing the process boundary to and from the characterization harness
+// (server/src/frameworks/assets/amtp.char-harness.cjs decodes and encodes the same tags): JSON
+// with tags for what JSON cannot say (NaN, -0, undefined, bigint, Date) and plain objects wrapped so
+// a user key named "$" is never mistaken for a tag.
+export type Tagged =
+  | string | number | boolean | null
+  | Tagged[]
+  | { $: 'num'; v: string }
+  | { $: 'undef' }
+  | { $: 'big'; v: string }
+  | { $: 'date'; v: string }
+  | { $: 'obj'; v: { [k: string]: Tagged } };
+
+/** Tags a JS value built on this side (generated inputs). Throws for what cannot cross (functions, class instances). */
+export function tag(value: unknown): Tagged {
+  switch (typeof value) {
+    case 'string': case 'boolean': return value;
+    case 'undefined': return { $: 'undef' };
+    case 'bigint': return { $: 'big', v: String(value) };
+    case 'number':
+      if (Object.is(value, -0)) return { $: 'num', v: '-0' };
+      return Number.isFinite(value) ? value : { $: 'num', v: String(value) };
+  }
+  if (value === null) return null;
+  if (Array.isArray(value)) return value.map(tag);
+  if (value instanceof Date) return { $: 'date', v: value.toISOString() };
+  if (typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    const o: { [k: string]: Tagged } = {};
+    for (const [k, v] of Object.entries(value as object)) Object.defineProperty(o, k, { value: tag(v), enumerable: true, writable: true, configurable: true });
+    return { $: 'obj', v: o };
+  }
+  throw new TypeError(`cannot pass ${typeof value} to the characterization harness`);
+}
+
+/** Identity of a result across runs: equal keys mean equal values (tags are canonical). */
+export function sameTagged(a: Tagged, b: Tagged): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function isTag(v: Tagged): v is Exclude<Tagged, string | number | boolean | null | Tagged[]> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A JavaScript expression that evaluates to the value (used as a test's argument or expected value). */
+export function jsLiteral(v: Tagged): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
+  if (Array.isArray(v)) return `[${v.map(jsLiteral).join(', ')}]`;
+  if (!isTag(v)) throw new TypeError('not a tagged value');
+  switch (v.$) {
+    case 'num': return v.v === 'NaN' ? 'NaN' : v.v === 'Infinity' ? 'Infinity' : v.v === '-Infinity' ? '-Infinity' : '-0';
+    case 'undef': return 'undefined';
+    case 'big': return `${v.v}n`;
+    case 'date': return `new Date(${JSON.stringify(v.v)})`;
+    case 'obj': {
+      const entries = Object.entries(v.v).map(([k, x]) => `${k === '__proto__' ? '["__proto__"]' : /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(x)}`);
+      return entries.length ? `{ ${entries.join(', ')} }` : '{}';
+    }
+  }
+}
+
+/** Whether a value is a scalar (compared with strictEqual) rather than a structure (deepStrictEqual). */
+export function isScalar(v: Tagged): boolean {
+  return v === null || typeof v !== 'object' || (isTag(v) && v.$ !== 'obj' && v.$ !== 'date');
+}
