@@ -68,9 +68,11 @@ type Shown = { text: string; marked: boolean; fromNextLine: boolean };
 type Found = Omit<DocExample, 'setup' | 'line' | 'imports'> | { reason: string };
 
 function resultFor(stmt: Statement, next: SnippetItem | undefined): Shown | undefined {
+  // What console.log shows is printed text even without a marker (`console.log(f(x)) // 1.34 kB`).
+  const logs = /^console\.(?:log|info)\(/.test(stmt.code);
   if (stmt.comment) {
     const r = stripResultMarker(stmt.comment);
-    if (looksLikeResult(r.text, r.marked)) return { ...r, fromNextLine: false };
+    if (looksLikeResult(r.text, r.marked || logs)) return { ...r, marked: r.marked || logs, fromNextLine: false };
   }
   // `bytes(1024);\n// output: '1KB'`: a comment line right after the statement, but only when it
   // reads as a result, so prose comments that introduce the next call are not mistaken for one.

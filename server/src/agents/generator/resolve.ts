@@ -62,6 +62,25 @@ function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | unde
     if (b.import === 'named' && !symbol) return undefined;
     return { mod, symbol, bindings: relevant };
   }
+  return throughSetup(example, mod, setupCode, bindings, declared, callUses[0]?.prop, relevant);
+}
+
+/**
+ * A call on a value the setup derived (`isMatch = pm('*.js')` then `isMatch('a.js')`, `c = Cache()`
+ * then `c.get('a')`) exercises the export the setup used last; for an instance, its method.
+ */
+function throughSetup(example: DocExample, mod: ModuleInfo, setupCode: string[], bindings: Map<string, OracleBinding>, declared: Set<string>, prop: string | undefined, relevant: OracleBinding[]): ResolvedExample | undefined {
+  const pyImports = example.setup.some((s) => /^(?:from|import)\s/.test(s));
+  for (const stmt of [...setupCode].reverse()) {
+    for (const use of namesUsed(stmt)) {
+      const b = bindings.get(use.name);
+      const imported = !b && mod.language === 'python' && pyImports && declared.has(use.name) ? mod.runtime.find((s) => s.name === use.name) : undefined;
+      const symbol = b ? symbolFor(b, use.prop, mod) : imported;
+      if (!symbol) continue;
+      const method = symbol.kind === 'class' && prop ? mod.runtime.find((s) => s.name === `${symbol.name}.${prop}`) : undefined;
+      return { mod, symbol: method ?? symbol, bindings: relevant };
+    }
+  }
   return undefined;
 }
 
