@@ -31,7 +31,8 @@ export function readmeExamples(source: string, markdown: string, exported: Expor
     i = j;
     if (!CODE_LANGS.has(lang) || !code.trim()) continue;
     const symbols = calledSymbols(code, exported);
-    if (symbols.length === 0) continue;
+    // A block that only binds the package (`var lib = require('pkg')`) is kept: later blocks call through it.
+    if (symbols.length === 0 && !bindsPackage(code, exported)) continue;
     out.push({ source, line: start, lang: lang || 'text', code: code.slice(0, 4000), symbols });
   }
   out.push(...tableExamples(source, lines, exported));
@@ -90,6 +91,12 @@ function callAndResult(cells: string[]): { call: string; result: string } | unde
   if (at < 0 || at + 1 >= cells.length) return undefined;
   const result = span(cells[at + 1]) ?? cells[at + 1];
   return result && !/\n/.test(result) ? { call: span(cells[at])!.replace(/;$/, ''), result } : undefined;
+}
+
+/** The block declares a name the README calls exports through (`lib` of `lib.add(…)`). */
+function bindsPackage(code: string, exported: ExportedName[]): boolean {
+  const prefixes = new Set(exported.flatMap((e) => e.callNames.filter((c) => c.includes('.')).map((c) => c.split('.')[0])));
+  return [...prefixes].some((p) => new RegExp(`(?:\\b(?:var|let|const)\\s+|\\bimport\\s+(?:\\*\\s+as\\s+)?)${p.replace(/\$/g, '\\$')}\\b`).test(code));
 }
 
 function calledSymbols(code: string, exported: ExportedName[]): string[] {
