@@ -107,6 +107,16 @@ describe('README bindings across blocks', () => {
   });
 });
 
+describe('a doc alias of the package (ramda: `R.add(2, 3); //=> 5` in src/add.js)', () => {
+  it('binds the alias to the entry point and plans no export check for the documented function', () => {
+    const index: KeyFile = { path: 'src/index.js', language: 'JavaScript', rank: 100, module_system: 'cjs', import_specifier: 'ramda', symbols: [fn('add')] };
+    const add: KeyFile = { path: 'src/add.js', language: 'JavaScript', rank: 10, module_system: 'cjs', symbols: [fn('add', { export_style: 'module.exports', examples: ['R.add(2, 3);       //=>  5'] })] };
+    const cases = generateCases(mapOf('ramda', [index, add]), 'standard');
+    valid(cases);
+    assert.deepEqual(cases.cases.map((c) => [c.kind, c.target.file, c.oracle?.call, c.oracle?.expected, c.oracle?.bindings]), [['example', 'src/index.js', 'R.add(2, 3)', '5', [{ local: 'R', import: 'module' }]]]);
+  });
+});
+
 describe('class methods (schema regression: /cases/0/oracle/bindings/0/local must match pattern)', () => {
   it('binds the Python class for `Cache.get` and calls the method through the documented setup', () => {
     const py: KeyFile = {

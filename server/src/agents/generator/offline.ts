@@ -6,7 +6,7 @@ import type { ParsedSnippet } from './examples';
 import { newSnippetContext, parseJsSnippet, type SnippetContext } from './jsExamples';
 import { looksRandom } from './random';
 import { keepValidCases } from './schemaGuard';
-import { describeModules, type ModuleInfo } from './modules';
+import { describeModules, targetOf, type ModuleInfo } from './modules';
 import { errorCases, propertyCases, smokeCase } from './plannedCases';
 import { projectBlock } from './project';
 import { resolveExample } from './resolve';
@@ -26,21 +26,26 @@ export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
   const readmeSymbols = new Set(map.usage_examples.flatMap((u) => u.symbols));
 
   const behaviour: TestCase[] = [];
+  // A symbol's own @example that runs through the entry point (`R.add(2, 3)`) covers the symbol too.
+  const coveredElsewhere = new Set<string>();
   if (depth !== 'smoke') {
-    const examples = collectExamples(map, mods, notPlanned);
+    const examples = collectExamples(map, mods, notPlanned, coveredElsewhere);
     behaviour.push(...examples);
     for (const mod of mods) for (const symbol of mod.runtime) behaviour.push(...errorCases(mod, symbol, examples));
     if (depth === 'deep') behaviour.push(...propertyCases(examples));
   }
   // An existence/arity check only where nothing better is planned for the symbol (existence.ts).
-  const covered = new Set(behaviour.map((c) => `${c.target.file}#${c.target.symbol}`));
+  // An entry point re-exports what the files define: a tested `index.js#valid` covers `functions/valid.js#valid`.
+  const entryFiles = new Set(mods.filter((m) => m.entry).map((m) => targetOf(m, undefined).file));
+  const viaEntry = new Set(behaviour.filter((c) => entryFiles.has(c.target.file)).map((c) => c.target.symbol));
+  const covered = new Set([...behaviour.map((c) => `${c.target.file}#${c.target.symbol}`), ...coveredElsewhere]);
   for (const mod of mods) {
     for (const s of mod.file.symbols) {
       if (s.exported && (s.kind === 'type' || s.kind === 'interface')) notPlanned.push({ target: `${mod.file.path}#${s.name}`, reason: 'type-only export: nothing to run' });
     }
     for (const symbol of mod.runtime) {
       const smoke = smokeCase(mod, symbol, readmeSymbols.has(symbol.name) || readmeSymbols.has(mod.local));
-      if (depth === 'smoke' || !covered.has(`${smoke.target.file}#${smoke.target.symbol}`)) cases.push(smoke);
+      if (depth === 'smoke' || !(covered.has(`${smoke.target.file}#${smoke.target.symbol}`) || (!mod.entry && viaEntry.has(symbol.name)))) cases.push(smoke);
     }
   }
   cases.push(...behaviour);
@@ -54,15 +59,18 @@ export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
   });
 }
 
-function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: NonNullable<TestCases['not_planned']>): TestCase[] {
+function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: NonNullable<TestCases['not_planned']>, coveredElsewhere: Set<string>): TestCase[] {
   const out: TestCase[] = [];
-  const take = (parsed: ParsedSnippet, src: ExampleSource, preferred?: ModuleInfo) => {
+  const take = (parsed: ParsedSnippet, src: ExampleSource, preferred?: ModuleInfo, owner?: string) => {
     for (const s of parsed.skipped) notPlanned.push({ target: `${src.location}+${s.line}`, reason: s.reason });
     for (const ex of parsed.examples) {
       const r = resolveExample(ex, mods, preferred);
       const random = r && looksRandom(ex, r.symbol);
       if (random) notPlanned.push({ target: `${src.location}+${ex.line}`, reason: random });
-      else if (r) out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
+      else if (r) {
+        if (owner && r.mod !== preferred) coveredElsewhere.add(owner);
+        out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
+      }
       else notPlanned.push({ target: `${src.location}+${ex.line}`, reason: `example '${ex.call.slice(0, 60)}' uses no export of the analysed modules` });
     }
   };
@@ -82,7 +90,7 @@ function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: Non
       const location = `${mod.file.path}:${symbol.line ?? 1}`;
       for (const code of symbol.examples ?? []) {
         const parsed = parseSnippet(code, mod.language === 'python' ? 'python' : 'js', mods, map.project.name);
-        if (parsed) take(parsed, { evidence: hasDoctest(code) ? 'doctest' : 'jsdoc', location, readme: false }, mod);
+        if (parsed) take(parsed, { evidence: hasDoctest(code) ? 'doctest' : 'jsdoc', location, readme: false }, mod, `${targetOf(mod, symbol).file}#${targetOf(mod, symbol).symbol}`);
       }
       // Docstrings often carry doctests without the crawler splitting them out as examples.
       if (mod.language === 'python' && symbol.doc && hasDoctest(symbol.doc) && !(symbol.examples ?? []).length) {

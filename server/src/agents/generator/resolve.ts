@@ -43,7 +43,7 @@ function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | unde
   const allUses = [...setupCode.flatMap(namesUsed), ...callUses];
   for (const use of allUses) {
     if (bindings.has(use.name) || declared.has(use.name)) continue;
-    const b = bindingForName(use.name, mod);
+    const b = bindingForName(use.name, mod, use.prop);
     if (b) bindings.set(use.name, b);
   }
   const used = new Set(allUses.map((u) => u.name));
@@ -84,8 +84,11 @@ function throughSetup(example: DocExample, mod: ModuleInfo, setupCode: string[],
   return undefined;
 }
 
-function bindingForName(name: string, mod: ModuleInfo): OracleBinding | undefined {
+function bindingForName(name: string, mod: ModuleInfo, prop?: string): OracleBinding | undefined {
   if (name === mod.local) return { local: name, import: mainImport(mod) };
+  // Docs name the package by their own alias (`R.add(2, 3)` in ramda's @example): an unknown name
+  // whose property an entry point exports is that entry's module value.
+  if (prop && mod.entry && !mod.runtime.some((s) => s.name === name) && mod.runtime.some((s) => s.name === prop && s !== mod.main)) return { local: name, import: mainImport(mod) };
   const symbol = mod.runtime.find((s) => s.name === name);
   if (!symbol) return undefined;
   if (symbol === mod.main || mod.moduleSystem === 'python') return bindingFor(mod, symbol).binding;
