@@ -22,7 +22,7 @@ describe('generator: reading documented snippets', () => {
   it('keeps multi-line calls whole and ignores comments inside them', () => {
     const ex = parseJsSnippet("f({\n  a: 1, // first\n  b: '//x'\n}) // => 2", []).examples;
     assert.equal(ex.length, 1);
-    assert.equal(ex[0].call, "f({\n  a: 1, \n  b: '//x'\n})");
+    assert.equal(ex[0].call, "f({\n  a: 1,\n  b: '//x'\n})");
   });
 
   it('handles regex literals with quotes and slashes', () => {
@@ -35,7 +35,8 @@ describe('generator: reading documented snippets', () => {
     assert.deepEqual(ex.map((e) => [e.call, e.outcome, e.expected, e.setup.length]), [
       ['f(2)', 'value', '4', 0],
       ['x', 'prints', '4', 1],
-      ["f('a')", 'prints', 'A', 1],
+      // the last call does not read x, so it carries no setup
+      ["f('a')", 'prints', 'A', 0],
     ]);
   });
 

@@ -14,7 +14,8 @@ export function summaryText(s: RunSummary): string {
   if (t.promptTokens + t.completionTokens + (t.unreported ?? 0) > 0) out.push(`  usage: ${formatRunUsage(s.usage)}`); // the offline provider spends none
   out.push(`  health: ${formatRunHealth(s.health)}`);
   for (const h of s.health.agents) out.push(`    ${formatAgentHealth(h)}`);
-  out.push(`  cases: ${s.cases.length}`);
+  const shapeOnly = s.cases.filter((c) => c.existenceOnly).length;
+  out.push(`  cases: ${s.cases.length}${shapeOnly ? ` (${shapeOnly} only check that an export exists)` : ''}`);
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   if (s.layoutNote) out.push(`  ${s.layoutNote}`);
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);

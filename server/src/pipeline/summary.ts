@@ -3,6 +3,7 @@ import type { RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
+import { isExistenceOnly } from '../agents/generator/existence';
 
 /** The `--json` contract of the CLI (README.md, docs/ci.md). CI scripts parse this; add fields, never rename. */
 export interface RunSummary {
@@ -10,7 +11,9 @@ export interface RunSummary {
   status: RunStatus;
   reason?: string;
   activities: { agent: string; status: string; attempts: number; artifactId?: string; errors: { kind: string; message: string; details?: unknown }[] }[];
-  cases: { id: string; priority: string; title: string }[];
+  cases: { id: string; priority: string; title: string; kind?: string; existenceOnly?: boolean }[];
+  /** share (0..1) of planned cases that only check an export exists or its arity: never coverage of behaviour */
+  existenceOnlyShare?: number;
   files: { path: string; action: string }[];
   /** why the project's own test command does not run the written files, and the command that does */
   layoutNote?: string;
@@ -43,7 +46,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
   let cases: RunSummary['cases'] = [];
   if (gen?.artifactId) {
     const content = await store.agentOutput(run, 'generator');
-    cases = content.cases.map((c) => ({ id: c.id, priority: c.priority, title: c.title }));
+    cases = content.cases.map((c) => ({ id: c.id, priority: c.priority, title: c.title, kind: c.kind, existenceOnly: isExistenceOnly(c) }));
   }
   const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId) ? (await store.agentOutput(run, 'engineer')).layout_note : undefined;
   return {
@@ -55,6 +58,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
       errors: a.errors.map((e) => ({ kind: e.kind, message: e.message, ...(e.details ? { details: e.details } : {}) })),
     })),
     cases,
+    ...(cases.length ? { existenceOnlyShare: Math.round((cases.filter((c) => c.existenceOnly).length / cases.length) * 1000) / 1000 } : {}),
     files: run.files.map((f) => ({ path: f.path, action: f.action })),
     ...(layoutNote ? { layoutNote } : {}),
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),

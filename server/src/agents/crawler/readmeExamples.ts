@@ -31,10 +31,72 @@ export function readmeExamples(source: string, markdown: string, exported: Expor
     i = j;
     if (!CODE_LANGS.has(lang) || !code.trim()) continue;
     const symbols = calledSymbols(code, exported);
-    if (symbols.length === 0) continue;
+    // A block that only binds the package (`var lib = require('pkg')`) is kept: later blocks call through it.
+    if (symbols.length === 0 && !bindsPackage(code, exported)) continue;
     out.push({ source, line: start, lang: lang || 'text', code: code.slice(0, 4000), symbols });
   }
+  out.push(...tableExamples(source, lines, exported));
   return out;
+}
+
+/**
+ * GFM tables whose rows pair a call with its result (`| \`slug('a b')\` | \`'a-b'\` |`), written out
+ * as one snippet of `call //=> result` lines, so the generator reads them like any code block.
+ */
+function tableExamples(source: string, lines: string[], exported: ExportedName[]): Example[] {
+  const out: Example[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    if (!/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$/.test(lines[i]) || !lines[i - 1].includes('|')) continue;
+    const rows: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && lines[j].includes('|') && lines[j].trim(); j++) {
+      const row = callAndResult(cellsOf(lines[j]));
+      if (row) rows.push(`${row.call} //=> ${row.result}`);
+    }
+    const code = rows.join('\n');
+    const symbols = rows.length ? calledSymbols(code, exported) : [];
+    if (symbols.length) out.push({ source, line: i, lang: 'js', code: code.slice(0, 4000), symbols });
+    i = j;
+  }
+  return out;
+}
+
+/** The cells of a table row; a `|` inside a code span or escaped as `\|` does not split. */
+function cellsOf(row: string): string[] {
+  const cells: string[] = [];
+  let cur = '';
+  let tick = false;
+  const text = row.trim().replace(/^\|/, '').replace(/\|$/, '');
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k];
+    if (c === '\\' && text[k + 1] === '|') {
+      cur += '|';
+      k++;
+    } else if (c === '`') {
+      tick = !tick;
+      cur += c;
+    } else if (c === '|' && !tick) {
+      cells.push(cur.trim());
+      cur = '';
+    } else cur += c;
+  }
+  cells.push(cur.trim());
+  return cells;
+}
+
+/** The first cell that is one code span holding a call, and the next cell's code span (or bare text). */
+function callAndResult(cells: string[]): { call: string; result: string } | undefined {
+  const span = (cell: string | undefined) => /^`([^`]+)`$/.exec(cell ?? '')?.[1].trim();
+  const at = cells.findIndex((c) => /\)\s*;?$/.test(span(c) ?? ''));
+  if (at < 0 || at + 1 >= cells.length) return undefined;
+  const result = span(cells[at + 1]) ?? cells[at + 1];
+  return result && !/\n/.test(result) ? { call: span(cells[at])!.replace(/;$/, ''), result } : undefined;
+}
+
+/** The block declares a name the README calls exports through (`lib` of `lib.add(…)`). */
+function bindsPackage(code: string, exported: ExportedName[]): boolean {
+  const prefixes = new Set(exported.flatMap((e) => e.callNames.filter((c) => c.includes('.')).map((c) => c.split('.')[0])));
+  return [...prefixes].some((p) => new RegExp(`(?:\\b(?:var|let|const)\\s+|\\bimport\\s+(?:\\*\\s+as\\s+)?)${p.replace(/\$/g, '\\$')}\\b`).test(code));
 }
 
 function calledSymbols(code: string, exported: ExportedName[]): string[] {

@@ -1,5 +1,6 @@
 // Python doctest blocks (`>>> call` followed by its printed repr) become documented examples.
 import { parseLiteral } from '../../frameworks/literals';
+import { childrenOf, firstError, parsePython } from '../../frameworks/pyTree';
 import type { DocExample, ParsedSnippet } from './examples';
 
 export function hasDoctest(text: string): boolean {
@@ -31,7 +32,10 @@ export function parseDoctest(text: string): ParsedSnippet {
       continue;
     }
     if (!output.length) {
-      setup.push(code);
+      // `>>> assert f(x) == 'v'` states its result like `f(x) === 'v'` does in JavaScript.
+      const asserted = assertedEquality(code);
+      if (asserted) examples.push({ call: asserted.call, outcome: 'value', expected: asserted.expected, setup: [...setup], line: start, imports: [] });
+      else setup.push(code);
       continue;
     }
     const example = classify(code, output);
@@ -47,7 +51,10 @@ function classify(code: string, output: string[]): Omit<DocExample, 'setup' | 'l
     const m = /^([A-Za-z_][\w.]*)(?::|$)/.exec(last.trim());
     return m ? { call: code, outcome: 'throws', error: m[1].split('.').pop()! } : 'traceback without an exception line';
   }
-  if (/^\s*(?:def|class|for|while|if|with|try|import|from)\b/.test(code) || /^\s*[A-Za-z_][\w.]*\s*=[^=]/.test(code)) return 'output follows a statement, not an expression';
+  const tree = parsePython(code);
+  if (firstError(tree) !== undefined) return 'the doctest source does not parse as Python';
+  const top = childrenOf(tree.topNode);
+  if (top.length !== 1 || top[0].type.name !== 'ExpressionStatement') return 'output follows a statement, not an expression';
   const text = output.join('\n');
   if (/\.\.\./.test(text)) return 'output uses the ELLIPSIS wildcard';
   const printed = /^print\(([\s\S]*)\)$/.exec(code.trim());
@@ -56,4 +63,18 @@ function classify(code: string, output: string[]): Omit<DocExample, 'setup' | 'l
   // Not a literal (e.g. `Decimal('1.5')`): doctest compares repr text, and the engineer does too.
   if (/ at 0x[0-9a-f]+/i.test(text)) return 'output contains a memory address';
   return { call: code, outcome: 'value', expected: text };
+}
+
+/** `assert call == literal` (either side) → the call and the literal; anything else → undefined. */
+function assertedEquality(code: string): { call: string; expected: string } | undefined {
+  const tree = parsePython(code);
+  const [only, ...more] = childrenOf(tree.topNode);
+  if (!only || more.length || only.type.name !== 'AssertStatement' || firstError(tree) !== undefined) return undefined;
+  const cmp = childrenOf(only).find((n) => n.type.name === 'BinaryExpression');
+  const parts = cmp ? childrenOf(cmp) : [];
+  if (parts.length !== 3 || parts[1].type.name !== 'CompareOp' || code.slice(parts[1].from, parts[1].to) !== '==') return undefined;
+  const [l, r] = [code.slice(parts[0].from, parts[0].to), code.slice(parts[2].from, parts[2].to)];
+  if (parseLiteral(r, 'python') && !parseLiteral(l, 'python')) return { call: l, expected: r };
+  if (parseLiteral(l, 'python') && !parseLiteral(r, 'python')) return { call: r, expected: l };
+  return undefined;
 }

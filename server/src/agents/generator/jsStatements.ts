@@ -1,147 +1,83 @@
-// Splits a JavaScript/TypeScript snippet into statements with their trailing `//` comments,
-// without a full parser: docs snippets are short and often not valid programs on their own
-// (`ms('2 days')  // 172800000` has no semicolon, README blocks mix prose comments in).
+// Splits a JavaScript/TypeScript docs snippet into top-level statements with the `//` comment that
+// follows each on its line, and the comment lines between them, using the TypeScript parser.
+// Docs snippets are often not whole programs (`ms('2 days')  // 172800000` without a semicolon,
+// prose comments between calls); the parser recovers from that, and a statement it could not read
+// is reported as `broken` so it is neither run as setup nor taken as an example.
+import type * as TS from 'typescript';
+import { typescript } from '../../util/typescript';
 
 export interface Statement {
   /** code without comments, trimmed, trailing `;` removed */
   code: string;
-  /** text of a `//` comment on the statement's last line, if any */
+  /** text of a `//` (or one-line `/* *\/`) comment after the statement on its last line, if any */
   comment?: string;
   /** 0-based line of the statement's first line inside the snippet */
   line: number;
+  /** the parser reported an error inside this statement */
+  broken?: boolean;
+  /** the parsed node, for callers that read its shape (e.g. `a === b`) */
+  node: TS.Statement;
 }
 
 export type SnippetItem = Statement | { comment: string; line: number; code?: undefined };
 
 /** Statements and stand-alone comment lines, in order. */
 export function splitStatements(snippet: string): SnippetItem[] {
+  const ts = typescript();
+  const text = snippet.replace(/\r\n?/g, '\n');
+  const sf = ts.createSourceFile('snippet.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const errors = ((sf as unknown as { parseDiagnostics?: TS.Diagnostic[] }).parseDiagnostics ?? []).map((d) => d.start ?? 0);
+  const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
   const items: SnippetItem[] = [];
-  const lines = snippet.replace(/\r\n?/g, '\n').split('\n');
-  let pending = '';
-  let pendingLine = 0;
-  let depth = 0;
-  let inBlockComment = false;
-  for (let n = 0; n < lines.length; n++) {
-    const scanned = scanLine(lines[n], inBlockComment);
-    inBlockComment = scanned.inBlockComment;
-    const code = scanned.code.trim();
-    if (!code && depth === 0) {
-      if (scanned.comment !== undefined) items.push({ comment: scanned.comment, line: n });
-      continue;
+  const taken = new Set<number>();
+  const standalone = (pos: number) => {
+    for (const c of ts.getLeadingCommentRanges(text, pos) ?? []) {
+      if (taken.has(c.pos)) continue;
+      taken.add(c.pos);
+      if (c.kind === ts.SyntaxKind.SingleLineCommentTrivia) items.push({ comment: text.slice(c.pos + 2, c.end).trim(), line: lineOf(c.pos) });
     }
-    if (!pending) pendingLine = n;
-    pending += (pending ? '\n' : '') + scanned.code;
-    depth += scanned.depth;
-    if (depth <= 0) {
-      for (const part of splitTopLevelSemicolons(pending)) items.push({ code: part, line: pendingLine });
-      const last = items[items.length - 1];
-      if (scanned.comment !== undefined && last && last.code !== undefined) last.comment = scanned.comment;
-      pending = '';
-      depth = 0;
+  };
+  for (const st of sf.statements) {
+    standalone(st.pos);
+    const start = st.getStart(sf);
+    if (st.kind === ts.SyntaxKind.EmptyStatement) continue;
+    const item: Statement = { code: withoutComments(ts, sf, st).replace(/;$/, '').trim(), line: lineOf(start), node: st };
+    if (errors.some((e) => e >= start && e < st.end)) item.broken = true;
+    const trailing = (ts.getTrailingCommentRanges(text, st.end) ?? []).find((c) => lineOf(c.pos) === lineOf(st.end));
+    if (trailing) {
+      taken.add(trailing.pos);
+      item.comment = commentText(text.slice(trailing.pos, trailing.end));
     }
+    if (item.code) items.push(item);
   }
-  if (pending.trim()) items.push({ code: pending.trim().replace(/;$/, ''), line: pendingLine });
+  standalone(sf.endOfFileToken.pos);
   return items;
 }
 
-interface ScannedLine {
-  code: string;
-  comment?: string;
-  depth: number;
-  inBlockComment: boolean;
+function commentText(raw: string): string {
+  return raw.startsWith('//') ? raw.slice(2).trim() : raw.replace(/^\/\*+|\*+\/$/g, '').trim();
 }
 
-const REGEX_PREFIX = /[(,=:[!&|?{};+\-*%<>~^]$/;
-
-/** Strips comments from one line, tracking bracket depth; strings and regex literals are opaque. */
-function scanLine(line: string, inBlockComment: boolean): ScannedLine {
-  let code = '';
-  let depth = 0;
-  let i = 0;
-  while (i < line.length) {
-    if (inBlockComment) {
-      const end = line.indexOf('*/', i);
-      if (end < 0) return { code, depth, inBlockComment: true };
-      i = end + 2;
-      inBlockComment = false;
-      continue;
-    }
-    const c = line[i];
-    if (c === '/' && line[i + 1] === '/') return { code, comment: line.slice(i + 2).trim(), depth, inBlockComment };
-    if (c === '/' && line[i + 1] === '*') {
-      inBlockComment = true;
-      i += 2;
-      continue;
-    }
-    if (c === '"' || c === "'" || c === '`') {
-      const end = skipQuoted(line, i, c);
-      code += line.slice(i, end);
-      i = end;
-      continue;
-    }
-    if (c === '/' && REGEX_PREFIX.test(code.trimEnd() || '(')) {
-      const end = skipRegex(line, i);
-      code += line.slice(i, end);
-      i = end;
-      continue;
-    }
-    if ('([{'.includes(c)) depth++;
-    if (')]}'.includes(c)) depth--;
-    code += c;
-    i++;
-  }
-  return { code, depth, inBlockComment };
+/** The statement's code with its comments removed: comments sit in the trivia before each token. */
+export function textOf(node: TS.Node): string {
+  return withoutComments(typescript(), node.getSourceFile(), node).trim();
 }
 
-function skipQuoted(line: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < line.length) {
-    if (line[i] === '\\') i += 2;
-    else if (line[i] === quote) return i + 1;
-    else i++;
+function withoutComments(ts: typeof TS, sf: TS.SourceFile, st: TS.Node): string {
+  const text = sf.text;
+  const start = st.getStart(sf);
+  const ranges = new Map<number, number>();
+  const visit = (n: TS.Node) => {
+    const around = [...(ts.getLeadingCommentRanges(text, n.pos) ?? []), ...(ts.getTrailingCommentRanges(text, n.end) ?? [])];
+    for (const c of around) if (c.pos >= start && c.end <= st.end) ranges.set(c.pos, c.end);
+    for (const child of n.getChildren(sf)) visit(child);
+  };
+  visit(st);
+  let out = '';
+  let last = start;
+  for (const [pos, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    out += text.slice(last, pos).replace(/[ \t]+$/, '');
+    last = end;
   }
-  return line.length;
-}
-
-function skipRegex(line: string, start: number): number {
-  let i = start + 1;
-  let inClass = false;
-  while (i < line.length) {
-    const c = line[i];
-    if (c === '\\') i += 2;
-    else if (c === '[') (inClass = true), i++;
-    else if (c === ']') (inClass = false), i++;
-    else if (c === '/' && !inClass) {
-      i++;
-      while (/[a-z]/.test(line[i] ?? '')) i++;
-      return i;
-    } else i++;
-  }
-  return line.length;
-}
-
-/** `a(); b()` on one line is two statements; semicolons inside brackets or strings are not separators. */
-function splitTopLevelSemicolons(code: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (let i = 0; i < code.length; i++) {
-    const c = code[i];
-    if (c === '"' || c === "'" || c === '`') {
-      const end = skipQuoted(code, i, c);
-      current += code.slice(i, end);
-      i = end - 1;
-      continue;
-    }
-    if ('([{'.includes(c)) depth++;
-    if (')]}'.includes(c)) depth--;
-    if (c === ';' && depth === 0) {
-      if (current.trim()) parts.push(current.trim());
-      current = '';
-      continue;
-    }
-    current += c;
-  }
-  if (current.trim()) parts.push(current.trim());
-  return parts;
+  return out + text.slice(last, st.end);
 }

@@ -43,12 +43,30 @@ function languageOf(file: KeyFile): ModuleInfo['language'] {
 
 /** The binding and expression that reach `symbol` from a test. */
 export function bindingFor(mod: ModuleInfo, symbol: SymbolInfo): { binding: OracleBinding; access: string } {
-  if (mod.moduleSystem === 'python') return { binding: { local: symbol.name, import: 'named', name: symbol.name }, access: symbol.name };
+  // A method (`Cache.get`, `Outer.Inner.m`) is reached through its class: the binding names the
+  // class, since a binding's local must be an identifier (schemas/test-cases.schema.json).
+  if (mod.moduleSystem === 'python') {
+    const owner = symbol.name.split('.')[0];
+    return { binding: { local: owner, import: 'named', name: owner }, access: symbol.name };
+  }
+  if (symbol.kind === 'method' && !symbol.name.startsWith(`${mod.local}.`)) return jsMethodBinding(mod, symbol);
   if (symbol === mod.main) return { binding: { local: mod.local, import: mainImport(mod) }, access: mod.local };
   // Crawlers name properties of the module value `main.prop` (e.g. `slugify.extend`).
   const prop = symbol.name.startsWith(`${mod.local}.`) ? symbol.name.slice(mod.local.length + 1) : symbol.name;
   if (mod.moduleSystem === 'cjs' || symbol.name.includes('.')) return { binding: { local: mod.local, import: mainImport(mod) }, access: `${mod.local}.${prop}` };
   return { binding: { local: symbol.name, import: 'named', name: symbol.name }, access: symbol.name };
+}
+
+/**
+ * A JS class method: static ones are properties of the class, instance ones of its prototype; the
+ * crawler does not say which (server/src/agents/crawler/jsSymbols.ts), so the access tries both.
+ */
+function jsMethodBinding(mod: ModuleInfo, symbol: SymbolInfo): { binding: OracleBinding; access: string } {
+  const [cls, ...rest] = symbol.name.split('.');
+  const owner = mod.runtime.find((s) => s.name === cls);
+  const reach = owner && owner !== symbol ? bindingFor(mod, owner) : { binding: { local: mod.local, import: mainImport(mod) }, access: `${mod.local}.${cls}` };
+  const member = rest.join('.');
+  return { binding: reach.binding, access: `(${reach.access}.${member} ?? ${reach.access}.prototype.${member})` };
 }
 
 export function mainImport(mod: ModuleInfo): OracleBinding['import'] {

@@ -3,8 +3,10 @@ import type { Depth } from '../../core/frameworks';
 import { exampleCase, type ExampleSource } from './exampleCases';
 import { hasDoctest, parseDoctest } from './doctest';
 import type { ParsedSnippet } from './examples';
-import { parseJsSnippet } from './jsExamples';
-import { describeModules, type ModuleInfo } from './modules';
+import { newSnippetContext, parseJsSnippet, type SnippetContext } from './jsExamples';
+import { looksRandom } from './random';
+import { keepValidCases } from './schemaGuard';
+import { describeModules, targetOf, type ModuleInfo } from './modules';
 import { errorCases, propertyCases, smokeCase } from './plannedCases';
 import { projectBlock } from './project';
 import { resolveExample } from './resolve';
@@ -23,42 +25,64 @@ export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
   const notPlanned: NonNullable<TestCases['not_planned']> = [];
   const readmeSymbols = new Set(map.usage_examples.flatMap((u) => u.symbols));
 
+  const behaviour: TestCase[] = [];
+  // A symbol's own @example that runs through the entry point (`R.add(2, 3)`) covers the symbol too.
+  const coveredElsewhere = new Set<string>();
+  if (depth !== 'smoke') {
+    const examples = collectExamples(map, mods, notPlanned, coveredElsewhere);
+    behaviour.push(...examples);
+    for (const mod of mods) for (const symbol of mod.runtime) behaviour.push(...errorCases(mod, symbol, examples));
+    if (depth === 'deep') behaviour.push(...propertyCases(examples));
+  }
+  // An existence/arity check only where nothing better is planned for the symbol (existence.ts).
+  // An entry point re-exports what the files define: a tested `index.js#valid` covers `functions/valid.js#valid`.
+  const entryFiles = new Set(mods.filter((m) => m.entry).map((m) => targetOf(m, undefined).file));
+  const viaEntry = new Set(behaviour.filter((c) => entryFiles.has(c.target.file)).map((c) => c.target.symbol));
+  const covered = new Set([...behaviour.map((c) => `${c.target.file}#${c.target.symbol}`), ...coveredElsewhere]);
   for (const mod of mods) {
     for (const s of mod.file.symbols) {
       if (s.exported && (s.kind === 'type' || s.kind === 'interface')) notPlanned.push({ target: `${mod.file.path}#${s.name}`, reason: 'type-only export: nothing to run' });
     }
-    for (const symbol of mod.runtime) cases.push(smokeCase(mod, symbol, readmeSymbols.has(symbol.name) || readmeSymbols.has(mod.local)));
+    for (const symbol of mod.runtime) {
+      const smoke = smokeCase(mod, symbol, readmeSymbols.has(symbol.name) || readmeSymbols.has(mod.local));
+      if (depth === 'smoke' || !(covered.has(`${smoke.target.file}#${smoke.target.symbol}`) || (!mod.entry && viaEntry.has(symbol.name)))) cases.push(smoke);
+    }
   }
+  cases.push(...behaviour);
 
-  if (depth !== 'smoke') {
-    const examples = collectExamples(map, mods, notPlanned);
-    cases.push(...examples);
-    for (const mod of mods) for (const symbol of mod.runtime) cases.push(...errorCases(mod, symbol, examples));
-    if (depth === 'deep') cases.push(...propertyCases(examples));
-  }
-
-  return {
+  return keepValidCases({
     schema_version: '1',
     depth_level: depth,
     project: projectBlock(map),
     cases: statefulLast(dedupe(cases)),
     ...(notPlanned.length ? { not_planned: notPlanned } : {}),
-  };
+  });
 }
 
-function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: NonNullable<TestCases['not_planned']>): TestCase[] {
+function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: NonNullable<TestCases['not_planned']>, coveredElsewhere: Set<string>): TestCase[] {
   const out: TestCase[] = [];
-  const take = (parsed: ParsedSnippet, src: ExampleSource, preferred?: ModuleInfo) => {
+  const take = (parsed: ParsedSnippet, src: ExampleSource, preferred?: ModuleInfo, owner?: string) => {
     for (const s of parsed.skipped) notPlanned.push({ target: `${src.location}+${s.line}`, reason: s.reason });
     for (const ex of parsed.examples) {
       const r = resolveExample(ex, mods, preferred);
-      if (r) out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
+      const random = r && looksRandom(ex, r.symbol);
+      if (random) notPlanned.push({ target: `${src.location}+${ex.line}`, reason: random });
+      else if (r) {
+        if (owner && r.mod !== preferred) coveredElsewhere.add(owner);
+        out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
+      }
       else notPlanned.push({ target: `${src.location}+${ex.line}`, reason: `example '${ex.call.slice(0, 60)}' uses no export of the analysed modules` });
     }
   };
-  for (const u of map.usage_examples) {
+  // Blocks of one document share their bindings in order: `var lib = require('pkg')` in the first
+  // block binds `lib` for the calls of the third.
+  const contexts = new Map<string, SnippetContext>();
+  const docOrder = [...new Set(map.usage_examples.map((u) => u.source))];
+  const inOrder = [...map.usage_examples].sort((a, b) => docOrder.indexOf(a.source) - docOrder.indexOf(b.source) || a.line - b.line);
+  for (const u of inOrder) {
     const src: ExampleSource = { evidence: 'readme', location: `${u.source}:${u.line}`, readme: /readme/i.test(u.source) };
-    const parsed = parseSnippet(u.code, u.lang, mods, map.project.name);
+    if (!contexts.has(u.source)) contexts.set(u.source, newSnippetContext());
+    const parsed = parseSnippet(u.code, u.lang, mods, map.project.name, contexts.get(u.source));
     if (parsed) take(parsed, src);
   }
   for (const mod of mods) {
@@ -66,7 +90,7 @@ function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: Non
       const location = `${mod.file.path}:${symbol.line ?? 1}`;
       for (const code of symbol.examples ?? []) {
         const parsed = parseSnippet(code, mod.language === 'python' ? 'python' : 'js', mods, map.project.name);
-        if (parsed) take(parsed, { evidence: hasDoctest(code) ? 'doctest' : 'jsdoc', location, readme: false }, mod);
+        if (parsed) take(parsed, { evidence: hasDoctest(code) ? 'doctest' : 'jsdoc', location, readme: false }, mod, `${targetOf(mod, symbol).file}#${targetOf(mod, symbol).symbol}`);
       }
       // Docstrings often carry doctests without the crawler splitting them out as examples.
       if (mod.language === 'python' && symbol.doc && hasDoctest(symbol.doc) && !(symbol.examples ?? []).length) {
@@ -77,11 +101,11 @@ function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: Non
   return out;
 }
 
-function parseSnippet(code: string, lang: string, mods: ModuleInfo[], projectName: string): ParsedSnippet | undefined {
+function parseSnippet(code: string, lang: string, mods: ModuleInfo[], projectName: string, context?: SnippetContext): ParsedSnippet | undefined {
   if (hasDoctest(code) && PY_LANGS.test(lang)) return parseDoctest(code);
   if (!JS_LANGS.test(lang)) return undefined;
   if (!mods.some((m) => m.language !== 'python')) return undefined;
-  return parseJsSnippet(code, [projectName, ...mods.flatMap((m) => m.specifiers)]);
+  return parseJsSnippet(code, [projectName, ...mods.flatMap((m) => m.specifiers)], context);
 }
 
 /**

@@ -43,7 +43,7 @@ function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | unde
   const allUses = [...setupCode.flatMap(namesUsed), ...callUses];
   for (const use of allUses) {
     if (bindings.has(use.name) || declared.has(use.name)) continue;
-    const b = bindingForName(use.name, mod);
+    const b = bindingForName(use.name, mod, use.prop);
     if (b) bindings.set(use.name, b);
   }
   const used = new Set(allUses.map((u) => u.name));
@@ -62,11 +62,33 @@ function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | unde
     if (b.import === 'named' && !symbol) return undefined;
     return { mod, symbol, bindings: relevant };
   }
+  return throughSetup(example, mod, setupCode, bindings, declared, callUses[0]?.prop, relevant);
+}
+
+/**
+ * A call on a value the setup derived (`isMatch = pm('*.js')` then `isMatch('a.js')`, `c = Cache()`
+ * then `c.get('a')`) exercises the export the setup used last; for an instance, its method.
+ */
+function throughSetup(example: DocExample, mod: ModuleInfo, setupCode: string[], bindings: Map<string, OracleBinding>, declared: Set<string>, prop: string | undefined, relevant: OracleBinding[]): ResolvedExample | undefined {
+  const pyImports = example.setup.some((s) => /^(?:from|import)\s/.test(s));
+  for (const stmt of [...setupCode].reverse()) {
+    for (const use of namesUsed(stmt)) {
+      const b = bindings.get(use.name);
+      const imported = !b && mod.language === 'python' && pyImports && declared.has(use.name) ? mod.runtime.find((s) => s.name === use.name) : undefined;
+      const symbol = b ? symbolFor(b, use.prop, mod) : imported;
+      if (!symbol) continue;
+      const method = symbol.kind === 'class' && prop ? mod.runtime.find((s) => s.name === `${symbol.name}.${prop}`) : undefined;
+      return { mod, symbol: method ?? symbol, bindings: relevant };
+    }
+  }
   return undefined;
 }
 
-function bindingForName(name: string, mod: ModuleInfo): OracleBinding | undefined {
+function bindingForName(name: string, mod: ModuleInfo, prop?: string): OracleBinding | undefined {
   if (name === mod.local) return { local: name, import: mainImport(mod) };
+  // Docs name the package by their own alias (`R.add(2, 3)` in ramda's @example): an unknown name
+  // whose property an entry point exports is that entry's module value.
+  if (prop && mod.entry && !mod.runtime.some((s) => s.name === name) && mod.runtime.some((s) => s.name === prop && s !== mod.main)) return { local: name, import: mainImport(mod) };
   const symbol = mod.runtime.find((s) => s.name === name);
   if (!symbol) return undefined;
   if (symbol === mod.main || mod.moduleSystem === 'python') return bindingFor(mod, symbol).binding;
