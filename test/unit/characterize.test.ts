@@ -118,8 +118,10 @@ describe('characterization results', () => {
     const tc = charToTestCase(c, 'index.js', 'javascript');
     assert.ok(tc.title.startsWith(CHAR_PREFIX));
     assert.equal(tc.priority, 'P2');
-    const verdict = classifyFailure(tc, `assert.strictEqual(await mod.grade(95), "A");`, "Expected values to be strictly equal:\n\n'B' !== 'A'");
+    const testText = `it('${tc.id}: x', async () => { assert.strictEqual(await mod.grade(95), "A"); });`;
+    const verdict = classifyFailure({ framework: 'node-test', testCase: tc, testText, fileText: testText, message: "Expected values to be strictly equal:\n\n'B' !== 'A'" });
     assert.equal(verdict.kind, 'test_wrong');
+    assert.match(verdict.reason, /pins current behaviour and cannot reveal a bug/);
   });
 
   it('writes node:test files (CommonJS and ESM) that pass 3 of 3', async function () {
