@@ -156,6 +156,6 @@ describe('verdicts: load errors, unmet goals and possible bugs (fake OpenAI)', f
     assert.equal(s.status, 'completed', 'a quarantined P0 test meets the goal');
     assert.equal(repairCalls().length, 0, 'a possible bug is not sent to repair');
     assert.deepEqual(v.results.map((x) => x.outcome), ['quarantined']);
-    assert.equal(v.results[0].reason, `possible bug in origin (index.js): documented origin() → "{ x: 0, y: 0 }" (readme README.md:4); observed: ${JSON.stringify('{\nx: 0,\n    y: 1\n}')}`);
+    assert.equal(v.results[0].reason, `possible bug in origin (index.js): documented origin() → "{ x: 0, y: 0 }" (readme README.md:4); observed: ${JSON.stringify('{\n  x: 0,\n  y: 1\n}')}`);
   });
 });

@@ -47,8 +47,8 @@ function outcome(p: TapPoint, name: string): TestOutcome {
   return {
     name,
     status,
-    // expected/actual also end the message, where the verifier's classify.ts observedValue() reads them
-    message: [diagText(p.diag?.error) ?? 'failed', ...(expected !== undefined ? [`expected: ${expected}`] : []), ...(actual !== undefined ? [`actual: ${actual}`] : [])].join('\n'),
+    // node:assert's own message (its diff), which the verifier's assertion parsers read whole.
+    message: diagText(p.diag?.error) ?? 'failed',
     ...(expected !== undefined ? { expected } : {}),
     ...(actual !== undefined ? { actual } : {}),
   };
