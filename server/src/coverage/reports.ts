@@ -6,7 +6,7 @@ import libCoverage from 'istanbul-lib-coverage';
 import libReport from 'istanbul-lib-report';
 import CoberturaReport from 'istanbul-reports/lib/cobertura';
 import LcovOnlyReport from 'istanbul-reports/lib/lcovonly';
-import type { IstanbulMap } from './units';
+import { plainMap, type IstanbulMap } from './units';
 
 export type ReportFormat = 'lcov' | 'cobertura';
 
@@ -22,4 +22,11 @@ export function writeReport(map: IstanbulMap, format: ReportFormat, file: string
   const Report = format === 'lcov' ? LcovOnlyReport : CoberturaReport;
   new Report({ file: tmp, projectRoot: root }).execute(context);
   renameSync(join(dir, tmp), file);
+}
+
+/** One map from the maps of several runs (hit counts add up). */
+export function mergeMaps(maps: IstanbulMap[]): IstanbulMap {
+  const merged = libCoverage.createCoverageMap({});
+  for (const m of maps) merged.merge(m as unknown as libCoverage.CoverageMapData);
+  return plainMap(merged);
 }

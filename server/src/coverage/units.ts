@@ -59,3 +59,8 @@ export function kindPercents(units: Set<string>, unitKeys: Set<string>): { state
   const branches = pct(count(units, br), count(unitKeys, br));
   return { ...(statements !== undefined ? { statements } : {}), ...(branches !== undefined ? { branches } : {}) };
 }
+
+/** A coverage map as plain data (CoverageMap.toJSON keeps FileCoverage objects, which merge() refuses). */
+export function plainMap(map: { files(): string[]; fileCoverageFor(f: string): { toJSON(): object } }): IstanbulMap {
+  return Object.fromEntries(map.files().map((f) => [f, map.fileCoverageFor(f).toJSON()])) as IstanbulMap;
+}

@@ -8,7 +8,7 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
-import type { IstanbulMap } from './units';
+import { plainMap, type IstanbulMap } from './units';
 
 interface V8Range { startOffset: number; endOffset: number; count: number }
 interface V8Function { functionName: string; isBlockCoverage: boolean; ranges: V8Range[] }
@@ -42,7 +42,7 @@ export async function v8ToMap(v8Dir: string, root: string, files: string[]): Pro
     const length = readFileSync(path, 'utf8').length;
     map.merge(await convert(path, [{ functionName: '(unloaded)', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: length, count: 0 }] }]));
   }
-  return map.toJSON() as unknown as IstanbulMap;
+  return plainMap(map);
 }
 
 function readScripts(v8Dir: string): { scripts: V8Script[]; sourceMaps: SourceMapCache } {

@@ -2,7 +2,7 @@
 // only assured tests (loads → passes every run → adds coverage), repair or quarantine failures,
 // rewrite the files to match, and measure coverage before/after. See docs/verifier.md.
 import type { EngineerOutput, TestCase, TestCases } from '../contracts/types';
-import type { CoverageUnits } from '../frameworks/runner';
+import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import type { Gateway } from '../gateway/gateway';
 import { AmtpError, CancelledError, SchemaValidationError, errorMessage } from '../core/errors';
 import { MalformedLlmOutput } from '../llm/errors';
@@ -11,7 +11,7 @@ import { crashPoint } from '../core/faults';
 import type { RunStore } from '../pipeline/store';
 import type { RunRecord } from '../core/run';
 import { classifyFailure, firstLine } from './classify';
-import { percent, redundant, union, type Candidate } from './coverage';
+import { beyondImportCandidates, finalCoverage, loadOnlyUnits, percent, redundant, union, type Candidate } from './coverage';
 import { CaseRunner, type Observation } from './execute';
 import { putFile, type WriteLog } from './files';
 import { requestRepair } from './repair';
@@ -142,13 +142,14 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   // One denominator for before and after: every unit any coverage run reported for the files under test.
   const universeKeys: CoverageUnits = new Set();
   let beforeUnits: CoverageUnits | undefined;
+  let loaded: CoverageUnits | undefined;
   const targets = [...new Set(stable.map((s) => caseOf.get(s.id)?.target.file).filter((f): f is string => !!f))];
   let coverageStep: FilterStep;
   if (ctx.plan.noCoverage || !targets.length) {
     coverage.skipped = ctx.plan.noCoverage ?? 'no file under test is known';
     coverageStep = { step: 'adds_coverage', kept: stable.length, dropped: 0, names: [], skipped: coverage.skipped };
   } else {
-    coverage.tool = ctx.plan.framework === 'pytest' ? 'coverage.py' : 'c8';
+    coverage.tool = ctx.plan.framework === 'pytest' ? 'coverage.py' : 'node (v8)';
     const perCase = stable.length <= params.maxCoverageRuns;
     const candidates: Candidate[] = [];
     if (perCase) {
@@ -179,7 +180,8 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
     }
     await flushPids();
     beforeUnits = union(together.values());
-    const gone = redundant(candidates);
+    loaded = await loadOnlyUnits((f, ids, o) => runner.run(f, ids, o), work.filter((w) => stable.some((s) => s.w === w)).map((w) => w.path), targets);
+    const gone = redundant(beyondImportCandidates(candidates, loaded));
     // Tests measured alone miss what only shows when they share a process (module state, caches):
     // the kept tests of each file run together once more, and if they cover less than all of its
     // stable tests did, the file keeps every test this filter would have dropped.
@@ -240,11 +242,13 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
 
   // Confirmation: the suite as it is now on disk, once, with coverage (the "after" figure).
   const afterUnits: CoverageUnits[] = [];
+  const afterRuns: RunResult[] = [];
   for (const w of work) {
     const kept = w.ids.filter((id) => results.get(id)?.outcome === 'passing');
     if (!kept.length) continue;
     const { obs, result } = await runner.run(w.path, kept, coverage.tool ? { coverageOf: targets } : {});
     if (result.units) afterUnits.push(result.units);
+    afterRuns.push(result);
     for (const k of result.unitKeys ?? []) universeKeys.add(k);
     for (const id of kept) {
       const o = obs.get(id);
@@ -255,6 +259,7 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   if (coverage.tool) {
     if (beforeUnits) coverage.before = percent(beforeUnits.size, universeKeys.size);
     coverage.after = percent(union(afterUnits).size, universeKeys.size);
+    Object.assign(coverage, finalCoverage(afterRuns, union(afterUnits), loaded, universeKeys));
   }
 
   const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) => [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));
