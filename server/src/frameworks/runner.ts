@@ -9,6 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Framework } from '../core/frameworks';
+import { jsMeasurement } from '../coverage/measure';
+import { pythonUnits, tracedPytest } from '../coverage/python';
+import type { IstanbulMap, MeasuredUnits } from '../coverage/units';
+import { asset } from './assets';
 
 /** One test as the runner reported it. `name` is the full name (describe titles included). */
 export interface TestOutcome {
@@ -28,6 +32,12 @@ export interface RunResult {
   failed: number;
   /** statement coverage in percent of the measured files, when asked for and measurable */
   statements?: number;
+  /** branch-arm coverage in percent (JavaScript; coverage.py arcs), when measurable */
+  branches?: number;
+  /** the istanbul coverage map of the measured files (JavaScript), for lcov/cobertura out */
+  map?: IstanbulMap;
+  /** what measured it: 'node (v8)', 'jest (v8)', 'coverage.py', 'amtp trace (lines)' */
+  coverageTool?: string;
   /** covered units, when coverage was asked for and measurable */
   units?: CoverageUnits;
   /** every unit of the measured files (covered or not), for percentages */
@@ -51,7 +61,7 @@ export interface RunOptions {
   binDir: string;
   /** extra CLI args (e.g. jest --config; node-test: node options before --test) */
   args?: string[];
-  /** measure coverage of these workspace-relative files with c8 (coverage.py for pytest) */
+  /** measure coverage of these workspace-relative files (server/src/coverage/: nothing needs to be installed) */
   coverageOf?: string[];
   python?: string;
   env?: Record<string, string>;
@@ -67,14 +77,30 @@ export async function runTests(framework: Framework, dir: string, files: string[
   const out = mkdtempSync(join(tmpdir(), 'amtp-run-'));
   try {
     const { cmd, args, read } = invocation(framework, files, out, opts);
-    // coverage.py is optional: without it the tests still run, unmeasured.
-    const cov = opts.coverageOf?.length && (framework !== 'pytest' || hasPythonModule(opts.python ?? 'python3', 'coverage')) ? join(out, 'cov') : undefined;
-    const [c, a] = cov && framework !== 'pytest' ? c8Wrap(cmd, args, cov, opts) : cov ? coveragePy(args, opts) : [cmd, args];
-    const env = { ...opts.env, ...(cov && framework === 'pytest' ? { COVERAGE_FILE: join(out, '.coverage') } : {}) };
+    // Coverage needs nothing in the project (server/src/coverage/): V8 or jest's own provider for
+    // JavaScript, coverage.py or AMTP's stdlib tracer for Python.
+    const cov = opts.coverageOf?.length ? join(out, 'cov') : undefined;
+    const pyReport = join(out, 'coverage.json');
+    const covPy = cov && framework === 'pytest' && hasPythonModule(opts.python ?? 'python3', 'coverage');
+    const js = cov && framework !== 'pytest' ? jsMeasurement(framework, cov, dir, opts.coverageOf!) : undefined;
+    const [c, a] = js ? [cmd, js.args.length ? [args[0], ...js.args, ...args.slice(1)] : args]
+      : covPy ? coveragePy(args, opts)
+      : cov ? tracedPytest(opts.python ?? 'python3', asset('pytrace.py'), pyReport, opts.coverageOf!, dir, args.slice(2))
+      : [cmd, args];
+    const env = { ...opts.env, ...js?.env, ...(covPy ? { COVERAGE_FILE: join(out, '.coverage') } : {}) };
     const proc = await exec(c, a, dir, env, opts.timeoutMs ?? 120_000, opts.signal, opts.onSpawn);
     const parsed = read(proc.output, dir);
-    let coverage: { statements?: number; units?: CoverageUnits; allUnits?: number; unitKeys?: CoverageUnits } = {};
-    if (cov && !proc.timedOut && !proc.cancelled) coverage = framework === 'pytest' ? await pyCoverage(dir, out, opts) : c8Coverage(cov, dir);
+    let coverage: Pick<RunResult, 'statements' | 'branches' | 'units' | 'allUnits' | 'unitKeys' | 'map' | 'coverageTool'> = {};
+    if (cov && !proc.timedOut && !proc.cancelled) {
+      if (js) {
+        const m = await js.collect();
+        if (m) coverage = { ...fromUnits(m.units), map: m.map, coverageTool: js.tool };
+      } else {
+        if (covPy) await exec(opts.python ?? 'python3', ['-m', 'coverage', 'json', '-o', pyReport], dir, { COVERAGE_FILE: join(out, '.coverage') }, 60_000);
+        const m = pythonUnits(pyReport, dir);
+        if (m) coverage = { ...fromUnits(m), coverageTool: covPy ? 'coverage.py' : 'amtp trace (lines)' };
+      }
+    }
     return { ...parsed, output: proc.output, ...dropUndefined(coverage), timedOut: proc.timedOut, cancelled: proc.cancelled, pid: proc.pid, exitCode: proc.code };
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -107,7 +133,7 @@ function invocation(framework: Framework, files: string[], out: string, opts: Ru
     }
     case 'vitest': {
       const file = join(out, 'vitest.json');
-      // Forked workers are killed before V8 writes their coverage; worker threads report it to c8.
+      // Forked workers are killed before V8 writes their coverage; worker threads write it at exit.
       const pool = opts.coverageOf?.length ? ['--pool=threads'] : [];
       const grep = g ? ['-t', g] : [];
       return { cmd: process.execPath, args: [bin(opts, 'vitest/vitest.mjs'), 'run', '--root', '.', '--reporter=json', `--outputFile=${file}`, ...pool, ...grep, ...extra, ...files], read: (_o, dir) => jestLike(file, dir) };
@@ -129,78 +155,13 @@ function invocation(framework: Framework, files: string[], out: string, opts: Ru
   }
 }
 
-function c8Wrap(cmd: string, args: string[], covDir: string, opts: RunOptions): [string, string[]] {
-  const include = (opts.coverageOf ?? []).flatMap((f) => ['--include', f]);
-  return [process.execPath, [bin(opts, 'c8/bin/c8.js'), '--reporter=json-summary', '--reporter=json', '--report-dir', covDir, '--temp-directory', join(covDir, 'tmp'), '--exclude-after-remap', ...include, '--', cmd, ...args]];
-}
-
 function coveragePy(args: string[], opts: RunOptions): [string, string[]] {
   const include = (opts.coverageOf ?? []).join(',');
   return [opts.python ?? 'python3', ['-m', 'coverage', 'run', '--branch', `--include=${include}`, ...args]];
 }
 
-async function pyCoverage(dir: string, out: string, opts: RunOptions): Promise<{ statements?: number; units?: CoverageUnits; allUnits?: number; unitKeys?: CoverageUnits }> {
-  const file = join(out, 'coverage.json');
-  await exec(opts.python ?? 'python3', ['-m', 'coverage', 'json', '-o', file], dir, { COVERAGE_FILE: join(out, '.coverage') }, 60_000);
-  if (!existsSync(file)) return {};
-  const report = JSON.parse(readFileSync(file, 'utf8')) as {
-    totals: { percent_covered: number; covered_lines: number; num_statements: number };
-    files: Record<string, { executed_lines: number[]; missing_lines: number[]; executed_branches?: [number, number][]; missing_branches?: [number, number][] }>;
-  };
-  const units: CoverageUnits = new Set();
-  const keys: CoverageUnits = new Set();
-  for (const [f, d] of Object.entries(report.files)) {
-    const rel = relOf(dir, f);
-    for (const l of d.executed_lines) units.add(`${rel}:l${l}`);
-    for (const [a, b] of d.executed_branches ?? []) units.add(`${rel}:a${a}>${b}`);
-    for (const l of d.missing_lines) keys.add(`${rel}:l${l}`);
-    for (const [a, b] of d.missing_branches ?? []) keys.add(`${rel}:a${a}>${b}`);
-  }
-  for (const u of units) keys.add(u);
-  const all = keys.size;
-  // percent of statements only, as before (--branch would otherwise mix in branches)
-  const t = report.totals;
-  const statements = t.num_statements ? (100 * t.covered_lines) / t.num_statements : undefined;
-  return { statements, units, allUnits: all, unitKeys: keys };
-}
-
-interface Loc { start: { line: number; column: number | null } }
-interface IstanbulFile {
-  s: Record<string, number>;
-  b: Record<string, number[]>;
-  f: Record<string, number>;
-  statementMap: Record<string, Loc>;
-  branchMap: Record<string, { locations: Loc[] }>;
-  fnMap: Record<string, { decl?: Loc; loc?: Loc }>;
-}
-
-// Units are keyed by source position, not by istanbul's ids: c8 numbers branches and functions in the
-// order V8 reports its ranges, which differs between runs that execute different code.
-const at = (l: Loc | undefined) => (l ? `${l.start.line}:${l.start.column ?? 0}` : '?');
-
-function c8Coverage(covDir: string, dir: string): { statements?: number; units?: CoverageUnits; allUnits?: number; unitKeys?: CoverageUnits } {
-  const summaryFile = join(covDir, 'coverage-summary.json');
-  let statements: number | undefined;
-  if (existsSync(summaryFile)) {
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { total: { statements: { pct: number | string } } };
-    const pct = Number(summary.total.statements.pct);
-    statements = Number.isFinite(pct) ? pct : undefined;
-  }
-  const finalFile = join(covDir, 'coverage-final.json');
-  if (!existsSync(finalFile)) return { statements };
-  const final = JSON.parse(readFileSync(finalFile, 'utf8')) as Record<string, IstanbulFile>;
-  const units: CoverageUnits = new Set();
-  const allKeys: CoverageUnits = new Set();
-  for (const [f, d] of Object.entries(final)) {
-    const rel = relOf(dir, f);
-    const keys = new Set<string>();
-    const add = (key: string, n: number) => { keys.add(key); if (n > 0) units.add(key); };
-    for (const [id, n] of Object.entries(d.s)) add(`${rel}:s@${at(d.statementMap[id])}`, n);
-    for (const [id, ns] of Object.entries(d.b)) ns.forEach((n, i) => add(`${rel}:b@${at(d.branchMap[id]?.locations[i])}`, n));
-    for (const [id, n] of Object.entries(d.f)) add(`${rel}:f@${at(d.fnMap[id]?.decl ?? d.fnMap[id]?.loc)}`, n);
-    for (const k of keys) allKeys.add(k);
-  }
-  return { statements, units, allUnits: allKeys.size, unitKeys: allKeys };
+function fromUnits(m: MeasuredUnits): Pick<RunResult, 'statements' | 'branches' | 'units' | 'allUnits' | 'unitKeys'> {
+  return dropUndefined({ statements: m.statements, branches: m.branches, units: m.units, allUnits: m.unitKeys.size, unitKeys: m.unitKeys });
 }
 
 function relOf(dir: string, file: string): string {
