@@ -1,20 +1,19 @@
-// Test-quality benchmark: for each package × framework, run the offline pipeline (crawl →
-// generate → engineer), execute the written tests with the real runner, measure statement
-// coverage of the package's source with c8 (coverage.py for Python) and print a markdown table.
-// Run: node --import tsx bench/quality.mjs [--depth standard|deep]
+// Test-quality benchmark: for each package × framework, `amtp generate --provider offline --yes`
+// (dist/cli.js: crawl → generate → engineer → verify with the real runner, 3 runs) and a markdown table
+// of the verified run: tests written and kept, tests passing 3 of 3, statement coverage and coverage
+// beyond import of the package's source (server/src/coverage), share of existence-only tests. Needs
+// `npm run build` first (npm run bench:quality does it).
+// Run: node --import tsx bench/quality.mjs [--depth standard|deep] [--only TEXT (subject or framework)]
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crawlWorkspace } from '../server/src/agents/crawler/staticMap.ts';
-import { generateCases } from '../server/src/agents/generator/offline.ts';
-import { engineerTests } from '../server/src/agents/engineer/offline.ts';
-import { runTests } from '../server/src/frameworks/runner.ts';
 import { unpackNpmPackage } from '../test/helpers/npmPack.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK = join(REPO, 'bench/.work');
 const depth = process.argv.includes('--depth') ? process.argv[process.argv.indexOf('--depth') + 1] : 'deep';
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const JS_FRAMEWORKS = ['jest', 'vitest', 'mocha', 'node-test', 'ava', 'node-tap'];
 
 const SUBJECTS = [
@@ -25,56 +24,42 @@ const SUBJECTS = [
   { name: 'fixture py-textkit', source: async () => join(REPO, 'test/fixtures/py-textkit'), frameworks: ['pytest'] },
 ];
 
-/** An interpreter with pytest, preferring one that also has coverage.py (Debian's python3-coverage). */
-function pythonWithPytest() {
-  const candidates = ['python3', '/usr/bin/python3'];
-  const has = (py, mods) => spawnSync(py, ['-c', `import ${mods}`], { stdio: 'ignore' }).status === 0;
-  return candidates.find((py) => has(py, 'pytest, coverage')) ?? candidates.find((py) => has(py, 'pytest'));
-}
-
+/** One package through `amtp generate` (offline agents, verification on: 3 runs, coverage, beyond import). */
 async function one(subject, framework) {
   const started = performance.now();
   mkdirSync(WORK, { recursive: true });
   const dir = mkdtempSync(join(WORK, 'q-'));
   try {
     cpSync(await subject.source(), dir, { recursive: true });
-    const { map } = await crawlWorkspace(dir);
-    const cases = generateCases(map, depth);
-    const out = engineerTests(cases, framework);
-    for (const f of out.files) {
-      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-      writeFileSync(join(dir, f.path), f.content);
-    }
-    const tests = out.files.filter((f) => /(\.test\.|test_)/.test(f.path)).map((f) => f.path);
-    const config = out.files.find((f) => f.path.endsWith('amtp.jest.config.cjs'));
-    const sources = [...new Set(map.key_files.map((k) => k.path))];
-    const written = out.files.filter((f) => tests.includes(f.path)).reduce((n, f) => n + f.caseIds.length, 0);
-    const python = framework === 'pytest' ? pythonWithPytest() : undefined;
-    const run = tests.length && (framework !== 'pytest' || python)
-      ? await runTests(framework, dir, tests, { binDir: REPO, coverageOf: sources, python, args: config ? ['--config', config.path] : [] })
-      : { total: 0, passed: 0, failed: 0 };
-    const reasons = {};
-    for (const n of out.not_written) reasons[n.reason.split(':')[0]] = (reasons[n.reason.split(':')[0]] ?? 0) + 1;
-    return { subject: subject.name, framework, cases: cases.cases.length, written, notWritten: out.not_written.length, reasons, ...run, ms: Math.round(performance.now() - started) };
+    const r = spawnSync(process.execPath, [join(REPO, 'dist/cli.js'), 'generate', dir, '--provider', 'offline', '--yes', '--json', '--depth', depth, '--framework', framework], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const s = JSON.parse(r.stdout || '{}');
+    const v = s.verification ?? { results: [], coverage: {}, filters: [] };
+    const results = v.results ?? [];
+    const loads = (v.filters ?? []).find((f) => f.step === 'loads');
+    const stable = (v.filters ?? []).find((f) => f.step === 'passes_every_run');
+    const existenceOnly = results.filter((x) => /nothing beyond what loading its file covers/.test(x.reason ?? '')).length;
+    return {
+      subject: subject.name, framework, status: s.status ?? `exit ${r.status}`, verification: v.status, reason: v.reason,
+      written: results.length, kept: results.filter((x) => x.outcome === 'passing').length,
+      loaded: loads?.kept ?? 0, stable: stable?.kept ?? 0, existenceOnly,
+      statements: v.coverage?.statements, beyond: v.coverage?.beyondImport, tool: v.coverage?.tool, ms: Math.round(performance.now() - started),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 const rows = [];
-for (const s of SUBJECTS) for (const fw of s.frameworks) rows.push(await one(s, fw));
+for (const s of SUBJECTS) for (const fw of s.frameworks) if (!only || s.name.includes(only) || fw === only) rows.push(await one(s, fw));
 
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(0)}%` : '–');
-console.log(`\n### AMTP offline test quality (depth ${depth})\n`);
-console.log('| package | framework | cases | written | not written (reasons) | passing | statement coverage | wall |');
-console.log('|---|---|---:|---:|---|---:|---:|---:|');
+const fmt = (x) => (x === undefined ? 'n/a' : `${x.toFixed(1)}%`);
+console.log(`\n### AMTP offline test quality, verified (depth ${depth})\n`);
+console.log('| package | framework | tests written | kept | pass 3 of 3 (of loaded) | statements | beyond import | existence-only | measured by | wall |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---|---:|');
 for (const r of rows) {
-  const reasons = Object.entries(r.reasons).map(([k, v]) => `${v}× ${k}`).join('; ') || '–';
-  const cov = r.statements === undefined ? 'n/a' : `${r.statements.toFixed(1)}%`;
-  console.log(`| ${r.subject} | ${r.framework} | ${r.cases} | ${r.written} | ${r.notWritten} (${reasons}) | ${r.passed}/${r.total} (${pct(r.passed, r.total)}) | ${cov} | ${(r.ms / 1000).toFixed(1)} s |`);
+  const note = r.verification === 'done' ? '' : ` (${r.verification ?? r.status}${r.reason ? `: ${r.reason}` : ''})`;
+  console.log(`| ${r.subject} | ${r.framework}${note} | ${r.written} | ${r.kept} | ${r.stable}/${r.loaded} (${pct(r.stable, r.loaded)}) | ${fmt(r.statements)} | ${fmt(r.beyond)} | ${r.existenceOnly} (${pct(r.existenceOnly, r.written)}) | ${r.tool ?? '–'} | ${(r.ms / 1000).toFixed(1)} s |`);
 }
-const covs = rows.map((r) => r.statements).filter((x) => x !== undefined).sort((a, b) => a - b);
-const median = covs.length ? covs[Math.floor(covs.length / 2)] : undefined;
-const passed = rows.reduce((n, r) => n + r.passed, 0);
-const total = rows.reduce((n, r) => n + r.total, 0);
-console.log(`\nMedian statement coverage ${median?.toFixed(1) ?? 'n/a'}% (anchor: TestPilot median 70%). Tests passing ${pct(passed, total)} (anchor: TestGen-LLM 57%).`);
+const median = (xs) => { const v = xs.filter((x) => x !== undefined).sort((a, b) => a - b); return v.length ? v[Math.floor(v.length / 2)] : undefined; };
+console.log(`\nMedian statement coverage ${fmt(median(rows.map((r) => r.statements)))} (anchor: TestPilot median 70%); median coverage beyond import ${fmt(median(rows.map((r) => r.beyond)))}.`);

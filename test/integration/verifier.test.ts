@@ -34,8 +34,8 @@ interface Summary {
     runs: number;
     executions: number;
     filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[] }[];
-    results: { caseId: string; outcome: string; reason?: string; file?: string }[];
-    coverage: { before?: number; after?: number };
+    results: { caseId: string; outcome: string; reason?: string; file?: string; test?: string }[];
+    coverage: { before?: number; after?: number; tool?: string; statements?: number; branches?: number; beyondImport?: number };
     quarantineFiles: string[];
     unmet: { caseId: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string }[];
@@ -170,7 +170,7 @@ describe('verifier: run what was written, keep only assured tests', function () 
     assert.equal(existsSync(marker), true, 'approved: the tests ran');
   });
 
-  it('pytest: results map to case ids through the JUnit XML; every doctest-derived test passes 3 of 3', async function () {
+  it('pytest: results map to case ids through the JUnit XML; every doctest-derived test passes 3 of 3; existence-only tests add nothing beyond import', async function () {
     // CI installs python3-pytest (.ci/run): there a missing pytest is a failure, not a skip.
     if (!pythonWithPytest(REPO)) {
       if (process.env.CI) assert.fail('no python3 with pytest: .ci/run should have installed python3-pytest');
@@ -185,8 +185,17 @@ describe('verifier: run what was written, keep only assured tests', function () 
     const v = parse(r.stdout).verification!;
     assert.equal(v.status, 'done');
     assert.ok(v.results.length >= 10);
-    assert.ok(v.results.every((x) => x.outcome === 'passing'), JSON.stringify(v.results.filter((x) => x.outcome !== 'passing')));
+    // Coverage needs nothing installed (coverage.py when present, else AMTP's tracer), so the
+    // "adds coverage" filter runs: the "is callable" tests cover nothing loading does not.
+    const notPassing = v.results.filter((x) => x.outcome !== 'passing');
+    assert.ok(notPassing.every((x) => x.outcome === 'dropped' && /^adds no coverage/.test(x.reason ?? '')), JSON.stringify(notPassing));
+    const existenceOnly = v.results.filter((x) => /is_callable/.test(x.test ?? ''));
+    assert.ok(existenceOnly.length >= 1);
+    assert.ok(existenceOnly.every((x) => x.outcome === 'dropped' && /nothing beyond what loading its file covers/.test(x.reason ?? '')), JSON.stringify(existenceOnly));
     assert.equal(v.filters[0].dropped + v.filters[1].dropped, 0);
+    assert.match(v.coverage.tool ?? '', /^(coverage\.py|amtp trace \(lines\))$/);
+    assert.ok(v.coverage.statements! > 0 && v.coverage.statements! <= 100, JSON.stringify(v.coverage));
+    assert.ok(v.coverage.beyondImport! > 0 && v.coverage.beyondImport! <= 100, JSON.stringify(v.coverage));
   });
 
   it('--no-verify skips the stage with the reason on record; bad --runs is a usage error', async () => {

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import type { RunRecord } from '../core/run';
 import { formatAgentHealth, formatRunHealth, formatRunUsage } from '../core/usageFormat';
 import type { RunStore } from '../pipeline/store';
-import { exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
+import { EXIT, exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
+import { applyCoverageOut, type CoverageOut } from './coverageOut';
 import { err } from './pipeline';
 
 export function summaryText(s: RunSummary): string {
@@ -23,7 +24,10 @@ export function summaryText(s: RunSummary): string {
   if (v) {
     out.push(`  verification: ${v.status}${v.reason ? ` — ${v.reason}` : ''}${v.executions ? ` (${v.executions} runner invocations)` : ''}`);
     for (const f of v.filters) out.push(`    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`);
-    if (v.coverage.before !== undefined || v.coverage.after !== undefined) out.push(`    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}%`);
+    if (v.coverage.before !== undefined || v.coverage.after !== undefined) out.push(`    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}% of units${v.coverage.tool ? ` (${v.coverage.tool})` : ''}`);
+    if (v.coverage.statements !== undefined) out.push(`    statements ${v.coverage.statements}%${v.coverage.branches !== undefined ? `, branches ${v.coverage.branches}%` : ''}${v.coverage.beyondImport !== undefined ? `, beyond import ${v.coverage.beyondImport}%` : ''}`);
+    if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
+    for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
     for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
     for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);
   }
@@ -45,10 +49,12 @@ export function waitingHint(s: RunSummary, workspace: string): string | undefine
   ].join('\n');
 }
 
-export async function finish(run: RunRecord, store: RunStore, workspace: string, json: boolean | undefined): Promise<number> {
+export async function finish(run: RunRecord, store: RunStore, workspace: string, json: boolean | undefined, coverage?: CoverageOut): Promise<number> {
   const s = await summarize(run, store);
+  const missed = coverage ? applyCoverageOut(run, s, workspace, coverage) : false;
   process.stdout.write((json ? JSON.stringify(s) : summaryText(s)) + '\n');
   const hint = waitingHint(s, workspace);
   if (hint) err(hint);
-  return exitCodeFor(run.status);
+  const code = exitCodeFor(run.status);
+  return code === EXIT.ok && missed ? EXIT.coverageBelowTarget : code;
 }

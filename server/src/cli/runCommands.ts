@@ -12,6 +12,7 @@ import { recordedDeps } from '../record/wire';
 import { riskFlags } from './args';
 import type { FlagValues } from './flags';
 import { finish } from './output';
+import { minCoverageArg } from './coverageOut';
 import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
 import { approverFor, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
 
@@ -34,12 +35,13 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   if (prices) params.prices = prices;
   const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
-  if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json);
+  const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
+  if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
   const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
   try {
     const run = await startRun(recording, params, runId);
     err(`amtp: recorded to ${v.record}`);
-    return await finish(run, d.store, ws, v.json);
+    return await finish(run, d.store, ws, v.json, coverage);
   } finally {
     recorder.close();
   }

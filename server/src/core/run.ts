@@ -286,7 +286,20 @@ export interface VerificationRecord {
   filters: FilterStep[];
   results: CaseResult[];
   /** percent of coverage units (statements, branches, functions; Python: lines, arcs) of the files under test */
-  coverage?: { before?: number; after?: number; tool?: string; skipped?: string };
+  coverage?: {
+    before?: number;
+    after?: number;
+    tool?: string;
+    skipped?: string;
+    /** percent of statements (Python: lines) of the files under test covered by the kept suite */
+    statements?: number;
+    /** percent of branch arms (Python: arcs, with coverage.py) */
+    branches?: number;
+    /** percent of the statements that loading the test files leaves uncovered which the tests cover (server/src/coverage/beyondImport.ts) */
+    beyondImport?: number;
+    /** the kept suite's istanbul coverage map (JavaScript), for --lcov / --cobertura */
+    map?: Record<string, unknown>;
+  };
   repairs: RepairRecord[];
   quarantineFiles: string[];
   /** P0/P1 cases with neither a passing test nor a recorded reason */

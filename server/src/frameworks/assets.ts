@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 const cache = new Map<string, string>();
 
-export function asset(name: 'amtp.jest.config.cjs' | 'amtp.jest-ts-transform.cjs' | 'pycheck.py'): string {
+export function asset(name: 'amtp.jest.config.cjs' | 'amtp.jest-ts-transform.cjs' | 'pycheck.py' | 'pytrace.py'): string {
   let text = cache.get(name);
   if (text === undefined) {
     text = readFileSync(join(__dirname, 'assets', name), 'utf8');

@@ -4,14 +4,18 @@
 //
 // The parts: frameworks/run/spawn.ts (process group, timeout, kill, output cap, abort),
 // frameworks/run/index.ts RUNNERS (each framework's command and report parser, one file each),
-// frameworks/run/legacyCoverage.ts (c8 / coverage.py around the run).
+// server/src/coverage (what the run covered: nothing needs to be installed in the project).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Framework } from '../core/frameworks';
+import { jsMeasurement } from '../coverage/measure';
+import { pythonUnits, tracedPytest } from '../coverage/python';
+import type { MeasuredUnits } from '../coverage/units';
+import { asset } from './assets';
 import { RUNNERS } from './run';
-import { c8Coverage, c8Wrap, coveragePy, hasPythonModule, pyCoverage } from './run/legacyCoverage';
-import type { CoverageUnits, RunOptions, RunResult } from './run/results';
+import { coveragePy, hasPythonModule } from './run/pythonCoverage';
+import type { RunOptions, RunResult } from './run/results';
 import { exec } from './run/spawn';
 
 export type { CoverageUnits, RunOptions, RunResult, TestOutcome } from './run/results';
@@ -21,18 +25,41 @@ export async function runTests(framework: Framework, dir: string, files: string[
   const out = mkdtempSync(join(tmpdir(), 'amtp-run-'));
   try {
     const { cmd, args, read } = RUNNERS[framework].invocation(files, out, opts);
-    // coverage.py is optional: without it the tests still run, unmeasured.
-    const cov = opts.coverageOf?.length && (framework !== 'pytest' || hasPythonModule(opts.python ?? 'python3', 'coverage')) ? join(out, 'cov') : undefined;
-    const [c, a] = cov && framework !== 'pytest' ? c8Wrap(cmd, args, cov, opts) : cov ? coveragePy(args, opts) : [cmd, args];
-    const env = { ...opts.env, ...(cov && framework === 'pytest' ? { COVERAGE_FILE: join(out, '.coverage') } : {}) };
+    // Coverage needs nothing in the project (server/src/coverage/): V8 or jest's own provider for
+    // JavaScript, coverage.py or AMTP's stdlib tracer for Python.
+    const cov = opts.coverageOf?.length ? join(out, 'cov') : undefined;
+    const pyReport = join(out, 'coverage.json');
+    const covPy = cov && framework === 'pytest' && hasPythonModule(opts.python ?? 'python3', 'coverage');
+    const js = cov && framework !== 'pytest' ? jsMeasurement(framework, cov, dir, opts.coverageOf!) : undefined;
+    const [c, a] = js
+      ? [cmd, js.args.length ? [args[0], ...js.args, ...args.slice(1)] : args]
+      : covPy
+        ? coveragePy(args, opts)
+        : cov
+          ? tracedPytest(opts.python ?? 'python3', asset('pytrace.py'), pyReport, opts.coverageOf!, dir, args.slice(2))
+          : [cmd, args];
+    const env = { ...opts.env, ...js?.env, ...(covPy ? { COVERAGE_FILE: join(out, '.coverage') } : {}) };
     const proc = await exec(c, a, dir, env, opts.timeoutMs ?? 120_000, opts.signal, opts.onSpawn);
     const parsed = read(proc.output, dir);
-    let coverage: { statements?: number; units?: CoverageUnits; allUnits?: number; unitKeys?: CoverageUnits } = {};
-    if (cov && !proc.timedOut && !proc.cancelled) coverage = framework === 'pytest' ? await pyCoverage(dir, out, opts) : c8Coverage(cov, dir);
+    let coverage: Pick<RunResult, 'statements' | 'branches' | 'units' | 'allUnits' | 'unitKeys' | 'map' | 'coverageTool'> = {};
+    if (cov && !proc.timedOut && !proc.cancelled) {
+      if (js) {
+        const m = await js.collect();
+        if (m) coverage = { ...fromUnits(m.units), map: m.map, coverageTool: js.tool };
+      } else {
+        if (covPy) await exec(opts.python ?? 'python3', ['-m', 'coverage', 'json', '-o', pyReport], dir, { COVERAGE_FILE: join(out, '.coverage') }, 60_000);
+        const m = pythonUnits(pyReport, dir);
+        if (m) coverage = { ...fromUnits(m), coverageTool: covPy ? 'coverage.py' : 'amtp trace (lines)' };
+      }
+    }
     return { ...parsed, output: proc.output, ...dropUndefined(coverage), timedOut: proc.timedOut, cancelled: proc.cancelled, pid: proc.pid, exitCode: proc.code };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+function fromUnits(m: MeasuredUnits): Pick<RunResult, 'statements' | 'branches' | 'units' | 'allUnits' | 'unitKeys'> {
+  return dropUndefined({ statements: m.statements, branches: m.branches, units: m.units, allUnits: m.unitKeys.size, unitKeys: m.unitKeys });
 }
 
 function dropUndefined<T extends object>(o: T): Partial<T> {

@@ -28,7 +28,13 @@ export interface RunSummary {
     executions: number;
     filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
     results: { caseId: string; outcome: 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing'; reason?: string; test?: string; file?: string }[];
-    coverage: { before?: number; after?: number; tool?: string; skipped?: string };
+    coverage: {
+      before?: number; after?: number; tool?: string; skipped?: string; statements?: number; branches?: number; beyondImport?: number;
+      /** set by --min-coverage: the statement target and whether the kept suite met it */
+      target?: { min: number; met: boolean };
+      /** files written by --lcov / --cobertura */
+      written?: string[];
+    };
     quarantineFiles: string[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
@@ -69,19 +75,25 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
   };
 }
 
+// The coverage map stays in the run record (for --lcov); the summary carries the figures only.
+function coverageSummary(c: NonNullable<RunRecord['verification']>['coverage']): NonNullable<RunSummary['verification']>['coverage'] {
+  const { map: _map, ...figures } = c ?? {};
+  return figures;
+}
+
 function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNullable<RunSummary['verification']> {
   return {
     status: v.status, reason: v.reason, runs: v.runs, executions: v.executions,
     filters: v.filters.map((f) => ({ ...f })),
     results: v.results.map((r) => ({ caseId: r.caseId, outcome: r.outcome, ...(r.reason ? { reason: r.reason } : {}), ...(r.test ? { test: r.test } : {}), ...(r.file ? { file: r.file } : {}) })),
-    coverage: { ...(v.coverage ?? {}) },
+    coverage: coverageSummary(v.coverage),
     quarantineFiles: v.quarantineFiles, unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
   };
 }
 
 /** 130 = 128 + SIGINT: the shell convention for a command stopped by Ctrl-C. */
-export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4, interrupted: 130 } as const;
+export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4, coverageBelowTarget: 5, interrupted: 130 } as const;
 
 export function exitCodeFor(status: RunStatus): number {
   switch (status) {

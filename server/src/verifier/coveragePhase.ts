@@ -3,7 +3,7 @@
 // Also measures "before" (every stable test together) and keeps the denominator for "after".
 import type { CoverageUnits } from '../frameworks/runner';
 import type { FilterStep, VerificationRecord } from '../core/run';
-import { redundant, union, type Candidate } from './coverage';
+import { beyondImportCandidates, loadOnlyUnits, redundant, union, type Candidate } from './coverage';
 import { drop, nameOf, type VerifyState } from './state';
 
 export interface CoverageOutcome {
@@ -12,6 +12,8 @@ export interface CoverageOutcome {
   /** every unit any coverage run reported for the files under test: one denominator for before and after */
   universe: CoverageUnits;
   before?: CoverageUnits;
+  /** what loading the test files covers with no test run (server/src/coverage/loadOnly.ts) */
+  loaded?: CoverageUnits;
   targets: string[];
 }
 
@@ -24,11 +26,14 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
     coverage.skipped = ctx.plan.noCoverage ?? 'no file under test is known';
     return { coverage, universe, targets, step: { step: 'adds_coverage', kept: stable.length, dropped: 0, names: [], skipped: coverage.skipped } };
   }
-  coverage.tool = ctx.plan.framework === 'pytest' ? 'coverage.py' : 'c8';
+  coverage.tool = ctx.plan.framework === 'pytest' ? 'coverage.py' : 'node (v8)';
   const perCase = stable.length <= ctx.params.maxCoverageRuns;
   const candidates = perCase ? await measureEachTest(s, targets, universe) : await measureEachFile(s, targets, universe);
   const together = await measureTogether(s, targets, universe);
-  const gone = redundant(candidates);
+  // A test is judged on what it covers beyond what loading its file covers: an existence check adds nothing.
+  const files = s.files.filter((w) => stable.some((t) => t.file === w)).map((w) => w.path);
+  const loaded = await loadOnlyUnits((f, ids, o) => s.runner.run(f, ids, o), files, targets);
+  const gone = redundant(beyondImportCandidates(candidates, loaded));
   const restored = perCase ? await keepSharedState(s, targets, together, gone) : 0;
   const dropIds: string[] = [];
   for (const [key, reason] of gone) {
@@ -41,7 +46,7 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
   const step: FilterStep = { step: 'adds_coverage', kept: stable.length - dropIds.length, dropped: dropIds.length, names: dropIds.map((id) => nameOf(s, id)) };
   if (!perCase) step.skipped = `more than ${ctx.params.maxCoverageRuns} tests: contribution measured per file`;
   if (restored) step.skipped = `${restored} test(s) kept: their file covers more with them than without (shared state)`;
-  return { coverage, step, universe, before: union(together.values()), targets };
+  return { coverage, step, universe, before: union(together.values()), loaded, targets };
 }
 
 async function measureEachTest(s: VerifyState, targets: string[], universe: CoverageUnits): Promise<Candidate[]> {

@@ -1,7 +1,7 @@
 // Phases "rewrite" and "confirm": only assured tests stay in each file; quarantined ones move to a
 // skipped quarantine file next to it. Then the suite as it is on disk runs once more (with coverage:
 // the "after" figure), and a kept test that fails there is reported `failing`.
-import type { CoverageUnits } from '../frameworks/runner';
+import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import type { CaseResult } from '../core/run';
 import { firstLine } from './classify';
 import { putFile } from './files';
@@ -37,13 +37,15 @@ export async function rewritePhase(s: VerifyState): Promise<string[]> {
 }
 
 /** The confirmation run; returns the units the kept tests cover (adding every reported unit to `universe`). */
-export async function confirmPhase(s: VerifyState, coverageOf: string[] | undefined, universe: CoverageUnits): Promise<CoverageUnits[]> {
+export async function confirmPhase(s: VerifyState, coverageOf: string[] | undefined, universe: CoverageUnits): Promise<{ after: CoverageUnits[]; runs: RunResult[] }> {
   const after: CoverageUnits[] = [];
+  const runs: RunResult[] = [];
   for (const file of s.files) {
     const kept = file.ids.filter((id) => s.results.get(id)?.outcome === 'passing');
     if (!kept.length) continue;
     const { obs, result } = await s.runner.run(file.path, kept, coverageOf ? { coverageOf } : {});
     if (result.units) after.push(result.units);
+    runs.push(result);
     for (const k of result.unitKeys ?? []) universe.add(k);
     for (const id of kept) {
       const o = obs.get(id);
@@ -51,7 +53,7 @@ export async function confirmPhase(s: VerifyState, coverageOf: string[] | undefi
     }
   }
   await s.flushPids();
-  return after;
+  return { after, runs };
 }
 
 function leftInPlace(r: CaseResult, decision: string | undefined): void {

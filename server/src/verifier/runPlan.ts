@@ -68,23 +68,22 @@ export function planRun(framework: Framework, workspace: string, command: string
   if (framework === 'pytest') {
     const python = pythonWithPytest(workspace);
     if (!python) return { cannot: 'pytest is not installed for python3 (python3 -m pytest fails), nor in the project\'s .venv' };
-    const cov = python.startsWith(workspace) ? venvHas(dirname(dirname(python)), 'coverage') : hasModule(python, 'coverage');
-    return { framework, binDir: workspace, args, env, python, ...(cov ? {} : { noCoverage: 'coverage.py is not installed' }) };
+    // Coverage needs nothing installed: coverage.py when present, else AMTP's tracer (server/src/coverage/python.ts).
+    return { framework, binDir: workspace, args, env, python };
   }
-  const c8 = findBinDir(workspace, 'c8/bin/c8.js');
   if (framework === 'node-test') {
     const tsx = /--import[= ]tsx\b/.test(command) || testFiles.some((f) => /\.(c|m)?ts$/.test(f));
     if (tsx) {
       if (!findBinDir(workspace, 'tsx/package.json')) return { cannot: 'the TypeScript tests need tsx, which is not installed' };
       args.push('--import', 'tsx');
     }
-    return { framework, binDir: c8 ?? workspace, args, env, ...(c8 ? {} : { noCoverage: 'c8 is not installed' }) };
+    return { framework, binDir: workspace, args, env };
   }
   const binDir = findBinDir(workspace, RUNNER_BIN[framework]);
   if (!binDir) return { cannot: `${framework} is not installed (no node_modules/${RUNNER_BIN[framework]} in the workspace or above)` };
   const config = /--config[= ](\S+)/.exec(command)?.[1];
   if (framework === 'jest' && config) args.push('--config', config.replace(/^['"]|['"]$/g, ''));
   if (framework === 'mocha' && /--node-option[= ]import=tsx\b/.test(command)) args.push('--node-option', 'import=tsx');
-  const sameC8 = existsSync(join(binDir, 'node_modules', 'c8/bin/c8.js'));
-  return { framework, binDir, args, env, ...(sameC8 ? {} : { noCoverage: 'c8 is not installed next to the runner' }) };
+  // Coverage is Node's own V8 coverage or jest's built-in provider (server/src/coverage/measure.ts).
+  return { framework, binDir, args, env };
 }

@@ -4,7 +4,8 @@
 import type { TestCase } from '../contracts/types';
 import { crashPoint } from '../core/faults';
 import type { CaseResult, FilterStep } from '../core/run';
-import { percent, union } from './coverage';
+import type { RunResult } from '../frameworks/runner';
+import { finalCoverage, percent, union } from './coverage';
 import { coveragePhase, type CoverageOutcome } from './coveragePhase';
 import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
@@ -24,8 +25,8 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   const cov = await coveragePhase(s);
   for (const t of s.stable) if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await rewritePhase(s);
-  const after = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
-  await report(s, cov, after, quarantineFiles);
+  const { after, runs } = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
+  await report(s, cov, after, runs, quarantineFiles);
 }
 
 /** Phase "prepare": the files' tests by case id; a case the engineer listed but no test carries does not load. */
@@ -48,11 +49,13 @@ function prepare(ctx: VerifyContext): VerifyState {
 }
 
 /** Phase "report": the filter counts, results in plan order, coverage before/after, into the run record. */
-async function report(s: VerifyState, cov: CoverageOutcome, after: Parameters<typeof union>[0], quarantineFiles: string[]): Promise<void> {
+async function report(s: VerifyState, cov: CoverageOutcome, after: Parameters<typeof union>[0], runs: RunResult[], quarantineFiles: string[]): Promise<void> {
   const { ctx, results } = s;
   if (cov.coverage.tool) {
     if (cov.before) cov.coverage.before = percent(cov.before.size, cov.universe.size);
     cov.coverage.after = percent(union(after).size, cov.universe.size);
+    // Statements, branches, beyond import, the tool and the map of the kept suite (for --lcov / --cobertura).
+    Object.assign(cov.coverage, finalCoverage(runs, union(after), cov.loaded, cov.universe));
   }
   const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) => [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));
   const loads = byStep('loads');

@@ -1,5 +1,6 @@
 // What a test run returns, and what each framework's runner (frameworks/run/*.ts) parses from its
 // machine-readable report. Shared by frameworks/runner.ts, the verifier and the report parsers.
+import type { IstanbulMap } from '../../coverage/units';
 import { isAbsolute, join, relative } from 'node:path';
 
 /** One test as the runner reported it. `name` is the full name (describe titles included). */
@@ -24,6 +25,12 @@ export interface RunResult {
   failed: number;
   /** statement coverage in percent of the measured files, when asked for and measurable */
   statements?: number;
+  /** branch-arm coverage in percent (JavaScript; coverage.py arcs), when measurable */
+  branches?: number;
+  /** the istanbul coverage map of the measured files (JavaScript), for lcov/cobertura out */
+  map?: IstanbulMap;
+  /** what measured it: 'node (v8)', 'jest (v8)', 'coverage.py', 'amtp trace (lines)' */
+  coverageTool?: string;
   /** covered units, when coverage was asked for and measurable */
   units?: CoverageUnits;
   /** every unit of the measured files (covered or not), for percentages */

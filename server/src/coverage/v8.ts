@@ -1,0 +1,83 @@
+// Coverage from Node's built-in V8 coverage: the test process runs with NODE_V8_COVERAGE=dir (child
+// processes and workers inherit it), V8 writes one JSON per process at exit, and v8-to-istanbul
+// (shipped with AMTP, nothing installed in the user's project) turns the ranges into an istanbul map.
+// Files under test that no process loaded still count: they get one uncovered range over the whole
+// file, as c8 --all does.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import libCoverage from 'istanbul-lib-coverage';
+import v8ToIstanbul from 'v8-to-istanbul';
+import { plainMap, type IstanbulMap } from './units';
+
+interface V8Range { startOffset: number; endOffset: number; count: number }
+interface V8Function { functionName: string; isBlockCoverage: boolean; ranges: V8Range[] }
+interface V8Script { url: string; functions: V8Function[] }
+/** Node adds this when a loaded file carries a source map (vitest's transformed modules, tsx, ts-node). */
+type SourceMapCache = Record<string, { lineLengths?: number[]; data?: unknown }>;
+
+/** The environment that makes a test process write V8 coverage into `dir`. */
+export function v8Env(dir: string): Record<string, string> {
+  return { NODE_V8_COVERAGE: dir };
+}
+
+/** Reads every process's V8 coverage in `v8Dir` for the workspace-relative `files` under `root`. */
+export async function v8ToMap(v8Dir: string, root: string, files: string[]): Promise<IstanbulMap> {
+  const wanted = new Set(files.map((f) => resolve(root, f)));
+  const map = libCoverage.createCoverageMap({});
+  const { scripts, sourceMaps } = readScripts(v8Dir);
+  const inRoot = resolve(root) + sep;
+  for (const script of scripts) {
+    const path = pathOf(script.url);
+    // Only workspace files can map to files under test (a transformed module maps back through its source map).
+    if (!path || !path.startsWith(inRoot) || path.includes(`${sep}node_modules${sep}`)) continue;
+    const mapped = sourceMaps[script.url];
+    if (!wanted.has(path) && !mapped?.data) continue;
+    const data = await convert(path, script.functions, mapped);
+    for (const [file, cov] of Object.entries(data)) if (wanted.has(file)) map.merge({ [file]: cov });
+  }
+  const seen = new Set(map.files());
+  for (const path of wanted) {
+    if (seen.has(path) || !existsSync(path)) continue;
+    const length = readFileSync(path, 'utf8').length;
+    map.merge(await convert(path, [{ functionName: '(unloaded)', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: length, count: 0 }] }]));
+  }
+  return plainMap(map);
+}
+
+function readScripts(v8Dir: string): { scripts: V8Script[]; sourceMaps: SourceMapCache } {
+  const scripts: V8Script[] = [];
+  const sourceMaps: SourceMapCache = {};
+  if (!existsSync(v8Dir)) return { scripts, sourceMaps };
+  for (const name of readdirSync(v8Dir)) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const data = JSON.parse(readFileSync(join(v8Dir, name), 'utf8')) as { result?: V8Script[]; 'source-map-cache'?: SourceMapCache };
+      scripts.push(...(data.result ?? []));
+      Object.assign(sourceMaps, data['source-map-cache'] ?? {});
+    } catch {
+      // A process killed while writing leaves a partial file: its coverage is lost, the rest counts.
+    }
+  }
+  return { scripts, sourceMaps };
+}
+
+function pathOf(url: string): string | undefined {
+  if (url.startsWith('file://')) {
+    try { return fileURLToPath(url); } catch { return undefined; }
+  }
+  return url.startsWith('/') ? url : undefined;
+}
+
+async function convert(path: string, functions: V8Function[], mapped?: SourceMapCache[string]): Promise<libCoverage.CoverageMapData> {
+  // CommonJS modules are wrapped by Node without shifting offsets in current V8 reports: wrapper 0.
+  // A transformed module is read through its source map, with a stand-in of the generated code's
+  // line lengths (the generated code itself is not on disk), as c8 does.
+  const sources = mapped?.data
+    ? { sourceMap: { sourcemap: mapped.data as object }, ...(mapped.lineLengths ? { source: mapped.lineLengths.map((n) => ''.padEnd(n, '.')).join('\n') } : {}) }
+    : undefined;
+  const converter = v8ToIstanbul(pathToFileURL(path).href, 0, sources as Parameters<typeof v8ToIstanbul>[2]);
+  await converter.load();
+  converter.applyCoverage(functions);
+  return converter.toIstanbul() as unknown as libCoverage.CoverageMapData;
+}
