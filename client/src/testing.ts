@@ -14,6 +14,8 @@ export interface TestRunSummary {
   results: Map<string, CaseOutcome>;
   /** failure messages by case id, whole */
   messages: Map<string, string>;
+  /** what the tests covered, when the Coverage profile asked */
+  coverage?: P.FileCoverageView[];
 }
 
 /** The server side of a test run, and how to cancel one. */
@@ -26,6 +28,10 @@ export class TestingBridge implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('amtp', 'AMTP');
   /** case id → the run that wrote it (the newest run that wrote a file owns its items) */
   private readonly owner = new Map<string, string>();
+  /** the last coverage run's details by file URI, for loadDetailedCoverage */
+  private readonly details = new Map<string, vscode.FileCoverageDetail[]>();
+  /** what the last coverage run reported to the Testing view, per source file */
+  readonly coverageShown: { path: string; covered: number; total: number }[] = [];
 
   constructor(
     private readonly model: RunsModel,
@@ -36,6 +42,9 @@ export class TestingBridge implements vscode.Disposable {
     this.controller.createRunProfile('Run AMTP tests', vscode.TestRunProfileKind.Run, (req, token) => this.runProfile(req, token), true);
     this.controller.refreshHandler = () => this.sync();
     this.controller.createRunProfile('Debug AMTP test', vscode.TestRunProfileKind.Debug, (req) => this.debugProfile(req), true);
+    // Coverage: the same run, measured by the server (nothing needs to be installed in the project).
+    const coverage = this.controller.createRunProfile('Run AMTP tests with coverage', vscode.TestRunProfileKind.Coverage, (req, token) => this.runProfile(req, token, true), true);
+    coverage.loadDetailedCoverage = async (_run, file) => this.details.get(file.uri.toString()) ?? [];
   }
 
   /** Rebuilds the items from the model: files written by the newest run that wrote them. */
@@ -70,7 +79,7 @@ export class TestingBridge implements vscode.Disposable {
   }
 
   /** Runs a run's written tests through the server and records the per-case results. */
-  async runTests(runId?: string, token?: vscode.CancellationToken, onOutput?: (text: string) => void, caseIds?: string[]): Promise<TestRunSummary> {
+  async runTests(runId?: string, token?: vscode.CancellationToken, onOutput?: (text: string) => void, caseIds?: string[], coverage = false): Promise<TestRunSummary> {
     if (!vscode.workspace.isTrusted) throw new Error('Running tests executes workspace code: trust this workspace first.');
     const run = runId ? this.model.get(runId) : this.model.list().find((r) => r.cases.some((c) => WRITTEN.has(c.status)));
     if (!run) throw new Error(runId ? `No run ${runId}.` : 'No run has written tests yet.');
@@ -78,7 +87,7 @@ export class TestingBridge implements vscode.Disposable {
     const sub = token?.onCancellationRequested(() => void this.runner.cancel(run.runId));
     let r: P.RunTestsResult;
     try {
-      r = await this.runner.run({ runId: run.runId, ...(caseIds?.length ? { caseIds } : {}) });
+      r = await this.runner.run({ runId: run.runId, ...(caseIds?.length ? { caseIds } : {}), ...(coverage ? { coverage } : {}) });
     } finally {
       sub?.dispose();
     }
@@ -92,11 +101,12 @@ export class TestingBridge implements vscode.Disposable {
     }
     this.log(`${r.framework} exited ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}: ${[...results.values()].filter((o) => o === 'passing').length} passing, ${[...results.values()].filter((o) => o === 'failing').length} failing`);
     this.model.applyResults(run.runId, results);
-    return { runId: run.runId, framework: r.framework, exitCode: r.exitCode, results, messages };
+    return { runId: run.runId, framework: r.framework, exitCode: r.exitCode, results, messages, ...(r.coverage ? { coverage: r.coverage } : {}) };
   }
 
-  private async runProfile(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  private async runProfile(request: vscode.TestRunRequest, token: vscode.CancellationToken, coverage = false): Promise<void> {
     const testRun = this.controller.createTestRun(request);
+    if (coverage) this.coverageShown.splice(0);
     const wanted = new Set<string>();
     const collect = (item: vscode.TestItem) => {
       if (item.children.size === 0) wanted.add(item.id);
@@ -113,7 +123,8 @@ export class TestingBridge implements vscode.Disposable {
       // One command runs a whole run's files; results are then filtered to the requested cases.
       for (const runId of runIds.size ? runIds : [undefined]) {
         const ids = [...items.keys()].filter((id) => this.owner.get(id) === runId);
-        const summary = await this.runTests(runId, token, (t) => testRun.appendOutput(t.replace(/\r?\n/g, '\r\n')), request.include ? ids : undefined);
+        const summary = await this.runTests(runId, token, (t) => testRun.appendOutput(t.replace(/\r?\n/g, '\r\n')), request.include ? ids : undefined, coverage);
+        for (const file of summary.coverage ?? []) this.addCoverage(testRun, file);
         for (const [id, outcome] of summary.results) {
           const item = items.get(id);
           if (!item) continue;
@@ -130,6 +141,18 @@ export class TestingBridge implements vscode.Disposable {
     } finally {
       testRun.end();
     }
+  }
+
+  private addCoverage(testRun: vscode.TestRun, file: P.FileCoverageView): void {
+    const root = this.root();
+    if (!root) return;
+    const uri = vscode.Uri.joinPath(root, file.path);
+    // Per-line detail is the statements; branch arms are counted on the file.
+    this.details.set(uri.toString(), file.statements.map((s) => new vscode.StatementCoverage(s.count, new vscode.Position(s.line, s.character))));
+    const covered = file.statements.filter((s) => s.count > 0).length;
+    const branches = file.branches.length ? new vscode.TestCoverageCount(file.branches.filter((b) => b.covered).length, file.branches.length) : undefined;
+    testRun.addCoverage(new vscode.FileCoverage(uri, new vscode.TestCoverageCount(covered, file.statements.length), branches));
+    this.coverageShown.push({ path: file.path, covered, total: file.statements.length });
   }
 
   // Debug profile: one test under the debugger, through the run's own test command (model/debugConfig.ts).

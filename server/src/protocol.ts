@@ -178,6 +178,17 @@ export interface RunTestsParams {
   runId?: string;
   /** only these cases (default: every written case of the run) */
   caseIds?: string[];
+  /** measure what the tests cover in the files under test (the Testing view's Coverage profile) */
+  coverage?: boolean;
+}
+/** What a test run covered in one source file, for the Testing view (0-based lines). */
+export interface FileCoverageView {
+  /** workspace-relative source file */
+  path: string;
+  /** each statement's first line and how many times it ran */
+  statements: { line: number; character: number; count: number }[];
+  /** each branch arm's first line and whether it ran */
+  branches: { line: number; character: number; covered: boolean }[];
 }
 export interface TestCaseResult {
   caseId: string;
@@ -193,6 +204,8 @@ export interface RunTestsResult {
   results: TestCaseResult[];
   /** the runner's console output (the last 64 KiB), for the test output view */
   output: string;
+  /** with coverage asked for: per source file (JavaScript runners; Python gives none yet) */
+  coverage?: FileCoverageView[];
 }
 /**
  * Sent from the client to the server when the person runs the written tests (Run Generated Tests,

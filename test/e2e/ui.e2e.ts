@@ -157,6 +157,12 @@ export async function runUiTest(): Promise<void> {
     assert.ok(caseId, 'the written file holds the case');
     await page.locator('.view-line', { hasText: caseId }).first().waitFor();
 
+    // Coverage: VS Code's "Run All Tests with Coverage" picks AMTP's Coverage profile; the Test
+    // Coverage view lists the module under test with its percentage.
+    await runCommand(page, 'Test: Run All Tests with Coverage');
+    await page.locator('.monaco-list-row', { hasText: 'index.js' }).filter({ hasText: /\d+(\.\d+)?%/ }).first().waitFor();
+    await shot(page, '08-coverage.png');
+
     // Run 2: Reject (inline in the Approvals view, with a note) leaves the file byte-identical.
     fs.writeFileSync(file, HAND_WRITTEN);
     const before = fs.readFileSync(file);

@@ -53,12 +53,19 @@ describe('language server handlers (in-process)', function () {
       const r = await svc.runTests({ runId });
       assert.deepEqual(r.results.map((x) => [x.caseId, x.outcome]), [[CASE_ID, 'passing']]);
       assert.equal(r.framework, 'node-test');
+      assert.equal(r.coverage, undefined, 'no coverage unless asked');
+      // The Coverage profile: the same run, measured with nothing installed in the project.
+      const cov = await svc.runTests({ runId, coverage: true });
+      assert.deepEqual(cov.results.map((x) => x.outcome), ['passing']);
+      const index = cov.coverage!.find((f) => f.path === 'index.js')!;
+      assert.ok(index, JSON.stringify(cov.coverage));
+      assert.ok(index.statements.length > 0 && index.statements.every((st) => st.count > 0), 'add() runs every statement of index.js');
       await fsp.writeFile(path.join(add, 'index.js'), 'function add(a, b) { return a - b; }\nmodule.exports = { add };\n');
       const failing = await svc.runTests({ caseIds: [CASE_ID] });
       assert.equal(failing.results[0].outcome, 'failing');
       assert.match(failing.results[0].message!, /-1[\s\S]*5|5[\s\S]*-1/, 'the whole assertion message comes back');
       const audit = JSON.parse(await fsp.readFile(path.join(add, '.amtp/runs', `${runId}.json`), 'utf8')).audit;
-      assert.equal(audit.filter((a: { tool: string; detail?: string }) => a.tool === 'tests.run' && /Run Generated Tests/.test(a.detail ?? '')).length, 2);
+      assert.equal(audit.filter((a: { tool: string; detail?: string }) => a.tool === 'tests.run' && /Run Generated Tests/.test(a.detail ?? '')).length, 3);
     } finally {
       await fake.stop();
       await fsp.rm(path.dirname(add), { recursive: true, force: true });

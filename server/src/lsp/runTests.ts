@@ -3,6 +3,7 @@
 // string through a shell, and results come from the runner's structured report.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { relOf, type IstanbulMap } from '../coverage/units';
 import { isWritten, type RunRecord } from '../core/run';
 import { runTests } from '../frameworks/runner';
 import type { RunStore } from '../pipeline/store';
@@ -12,7 +13,7 @@ import { planRun } from '../verifier/runPlan';
 const CASE_ID = /tc_[0-9a-f]{12}/g;
 const MAX_OUTPUT = 64 * 1024;
 
-export async function runWrittenTests(store: RunStore, workspace: string, run: RunRecord, p: { caseIds?: string[]; timeoutSeconds: number; signal?: AbortSignal }): Promise<P.RunTestsResult> {
+export async function runWrittenTests(store: RunStore, workspace: string, run: RunRecord, p: { caseIds?: string[]; coverage?: boolean; timeoutSeconds: number; signal?: AbortSignal }): Promise<P.RunTestsResult> {
   const engineer = await store.agentOutput(run, 'engineer');
   const wanted = p.caseIds?.length ? new Set(p.caseIds) : undefined;
   const files = engineer.files.filter(
@@ -22,8 +23,11 @@ export async function runWrittenTests(store: RunStore, workspace: string, run: R
   const paths = files.map((f) => f.path);
   const plan = planRun(engineer.framework, workspace, engineer.command, paths);
   if ('cannot' in plan) throw new Error(`the tests cannot run here: ${plan.cannot}`);
+  // Coverage of the files the run's cases target (nothing needs to be installed: server/src/coverage).
+  const targets = p.coverage ? [...new Set((await store.agentOutput(run, 'generator')).cases.map((c) => c.target.file))].filter((f) => existsSync(join(workspace, f))) : [];
   const r = await runTests(plan.framework, workspace, paths, {
     binDir: plan.binDir, args: plan.args, env: plan.env, python: plan.python, timeoutMs: p.timeoutSeconds * 1000, signal: p.signal, ...(wanted ? { grep: [...wanted] } : {}),
+    ...(targets.length ? { coverageOf: targets } : {}),
   });
   const results = new Map<string, P.TestCaseResult>();
   for (const t of r.tests) {
@@ -44,5 +48,22 @@ export async function runWrittenTests(store: RunStore, workspace: string, run: R
     runId: run.id, framework: plan.framework, exitCode: r.exitCode, timedOut: r.timedOut,
     results: [...results.values()].sort((a, b) => a.caseId.localeCompare(b.caseId)),
     output: r.output.length > MAX_OUTPUT ? r.output.slice(-MAX_OUTPUT) : r.output,
+    ...(p.coverage ? { coverage: r.map ? fileCoverage(r.map, workspace) : [] } : {}),
   };
+}
+
+/** An istanbul map as the Testing view wants it: per file, statements with counts and branch arms. */
+export function fileCoverage(map: IstanbulMap, workspace: string): P.FileCoverageView[] {
+  return Object.entries(map)
+    .map(([file, d]) => ({
+      path: relOf(workspace, d.path ?? file),
+      statements: Object.entries(d.s).map(([id, count]) => ({ line: d.statementMap[id].start.line - 1, character: d.statementMap[id].start.column ?? 0, count })),
+      branches: Object.entries(d.b).flatMap(([id, counts]) =>
+        counts.map((n, i) => {
+          const at = d.branchMap[id]?.locations[i]?.start;
+          return { line: (at?.line ?? 1) - 1, character: at?.column ?? 0, covered: n > 0 };
+        }),
+      ),
+    }))
+    .sort((a, b) => a.path.localeCompare(b.path));
 }

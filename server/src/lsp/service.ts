@@ -146,7 +146,7 @@ export class AmtpService {
     const controller = new AbortController();
     this.testRuns.set(run.id, controller);
     try {
-      const result = await runWrittenTests(this.store, this.workspace, run, { caseIds: p.caseIds, timeoutSeconds: this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds, signal: controller.signal });
+      const result = await runWrittenTests(this.store, this.workspace, run, { caseIds: p.caseIds, coverage: p.coverage, timeoutSeconds: this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds, signal: controller.signal });
       await this.auditTestRun(run.id, `Run Generated Tests in VS Code (${p.caseIds?.length ? `${p.caseIds.length} case(s)` : 'every written case'}): ${result.results.filter((r) => r.outcome === 'passing').length} passing, ${result.results.filter((r) => r.outcome === 'failing').length} failing`);
       return result;
     } finally {

@@ -87,6 +87,13 @@ describe('AMTP extension (real extension host)', () => {
     assert.deepEqual(inFile.filter((c) => c.status !== 'passing').map((c) => `${c.id} ${c.status}`), []);
   });
 
+  it('the Coverage profile runs the tests with coverage and reports FileCoverage for the module under test', async () => {
+    // VS Code's own "Test: Run All Tests with Coverage" picks the controller's Coverage profile.
+    await vscode.commands.executeCommand('testing.coverageAll');
+    const shown = await until('FileCoverage for src/index.js', () => api.testing.coverageShown.find((f) => f.path === 'src/index.js'));
+    assert.ok(shown.total > 0 && shown.covered > 0 && shown.covered <= shown.total, JSON.stringify(shown));
+  });
+
   it('an overwrite waits for approval with a read-only diff preview; Reject leaves the file byte-identical', async () => {
     const file = path.join(ws(), TEST_FILE);
     fs.writeFileSync(file, HAND_WRITTEN);
