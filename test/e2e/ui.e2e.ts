@@ -157,10 +157,16 @@ export async function runUiTest(): Promise<void> {
     assert.ok(caseId, 'the written file holds the case');
     await page.locator('.view-line', { hasText: caseId }).first().waitFor();
 
-    // Coverage: VS Code's "Run All Tests with Coverage" picks AMTP's Coverage profile; the Test
-    // Coverage view lists the module under test with its percentage.
+    // Coverage: VS Code's "Run All Tests with Coverage" picks AMTP's Coverage profile. Once the run's
+    // coverage is shown the test results offer "Close Test Coverage"; the module under test then
+    // opens with its coverage in the gutter.
     await runCommand(page, 'Test: Run All Tests with Coverage');
-    await page.locator('.monaco-list-row', { hasText: 'index.js' }).filter({ hasText: /\d+(\.\d+)?%/ }).first().waitFor();
+    await page.locator('.monaco-list-row', { hasText: 'Close Test Coverage' }).first().waitFor();
+    await runCommand(page, 'Go to File...');
+    await page.locator('.quick-input-widget .quick-input-box input').fill('src/index.js');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'index.js' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'index.js' }).waitFor();
     await shot(page, '08-coverage.png');
 
     // Run 2: Reject (inline in the Approvals view, with a note) leaves the file byte-identical.

@@ -119,7 +119,7 @@ describe('amtp CLI contract', function () {
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.equal(s.status, 'completed');
-    assert.deepEqual(Object.keys(s).sort(), ['activities', 'approvals', 'cases', 'files', 'health', 'runId', 'status', 'usage', 'verification']);
+    assert.deepEqual(Object.keys(s).sort(), ['activities', 'approvals', 'cases', 'existenceOnlyShare', 'files', 'health', 'runId', 'status', 'usage', 'verification']);
     assert.equal(s.verification.status, 'skipped');
     assert.deepEqual(s.activities.map((a: { agent: string }) => a.agent), ['crawler', 'generator', 'engineer']);
     const runs = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);

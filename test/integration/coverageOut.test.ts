@@ -32,15 +32,19 @@ describe('coverage out: --lcov, --cobertura, --min-coverage', function () {
   });
   after(() => fsp.rm(root, { recursive: true, force: true }));
 
-  async function generate(name: string, extra: string[], fixture = 'buggy') {
+  async function generate(name: string, extra: string[], fixture = 'buggy', edit?: (ws: string) => Promise<void>) {
     const ws = path.join(root, name, 'ws');
     await fsp.cp(path.join(REPO, `test/fixtures/verifier-${fixture}`), ws, { recursive: true });
+    await edit?.(ws);
     const r = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--json', ...extra]);
     return { ws, r, cov: (JSON.parse(r.stdout) as { verification: { coverage: Coverage } }).verification.coverage };
   }
 
   it('marks an existence-only test as adding nothing beyond import', async () => {
-    const { r } = await generate('m', [], 'marker');
+    // An export with no documented result gets only an existence check, which loading already covers.
+    const undocumented = (ws: string) =>
+      fsp.appendFile(path.join(ws, 'index.js'), "\nfunction shout(text) {\n  return text.toUpperCase();\n}\nmodule.exports.shout = shout;\n");
+    const { r } = await generate('m', [], 'marker', undocumented);
     assert.equal(r.code, 0, r.stderr);
     const v = (JSON.parse(r.stdout) as { verification: { results: { outcome: string; reason?: string }[] } }).verification;
     assert.deepEqual(v.results.map((x) => x.outcome).sort(), ['dropped', 'passing']);

@@ -170,7 +170,7 @@ describe('verifier: run what was written, keep only assured tests', function () 
     assert.equal(existsSync(marker), true, 'approved: the tests ran');
   });
 
-  it('pytest: results map to case ids through the JUnit XML; every doctest-derived test passes 3 of 3; existence-only tests add nothing beyond import', async function () {
+  it('pytest: results map to case ids through the JUnit XML; every doctest-derived test passes 3 of 3; coverage with nothing installed', async function () {
     // CI installs python3-pytest (.ci/run): there a missing pytest is a failure, not a skip.
     if (!pythonWithPytest(REPO)) {
       if (process.env.CI) assert.fail('no python3 with pytest: .ci/run should have installed python3-pytest');
@@ -189,8 +189,9 @@ describe('verifier: run what was written, keep only assured tests', function () 
     // "adds coverage" filter runs: the "is callable" tests cover nothing loading does not.
     const notPassing = v.results.filter((x) => x.outcome !== 'passing');
     assert.ok(notPassing.every((x) => x.outcome === 'dropped' && /^adds no coverage/.test(x.reason ?? '')), JSON.stringify(notPassing));
+    // Existence checks are planned only for exports nothing else tests; any that are go for adding
+    // nothing beyond import (test/integration/coverageOut.test.ts makes one on purpose).
     const existenceOnly = v.results.filter((x) => /is_callable/.test(x.test ?? ''));
-    assert.ok(existenceOnly.length >= 1);
     assert.ok(existenceOnly.every((x) => x.outcome === 'dropped' && /nothing beyond what loading its file covers/.test(x.reason ?? '')), JSON.stringify(existenceOnly));
     assert.equal(v.filters[0].dropped + v.filters[1].dropped, 0);
     assert.match(v.coverage.tool ?? '', /^(coverage\.py|amtp trace \(lines\))$/);

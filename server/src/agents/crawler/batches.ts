@@ -99,17 +99,35 @@ function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: nu
     used = header;
     replyUsed = 0;
   };
-  for (const sym of w.file.symbols) {
-    const named = w.examples.filter((e) => e.symbols.includes(sym.name));
-    const cost = estimateTokens(sym) + estimateTokens(named);
-    const reply = expected(1, named.length);
+  // A class and its methods stay in one part: an example calling a method on an instance of the
+  // class is resolved against both.
+  for (const group of classGroups(w.file.symbols)) {
+    const named = w.examples.filter((e) => group.some((sym) => e.symbols.includes(sym.name)));
+    const cost = estimateTokens(group) + estimateTokens(named);
+    const reply = expected(group.length, named.length);
     if (symbols.length && (used + cost > room || replyUsed + reply > outputTokens)) flush();
-    symbols.push(sym);
+    symbols.push(...group);
     used += cost;
     replyUsed += reply;
   }
   flush();
   return parts;
+}
+
+/** Symbols in order, a class's methods (`Cls.m`) grouped with the class. */
+function classGroups(symbols: KeyFile['symbols']): KeyFile['symbols'][] {
+  const groups: KeyFile['symbols'][] = [];
+  const byClass = new Map<string, KeyFile['symbols']>();
+  for (const sym of symbols) {
+    const owner = sym.name.includes('.') ? byClass.get(sym.name.slice(0, sym.name.indexOf('.'))) : undefined;
+    if (owner) owner.push(sym);
+    else {
+      const group = [sym];
+      groups.push(group);
+      if (sym.kind === 'class') byClass.set(sym.name, group);
+    }
+  }
+  return groups;
 }
 
 /**
