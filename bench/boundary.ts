@@ -16,21 +16,43 @@ function crawlerMap(bytes: number, salt: number) {
   let size = 0;
   for (let i = 0; size < bytes; i++) {
     const kf = {
-      path: `src/module_${i}/index.ts`, language: 'typescript', rank: 1 / (i + 1), module_system: 'esm', import_specifier: `./src/module_${i}/index.js`,
+      path: `src/module_${i}/index.ts`,
+      language: 'typescript',
+      rank: 1 / (i + 1),
+      module_system: 'esm',
+      import_specifier: `./src/module_${i}/index.js`,
       symbols: Array.from({ length: 4 }, (_, j) => ({
-        name: `fn${i}_${j}`, kind: 'function', exported: true, export_style: 'named', signature: `fn${i}_${j}(input: string, options?: Options): Result`,
-        params: [{ name: 'input', type: 'string' }, { name: 'options', type: 'Options', optional: true }], returns: 'Result',
-        doc: `Parses the input and returns a result. Variant ${i}.${j}, with "quotes", unicode é, and \\ escapes.`, examples: [`fn${i}_${j}('x') // => { ok: true }`], line: 10 + j,
+        name: `fn${i}_${j}`,
+        kind: 'function',
+        exported: true,
+        export_style: 'named',
+        signature: `fn${i}_${j}(input: string, options?: Options): Result`,
+        params: [
+          { name: 'input', type: 'string' },
+          { name: 'options', type: 'Options', optional: true },
+        ],
+        returns: 'Result',
+        doc: `Parses the input and returns a result. Variant ${i}.${j}, with "quotes", unicode é, and \\ escapes.`,
+        examples: [`fn${i}_${j}('x') // => { ok: true }`],
+        line: 10 + j,
       })),
     };
     size += JSON.stringify(kf).length;
     keyFiles.push(kf);
   }
   return {
-    schema_version: '1', project: { name: 'bench', module_system: 'esm', typescript: true }, tree: { files: keyFiles.length, dirs: keyFiles.length, bytes, truncated: false },
-    languages: [{ name: 'TypeScript', files: keyFiles.length, bytes }], package_managers: [{ name: 'npm', manifest: 'package.json' }], frameworks: [],
-    test_setup: { framework: 'vitest', test_dirs: ['test'], config_files: ['vitest.config.ts'] }, entry_points: [{ path: 'src/index.ts', kind: 'main' }],
-    key_files: keyFiles, usage_examples: [], skipped: [], notes: [`salt ${salt}`],
+    schema_version: '1',
+    project: { name: 'bench', module_system: 'esm', typescript: true },
+    tree: { files: keyFiles.length, dirs: keyFiles.length, bytes, truncated: false },
+    languages: [{ name: 'TypeScript', files: keyFiles.length, bytes }],
+    package_managers: [{ name: 'npm', manifest: 'package.json' }],
+    frameworks: [],
+    test_setup: { framework: 'vitest', test_dirs: ['test'], config_files: ['vitest.config.ts'] },
+    entry_points: [{ path: 'src/index.ts', kind: 'main' }],
+    key_files: keyFiles,
+    usage_examples: [],
+    skipped: [],
+    notes: [`salt ${salt}`],
   };
 }
 
@@ -41,7 +63,11 @@ function pct(xs: number[], p: number): number {
 
 async function boundaryOverhead(store: RunStore) {
   const rows = [];
-  for (const [label, bytes, n] of [['10 KB', 10_000, 300], ['100 KB', 100_000, 150], ['1 MB', 1_000_000, 30]] as const) {
+  for (const [label, bytes, n] of [
+    ['10 KB', 10_000, 300],
+    ['100 KB', 100_000, 150],
+    ['1 MB', 1_000_000, 30],
+  ] as const) {
     const times: number[] = [];
     let replyBytes = 0;
     for (let i = 0; i < n + 5; i++) {
@@ -54,7 +80,18 @@ async function boundaryOverhead(store: RunStore) {
       // Load (+ integrity check) and build the envelope exactly as the orchestrator does: the verified
       // canonical payload text is spliced in rather than canonicalized a second time.
       const loaded = await store.loadArtifact('r_bench', art.id);
-      const env = buildEnvelope({ schema_version: '1', run_id: 'r_bench', from_agent: 'crawler', to_agent: 'generator', artifact_id: art.id, payload: loaded.artifact.content, params: { depth_level: 'standard' } }, loaded.contentText); // re-validate + canonical envelope
+      const env = buildEnvelope(
+        {
+          schema_version: '1',
+          run_id: 'r_bench',
+          from_agent: 'crawler',
+          to_agent: 'generator',
+          artifact_id: art.id,
+          payload: loaded.artifact.content,
+          params: { depth_level: 'standard' },
+        },
+        loaded.contentText,
+      ); // re-validate + canonical envelope
       const dt = performance.now() - t0;
       if (i >= 5) times.push(dt); // warm-up
       if (env.length === 0) throw new Error('unreachable');

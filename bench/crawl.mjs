@@ -32,17 +32,39 @@ await build({
     resolveDir: path.join(here, '..'),
     loader: 'ts',
   },
-  bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: bundle, external: RUNTIME_EXTERNALS, plugins: BUNDLE_PLUGINS, logLevel: 'warning',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: bundle,
+  external: RUNTIME_EXTERNALS,
+  plugins: BUNDLE_PLUGINS,
+  logLevel: 'warning',
 });
 // The Python parsing threads' script, beside the bundle as dist/pyWorker.js is beside dist/server.js.
 await build({
   entryPoints: [path.join(here, '..', 'server/src/agents/crawler/pyWorker.ts')],
-  bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: path.join(work, 'pyWorker.js'), external: RUNTIME_EXTERNALS, plugins: BUNDLE_PLUGINS, logLevel: 'warning',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: path.join(work, 'pyWorker.js'),
+  external: RUNTIME_EXTERNALS,
+  plugins: BUNDLE_PLUGINS,
+  logLevel: 'warning',
 });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const time = (fn) => { const t = process.hrtime.bigint(); fn(); return Number(process.hrtime.bigint() - t) / 1e6; };
-const timeAsync = async (fn) => { const t = process.hrtime.bigint(); await fn(); return Number(process.hrtime.bigint() - t) / 1e6; };
+const time = (fn) => {
+  const t = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+};
+const timeAsync = async (fn) => {
+  const t = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+};
 const runs = 5;
 const row = (what, ms, goal, ratio) => console.log(`${what.padEnd(38)} ${ms.padStart(10)} ${ratio.padStart(10)} ${goal.padStart(10)}`);
 const rgArgs = ['--files', '--no-ignore-vcs', '--no-ignore-parent', '--hidden', '--no-messages'];
@@ -60,30 +82,39 @@ const unpacked = (spec) => {
   const pkgDir = path.join(work, 'pkg', spec.replace(/[^\w.-]/g, '_'));
   if (!existsSync(path.join(pkgDir, 'package'))) {
     mkdirSync(pkgDir, { recursive: true });
-    const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', pkgDir], { cwd: pkgDir, encoding: 'utf8' }).trim().split('\n').pop();
+    const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', pkgDir], { cwd: pkgDir, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     execFileSync('tar', ['-xzf', path.join(pkgDir, tgz), '-C', pkgDir]);
   }
   return path.join(pkgDir, 'package');
 };
 const pkgRoot = unpacked(PACKAGE);
 const once = path.join(work, 'crawl-once.cjs');
-writeFileSync(once, `const t = process.hrtime.bigint();
+writeFileSync(
+  once,
+  `const t = process.hrtime.bigint();
 require(${JSON.stringify(bundle)}).crawlWorkspace(process.argv[2]).then((r) => {
   process.stdout.write(JSON.stringify({ ms: Number(process.hrtime.bigint() - t) / 1e6, files: r.map.tree.files, keyFiles: r.map.key_files.length }));
 });
-`);
+`,
+);
 const walls = [];
 const inside = [];
 let pkgFacts;
 for (let i = 0; i < runs + 1; i++) {
   let out;
-  const ms = time(() => { out = spawnSync(process.execPath, [once, pkgRoot], { encoding: 'utf8' }); });
+  const ms = time(() => {
+    out = spawnSync(process.execPath, [once, pkgRoot], { encoding: 'utf8' });
+  });
   if (out.status !== 0) throw new Error(`crawl of ${PACKAGE} failed: ${out.stderr}`);
   pkgFacts = JSON.parse(out.stdout);
   walls.push(ms);
   inside.push(pkgFacts.ms);
 }
-walls.shift(); inside.shift(); // warm-up: the page cache, not the crawler
+walls.shift();
+inside.shift(); // warm-up: the page cache, not the crawler
 const pkgRg = rgMedian(pkgRoot);
 console.log(`package: ${PACKAGE} (${pkgFacts.files} files, ${pkgFacts.keyFiles} key files), ${runs} fresh processes\n`);
 row('measure', 'value', 'goal', 'ratio');
@@ -96,46 +127,79 @@ console.log('');
 const REACH_PACKAGE = 'ramda@0.30.1';
 const reachRoot = unpacked(REACH_PACKAGE);
 const lib = createRequire(import.meta.url)(bundle);
-const runtime = JSON.parse(execFileSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(reachRoot)}))))`], { encoding: 'utf8' }));
+const runtime = JSON.parse(
+  execFileSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(reachRoot)}))))`], {
+    encoding: 'utf8',
+  }),
+);
 let reachMap;
-const reachMs = await timeAsync(async () => { reachMap = (await lib.crawlWorkspace(reachRoot)).map; });
+const reachMs = await timeAsync(async () => {
+  reachMap = (await lib.crawlWorkspace(reachRoot)).map;
+});
 const entryFiles = new Set(reachMap.entry_points.map((e) => e.path));
 const cases = lib.generateCases(reachMap, 'standard').cases;
 const planned = new Set(cases.filter((c) => !entryFiles.has(c.target.file)).map((c) => c.target.symbol));
 const reached = runtime.filter((k) => planned.has(k));
-console.log(`reach: ${REACH_PACKAGE}, ${reachMap.tree.files} files, ${reachMap.key_files.length} key files, ${cases.length} cases (standard)\n`);
+console.log(
+  `reach: ${REACH_PACKAGE}, ${reachMap.tree.files} files, ${reachMap.key_files.length} key files, ${cases.length} cases (standard)\n`,
+);
 row('measure', 'value', 'goal', 'ratio');
-row('runtime exports planned in own module', `${reached.length}/${runtime.length}`, '≥ 80 %', `${((reached.length / runtime.length) * 100).toFixed(1)} %`);
+row(
+  'runtime exports planned in own module',
+  `${reached.length}/${runtime.length}`,
+  '≥ 80 %',
+  `${((reached.length / runtime.length) * 100).toFixed(1)} %`,
+);
 row('crawl (in this process)', `${reachMs.toFixed(0)} ms`, '', '');
 console.log(`not planned: ${runtime.filter((k) => !planned.has(k)).join(', ') || 'none'}\n`);
 
 // 2. The Linux tree.
 if (!existsSync(tree)) {
-  console.error(`no tree at ${tree}: apt-get install linux-source ripgrep, then untar /usr/src/linux-source-6.1.tar.xz into ${path.join(work, 'linux')}`);
+  console.error(
+    `no tree at ${tree}: apt-get install linux-source ripgrep, then untar /usr/src/linux-source-6.1.tar.xz into ${path.join(work, 'linux')}`,
+  );
   process.exit(2);
 }
 const { crawlWorkspace, walkTree, ResponseCache } = lib;
-const rgFiles = execFileSync('rg', rgArgs, { cwd: tree, maxBuffer: 1 << 28 }).toString().split('\n').filter(Boolean).length;
+const rgFiles = execFileSync('rg', rgArgs, { cwd: tree, maxBuffer: 1 << 28 })
+  .toString()
+  .split('\n')
+  .filter(Boolean).length;
 const rgMs = rgMedian(tree);
 
 let walked = 0;
-const names = [], sized = [];
-for (let i = 0; i < runs + 1; i++) names.push(time(() => { walked = walkTree(tree, { gitignore: 'never', sizes: false }).files; }));
+const names = [],
+  sized = [];
+for (let i = 0; i < runs + 1; i++)
+  names.push(
+    time(() => {
+      walked = walkTree(tree, { gitignore: 'never', sizes: false }).files;
+    }),
+  );
 for (let i = 0; i < runs + 1; i++) sized.push(time(() => walkTree(tree, { gitignore: 'never' })));
-names.shift(); sized.shift();
+names.shift();
+sized.shift();
 
 const cache = new ResponseCache({ maxBytes: 256 * 1024 * 1024 });
 let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 10);
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 10);
 let first;
-const crawl1 = await timeAsync(async () => { first = await crawlWorkspace(tree, { cache, gitignore: 'never', validateOutput: process.env.AMTP_BENCH_VALIDATE !== '0' }); });
+const crawl1 = await timeAsync(async () => {
+  first = await crawlWorkspace(tree, { cache, gitignore: 'never', validateOutput: process.env.AMTP_BENCH_VALIDATE !== '0' });
+});
 let second;
-const crawl2 = await timeAsync(async () => { second = await crawlWorkspace(tree, { cache, gitignore: 'never', validateOutput: process.env.AMTP_BENCH_VALIDATE !== '0' }); });
+const crawl2 = await timeAsync(async () => {
+  second = await crawlWorkspace(tree, { cache, gitignore: 'never', validateOutput: process.env.AMTP_BENCH_VALIDATE !== '0' });
+});
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 const hitRate = second.cache.hits / Math.max(1, second.cache.hits + second.cache.misses);
 
-console.log(`tree: ${tree}\nrg files: ${rgFiles}, walker files: ${walked}, crawl files: ${first.map.tree.files}, key files: ${first.map.key_files.length}\n`);
+console.log(
+  `tree: ${tree}\nrg files: ${rgFiles}, walker files: ${walked}, crawl files: ${first.map.tree.files}, key files: ${first.map.key_files.length}\n`,
+);
 row('measure', 'value', 'goal', 'ratio');
 row('rg --files (median of 5, warm)', `${rgMs.toFixed(0)} ms`, '', '1.0×');
 row('enumeration, names only', `${median(names).toFixed(0)} ms`, '', `${(median(names) / rgMs).toFixed(1)}×`);
@@ -143,4 +207,9 @@ row('enumeration with sizes (repo.tree)', `${median(sized).toFixed(0)} ms`, '', 
 row('full crawl, first (cold cache)', `${crawl1.toFixed(0)} ms`, '≤ 3×', `${(crawl1 / rgMs).toFixed(1)}×`);
 row('full crawl, second (warm cache)', `${crawl2.toFixed(0)} ms`, '', `${(crawl2 / rgMs).toFixed(1)}×`);
 row('peak RSS (whole bench process)', `${(peakRss / 1048576).toFixed(0)} MB`, '≤ 300 MB', '');
-row('second-crawl cache hit rate', `${(hitRate * 100).toFixed(1)} %`, '≥ 95 %', `${second.cache.hits}/${second.cache.hits + second.cache.misses}`);
+row(
+  'second-crawl cache hit rate',
+  `${(hitRate * 100).toFixed(1)} %`,
+  '≥ 95 %',
+  `${second.cache.hits}/${second.cache.hits + second.cache.misses}`,
+);

@@ -31,7 +31,11 @@ async function one(subject, framework) {
   const dir = mkdtempSync(join(WORK, 'q-'));
   try {
     cpSync(await subject.source(), dir, { recursive: true });
-    const r = spawnSync(process.execPath, [join(REPO, 'dist/cli.js'), 'generate', dir, '--provider', 'offline', '--yes', '--json', '--depth', depth, '--framework', framework], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(
+      process.execPath,
+      [join(REPO, 'dist/cli.js'), 'generate', dir, '--provider', 'offline', '--yes', '--json', '--depth', depth, '--framework', framework],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
     const s = JSON.parse(r.stdout || '{}');
     const v = s.verification ?? { results: [], coverage: {}, filters: [] };
     const results = v.results ?? [];
@@ -39,10 +43,20 @@ async function one(subject, framework) {
     const stable = (v.filters ?? []).find((f) => f.step === 'passes_every_run');
     const existenceOnly = results.filter((x) => /nothing beyond what loading its file covers/.test(x.reason ?? '')).length;
     return {
-      subject: subject.name, framework, status: s.status ?? `exit ${r.status}`, verification: v.status, reason: v.reason,
-      written: results.length, kept: results.filter((x) => x.outcome === 'passing').length,
-      loaded: loads?.kept ?? 0, stable: stable?.kept ?? 0, existenceOnly,
-      statements: v.coverage?.statements, beyond: v.coverage?.beyondImport, tool: v.coverage?.tool, ms: Math.round(performance.now() - started),
+      subject: subject.name,
+      framework,
+      status: s.status ?? `exit ${r.status}`,
+      verification: v.status,
+      reason: v.reason,
+      written: results.length,
+      kept: results.filter((x) => x.outcome === 'passing').length,
+      loaded: loads?.kept ?? 0,
+      stable: stable?.kept ?? 0,
+      existenceOnly,
+      statements: v.coverage?.statements,
+      beyond: v.coverage?.beyondImport,
+      tool: v.coverage?.tool,
+      ms: Math.round(performance.now() - started),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -55,11 +69,20 @@ for (const s of SUBJECTS) for (const fw of s.frameworks) if (!only || s.name.inc
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(0)}%` : '–');
 const fmt = (x) => (x === undefined ? 'n/a' : `${x.toFixed(1)}%`);
 console.log(`\n### AMTP offline test quality, verified (depth ${depth})\n`);
-console.log('| package | framework | tests written | kept | pass 3 of 3 (of loaded) | statements | beyond import | existence-only | measured by | wall |');
+console.log(
+  '| package | framework | tests written | kept | pass 3 of 3 (of loaded) | statements | beyond import | existence-only | measured by | wall |',
+);
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---|---:|');
 for (const r of rows) {
   const note = r.verification === 'done' ? '' : ` (${r.verification ?? r.status}${r.reason ? `: ${r.reason}` : ''})`;
-  console.log(`| ${r.subject} | ${r.framework}${note} | ${r.written} | ${r.kept} | ${r.stable}/${r.loaded} (${pct(r.stable, r.loaded)}) | ${fmt(r.statements)} | ${fmt(r.beyond)} | ${r.existenceOnly} (${pct(r.existenceOnly, r.written)}) | ${r.tool ?? '–'} | ${(r.ms / 1000).toFixed(1)} s |`);
+  console.log(
+    `| ${r.subject} | ${r.framework}${note} | ${r.written} | ${r.kept} | ${r.stable}/${r.loaded} (${pct(r.stable, r.loaded)}) | ${fmt(r.statements)} | ${fmt(r.beyond)} | ${r.existenceOnly} (${pct(r.existenceOnly, r.written)}) | ${r.tool ?? '–'} | ${(r.ms / 1000).toFixed(1)} s |`,
+  );
 }
-const median = (xs) => { const v = xs.filter((x) => x !== undefined).sort((a, b) => a - b); return v.length ? v[Math.floor(v.length / 2)] : undefined; };
-console.log(`\nMedian statement coverage ${fmt(median(rows.map((r) => r.statements)))} (anchor: TestPilot median 70%); median coverage beyond import ${fmt(median(rows.map((r) => r.beyond)))}.`);
+const median = (xs) => {
+  const v = xs.filter((x) => x !== undefined).sort((a, b) => a - b);
+  return v.length ? v[Math.floor(v.length / 2)] : undefined;
+};
+console.log(
+  `\nMedian statement coverage ${fmt(median(rows.map((r) => r.statements)))} (anchor: TestPilot median 70%); median coverage beyond import ${fmt(median(rows.map((r) => r.beyond)))}.`,
+);

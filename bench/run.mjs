@@ -8,7 +8,18 @@ const only = process.argv.slice(2);
 const benches = ['boundary', 'batches', 'scoped'].filter((b) => !only.length || only.includes(b));
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;
-  await build({ entryPoints: [`bench/${name}.ts`], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: RUNTIME_EXTERNALS, plugins: BUNDLE_PLUGINS, alias: BUNDLE_ALIAS, logLevel: 'warning' });
+  await build({
+    entryPoints: [`bench/${name}.ts`],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: RUNTIME_EXTERNALS,
+    plugins: BUNDLE_PLUGINS,
+    alias: BUNDLE_ALIAS,
+    logLevel: 'warning',
+  });
   cpSync(ASSETS_DIR, 'bench/.work/assets', { recursive: true });
   const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);

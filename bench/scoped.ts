@@ -17,19 +17,29 @@ const settings: P.ServerSettings = { provider: 'offline', approvalTimeoutSeconds
 async function project(): Promise<string> {
   const ws = path.join(await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-bench-scoped-')), 'fifty');
   await fsp.mkdir(path.join(ws, 'lib'), { recursive: true });
-  await fsp.writeFile(path.join(ws, 'package.json'), JSON.stringify({ name: 'fifty', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }));
+  await fsp.writeFile(
+    path.join(ws, 'package.json'),
+    JSON.stringify({ name: 'fifty', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }),
+  );
   const names = Array.from({ length: FILES - 2 }, (_, i) => `scale${i}`);
   for (const [i, name] of names.entries()) {
     const body = `/**\n * Multiplies a number by ${i + 2}.\n * @param {number} x\n * @returns {number}\n * @example\n * ${name}(3) // => ${3 * (i + 2)}\n */\nfunction ${name}(x) {\n  return x * ${i + 2};\n}\nmodule.exports = { ${name} };\n`;
     await fsp.writeFile(path.join(ws, 'lib', `${name}.js`), body);
   }
   await fsp.writeFile(path.join(ws, 'index.js'), names.map((n) => `exports.${n} = require('./lib/${n}').${n};`).join('\n') + '\n');
-  await fsp.writeFile(path.join(ws, 'README.md'), `# fifty\n\n\`\`\`js\nconst { scale0 } = require('fifty');\nscale0(5) // => 10\n\`\`\`\n`);
+  await fsp.writeFile(
+    path.join(ws, 'README.md'),
+    `# fifty\n\n\`\`\`js\nconst { scale0 } = require('fifty');\nscale0(5) // => 10\n\`\`\`\n`,
+  );
   return ws;
 }
 
 /** Milliseconds from the request until the first view of the run that lists a case, and until the run ends. */
-async function timed(svc: AmtpService, client: FakeClient, params: P.GenerateParams): Promise<{ firstCase: number; end: number; cases: number }> {
+async function timed(
+  svc: AmtpService,
+  client: FakeClient,
+  params: P.GenerateParams,
+): Promise<{ firstCase: number; end: number; cases: number }> {
   const t0 = performance.now();
   const seen = client.views.length;
   const { runId } = await svc.generate(params);

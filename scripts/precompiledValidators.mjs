@@ -16,10 +16,17 @@ export function precompiledValidatorsSource() {
   const standaloneCode = require('ajv/dist/standalone').default;
   const { _ } = require('ajv');
   // The same options as server/src/contracts/validate.ts, plus source output.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+  });
   addFormats(ajv);
   const names = {};
-  for (const file of readdirSync(path.join(root, 'schemas')).filter((f) => f.endsWith('.schema.json')).sort()) {
+  for (const file of readdirSync(path.join(root, 'schemas'))
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()) {
     const schema = JSON.parse(readFileSync(path.join(root, 'schemas', file), 'utf8'));
     ajv.addSchema(schema);
     names[file.replace(/\.schema\.json$/, '')] = schema.$id;

@@ -91,10 +91,12 @@ export class ApprovalUi implements vscode.Disposable {
   private async closePreview(approvalId: string): Promise<void> {
     this.diffs.drop(approvalId);
     const q = `approval=${encodeURIComponent(approvalId)}`;
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
-      const input = t.input;
-      return input instanceof vscode.TabInputTextDiff && input.modified.scheme === DIFF_SCHEME && input.modified.query === q;
-    });
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => {
+        const input = t.input;
+        return input instanceof vscode.TabInputTextDiff && input.modified.scheme === DIFF_SCHEME && input.modified.query === q;
+      });
     if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
   }
 

@@ -41,11 +41,19 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     if (node.kind === 'run') {
       const run = node.run;
       // The newest run opens expanded: it is the one the person just started.
-      const state = this.model.latest()?.runId === run.runId ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+      const state =
+        this.model.latest()?.runId === run.runId ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
       const item = new vscode.TreeItem(`${run.params.depth} · ${run.framework ?? run.params.framework} · ${run.runId}`, state);
       item.id = run.runId;
       item.description = describeRun(run);
-      item.tooltip = [`run ${run.runId}`, `created ${run.createdAt}`, `provider ${run.params.provider}`, run.reason, run.testCommand && `test command: ${run.testCommand}`, ...runHealthLines(run)]
+      item.tooltip = [
+        `run ${run.runId}`,
+        `created ${run.createdAt}`,
+        `provider ${run.params.provider}`,
+        run.reason,
+        run.testCommand && `test command: ${run.testCommand}`,
+        ...runHealthLines(run),
+      ]
         .filter(Boolean)
         .join('\n');
       item.iconPath = new vscode.ThemeIcon(RUN_ICON[run.status] ?? 'beaker');
@@ -66,7 +74,13 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     item.id = `${node.runId}:${c.id}`;
     item.description = describeCase(c);
     item.tooltip = new vscode.MarkdownString(
-      [`**${c.id}** · ${c.priority} · ${c.kind}`, `target: \`${c.target.symbol}\` in \`${c.target.file}\``, `status: ${c.status}`, c.reason && `reason: ${c.reason}`, c.testFile && `test: \`${c.testFile}\`:${(c.testLine ?? 0) + 1}`]
+      [
+        `**${c.id}** · ${c.priority} · ${c.kind}`,
+        `target: \`${c.target.symbol}\` in \`${c.target.file}\``,
+        `status: ${c.status}`,
+        c.reason && `reason: ${c.reason}`,
+        c.testFile && `test: \`${c.testFile}\`:${(c.testLine ?? 0) + 1}`,
+      ]
         .filter(Boolean)
         .join('\n\n'),
     );

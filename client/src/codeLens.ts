@@ -26,7 +26,12 @@ export class GenerateCodeLens implements vscode.CodeLensProvider, vscode.Disposa
       if (token.isCancellationRequested) return [];
       return symbols.map((s) => {
         const at = new vscode.Range(s.line - 1, 0, s.line - 1, 0);
-        return new vscode.CodeLens(at, { title: '$(beaker) Generate tests', tooltip: `AMTP: generate tests for ${s.name}`, command: 'amtp.generateForSymbol', arguments: [doc.uri, s.name] });
+        return new vscode.CodeLens(at, {
+          title: '$(beaker) Generate tests',
+          tooltip: `AMTP: generate tests for ${s.name}`,
+          command: 'amtp.generateForSymbol',
+          arguments: [doc.uri, s.name],
+        });
       });
     } catch (e) {
       this.log(`CodeLens for ${file}: ${(e as Error).message}`);

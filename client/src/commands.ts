@@ -32,7 +32,10 @@ const DEPTH_DETAIL: Record<P.Depth, string> = {
 function requireTrust(what: string): boolean {
   if (vscode.workspace.isTrusted) return true;
   void vscode.window
-    .showWarningMessage(`AMTP: ${what} writes and runs code, so it is not available in Restricted Mode. Crawl Workspace still works.`, 'Manage Workspace Trust')
+    .showWarningMessage(
+      `AMTP: ${what} writes and runs code, so it is not available in Restricted Mode. Crawl Workspace still works.`,
+      'Manage Workspace Trust',
+    )
     .then((c) => c && vscode.commands.executeCommand('workbench.trust.manage'));
   return false;
 }
@@ -45,8 +48,18 @@ async function refreshRuns(ctx: Ctx): Promise<P.RunView[]> {
 
 async function pickDepth(): Promise<P.Depth | undefined> {
   const def = vscode.workspace.getConfiguration('amtp').get<P.Depth>('defaultDepth') ?? 'standard';
-  const items = [def, ...DEPTHS.filter((d) => d !== def)].map((d) => ({ label: d, description: d === def ? 'default' : '', detail: DEPTH_DETAIL[d] }));
-  return (await vscode.window.showQuickPick(items, { title: 'AMTP: test depth', placeHolder: 'How deep should the generated tests go?', ignoreFocusOut: true }))?.label as P.Depth | undefined;
+  const items = [def, ...DEPTHS.filter((d) => d !== def)].map((d) => ({
+    label: d,
+    description: d === def ? 'default' : '',
+    detail: DEPTH_DETAIL[d],
+  }));
+  return (
+    await vscode.window.showQuickPick(items, {
+      title: 'AMTP: test depth',
+      placeHolder: 'How deep should the generated tests go?',
+      ignoreFocusOut: true,
+    })
+  )?.label as P.Depth | undefined;
 }
 
 async function pickFramework(ctx: Ctx): Promise<P.FrameworkChoice | undefined> {
@@ -57,15 +70,29 @@ async function pickFramework(ctx: Ctx): Promise<P.FrameworkChoice | undefined> {
   } catch (e) {
     ctx.log(`detect failed: ${(e as Error).message}`);
   }
-  const first = configured !== 'auto' ? configured : detected?.framework ?? 'auto';
+  const first = configured !== 'auto' ? configured : (detected?.framework ?? 'auto');
   const items = [first, ...FRAMEWORK_CHOICES.filter((f) => f !== first)].map((f) => ({
     label: f,
-    description: [f === detected?.framework && `detected (${detected.language})`, f === configured && configured !== 'auto' && 'amtp.defaultFramework'].filter(Boolean).join(' · '),
+    description: [
+      f === detected?.framework && `detected (${detected.language})`,
+      f === configured && configured !== 'auto' && 'amtp.defaultFramework',
+    ]
+      .filter(Boolean)
+      .join(' · '),
   }));
-  return (await vscode.window.showQuickPick(items, { title: 'AMTP: test framework', placeHolder: 'Which framework should the tests use?', ignoreFocusOut: true }))?.label as P.FrameworkChoice | undefined;
+  return (
+    await vscode.window.showQuickPick(items, {
+      title: 'AMTP: test framework',
+      placeHolder: 'Which framework should the tests use?',
+      ignoreFocusOut: true,
+    })
+  )?.label as P.FrameworkChoice | undefined;
 }
 
-export async function generate(ctx: Ctx, args?: Partial<Pick<P.GenerateParams, 'depth' | 'framework' | 'scope'>>): Promise<P.RunView | undefined> {
+export async function generate(
+  ctx: Ctx,
+  args?: Partial<Pick<P.GenerateParams, 'depth' | 'framework' | 'scope'>>,
+): Promise<P.RunView | undefined> {
   if (!requireTrust('Generate Tests')) return undefined;
   const depth = args?.depth ?? (await pickDepth());
   if (!depth) return undefined;
@@ -73,8 +100,11 @@ export async function generate(ctx: Ctx, args?: Partial<Pick<P.GenerateParams, '
   if (!framework) return undefined;
   const scope = args?.scope;
   ctx.log(`generate: depth=${depth} framework=${framework}${scope?.only ? ` only=${scope.only.join(',')}` : ''}`);
-  const run = await startWithProgress(ctx.client, ctx.model, scope ? `AMTP: generating tests for ${describeScope(scope)}` : 'AMTP: generating tests', (workDoneToken) =>
-    P.sendRequest(ctx.client, P.Generate, { depth, framework, workDoneToken, ...(scope ? { scope } : {}) }),
+  const run = await startWithProgress(
+    ctx.client,
+    ctx.model,
+    scope ? `AMTP: generating tests for ${describeScope(scope)}` : 'AMTP: generating tests',
+    (workDoneToken) => P.sendRequest(ctx.client, P.Generate, { depth, framework, workDoneToken, ...(scope ? { scope } : {}) }),
   );
   return announce(ctx, run);
 }
@@ -139,14 +169,17 @@ function announce(ctx: Ctx, run: P.RunView | undefined): P.RunView | undefined {
   if (!run) return run;
   ctx.log(`run ${run.runId}: ${describeRun(run)}${run.reason ? ` — ${run.reason}` : ''}`);
   const show = run.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-  void show(`AMTP run ${run.status}: ${run.cases.length} cases, ${run.files.length} file(s)${run.reason ? ` — ${run.reason}` : ''}`, 'Show Cases').then(
-    (c) => c && vscode.commands.executeCommand('amtp.cases.focus'),
-  );
+  void show(
+    `AMTP run ${run.status}: ${run.cases.length} cases, ${run.files.length} file(s)${run.reason ? ` — ${run.reason}` : ''}`,
+    'Show Cases',
+  ).then((c) => c && vscode.commands.executeCommand('amtp.cases.focus'));
   return run;
 }
 
 export async function crawl(ctx: Ctx): Promise<P.CrawlResult> {
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'AMTP: crawling' }, () => P.sendRequest(ctx.client, P.Crawl, null));
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'AMTP: crawling' }, () =>
+    P.sendRequest(ctx.client, P.Crawl, null),
+  );
   const langs = r.languages.map((l) => `${l.name} ${l.files}`).join(', ') || 'none';
   const summary = `${r.project}: ${r.files} files (${langs}); test framework ${r.testFramework || 'none'}; ${r.entryPoints.length} entry point(s), ${r.keyFiles} key files, ${r.examples} documented example(s)`;
   ctx.log(`crawl: ${summary}`);
@@ -173,7 +206,10 @@ export async function showRuns(ctx: Ctx): Promise<P.RunView[]> {
   }
   void vscode.commands.executeCommand('amtp.cases.focus');
   void vscode.window
-    .showQuickPick(ctx.model.list().map((r) => ({ label: r.runId, description: describeRun(r), detail: r.reason })), { title: 'AMTP runs (newest first)' })
+    .showQuickPick(
+      ctx.model.list().map((r) => ({ label: r.runId, description: describeRun(r), detail: r.reason })),
+      { title: 'AMTP runs (newest first)' },
+    )
     .then((pick) => {
       if (!pick) return;
       ctx.log(`run ${pick.label}: ${pick.description}${pick.detail ? ` — ${pick.detail}` : ''}`);
@@ -190,7 +226,12 @@ async function pickRun(ctx: Ctx, title: string, filter: (r: P.RunView) => boolea
     void vscode.window.showInformationMessage('AMTP: no run to choose from.');
     return undefined;
   }
-  return (await vscode.window.showQuickPick(runs.map((r) => ({ label: r.runId, description: describeRun(r) })), { title }))?.label;
+  return (
+    await vscode.window.showQuickPick(
+      runs.map((r) => ({ label: r.runId, description: describeRun(r) })),
+      { title },
+    )
+  )?.label;
 }
 
 function runIdOf(arg: unknown): string | undefined {
@@ -200,7 +241,14 @@ function runIdOf(arg: unknown): string | undefined {
 }
 
 export async function setApiKey(ctx: Ctx, key?: string): Promise<boolean> {
-  const value = key ?? (await vscode.window.showInputBox({ title: 'AMTP: API key', prompt: 'Stored in VS Code SecretStorage; never in settings or logs', password: true, ignoreFocusOut: true }));
+  const value =
+    key ??
+    (await vscode.window.showInputBox({
+      title: 'AMTP: API key',
+      prompt: 'Stored in VS Code SecretStorage; never in settings or logs',
+      password: true,
+      ignoreFocusOut: true,
+    }));
   if (!value?.trim()) return false;
   await ctx.secrets.store(SECRET_KEY, value.trim()); // onDidChange sends it to the server
   void vscode.window.showInformationMessage('AMTP: API key saved in SecretStorage.');
@@ -213,7 +261,7 @@ export async function clearApiKey(ctx: Ctx): Promise<void> {
 }
 
 function approvalOf(ctx: Ctx, arg?: PendingApproval | string): PendingApproval | undefined {
-  const found = typeof arg === 'string' ? ctx.approvals.queue.get(arg) : arg ?? ctx.approvals.queue.latest();
+  const found = typeof arg === 'string' ? ctx.approvals.queue.get(arg) : (arg ?? ctx.approvals.queue.latest());
   if (!found) void vscode.window.showInformationMessage('AMTP: no approval is pending.');
   return found;
 }
@@ -240,7 +288,14 @@ function recordingsDir(ctx: Ctx): string | undefined {
 
 async function pickRecording(ctx: Ctx): Promise<string | undefined> {
   const dir = recordingsDir(ctx);
-  const files = dir && fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().reverse() : [];
+  const files =
+    dir && fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.jsonl'))
+          .sort()
+          .reverse()
+      : [];
   if (!dir || !files.length) {
     void vscode.window.showInformationMessage('AMTP: no recordings in .amtp/recordings. Turn on "amtp.record" and generate.');
     return undefined;
@@ -256,10 +311,12 @@ export async function openRecording(ctx: Ctx, file?: string): Promise<vscode.Tex
 
 export async function verifyDeterminism(ctx: Ctx, file?: string | vscode.Uri): Promise<P.VerifyDeterminismResult | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
-  const f = file instanceof vscode.Uri ? file.fsPath : file ?? (active?.fsPath.endsWith('.jsonl') ? active.fsPath : await pickRecording(ctx));
+  const f =
+    file instanceof vscode.Uri ? file.fsPath : (file ?? (active?.fsPath.endsWith('.jsonl') ? active.fsPath : await pickRecording(ctx)));
   if (!f) return undefined;
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'AMTP: verifying determinism (two replays)' }, () =>
-    P.sendRequest(ctx.client, P.VerifyDeterminism, { file: f }),
+  const r = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'AMTP: verifying determinism (two replays)' },
+    () => P.sendRequest(ctx.client, P.VerifyDeterminism, { file: f }),
   );
   ctx.log(`verify ${f}: ${r.summary}${r.diff ? `\n${r.diff}` : ''}`);
   (r.identical ? vscode.window.showInformationMessage : vscode.window.showWarningMessage)(`AMTP: ${r.summary}`);
@@ -270,7 +327,7 @@ export async function openCase(ctx: Ctx, c: P.CaseView): Promise<vscode.TextEdit
   const root = ctx.root();
   if (!root) return undefined;
   const file = c.testFile ?? c.target.file;
-  const line = c.testFile ? c.testLine ?? 0 : 0;
+  const line = c.testFile ? (c.testLine ?? 0) : 0;
   const pos = new vscode.Position(line, 0);
   return vscode.window.showTextDocument(vscode.Uri.joinPath(root, file), { selection: new vscode.Range(pos, pos), preview: true });
 }

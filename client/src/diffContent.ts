@@ -13,7 +13,11 @@ export class DiffContentProvider implements vscode.TextDocumentContentProvider {
   put(approvalId: string, filePath: string, before: string | null, after: string): { before: vscode.Uri; after: vscode.Uri } {
     const make = (side: 'before' | 'after', text: string) => {
       // The path keeps the file name (and so the language mode); the query keeps approvals apart.
-      const uri = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${side}/${filePath.replace(/^\/+/, '')}`, query: `approval=${encodeURIComponent(approvalId)}` });
+      const uri = vscode.Uri.from({
+        scheme: DIFF_SCHEME,
+        path: `/${side}/${filePath.replace(/^\/+/, '')}`,
+        query: `approval=${encodeURIComponent(approvalId)}`,
+      });
       this.docs.set(uri.toString(), text);
       this.emitter.fire(uri);
       return uri;

@@ -38,7 +38,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
     run: (p) => P.sendRequest(client!, P.RunTests, p),
     cancel: (runId) => P.sendRequest(client!, P.Cancel, { runId }),
   });
-  context.subscriptions.push(output, approvals, testing, model.onDidChange(() => testing.sync()));
+  context.subscriptions.push(
+    output,
+    approvals,
+    testing,
+    model.onDidChange(() => testing.sync()),
+  );
 
   client = createLanguageClient(context, output, { trusted: vscode.workspace.isTrusted, settings: settings() });
   const lc = client;
@@ -56,18 +61,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
   };
   context.subscriptions.push(
     context.secrets.onDidChange((e) => e.key === cmd.SECRET_KEY && void sendKey()),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('amtp') && void P.sendNotification(lc, P.SettingsChanged, settings())),
+    vscode.workspace.onDidChangeConfiguration(
+      (e) => e.affectsConfiguration('amtp') && void P.sendNotification(lc, P.SettingsChanged, settings()),
+    ),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void P.sendNotification(lc, P.TrustChanged, { trusted: true })),
   );
   await sendKey();
 
   const ctx: cmd.Ctx = { client: lc, model, approvals, testing, secrets: context.secrets, log, root };
   const casesView = new CasesView(model);
-  const codeLens = new GenerateCodeLens(lc, (uri) => {
-    const r = root();
-    const rel = r && uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri, false) : undefined;
-    return rel && rel !== uri.fsPath ? rel : undefined;
-  }, log);
+  const codeLens = new GenerateCodeLens(
+    lc,
+    (uri) => {
+      const r = root();
+      const rel = r && uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri, false) : undefined;
+      return rel && rel !== uri.fsPath ? rel : undefined;
+    },
+    log,
+  );
   const approvalsView = new ApprovalsView(approvals.queue);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code passes command arguments untyped
   const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
@@ -78,8 +89,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
     vscode.window.createTreeView('amtp.approvals', { treeDataProvider: approvalsView }),
     createStatusBar(model, approvals.queue),
     codeLens,
-    vscode.languages.registerCodeLensProvider(CODE_LENS_LANGUAGES.map((language) => ({ language, scheme: 'file' })), codeLens),
-    approvals.queue.onDidChange(() => void vscode.commands.executeCommand('setContext', 'amtp.pendingApprovals', approvals.queue.list().length)),
+    vscode.languages.registerCodeLensProvider(
+      CODE_LENS_LANGUAGES.map((language) => ({ language, scheme: 'file' })),
+      codeLens,
+    ),
+    approvals.queue.onDidChange(
+      () => void vscode.commands.executeCommand('setContext', 'amtp.pendingApprovals', approvals.queue.list().length),
+    ),
   );
   register('amtp.generate', (args?: Parameters<typeof cmd.generate>[1]) => cmd.generate(ctx, args));
   register('amtp.generateForFile', (uri?: vscode.Uri) => cmd.generateForFile(ctx, uri));

@@ -3,7 +3,11 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type * as P from '../../server/src/protocol';
 
-export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, init: P.InitOptions): LanguageClient {
+export function createLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+  init: P.InitOptions,
+): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },

@@ -43,7 +43,12 @@ export class TestingBridge implements vscode.Disposable {
     this.controller.refreshHandler = () => this.sync();
     this.controller.createRunProfile('Debug AMTP test', vscode.TestRunProfileKind.Debug, (req) => this.debugProfile(req), true);
     // Coverage: the same run, measured by the server (nothing needs to be installed in the project).
-    const coverage = this.controller.createRunProfile('Run AMTP tests with coverage', vscode.TestRunProfileKind.Coverage, (req, token) => this.runProfile(req, token, true), true);
+    const coverage = this.controller.createRunProfile(
+      'Run AMTP tests with coverage',
+      vscode.TestRunProfileKind.Coverage,
+      (req, token) => this.runProfile(req, token, true),
+      true,
+    );
     coverage.loadDetailedCoverage = async (_run, file) => this.details.get(file.uri.toString()) ?? [];
   }
 
@@ -79,7 +84,13 @@ export class TestingBridge implements vscode.Disposable {
   }
 
   /** Runs a run's written tests through the server and records the per-case results. */
-  async runTests(runId?: string, token?: vscode.CancellationToken, onOutput?: (text: string) => void, caseIds?: string[], coverage = false): Promise<TestRunSummary> {
+  async runTests(
+    runId?: string,
+    token?: vscode.CancellationToken,
+    onOutput?: (text: string) => void,
+    caseIds?: string[],
+    coverage = false,
+  ): Promise<TestRunSummary> {
     if (!vscode.workspace.isTrusted) throw new Error('Running tests executes workspace code: trust this workspace first.');
     const run = runId ? this.model.get(runId) : this.model.list().find((r) => r.cases.some((c) => WRITTEN.has(c.status)));
     if (!run) throw new Error(runId ? `No run ${runId}.` : 'No run has written tests yet.');
@@ -99,9 +110,18 @@ export class TestingBridge implements vscode.Disposable {
       results.set(c.caseId, c.outcome);
       if (c.message) messages.set(c.caseId, c.message);
     }
-    this.log(`${r.framework} exited ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}: ${[...results.values()].filter((o) => o === 'passing').length} passing, ${[...results.values()].filter((o) => o === 'failing').length} failing`);
+    this.log(
+      `${r.framework} exited ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}: ${[...results.values()].filter((o) => o === 'passing').length} passing, ${[...results.values()].filter((o) => o === 'failing').length} failing`,
+    );
     this.model.applyResults(run.runId, results);
-    return { runId: run.runId, framework: r.framework, exitCode: r.exitCode, results, messages, ...(r.coverage ? { coverage: r.coverage } : {}) };
+    return {
+      runId: run.runId,
+      framework: r.framework,
+      exitCode: r.exitCode,
+      results,
+      messages,
+      ...(r.coverage ? { coverage: r.coverage } : {}),
+    };
   }
 
   private async runProfile(request: vscode.TestRunRequest, token: vscode.CancellationToken, coverage = false): Promise<void> {
@@ -123,7 +143,13 @@ export class TestingBridge implements vscode.Disposable {
       // One command runs a whole run's files; results are then filtered to the requested cases.
       for (const runId of runIds.size ? runIds : [undefined]) {
         const ids = [...items.keys()].filter((id) => this.owner.get(id) === runId);
-        const summary = await this.runTests(runId, token, (t) => testRun.appendOutput(t.replace(/\r?\n/g, '\r\n')), request.include ? ids : undefined, coverage);
+        const summary = await this.runTests(
+          runId,
+          token,
+          (t) => testRun.appendOutput(t.replace(/\r?\n/g, '\r\n')),
+          request.include ? ids : undefined,
+          coverage,
+        );
         for (const file of summary.coverage ?? []) this.addCoverage(testRun, file);
         for (const [id, outcome] of summary.results) {
           const item = items.get(id);
@@ -148,9 +174,14 @@ export class TestingBridge implements vscode.Disposable {
     if (!root) return;
     const uri = vscode.Uri.joinPath(root, file.path);
     // Per-line detail is the statements; branch arms are counted on the file.
-    this.details.set(uri.toString(), file.statements.map((s) => new vscode.StatementCoverage(s.count, new vscode.Position(s.line, s.character))));
+    this.details.set(
+      uri.toString(),
+      file.statements.map((s) => new vscode.StatementCoverage(s.count, new vscode.Position(s.line, s.character))),
+    );
     const covered = file.statements.filter((s) => s.count > 0).length;
-    const branches = file.branches.length ? new vscode.TestCoverageCount(file.branches.filter((b) => b.covered).length, file.branches.length) : undefined;
+    const branches = file.branches.length
+      ? new vscode.TestCoverageCount(file.branches.filter((b) => b.covered).length, file.branches.length)
+      : undefined;
     testRun.addCoverage(new vscode.FileCoverage(uri, new vscode.TestCoverageCount(covered, file.statements.length), branches));
     this.coverageShown.push({ path: file.path, covered, total: file.statements.length });
   }
@@ -162,11 +193,13 @@ export class TestingBridge implements vscode.Disposable {
     const run = item && this.model.get(this.owner.get(item.id) ?? '');
     const c = run?.cases.find((x) => x.id === item?.id);
     if (!root || !run || !c) return void vscode.window.showInformationMessage('AMTP: pick one generated test to debug.');
-    if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage('AMTP: debugging a test runs workspace code: trust this workspace first.');
+    if (!vscode.workspace.isTrusted)
+      return void vscode.window.showErrorMessage('AMTP: debugging a test runs workspace code: trust this workspace first.');
     const config = debugConfigFor(run, c, root.fsPath, vscode.extensions.getExtension('ms-python.debugpy') !== undefined);
     if ('error' in config) return void vscode.window.showErrorMessage(`AMTP: ${config.error}`);
     this.log(`debugging ${c.id} in ${c.testFile}`);
-    if (!(await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(root), config))) void vscode.window.showErrorMessage(`AMTP: the debugger did not start for ${c.id}.`);
+    if (!(await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(root), config)))
+      void vscode.window.showErrorMessage(`AMTP: the debugger did not start for ${c.id}.`);
   }
 
   dispose(): void {

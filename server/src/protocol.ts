@@ -321,7 +321,24 @@ export interface ServerSettings {
 export const SettingsChanged = notification<ServerSettings>('amtp/settingsChanged', 'clientToServer');
 
 /** Every message, for the tests that check both sides wire all of them. */
-export const MESSAGES = [Generate, Crawl, Detect, RunChanged, RequestApproval, Cancel, Resume, Runs, RunTests, ExportedSymbols, SetCredentials, VerifyDeterminism, TrustChanged, SettingsChanged, LmModels, LmChat] as const;
+export const MESSAGES = [
+  Generate,
+  Crawl,
+  Detect,
+  RunChanged,
+  RequestApproval,
+  Cancel,
+  Resume,
+  Runs,
+  RunTests,
+  ExportedSymbols,
+  SetCredentials,
+  VerifyDeterminism,
+  TrustChanged,
+  SettingsChanged,
+  LmModels,
+  LmChat,
+] as const;
 
 // Typed wrappers over whatever connection a side has (vscode-languageclient or vscode-languageserver):
 // each only needs the string-method overloads both libraries offer.
@@ -352,7 +369,11 @@ export function sendNotification<P>(to: NotificationSender, type: NotificationTy
   void to.sendNotification(type.method, params);
 }
 
-export function onRequest<P, R>(on: Receiver, type: RequestType<P, R>, handler: (params: P, token?: CancellationLike) => R | Promise<R>): void {
+export function onRequest<P, R>(
+  on: Receiver,
+  type: RequestType<P, R>,
+  handler: (params: P, token?: CancellationLike) => R | Promise<R>,
+): void {
   on.onRequest(type.method, handler as (params: unknown, token?: CancellationLike) => unknown);
 }
 

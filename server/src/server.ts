@@ -1,6 +1,14 @@
 // LSP connection wiring only: every handler lives in lsp/service.ts.
 import { fileURLToPath } from 'node:url';
-import { CancellationTokenSource, createConnection, ProposedFeatures, ResponseError, ErrorCodes, WorkDoneProgress, type InitializeParams } from 'vscode-languageserver/node';
+import {
+  CancellationTokenSource,
+  createConnection,
+  ProposedFeatures,
+  ResponseError,
+  ErrorCodes,
+  WorkDoneProgress,
+  type InitializeParams,
+} from 'vscode-languageserver/node';
 import { AmtpService, RestrictedModeError } from './lsp/service';
 import { wireService } from './lsp/wiring';
 import * as P from './protocol';
@@ -30,30 +38,39 @@ connection.onInitialize((params: InitializeParams) => {
   const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
   const init = (params.initializationOptions ?? { trusted: false, settings: { provider: 'offline' } }) as P.InitOptions;
   if (folder) {
-    service = new AmtpService(fileURLToPath(folder), {
-      runChanged: (run) => P.sendNotification(connection, P.RunChanged, { run }),
-      requestApproval: (p) => P.sendRequest(connection, P.RequestApproval, p),
-      progress: (token, v) => {
-        const value = v.kind === 'begin' ? { kind: 'begin' as const, title: v.title, message: v.message, cancellable: v.cancellable } : v.kind === 'report' ? { kind: 'report' as const, message: v.message } : { kind: 'end' as const, message: v.message };
-        void connection.sendProgress(WorkDoneProgress.type, token, value);
-      },
-      log: (line) => connection.console.log(line),
-      lm: {
-        models: async () => (await P.sendRequest(connection, P.LmModels, null)).models,
-        // The run's abort becomes the request's $/cancelRequest, so the client stops the model too.
-        chat: async (p, signal) => {
-          const source = new CancellationTokenSource();
-          const cancel = () => source.cancel();
-          signal?.addEventListener('abort', cancel, { once: true });
-          try {
-            return await P.sendRequest(connection, P.LmChat, p, source.token);
-          } finally {
-            signal?.removeEventListener('abort', cancel);
-            source.dispose();
-          }
+    service = new AmtpService(
+      fileURLToPath(folder),
+      {
+        runChanged: (run) => P.sendNotification(connection, P.RunChanged, { run }),
+        requestApproval: (p) => P.sendRequest(connection, P.RequestApproval, p),
+        progress: (token, v) => {
+          const value =
+            v.kind === 'begin'
+              ? { kind: 'begin' as const, title: v.title, message: v.message, cancellable: v.cancellable }
+              : v.kind === 'report'
+                ? { kind: 'report' as const, message: v.message }
+                : { kind: 'end' as const, message: v.message };
+          void connection.sendProgress(WorkDoneProgress.type, token, value);
+        },
+        log: (line) => connection.console.log(line),
+        lm: {
+          models: async () => (await P.sendRequest(connection, P.LmModels, null)).models,
+          // The run's abort becomes the request's $/cancelRequest, so the client stops the model too.
+          chat: async (p, signal) => {
+            const source = new CancellationTokenSource();
+            const cancel = () => source.cancel();
+            signal?.addEventListener('abort', cancel, { once: true });
+            try {
+              return await P.sendRequest(connection, P.LmChat, p, source.token);
+            } finally {
+              signal?.removeEventListener('abort', cancel);
+              source.dispose();
+            }
+          },
         },
       },
-    }, init);
+      init,
+    );
   }
   return { capabilities: {}, serverInfo: { name: 'amtp', version: '0.1.0' } };
 });

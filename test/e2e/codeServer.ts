@@ -15,14 +15,21 @@ const EXTENSION = path.resolve(process.env.AMTP_EXTENSION_PATH ?? ROOT);
 const CODE_SERVER_VERSION = process.env.AMTP_CODE_SERVER_VERSION ?? '4.100.3';
 const CHROMIUM = process.env.AMTP_CHROMIUM ?? '/usr/bin/chromium';
 /** Scratch space of this process. Not os.tmpdir(): on shared machines /tmp gets swept under running tests. */
-export const SCRATCH = path.join(process.env.AMTP_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'amtp-e2e'), 'scratch', String(process.pid));
+export const SCRATCH = path.join(
+  process.env.AMTP_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'amtp-e2e'),
+  'scratch',
+  String(process.pid),
+);
 fs.mkdirSync(SCRATCH, { recursive: true });
 process.on('exit', () => fs.rmSync(SCRATCH, { recursive: true, force: true }));
 
 export function codeServerBin(): string {
-  const bin = process.env.AMTP_CODE_SERVER ?? path.join(os.homedir(), '.cache', 'amtp-e2e', `code-server-${CODE_SERVER_VERSION}`, 'node_modules', '.bin', 'code-server');
+  const bin =
+    process.env.AMTP_CODE_SERVER ??
+    path.join(os.homedir(), '.cache', 'amtp-e2e', `code-server-${CODE_SERVER_VERSION}`, 'node_modules', '.bin', 'code-server');
   // A missing tool is a failure, not a skip: CI installs it (scripts/e2e/install-code-server.sh).
-  if (!fs.existsSync(bin)) throw new Error(`code-server not found at ${bin}: run scripts/e2e/install-code-server.sh (or set AMTP_CODE_SERVER)`);
+  if (!fs.existsSync(bin))
+    throw new Error(`code-server not found at ${bin}: run scripts/e2e/install-code-server.sh (or set AMTP_CODE_SERVER)`);
   return bin;
 }
 
@@ -69,7 +76,8 @@ function logFiles(dir: string): string[] {
 /** Removes what an earlier run of layer `prefix` left in OUT (screenshots, logs, report). */
 export function freshOutput(prefix: string): void {
   fs.mkdirSync(OUT, { recursive: true });
-  for (const f of fs.readdirSync(OUT)) if (f.startsWith(`${prefix}-`) || f.startsWith(`${prefix}.`)) fs.rmSync(path.join(OUT, f), { force: true });
+  for (const f of fs.readdirSync(OUT))
+    if (f.startsWith(`${prefix}-`) || f.startsWith(`${prefix}.`)) fs.rmSync(path.join(OUT, f), { force: true });
 }
 
 /** The last `n` lines of a text. */
@@ -90,9 +98,23 @@ export async function startCodeServer(name: string, options: CodeServerOptions =
   const { env = {}, userSettings = {} } = options;
   const bin = codeServerBin();
   const home = fs.mkdtempSync(path.join(SCRATCH, `amtp-cs-${name}-`));
-  const dirs = { user: path.join(home, 'user'), ext: path.join(home, 'ext'), config: path.join(home, 'config'), data: path.join(home, 'data'), tmp: path.join(home, 'tmp') };
+  const dirs = {
+    user: path.join(home, 'user'),
+    ext: path.join(home, 'ext'),
+    config: path.join(home, 'config'),
+    data: path.join(home, 'data'),
+    tmp: path.join(home, 'tmp'),
+  };
   Object.values(dirs).forEach((d) => fs.mkdirSync(d, { recursive: true }));
-  const quiet = { 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'telemetry.telemetryLevel': 'off', 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'workbench.enableExperiments': false, 'security.workspace.trust.enabled': false };
+  const quiet = {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'workbench.enableExperiments': false,
+    'security.workspace.trust.enabled': false,
+  };
   fs.mkdirSync(path.join(dirs.user, 'User'), { recursive: true });
   fs.writeFileSync(path.join(dirs.user, 'User', 'settings.json'), JSON.stringify({ ...quiet, ...userSettings }, null, 2));
   const logFile = path.join(home, 'code-server.log');
@@ -101,16 +123,26 @@ export async function startCodeServer(name: string, options: CodeServerOptions =
   // then code-server exits with EADDRINUSE and is started again on another port.
   for (let attempt = 1; !launched; attempt++) {
     const port = await freePort();
-    const child = spawnCodeServer(bin, port, dirs, logFile, { ...process.env, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, TMPDIR: dirs.tmp, ...env });
+    const child = spawnCodeServer(bin, port, dirs, logFile, {
+      ...process.env,
+      XDG_CONFIG_HOME: dirs.config,
+      XDG_DATA_HOME: dirs.data,
+      TMPDIR: dirs.tmp,
+      ...env,
+    });
     const up = await until('code-server to answer /healthz', async () => {
       if (child.exitCode !== null) return 'exited';
-      return fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.ok && 'up', () => false); // refused: not listening yet
+      return fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+        (r) => r.ok && 'up',
+        () => false,
+      ); // refused: not listening yet
     }).catch((e: Error) => {
       killGroup(child, 'SIGKILL');
       throw new Error(`${e.message}\n${tail(fs.readFileSync(logFile, 'utf8'))}`);
     });
     if (up === 'up') launched = { child, port };
-    else if (attempt >= 3 || !/EADDRINUSE/.test(fs.readFileSync(logFile, 'utf8'))) throw new Error(`code-server exited with ${child.exitCode}:\n${tail(fs.readFileSync(logFile, 'utf8'))}`);
+    else if (attempt >= 3 || !/EADDRINUSE/.test(fs.readFileSync(logFile, 'utf8')))
+      throw new Error(`code-server exited with ${child.exitCode}:\n${tail(fs.readFileSync(logFile, 'utf8'))}`);
   }
   const { child, port } = launched;
   const base = `http://127.0.0.1:${port}`;
@@ -140,16 +172,38 @@ export async function startCodeServer(name: string, options: CodeServerOptions =
     },
     async stop() {
       killGroup(child, 'SIGTERM');
-      const gone = await Promise.race([new Promise((r) => child.once('exit', () => r(true))), new Promise((r) => setTimeout(() => r(false), 3000))]);
+      const gone = await Promise.race([
+        new Promise((r) => child.once('exit', () => r(true))),
+        new Promise((r) => setTimeout(() => r(false), 3000)),
+      ]);
       if (!gone || child.exitCode === null) killGroup(child, 'SIGKILL');
       fs.rmSync(home, { recursive: true, force: true });
     },
   };
 }
 
-function spawnCodeServer(bin: string, port: number, dirs: { user: string; ext: string }, logFile: string, env: NodeJS.ProcessEnv): ChildProcess {
+function spawnCodeServer(
+  bin: string,
+  port: number,
+  dirs: { user: string; ext: string },
+  logFile: string,
+  env: NodeJS.ProcessEnv,
+): ChildProcess {
   const logFd = fs.openSync(logFile, 'a');
-  const args = ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--user-data-dir', dirs.user, '--extensions-dir', dirs.ext];
+  const args = [
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--user-data-dir',
+    dirs.user,
+    '--extensions-dir',
+    dirs.ext,
+  ];
   try {
     // detached = its own process group (setsid), so stop() can end the lingering helpers too.
     return spawn(bin, args, { detached: true, stdio: ['ignore', logFd, logFd], env });
@@ -174,7 +228,15 @@ export async function launchBrowser(name: string): Promise<{ context: BrowserCon
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1400, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   // Every wait on the page (waitFor, click, fill) may take as long as one awaited state.
   context.setDefaultTimeout(STATE_DEADLINE_MS);

@@ -27,7 +27,9 @@ export async function runExtensionTests(): Promise<number> {
       return 1;
     });
     await browser.page.screenshot({ path: path.join(OUT, 'extension-tests.png') }).catch(() => undefined);
-    console.log(fs.existsSync(report) ? fs.readFileSync(report, 'utf8') : '(no report written: the suite did not load; see the logs below)');
+    console.log(
+      fs.existsSync(report) ? fs.readFileSync(report, 'utf8') : '(no report written: the suite did not load; see the logs below)',
+    );
     if (!fs.existsSync(report)) code = 1;
     if (code !== 0) await saveFailure('extension-tests', browser.page, server);
     console.log(`extension tests in code-server: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -79,7 +79,8 @@ function runsOnDisk(ws: string): Map<string, RunRecord> {
 }
 
 /** The id of the run started after `before` was taken. */
-const newRun = (ws: string, before: Set<string>) => until('the new run on disk', () => [...runsOnDisk(ws).keys()].find((id) => !before.has(id)));
+const newRun = (ws: string, before: Set<string>) =>
+  until('the new run on disk', () => [...runsOnDisk(ws).keys()].find((id) => !before.has(id)));
 
 /**
  * Waits until the Test Cases tree shows the run as ended (the server sends a terminal status only
@@ -150,7 +151,10 @@ export async function runUiTest(): Promise<void> {
     const opened = page.locator('.tab.active', { hasText: 'sample-lib.amtp.test.js' });
     await until('the case to open its test file', async () => {
       await row(cases, "parseDuration('30s') returns 30000").click();
-      return opened.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+      return opened.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
     });
     // The editor shows the case's own test: its id (computed by AMTP) is in the test's name.
     const caseId = /(tc_[0-9a-f]{12}): parseDuration\(\\?'30s\\?'\) returns 30000/.exec(fs.readFileSync(file, 'utf8'))?.[1];

@@ -11,13 +11,26 @@ export interface CliResult {
 }
 
 /** Runs the built CLI as a child process, with no TTY (stdin closed), as CI does; optionally as another user. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd?: string, ids?: { uid: number; gid: number }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  cwd?: string,
+  ids?: { uid: number; gid: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
       env: {
-        ...process.env, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, AMTP_PROVIDER: undefined, AMTP_CRASH_AT: undefined,
-        AZURE_OPENAI_API_KEY: undefined, AZURE_OPENAI_ENDPOINT: undefined, AZURE_OPENAI_DEPLOYMENT: undefined, OPENAI_API_VERSION: undefined, AMTP_HEADERS: undefined,
+        ...process.env,
+        OPENAI_API_KEY: undefined,
+        OPENAI_BASE_URL: undefined,
+        AMTP_PROVIDER: undefined,
+        AMTP_CRASH_AT: undefined,
+        AZURE_OPENAI_API_KEY: undefined,
+        AZURE_OPENAI_ENDPOINT: undefined,
+        AZURE_OPENAI_DEPLOYMENT: undefined,
+        OPENAI_API_VERSION: undefined,
+        AMTP_HEADERS: undefined,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

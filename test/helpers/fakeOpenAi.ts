@@ -128,19 +128,35 @@ export class FakeOpenAi {
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedRequest['body'];
       const system = body.messages?.[0]?.content ?? '';
-      const agent = /^You are the Repo Crawler/.test(system) ? 'crawler' : /^You are the Test Case Generator/.test(system) ? 'generator' : /^You are the Test Engineer/.test(system) ? 'engineer' : 'unknown';
+      const agent = /^You are the Repo Crawler/.test(system)
+        ? 'crawler'
+        : /^You are the Test Case Generator/.test(system)
+          ? 'generator'
+          : /^You are the Test Engineer/.test(system)
+            ? 'engineer'
+            : 'unknown';
       let envelope: ReceivedRequest['envelope'];
       try {
         envelope = JSON.parse(body.messages?.[1]?.content ?? '');
       } catch {
         envelope = undefined;
       }
-      const received: ReceivedRequest = { agent, path: req.url ?? '', pathname: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, envelope };
+      const received: ReceivedRequest = {
+        agent,
+        path: req.url ?? '',
+        pathname: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body,
+        envelope,
+      };
       this.requests.push(received);
       const refusal = this.refusalFor(body);
       if (refusal) {
         this.answered.refused = (this.answered.refused ?? 0) + 1;
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: refusal, type: 'invalid_request_error', param: null, code: null } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: refusal, type: 'invalid_request_error', param: null, code: null } }));
         return;
       }
       const reply = this.queues.get(agent)?.shift() ?? this.fallback(received, this.requests.length);
@@ -157,7 +173,8 @@ export class FakeOpenAi {
     }
     if (this.refuse.streamOptions && body.stream_options) return 'Unrecognized request argument supplied: stream_options';
     const b = this.refuse.bound;
-    if (b && body[b] !== undefined) return `Unsupported parameter: '${b}' is not supported with this model. Use '${b === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens'}' instead.`;
+    if (b && body[b] !== undefined)
+      return `Unsupported parameter: '${b}' is not supported with this model. Use '${b === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens'}' instead.`;
     return undefined;
   }
 
@@ -183,8 +200,17 @@ export class FakeOpenAi {
       return;
     }
     const completion = {
-      id: 'chatcmpl-fake', object: 'chat.completion', created: 1_700_000_000, model,
-      choices: [{ index: 0, message: { role: 'assistant', content: reply.refusal ? null : reply.content, refusal: reply.refusal ?? null }, finish_reason: reply.finishReason ?? 'stop' }],
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: reply.refusal ? null : reply.content, refusal: reply.refusal ?? null },
+          finish_reason: reply.finishReason ?? 'stop',
+        },
+      ],
       ...(usage ? { usage } : {}),
     };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
@@ -192,18 +218,30 @@ export class FakeOpenAi {
 }
 
 function usageJson(u: FakeUsage) {
-  return { prompt_tokens: u.prompt, completion_tokens: u.completion, total_tokens: u.prompt + u.completion, prompt_tokens_details: { cached_tokens: u.cached ?? 0 } };
+  return {
+    prompt_tokens: u.prompt,
+    completion_tokens: u.completion,
+    total_tokens: u.prompt + u.completion,
+    prompt_tokens_details: { cached_tokens: u.cached ?? 0 },
+  };
 }
 
 /** Server-sent events as OpenAI streams them: role, content pieces, the finish reason, the usage chunk, [DONE]. */
-async function streamReply(res: http.ServerResponse, reply: Extract<ScriptedReply, { content: string }>, model: string, usage: ReturnType<typeof usageJson> | undefined): Promise<void> {
+async function streamReply(
+  res: http.ServerResponse,
+  reply: Extract<ScriptedReply, { content: string }>,
+  model: string,
+  usage: ReturnType<typeof usageJson> | undefined,
+): Promise<void> {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model };
   const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
   const wait = (ms?: number) => (ms ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const n = Math.max(1, reply.chunks ?? 3);
   const size = Math.ceil(reply.content.length / n) || 1;
-  const pieces = reply.refusal ? [] : Array.from({ length: n }, (_, i) => reply.content.slice(i * size, (i + 1) * size)).filter((p, i) => p || i === 0);
+  const pieces = reply.refusal
+    ? []
+    : Array.from({ length: n }, (_, i) => reply.content.slice(i * size, (i + 1) * size)).filter((p, i) => p || i === 0);
   send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
   for (let i = 0; i < pieces.length; i++) {
     if (reply.stallAfterChunks !== undefined && i >= reply.stallAfterChunks) return; // stalls: never ends

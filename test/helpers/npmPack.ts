@@ -29,7 +29,9 @@ export function vendoredTarball(spec: string): string {
   const name = spec.slice(0, at).replace(/^@/, '').replace('/', '-');
   const file = path.join(PACKAGES_DIR, `${name}-${spec.slice(at + 1)}.tgz`);
   if (!existsSync(file)) {
-    throw new Error(`npmPack: ${spec} is not vendored (${path.relative(process.cwd(), file)} is missing); add it to test/fixtures/packages/packages.txt and run \`npm run fixtures:packages\``);
+    throw new Error(
+      `npmPack: ${spec} is not vendored (${path.relative(process.cwd(), file)} is missing); add it to test/fixtures/packages/packages.txt and run \`npm run fixtures:packages\``,
+    );
   }
   return file;
 }

@@ -10,7 +10,11 @@ import { DEFAULT_BATCHING } from '../../server/src/core/run';
 const NO_MAP = { key_files: [], samples: [] } as unknown as CrawlerOutput;
 
 export function engineerTests(plan: TestCases, framework: FrameworkChoice, map: CrawlerOutput = NO_MAP): EngineerOutput {
-  const ctx = { budget: { payloadTokens: DEFAULT_BATCHING.inputTokens - 1500, outputTokens: DEFAULT_BATCHING.outputTokens }, depth: 'standard' as const, framework };
+  const ctx = {
+    budget: { payloadTokens: DEFAULT_BATCHING.inputTokens - 1500, outputTokens: DEFAULT_BATCHING.outputTokens },
+    depth: 'standard' as const,
+    framework,
+  };
   const batches = engineerBatching.plan({ plan, map }, ctx);
   const done = batches.map((b) => ({ payload: b.payload, output: engineerBodies(b.payload) }));
   return engineerBatching.merge({ plan, map }, done, ctx);

@@ -8,12 +8,21 @@ import type { PipelineDeps, PipelineEvent } from '../../server/src/pipeline/deps
 import { RunStore } from '../../server/src/pipeline/store';
 
 /** Real pipeline wiring against a base URL (the fake server), with millisecond backoff bases. */
-export function openAiDeps(ws: string, baseURL: string, opts: { approver?: Approver; events?: PipelineEvent[]; apiKey?: string; signal?: AbortSignal } = {}): PipelineDeps {
+export function openAiDeps(
+  ws: string,
+  baseURL: string,
+  opts: { approver?: Approver; events?: PipelineEvent[]; apiKey?: string; signal?: AbortSignal } = {},
+): PipelineDeps {
   return {
     workspace: ws,
     store: new RunStore(ws),
     // A memory of refusals of its own, so no test depends on another's (or writes the user's cache dir).
-    provider: new OpenAiProvider({ apiKey: opts.apiKey ?? 'sk-test-fake-key-000', baseURL, timeoutMs: 5000, capabilities: new CapabilityMemory() }),
+    provider: new OpenAiProvider({
+      apiKey: opts.apiKey ?? 'sk-test-fake-key-000',
+      baseURL,
+      timeoutMs: 5000,
+      capabilities: new CapabilityMemory(),
+    }),
     approver: opts.approver ?? approveAll,
     stages: standardStages(),
     crawl: crawlMap,

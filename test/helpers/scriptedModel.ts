@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { caseIdOf } from '../../server/src/agents/generator/batches';
 import type { ReceivedRequest, ScriptedReply } from './fakeOpenAi';
 
-
 /** A tiny CommonJS library the scripted model "tests". */
 /**
  * The adder with `extra` more documented functions in index.js: big enough that small budgets
@@ -12,10 +11,16 @@ import type { ReceivedRequest, ScriptedReply } from './fakeOpenAi';
  */
 export async function makeBigAddWorkspace(extra: number, prefix = 'amtp-big-ws-'): Promise<string> {
   const ws = await makeAddWorkspace(prefix);
-  const fns = Array.from({ length: extra }, (_, i) => `/**\n * Adds ${i + 1} to a number: a helper the adder documents at length so its map entry is large.\n * @param {number} a the number\n * @returns {number} a plus ${i + 1}\n */\nfunction plus${i + 1}(a) {\n  return a + ${i + 1};\n}\n`);
+  const fns = Array.from(
+    { length: extra },
+    (_, i) =>
+      `/**\n * Adds ${i + 1} to a number: a helper the adder documents at length so its map entry is large.\n * @param {number} a the number\n * @returns {number} a plus ${i + 1}\n */\nfunction plus${i + 1}(a) {\n  return a + ${i + 1};\n}\n`,
+  );
   await fsp.writeFile(
     path.join(ws, 'index.js'),
-    '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\n' + fns.join('') + `module.exports = { add, ${fns.map((_, i) => `plus${i + 1}`).join(', ')} };\n`,
+    '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\n' +
+      fns.join('') +
+      `module.exports = { add, ${fns.map((_, i) => `plus${i + 1}`).join(', ')} };\n`,
   );
   return ws;
 }
@@ -24,7 +29,10 @@ export async function makeAddWorkspace(prefix = 'amtp-ws-'): Promise<string> {
   // A fixed folder name, so maps of two copies of this workspace are byte-identical.
   const ws = path.join(await fsp.mkdtemp(path.join(os.tmpdir(), prefix)), 'adder');
   await fsp.mkdir(ws);
-  await fsp.writeFile(path.join(ws, 'package.json'), JSON.stringify({ name: 'adder', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }, null, 2));
+  await fsp.writeFile(
+    path.join(ws, 'package.json'),
+    JSON.stringify({ name: 'adder', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }, null, 2),
+  );
   await fsp.writeFile(
     path.join(ws, 'index.js'),
     '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\nmodule.exports = { add };\n',
@@ -35,8 +43,14 @@ export async function makeAddWorkspace(prefix = 'amtp-ws-'): Promise<string> {
 
 /** The one case the scripted generator plans: add(2, 3) returns 5, as the README documents. */
 export const ADD_CASE = {
-  title: 'add(2, 3) returns 5', target: { file: 'index.js', symbol: 'add', export_style: 'exports.property' as const }, kind: 'example' as const, priority: 'P0' as const,
-  preconditions: ['index.js loads'], steps: ['call add(2, 3)'], expected: ['returns 5'], rationale: 'documented in the README',
+  title: 'add(2, 3) returns 5',
+  target: { file: 'index.js', symbol: 'add', export_style: 'exports.property' as const },
+  kind: 'example' as const,
+  priority: 'P0' as const,
+  preconditions: ['index.js loads'],
+  steps: ['call add(2, 3)'],
+  expected: ['returns 5'],
+  rationale: 'documented in the README',
   oracle: { kind: 'equals' as const, language: 'javascript' as const, call: 'add(2, 3)', expected: '5' },
 };
 
@@ -65,8 +79,14 @@ export function isGoodTestFile(content: string): boolean {
 
 function smokeCase(file: string, symbol: string) {
   return {
-    title: `${symbol} is a function`, target: { file, symbol, export_style: 'exports.property' as const }, kind: 'smoke' as const, priority: 'P2' as const,
-    preconditions: [`${file} loads`], steps: [`import ${symbol}`], expected: ['a function'], rationale: 'the export exists',
+    title: `${symbol} is a function`,
+    target: { file, symbol, export_style: 'exports.property' as const },
+    kind: 'smoke' as const,
+    priority: 'P2' as const,
+    preconditions: [`${file} loads`],
+    steps: [`import ${symbol}`],
+    expected: ['a function'],
+    rationale: 'the export exists',
   };
 }
 
@@ -86,13 +106,18 @@ export function goodModel(req: ReceivedRequest): ScriptedReply {
       // Plans add(2, 3) in the batch whose view shows it; other batches plan a smoke case per symbol.
       const view = req.envelope?.payload as { key_files?: { path: string; symbols: { name: string }[] }[] } | undefined;
       const files = view?.key_files ?? [];
-      const cases = files.flatMap((f) => f.symbols.map((sym) => (f.path === 'index.js' && sym.name === 'add' ? structuredClone(ADD_CASE) : smokeCase(f.path, sym.name))));
+      const cases = files.flatMap((f) =>
+        f.symbols.map((sym) => (f.path === 'index.js' && sym.name === 'add' ? structuredClone(ADD_CASE) : smokeCase(f.path, sym.name))),
+      );
       return { content: fence({ schema_version: '1', cases: files.length ? cases : [structuredClone(ADD_CASE)] }) };
     }
     case 'engineer': {
       // A body for each case the batch holds: the documented assertion for add, an existence check otherwise.
       const batch = req.envelope?.payload as { cases?: { case: { id: string; target: { symbol: string } } }[] } | undefined;
-      const tests = (batch?.cases ?? []).map(({ case: c }) => ({ case_id: c.id, body: c.id === CASE_ID ? GOOD_BODY : `assert.equal(typeof ${c.target.symbol}, 'function');` }));
+      const tests = (batch?.cases ?? []).map(({ case: c }) => ({
+        case_id: c.id,
+        body: c.id === CASE_ID ? GOOD_BODY : `assert.equal(typeof ${c.target.symbol}, 'function');`,
+      }));
       return { content: fence({ schema_version: '1', tests: batch?.cases ? tests : goodEngineerOutput().tests, not_written: [] }) };
     }
     default:

@@ -31,7 +31,20 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
   it(`has at least 40 replies covering every category (${CORPUS.length})`, () => {
     assert.ok(CORPUS.length >= 40);
     const cats = new Set(CORPUS.map((c) => c.category));
-    for (const c of ['fences', 'prose-around', 'truncation-bom', 'numbers', 'duplicate-keys', 'deep-nesting', 'huge', 'empty', 'wrong-types', 'extra-properties', 'injection']) assert.ok(cats.has(c as never), c);
+    for (const c of [
+      'fences',
+      'prose-around',
+      'truncation-bom',
+      'numbers',
+      'duplicate-keys',
+      'deep-nesting',
+      'huge',
+      'empty',
+      'wrong-types',
+      'extra-properties',
+      'injection',
+    ])
+      assert.ok(cats.has(c as never), c);
   });
 
   describe('acceptReply classifies every reply exactly as the spec says', () => {
@@ -43,7 +56,10 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
         try {
           value = acceptReply(entry.agent, raw);
         } catch (e) {
-          assert.ok(e instanceof MalformedLlmOutput || e instanceof SchemaValidationError, `only the two typed errors may escape, got ${String(e)}`);
+          assert.ok(
+            e instanceof MalformedLlmOutput || e instanceof SchemaValidationError,
+            `only the two typed errors may escape, got ${String(e)}`,
+          );
           got = e.kind;
           if (e instanceof MalformedLlmOutput) assert.ok(e.excerpt.length <= 200, 'the excerpt kept in the run record is bounded');
         }
@@ -51,7 +67,8 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
         assert.equal(got, entry.expect);
         assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
         assert.equal(({} as Record<string, unknown>).isAdmin, undefined, 'no prototype pollution');
-        for (const s of entry.injected ?? []) assert.ok(JSON.stringify(value).includes(JSON.stringify(s)), 'the injected text is kept verbatim, as a JSON string value');
+        for (const s of entry.injected ?? [])
+          assert.ok(JSON.stringify(value).includes(JSON.stringify(s)), 'the injected text is kept verbatim, as a JSON string value');
       });
     }
   });
@@ -86,12 +103,16 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
           const kinds = (await artifactsOf(ws)).map((a) => a.kind);
           const leftovers = await tempLeftovers(ws);
           const ok =
-            (entry.expect === 'ok' ? kinds.includes(BATCH_KIND[entry.agent]) : !kinds.includes(BATCH_KIND[entry.agent])) && leftovers.length === 0;
+            (entry.expect === 'ok' ? kinds.includes(BATCH_KIND[entry.agent]) : !kinds.includes(BATCH_KIND[entry.agent])) &&
+            leftovers.length === 0;
           tally('1 corpus (pipeline)', { tried: 1, failures: ok ? 0 : 1 });
           if (entry.expect === 'MalformedLlmOutput') {
             assert.equal(run.status, 'failed');
             assert.equal(act.attempts, 3, 'retried in new sessions up to maxAttempts');
-            assert.deepEqual(act.errors.map((x) => x.kind), ['MalformedLlmOutput', 'MalformedLlmOutput', 'MalformedLlmOutput']);
+            assert.deepEqual(
+              act.errors.map((x) => x.kind),
+              ['MalformedLlmOutput', 'MalformedLlmOutput', 'MalformedLlmOutput'],
+            );
           } else if (entry.expect === 'SchemaValidationError') {
             assert.equal(run.status, 'needs_review');
             assert.equal(act.attempts, 1, 'a schema violation is not retried');
@@ -103,7 +124,10 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
             assert.deepEqual(art.content, acceptReply(entry.agent, raw), 'the artifact is exactly the parsed reply');
           }
           if (entry.expect !== 'ok') {
-            assert.ok(!kinds.includes(BATCH_KIND[entry.agent]) && !kinds.includes(ARTIFACT_KIND[entry.agent]), `no ${entry.agent} artifact was persisted`);
+            assert.ok(
+              !kinds.includes(BATCH_KIND[entry.agent]) && !kinds.includes(ARTIFACT_KIND[entry.agent]),
+              `no ${entry.agent} artifact was persisted`,
+            );
             assert.equal(act.artifactId, undefined);
           }
           assert.deepEqual(leftovers, [], 'no half-written file');
@@ -141,7 +165,10 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
         // crawler and generator are the (obedient) model; the engineer is the built-in renderer.
         const model = new OpenAiProvider({ apiKey: 'sk-test-fake-key-000', baseURL: fake.baseURL, timeoutMs: 5000 });
         const offline = new OfflineProvider(OFFLINE_ENGINES);
-        const provider: LlmProvider = { name: 'openai', openSession: (agent) => (agent === 'engineer' ? offline : model).openSession(agent) };
+        const provider: LlmProvider = {
+          name: 'openai',
+          openSession: (agent) => (agent === 'engineer' ? offline : model).openSession(agent),
+        };
         const run = await startRun({ ...openAiDeps(ws, fake.baseURL), provider }, params());
         assert.equal(run.status, 'completed', run.reason);
         assert.equal(run.files.length, 1);
@@ -166,7 +193,10 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
         assert.equal(res.status, 0, res.stdout + res.stderr);
         await assert.rejects(fsp.access(marker), 'the injected command never ran');
         // Policy unchanged: one medium-risk create in the test folder, no approvals asked, no other tool.
-        assert.deepEqual(run.audit.map((a) => [a.tool, a.risk, a.outcome]), [['fs.create_test', 'medium', 'executed']]);
+        assert.deepEqual(
+          run.audit.map((a) => [a.tool, a.risk, a.outcome]),
+          [['fs.create_test', 'medium', 'executed']],
+        );
         assert.deepEqual(run.approvals, []);
         tally('1 injection-as-data', { tried: 1 });
       });
@@ -177,25 +207,78 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
       ws = path.join(await tempDir('hostile-py-'), 'pk');
       await fsp.mkdir(ws);
       const cases = {
-        schema_version: '1', depth_level: 'standard',
-        project: { name: 'pk', language: 'python', module_system: 'python', typescript: false, test_setup: { framework: 'pytest', test_dirs: ['tests'], config_files: [] } },
+        schema_version: '1',
+        depth_level: 'standard',
+        project: {
+          name: 'pk',
+          language: 'python',
+          module_system: 'python',
+          typescript: false,
+          test_setup: { framework: 'pytest', test_dirs: ['tests'], config_files: [] },
+        },
         cases: titles.map((title, i) => ({
-          id: `tc_00000000000${i}`, title, target: { file: 'pk.py', symbol: 'add' }, kind: 'example', priority: 'P0',
-          preconditions: [], steps: [], expected: [], rationale: INJECTION,
-          oracle: { kind: 'equals', language: 'python', call: 'add(2, 3)', expected: '5', bindings: [{ local: 'add', import: 'named', name: 'add' }] },
+          id: `tc_00000000000${i}`,
+          title,
+          target: { file: 'pk.py', symbol: 'add' },
+          kind: 'example',
+          priority: 'P0',
+          preconditions: [],
+          steps: [],
+          expected: [],
+          rationale: INJECTION,
+          oracle: {
+            kind: 'equals',
+            language: 'python',
+            call: 'add(2, 3)',
+            expected: '5',
+            bindings: [{ local: 'add', import: 'named', name: 'add' }],
+          },
         })),
       };
       // AMTP cuts the plan into an engineer batch; the offline engineer writes the bodies; AMTP assembles the file.
-      const map = { schema_version: '1', project: { name: 'pk', module_system: 'python', typescript: false }, tree: { files: 1, dirs: 0, bytes: 1, truncated: false }, languages: [], package_managers: [], frameworks: [], test_setup: cases.project.test_setup, entry_points: [], key_files: [], usage_examples: [], skipped: [] } as const;
+      const map = {
+        schema_version: '1',
+        project: { name: 'pk', module_system: 'python', typescript: false },
+        tree: { files: 1, dirs: 0, bytes: 1, truncated: false },
+        languages: [],
+        package_managers: [],
+        frameworks: [],
+        test_setup: cases.project.test_setup,
+        entry_points: [],
+        key_files: [],
+        usage_examples: [],
+        skipped: [],
+      } as const;
       const plan = cases as unknown as TestCases;
-      const [batch] = engineerBatching.plan({ plan, map: structuredClone(map) as unknown as CrawlerOutput }, { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' });
-      const out = engineerBatching.merge({ plan, map: map as unknown as CrawlerOutput }, [{ payload: batch.payload, output: await OFFLINE_ENGINES.engineer({ schema_version: '1', run_id: 'r_x', from_agent: 'generator', to_agent: 'engineer', artifact_id: 'a_x', payload: batch.payload, params: { target_framework: 'pytest' } }) }], { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' });
+      const [batch] = engineerBatching.plan(
+        { plan, map: structuredClone(map) as unknown as CrawlerOutput },
+        { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' },
+      );
+      const out = engineerBatching.merge(
+        { plan, map: map as unknown as CrawlerOutput },
+        [
+          {
+            payload: batch.payload,
+            output: await OFFLINE_ENGINES.engineer({
+              schema_version: '1',
+              run_id: 'r_x',
+              from_agent: 'generator',
+              to_agent: 'engineer',
+              artifact_id: 'a_x',
+              payload: batch.payload,
+              params: { target_framework: 'pytest' },
+            }),
+          },
+        ],
+        { budget: { payloadTokens: 100_000, outputTokens: 100_000 }, depth: 'standard', framework: 'pytest' },
+      );
       assert.equal(out.files.length, 1, JSON.stringify(out));
       await fsp.writeFile(path.join(ws, 'pk.py'), 'def add(a, b):\n    return a + b\n');
       await fsp.mkdir(path.join(ws, 'tests'), { recursive: true });
       await fsp.writeFile(path.join(ws, out.files[0].path), out.files[0].content);
       const res = spawnSync('python3', ['-m', 'pytest', '-q', out.files[0].path], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-      if (res.error || /No module named pytest/.test(res.stderr)) return void tally('1 injection-as-data', { tried: 0, note: 'pytest unavailable' });
+      if (res.error || /No module named pytest/.test(res.stderr))
+        return void tally('1 injection-as-data', { tried: 0, note: 'pytest unavailable' });
       assert.equal(res.status, 0, res.stdout + res.stderr);
       assert.match(res.stdout, /3 passed/);
       await assert.rejects(fsp.access(path.join(ws, 'PWNED')), 'the injected command never ran');

@@ -18,14 +18,23 @@ const params = () => resolveParams({ provider: 'openai', model: 'm' });
 
 /** Three more modules besides the adder's index.js: the engineer's result is one test file per module. */
 async function addThreeModules(ws: string): Promise<void> {
-  for (const n of ['a', 'b', 'c']) await fsp.writeFile(path.join(ws, `${n}.js`), `/** The ${n} helper. */\nfunction ${n}Helper(x) {\n  return x;\n}\nmodule.exports = { ${n}Helper };\n`);
+  for (const n of ['a', 'b', 'c'])
+    await fsp.writeFile(
+      path.join(ws, `${n}.js`),
+      `/** The ${n} helper. */\nfunction ${n}Helper(x) {\n  return x;\n}\nmodule.exports = { ${n}Helper };\n`,
+    );
 }
 
 describe('hostile 4: faults', function () {
   this.timeout(120_000);
   let fake: FakeOpenAi;
   let ws: string;
-  const env = () => ({ OPENAI_API_KEY: 'sk-test-fault-key-0000000000', OPENAI_BASE_URL: fake.baseURL, AMTP_MODEL: 'm', AMTP_BACKOFF_SCALE: '0.001' });
+  const env = () => ({
+    OPENAI_API_KEY: 'sk-test-fault-key-0000000000',
+    OPENAI_BASE_URL: fake.baseURL,
+    AMTP_MODEL: 'm',
+    AMTP_BACKOFF_SCALE: '0.001',
+  });
   beforeEach(async () => {
     fake = await new FakeOpenAi(goodModel).start();
     ws = await makeAddWorkspace('amtp-hostile-fault-');
@@ -63,17 +72,28 @@ describe('hostile 4: faults', function () {
 
   for (const damage of ['truncated', 'garbage', 'empty'] as const) {
     it(`amtp resume / runs on a ${damage} run file: non-zero exit, a clear message, a backup, the file unchanged`, async () => {
-      const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'generator:committed' });
+      const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], {
+        ...env(),
+        AMTP_CRASH_AT: 'generator:committed',
+      });
       assert.equal(crashed.signal, 'SIGKILL');
       const [run] = await new RunStore(ws).listRuns();
       const file = path.join(ws, '.amtp/runs', `${run.id}.json`);
       const text = await fsp.readFile(file, 'utf8');
-      const bad = damage === 'truncated' ? text.slice(0, Math.floor(text.length / 2)) : damage === 'garbage' ? '\u0000\u00ff{{{not json' : '';
+      const bad =
+        damage === 'truncated' ? text.slice(0, Math.floor(text.length / 2)) : damage === 'garbage' ? '\u0000\u00ff{{{not json' : '';
       await fsp.writeFile(file, bad);
-      for (const args of [['resume', run.id, ws, '--yes'], ['runs', ws]]) {
+      for (const args of [
+        ['resume', run.id, ws, '--yes'],
+        ['runs', ws],
+      ]) {
         const res = await runCli(args, env());
         assert.notEqual(res.code, 0, `${args[0]} must fail`);
-        assert.match(res.stderr, /StoreCorrupt: .* is not valid JSON .*A copy was kept at .*corrupt-\d+; the file was left as it is/, res.stderr);
+        assert.match(
+          res.stderr,
+          /StoreCorrupt: .* is not valid JSON .*A copy was kept at .*corrupt-\d+; the file was left as it is/,
+          res.stderr,
+        );
         assert.equal(await fsp.readFile(file, 'utf8'), bad, 'no silent reset: the damaged file is as it was');
       }
       const backups = (await fsp.readdir(path.join(ws, '.amtp/runs'))).filter((n) => n.includes('.corrupt-'));
@@ -84,7 +104,10 @@ describe('hostile 4: faults', function () {
   }
 
   it('an edited artifact is refused on resume (StoreCorrupt), the run fails with the reason, and the artifact is left as it is', async () => {
-    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'generator:committed' });
+    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], {
+      ...env(),
+      AMTP_CRASH_AT: 'generator:committed',
+    });
     assert.equal(crashed.signal, 'SIGKILL');
     const [run] = await new RunStore(ws).listRuns();
     const gen = run.activities.find((a) => a.agent === 'generator')!;
@@ -107,7 +130,7 @@ describe('hostile 4: faults', function () {
     // Everything readable by nobody; only .amtp/ writable, so the failure is the test-file overwrite.
     await fsp.chmod(path.dirname(ws), 0o755);
     await fsp.mkdir(path.join(ws, 'test'));
-    const original = '// the person\'s own test, not AMTP\'s\n';
+    const original = "// the person's own test, not AMTP's\n";
     await fsp.writeFile(path.join(ws, GOOD_TEST_PATH), original);
     await fsp.mkdir(path.join(ws, '.amtp'));
     spawnSync('chown', ['-R', '65534:65534', path.join(ws, '.amtp')]);
@@ -117,10 +140,13 @@ describe('hostile 4: faults', function () {
     assert.equal(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8'), original);
     assert.deepEqual(await tempLeftovers(ws), []);
     // Read by id: the run is nobody's (uid 65534), so root's listRuns rightly leaves it out.
-    const runId = (await fsp.readdir(path.join(ws, ".amtp/runs"))).find((f) => f.endsWith(".json"))!.slice(0, -5);
+    const runId = (await fsp.readdir(path.join(ws, '.amtp/runs'))).find((f) => f.endsWith('.json'))!.slice(0, -5);
     const run = (await new RunStore(ws).getRun(runId))!;
     assert.equal(run.status, 'failed');
-    assert.ok(run.audit.some((a) => a.tool === 'fs.overwrite' && a.outcome === 'failed' && /EACCES/.test(a.detail ?? '')), JSON.stringify(run.audit));
+    assert.ok(
+      run.audit.some((a) => a.tool === 'fs.overwrite' && a.outcome === 'failed' && /EACCES/.test(a.detail ?? '')),
+      JSON.stringify(run.audit),
+    );
     // And a workspace where even .amtp cannot be made: a clear error before anything happens.
     spawnSync('chown', ['-R', '0:0', path.join(ws, '.amtp')]);
     await fsp.rm(path.join(ws, '.amtp'), { recursive: true });
@@ -166,7 +192,10 @@ describe('hostile 4: faults', function () {
       await fill(mnt!);
       await assert.rejects(atomicWrite(file, 'x'.repeat(64 * 1024)), /ENOSPC/);
       assert.equal(await fsp.readFile(file, 'utf8'), 'original\n');
-      assert.deepEqual((await fsp.readdir(mnt!)).filter((n) => n.endsWith('.amtp-tmp')), []);
+      assert.deepEqual(
+        (await fsp.readdir(mnt!)).filter((n) => n.endsWith('.amtp-tmp')),
+        [],
+      );
       tally('4 faults: EACCES/ENOSPC', { tried: 1 });
     });
 
@@ -174,7 +203,20 @@ describe('hostile 4: faults', function () {
       const store = new RunStore(mnt!);
       await store.init();
       const now = new Date().toISOString();
-      const saved = await store.saveRun({ schema_version: 1, id: 'r_full', version: 0, status: 'running', stage: 'crawler', createdAt: now, updatedAt: now, params: params(), activities: [], files: [], approvals: [], audit: [] });
+      const saved = await store.saveRun({
+        schema_version: 1,
+        id: 'r_full',
+        version: 0,
+        status: 'running',
+        stage: 'crawler',
+        createdAt: now,
+        updatedAt: now,
+        params: params(),
+        activities: [],
+        files: [],
+        approvals: [],
+        audit: [],
+      });
       const text = await fsp.readFile(path.join(mnt!, '.amtp/runs/r_full.json'), 'utf8');
       await fill(mnt!);
       await assert.rejects(store.saveRun({ ...saved, reason: 'y'.repeat(64 * 1024) }), /ENOSPC/);
@@ -188,7 +230,7 @@ describe('hostile 4: faults', function () {
       await fsp.mkdir(path.join(ws, 'test'));
       spawnSync('mount', ['--bind', mnt!, path.join(ws, 'test')]);
       try {
-        const original = 'the person\'s test\n';
+        const original = "the person's test\n";
         await fsp.writeFile(path.join(ws, GOOD_TEST_PATH), original);
         await fill(path.join(ws, 'test'));
         await assert.rejects(startRun(openAiDeps(ws, fake.baseURL, { approver: approveAll }), params()), /ENOSPC/);
@@ -196,7 +238,10 @@ describe('hostile 4: faults', function () {
         const [run] = await new RunStore(ws).listRuns();
         assert.equal(run.status, 'failed');
         assert.match(run.reason!, /ENOSPC/);
-        assert.deepEqual((await fsp.readdir(path.join(ws, 'test'))).filter((n) => n.endsWith('.amtp-tmp')), []);
+        assert.deepEqual(
+          (await fsp.readdir(path.join(ws, 'test'))).filter((n) => n.endsWith('.amtp-tmp')),
+          [],
+        );
         tally('4 faults: EACCES/ENOSPC', { tried: 1 });
       } finally {
         spawnSync('umount', [path.join(ws, 'test')]);
@@ -206,28 +251,48 @@ describe('hostile 4: faults', function () {
 
   it('a provider that hangs: the per-request timeout fires, retries are bounded, the run fails with TransientLlmError', async () => {
     fake.script('crawler', { hang: true }, { hang: true }, { hang: true });
-    const deps = { ...openAiDeps(ws, fake.baseURL), provider: new OpenAiProvider({ apiKey: 'sk-test-fake-key-000', baseURL: fake.baseURL, timeoutMs: 300 }), backoff: { rateLimitBaseMs: 1, transientBaseMs: 1, maxTransportRetries: 2 } };
+    const deps = {
+      ...openAiDeps(ws, fake.baseURL),
+      provider: new OpenAiProvider({ apiKey: 'sk-test-fake-key-000', baseURL: fake.baseURL, timeoutMs: 300 }),
+      backoff: { rateLimitBaseMs: 1, transientBaseMs: 1, maxTransportRetries: 2 },
+    };
     const t0 = Date.now();
     const run = await startRun(deps, params());
     assert.equal(run.status, 'failed');
-    assert.deepEqual(run.activities[0].errors.map((e) => e.kind), ['TransientLlmError', 'TransientLlmError', 'TransientLlmError']);
+    assert.deepEqual(
+      run.activities[0].errors.map((e) => e.kind),
+      ['TransientLlmError', 'TransientLlmError', 'TransientLlmError'],
+    );
     assert.match(run.activities[0].errors[0].message, /timed out|timeout/i);
     assert.ok(Date.now() - t0 < 10_000);
-    assert.deepEqual((await artifactsOf(ws)).map((a) => a.kind), ['static_map'], 'only AMTP\'s own static map; nothing from the crawler\'s model');
+    assert.deepEqual(
+      (await artifactsOf(ws)).map((a) => a.kind),
+      ['static_map'],
+      "only AMTP's own static map; nothing from the crawler's model",
+    );
     tally('4 faults: hang/cancel', { tried: 1 });
   });
 
   it('a provider that hangs: cancelling the run ends it promptly as cancelled, nothing persisted for the agent', async () => {
     fake.script('generator', { hang: true });
     const controller = new AbortController();
-    const deps = { ...openAiDeps(ws, fake.baseURL, { signal: controller.signal }), provider: new OpenAiProvider({ apiKey: 'sk-test-fake-key-000', baseURL: fake.baseURL, timeoutMs: 60_000 }) };
-    const t = setInterval(() => { if (fake.callsFor('generator').length) controller.abort(); }, 20);
+    const deps = {
+      ...openAiDeps(ws, fake.baseURL, { signal: controller.signal }),
+      provider: new OpenAiProvider({ apiKey: 'sk-test-fake-key-000', baseURL: fake.baseURL, timeoutMs: 60_000 }),
+    };
+    const t = setInterval(() => {
+      if (fake.callsFor('generator').length) controller.abort();
+    }, 20);
     const t0 = Date.now();
     try {
       const run = await startRun(deps, params());
       assert.equal(run.status, 'cancelled');
       assert.ok(Date.now() - t0 < 10_000, 'cancel does not wait for the 60 s timeout');
-      assert.deepEqual((await artifactsOf(ws)).map((a) => a.kind).sort(), ['crawler_batch', 'crawler_output', 'static_map'], 'nothing of the generator');
+      assert.deepEqual(
+        (await artifactsOf(ws)).map((a) => a.kind).sort(),
+        ['crawler_batch', 'crawler_output', 'static_map'],
+        'nothing of the generator',
+      );
       assert.equal((await new RunStore(ws).getRun(run.id))!.status, 'cancelled');
       await assert.rejects(fsp.access(path.join(ws, '.amtp/runs', `${run.id}.lock`)), 'the lock is released');
     } finally {
@@ -238,7 +303,10 @@ describe('hostile 4: faults', function () {
 
   it('SIGINT to the CLI while the provider hangs: the run is saved as cancelled (exit 130, as for any Ctrl-C)', async () => {
     fake.script('generator', { hang: true });
-    const child = spawn(process.execPath, [CLI, 'generate', ws, '--provider', 'openai', '--json'], { env: { ...process.env, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'generate', ws, '--provider', 'openai', '--json'], {
+      env: { ...process.env, ...env() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     while (!fake.callsFor('generator').length) await new Promise((r) => setTimeout(r, 20));
@@ -267,7 +335,10 @@ describe('hostile 4: faults', function () {
   });
 
   async function concurrentResumes(): Promise<{ results: CliResult[]; runId: string; chaos: FakeOpenAi }> {
-    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'crawler:committed' });
+    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], {
+      ...env(),
+      AMTP_CRASH_AT: 'crawler:committed',
+    });
     assert.equal(crashed.signal, 'SIGKILL');
     const [run] = await new RunStore(ws).listRuns();
     // A slow model, so the two resumes overlap.

@@ -51,11 +51,18 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
     process.on('unhandledRejection', onRejection);
     const workspaces = await Promise.all(Array.from({ length: RUNS }, () => makeAddWorkspace('amtp-hostile-load-')));
     let peakRss = process.memoryUsage().rss;
-    const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 20);
     const t0 = performance.now();
     try {
       const settled = await Promise.allSettled(
-        workspaces.map((ws) => startRun({ ...openAiDeps(ws, server.baseURL), backoff: { rateLimitBaseMs: 5, transientBaseMs: 5, maxTransportRetries: 5 } }, resolveParams({ provider: 'openai', model: 'm' }))),
+        workspaces.map((ws) =>
+          startRun(
+            { ...openAiDeps(ws, server.baseURL), backoff: { rateLimitBaseMs: 5, transientBaseMs: 5, maxTransportRetries: 5 } },
+            resolveParams({ provider: 'openai', model: 'm' }),
+          ),
+        ),
       );
       const seconds = (performance.now() - t0) / 1000;
       clearInterval(sampler);
@@ -66,8 +73,16 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
       const status: Record<string, number> = {};
       for (const r of runs) status[r.status] = (status[r.status] ?? 0) + 1;
       figures.loadInProcess = {
-        runs: RUNS, seconds: +seconds.toFixed(2), runsPerSecond: +(RUNS / seconds).toFixed(2), status, errorsByKind, serverAnswered: server.answered,
-        peakRssMiB: +(peakRss / 2 ** 20).toFixed(1), maxRssMiB: +(process.resourceUsage().maxRSS / 1024).toFixed(1), unhandledRejections: rejections.length, threw: threw.length,
+        runs: RUNS,
+        seconds: +seconds.toFixed(2),
+        runsPerSecond: +(RUNS / seconds).toFixed(2),
+        status,
+        errorsByKind,
+        serverAnswered: server.answered,
+        peakRssMiB: +(peakRss / 2 ** 20).toFixed(1),
+        maxRssMiB: +(process.resourceUsage().maxRSS / 1024).toFixed(1),
+        unhandledRejections: rejections.length,
+        threw: threw.length,
       };
       assert.deepEqual(threw, [], 'startRun never throws for a provider fault');
       assert.deepEqual(rejections, []);
@@ -89,7 +104,15 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
     const server = await new FakeOpenAi(chaos(SEED + 1)).start();
     const workspaces = await Promise.all(Array.from({ length: RUNS }, () => makeAddWorkspace('amtp-hostile-loadcli-')));
     const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-    const env = { ...process.env, OPENAI_API_KEY: 'sk-test-load-key-00000000', OPENAI_BASE_URL: server.baseURL, AMTP_MODEL: 'm', AMTP_BACKOFF_SCALE: '0.001', AMTP_PROVIDER: undefined, AMTP_CRASH_AT: undefined };
+    const env = {
+      ...process.env,
+      OPENAI_API_KEY: 'sk-test-load-key-00000000',
+      OPENAI_BASE_URL: server.baseURL,
+      AMTP_MODEL: 'm',
+      AMTP_BACKOFF_SCALE: '0.001',
+      AMTP_PROVIDER: undefined,
+      AMTP_CRASH_AT: undefined,
+    };
     const t0 = performance.now();
     try {
       const results = await Promise.all(
@@ -97,7 +120,9 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
           (ws) =>
             new Promise<{ code: number | null; stdout: string; stderr: string; rssKiB?: number }>((resolve, reject) => {
               const argv = [process.execPath, CLI, 'generate', ws, '--provider', 'openai', '--yes', '--json'];
-              const child = timeBin ? spawn(timeBin, ['-f', 'AMTP_MAXRSS_KIB=%M', ...argv], { env }) : spawn(argv[0], argv.slice(1), { env });
+              const child = timeBin
+                ? spawn(timeBin, ['-f', 'AMTP_MAXRSS_KIB=%M', ...argv], { env })
+                : spawn(argv[0], argv.slice(1), { env });
               let stdout = '';
               let stderr = '';
               child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -115,7 +140,11 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
       const errorsByKind: Record<string, number> = {};
       for (const [i, r] of results.entries()) {
         assert.ok(r.code === 0 || r.code === 4, `exit ${r.code}: ${r.stderr}`);
-        const summary = JSON.parse(r.stdout) as { runId: string; status: RunRecord['status']; activities: { errors: { kind: string }[] }[] };
+        const summary = JSON.parse(r.stdout) as {
+          runId: string;
+          status: RunRecord['status'];
+          activities: { errors: { kind: string }[] }[];
+        };
         status[summary.status] = (status[summary.status] ?? 0) + 1;
         for (const a of summary.activities) for (const e of a.errors) errorsByKind[e.kind] = (errorsByKind[e.kind] ?? 0) + 1;
         const run = (await new RunStore(workspaces[i]).getRun(summary.runId))!;
@@ -123,8 +152,14 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
       }
       const rss = results.map((r) => r.rssKiB ?? 0);
       figures.loadCli = {
-        runs: RUNS, seconds: +seconds.toFixed(2), runsPerSecond: +(RUNS / seconds).toFixed(2), status, errorsByKind, serverAnswered: server.answered,
-        childPeakRssMiB: timeBin ? +(Math.max(...rss) / 1024).toFixed(1) : null, childMedianRssMiB: timeBin ? +(rss.sort((a, b) => a - b)[rss.length >> 1] / 1024).toFixed(1) : null,
+        runs: RUNS,
+        seconds: +seconds.toFixed(2),
+        runsPerSecond: +(RUNS / seconds).toFixed(2),
+        status,
+        errorsByKind,
+        serverAnswered: server.answered,
+        childPeakRssMiB: timeBin ? +(Math.max(...rss) / 1024).toFixed(1) : null,
+        childMedianRssMiB: timeBin ? +(rss.sort((a, b) => a - b)[rss.length >> 1] / 1024).toFixed(1) : null,
       };
       tally('5 load (CLI processes)', { tried: RUNS });
     } finally {

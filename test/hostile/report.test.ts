@@ -14,5 +14,7 @@ after(async () => {
   const out = path.resolve(__dirname, '../../test-output/hostile-report.json');
   await fsp.mkdir(path.dirname(out), { recursive: true });
   await fsp.writeFile(out, JSON.stringify({ tallies: Object.fromEntries(rows), figures, notes }, null, 2) + '\n');
-  process.stdout.write(`\nHostile suite figures (${path.relative(process.cwd(), out)}):\n${table}\n${notes.map((n) => `- ${n}`).join('\n')}\n${JSON.stringify(figures, null, 2)}\n`);
+  process.stdout.write(
+    `\nHostile suite figures (${path.relative(process.cwd(), out)}):\n${table}\n${notes.map((n) => `- ${n}`).join('\n')}\n${JSON.stringify(figures, null, 2)}\n`,
+  );
 });

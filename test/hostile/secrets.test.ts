@@ -11,10 +11,17 @@ import { figures, listAll, rmTemp, tally } from './helpers/common';
 
 const KEY = `sk-hostile-${randomBytes(16).toString('hex')}`;
 // Key-shaped strings planted in the workspace (README prose, a config file, a code comment).
-const PLANTED = [`sk-proj-${randomBytes(15).toString('hex')}`, `AKIA${randomBytes(8).toString('hex').toUpperCase()}`, `ghp_${randomBytes(18).toString('hex')}`];
+const PLANTED = [
+  `sk-proj-${randomBytes(15).toString('hex')}`,
+  `AKIA${randomBytes(8).toString('hex').toUpperCase()}`,
+  `ghp_${randomBytes(18).toString('hex')}`,
+];
 
 async function plant(ws: string): Promise<void> {
-  await fsp.appendFile(path.join(ws, 'README.md'), `\n## Configuration\n\nOur staging key is ${PLANTED[0]} (do not share). AWS: ${PLANTED[1]}.\n`);
+  await fsp.appendFile(
+    path.join(ws, 'README.md'),
+    `\n## Configuration\n\nOur staging key is ${PLANTED[0]} (do not share). AWS: ${PLANTED[1]}.\n`,
+  );
   await fsp.writeFile(path.join(ws, 'config.js'), `// token ${PLANTED[2]}\nmodule.exports = { apiKey: "${PLANTED[0]}" };\n`);
 }
 
@@ -38,7 +45,11 @@ describe('hostile 6: secrets', function () {
     // A hostile endpoint: its first error echoes the key it was sent, as some proxies do.
     fake = await new FakeOpenAi(goodModel).start();
     fake.script('crawler', { status: 500, body: { error: { message: `upstream rejected key ${KEY} (Authorization: Bearer ${KEY})` } } });
-    fake.script('generator', { status: 429, body: { error: { message: `quota for ${KEY} exceeded` } }, headers: { 'retry-after-ms': '1' } });
+    fake.script('generator', {
+      status: 429,
+      body: { error: { message: `quota for ${KEY} exceeded` } },
+      headers: { 'retry-after-ms': '1' },
+    });
   });
   afterEach(async () => {
     await fake.stop();
@@ -47,11 +58,20 @@ describe('hostile 6: secrets', function () {
 
   it('CLI: the API key is nowhere in stdout, stderr, the recording, the run file or the artifacts; planted keys are not in the recording', async () => {
     const rec = path.join(path.dirname(ws), 'run.jsonl');
-    const res = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--record', rec], { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL, AMTP_MODEL: 'm', AMTP_BACKOFF_SCALE: '0.001' });
+    const res = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--record', rec], {
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: fake.baseURL,
+      AMTP_MODEL: 'm',
+      AMTP_BACKOFF_SCALE: '0.001',
+    });
     assert.equal(res.code, 0, res.stderr);
     assert.equal(fake.requests[0].headers.authorization, `Bearer ${KEY}`, 'the key did go to the endpoint (that is its purpose)');
     const summary = JSON.parse(res.stdout);
-    assert.deepEqual(summary.activities.flatMap((a: { errors: { kind: string }[] }) => a.errors.map((e) => e.kind)), ['TransientLlmError', 'RateLimited'], 'the echoing errors were hit');
+    assert.deepEqual(
+      summary.activities.flatMap((a: { errors: { kind: string }[] }) => a.errors.map((e) => e.kind)),
+      ['TransientLlmError', 'RateLimited'],
+      'the echoing errors were hit',
+    );
     const where: Record<string, string[]> = {
       stdout: res.stdout.includes(KEY) ? ['stdout'] : [],
       stderr: res.stderr.includes(KEY) ? ['stderr'] : [],
@@ -63,7 +83,13 @@ describe('hostile 6: secrets', function () {
     // Where planted workspace secrets do go (by design: workspace content is what the agents analyse).
     const sentToModel = PLANTED.filter((p) => fake.requests.some((r) => JSON.stringify(r.body).includes(p)));
     const inStore = (await Promise.all(PLANTED.map((p) => filesContaining(path.join(ws, '.amtp'), p)))).flat();
-    figures.secrets = { keyFoundIn: Object.values(where).flat(), plantedInRecording: plantedInRecording.length, plantedSentToModel: sentToModel.length, plantedInStoreFiles: inStore.length, redactionsInRecording: recording.split(REDACTED).length - 1 };
+    figures.secrets = {
+      keyFoundIn: Object.values(where).flat(),
+      plantedInRecording: plantedInRecording.length,
+      plantedSentToModel: sentToModel.length,
+      plantedInStoreFiles: inStore.length,
+      redactionsInRecording: recording.split(REDACTED).length - 1,
+    };
     tally('6 secrets', { tried: 4 + PLANTED.length, failures: Object.values(where).flat().length + plantedInRecording.length });
     assert.deepEqual(where, { stdout: [], stderr: [], recording: [], store: [] });
     assert.deepEqual(plantedInRecording, []);
@@ -72,8 +98,16 @@ describe('hostile 6: secrets', function () {
 
   it('language server: log lines, the recording and the store never hold the key', async () => {
     const logs: string[] = [];
-    const port: ClientPort = { runChanged: () => undefined, requestApproval: async () => ({ decision: 'approved' }), progress: () => undefined, log: (l) => logs.push(l) };
-    const svc = new AmtpService(ws, port, { trusted: true, settings: { provider: 'openai', baseURL: fake.baseURL, model: 'm', record: true } as never });
+    const port: ClientPort = {
+      runChanged: () => undefined,
+      requestApproval: async () => ({ decision: 'approved' }),
+      progress: () => undefined,
+      log: (l) => logs.push(l),
+    };
+    const svc = new AmtpService(ws, port, {
+      trusted: true,
+      settings: { provider: 'openai', baseURL: fake.baseURL, model: 'm', record: true } as never,
+    });
     svc.setCredentials({ apiKey: KEY });
     await svc.generate({ depth: 'standard', framework: 'auto' });
     await svc.idle();

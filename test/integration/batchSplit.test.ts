@@ -16,7 +16,8 @@ import { GOOD_TEST_PATH, goodModel, isGoodTestFile, makeBigAddWorkspace } from '
 const SYMBOLS = ['add', 'plus1', 'plus2', 'plus3', 'plus4', 'plus5', 'plus6'];
 const cut = { content: '```json\n{"schema_version":"1","cases":[{"title":"add(2, 3) ret', finishReason: 'length' as const };
 
-const shown = (r: ReceivedRequest) => (r.envelope!.payload as unknown as CrawlerOutput).key_files.flatMap((f) => f.symbols.map((s) => s.name));
+const shown = (r: ReceivedRequest) =>
+  (r.envelope!.payload as unknown as CrawlerOutput).key_files.flatMap((f) => f.symbols.map((s) => s.name));
 
 describe('a reply cut at the output bound splits its batch', function () {
   this.timeout(120_000);
@@ -41,24 +42,48 @@ describe('a reply cut at the output bound splits its batch', function () {
     const [first, ...halves] = fake.callsFor('generator');
     assert.equal(halves.length, 2, 'one cut reply, then its two halves');
     assert.deepEqual(first.envelope!.batch, { index: 1, count: 1 });
-    assert.deepEqual(halves.map((h) => h.envelope!.batch), [{ index: 1, count: 1, part: '1' }, { index: 1, count: 1, part: '2' }]);
+    assert.deepEqual(
+      halves.map((h) => h.envelope!.batch),
+      [
+        { index: 1, count: 1, part: '1' },
+        { index: 1, count: 1, part: '2' },
+      ],
+    );
     assert.deepEqual(shown(first), SYMBOLS);
     assert.deepEqual([...shown(halves[0]), ...shown(halves[1])], SYMBOLS, 'the halves show every symbol once, in order');
     assert.ok(shown(halves[0]).length >= 1 && shown(halves[1]).length >= 1);
     // The module's source sample goes with its first part only.
     assert.equal(((halves[1].envelope!.payload as unknown as CrawlerOutput).samples ?? []).length, 0);
-    for (const r of fake.requests) assert.equal(r.body.max_tokens ?? r.body.max_completion_tokens, 3600, 'every request carries the run\'s output bound');
+    for (const r of fake.requests)
+      assert.equal(r.body.max_tokens ?? r.body.max_completion_tokens, 3600, "every request carries the run's output bound");
 
     const gen = run.activities.find((a) => a.agent === 'generator')!;
-    assert.deepEqual(gen.batches!.map((b) => [b.index, b.status, b.part ?? null, b.parent ?? null]), [[1, 'split', null, null], [2, 'completed', '1', 1], [3, 'completed', '2', 1]]);
+    assert.deepEqual(
+      gen.batches!.map((b) => [b.index, b.status, b.part ?? null, b.parent ?? null]),
+      [
+        [1, 'split', null, null],
+        [2, 'completed', '1', 1],
+        [3, 'completed', '2', 1],
+      ],
+    );
     assert.deepEqual(gen.batches![0].parts, [2, 3]);
-    assert.deepEqual(gen.errors.map((e) => e.kind), ['OutputTruncated']);
+    assert.deepEqual(
+      gen.errors.map((e) => e.kind),
+      ['OutputTruncated'],
+    );
     assert.equal(gen.usage!.requests, 3, 'the cut reply is paid for too');
 
     const store = new RunStore(ws);
     const plan = (await store.getArtifact(run.id, gen.artifactId!)).content as TestCases;
-    assert.deepEqual(plan.cases.map((c) => c.target.symbol), SYMBOLS, 'merged in batch order: the first half, then the second');
-    assert.deepEqual(plan.cases.map((c) => c.id), plan.cases.map((c) => caseIdOf(c as PlannedCase)));
+    assert.deepEqual(
+      plan.cases.map((c) => c.target.symbol),
+      SYMBOLS,
+      'merged in batch order: the first half, then the second',
+    );
+    assert.deepEqual(
+      plan.cases.map((c) => c.id),
+      plan.cases.map((c) => caseIdOf(c as PlannedCase)),
+    );
     assert.ok(isGoodTestFile(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8')));
   });
 
@@ -69,25 +94,43 @@ describe('a reply cut at the output bound splits its batch', function () {
     assert.equal(run.status, 'failed');
     const withAdd = fake.callsFor('generator').filter((r) => shown(r).includes('add'));
     // 7 symbols: cut → part 1 (4 symbols) → 1.1 (2) → 1.1.1 (add alone), which cannot be cut: sent once more, then the run fails.
-    assert.deepEqual(withAdd.map((r) => (r.envelope!.batch as { part?: string }).part ?? ''), ['', '1', '1.1', '1.1.1', '1.1.1']);
+    assert.deepEqual(
+      withAdd.map((r) => (r.envelope!.batch as { part?: string }).part ?? ''),
+      ['', '1', '1.1', '1.1.1', '1.1.1'],
+    );
     assert.deepEqual(shown(withAdd[3]), ['add']);
-    assert.match(run.reason!, /generator batch 1\/1 \(part 1\.1\.1\): the reply was cut at the output bound of 4096 tokens 2 times, and its batch cannot be cut further; raise --max-output-tokens/);
+    assert.match(
+      run.reason!,
+      /generator batch 1\/1 \(part 1\.1\.1\): the reply was cut at the output bound of 4096 tokens 2 times, and its batch cannot be cut further; raise --max-output-tokens/,
+    );
   });
 
   it('killed right after the split: resume sends the same two halves and nothing else again', async () => {
     const env = { OPENAI_API_KEY: 'sk-test-split-key', OPENAI_BASE_URL: fake.baseURL, AMTP_MODEL: 'm' };
     fake.script('generator', cut);
-    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--no-verify', '--json'], { ...env, AMTP_CRASH_AT: 'generator:batch:split' });
+    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--no-verify', '--json'], {
+      ...env,
+      AMTP_CRASH_AT: 'generator:batch:split',
+    });
     assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
     assert.equal(fake.callsFor('generator').length, 1);
     const [run] = await new RunStore(ws).listRuns();
-    assert.deepEqual(run.activities[1].batches!.map((b) => b.status), ['split', 'pending', 'pending']);
+    assert.deepEqual(
+      run.activities[1].batches!.map((b) => b.status),
+      ['split', 'pending', 'pending'],
+    );
 
     const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env);
     assert.equal(resumed.code, 0, resumed.stderr);
     const calls = fake.callsFor('generator');
     assert.equal(calls.length, 3, 'the cut batch is not sent again: only its halves');
-    assert.deepEqual(calls.slice(1).map((r) => r.envelope!.batch), [{ index: 1, count: 1, part: '1' }, { index: 1, count: 1, part: '2' }]);
+    assert.deepEqual(
+      calls.slice(1).map((r) => r.envelope!.batch),
+      [
+        { index: 1, count: 1, part: '1' },
+        { index: 1, count: 1, part: '2' },
+      ],
+    );
     assert.deepEqual([...shown(calls[1]), ...shown(calls[2])], SYMBOLS);
     assert.equal(fake.callsFor('crawler').length, 1, 'the crawler finished before the kill');
   });

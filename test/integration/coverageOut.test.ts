@@ -9,12 +9,22 @@ import { runCli } from '../helpers/cli';
 const REPO = path.resolve(__dirname, '../..');
 const WORK = path.join(REPO, 'test-output');
 
-interface Coverage { tool?: string; statements?: number; branches?: number; beyondImport?: number; target?: { min: number; met: boolean }; written?: string[] }
+interface Coverage {
+  tool?: string;
+  statements?: number;
+  branches?: number;
+  beyondImport?: number;
+  target?: { min: number; met: boolean };
+  written?: string[];
+}
 
 /** lcov records (SF, DA, LH, LF) per file. */
 function parseLcov(text: string): Map<string, { lh: number; lf: number; da: Map<number, number> }> {
   const files = new Map<string, { lh: number; lf: number; da: Map<number, number> }>();
-  for (const rec of text.split('end_of_record').map((r) => r.trim()).filter(Boolean)) {
+  for (const rec of text
+    .split('end_of_record')
+    .map((r) => r.trim())
+    .filter(Boolean)) {
     const field = (k: string) => new RegExp(`^${k}:(.*)$`, 'm').exec(rec)?.[1];
     const da = new Map<number, number>();
     for (const m of rec.matchAll(/^DA:(\d+),(\d+)$/gm)) da.set(Number(m[1]), Number(m[2]));
@@ -43,7 +53,10 @@ describe('coverage out: --lcov, --cobertura, --min-coverage', function () {
   it('marks an existence-only test as adding nothing beyond import', async () => {
     // An export with no documented result gets only an existence check, which loading already covers.
     const undocumented = (ws: string) =>
-      fsp.appendFile(path.join(ws, 'index.js'), "\nfunction shout(text) {\n  return text.toUpperCase();\n}\nmodule.exports.shout = shout;\n");
+      fsp.appendFile(
+        path.join(ws, 'index.js'),
+        '\nfunction shout(text) {\n  return text.toUpperCase();\n}\nmodule.exports.shout = shout;\n',
+      );
     const { r } = await generate('m', [], 'marker', undocumented);
     assert.equal(r.code, 0, r.stderr);
     const v = (JSON.parse(r.stdout) as { verification: { results: { outcome: string; reason?: string }[] } }).verification;
@@ -74,7 +87,11 @@ describe('coverage out: --lcov, --cobertura, --min-coverage', function () {
     }
     const index = files.get('index.js')!;
     assert.deepEqual([index.lh, index.lf], [10, 13]);
-    assert.deepEqual([4, 5, 6].map((l) => index.da.get(l)), [0, 0, 0], 'zeroPad body uncovered');
+    assert.deepEqual(
+      [4, 5, 6].map((l) => index.da.get(l)),
+      [0, 0, 0],
+      'zeroPad body uncovered',
+    );
     // Cobertura: the same 10 of 13 lines.
     const xml = await fsp.readFile(cob, 'utf8');
     assert.match(xml, /^<\?xml/);

@@ -10,7 +10,8 @@ import { LOAD_ONLY_GREP } from '../../server/src/coverage/loadOnly';
 import { pythonUnits, tracedPytest } from '../../server/src/coverage/python';
 import { asset } from '../../server/src/frameworks/assets';
 
-const CALC = 'LIMIT = 10\n\n\ndef clamp(n):\n    if n > LIMIT:\n        return LIMIT\n    return n\n\n\ndef never(x):\n    y = x * 2\n    return y\n';
+const CALC =
+  'LIMIT = 10\n\n\ndef clamp(n):\n    if n > LIMIT:\n        return LIMIT\n    return n\n\n\ndef never(x):\n    y = x * 2\n    return y\n';
 const TEST = 'from calc import clamp\n\n\ndef test_clamp():\n    assert clamp(50) == 10\n';
 
 const hasPytest = spawnSync('python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0;
@@ -27,12 +28,18 @@ describe('coverage/python: the no-install fallback', function () {
 
   function measure(name: string, extra: string[]) {
     const out = join(dir, `${name}.json`);
-    const [cmd, args] = tracedPytest('python3', asset('pytrace.py'), out, ['calc.py'], dir, ['-q', '-p', 'no:cacheprovider', ...extra, 'test_calc.py']);
+    const [cmd, args] = tracedPytest('python3', asset('pytrace.py'), out, ['calc.py'], dir, [
+      '-q',
+      '-p',
+      'no:cacheprovider',
+      ...extra,
+      'test_calc.py',
+    ]);
     const r = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8' });
     return { status: r.status, units: pythonUnits(out, dir) };
   }
 
-  it('reports the lines the tests run, keeps pytest\'s exit status, and separates beyond-import', () => {
+  it("reports the lines the tests run, keeps pytest's exit status, and separates beyond-import", () => {
     const run = measure('run', []);
     assert.equal(run.status, 0);
     const lines = (s: Set<string>) => [...s].map((k) => Number(k.split(':l')[1])).sort((a, b) => a - b);
@@ -46,7 +53,7 @@ describe('coverage/python: the no-install fallback', function () {
     assert.deepEqual(beyondImport(run.units!.units, load.units!.units, run.units!.unitKeys), { percent: 40, byTests: 2, leftByLoading: 5 });
   });
 
-  it('exits with the tests\' failure status', () => {
+  it("exits with the tests' failure status", () => {
     writeFileSync(join(dir, 'test_calc.py'), TEST.replace('== 10', '== 11'));
     assert.equal(measure('fail', []).status, 1);
     writeFileSync(join(dir, 'test_calc.py'), TEST);

@@ -44,7 +44,11 @@ describe('coverage/v8: V8 coverage without c8', function () {
 
   function measure(name: string, extra: string[]) {
     const cov = join(dir, `.v8-${name}`);
-    const r = spawnSync(process.execPath, ['--test', ...extra, 'test/lib.test.js'], { cwd: dir, env: { ...process.env, ...v8Env(cov) }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--test', ...extra, 'test/lib.test.js'], {
+      cwd: dir,
+      env: { ...process.env, ...v8Env(cov) },
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     return v8ToMap(cov, dir, ['lib.js', 'untouched.js']);
   }
@@ -53,7 +57,10 @@ describe('coverage/v8: V8 coverage without c8', function () {
     const tested = unitsOf(await measure('run', []), dir);
     const loaded = unitsOf(await measure('load', ['--test-name-pattern=amtp_load_only_0c1d']), dir);
     const lines = (m: ReturnType<typeof unitsOf>, file: string) =>
-      [...m.units].filter((k) => k.startsWith(`${file}:s@`)).map((k) => Number(k.split('@')[1].split(':')[0])).sort((a, b) => a - b);
+      [...m.units]
+        .filter((k) => k.startsWith(`${file}:s@`))
+        .map((k) => Number(k.split('@')[1].split(':')[0]))
+        .sort((a, b) => a - b);
     // v8-to-istanbul counts one statement per line: 13 in lib.js, 3 in untouched.js (never loaded).
     assert.equal([...tested.unitKeys].filter((k) => k.includes(':s@')).length, 16);
     // The test runs clamp's "above" arm: not `return n` (7) nor neverCalled (9-12).
@@ -73,9 +80,18 @@ describe('coverage/v8: V8 coverage without c8', function () {
     const lcov = join(dir, 'out', 'lcov.info');
     writeReport(map, 'lcov', lcov, dir);
     const text = readFileSync(lcov, 'utf8');
-    const records = text.split('end_of_record').map((r) => r.trim()).filter(Boolean);
-    assert.deepEqual(records.map((r) => /^SF:(.*)$/m.exec(r)?.[1]), ['lib.js', 'untouched.js']);
-    const summary = libCoverage.createCoverageMap(map as unknown as libCoverage.CoverageMapData).fileCoverageFor(join(dir, 'lib.js')).toSummary();
+    const records = text
+      .split('end_of_record')
+      .map((r) => r.trim())
+      .filter(Boolean);
+    assert.deepEqual(
+      records.map((r) => /^SF:(.*)$/m.exec(r)?.[1]),
+      ['lib.js', 'untouched.js'],
+    );
+    const summary = libCoverage
+      .createCoverageMap(map as unknown as libCoverage.CoverageMapData)
+      .fileCoverageFor(join(dir, 'lib.js'))
+      .toSummary();
     const lh = Number(/^LH:(\d+)$/m.exec(records[0])?.[1]);
     const lf = Number(/^LF:(\d+)$/m.exec(records[0])?.[1]);
     assert.deepEqual([lh, lf], [summary.lines.covered, summary.lines.total]);

@@ -9,9 +9,18 @@ import { GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace, makeBigAdd
 // Every boundary where a process can die: after an artifact is on disk but before the run
 // record says so (persisted), after the run record is committed, and between file writes.
 const BOUNDARIES = [
-  'crawler:batch:persisted', 'crawler:batch:committed', 'crawler:persisted', 'crawler:committed',
-  'generator:batch:persisted', 'generator:batch:committed', 'generator:persisted', 'generator:committed',
-  'engineer:batch:persisted', 'engineer:batch:committed', 'engineer:persisted', 'engineer:committed',
+  'crawler:batch:persisted',
+  'crawler:batch:committed',
+  'crawler:persisted',
+  'crawler:committed',
+  'generator:batch:persisted',
+  'generator:batch:committed',
+  'generator:persisted',
+  'generator:committed',
+  'engineer:batch:persisted',
+  'engineer:batch:committed',
+  'engineer:persisted',
+  'engineer:committed',
   'write:file',
   // the verifier ran the tests N times; resume verifies again from the written files
   'verify:ran',
@@ -57,7 +66,10 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
         assert.ok(run, 'the run record survived the kill');
         const callsBefore = Object.fromEntries(AGENTS.map((a) => [a, fake.callsFor(a).length]));
         // The crashed agent's artifact is on disk in both boundary kinds, so no agent that reached it is called again.
-        const crashedIndex = boundary.startsWith('write') || boundary.startsWith('verify') ? 3 : AGENTS.indexOf(boundary.split(':')[0] as (typeof AGENTS)[number]);
+        const crashedIndex =
+          boundary.startsWith('write') || boundary.startsWith('verify')
+            ? 3
+            : AGENTS.indexOf(boundary.split(':')[0] as (typeof AGENTS)[number]);
         const committedBefore = run.activities.filter((a) => a.status === 'completed').map((a) => ({ agent: a.agent, id: a.artifactId }));
 
         const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
@@ -80,7 +92,10 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
         assert.deepEqual(leftovers, []);
         // verification ran to the end after the resume: the one test passes every run
         assert.equal(summary.verification.status, 'done');
-        assert.deepEqual(summary.verification.results.map((r: { outcome: string }) => r.outcome), ['passing']);
+        assert.deepEqual(
+          summary.verification.results.map((r: { outcome: string }) => r.outcome),
+          ['passing'],
+        );
       } finally {
         await fsp.rm(ws, { recursive: true, force: true });
       }
@@ -103,17 +118,28 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
           assert.ok(batchesOf(agent) >= 2, `${agent} works in ${batchesOf(agent)} batches`);
 
           fake.requests.length = 0;
-          const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', ...BUDGET], { ...env(), AMTP_CRASH_AT: `${agent}:${kind}#2` });
+          const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', ...BUDGET], {
+            ...env(),
+            AMTP_CRASH_AT: `${agent}:${kind}#2`,
+          });
           assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
           const sentBefore = fake.callsFor(agent).length;
           assert.equal(sentBefore, 2, 'batch 1 finished; batch 2 was answered when the process died');
           const [run] = await new RunStore(ws).listRuns();
           const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
           assert.equal(resumed.code, 0, resumed.stderr);
-          assert.equal(fake.callsFor(agent).length - sentBefore, batchesOf(agent) - 2, `after resume only the ${batchesOf(agent) - 2} unfinished ${agent} batch(es) are sent`);
+          assert.equal(
+            fake.callsFor(agent).length - sentBefore,
+            batchesOf(agent) - 2,
+            `after resume only the ${batchesOf(agent) - 2} unfinished ${agent} batch(es) are sent`,
+          );
           const done = (await new RunStore(ws).getRun(run.id))!;
           for (const a of done.activities) {
-            assert.deepEqual((await new RunStore(ws).getArtifact(run.id, a.artifactId!)).content, (await new RunStore(ref).getArtifact(refRun.id, refRun.activities.find((x) => x.agent === a.agent)!.artifactId!)).content, `${a.agent} result equals the uninterrupted run's`);
+            assert.deepEqual(
+              (await new RunStore(ws).getArtifact(run.id, a.artifactId!)).content,
+              (await new RunStore(ref).getArtifact(refRun.id, refRun.activities.find((x) => x.agent === a.agent)!.artifactId!)).content,
+              `${a.agent} result equals the uninterrupted run's`,
+            );
           }
         } finally {
           await fsp.rm(path.dirname(ref), { recursive: true, force: true });

@@ -16,7 +16,10 @@ describe('crawler on real npm packages', function () {
     assert.equal(kf.module_system, 'cjs');
     const ms = kf.symbols.find((s) => s.name === 'ms')!;
     assert.equal(ms.export_style, 'module.exports');
-    assert.deepEqual(ms.params?.map((p) => p.name), ['val', 'options']);
+    assert.deepEqual(
+      ms.params?.map((p) => p.name),
+      ['val', 'options'],
+    );
     assert.match(ms.throws?.[0] ?? '', /^Error: /);
     const ex = map.usage_examples.find((e) => e.code.includes("ms('2 days')  // 172800000"));
     assert.ok(ex, 'README example found');
@@ -32,7 +35,7 @@ describe('crawler on real npm packages', function () {
     assert.equal(syms.parse.export_style, 'exports.property');
     assert.equal(syms.parse.returns, 'number|null');
     const linked = (name: string) => map.usage_examples.filter((e) => e.symbols.includes(name)).map((e) => e.code);
-    assert.ok(linked('format').some((c) => c.includes("bytes.format(1024);")));
+    assert.ok(linked('format').some((c) => c.includes('bytes.format(1024);')));
     assert.ok(linked('parse').some((c) => c.includes("bytes.parse('1KB');")));
     assert.ok(linked('bytes').some((c) => c.includes('bytes(1024);')));
     assert.ok(!linked('parse').some((c) => c.includes('bytes.format(1024);')));

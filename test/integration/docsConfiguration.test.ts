@@ -63,7 +63,19 @@ describe('docs/configuration.md', function () {
   it('every amtp.* setting it names is declared, and every endpoint setting is documented', () => {
     const named = new Set([...DOC.matchAll(/`amtp\.([A-Za-z.]+)`/g)].map((m) => m[1]));
     for (const k of named) assert.ok((SETTING_KEYS as string[]).includes(k), `amtp.${k} is not a setting`);
-    for (const k of ['provider', 'baseURL', 'azureEndpoint', 'azureDeployment', 'azureApiVersion', 'headers', 'model', 'modelTimeoutSeconds', 'maxOutputTokens', 'structuredOutput', 'priceTable']) {
+    for (const k of [
+      'provider',
+      'baseURL',
+      'azureEndpoint',
+      'azureDeployment',
+      'azureApiVersion',
+      'headers',
+      'model',
+      'modelTimeoutSeconds',
+      'maxOutputTokens',
+      'structuredOutput',
+      'priceTable',
+    ]) {
       assert.match(DOC, new RegExp(`^\\| \`amtp\\.${k}\``, 'm'), `amtp.${k} in the settings table`);
     }
   });
@@ -81,7 +93,9 @@ describe('docs/configuration.md', function () {
   });
 
   it('every amtp generate example runs against a loopback endpoint and sends what the page says', async () => {
-    const examples = blocks('sh').filter((b) => b.includes('amtp generate')).map(parseExample);
+    const examples = blocks('sh')
+      .filter((b) => b.includes('amtp generate'))
+      .map(parseExample);
     assert.equal(examples.length, 8, 'offline, Ollama, LM Studio, vLLM, OpenAI, OpenRouter, Azure classic, Azure v1, and none forgotten');
     const fake = await new FakeOpenAi(goodModel).start();
     const made: string[] = [];
@@ -95,8 +109,14 @@ describe('docs/configuration.md', function () {
         const env = Object.fromEntries(Object.entries(ex.env).map(([k, v]) => [k, v.replace(/^https?:\/\/[^/]+/, fake.origin)]));
         // The OpenAI example names no URL (api.openai.com): it goes to the fake too, never to the network.
         if (ex.env.OPENAI_API_KEY && !ex.env.OPENAI_BASE_URL) env.OPENAI_BASE_URL = fake.baseURL;
-        const r = await runCli([...ex.args, ws, '--no-verify', '--json'], { ...env, AMTP_CACHE_DIR: path.join(path.dirname(ws), 'cache'), AMTP_BACKOFF_SCALE: '0.001' });
-        const label = `${Object.entries(ex.env).map(([k, v]) => `${k}=${v}`).join(' ')} amtp ${ex.args.join(' ')}`;
+        const r = await runCli([...ex.args, ws, '--no-verify', '--json'], {
+          ...env,
+          AMTP_CACHE_DIR: path.join(path.dirname(ws), 'cache'),
+          AMTP_BACKOFF_SCALE: '0.001',
+        });
+        const label = `${Object.entries(ex.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')} amtp ${ex.args.join(' ')}`;
         assert.equal(r.code, 0, `${label}\n${r.stderr}`);
         assert.equal(JSON.parse(r.stdout).status, 'completed', label);
         const sent = fake.requests.slice(before);
@@ -112,7 +132,8 @@ describe('docs/configuration.md', function () {
             assert.equal(q.headers[h.slice(0, i).toLowerCase()], h.slice(i + 1).trim(), label);
           }
         }
-        if (ex.args.includes('--azure-deployment')) assert.match(sent[0].path, /^\/openai\/deployments\/gpt-4o-mini\/chat\/completions\?api-version=2024-10-21$/);
+        if (ex.args.includes('--azure-deployment'))
+          assert.match(sent[0].path, /^\/openai\/deployments\/gpt-4o-mini\/chat\/completions\?api-version=2024-10-21$/);
         if (ex.env.AZURE_OPENAI_ENDPOINT?.endsWith('/openai/v1')) assert.equal(sent[0].path, '/openai/v1/chat/completions');
       }
     } finally {

@@ -25,7 +25,17 @@ describe('example forms end to end (test/fixtures/example-forms)', function () {
       const failing = s.verification.results.filter((x: { outcome: string }) => x.outcome !== 'passing' && x.outcome !== 'dropped');
       assert.deepEqual(failing, []);
       const titles = s.cases.map((c: { title: string }) => c.title).join('\n');
-      for (const form of ["isJs('a.js') returns true", "isJs('a.md') returns true", 'lib.pretty(1337) prints 1.34 kB', 'lib.capitalize(null) throws TypeError', "store.get('a') returns { deep: [1, 2] }", 'lib.add(1, 1) returns 2', "lib.capitalize('x') returns 'X'", 'add(2, 3) returns 5', `capitalize('abc') returns "Abc"`]) {
+      for (const form of [
+        "isJs('a.js') returns true",
+        "isJs('a.md') returns true",
+        'lib.pretty(1337) prints 1.34 kB',
+        'lib.capitalize(null) throws TypeError',
+        "store.get('a') returns { deep: [1, 2] }",
+        'lib.add(1, 1) returns 2',
+        "lib.capitalize('x') returns 'X'",
+        'add(2, 3) returns 5',
+        `capitalize('abc') returns "Abc"`,
+      ]) {
         assert.ok(titles.includes(form), `${form} not planned:\n${titles}`);
       }
       const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'test/'], { cwd: ws, encoding: 'utf8' });

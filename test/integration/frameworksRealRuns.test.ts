@@ -3,7 +3,7 @@
 // checks the renderers' output as written; the verifier's filtering is tested in verifier*.test.ts.
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runTests } from '../../server/src/frameworks/runner';
 import type { Framework } from '../../server/src/core/frameworks';
@@ -21,7 +21,11 @@ interface CliResult {
 }
 
 function generate(dir: string, framework: string): CliResult {
-  const r = spawnSync(process.execPath, [CLI, 'generate', dir, '--provider', 'offline', '--framework', framework, '--depth', 'deep', '--yes', '--no-verify', '--json'], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'generate', dir, '--provider', 'offline', '--framework', framework, '--depth', 'deep', '--yes', '--no-verify', '--json'],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
   assert.equal(r.status, 0, `amtp generate exited ${r.status}: ${r.stderr}\n${r.stdout}`);
   return JSON.parse(r.stdout) as CliResult;
 }
@@ -74,8 +78,8 @@ describe('frameworks: generated tests run under the real runners', function () {
   it('a vitest-configured project gets vitest files, never jest ones (auto)', async () => {
     const dir = workspaceCopy(await unpackNpmPackage('ms@2.1.3'), 'ms-vitest');
     dirs.push(dir);
-    writeFileSync(join(dir, 'vitest.config.mjs'), "export default { test: {} };\n");
-    const pkg = JSON.parse(require('node:fs').readFileSync(join(dir, 'package.json'), 'utf8'));
+    writeFileSync(join(dir, 'vitest.config.mjs'), 'export default { test: {} };\n');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     pkg.devDependencies = { vitest: '^3.2.0' };
     pkg.scripts = { test: 'vitest run' };
     writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
@@ -83,7 +87,7 @@ describe('frameworks: generated tests run under the real runners', function () {
     const files = testFiles(result);
     assert.ok(files.length >= 1);
     for (const f of files) {
-      const text = require('node:fs').readFileSync(join(dir, f), 'utf8') as string;
+      const text = readFileSync(join(dir, f), 'utf8') as string;
       assert.match(text, /from 'vitest'/);
       assert.doesNotMatch(text, /@jest\/globals|require\(/);
     }
@@ -99,8 +103,18 @@ describe('frameworks: generated tests run under the real runners', function () {
       const files = testFiles(result);
       assert.ok(files.length >= 1 && files.every((f) => f.endsWith('.ts')), files.join(','));
       // Type-check the generated tests together with the sources, as the user's tsc would.
-      writeFileSync(join(dir, 'tsconfig.amtp-check.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: true, types: [], rootDir: '.' }, include: ['src', ...files] }));
-      const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.amtp-check.json'], { cwd: dir, encoding: 'utf8' });
+      writeFileSync(
+        join(dir, 'tsconfig.amtp-check.json'),
+        JSON.stringify({
+          extends: './tsconfig.json',
+          compilerOptions: { noEmit: true, types: [], rootDir: '.' },
+          include: ['src', ...files],
+        }),
+      );
+      const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.amtp-check.json'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
       const config = result.files.find((f) => f.path.endsWith('amtp.jest.config.cjs'));
       const run = await runTests(fw, dir, files, { binDir: REPO, args: config ? ['--config', config.path] : [] });

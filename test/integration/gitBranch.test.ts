@@ -19,8 +19,14 @@ import { resumeRun, startRun } from '../../server/src/pipeline/orchestrator';
 import { RunStore } from '../../server/src/pipeline/store';
 import { makeAddWorkspace } from '../helpers/scriptedModel';
 
-const IDENTITY = { GIT_AUTHOR_NAME: 'Person', GIT_AUTHOR_EMAIL: 'person@example.com', GIT_COMMITTER_NAME: 'Person', GIT_COMMITTER_EMAIL: 'person@example.com' };
-const sh = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Person',
+  GIT_AUTHOR_EMAIL: 'person@example.com',
+  GIT_COMMITTER_NAME: 'Person',
+  GIT_COMMITTER_EMAIL: 'person@example.com',
+};
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
 
 /** The adder workspace as a git repository with one commit, a staged change and an unstaged one of the person's own. */
 async function gitWorkspace(): Promise<string> {
@@ -35,7 +41,14 @@ async function gitWorkspace(): Promise<string> {
 }
 
 function deps(ws: string, approver: Approver): PipelineDeps {
-  return { workspace: ws, store: new RunStore(ws), provider: createProvider({ provider: 'offline' }), approver, stages: standardStages(), crawl: crawlMap };
+  return {
+    workspace: ws,
+    store: new RunStore(ws),
+    provider: createProvider({ provider: 'offline' }),
+    approver,
+    stages: standardStages(),
+    crawl: crawlMap,
+  };
 }
 
 function params(commit: boolean) {
@@ -43,7 +56,12 @@ function params(commit: boolean) {
 }
 
 /** What the person sees: HEAD, the staged paths, the short status. */
-const personView = (ws: string) => ({ head: sh(ws, 'rev-parse', 'HEAD'), branch: sh(ws, 'branch', '--show-current'), staged: sh(ws, 'diff', '--cached', '--name-only'), status: sh(ws, 'status', '--porcelain') });
+const personView = (ws: string) => ({
+  head: sh(ws, 'rev-parse', 'HEAD'),
+  branch: sh(ws, 'branch', '--show-current'),
+  staged: sh(ws, 'diff', '--cached', '--name-only'),
+  status: sh(ws, 'status', '--porcelain'),
+});
 
 describe('git.branch: a branch with one commit of the kept files', function () {
   this.timeout(120_000);
@@ -55,7 +73,9 @@ describe('git.branch: a branch with one commit of the kept files', function () {
     }
   });
   after(() => {
-    for (const [k, v] of Object.entries(prev)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(prev))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   });
   const cleanups: string[] = [];
   afterEach(async () => {
@@ -81,18 +101,30 @@ describe('git.branch: a branch with one commit of the kept files', function () {
     assert.equal(sh(ws, 'rev-parse', `refs/heads/${b.name}`), b.commit);
     assert.equal(sh(ws, 'rev-parse', `${b.commit}^`), before.head);
     assert.equal(sh(ws, 'diff-tree', '--no-commit-id', '--name-status', '-r', before.head, b.commit!), 'A\ttest/adder.amtp.test.js');
-    assert.equal(sh(ws, 'show', `${b.commit}:test/adder.amtp.test.js`) + '\n', await fsp.readFile(path.join(ws, 'test/adder.amtp.test.js'), 'utf8'));
+    assert.equal(
+      sh(ws, 'show', `${b.commit}:test/adder.amtp.test.js`) + '\n',
+      await fsp.readFile(path.join(ws, 'test/adder.amtp.test.js'), 'utf8'),
+    );
     const message = sh(ws, 'log', '-1', '--format=%B', b.commit!);
     assert.match(message, /^test: add \d+ generated node-test tests? for adder\n/);
     assert.match(message, new RegExp(`\\nAMTP-Run: ${run.id}\\nAMTP-Labels: tests, amtp, node-test$`));
     assert.equal(sh(ws, 'log', '-1', '--format=%an <%ae>', b.commit!), 'Person <person@example.com>');
     // The person's view: same HEAD and branch, their staged file still staged, the rest as it was plus the new untracked test.
     const after = personView(ws);
-    assert.deepEqual({ head: after.head, branch: after.branch, staged: after.staged }, { head: before.head, branch: 'main', staged: 'NOTES.md' });
+    assert.deepEqual(
+      { head: after.head, branch: after.branch, staged: after.staged },
+      { head: before.head, branch: 'main', staged: 'NOTES.md' },
+    );
     assert.equal(after.status, [before.status, '?? test/'].join('\n'));
     const approval = run.approvals.find((a) => a.tool === 'git.branch')!;
     assert.deepEqual([approval.risk, approval.decision, approval.target], ['high', 'approved', b.name]);
-    assert.equal(run.audit.filter((a) => a.tool === 'git.branch').map((a) => a.outcome).join(), 'executed');
+    assert.equal(
+      run.audit
+        .filter((a) => a.tool === 'git.branch')
+        .map((a) => a.outcome)
+        .join(),
+      'executed',
+    );
   });
 
   it('never moves an existing branch: the run id is appended to the name', async () => {
@@ -115,19 +147,27 @@ describe('git.branch: a branch with one commit of the kept files', function () {
     assert.equal(resumed.branch!.status, 'created');
     assert.equal(resumed.branch!.commit, tip);
     assert.equal(resumed.audit.filter((a) => a.tool === 'git.branch' && a.outcome === 'executed').length, 1, 'committed once');
-    assert.deepEqual(sh(ws, 'for-each-ref', '--format=%(refname)', 'refs/heads/amtp').split('\n'), ['refs/heads/amtp/tests-adder-node-test']);
+    assert.deepEqual(sh(ws, 'for-each-ref', '--format=%(refname)', 'refs/heads/amtp').split('\n'), [
+      'refs/heads/amtp/tests-adder-node-test',
+    ]);
   });
 
   it('without a decision the run waits (awaiting_approval); a rejection commits nothing and the run stays completed', async () => {
     const ws = await fresh();
-    const pending: RunRecord = await startRun(deps(ws, { ask: async (r) => (r.tool === 'git.branch' ? deferAll.ask(r) : approveAll.ask(r)) }), params(true));
+    const pending: RunRecord = await startRun(
+      deps(ws, { ask: async (r) => (r.tool === 'git.branch' ? deferAll.ask(r) : approveAll.ask(r)) }),
+      params(true),
+    );
     assert.equal(pending.status, 'awaiting_approval');
     assert.match(pending.reason!, /the branch waits for approval: amtp approve r_/);
     assert.equal(pending.branch!.status, 'awaiting_approval');
     assert.equal(sh(ws, 'for-each-ref', 'refs/heads/amtp'), '');
 
     const ws2 = await fresh();
-    const rejected = await startRun(deps(ws2, { ask: async (r) => (r.tool === 'git.branch' ? rejectAll.ask(r) : approveAll.ask(r)) }), params(true));
+    const rejected = await startRun(
+      deps(ws2, { ask: async (r) => (r.tool === 'git.branch' ? rejectAll.ask(r) : approveAll.ask(r)) }),
+      params(true),
+    );
     assert.equal(rejected.status, 'completed');
     assert.equal(rejected.branch!.status, 'rejected');
     assert.match(rejected.branch!.reason!, /rejected: nothing was committed/);
@@ -142,7 +182,13 @@ describe('git.branch: a branch with one commit of the kept files', function () {
     assert.match(run.reason!, /^the tests are written, but the branch could not be created: git update-ref failed: .*refs\/heads\/amtp/);
     assert.equal(run.branch!.status, 'failed');
     assert.deepEqual(sh(ws, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n'), ['refs/heads/amtp', 'refs/heads/main']);
-    assert.equal(run.audit.filter((a) => a.tool === 'git.branch').map((a) => a.outcome).join(), 'failed');
+    assert.equal(
+      run.audit
+        .filter((a) => a.tool === 'git.branch')
+        .map((a) => a.outcome)
+        .join(),
+      'failed',
+    );
   });
 
   it('asks for nothing without --commit, and skips with the reason outside a git repository or when git ignores every kept file', async () => {
@@ -177,13 +223,23 @@ describe('branch names', () => {
     const cwd = process.cwd();
     assert.equal(await checkedBranchName(cwd, 'a..b'), undefined);
     assert.equal(await checkedBranchName(cwd, 'amtp/tests-x'), 'amtp/tests-x');
-    for (const raw of ['a..b', '.x/y.lock', 'x//y', '@', 'a/.b', 'end.']) assert.ok(await checkedBranchName(cwd, cleanBranchName(raw)), raw);
-    await assert.rejects(branchNameFor(cwd, 'x', 'r_1', async () => 'other'), /both exist already/);
+    for (const raw of ['a..b', '.x/y.lock', 'x//y', '@', 'a/.b', 'end.'])
+      assert.ok(await checkedBranchName(cwd, cleanBranchName(raw)), raw);
+    await assert.rejects(
+      branchNameFor(cwd, 'x', 'r_1', async () => 'other'),
+      /both exist already/,
+    );
   });
 
   it('the commit message: title, body, then the run and the labels as trailers', () => {
-    assert.equal(commitMessage({ branch: 'b', title: ' t ', body: 'line\n', labels: ['a', 'b'] }, 'r_1'), 't\n\nline\n\nAMTP-Run: r_1\nAMTP-Labels: a, b\n');
+    assert.equal(
+      commitMessage({ branch: 'b', title: ' t ', body: 'line\n', labels: ['a', 'b'] }, 'r_1'),
+      't\n\nline\n\nAMTP-Run: r_1\nAMTP-Labels: a, b\n',
+    );
     assert.equal(commitMessage({ branch: 'b', title: 't', body: '', labels: [] }, 'r_1'), 't\n\nAMTP-Run: r_1\n');
-    assert.equal(commitMessage({ branch: 'b', title: 'a\nAMTP-Run: r_2', body: '', labels: ['x\nAMTP-Run: r_3', ' '] }, 'r_1'), 'a AMTP-Run: r_2\n\nAMTP-Run: r_1\nAMTP-Labels: x AMTP-Run: r_3\n');
+    assert.equal(
+      commitMessage({ branch: 'b', title: 'a\nAMTP-Run: r_2', body: '', labels: ['x\nAMTP-Run: r_3', ' '] }, 'r_1'),
+      'a AMTP-Run: r_2\n\nAMTP-Run: r_1\nAMTP-Labels: x AMTP-Run: r_3\n',
+    );
   });
 });

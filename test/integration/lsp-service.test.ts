@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
@@ -20,12 +19,17 @@ const settings: P.ServerSettings = { provider: 'offline', approvalTimeoutSeconds
 describe('language server handlers (in-process)', function () {
   this.timeout(60_000);
   let ws: string;
-  beforeEach(async () => { ws = await copySample(); });
+  beforeEach(async () => {
+    ws = await copySample();
+  });
   afterEach(() => fsp.rm(path.dirname(ws), { recursive: true, force: true }));
 
   it("a repository's .vscode/settings.json cannot lower a risk: the overwrite still asks, and the attempt is logged and audited", async () => {
     await fsp.mkdir(path.join(ws, '.vscode'), { recursive: true });
-    await fsp.writeFile(path.join(ws, '.vscode/settings.json'), JSON.stringify({ 'amtp.baseURL': 'http://127.0.0.1:9/v1', 'amtp.riskOverrides': { 'fs.overwrite': 'low' } }));
+    await fsp.writeFile(
+      path.join(ws, '.vscode/settings.json'),
+      JSON.stringify({ 'amtp.baseURL': 'http://127.0.0.1:9/v1', 'amtp.riskOverrides': { 'fs.overwrite': 'low' } }),
+    );
     const target = path.join(ws, 'test/sample-lib.amtp.test.js');
     await fsp.mkdir(path.dirname(target), { recursive: true });
     await fsp.writeFile(target, 'mine');
@@ -33,9 +37,15 @@ describe('language server handlers (in-process)', function () {
     const svc = new AmtpService(ws, client.port, { trusted: true, settings });
     const { runId } = await svc.generate({ depth: 'standard', framework: 'auto' });
     await svc.idle();
-    assert.deepEqual(client.approvals.map((a) => [a.tool, a.risk]), [['fs.overwrite', 'high']]);
+    assert.deepEqual(
+      client.approvals.map((a) => [a.tool, a.risk]),
+      [['fs.overwrite', 'high']],
+    );
     assert.equal(await fsp.readFile(target, 'utf8'), 'mine');
-    assert.ok(client.logs.some((l) => /warn: .*asks to lower fs\.overwrite from high to low; AMTP ignores it/.test(l)), client.logs.join('\n'));
+    assert.ok(
+      client.logs.some((l) => /warn: .*asks to lower fs\.overwrite from high to low; AMTP ignores it/.test(l)),
+      client.logs.join('\n'),
+    );
     const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${runId}.json`), 'utf8'));
     assert.deepEqual(run.audit.filter((a: { tool: string }) => a.tool === 'settings.ignored').length, 2);
   });
@@ -45,18 +55,27 @@ describe('language server handlers (in-process)', function () {
     const add = await makeAddWorkspace('amtp-lsp-runtests-');
     try {
       const client = new FakeClient();
-      const svc = new AmtpService(add, client.port, { trusted: true, settings: { ...settings, provider: 'openai', baseURL: fake.baseURL } });
+      const svc = new AmtpService(add, client.port, {
+        trusted: true,
+        settings: { ...settings, provider: 'openai', baseURL: fake.baseURL },
+      });
       svc.setCredentials({ apiKey: 'sk-test-runtests-000' });
       const { runId } = await svc.generate({ depth: 'standard', framework: 'auto' });
       await svc.idle();
       assert.equal(client.views.at(-1)!.status, 'completed', client.views.at(-1)!.reason);
       const r = await svc.runTests({ runId });
-      assert.deepEqual(r.results.map((x) => [x.caseId, x.outcome]), [[CASE_ID, 'passing']]);
+      assert.deepEqual(
+        r.results.map((x) => [x.caseId, x.outcome]),
+        [[CASE_ID, 'passing']],
+      );
       assert.equal(r.framework, 'node-test');
       assert.equal(r.coverage, undefined, 'no coverage unless asked');
       // The Coverage profile: the same run, measured with nothing installed in the project.
       const cov = await svc.runTests({ runId, coverage: true });
-      assert.deepEqual(cov.results.map((x) => x.outcome), ['passing']);
+      assert.deepEqual(
+        cov.results.map((x) => x.outcome),
+        ['passing'],
+      );
       const index = cov.coverage!.find((f) => f.path === 'index.js')!;
       assert.ok(index, JSON.stringify(cov.coverage));
       assert.ok(index.statements.length > 0 && index.statements.every((st) => st.count > 0), 'add() runs every statement of index.js');
@@ -65,7 +84,10 @@ describe('language server handlers (in-process)', function () {
       assert.equal(failing.results[0].outcome, 'failing');
       assert.match(failing.results[0].message!, /-1[\s\S]*5|5[\s\S]*-1/, 'the whole assertion message comes back');
       const audit = JSON.parse(await fsp.readFile(path.join(add, '.amtp/runs', `${runId}.json`), 'utf8')).audit;
-      assert.equal(audit.filter((a: { tool: string; detail?: string }) => a.tool === 'tests.run' && /Run Generated Tests/.test(a.detail ?? '')).length, 3);
+      assert.equal(
+        audit.filter((a: { tool: string; detail?: string }) => a.tool === 'tests.run' && /Run Generated Tests/.test(a.detail ?? '')).length,
+        3,
+      );
     } finally {
       await fake.stop();
       await fsp.rm(path.dirname(add), { recursive: true, force: true });
@@ -174,18 +196,29 @@ describe('language server over stdio', function () {
   this.timeout(60_000);
   it('initializes, answers amtp/detect and amtp/generate, and notifies amtp/runChanged', async () => {
     const ws = await copySample();
-    const child = spawn(process.execPath, [path.resolve(__dirname, '../../dist/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.resolve(__dirname, '../../dist/server.js'), '--stdio'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const views: P.RunView[] = [];
-    conn.onNotification('amtp/runChanged', (p: P.RunChangedParams) => { views.push(p.run); });
+    conn.onNotification('amtp/runChanged', (p: P.RunChangedParams) => {
+      views.push(p.run);
+    });
     conn.listen();
     try {
-      await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(ws).href, workspaceFolders: [{ uri: pathToFileURL(ws).href, name: 'sample-lib' }], capabilities: {}, initializationOptions: { trusted: true, settings } satisfies P.InitOptions });
+      await conn.sendRequest('initialize', {
+        processId: process.pid,
+        rootUri: pathToFileURL(ws).href,
+        workspaceFolders: [{ uri: pathToFileURL(ws).href, name: 'sample-lib' }],
+        capabilities: {},
+        initializationOptions: { trusted: true, settings } satisfies P.InitOptions,
+      });
       await conn.sendNotification('initialized', {});
       assert.deepEqual(await conn.sendRequest('amtp/detect', null), { framework: 'node-test', language: 'javascript' });
       const { runId } = (await conn.sendRequest('amtp/generate', { depth: 'smoke', framework: 'auto' })) as P.GenerateResult;
       const deadline = Date.now() + 30_000;
-      while (!views.some((v) => v.runId === runId && v.status === 'completed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!views.some((v) => v.runId === runId && v.status === 'completed') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       assert.ok(views.some((v) => v.runId === runId && v.status === 'completed'));
       await conn.sendRequest('shutdown');
       await conn.sendNotification('exit');

@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { AmtpService } from '../../server/src/lsp/service';
 import { FakeClient } from '../helpers/fakeClient';
 import { copyWorkspace, SAMPLE_LIB } from '../helpers/workspaces';
-import type * as P from '../../server/src/protocol';
 
 const REPO = path.resolve(__dirname, '../..');
 
@@ -28,9 +27,17 @@ describe('language server: a run is shown as ended only when it has ended', func
     const svc = new AmtpService(ws, c.port, { trusted: true, settings: { provider: 'offline', approvalTimeoutSeconds: 30 } });
     const { runId } = await svc.generate({ depth: 'standard', framework: 'auto' });
     await svc.idle();
-    assert.deepEqual(c.approvals.map((a) => a.tool), ['tests.run'], 'the run went through verification');
+    assert.deepEqual(
+      c.approvals.map((a) => a.tool),
+      ['tests.run'],
+      'the run went through verification',
+    );
     const statuses = views.filter((v) => v.runId === runId).map((v) => `${v.status}/${v.stage}`);
-    assert.deepEqual(statuses.slice(0, -1).filter((s) => !s.startsWith('running/')), [], `views before the last: ${statuses.join(', ')}`);
+    assert.deepEqual(
+      statuses.slice(0, -1).filter((s) => !s.startsWith('running/')),
+      [],
+      `views before the last: ${statuses.join(', ')}`,
+    );
     const last = views.at(-1)!;
     assert.equal(last.status, 'completed', last.reason);
     assert.equal(last.verification?.status, 'done');

@@ -12,7 +12,12 @@ import { NO_ELICITATION } from '../../server/src/mcp/elicitApprover';
 import { createWorkspaceServer } from '../../server/src/mcp/server';
 import { makeAddWorkspace } from '../helpers/scriptedModel';
 
-type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
+type Result = {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool result's structured content is read field by field
+  structuredContent?: any;
+};
 
 /** A client; with `answer`, it declares form elicitation and answers each request with it. */
 async function connect(ws: string, answer?: (req: ElicitRequest['params']) => ElicitResult) {
@@ -46,11 +51,17 @@ describe('MCP tools that generate and run tests', function () {
       assert.equal(s.status, 'completed');
       assert.deepEqual(s.files, [{ path: 'test/adder.amtp.test.js', action: 'created' }]);
       assert.equal(s.verification.status, 'done');
-      assert.ok(s.verification.results.length > 0 && s.verification.results.every((x: { outcome: string }) => x.outcome === 'passing'), JSON.stringify(s.verification.results));
+      assert.ok(
+        s.verification.results.length > 0 && s.verification.results.every((x: { outcome: string }) => x.outcome === 'passing'),
+        JSON.stringify(s.verification.results),
+      );
       // Exactly one confirmation: the test run (a new file in a test folder is medium risk).
       assert.equal(c.asked.length, 1);
       assert.match(c.asked[0].message, /^\[high risk\] tests\.run: Run \d+ written test\(s\) in 1 file\(s\) with node-test/);
-      assert.deepEqual(s.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]), [['tests.run', 'approved']]);
+      assert.deepEqual(
+        s.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]),
+        [['tests.run', 'approved']],
+      );
       const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${s.runId}.json`), 'utf8'));
       assert.equal(run.approvals[0].decidedBy, 'test-host (elicitation)');
 
@@ -62,7 +73,11 @@ describe('MCP tools that generate and run tests', function () {
       assert.equal(c.asked.length, 2);
       assert.match(c.asked[1].message, /tests\.run: Run 1 test file\(s\) once with node-test/);
       const after = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${s.runId}.json`), 'utf8'));
-      assert.equal(after.audit.filter((a: { tool: string; outcome: string }) => a.tool === 'tests.run' && a.outcome === 'executed').length, 2, 'both runs audited in the run record');
+      assert.equal(
+        after.audit.filter((a: { tool: string; outcome: string }) => a.tool === 'tests.run' && a.outcome === 'executed').length,
+        2,
+        'both runs audited in the run record',
+      );
     } finally {
       await c.close();
     }
@@ -76,7 +91,10 @@ describe('MCP tools that generate and run tests', function () {
       assert.equal(s.status, 'completed');
       assert.equal(s.verification.status, 'rejected');
       assert.equal(s.verification.executions, 0);
-      assert.deepEqual(s.approvals.map((a: { decision: string }) => a.decision), ['rejected']);
+      assert.deepEqual(
+        s.approvals.map((a: { decision: string }) => a.decision),
+        ['rejected'],
+      );
       const t = await c.call('tests_run', {});
       assert.equal(t.isError, true);
       assert.match(t.content[0].text, /^not run: rejected — the person chose "decline"/);
@@ -91,7 +109,11 @@ describe('MCP tools that generate and run tests', function () {
       const r = await c.call('tests_generate', {});
       const s = r.structuredContent;
       assert.equal(s.status, 'completed');
-      assert.deepEqual(s.files, [{ path: 'test/adder.amtp.test.js', action: 'created' }], 'a new test file is medium risk: written without asking');
+      assert.deepEqual(
+        s.files,
+        [{ path: 'test/adder.amtp.test.js', action: 'created' }],
+        'a new test file is medium risk: written without asking',
+      );
       assert.equal(s.verification.status, 'rejected');
       assert.match(r.content[0].text, /Not done \(tests\.run test\/adder\.amtp\.test\.js\): this MCP client cannot ask you to confirm/);
       const t = await c.call('tests_run', { files: ['test/adder.amtp.test.js'] });

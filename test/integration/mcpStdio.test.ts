@@ -9,7 +9,12 @@ import { runCli } from '../helpers/cli';
 import { makeRepo } from '../helpers/fixtureRepo';
 import { makeAddWorkspace } from '../helpers/scriptedModel';
 
-type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
+type Result = {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool result's structured content is read field by field
+  structuredContent?: any;
+};
 
 describe('mcp workspace server over stdio (real SDK client)', function () {
   this.timeout(60_000);
@@ -50,23 +55,52 @@ describe('mcp workspace server over stdio (real SDK client)', function () {
       }
     }
     const generate = tools.find((t) => t.name === 'tests_generate')!;
-    assert.deepEqual(Object.keys(generate.inputSchema.properties ?? {}).sort(), ['changedSince', 'commit', 'depth', 'framework', 'only', 'verify']);
+    assert.deepEqual(Object.keys(generate.inputSchema.properties ?? {}).sort(), [
+      'changedSince',
+      'commit',
+      'depth',
+      'framework',
+      'only',
+      'verify',
+    ]);
     assert.match(generate.description!, /Scoping to paths or symbols is not available yet/);
   });
 
   it('repo_tree: sorted entries, ignore rules, default skips, limit and globs', async () => {
     const r = await call('repo_tree', {});
     const paths = r.structuredContent.entries.map((e: { path: string }) => e.path);
-    assert.deepEqual(paths, ['.amtpignore', 'bin.dat', 'escape-dir', 'escape.txt', 'inside-link.ts', 'lat.txt', 'src', 'src/a.ts', 'src/b.js']);
-    assert.deepEqual(r.structuredContent.entries.find((e: { path: string }) => e.path === 'src/a.ts'), { path: 'src/a.ts', type: 'file', size: 37, language: 'TypeScript' });
+    assert.deepEqual(paths, [
+      '.amtpignore',
+      'bin.dat',
+      'escape-dir',
+      'escape.txt',
+      'inside-link.ts',
+      'lat.txt',
+      'src',
+      'src/a.ts',
+      'src/b.js',
+    ]);
+    assert.deepEqual(
+      r.structuredContent.entries.find((e: { path: string }) => e.path === 'src/a.ts'),
+      { path: 'src/a.ts', type: 'file', size: 37, language: 'TypeScript' },
+    );
     assert.equal(r.structuredContent.truncated, false);
     const limited = await call('repo_tree', { limit: 2 });
     assert.equal(limited.structuredContent.entries.length, 2);
     assert.equal(limited.structuredContent.truncated, true);
     const ts = await call('repo_tree', { include: ['**/*.ts'] });
-    assert.deepEqual(ts.structuredContent.entries.map((e: { path: string; type: string }) => [e.path, e.type]), [['inside-link.ts', 'symlink'], ['src/a.ts', 'file']]);
+    assert.deepEqual(
+      ts.structuredContent.entries.map((e: { path: string; type: string }) => [e.path, e.type]),
+      [
+        ['inside-link.ts', 'symlink'],
+        ['src/a.ts', 'file'],
+      ],
+    );
     const sub = await call('repo_tree', { path: 'src', exclude: ['**/*.js'] });
-    assert.deepEqual(sub.structuredContent.entries.map((e: { path: string }) => e.path), ['src/a.ts']);
+    assert.deepEqual(
+      sub.structuredContent.entries.map((e: { path: string }) => e.path),
+      ['src/a.ts'],
+    );
   });
 
   it('repo_read_file: content, ranges and truncation', async () => {
@@ -130,7 +164,13 @@ describe('amtp mcp: generating over stdio, and where it refuses to serve', funct
       return { action: 'accept', content: { approve: true } };
     });
     try {
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.resolve('dist/cli.js'), 'mcp', ws, '--provider', 'offline'], stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [path.resolve('dist/cli.js'), 'mcp', ws, '--provider', 'offline'],
+          stderr: 'pipe',
+        }),
+      );
       const r = (await client.callTool({ name: 'tests_generate', arguments: { depth: 'smoke' } })) as Result;
       assert.equal(r.structuredContent.status, 'completed', r.content[0].text);
       assert.equal(r.structuredContent.verification.status, 'done');
@@ -145,7 +185,10 @@ describe('amtp mcp: generating over stdio, and where it refuses to serve', funct
   it('without DIR it refuses to serve / or the home folder (exit 2), and serves the current folder otherwise', async () => {
     const root = await runCli(['mcp'], {}, '/');
     assert.equal(root.code, 2);
-    assert.match(root.stderr, /no DIR given and the current folder is the root folder \(\/\); amtp mcp serves one project: pass its folder/);
+    assert.match(
+      root.stderr,
+      /no DIR given and the current folder is the root folder \(\/\); amtp mcp serves one project: pass its folder/,
+    );
     const home = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-home-'));
     try {
       const r = await runCli(['mcp'], { HOME: home }, home);

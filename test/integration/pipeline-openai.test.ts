@@ -8,7 +8,16 @@ import type { PipelineEvent } from '../../server/src/pipeline/deps';
 import { RunStore } from '../../server/src/pipeline/store';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
-import { ADD_CASE, CASE_ID, GOOD_TEST_PATH, goodEngineerOutput, goodGeneratorOutput, goodModel, isGoodTestFile, makeAddWorkspace } from '../helpers/scriptedModel';
+import {
+  ADD_CASE,
+  CASE_ID,
+  GOOD_TEST_PATH,
+  goodEngineerOutput,
+  goodGeneratorOutput,
+  goodModel,
+  isGoodTestFile,
+  makeAddWorkspace,
+} from '../helpers/scriptedModel';
 
 const params = (over: Parameters<typeof resolveParams>[0] = {}) =>
   resolveParams({ provider: 'openai', model: 'base-model', models: { engineer: 'engineer-model' }, seed: 7, temperature: 0.1, ...over });
@@ -35,11 +44,17 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
   it('fenced JSON from every agent completes the run; requests carry exactly the contract', async () => {
     const run = await startRun(openAiDeps(ws, fake.baseURL), params());
     assert.equal(run.status, 'completed', run.reason);
-    assert.deepEqual(fake.requests.map((r) => r.agent), ['crawler', 'generator', 'engineer']);
+    assert.deepEqual(
+      fake.requests.map((r) => r.agent),
+      ['crawler', 'generator', 'engineer'],
+    );
     const store = new RunStore(ws);
     for (const req of fake.requests) {
       assert.equal(req.body.messages.length, 2, 'a session is the system prompt plus the envelope, nothing else');
-      assert.deepEqual(req.body.messages.map((m) => m.role), ['system', 'user']);
+      assert.deepEqual(
+        req.body.messages.map((m) => m.role),
+        ['system', 'user'],
+      );
       const user = req.body.messages[1].content;
       assert.equal(user, canonicalJson(JSON.parse(user)), 'the envelope is RFC 8785 canonical JSON');
       assert.ok(req.body.temperature! <= 0.2);
@@ -48,29 +63,57 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
       assert.match(req.body.messages[0].content, /"\$id":"https:\/\/amtp\.dev\/schemas\//, 'the system prompt carries the output schema');
       assert.equal(req.headers.authorization, 'Bearer sk-test-fake-key-000');
     }
-    assert.deepEqual(fake.requests.map((r) => r.body.model), ['base-model', 'base-model', 'engineer-model']);
+    assert.deepEqual(
+      fake.requests.map((r) => r.body.model),
+      ['base-model', 'base-model', 'engineer-model'],
+    );
     // Each batch's envelope is a view cut from the previous agent's persisted result.
     const [crawlerReq, generatorReq, engineerReq] = fake.requests;
     assert.equal(crawlerReq.envelope!.from_agent, 'orchestrator');
     assert.deepEqual(crawlerReq.envelope!.batch, { index: 1, count: 1 });
     const staticMap = await store.getArtifact(run.id, run.activities[0].sourceArtifactId!);
     assert.equal(crawlerReq.envelope!.artifact_id, staticMap.id);
-    assert.deepEqual((crawlerReq.envelope!.payload as { key_files: unknown }).key_files, (staticMap.content as { key_files: unknown }).key_files);
+    assert.deepEqual(
+      (crawlerReq.envelope!.payload as { key_files: unknown }).key_files,
+      (staticMap.content as { key_files: unknown }).key_files,
+    );
     const crawlerArt = await store.getArtifact(run.id, run.activities[0].artifactId!);
     const generatorArt = await store.getArtifact(run.id, run.activities[1].artifactId!);
     assert.equal(generatorReq.envelope!.artifact_id, crawlerArt.id);
     assert.deepEqual((generatorReq.envelope!.payload as { view: unknown }).view, { batch: 1, of: 1, modules: 1 });
     assert.deepEqual(generatorReq.envelope!.params, { depth_level: 'standard' });
     assert.equal(engineerReq.envelope!.artifact_id, generatorArt.id);
-    const engPayload = engineerReq.envelope!.payload as { framework: string; cases: { file: string; case: { id: string } }[]; files: { path: string; imports: string[]; names: string[] }[] };
-    assert.equal(engPayload.framework, 'node-test', 'AMTP resolves auto to the project\'s framework');
-    assert.deepEqual(engPayload.cases, [{ file: GOOD_TEST_PATH, case: { ...ADD_CASE, id: CASE_ID } }], 'AMTP computed the id the model did not write');
-    assert.deepEqual(engPayload.files, [{ path: GOOD_TEST_PATH, target: 'index.js', imports: ["const { describe, it } = require('node:test');", "const assert = require('node:assert/strict');", "const { add } = require('../index.js');"], names: ['add'] }]);
+    const engPayload = engineerReq.envelope!.payload as {
+      framework: string;
+      cases: { file: string; case: { id: string } }[];
+      files: { path: string; imports: string[]; names: string[] }[];
+    };
+    assert.equal(engPayload.framework, 'node-test', "AMTP resolves auto to the project's framework");
+    assert.deepEqual(
+      engPayload.cases,
+      [{ file: GOOD_TEST_PATH, case: { ...ADD_CASE, id: CASE_ID } }],
+      'AMTP computed the id the model did not write',
+    );
+    assert.deepEqual(engPayload.files, [
+      {
+        path: GOOD_TEST_PATH,
+        target: 'index.js',
+        imports: [
+          "const { describe, it } = require('node:test');",
+          "const assert = require('node:assert/strict');",
+          "const { add } = require('../index.js');",
+        ],
+        names: ['add'],
+      },
+    ]);
     assert.deepEqual(engineerReq.envelope!.params, { target_framework: 'auto' });
     // Batch artifacts carry the session's provenance; results say which batches they merge.
     for (const act of run.activities) {
       const batch = await store.getArtifact(run.id, act.batches![0].artifactId!);
-      assert.ok('sanitizer' in batch.meta && batch.meta.sanitizer === 'v1.0.0' && batch.meta.seed === 7 && batch.meta.attempt === 1, JSON.stringify(batch.meta));
+      assert.ok(
+        'sanitizer' in batch.meta && batch.meta.sanitizer === 'v1.0.0' && batch.meta.seed === 7 && batch.meta.attempt === 1,
+        JSON.stringify(batch.meta),
+      );
       assert.deepEqual((await store.getArtifact(run.id, act.artifactId!)).meta, { merged_from: [batch.id] });
     }
     assert.equal(isGoodTestFile(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8')), true);
@@ -85,7 +128,10 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     assert.equal(run.status, 'completed', run.reason);
     const gen = run.activities.find((a) => a.agent === 'generator')!;
     assert.equal(gen.attempts, 2);
-    assert.deepEqual(gen.errors.map((e) => e.kind), ['MalformedLlmOutput']);
+    assert.deepEqual(
+      gen.errors.map((e) => e.kind),
+      ['MalformedLlmOutput'],
+    );
     const [first, second] = fake.callsFor('generator');
     assert.equal(second.body.messages.length, 2);
     assert.deepEqual(second.body.messages, first.body.messages, 'the retry is a fresh session: same two messages, no history');
@@ -95,19 +141,34 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
 
   it('a reply cut at the output bound is OutputTruncated, not malformed output: retried once, then the run fails saying how to raise the bound', async () => {
     const cut = JSON.stringify(goodEngineerOutput()).slice(0, 60);
-    fake.script('engineer', { content: cut, finishReason: 'length' }, { content: cut, finishReason: 'length' }, { content: cut, finishReason: 'length' });
+    fake.script(
+      'engineer',
+      { content: cut, finishReason: 'length' },
+      { content: cut, finishReason: 'length' },
+      { content: cut, finishReason: 'length' },
+    );
     const run = await startRun(openAiDeps(ws, fake.baseURL), params());
     assert.equal(run.status, 'failed');
     const eng = run.activities.find((a) => a.agent === 'engineer')!;
     assert.equal(eng.attempts, 2, 'one retry, not the malformed-output budget of 3');
-    assert.deepEqual(eng.errors.map((e) => e.kind), ['OutputTruncated', 'OutputTruncated']);
+    assert.deepEqual(
+      eng.errors.map((e) => e.kind),
+      ['OutputTruncated', 'OutputTruncated'],
+    );
     assert.match(eng.errors[0].message, /output bound of 4096 tokens \(finish_reason "length"\)/);
     assert.equal(eng.errors[0].excerpt, cut.slice(-200), 'the tail of the cut reply is kept for a person');
-    assert.match(run.reason!, /cut at the output bound of 4096 tokens 2 times, and its batch cannot be cut further; raise --max-output-tokens/);
+    assert.match(
+      run.reason!,
+      /cut at the output bound of 4096 tokens 2 times, and its batch cannot be cut further; raise --max-output-tokens/,
+    );
     assert.equal(fake.callsFor('engineer').length, 2);
     assert.equal(eng.usage!.requests, 2, 'cut replies are paid for: both are counted');
     assert.equal(eng.artifactId, undefined);
-    assert.equal((await artifactFiles(ws)).length, 5, 'the static map, then the crawler and generator batches and results; nothing of the engineer');
+    assert.equal(
+      (await artifactFiles(ws)).length,
+      5,
+      'the static map, then the crawler and generator batches and results; nothing of the engineer',
+    );
     await assert.rejects(fsp.access(path.join(ws, GOOD_TEST_PATH)));
   });
 
@@ -115,7 +176,10 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     fake.script('generator', { content: JSON.stringify(goodGeneratorOutput()).slice(0, 50), finishReason: 'length' });
     const run = await startRun(openAiDeps(ws, fake.baseURL), params());
     assert.equal(run.status, 'completed', run.reason);
-    assert.deepEqual(run.activities[1].errors.map((e) => e.kind), ['OutputTruncated']);
+    assert.deepEqual(
+      run.activities[1].errors.map((e) => e.kind),
+      ['OutputTruncated'],
+    );
     assert.equal(run.activities[1].attempts, 2);
   });
 
@@ -125,7 +189,10 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     const run = await startRun(openAiDeps(ws, fake.baseURL), params());
     assert.equal(run.status, 'failed');
     const eng = run.activities.find((a) => a.agent === 'engineer')!;
-    assert.deepEqual(eng.errors.map((e) => e.kind), ['MalformedLlmOutput', 'MalformedLlmOutput', 'MalformedLlmOutput']);
+    assert.deepEqual(
+      eng.errors.map((e) => e.kind),
+      ['MalformedLlmOutput', 'MalformedLlmOutput', 'MalformedLlmOutput'],
+    );
   });
 
   it('a schema-violating object stops the run in needs_review with the ajv errors, persists nothing, and is not retried', async () => {
@@ -140,7 +207,10 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     assert.equal(fake.callsFor('generator').length, 1);
     assert.equal(fake.callsFor('engineer').length, 0);
     const details = gen.errors[0].details!;
-    assert.ok(details.some((d) => d.path === '/cases/0/priority'), JSON.stringify(details));
+    assert.ok(
+      details.some((d) => d.path === '/cases/0/priority'),
+      JSON.stringify(details),
+    );
     assert.ok(details.some((d) => d.path === '/cases/0/id'));
     assert.match(run.reason!, /violates case-plan/);
     assert.equal((await artifactFiles(ws)).length, 3, 'only the static map and the crawler batch and result');
@@ -159,7 +229,10 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     const waits = events.filter((e) => e.type === 'log').map((e) => (e as { message: string }).message);
     assert.match(waits[0], /retrying in 1000 ms/);
     assert.match(waits[1], /retrying in 20 ms/, 'second rate-limit retry: 10 ms base × attempt 2');
-    assert.deepEqual(run.activities[0].errors.map((e) => e.kind), ['RateLimited', 'RateLimited']);
+    assert.deepEqual(
+      run.activities[0].errors.map((e) => e.kind),
+      ['RateLimited', 'RateLimited'],
+    );
   });
 
   it('500, then a reset connection, then ok: transient errors are retried with their own backoff', async () => {
@@ -167,7 +240,10 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     const events: PipelineEvent[] = [];
     const run = await startRun(openAiDeps(ws, fake.baseURL, { events }), params());
     assert.equal(run.status, 'completed', run.reason);
-    assert.deepEqual(run.activities[1].errors.map((e) => e.kind), ['TransientLlmError', 'TransientLlmError']);
+    assert.deepEqual(
+      run.activities[1].errors.map((e) => e.kind),
+      ['TransientLlmError', 'TransientLlmError'],
+    );
     assert.equal(fake.callsFor('generator').length, 3);
     const waits = events.filter((e) => e.type === 'log').map((e) => (e as { message: string }).message);
     assert.match(waits[0], /retrying in 5 ms/);
@@ -203,11 +279,13 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
   it('credential-shaped strings in workspace files are redacted before they reach the model', async () => {
     const planted = 'sk-proj-PLANTEDsecretKEY0123456789abcdef';
     const src = path.join(ws, 'index.js');
-    await fsp.writeFile(src, (await fsp.readFile(src, 'utf8')).replace(' * Adds two numbers.', ` * Adds two numbers. The demo server key is ${planted}.`));
+    await fsp.writeFile(
+      src,
+      (await fsp.readFile(src, 'utf8')).replace(' * Adds two numbers.', ` * Adds two numbers. The demo server key is ${planted}.`),
+    );
     const run = await startRun(openAiDeps(ws, fake.baseURL), params());
     assert.equal(run.status, 'completed', run.reason);
     for (const req of fake.requests) assert.ok(!JSON.stringify(req.body).includes(planted), `${req.agent} request`);
     assert.ok(fake.requests[0].body.messages[1].content.includes('[REDACTED]'), 'the doc comment still arrives, redacted');
   });
 });
-

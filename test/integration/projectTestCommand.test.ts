@@ -24,7 +24,11 @@ function project(name: string, pkg: Record<string, unknown>, extra: Record<strin
   mkdirSync(WORK, { recursive: true });
   const dir = mkdtempSync(join(WORK, `cmd-${name}-`));
   cpSync(from, dir, { recursive: true });
-  if (from === SAMPLE) writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sample-lib', version: '1.0.0', main: 'src/index.js', license: 'MIT', ...pkg }, null, 2));
+  if (from === SAMPLE)
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'sample-lib', version: '1.0.0', main: 'src/index.js', license: 'MIT', ...pkg }, null, 2),
+    );
   for (const [p, text] of Object.entries(extra)) {
     mkdirSync(join(dir, p, '..'), { recursive: true });
     writeFileSync(join(dir, p), text);
@@ -39,7 +43,12 @@ async function generate(dir: string): Promise<Summary> {
 }
 
 function run(cmd: string, args: string[], cwd: string) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false', CI: '1', FORCE_COLOR: '0' } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, npm_config_update_notifier: 'false', CI: '1', FORCE_COLOR: '0' },
+  });
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 
@@ -58,7 +67,11 @@ describe("the project's own test command after a run", function () {
   });
 
   it('mocha with a spec glob: the file is named to fit and `npm test` runs it', async () => {
-    const dir = project('mocha-glob', { scripts: { test: "mocha 'spec/**/*.spec.js'" }, devDependencies: { mocha: '*' } }, { 'spec/own.spec.js': "const assert = require('node:assert');\nit('own test', () => assert.ok(true));\n" });
+    const dir = project(
+      'mocha-glob',
+      { scripts: { test: "mocha 'spec/**/*.spec.js'" }, devDependencies: { mocha: '*' } },
+      { 'spec/own.spec.js': "const assert = require('node:assert');\nit('own test', () => assert.ok(true));\n" },
+    );
     dirs.push(dir);
     const s = await generate(dir);
     assert.deepEqual(written(s), ['spec/sample-lib.amtp.spec.js']);
@@ -71,7 +84,11 @@ describe("the project's own test command after a run", function () {
   });
 
   it('`mocha test/test.js` names one file: npm test still passes, and the summary says how to run AMTP tests', async () => {
-    const dir = project('mocha-one', { scripts: { test: 'mocha test/test.js' }, devDependencies: { mocha: '*' } }, { 'test/test.js': "const assert = require('node:assert');\nit('own test', () => assert.ok(true));\n" });
+    const dir = project(
+      'mocha-one',
+      { scripts: { test: 'mocha test/test.js' }, devDependencies: { mocha: '*' } },
+      { 'test/test.js': "const assert = require('node:assert');\nit('own test', () => assert.ok(true));\n" },
+    );
     dirs.push(dir);
     const s = await generate(dir);
     // the project's one test file is `*.js`, so AMTP's name follows that pattern (layout.ts testFileName)
@@ -83,36 +100,61 @@ describe("the project's own test command after a run", function () {
     assert.ok(command?.includes('test/sample-lib.amtp.js'), s.layoutNote);
     const own = run('sh', ['-c', `PATH="${join(REPO, 'node_modules/.bin')}:$PATH" ${command}`], dir);
     assert.equal(own.status, 0, own.out);
-    assert.ok(caseIds(dir, s).every((id) => own.out.includes(id)), own.out);
+    assert.ok(
+      caseIds(dir, s).every((id) => own.out.includes(id)),
+      own.out,
+    );
   });
 
   it('jest with a package.json testMatch: the file goes where testMatch looks and `npm test` runs it', async () => {
-    const dir = project('jest', { scripts: { test: 'jest --ci' }, devDependencies: { jest: '*' }, jest: { testMatch: ['**/checks/**/*.check.js'] } }, { 'checks/own.check.js': "test('own test', () => expect(1).toBe(1));\n" });
+    const dir = project(
+      'jest',
+      { scripts: { test: 'jest --ci' }, devDependencies: { jest: '*' }, jest: { testMatch: ['**/checks/**/*.check.js'] } },
+      { 'checks/own.check.js': "test('own test', () => expect(1).toBe(1));\n" },
+    );
     dirs.push(dir);
     const s = await generate(dir);
     assert.deepEqual(written(s), ['checks/sample-lib.amtp.check.js']);
     const t = run('npm', ['test', '--', '--verbose'], dir);
     assert.equal(t.status, 0, t.out);
-    assert.ok(caseIds(dir, s).every((id) => t.out.includes(id)), t.out);
+    assert.ok(
+      caseIds(dir, s).every((id) => t.out.includes(id)),
+      t.out,
+    );
     assert.match(t.out, /Tests:\s+\d+ passed, \d+ total/);
   });
 
   it('vitest with test.include in vitest.config.mjs: the file goes where include looks and `npm test` runs it', async () => {
     const config = "export default { test: { include: ['checks/**/*.spec.js'] } };\n";
-    const dir = project('vitest', { scripts: { test: 'vitest run' }, devDependencies: { vitest: '*' } }, { 'vitest.config.mjs': config, 'checks/own.spec.js': "import { test, expect } from 'vitest';\ntest('own test', () => expect(1).toBe(1));\n" });
+    const dir = project(
+      'vitest',
+      { scripts: { test: 'vitest run' }, devDependencies: { vitest: '*' } },
+      {
+        'vitest.config.mjs': config,
+        'checks/own.spec.js': "import { test, expect } from 'vitest';\ntest('own test', () => expect(1).toBe(1));\n",
+      },
+    );
     dirs.push(dir);
     const s = await generate(dir);
     assert.deepEqual(written(s), ['checks/sample-lib.amtp.spec.js']);
     const t = run('npm', ['test', '--', '--reporter', 'verbose'], dir);
     assert.equal(t.status, 0, t.out);
-    assert.ok(caseIds(dir, s).every((id) => t.out.includes(id)), t.out);
+    assert.ok(
+      caseIds(dir, s).every((id) => t.out.includes(id)),
+      t.out,
+    );
     assert.match(t.out, /own test/);
   });
 
   it('a node script wrapper: AMTP files stay out of its folder, so `npm test` still passes', async () => {
     // The wrapper runs every file in test/ as its own kind of test: a file AMTP left there would break it.
-    const wrapper = "const fs = require('node:fs');\nfor (const f of fs.readdirSync(__dirname)) if (f !== 'run.js') { const t = require('./' + f); if (typeof t.check !== 'function') { console.error('not a check file: ' + f); process.exit(1); } t.check(); }\nconsole.log('checks ok');\n";
-    const dir = project('wrapper', { scripts: { test: 'node test/run.js' } }, { 'test/run.js': wrapper, 'test/own.js': 'exports.check = () => {};\n' });
+    const wrapper =
+      "const fs = require('node:fs');\nfor (const f of fs.readdirSync(__dirname)) if (f !== 'run.js') { const t = require('./' + f); if (typeof t.check !== 'function') { console.error('not a check file: ' + f); process.exit(1); } t.check(); }\nconsole.log('checks ok');\n";
+    const dir = project(
+      'wrapper',
+      { scripts: { test: 'node test/run.js' } },
+      { 'test/run.js': wrapper, 'test/own.js': 'exports.check = () => {};\n' },
+    );
     dirs.push(dir);
     const s = await generate(dir);
     assert.ok(written(s).length > 0 && written(s).every((p) => p.startsWith('amtp-tests/')), written(s).join());
@@ -131,6 +173,9 @@ describe("the project's own test command after a run", function () {
     assert.ok(written(s).length > 0 && written(s).every((p) => /^checks\/check_\w+_amtp\.py$/.test(p)), written(s).join());
     const t = run(py!, ['-m', 'pytest', '-v', '-p', 'no:cacheprovider'], dir);
     assert.equal(t.status, 0, t.out);
-    assert.ok(caseIds(dir, s).every((id) => t.out.includes(id)), t.out);
+    assert.ok(
+      caseIds(dir, s).every((id) => t.out.includes(id)),
+      t.out,
+    );
   });
 });

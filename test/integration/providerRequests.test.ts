@@ -18,15 +18,32 @@ const SCHEMA = SCHEMAS['crawler-output'] as Record<string, unknown>;
 const { $schema: _s, $id: _i, ...SENT_SCHEMA } = SCHEMA;
 
 const request = (over: Partial<ChatRequest> = {}): ChatRequest => ({
-  agent: 'crawler', model: 'model-a', temperature: 0, top_p: 1, seed: 1234,
-  messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: ENVELOPE }],
-  responseSchema: { name: 'crawler-output', schema: SCHEMA }, ...over,
+  agent: 'crawler',
+  model: 'model-a',
+  temperature: 0,
+  top_p: 1,
+  seed: 1234,
+  messages: [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: ENVELOPE },
+  ],
+  responseSchema: { name: 'crawler-output', schema: SCHEMA },
+  ...over,
 });
 
 /** The golden body: everything an endpoint receives, for an output bound under `bound`. */
 const goldenBody = (bound: 'max_tokens' | 'max_completion_tokens', model = 'model-a') => ({
-  model, messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: ENVELOPE }], temperature: 0, top_p: 1, seed: 1234,
-  [bound]: 4096, stream: true, stream_options: { include_usage: true },
+  model,
+  messages: [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: ENVELOPE },
+  ],
+  temperature: 0,
+  top_p: 1,
+  seed: 1234,
+  [bound]: 4096,
+  stream: true,
+  stream_options: { include_usage: true },
   response_format: { type: 'json_schema', json_schema: { name: 'crawler-output', strict: false, schema: SENT_SCHEMA } },
 });
 
@@ -46,7 +63,11 @@ describe('provider request shapes (golden)', () => {
 
   it('keyless base URL (Ollama, LM Studio, vLLM): no Authorization header at all, max_tokens, streamed with usage', async () => {
     const reply = await complete({ baseURL: fake.baseURL });
-    assert.deepEqual(reply, { content: '{"ok":true}', model: 'model-a', usage: { promptTokens: 1234, completionTokens: 567, cachedTokens: 200 } });
+    assert.deepEqual(reply, {
+      content: '{"ok":true}',
+      model: 'model-a',
+      usage: { promptTokens: 1234, completionTokens: 567, cachedTokens: 200 },
+    });
     const [r] = fake.requests;
     assert.equal(r.path, '/v1/chat/completions');
     assert.deepEqual(auth(r), { authorization: undefined, 'api-key': undefined });
@@ -60,7 +81,11 @@ describe('provider request shapes (golden)', () => {
   });
 
   it('extra headers (OpenRouter style) ride on every request, next to the key', async () => {
-    await complete({ apiKey: 'sk-golden-key-0123456789', baseURL: fake.baseURL, headers: { 'HTTP-Referer': 'https://amtp.example', 'X-Title': 'AMTP' } });
+    await complete({
+      apiKey: 'sk-golden-key-0123456789',
+      baseURL: fake.baseURL,
+      headers: { 'HTTP-Referer': 'https://amtp.example', 'X-Title': 'AMTP' },
+    });
     const [r] = fake.requests;
     assert.equal(r.headers['http-referer'], 'https://amtp.example');
     assert.equal(r.headers['x-title'], 'AMTP');
@@ -77,8 +102,11 @@ describe('provider request shapes (golden)', () => {
     assert.deepEqual(r.body, goldenBody('max_completion_tokens'));
   });
 
-  it('Azure classic without a deployment setting: each agent\'s model name is its deployment; api-version is the configured one', async () => {
-    await complete({ kind: 'azure', apiKey: 'azure-golden-key-abcdef', azureEndpoint: `${fake.origin}/`, azureApiVersion: '2025-04-01-preview' }, request({ model: 'gpt-4o-deploy' }));
+  it("Azure classic without a deployment setting: each agent's model name is its deployment; api-version is the configured one", async () => {
+    await complete(
+      { kind: 'azure', apiKey: 'azure-golden-key-abcdef', azureEndpoint: `${fake.origin}/`, azureApiVersion: '2025-04-01-preview' },
+      request({ model: 'gpt-4o-deploy' }),
+    );
     const [r] = fake.requests;
     assert.equal(r.path, '/openai/deployments/gpt-4o-deploy/chat/completions?api-version=2025-04-01-preview');
     assert.deepEqual(r.body, goldenBody('max_completion_tokens', 'gpt-4o-deploy'));
@@ -112,12 +140,20 @@ describe('streaming: the timeout counts idle time, finish_reason and usage come 
     fake = await new FakeOpenAi(() => ({ content: '{"ok":true}' })).start();
   });
   afterEach(() => fake.stop());
-  const session = (timeoutMs: number) => new OpenAiProvider({ baseURL: fake.baseURL, timeoutMs, capabilities: new CapabilityMemory() }).openSession('crawler');
+  const session = (timeoutMs: number) =>
+    new OpenAiProvider({ baseURL: fake.baseURL, timeoutMs, capabilities: new CapabilityMemory() }).openSession('crawler');
 
   it('a reply that keeps streaming longer than the timeout in total is not cut', async () => {
     fake.script('unknown', { content: '{"long":"' + 'x'.repeat(50) + '"}', chunks: 6, chunkDelayMs: 150 });
     const t0 = Date.now();
-    const reply = await session(400).complete(request({ messages: [{ role: 'system', content: 'other' }, { role: 'user', content: '{}' }] }));
+    const reply = await session(400).complete(
+      request({
+        messages: [
+          { role: 'system', content: 'other' },
+          { role: 'user', content: '{}' },
+        ],
+      }),
+    );
     assert.ok(Date.now() - t0 > 800, 'the whole reply took longer than twice the timeout');
     assert.equal(reply.content, '{"long":"' + 'x'.repeat(50) + '"}');
   });
@@ -125,30 +161,60 @@ describe('streaming: the timeout counts idle time, finish_reason and usage come 
   it('a stream that stalls is given up after the idle timeout with a message saying how to raise it', async () => {
     fake.script('unknown', { content: '{"long":"stalls"}', chunks: 4, stallAfterChunks: 1 });
     const t0 = Date.now();
-    await assert.rejects(session(300).complete(request({ messages: [{ role: 'system', content: 'other' }, { role: 'user', content: '{}' }] })), (e: unknown) => {
-      assert.ok(e instanceof TransientLlmError, String(e));
-      assert.match(e.message, /no data from http:\/\/127\.0\.0\.1:\d+\/v1 for 0\.3 s: timed out.*--timeout, AMTP_TIMEOUT_SECONDS or amtp\.modelTimeoutSeconds/);
-      return true;
-    });
+    await assert.rejects(
+      session(300).complete(
+        request({
+          messages: [
+            { role: 'system', content: 'other' },
+            { role: 'user', content: '{}' },
+          ],
+        }),
+      ),
+      (e: unknown) => {
+        assert.ok(e instanceof TransientLlmError, String(e));
+        assert.match(
+          e.message,
+          /no data from http:\/\/127\.0\.0\.1:\d+\/v1 for 0\.3 s: timed out.*--timeout, AMTP_TIMEOUT_SECONDS or amtp\.modelTimeoutSeconds/,
+        );
+        return true;
+      },
+    );
     assert.ok(Date.now() - t0 < 3000);
   });
 
   it('finish_reason "length" in the stream is OutputTruncated, carrying the bound, the tail and the usage', async () => {
     fake.script('unknown', { content: '{"cut":"aaaa', finishReason: 'length', usage: { prompt: 10, completion: 4096 } });
-    await assert.rejects(session(5000).complete(request({ messages: [{ role: 'system', content: 'other' }, { role: 'user', content: '{}' }] })), (e: unknown) => {
-      assert.ok(e instanceof OutputTruncated);
-      assert.equal(e.kind, 'OutputTruncated');
-      assert.equal(e.splittable, true);
-      assert.equal(e.maxOutputTokens, 4096);
-      assert.equal(e.excerpt, '{"cut":"aaaa');
-      assert.deepEqual(e.usage, { promptTokens: 10, completionTokens: 4096, cachedTokens: 0 });
-      return true;
-    });
+    await assert.rejects(
+      session(5000).complete(
+        request({
+          messages: [
+            { role: 'system', content: 'other' },
+            { role: 'user', content: '{}' },
+          ],
+        }),
+      ),
+      (e: unknown) => {
+        assert.ok(e instanceof OutputTruncated);
+        assert.equal(e.kind, 'OutputTruncated');
+        assert.equal(e.splittable, true);
+        assert.equal(e.maxOutputTokens, 4096);
+        assert.equal(e.excerpt, '{"cut":"aaaa');
+        assert.deepEqual(e.usage, { promptTokens: 10, completionTokens: 4096, cachedTokens: 0 });
+        return true;
+      },
+    );
   });
 
   it('an endpoint that reports no usage gives a reply without usage', async () => {
     fake.script('unknown', { content: '{}', usage: null });
-    const reply = await session(5000).complete(request({ messages: [{ role: 'system', content: 'other' }, { role: 'user', content: '{}' }] }));
+    const reply = await session(5000).complete(
+      request({
+        messages: [
+          { role: 'system', content: 'other' },
+          { role: 'user', content: '{}' },
+        ],
+      }),
+    );
     assert.equal(reply.usage, undefined);
   });
 });
@@ -171,21 +237,37 @@ describe('an endpoint that refuses part of the request', () => {
     const memory = new CapabilityMemory(file);
     const lines: string[] = [];
     const p = new OpenAiProvider({ baseURL: fake.baseURL, capabilities: memory, log: (l) => lines.push(l) });
-    assert.deepEqual(await p.openSession('crawler').complete(request()), { content: '{"ok":true}', model: 'model-a', usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0 } });
-    assert.deepEqual(fake.requests.map((r) => 'response_format' in r.body), [true, false]);
+    assert.deepEqual(await p.openSession('crawler').complete(request()), {
+      content: '{"ok":true}',
+      model: 'model-a',
+      usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0 },
+    });
+    assert.deepEqual(
+      fake.requests.map((r) => 'response_format' in r.body),
+      [true, false],
+    );
     assert.equal(fake.answered.refused, 1);
     assert.match(lines[0], /refused structured output \(response_format\) for model model-a \(400: Invalid parameter: 'response_format'/);
     // Another session, same endpoint and model: straight to the plain path.
     await p.openSession('generator').complete(request());
-    assert.deepEqual(fake.requests.map((r) => 'response_format' in r.body), [true, false, false]);
+    assert.deepEqual(
+      fake.requests.map((r) => 'response_format' in r.body),
+      [true, false, false],
+    );
     // Another model on the same endpoint is asked again.
     await p.openSession('engineer').complete(request({ model: 'model-b' }));
-    assert.deepEqual(fake.requests.slice(3).map((r) => 'response_format' in r.body), [true, false]);
+    assert.deepEqual(
+      fake.requests.slice(3).map((r) => 'response_format' in r.body),
+      [true, false],
+    );
     // A new process (a new memory over the same cache file) remembers both.
     const next = new OpenAiProvider({ baseURL: fake.baseURL, capabilities: new CapabilityMemory(file) });
     await next.openSession('crawler').complete(request());
     await next.openSession('crawler').complete(request({ model: 'model-b' }));
-    assert.deepEqual(fake.requests.slice(5).map((r) => 'response_format' in r.body), [false, false]);
+    assert.deepEqual(
+      fake.requests.slice(5).map((r) => 'response_format' in r.body),
+      [false, false],
+    );
     // The cache file holds hashes and capabilities, no URL or model name.
     const text = await fsp.readFile(file, 'utf8');
     assert.ok(!text.includes('127.0.0.1') && !text.includes('model-a'), text);
@@ -207,11 +289,18 @@ describe('an endpoint that refuses part of the request', () => {
     const reply = await p.openSession('crawler').complete(request());
     assert.equal(reply.usage, undefined, 'without stream_options the stream carries no usage');
     const shape = fake.requests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens, !!r.body.stream_options]);
-    assert.deepEqual(shape, [[4096, undefined, true], [4096, undefined, false], [undefined, 4096, false]]);
+    assert.deepEqual(shape, [
+      [4096, undefined, true],
+      [4096, undefined, false],
+      [undefined, 4096, false],
+    ]);
   });
 
   it('a 400 that names no parameter AMTP can drop is a configuration error, sent once', async () => {
-    fake.script('crawler', { status: 400, body: { error: { message: 'max_tokens is too large: 4096. This model supports at most 2048 completion tokens' } } });
+    fake.script('crawler', {
+      status: 400,
+      body: { error: { message: 'max_tokens is too large: 4096. This model supports at most 2048 completion tokens' } },
+    });
     const p = new OpenAiProvider({ baseURL: fake.baseURL, capabilities: new CapabilityMemory() });
     await assert.rejects(p.openSession('crawler').complete(request()), /400 from .*max_tokens is too large/);
     assert.equal(fake.requests.length, 1);

@@ -29,7 +29,11 @@ describe('record / replay / verify-determinism', function () {
     ws = await makeAddWorkspace();
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-rec-'));
     recording = path.join(dir, 'run.jsonl');
-    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--record', recording], { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL, AMTP_MODEL: 'm' });
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--record', recording], {
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: fake.baseURL,
+      AMTP_MODEL: 'm',
+    });
     assert.equal(r.code, 0, r.stderr);
     summary = JSON.parse(r.stdout);
   });
@@ -40,10 +44,14 @@ describe('record / replay / verify-determinism', function () {
   });
 
   it('every line validates against the published schema; bad events are rejected', async () => {
-    const lines = (await fsp.readFile(recording, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await fsp.readFile(recording, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const l of lines) assert.deepEqual(validate('recording-event', l), { ok: true }, JSON.stringify(l).slice(0, 200));
     const types = new Set(lines.map((l) => l.type));
-    for (const t of ['header', 'payload', 'task_sent', 'task_received', 'response_sent', 'tool_call', 'tool_return', 'state_transition']) assert.ok(types.has(t), t);
+    for (const t of ['header', 'payload', 'task_sent', 'task_received', 'response_sent', 'tool_call', 'tool_return', 'state_transition'])
+      assert.ok(types.has(t), t);
     const good = lines.find((l) => l.type === 'task_sent');
     const bad = [
       { ...good, event_id: 'not-a-uuid' },
@@ -70,13 +78,22 @@ describe('record / replay / verify-determinism', function () {
     assert.equal(out.error, undefined);
     assert.equal((out.final as { status: string }).status, 'completed');
     const store = new RunStore(ws);
-    assert.deepEqual(out.artifacts.map((a) => a.id), summary.activities.map((a) => a.artifactId));
+    assert.deepEqual(
+      out.artifacts.map((a) => a.id),
+      summary.activities.map((a) => a.artifactId),
+    );
     for (const a of out.artifacts) assert.equal(a.text, await store.artifactRaw(summary.runId, a.id));
-    assert.deepEqual(out.files.map((f) => f.path), summary.files.map((f) => f.path));
+    assert.deepEqual(
+      out.files.map((f) => f.path),
+      summary.files.map((f) => f.path),
+    );
     for (const f of out.files) assert.equal(f.content, await fsp.readFile(path.join(ws, f.path), 'utf8'));
     // The recorded 429 and malformed reply were replayed too, as in the original run.
     const run = out.final as { activities: { agent: string; errors: string[] }[] };
-    assert.deepEqual(run.activities.map((a) => a.errors), [['RateLimited'], ['MalformedLlmOutput'], []]);
+    assert.deepEqual(
+      run.activities.map((a) => a.errors),
+      [['RateLimited'], ['MalformedLlmOutput'], []],
+    );
   });
 
   it('the same graph in another line order gives identical replay output', async () => {
@@ -85,7 +102,10 @@ describe('record / replay / verify-determinism', function () {
     [shuffled[1], shuffled[shuffled.length - 2]] = [shuffled[shuffled.length - 2], shuffled[1]];
     const other = path.join(dir, 'shuffled.jsonl');
     await fsp.writeFile(other, shuffled.join('\n') + '\n');
-    assert.deepEqual(parseRecording(shuffled.join('\n')).events.map((e) => e.event_id), parseRecording(lines.join('\n')).events.map((e) => e.event_id));
+    assert.deepEqual(
+      parseRecording(shuffled.join('\n')).events.map((e) => e.event_id),
+      parseRecording(lines.join('\n')).events.map((e) => e.event_id),
+    );
     const a = await replayRecording(recording, path.join(dir, 'order-a'));
     const b = await replayRecording(other, path.join(dir, 'order-b'));
     assert.equal(canonicalJson(a), canonicalJson(b));
@@ -133,7 +153,9 @@ describe('record / replay / verify-determinism', function () {
 
   it('a corrupted payload or a dangling parent is a clear load error', async () => {
     const lines = (await fsp.readFile(recording, 'utf8')).trim().split('\n');
-    const tampered = lines.map((l) => (l.includes('"type":"payload"') && l.includes('adder') ? l.replace('adder', 'adder2') : l)).join('\n');
+    const tampered = lines
+      .map((l) => (l.includes('"type":"payload"') && l.includes('adder') ? l.replace('adder', 'adder2') : l))
+      .join('\n');
     assert.throws(() => parseRecording(tampered), /does not match its hash/);
     const ev = lines.find((l) => l.includes('"type":"tool_call"'))!;
     const orphan = lines.filter((l) => l !== ev).join('\n');
@@ -148,7 +170,10 @@ describe('recording format compatibility', function () {
   it('the v1 fixture recording loads and replays (pinned inputs) to its recorded final state', async () => {
     const rec = parseRecording(await fsp.readFile(fixture, 'utf8'));
     assert.equal(rec.header.format_version, 1);
-    const lastState = rec.payloads.get(rec.events.filter((e) => e.type === 'state_transition').at(-1)!.payload_ref) as { status: string; files: { path: string; sha256: string }[] };
+    const lastState = rec.payloads.get(rec.events.filter((e) => e.type === 'state_transition').at(-1)!.payload_ref) as {
+      status: string;
+      files: { path: string; sha256: string }[];
+    };
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-compat-'));
     try {
       const out = await replayRecording(fixture, dir, { pinned: true });

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { copyWorkspace, SAMPLE_LIB } from '../helpers/workspaces';
@@ -38,7 +37,10 @@ describe('the sample workspace (README main command)', function () {
       const plan = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
       assert.equal(plan[0].runId, s.runId);
       for (const call of ["parseDuration('2h')", 'formatBytes(1536)', 'clamp(5, 0, 3)', "slugify('Hello, World!')"]) {
-        const dropped = v.results.some((r: { outcome: string; reason?: string; test?: string }) => r.outcome === 'dropped' && /adds no coverage/.test(r.reason ?? '') && (r.test ?? '').includes(call));
+        const dropped = v.results.some(
+          (r: { outcome: string; reason?: string; test?: string }) =>
+            r.outcome === 'dropped' && /adds no coverage/.test(r.reason ?? '') && (r.test ?? '').includes(call),
+        );
         assert.ok(content.includes(call) || dropped, call);
       }
     } finally {

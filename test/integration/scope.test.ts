@@ -28,9 +28,16 @@ module.exports = { clamp, add };
 async function gitFixture(): Promise<string> {
   const ws = path.join(await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-scope-')), 'lib-repo');
   await fsp.mkdir(path.join(ws, 'lib'), { recursive: true });
-  await fsp.writeFile(path.join(ws, 'package.json'), JSON.stringify({ name: 'lib-repo', version: '1.0.0', main: 'lib/index.js', scripts: { test: 'node --test' } }));
+  await fsp.writeFile(
+    path.join(ws, 'package.json'),
+    JSON.stringify({ name: 'lib-repo', version: '1.0.0', main: 'lib/index.js', scripts: { test: 'node --test' } }),
+  );
   await fsp.writeFile(path.join(ws, 'lib/index.js'), LIB);
-  const g = (...args: string[]) => execFileSync('git', args, { cwd: ws, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
+  const g = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: ws,
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' },
+    });
   g('init', '-q');
   g('add', '-A');
   g('commit', '-q', '-m', 'init');
@@ -40,15 +47,21 @@ async function gitFixture(): Promise<string> {
 describe('scoped runs (git fixture)', function () {
   this.timeout(120_000);
   let ws: string;
-  beforeEach(async () => { ws = await gitFixture(); });
+  beforeEach(async () => {
+    ws = await gitFixture();
+  });
   afterEach(() => fsp.rm(path.dirname(ws), { recursive: true, force: true }));
 
   async function plannedSymbols(args: string[]): Promise<string[]> {
     const r = await runCli(['generate', ws, '--provider', 'offline', '--no-verify', '--json', ...args]);
     assert.equal(r.code, 0, r.stderr);
     const { runId } = JSON.parse(r.stdout) as { runId: string };
-    const plan = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/artifacts', runId, await artifactOf(runId, 'generator_output')), 'utf8')).content;
-    return [...new Set((plan.cases as { target: { file: string; symbol: string } }[]).map((c) => `${c.target.file}#${c.target.symbol}`))].sort();
+    const plan = JSON.parse(
+      await fsp.readFile(path.join(ws, '.amtp/artifacts', runId, await artifactOf(runId, 'generator_output')), 'utf8'),
+    ).content;
+    return [
+      ...new Set((plan.cases as { target: { file: string; symbol: string } }[]).map((c) => `${c.target.file}#${c.target.symbol}`)),
+    ].sort();
   }
 
   async function artifactOf(runId: string, kind: string): Promise<string> {
@@ -62,10 +75,21 @@ describe('scoped runs (git fixture)', function () {
   });
 
   it('--changed-since HEAD plans only the new, untracked file and the changed symbol of a changed file', async () => {
-    await fsp.writeFile(path.join(ws, 'lib/fresh.js'), '/**\n * Doubles.\n * @example double(2) // => 4\n */\nfunction double(x) {\n  return x * 2;\n}\nmodule.exports = { double };\n');
-    assert.deepEqual(await plannedSymbols(['--changed-since', 'HEAD']), ['lib/fresh.js#double'], 'only the untracked file: nothing tracked changed');
+    await fsp.writeFile(
+      path.join(ws, 'lib/fresh.js'),
+      '/**\n * Doubles.\n * @example double(2) // => 4\n */\nfunction double(x) {\n  return x * 2;\n}\nmodule.exports = { double };\n',
+    );
+    assert.deepEqual(
+      await plannedSymbols(['--changed-since', 'HEAD']),
+      ['lib/fresh.js#double'],
+      'only the untracked file: nothing tracked changed',
+    );
     await fsp.writeFile(path.join(ws, 'lib/index.js'), LIB.replace('return a + b;', 'return b + a;'));
-    assert.deepEqual(await plannedSymbols(['--changed-since', 'HEAD']), ['lib/fresh.js#double', 'lib/index.js#add'], 'the changed symbol, not its unchanged neighbour');
+    assert.deepEqual(
+      await plannedSymbols(['--changed-since', 'HEAD']),
+      ['lib/fresh.js#double', 'lib/index.js#add'],
+      'the changed symbol, not its unchanged neighbour',
+    );
   });
 
   it('a scope that names no file, or a ref that names no commit, is a usage error', async () => {

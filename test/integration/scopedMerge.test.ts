@@ -19,10 +19,10 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
   });
   after(() => removeWorkspace(ws));
 
-  it('--only FILE#clamp replaces and adds clamp tests, keeps every other test and the person\'s own, and asks for no approval', async () => {
+  it("--only FILE#clamp replaces and adds clamp tests, keeps every other test and the person's own, and asks for no approval", async () => {
     const abs = path.join(ws, FILE);
     const written = await fsp.readFile(abs, 'utf8');
-    const dropped = /\n  it\('(tc_\w+): (clamp\([^']*\) returns [^']*)'[\s\S]*?\n  \}\);\n/.exec(written);
+    const dropped = /\n {2}it\('(tc_\w+): (clamp\([^']*\) returns [^']*)'[\s\S]*?\n {2}\}\);\n/.exec(written);
     assert.ok(dropped, 'the full run kept a documented clamp example');
     // The person deletes one AMTP test and the import it needed, and adds a test of their own.
     const edited = written
@@ -37,19 +37,27 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
     assert.equal(r.code, 4, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.deepEqual(s.files, [{ path: FILE, action: 'merged' }]);
-    assert.deepEqual(s.approvals.map((a: { tool: string }) => a.tool), ['tests.run']);
+    assert.deepEqual(
+      s.approvals.map((a: { tool: string }) => a.tool),
+      ['tests.run'],
+    );
 
     const merged = await fsp.readFile(abs, 'utf8');
     // Every clamp case the scoped run planned is in the file: the one the person deleted, and any the
     // full run's verifier had dropped for adding no coverage.
-    const clampIds = (JSON.parse(r.stdout).cases as { id: string; title: string }[]).filter((c) => /^clamp\(/.test(c.title)).map((c) => c.id);
+    const clampIds = (JSON.parse(r.stdout).cases as { id: string; title: string }[])
+      .filter((c) => /^clamp\(/.test(c.title))
+      .map((c) => c.id);
     const added = clampIds.filter((id) => !edited.includes(id)).length;
     assert.ok(added >= 1);
     assert.equal((merged.match(/^ {2}it\('/gm) ?? []).length, others + added, 'the clamp tests are back, nothing else changed in number');
-    assert.ok(merged.includes("it('my own test'"), 'the person\'s test is kept');
+    assert.ok(merged.includes("it('my own test'"), "the person's test is kept");
     assert.ok(merged.includes(`it('${dropped[1]}: ${dropped[2]}'`));
     assert.equal(merged.match(/const \{ clamp \} = require\('\.\.\/src\/index\.js'\);/g)?.length, 1, 'the import is back once');
-    assert.ok(edited.split('\n').every((line) => merged.includes(line)), 'every line of the edited file is still there');
+    assert.ok(
+      edited.split('\n').every((line) => merged.includes(line)),
+      'every line of the edited file is still there',
+    );
 
     const out = execFileSync(process.execPath, ['--test', FILE], { cwd: ws, encoding: 'utf8' });
     assert.match(out, new RegExp(`# pass ${others + added}\\n# fail 0`));
@@ -60,9 +68,16 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
     assert.equal(again.code, 0, again.stderr);
     const s2 = JSON.parse(again.stdout);
     assert.deepEqual(s2.files, [{ path: FILE, action: 'unchanged' }]);
-    assert.deepEqual(s2.approvals.map((a: { tool: string }) => a.tool), ['tests.run'], 'nothing but the test run asked for');
+    assert.deepEqual(
+      s2.approvals.map((a: { tool: string }) => a.tool),
+      ['tests.run'],
+      'nothing but the test run asked for',
+    );
     const verified = await fsp.readFile(abs, 'utf8');
-    assert.ok(edited.split('\n').every((line) => verified.includes(line)), 'the earlier tests and the person\'s own are untouched');
+    assert.ok(
+      edited.split('\n').every((line) => verified.includes(line)),
+      "the earlier tests and the person's own are untouched",
+    );
   });
 
   it('a file no earlier run of this person wrote is still a whole-file overwrite that waits for approval', async () => {
@@ -72,7 +87,10 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
       await fsp.writeFile(path.join(fresh, FILE), "const assert = require('node:assert');\nit('theirs', () => assert.ok(true));\n");
       const r = await runCli(['generate', fresh, '--provider', 'offline', '--only', 'src/index.js#clamp', '--json']);
       const s = JSON.parse(r.stdout);
-      assert.deepEqual(s.approvals.map((a: { tool: string }) => a.tool), ['fs.overwrite']);
+      assert.deepEqual(
+        s.approvals.map((a: { tool: string }) => a.tool),
+        ['fs.overwrite'],
+      );
       assert.deepEqual(s.files, [{ path: FILE, action: 'pending' }]);
     } finally {
       await removeWorkspace(fresh);

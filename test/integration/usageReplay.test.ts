@@ -27,21 +27,31 @@ describe('usage in recordings', function () {
       fake.usage = { prompt: 1234, completion: 567, cached: 34 };
       fake.script('generator', { content: '{"cut', finishReason: 'length', usage: { prompt: 1234, completion: 4096 } });
       const recording = path.join(dir, 'run.jsonl');
-      const r = await runCli(['generate', ws, '--provider', 'openai', '--no-verify', '--json', '--record', recording], { OPENAI_BASE_URL: fake.baseURL, AMTP_CACHE_DIR: dir });
+      const r = await runCli(['generate', ws, '--provider', 'openai', '--no-verify', '--json', '--record', recording], {
+        OPENAI_BASE_URL: fake.baseURL,
+        AMTP_CACHE_DIR: dir,
+      });
       assert.equal(r.code, 0, r.stderr);
       const original = JSON.parse(r.stdout) as RunSummary;
       assert.deepEqual(original.usage.byAgent.generator, { promptTokens: 2468, completionTokens: 4663, cachedTokens: 34, requests: 2 });
       const rec = parseRecording(await fsp.readFile(recording, 'utf8'));
       const cut = rec.events.find((e) => e.type === 'response_sent' && e.outcome === 'error')!;
       assert.deepEqual(cut.usage, { prompt_tokens: 1234, completion_tokens: 4096, cached_tokens: 0 });
-      assert.deepEqual((rec.payloads.get(cut.payload_ref) as { error: unknown }).error, { kind: 'OutputTruncated', message: original.activities[1].errors[0].message, maxOutputTokens: 4096 });
+      assert.deepEqual((rec.payloads.get(cut.payload_ref) as { error: unknown }).error, {
+        kind: 'OutputTruncated',
+        message: original.activities[1].errors[0].message,
+        maxOutputTokens: 4096,
+      });
 
       const out = await replayRecording(recording, path.join(dir, 'replay'));
       assert.equal(out.error, undefined);
       const replayed = (await new RunStore(path.join(dir, 'replay', path.basename(ws))).getRun(original.runId))!;
       assert.deepEqual(replayed.usage!.byAgent, original.usage.byAgent);
       assert.deepEqual(replayed.usage!.total, original.usage.total);
-      assert.deepEqual(replayed.activities[1].errors.map((e) => e.kind), ['OutputTruncated']);
+      assert.deepEqual(
+        replayed.activities[1].errors.map((e) => e.kind),
+        ['OutputTruncated'],
+      );
       const v = await runCli(['verify-determinism', recording]);
       assert.equal(v.code, 0, v.stderr);
     } finally {

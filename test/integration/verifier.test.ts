@@ -46,7 +46,11 @@ const parse = (stdout: string) => JSON.parse(stdout) as Summary;
 
 /** Runs node:test on a file and returns its TAP counts. */
 function nodeTest(ws: string, file: string, env: Record<string, string> = {}): { pass: number; fail: number; skip: number; out: string } {
-  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', file], { cwd: ws, encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', file], {
+    cwd: ws,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   const n = (k: string) => Number(new RegExp(`^# ${k} (\\d+)`, 'm').exec(r.stdout)?.[1] ?? -1);
   return { pass: n('pass'), fail: n('fail'), skip: n('skipped'), out: r.stdout };
 }
@@ -73,12 +77,18 @@ describe('verifier: run what was written, keep only assured tests', function () 
     // A dropped P0/P1 case is not a met goal: the run needs review, with the case and its reason listed.
     assert.equal(r.code, 3, r.stderr);
     assert.equal(s.status, 'needs_review');
-    assert.deepEqual(v.unmet.map((u) => u.caseId), [flaky[0].caseId]);
+    assert.deepEqual(
+      v.unmet.map((u) => u.caseId),
+      [flaky[0].caseId],
+    );
     assert.match(v.unmet[0].reason!, /^flaky: flaky: passed 2 of 3 runs/);
     assert.ok(s.reason!.includes(flaky[0].caseId), s.reason);
     const step = v.filters.find((f) => f.step === 'passes_every_run')!;
     assert.equal(step.dropped, 1);
-    assert.ok(step.names.some((n) => n.includes(flaky[0].caseId) && n.includes('double')), step.names.join(' | '));
+    assert.ok(
+      step.names.some((n) => n.includes(flaky[0].caseId) && n.includes('double')),
+      step.names.join(' | '),
+    );
     const file = s.files[0].path;
     const text = await fsp.readFile(path.join(ws, file), 'utf8');
     assert.ok(!text.includes(flaky[0].caseId), 'the flaky test is gone from the file');
@@ -122,15 +132,29 @@ describe('verifier: run what was written, keep only assured tests', function () 
     assert.equal(hung.length, 1, JSON.stringify(v.results));
     assert.equal(hung[0].outcome, 'dropped');
     assert.equal(r.code, 3, 'the hanging P0/P1 case is unmet: needs review');
-    assert.deepEqual(v.unmet.map((u) => [u.caseId, u.reason]), [[hung[0].caseId, 'dropped: hangs: killed after 3 s with its whole process group']]);
-    assert.ok(v.results.some((x) => x.outcome === 'passing'), 'inc() still has its test');
+    assert.deepEqual(
+      v.unmet.map((u) => [u.caseId, u.reason]),
+      [[hung[0].caseId, 'dropped: hangs: killed after 3 s with its whole process group']],
+    );
+    assert.ok(
+      v.results.some((x) => x.outcome === 'passing'),
+      'inc() still has its test',
+    );
     assert.ok(Date.now() - started < 120_000);
     const record = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${s.runId}.json`), 'utf8'));
     const pids: number[] = record.verification.pids;
     assert.ok(pids.length >= v.executions && pids.length > 0, `${pids.length} pids for ${v.executions} runs`);
     for (const pid of pids) {
-      assert.throws(() => process.kill(-pid, 0), (e: NodeJS.ErrnoException) => e.code === 'ESRCH', `process group ${pid} is gone`);
-      assert.throws(() => process.kill(pid, 0), (e: NodeJS.ErrnoException) => e.code === 'ESRCH', `process ${pid} is gone`);
+      assert.throws(
+        () => process.kill(-pid, 0),
+        (e: NodeJS.ErrnoException) => e.code === 'ESRCH',
+        `process group ${pid} is gone`,
+      );
+      assert.throws(
+        () => process.kill(pid, 0),
+        (e: NodeJS.ErrnoException) => e.code === 'ESRCH',
+        `process ${pid} is gone`,
+      );
     }
     const ps = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).stdout;
     assert.ok(!ps.split('\n').some((l) => l.includes(ws)), `no process still runs in the workspace:\n${ps}`);
@@ -148,7 +172,10 @@ describe('verifier: run what was written, keep only assured tests', function () 
     const s1 = parse(first.stdout);
     assert.equal(s1.status, 'awaiting_approval');
     assert.equal(s1.verification!.status, 'awaiting_approval');
-    assert.deepEqual(s1.approvals.map((a) => [a.tool, a.risk, a.decision]), [['tests.run', 'high', 'pending']]);
+    assert.deepEqual(
+      s1.approvals.map((a) => [a.tool, a.risk, a.decision]),
+      [['tests.run', 'high', 'pending']],
+    );
     assert.equal(existsSync(marker), false, 'pending: nothing ran');
 
     const rejected = await runCli(['approve', s1.runId, ws, '--reject', '--json'], env);
@@ -160,7 +187,10 @@ describe('verifier: run what was written, keep only assured tests', function () 
     assert.equal(s2.verification!.executions, 0);
     assert.equal(existsSync(marker), false, 'rejected: nothing ran');
     const record = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${s1.runId}.json`), 'utf8'));
-    assert.deepEqual(record.audit.filter((a: { tool: string }) => a.tool === 'tests.run').map((a: { outcome: string }) => a.outcome), ['refused', 'refused']);
+    assert.deepEqual(
+      record.audit.filter((a: { tool: string }) => a.tool === 'tests.run').map((a: { outcome: string }) => a.outcome),
+      ['refused', 'refused'],
+    );
 
     const again = parse((await runCli(['generate', ws, '--provider', 'offline', '--json'], env)).stdout);
     assert.equal(again.status, 'awaiting_approval');
@@ -188,11 +218,17 @@ describe('verifier: run what was written, keep only assured tests', function () 
     // Coverage needs nothing installed (coverage.py when present, else AMTP's tracer), so the
     // "adds coverage" filter runs: the "is callable" tests cover nothing loading does not.
     const notPassing = v.results.filter((x) => x.outcome !== 'passing');
-    assert.ok(notPassing.every((x) => x.outcome === 'dropped' && /^adds no coverage/.test(x.reason ?? '')), JSON.stringify(notPassing));
+    assert.ok(
+      notPassing.every((x) => x.outcome === 'dropped' && /^adds no coverage/.test(x.reason ?? '')),
+      JSON.stringify(notPassing),
+    );
     // Existence checks are planned only for exports nothing else tests; any that are go for adding
     // nothing beyond import (test/integration/coverageOut.test.ts makes one on purpose).
     const existenceOnly = v.results.filter((x) => /is_callable/.test(x.test ?? ''));
-    assert.ok(existenceOnly.every((x) => x.outcome === 'dropped' && /nothing beyond what loading its file covers/.test(x.reason ?? '')), JSON.stringify(existenceOnly));
+    assert.ok(
+      existenceOnly.every((x) => x.outcome === 'dropped' && /nothing beyond what loading its file covers/.test(x.reason ?? '')),
+      JSON.stringify(existenceOnly),
+    );
     assert.equal(v.filters[0].dropped + v.filters[1].dropped, 0);
     assert.match(v.coverage.tool ?? '', /^(coverage\.py|amtp trace \(lines\))$/);
     assert.ok(v.coverage.statements! > 0 && v.coverage.statements! <= 100, JSON.stringify(v.coverage));
@@ -207,7 +243,12 @@ describe('verifier: run what was written, keep only assured tests', function () 
     const s = parse(r.stdout);
     assert.equal(s.verification!.status, 'skipped');
     assert.match(s.verification!.reason!, /--no-verify/);
-    for (const bad of [['--runs', '0'], ['--runs', 'x'], ['--test-timeout', '-1'], ['--verify', '--no-verify']]) {
+    for (const bad of [
+      ['--runs', '0'],
+      ['--runs', 'x'],
+      ['--test-timeout', '-1'],
+      ['--verify', '--no-verify'],
+    ]) {
       const u = await runCli(['generate', ws, ...bad]);
       assert.equal(u.code, 2, `${bad.join(' ')}: ${u.stderr}`);
     }
@@ -230,17 +271,35 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
     await fsp.mkdir(WORK, { recursive: true });
     const ws = path.join(await fsp.mkdtemp(path.join(WORK, 'verifier-repair-')), 'adder');
     await fsp.mkdir(ws);
-    await fsp.writeFile(path.join(ws, 'package.json'), JSON.stringify({ name: 'adder', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }));
-    await fsp.writeFile(path.join(ws, 'index.js'), '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\nmodule.exports = { add };\n');
+    await fsp.writeFile(
+      path.join(ws, 'package.json'),
+      JSON.stringify({ name: 'adder', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }),
+    );
+    await fsp.writeFile(
+      path.join(ws, 'index.js'),
+      '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\nmodule.exports = { add };\n',
+    );
     dirs.push(ws);
     return ws;
   }
 
   // The repair session sees the test as AMTP wrote it (an it() inside the file's describe) and answers in kind.
-  const testWith = (expected: string) =>
-    `it('${CASE_ID}: add(2, 3) returns 5', () => {\n  assert.equal(add(2, 3), ${expected});\n});`;
-  const engineerWith = (expected: string) => ({ content: JSON.stringify({ ...goodEngineerOutput(), tests: [{ case_id: CASE_ID, body: `assert.equal(add(2, 3), ${expected});` }] }) });
-  const repair = (expected: string) => ({ content: '```json\n' + JSON.stringify({ schema_version: '1', case_id: CASE_ID, verdict: 'fixed', test: testWith(expected), reason: `expected ${expected}` }) + '\n```' });
+  const testWith = (expected: string) => `it('${CASE_ID}: add(2, 3) returns 5', () => {\n  assert.equal(add(2, 3), ${expected});\n});`;
+  const engineerWith = (expected: string) => ({
+    content: JSON.stringify({ ...goodEngineerOutput(), tests: [{ case_id: CASE_ID, body: `assert.equal(add(2, 3), ${expected});` }] }),
+  });
+  const repair = (expected: string) => ({
+    content:
+      '```json\n' +
+      JSON.stringify({
+        schema_version: '1',
+        case_id: CASE_ID,
+        verdict: 'fixed',
+        test: testWith(expected),
+        reason: `expected ${expected}`,
+      }) +
+      '\n```',
+  });
   const repairCalls = () => fake.requests.filter((r: ReceivedRequest) => r.envelope?.from_agent === 'verifier');
   const env = () => ({ OPENAI_API_KEY: 'sk-test-verifier', OPENAI_BASE_URL: fake.baseURL, AMTP_BACKOFF_SCALE: '0.001' });
 
@@ -251,16 +310,26 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
     const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
     assert.equal(r.code, 0, r.stderr);
     const v = parse(r.stdout).verification!;
-    assert.deepEqual(v.results.map((x) => [x.caseId, x.outcome]), [[CASE_ID, 'passing']]);
+    assert.deepEqual(
+      v.results.map((x) => [x.caseId, x.outcome]),
+      [[CASE_ID, 'passing']],
+    );
     assert.match(v.results[0].reason!, /repaired in 1 attempt/);
-    assert.deepEqual(v.repairs.map((x) => [x.attempt, x.outcome]), [[1, 'fixed']]);
+    assert.deepEqual(
+      v.repairs.map((x) => [x.attempt, x.outcome]),
+      [[1, 'fixed']],
+    );
     const calls = repairCalls();
     assert.equal(calls.length, 1);
     const req = calls[0];
     assert.equal(req.body.messages.length, 2, 'a fresh session: system prompt + envelope, no history');
     assert.equal(req.body.messages[0].role, 'system');
     assert.match(req.body.messages[0].content, /repair session for one failing test/);
-    const envl = req.envelope as unknown as { from_agent: string; to_agent: string; payload: { test: string; error: string; file: string; case: { id: string } } };
+    const envl = req.envelope as unknown as {
+      from_agent: string;
+      to_agent: string;
+      payload: { test: string; error: string; file: string; case: { id: string } };
+    };
     assert.equal(envl.to_agent, 'engineer');
     assert.equal(envl.payload.file, GOOD_TEST_PATH);
     assert.equal(envl.payload.case.id, CASE_ID);
@@ -280,7 +349,13 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
     const s = parse(r.stdout);
     const v = s.verification!;
     assert.equal(repairCalls().length, 2, 'at most 2 repair sessions');
-    assert.deepEqual(v.repairs.map((x) => [x.attempt, x.outcome]), [[1, 'still_failing'], [2, 'still_failing']]);
+    assert.deepEqual(
+      v.repairs.map((x) => [x.attempt, x.outcome]),
+      [
+        [1, 'still_failing'],
+        [2, 'still_failing'],
+      ],
+    );
     assert.equal(v.results[0].outcome, 'dropped');
     assert.match(v.results[0].reason!, /still failing after 2 repair attempt/);
     // the second session carries the first attempt and its error
@@ -289,7 +364,10 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
     assert.ok(second.payload.previous[0].test.includes('7'));
     assert.equal(existsSync(path.join(ws, GOOD_TEST_PATH)), false, 'a file left with no test is removed');
     assert.equal(s.status, 'needs_review', 'a dropped P0 case is unmet, whatever its reason');
-    assert.deepEqual(v.unmet.map((u) => u.caseId), [CASE_ID]);
+    assert.deepEqual(
+      v.unmet.map((u) => u.caseId),
+      [CASE_ID],
+    );
     assert.match(v.unmet[0].reason!, /^dropped: still failing after 2 repair attempt/);
     fake.requests.length = 0;
   });

@@ -15,7 +15,9 @@ const client = (answer: (p: P.ApprovalParams) => Promise<P.ApprovalResult>) => n
 describe('verifier through the language server', function () {
   this.timeout(120_000);
   const dirs: string[] = [];
-  after(async () => { for (const d of dirs) await fsp.rm(path.dirname(d), { recursive: true, force: true }); });
+  after(async () => {
+    for (const d of dirs) await fsp.rm(path.dirname(d), { recursive: true, force: true });
+  });
 
   it('asks the client for tests.run (high risk), then shows passing/dropped cases pointing at their lines', async () => {
     const ws = await copy(path.join(REPO, 'examples/sample-lib'), 'sample-lib');
@@ -24,7 +26,10 @@ describe('verifier through the language server', function () {
     const svc = new AmtpService(ws, c.port, { trusted: true, settings: { provider: 'offline', approvalTimeoutSeconds: 30 } });
     await svc.generate({ depth: 'standard', framework: 'auto' });
     await svc.idle();
-    assert.deepEqual(c.approvals.map((a) => [a.tool, a.risk]), [['tests.run', 'high']]);
+    assert.deepEqual(
+      c.approvals.map((a) => [a.tool, a.risk]),
+      [['tests.run', 'high']],
+    );
     const last = c.views.at(-1)!;
     assert.equal(last.status, 'completed', last.reason);
     assert.equal(last.verification?.status, 'done');
@@ -34,7 +39,8 @@ describe('verifier through the language server', function () {
       const lines = (await fsp.readFile(path.join(ws, x.testFile!), 'utf8')).split('\n');
       assert.ok(lines[x.testLine!].includes(x.id), `${x.id} at ${x.testFile}:${x.testLine}`);
     }
-    for (const x of last.cases.filter((y) => y.status === 'dropped' || y.status === 'flaky' || y.status === 'quarantined')) assert.ok(x.reason, x.id);
+    for (const x of last.cases.filter((y) => y.status === 'dropped' || y.status === 'flaky' || y.status === 'quarantined'))
+      assert.ok(x.reason, x.id);
     assert.ok(!last.cases.some((x) => x.status === 'written'), 'every written case has a verified status');
   });
 
@@ -44,6 +50,7 @@ describe('verifier through the language server', function () {
     const marker = path.join(path.dirname(ws), 'ran.marker');
     process.env.AMTP_TEST_MARKER = marker;
     try {
+      // eslint-disable-next-line prefer-const -- assigned once the client can reach it
       let svc: AmtpService | undefined;
       const c = client(async (p) => {
         if (p.tool === 'tests.run') svc!.setTrusted(false);

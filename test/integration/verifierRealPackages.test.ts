@@ -15,8 +15,14 @@ const WORK = join(REPO, 'test-output');
 
 // Every package under node:test (fast), and ms under every other JavaScript runner.
 const MATRIX: [string, Framework][] = [
-  ['ms@2.1.3', 'node-test'], ['bytes@3.1.2', 'node-test'], ['slugify@1.6.6', 'node-test'],
-  ['ms@2.1.3', 'jest'], ['ms@2.1.3', 'vitest'], ['ms@2.1.3', 'mocha'], ['ms@2.1.3', 'ava'], ['ms@2.1.3', 'node-tap'],
+  ['ms@2.1.3', 'node-test'],
+  ['bytes@3.1.2', 'node-test'],
+  ['slugify@1.6.6', 'node-test'],
+  ['ms@2.1.3', 'jest'],
+  ['ms@2.1.3', 'vitest'],
+  ['ms@2.1.3', 'mocha'],
+  ['ms@2.1.3', 'ava'],
+  ['ms@2.1.3', 'node-tap'],
 ];
 
 describe('verifier on real packages × real runners', function () {
@@ -34,7 +40,11 @@ describe('verifier on real packages × real runners', function () {
       const dir = mkdtempSync(join(WORK, `verify-${spec.split('@')[0]}-${fw}-`));
       dirs.push(dir);
       cpSync(await unpackNpmPackage(spec), dir, { recursive: true });
-      const r = spawnSync(process.execPath, [CLI, 'generate', dir, '--provider', 'offline', '--framework', fw, '--depth', 'deep', '--yes', '--json'], { encoding: 'utf8', timeout: 280_000 });
+      const r = spawnSync(
+        process.execPath,
+        [CLI, 'generate', dir, '--provider', 'offline', '--framework', fw, '--depth', 'deep', '--yes', '--json'],
+        { encoding: 'utf8', timeout: 280_000 },
+      );
       assert.equal(r.status, 0, `${r.stderr}\n${r.stdout}`);
       const s = JSON.parse(r.stdout);
       const v = s.verification;
@@ -44,7 +54,10 @@ describe('verifier on real packages × real runners', function () {
       const writtenCases = new Set<string>();
       for (const res of v.results) writtenCases.add(res.caseId);
       const [loads, passes, coverage] = v.filters;
-      assert.deepEqual(v.filters.map((f: { step: string }) => f.step), ['loads', 'passes_every_run', 'adds_coverage']);
+      assert.deepEqual(
+        v.filters.map((f: { step: string }) => f.step),
+        ['loads', 'passes_every_run', 'adds_coverage'],
+      );
       assert.equal(loads.kept + loads.dropped, v.results.length, 'every written test has a result');
       assert.equal(passes.kept + passes.dropped + (passes.quarantined ?? 0), loads.kept);
       assert.equal(coverage.kept + coverage.dropped, passes.kept);
@@ -55,15 +68,30 @@ describe('verifier on real packages × real runners', function () {
       // (caches, module init) can add or remove a unit, so before/after agree to within a point.
       assert.ok(Math.abs(v.coverage.after - v.coverage.before) <= 1, `coverage ${v.coverage.before} → ${v.coverage.after}`);
       // What is left on disk passes 3 of 3.
-      const left = written.map((f: { path: string }) => f.path).filter((p: string) => { try { readFileSync(join(dir, p)); return true; } catch { return false; } });
+      const left = written
+        .map((f: { path: string }) => f.path)
+        .filter((p: string) => {
+          try {
+            readFileSync(join(dir, p));
+            return true;
+          } catch {
+            return false;
+          }
+        });
       const kept = left.filter((p: string) => !p.includes('.quarantine.'));
       const config = s.files.find((f: { path: string }) => f.path.endsWith('amtp.jest.config.cjs'));
       for (let i = 0; i < 3; i++) {
         const run = await runTests(fw, dir, kept, { binDir: REPO, args: config ? ['--config', config.path] : [] });
         assert.equal(run.failed, 0, run.output.slice(-2000));
-        assert.equal(run.passed, count('passing'), `run ${i + 1}: ${run.passed} passed, ${count('passing')} kept\n${run.output.slice(-2000)}`);
+        assert.equal(
+          run.passed,
+          count('passing'),
+          `run ${i + 1}: ${run.passed} passed, ${count('passing')} kept\n${run.output.slice(-2000)}`,
+        );
       }
-      figures.push(`${spec.padEnd(14)} ${fw.padEnd(9)} written ${String(v.results.length).padStart(3)}  kept ${String(count('passing')).padStart(3)}  flaky ${count('flaky')}  quarantined ${count('quarantined')}  dropped ${String(count('dropped')).padStart(3)} (loads ${loads.dropped}, runs ${passes.dropped}, coverage ${coverage.dropped})  coverage ${v.coverage.before}% → ${v.coverage.after}%  runner invocations ${v.executions}`);
+      figures.push(
+        `${spec.padEnd(14)} ${fw.padEnd(9)} written ${String(v.results.length).padStart(3)}  kept ${String(count('passing')).padStart(3)}  flaky ${count('flaky')}  quarantined ${count('quarantined')}  dropped ${String(count('dropped')).padStart(3)} (loads ${loads.dropped}, runs ${passes.dropped}, coverage ${coverage.dropped})  coverage ${v.coverage.before}% → ${v.coverage.after}%  runner invocations ${v.executions}`,
+      );
     });
   }
 });

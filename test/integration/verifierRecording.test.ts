@@ -20,7 +20,18 @@ describe('recording: the verifier, its repair sessions and rewrites are recorded
   let root: string;
   let recording: string;
   const testWith = (expected: string) => `it('${CASE_ID}: add(2, 3) returns 5', () => {\n  assert.equal(add(2, 3), ${expected});\n});`;
-  const repair = (expected: string) => ({ content: '```json\n' + JSON.stringify({ schema_version: '1', case_id: CASE_ID, verdict: 'fixed', test: testWith(expected), reason: `expected ${expected}` }) + '\n```' });
+  const repair = (expected: string) => ({
+    content:
+      '```json\n' +
+      JSON.stringify({
+        schema_version: '1',
+        case_id: CASE_ID,
+        verdict: 'fixed',
+        test: testWith(expected),
+        reason: `expected ${expected}`,
+      }) +
+      '\n```',
+  });
 
   before(async () => {
     fake = await new FakeOpenAi(goodModel).start();
@@ -28,14 +39,31 @@ describe('recording: the verifier, its repair sessions and rewrites are recorded
     root = await fsp.mkdtemp(path.join(WORK, 'verifier-rec-'));
     const ws = path.join(root, 'adder');
     await fsp.mkdir(ws);
-    await fsp.writeFile(path.join(ws, 'package.json'), JSON.stringify({ name: 'adder', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }));
-    await fsp.writeFile(path.join(ws, 'index.js'), '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\nmodule.exports = { add };\n');
-    fake.script('engineer', { content: JSON.stringify({ ...goodEngineerOutput(), tests: [{ case_id: CASE_ID, body: 'assert.equal(add(2, 3), 6);' }] }) }, repair('5'));
+    await fsp.writeFile(
+      path.join(ws, 'package.json'),
+      JSON.stringify({ name: 'adder', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }),
+    );
+    await fsp.writeFile(
+      path.join(ws, 'index.js'),
+      '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\nmodule.exports = { add };\n',
+    );
+    fake.script(
+      'engineer',
+      { content: JSON.stringify({ ...goodEngineerOutput(), tests: [{ case_id: CASE_ID, body: 'assert.equal(add(2, 3), 6);' }] }) },
+      repair('5'),
+    );
     recording = path.join(root, 'run.jsonl');
-    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--record', recording], { OPENAI_API_KEY: 'sk-test-rec', OPENAI_BASE_URL: fake.baseURL, AMTP_BACKOFF_SCALE: '0.001' });
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--record', recording], {
+      OPENAI_API_KEY: 'sk-test-rec',
+      OPENAI_BASE_URL: fake.baseURL,
+      AMTP_BACKOFF_SCALE: '0.001',
+    });
     assert.equal(r.code, 0, r.stderr);
     const v = JSON.parse(r.stdout).verification;
-    assert.deepEqual(v.repairs.map((x: { outcome: string }) => x.outcome), ['fixed']);
+    assert.deepEqual(
+      v.repairs.map((x: { outcome: string }) => x.outcome),
+      ['fixed'],
+    );
   });
   after(async () => {
     await fake.stop();
@@ -46,14 +74,21 @@ describe('recording: the verifier, its repair sessions and rewrites are recorded
     const rec = parseRecording(await fsp.readFile(recording, 'utf8'));
     assert.equal(rec.header.format_version, 3);
     assert.deepEqual(rec.header.run.verify, { enabled: true, runs: 3, timeoutSeconds: 120, repairAttempts: 2, maxCoverageRuns: 60 });
-    const repairTasks = rec.events.filter((e) => e.type === 'task_sent' && JSON.stringify(rec.payloads.get(e.payload_ref)).includes('\\"from_agent\\":\\"verifier\\"'));
+    const repairTasks = rec.events.filter(
+      (e) => e.type === 'task_sent' && JSON.stringify(rec.payloads.get(e.payload_ref)).includes('\\"from_agent\\":\\"verifier\\"'),
+    );
     assert.equal(repairTasks.length, 1, 'one repair session');
     const runs = rec.events.filter((e) => e.type === 'tool_return' && e.tool === 'tests.run');
     assert.ok(runs.length >= 3 + 3, `the 3 runs of the file and the 3 runs of the repaired test at least (${runs.length})`);
-    const writes = rec.events.filter((e) => e.tool === 'fs.write').map((e) => rec.payloads.get(e.payload_ref) as { args: { path: string; sha256: string; content: string } });
+    const writes = rec.events
+      .filter((e) => e.tool === 'fs.write')
+      .map((e) => rec.payloads.get(e.payload_ref) as { args: { path: string; sha256: string; content: string } });
     assert.ok(writes.length >= 1);
     for (const w of writes) assert.equal(sha256(w.args.content), w.args.sha256);
-    assert.ok(writes.some((w) => w.args.path === GOOD_TEST_PATH && w.args.content.includes('assert.equal(add(2, 3), 5)')), 'the repaired file, as content');
+    assert.ok(
+      writes.some((w) => w.args.path === GOOD_TEST_PATH && w.args.content.includes('assert.equal(add(2, 3), 5)')),
+      'the repaired file, as content',
+    );
   });
 
   it('a replay re-runs the verifier from the recording alone and writes the repaired file', async () => {
@@ -62,7 +97,10 @@ describe('recording: the verifier, its repair sessions and rewrites are recorded
     assert.equal((out.final as { status: string }).status, 'completed');
     const file = out.files.find((f) => f.path === GOOD_TEST_PATH)!;
     assert.ok(file.content.includes('assert.equal(add(2, 3), 5)') && !file.content.includes('6)'), file.content);
-    assert.ok(out.trace.some((t) => t.type === 'fs.write'), 'rewrites are checked against the recording');
+    assert.ok(
+      out.trace.some((t) => t.type === 'fs.write'),
+      'rewrites are checked against the recording',
+    );
   });
 
   it('verify-determinism passes on it, and fails when the recorded repair reply was changed', async () => {
@@ -73,18 +111,32 @@ describe('recording: the verifier, its repair sessions and rewrites are recorded
     // Change the repair reply (5 → 7) and keep the file well-formed: new payload hash, event pointing at it.
     const text = await fsp.readFile(recording, 'utf8');
     const rec = parseRecording(text);
-    const reply = rec.events.find((e) => e.type === 'response_sent' && String((rec.payloads.get(e.payload_ref) as { content?: string }).content).includes('"verdict":"fixed"'))!;
+    const reply = rec.events.find(
+      (e) =>
+        e.type === 'response_sent' &&
+        String((rec.payloads.get(e.payload_ref) as { content?: string }).content).includes('"verdict":"fixed"'),
+    )!;
     const data = structuredClone(rec.payloads.get(reply.payload_ref)) as { content: string };
     data.content = data.content.replace('assert.equal(add(2, 3), 5)', 'assert.equal(add(2, 3), 7)');
     const ref = sha256(canonicalJson(data));
-    const changed = text
-      .split('\n')
-      .map((l) => (l.includes(`"event_id":"${reply.event_id}"`) ? l.replace(reply.payload_ref, ref).replace(`"payload_hash":"${reply.payload_hash}"`, `"payload_hash":"${ref.slice(0, 16)}"`) : l))
-      .join('\n') + JSON.stringify({ type: 'payload', hash: ref, data }) + '\n';
+    const changed =
+      text
+        .split('\n')
+        .map((l) =>
+          l.includes(`"event_id":"${reply.event_id}"`)
+            ? l.replace(reply.payload_ref, ref).replace(`"payload_hash":"${reply.payload_hash}"`, `"payload_hash":"${ref.slice(0, 16)}"`)
+            : l,
+        )
+        .join('\n') +
+      JSON.stringify({ type: 'payload', hash: ref, data }) +
+      '\n';
     const file = path.join(root, 'changed.jsonl');
     await fsp.writeFile(file, changed);
     const bad = await runCli(['verify-determinism', file]);
     assert.equal(bad.code, 1, bad.stdout);
-    assert.match(bad.stderr, /NOT deterministic: both replays diverged from the recording: replay diverged: the verifier writes test\/adder\.amtp\.test\.js [0-9a-f]{16}; the recording has test\/adder\.amtp\.test\.js [0-9a-f]{16} here/);
+    assert.match(
+      bad.stderr,
+      /NOT deterministic: both replays diverged from the recording: replay diverged: the verifier writes test\/adder\.amtp\.test\.js [0-9a-f]{16}; the recording has test\/adder\.amtp\.test\.js [0-9a-f]{16} here/,
+    );
   });
 });

@@ -12,12 +12,18 @@ const failed = (tests: { status: string; message?: string }[]) => tests.filter((
 describe('assertion parsers: ava and node-tap', () => {
   it('ava: the "Difference (- actual, + expected)" block, both sides whole', () => {
     const [deep] = failed(avaResults(report('ava.tap'), '/tmp/cap').tests);
-    assert.deepEqual(parseAssertion('ava', deep), { actual: '{\n  a: [\n    1,\n    2,\n  ],\n}', expected: '{\n  a: [\n    1,\n    3,\n  ],\n}' });
+    assert.deepEqual(parseAssertion('ava', deep), {
+      actual: '{\n  a: [\n    1,\n    2,\n  ],\n}',
+      expected: '{\n  a: [\n    1,\n    3,\n  ],\n}',
+    });
   });
 
   it('node-tap: the unified diff (--- expected, +++ actual), multi-line strings kept', () => {
     const [deep, lines] = failed(nodeTapResults(report('node-tap.tap'), '/tmp/cap/tapcase').tests);
-    assert.deepEqual(parseAssertion('node-tap', deep), { actual: 'Object {\n  "a": Array [\n    1,\n    2,\n  ],\n}', expected: 'Object {\n  "a": Array [\n    1,\n    3,\n  ],\n}' });
+    assert.deepEqual(parseAssertion('node-tap', deep), {
+      actual: 'Object {\n  "a": Array [\n    1,\n    2,\n  ],\n}',
+      expected: 'Object {\n  "a": Array [\n    1,\n    3,\n  ],\n}',
+    });
     assert.deepEqual(parseAssertion('node-tap', lines), { actual: 'line one\nline two', expected: 'line one\nline 2' });
   });
 

@@ -43,7 +43,10 @@ describe('ava and node-tap detection', () => {
 describe('vendored npm packages (test/helpers/npmPack.ts)', () => {
   it('finds a vendored tarball; a missing one names the refresh script', () => {
     assert.match(vendoredTarball('ms@2.1.3'), /test[\\/]fixtures[\\/]packages[\\/]ms-2\.1\.3\.tgz$/);
-    assert.throws(() => vendoredTarball('left-pad@1.3.0'), /left-pad@1\.3\.0 is not vendored[\s\S]*packages\.txt[\s\S]*npm run fixtures:packages/);
+    assert.throws(
+      () => vendoredTarball('left-pad@1.3.0'),
+      /left-pad@1\.3\.0 is not vendored[\s\S]*packages\.txt[\s\S]*npm run fixtures:packages/,
+    );
     assert.throws(() => vendoredTarball('ms'), /not name@version/);
   });
 });

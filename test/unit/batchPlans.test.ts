@@ -11,8 +11,16 @@ const ms = JSON.parse(readFileSync(join(__dirname, '../fixtures/crawler-maps/ms.
 /** A map shaped like a functional-utility package: one index re-exporting `n` documented functions, plus `modules` small modules. */
 function bigMap(n: number, modules: number): CrawlerOutput {
   const proto = ms.key_files[0].symbols[0];
-  const index: KeyFile = { ...ms.key_files[0], path: 'src/index.js', symbols: Array.from({ length: n }, (_, i) => ({ ...proto, name: `fn${i}`, line: i + 1 })) };
-  const files: KeyFile[] = Array.from({ length: modules }, (_, i) => ({ ...ms.key_files[0], path: `src/m${i}.js`, symbols: [{ ...proto, name: `m${i}` }] }));
+  const index: KeyFile = {
+    ...ms.key_files[0],
+    path: 'src/index.js',
+    symbols: Array.from({ length: n }, (_, i) => ({ ...proto, name: `fn${i}`, line: i + 1 })),
+  };
+  const files: KeyFile[] = Array.from({ length: modules }, (_, i) => ({
+    ...ms.key_files[0],
+    path: `src/m${i}.js`,
+    symbols: [{ ...proto, name: `m${i}` }],
+  }));
   return { ...ms, key_files: [index, ...files], usage_examples: [], samples: [] };
 }
 
@@ -35,7 +43,11 @@ describe('batch plans: every request and expected reply within budget, nothing d
 
   it('the generator batches the same map at the run budget, and a view split in two keeps every symbol once', () => {
     const map = bigMap(270, 0);
-    const batches = generatorBatching.plan(map, { budget: { payloadTokens: 6000, outputTokens: 4000 }, depth: 'standard', framework: 'auto' });
+    const batches = generatorBatching.plan(map, {
+      budget: { payloadTokens: 6000, outputTokens: 4000 },
+      depth: 'standard',
+      framework: 'auto',
+    });
     assert.ok(batches.length >= 30, `${batches.length} batches`);
     const halves = splitView(batches[0].payload);
     assert.ok(halves);
@@ -51,7 +63,7 @@ describe('batch plans: every request and expected reply within budget, nothing d
 });
 
 describe('a crawler patch is applied one operation at a time', () => {
-  it('an operation that breaks the map\'s shapes or does not apply is dropped with a note; the others land', () => {
+  it("an operation that breaks the map's shapes or does not apply is dropped with a note; the others land", () => {
     const view = planViews(ms, 6000)[0];
     const patch = [
       { op: 'add', path: '/key_files/0/symbols/0/throws/-', value: { type: 'TypeError', message: 'val is not a string' } },

@@ -39,16 +39,24 @@ describe('characterization sandbox', () => {
 
   it('a call that loops forever is killed at the timeout and the next calls still run', async () => {
     const started = Date.now();
-    const r = await runInSandbox(LIB, ROOT, [
-      { id: 'a', path: ['spin'], args: [] },
-      { id: 'b', path: ['grade'], args: [95] },
-    ], { ...LIMITS, callTimeoutMs: 1200 });
-    assert.deepEqual(r.map((x) => x.kind), ['timeout', 'return']);
+    const r = await runInSandbox(
+      LIB,
+      ROOT,
+      [
+        { id: 'a', path: ['spin'], args: [] },
+        { id: 'b', path: ['grade'], args: [95] },
+      ],
+      { ...LIMITS, callTimeoutMs: 1200 },
+    );
+    assert.deepEqual(
+      r.map((x) => x.kind),
+      ['timeout', 'return'],
+    );
     assert.equal(r[1].kind === 'return' && r[1].value, 'A');
     assert.ok(Date.now() - started < 10_000);
   });
 
-  it('HOME is a fresh temporary directory, not the user\'s', async () => {
+  it("HOME is a fresh temporary directory, not the user's", async () => {
     const r = await one('home', []);
     assert.equal(r.kind, 'return');
     const home = (r as { value: string }).value;
@@ -62,8 +70,14 @@ describe('characterization sandbox', () => {
     try {
       const r = await one('secret', []);
       assert.equal(r.kind === 'return' && r.value, 'absent');
-      const env = scrubbedEnv({ PATH: '/bin', OPENAI_API_KEY: 'x', GITHUB_TOKEN: 'y', AWS_SECRET_ACCESS_KEY: 'z', HOME: '/home/me' }, '/tmp/h');
-      assert.deepEqual(Object.keys(env).filter((k) => /KEY|TOKEN|SECRET/.test(k)), []);
+      const env = scrubbedEnv(
+        { PATH: '/bin', OPENAI_API_KEY: 'x', GITHUB_TOKEN: 'y', AWS_SECRET_ACCESS_KEY: 'z', HOME: '/home/me' },
+        '/tmp/h',
+      );
+      assert.deepEqual(
+        Object.keys(env).filter((k) => /KEY|TOKEN|SECRET/.test(k)),
+        [],
+      );
       assert.equal(env.HOME, '/tmp/h');
     } finally {
       delete process.env.AMTP_TEST_API_KEY;
@@ -79,20 +93,45 @@ describe('characterization results', () => {
   });
 
   it('keeps errors by name and message, values by literal, with literals from the source as inputs', async () => {
-    const m = await characterizeModule(LIB, ROOT, [{ path: ['grade'], arity: 1, source: 'if (score >= 90) return "A"; if (score >= 75) return "B"; if (score >= 50)' }, { path: ['clamp'], arity: 3 }], { limits: LIMITS });
-    const grades = m.cases.filter((c) => c.path[0] === 'grade').map((c) => c.oracle.kind !== 'throws' && c.oracle.value).sort();
+    const m = await characterizeModule(
+      LIB,
+      ROOT,
+      [
+        { path: ['grade'], arity: 1, source: 'if (score >= 90) return "A"; if (score >= 75) return "B"; if (score >= 50)' },
+        { path: ['clamp'], arity: 3 },
+      ],
+      { limits: LIMITS },
+    );
+    const grades = m.cases
+      .filter((c) => c.path[0] === 'grade')
+      .map((c) => c.oracle.kind !== 'throws' && c.oracle.value)
+      .sort();
     assert.deepEqual(grades, ['A', 'B', 'C', 'F']);
     const thrown = m.cases.find((c) => c.oracle.kind === 'throws');
     assert.deepEqual(thrown?.oracle, { kind: 'throws', errorName: 'TypeError', message: 'n must be a number' });
   });
 
   it('greedy selection keeps fewer calls for the same coverage', async () => {
-    const m = await characterizeModule(LIB, ROOT, [{ path: ['grade'], arity: 1, signature: '(score: number): string', source: '90 75 50' }], { limits: LIMITS });
-    const all = await characterizeModule(LIB, ROOT, [{ path: ['grade'], arity: 1, signature: '(score: number): string', source: '90 75 50' }], { limits: LIMITS, maxPerTarget: 40 });
+    const m = await characterizeModule(
+      LIB,
+      ROOT,
+      [{ path: ['grade'], arity: 1, signature: '(score: number): string', source: '90 75 50' }],
+      { limits: LIMITS },
+    );
+    const all = await characterizeModule(
+      LIB,
+      ROOT,
+      [{ path: ['grade'], arity: 1, signature: '(score: number): string', source: '90 75 50' }],
+      { limits: LIMITS, maxPerTarget: 40 },
+    );
     assert.equal(m.cases.length, 4, 'one call per branch of grade');
     assert.ok(m.stable > 10, `${m.stable} stable calls before selection`);
     assert.equal(new Set(m.cases.flatMap((c) => c.lines)).size, m.lines, 'the kept calls cover every line the stable calls cover');
-    assert.deepEqual(all.cases.map((c) => c.id), m.cases.map((c) => c.id), 'the selection is the same on every run (fixed seed)');
+    assert.deepEqual(
+      all.cases.map((c) => c.id),
+      m.cases.map((c) => c.id),
+      'the selection is the same on every run (fixed seed)',
+    );
   });
 
   it('greedySelect: a call adding nothing new is dropped, the union stays the same', () => {
@@ -100,9 +139,18 @@ describe('characterization results', () => {
       { id: 'a', spans: [['f', 0, 10]] as [string, number, number][] },
       { id: 'b', spans: [['f', 0, 20]] as [string, number, number][] },
       { id: 'c', spans: [['f', 5, 15]] as [string, number, number][] },
-      { id: 'd', spans: [['f', 18, 30], ['g', 0, 2]] as [string, number, number][] },
+      {
+        id: 'd',
+        spans: [
+          ['f', 18, 30],
+          ['g', 0, 2],
+        ] as [string, number, number][],
+      },
     ];
-    assert.deepEqual(greedySelect(calls).map((c) => c.id), ['b', 'd']);
+    assert.deepEqual(
+      greedySelect(calls).map((c) => c.id),
+      ['b', 'd'],
+    );
   });
 
   it('generated inputs are the same on every run (fixed seed)', () => {
@@ -110,7 +158,10 @@ describe('characterization results', () => {
     const b = candidateInputs({ arity: 2, signature: '(a: number, b: string)' });
     assert.deepEqual(a, b);
     assert.equal(FIXED_SEED, 20_261_123);
-    assert.ok(a.some((args) => args[1] === ''), 'the empty string is a boundary value');
+    assert.ok(
+      a.some((args) => args[1] === ''),
+      'the empty string is a boundary value',
+    );
   });
 
   it('a failing characterization test is never called a possible bug', () => {
@@ -119,7 +170,13 @@ describe('characterization results', () => {
     assert.ok(tc.title.startsWith(CHAR_PREFIX));
     assert.equal(tc.priority, 'P2');
     const testText = `it('${tc.id}: x', async () => { assert.strictEqual(await mod.grade(95), "A"); });`;
-    const verdict = classifyFailure({ framework: 'node-test', testCase: tc, testText, fileText: testText, message: "Expected values to be strictly equal:\n\n'B' !== 'A'" });
+    const verdict = classifyFailure({
+      framework: 'node-test',
+      testCase: tc,
+      testText,
+      fileText: testText,
+      message: "Expected values to be strictly equal:\n\n'B' !== 'A'",
+    });
     assert.equal(verdict.kind, 'test_wrong');
     assert.match(verdict.reason, /pins current behaviour and cannot reveal a bug/);
   });
@@ -129,7 +186,16 @@ describe('characterization results', () => {
     const dir = mkdtempSync(join(tmpdir(), 'amtp-char-test-'));
     try {
       cpSync(ROOT, dir, { recursive: true });
-      const cjs = await characterizeModule(join(dir, 'index.js'), dir, [{ path: ['grade'], arity: 1, source: '90 75 50' }, { path: ['clamp'], arity: 3 }, { path: ['words'], arity: 1 }], { limits: LIMITS });
+      const cjs = await characterizeModule(
+        join(dir, 'index.js'),
+        dir,
+        [
+          { path: ['grade'], arity: 1, source: '90 75 50' },
+          { path: ['clamp'], arity: 3 },
+          { path: ['words'], arity: 1 },
+        ],
+        { limits: LIMITS },
+      );
       const esm = await characterizeModule(join(dir, 'esm.mjs'), dir, [{ path: ['initials'], arity: 1 }], { limits: LIMITS });
       assert.ok(esm.cases.length >= 2);
       writeFileSync(join(dir, 'index.char.test.js'), renderNodeTest(cjs.cases, './index.js', false));
@@ -159,14 +225,22 @@ describe('characterization approval', () => {
       const r = await characterizeApproved(new Gateway('run1', deferAll, log), dir, [job], { trusted: true, limits: LIMITS });
       assert.deepEqual(r, { ran: false, decision: 'pending' });
       assert.equal(existsSync(join(dir, 'ran.txt')), false);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('in Restricted Mode nothing runs even with --yes; approved, it runs once for all modules', async () => {
     const { dir, job } = marked();
     try {
       let asked = 0;
-      const counting = { ask: async (req: Parameters<typeof approveAll.ask>[0]) => { asked++; assert.equal(req.tool, 'tests.run'); return approveAll.ask(req); } };
+      const counting = {
+        ask: async (req: Parameters<typeof approveAll.ask>[0]) => {
+          asked++;
+          assert.equal(req.tool, 'tests.run');
+          return approveAll.ask(req);
+        },
+      };
       const restricted = await characterizeApproved(new Gateway('run1', counting, log), dir, [job], { trusted: false, limits: LIMITS });
       assert.equal(restricted.ran, false);
       assert.equal(existsSync(join(dir, 'ran.txt')), false);
@@ -174,7 +248,9 @@ describe('characterization approval', () => {
       assert.equal(asked, 1);
       assert.ok(r.ran && r.modules.length === 2 && r.modules[0].cases.length === 1);
       assert.equal(existsSync(join(dir, 'ran.txt')), true);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -187,7 +263,7 @@ describe('characterization values', () => {
     assert.deepEqual(value, 5);
     const literal = jsLiteral(tag(arg));
     assert.equal(literal, '{ ["__proto__"]: 1, a: 2 }');
-    // eslint-disable-next-line no-eval
+
     assert.deepEqual(Object.keys(eval(`(${literal})`) as object), ['__proto__', 'a']);
   });
 });

@@ -8,7 +8,13 @@ import { isCommand } from '../../server/src/cli/commands';
 import { FLAGS, FLAG_NAMES, TOP_LEVEL_FLAGS, flagsOf, type FlagSpec } from '../../server/src/cli/flags';
 
 const ROOT = path.resolve(__dirname, '../..');
-const DOCS = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Flags of other programs that the docs quote on their own (runner invocations). */
 const OTHER_TOOLS = new Set(['--config', '--import', '--node-option', '--branch', '--match', '--grep']);
@@ -46,12 +52,14 @@ function problems(found: Invocation[]): string[] {
   const wrong: string[] = [];
   for (const inv of found) {
     if (inv.command.startsWith('-')) {
-      if (!(TOP_LEVEL_FLAGS as readonly string[]).includes(inv.command)) wrong.push(`${inv.file}: ${inv.text}: no top-level flag ${inv.command}`);
+      if (!(TOP_LEVEL_FLAGS as readonly string[]).includes(inv.command))
+        wrong.push(`${inv.file}: ${inv.text}: no top-level flag ${inv.command}`);
       continue;
     }
     if (inv.command === 'help' || !isCommand(inv.command)) continue; // prose such as `amtp __proto__` (a bug report) is not an invocation
     const allowed = new Set(flagsOf(inv.command).flatMap((f) => [`--${f}`, ...(short(f) ? [`-${short(f)}`] : [])]));
-    for (const flag of inv.flags) if (!allowed.has(flag)) wrong.push(`${inv.file}: \`${inv.text}\`: ${flag} is not a flag of "${inv.command}"`);
+    for (const flag of inv.flags)
+      if (!allowed.has(flag)) wrong.push(`${inv.file}: \`${inv.text}\`: ${flag} is not a flag of "${inv.command}"`);
   }
   return wrong;
 }
@@ -61,22 +69,35 @@ describe('docs show only flags the CLI has', () => {
 
   it('finds the invocations it checks (the scan works)', () => {
     assert.ok(found.length > 20, `${found.length} invocations`);
-    assert.deepEqual(invocations('x.md', 'run `amtp generate . --yes --commit` or\n```sh\nnpx amtp resume r_1 \\\n  --json | jq .\n```\n')
-      .map((i) => [i.command, i.flags]), [['resume', ['--json']], ['generate', ['--yes', '--commit']]]);
+    assert.deepEqual(
+      invocations('x.md', 'run `amtp generate . --yes --commit` or\n```sh\nnpx amtp resume r_1 \\\n  --json | jq .\n```\n').map((i) => [
+        i.command,
+        i.flags,
+      ]),
+      [
+        ['resume', ['--json']],
+        ['generate', ['--yes', '--commit']],
+      ],
+    );
   });
 
-  it('every amtp COMMAND in the docs uses only that command\'s flags', () => {
+  it("every amtp COMMAND in the docs uses only that command's flags", () => {
     assert.deepEqual(problems(found), []);
   });
 
-  it('a flag quoted on its own exists for some command (or is another tool\'s, listed here)', () => {
+  it("a flag quoted on its own exists for some command (or is another tool's, listed here)", () => {
     const all = new Set([...FLAG_NAMES.map((f) => `--${f}`), ...TOP_LEVEL_FLAGS]);
-    const wrong = DOCS.flatMap((f) => loneFlags(fs.readFileSync(path.join(ROOT, f), 'utf8')).filter((x) => !all.has(x) && !OTHER_TOOLS.has(x)).map((x) => `${f}: ${x}`));
+    const wrong = DOCS.flatMap((f) =>
+      loneFlags(fs.readFileSync(path.join(ROOT, f), 'utf8'))
+        .filter((x) => !all.has(x) && !OTHER_TOOLS.has(x))
+        .map((x) => `${f}: ${x}`),
+    );
     assert.deepEqual(wrong, []);
   });
 
   it('catches a documented flag that does not exist, or that belongs to another command', () => {
-    const md = '```yaml\n      - run: npx amtp generate . --yes --changes-since origin/main\n```\nthen `amtp runs --reject` and `amtp --versions`\n';
+    const md =
+      '```yaml\n      - run: npx amtp generate . --yes --changes-since origin/main\n```\nthen `amtp runs --reject` and `amtp --versions`\n';
     assert.deepEqual(problems(invocations('x.md', md)), [
       'x.md: `amtp generate . --yes --changes-since origin/main`: --changes-since is not a flag of "generate"',
       'x.md: `amtp runs --reject`: --reject is not a flag of "runs"',

@@ -3,7 +3,15 @@ import type * as P from '../../server/src/protocol';
 import { ApprovalQueue, describeApproval } from '../../client/src/model/approvalQueue';
 
 function params(approvalId: string, runId = 'r_1', over: Partial<P.ApprovalParams> = {}): P.ApprovalParams {
-  return { runId, approvalId, tool: 'fs.write_outside_tests', risk: 'high', summary: 'overwrite an existing file', diff: { path: 'test/a.test.js', before: 'old', after: 'new' }, ...over };
+  return {
+    runId,
+    approvalId,
+    tool: 'fs.write_outside_tests',
+    risk: 'high',
+    summary: 'overwrite an existing file',
+    diff: { path: 'test/a.test.js', before: 'old', after: 'new' },
+    ...over,
+  };
 }
 
 /** Manual timers so timeouts are tested without waiting. */
@@ -22,7 +30,10 @@ describe('client ApprovalQueue (inline approvals)', () => {
   it('the first answer wins; later answers are no-ops', async () => {
     const q = new ApprovalQueue();
     const answer = q.request(params('a1'));
-    assert.deepEqual(q.list().map((a) => a.params.approvalId), ['a1']);
+    assert.deepEqual(
+      q.list().map((a) => a.params.approvalId),
+      ['a1'],
+    );
     assert.equal(q.decide('a1', 'approved'), true);
     assert.equal(q.decide('a1', 'rejected', 'too late'), false);
     assert.deepEqual(await answer, { decision: 'approved' });
@@ -94,7 +105,13 @@ describe('client ApprovalQueue (inline approvals)', () => {
 
   it('describes a write as create or overwrite', () => {
     assert.equal(describeApproval(params('a1')), 'high risk · fs.write_outside_tests: overwrite test/a.test.js');
-    assert.equal(describeApproval(params('a1', 'r', { diff: { path: 'x.js', before: null, after: '' } })), 'high risk · fs.write_outside_tests: create x.js');
-    assert.equal(describeApproval(params('a1', 'r', { diff: undefined, tool: 'tests.run', target: 'npm test' })), 'high risk · tests.run: npm test');
+    assert.equal(
+      describeApproval(params('a1', 'r', { diff: { path: 'x.js', before: null, after: '' } })),
+      'high risk · fs.write_outside_tests: create x.js',
+    );
+    assert.equal(
+      describeApproval(params('a1', 'r', { diff: undefined, tool: 'tests.run', target: 'npm test' })),
+      'high risk · tests.run: npm test',
+    );
   });
 });

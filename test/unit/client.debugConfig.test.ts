@@ -7,13 +7,31 @@ import type * as P from '../../server/src/protocol';
 const ID = 'tc_0123456789ab';
 
 function run(testCommand: string | undefined, testFile = 'test/lib.amtp.test.js'): { run: P.RunView; c: P.CaseView } {
-  const c: P.CaseView = { id: ID, title: 'adds', priority: 'P1', kind: 'unit', target: { file: 'lib.js', symbol: 'add' }, status: 'written', testFile, testLine: 3 };
+  const c: P.CaseView = {
+    id: ID,
+    title: 'adds',
+    priority: 'P1',
+    kind: 'unit',
+    target: { file: 'lib.js', symbol: 'add' },
+    status: 'written',
+    testFile,
+    testLine: 3,
+  };
   const other: P.CaseView = { ...c, id: 'tc_ffffffffffff', testFile: 'test/other.amtp.test.js' };
   return {
     c,
     run: {
-      runId: 'r1', status: 'completed', stage: 'done', createdAt: '2026-01-01T00:00:00Z', params: { depth: 'standard', framework: 'auto', provider: 'offline' },
-      activities: [], cases: [c, other], files: [{ path: testFile, action: 'created', caseIds: [ID] }], pendingApprovals: [], framework: 'mocha', ...(testCommand ? { testCommand } : {}),
+      runId: 'r1',
+      status: 'completed',
+      stage: 'done',
+      createdAt: '2026-01-01T00:00:00Z',
+      params: { depth: 'standard', framework: 'auto', provider: 'offline' },
+      activities: [],
+      cases: [c, other],
+      files: [{ path: testFile, action: 'created', caseIds: [ID] }],
+      pendingApprovals: [],
+      framework: 'mocha',
+      ...(testCommand ? { testCommand } : {}),
     },
   };
 }
@@ -22,8 +40,14 @@ describe('debug launch configuration for one generated test', () => {
   it('mocha: the mocha CLI from node_modules, its options kept, one file, --grep on the case id', () => {
     const { run: r, c } = run('npx mocha --node-option import=tsx test/lib.amtp.test.js test/other.amtp.test.js');
     assert.deepEqual(debugConfigFor(r, c, '/ws', false), {
-      type: 'node', request: 'launch', name: `AMTP: debug ${ID}`, cwd: '/ws', program: '/ws/node_modules/mocha/bin/mocha.js',
-      args: ['--node-option', 'import=tsx', 'test/lib.amtp.test.js', '--grep', ID], console: 'integratedTerminal', skipFiles: ['<node_internals>/**'],
+      type: 'node',
+      request: 'launch',
+      name: `AMTP: debug ${ID}`,
+      cwd: '/ws',
+      program: '/ws/node_modules/mocha/bin/mocha.js',
+      args: ['--node-option', 'import=tsx', 'test/lib.amtp.test.js', '--grep', ID],
+      console: 'integratedTerminal',
+      skipFiles: ['<node_internals>/**'],
     });
   });
 
@@ -52,7 +76,9 @@ describe('debug launch configuration for one generated test', () => {
     assert.equal(cfg.module, 'pytest');
     assert.deepEqual(cfg.args, ['tests/test_core_amtp.py', '-k', ID]);
     assert.deepEqual(cfg.env, { PYTHONPATH: 'src' });
-    assert.deepEqual(debugConfigFor(r, c, '/ws', false), { error: 'debugging a pytest test needs the Python Debugger extension (ms-python.debugpy).' });
+    assert.deepEqual(debugConfigFor(r, c, '/ws', false), {
+      error: 'debugging a pytest test needs the Python Debugger extension (ms-python.debugpy).',
+    });
   });
 
   it('says why for a case without a test, a piped or an unknown command', () => {

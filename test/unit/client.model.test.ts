@@ -4,13 +4,32 @@ import { describeCase, describeRun, groupByTarget, RunsModel } from '../../clien
 import { toServerSettings } from '../../client/src/model/settings';
 
 function kase(id: string, over: Partial<P.CaseView> = {}): P.CaseView {
-  return { id, title: `case ${id}`, priority: 'P1', kind: 'example', target: { file: 'src/a.js', symbol: 'a' }, status: 'written', testFile: 'test/a.amtp.test.js', testLine: 3, ...over };
+  return {
+    id,
+    title: `case ${id}`,
+    priority: 'P1',
+    kind: 'example',
+    target: { file: 'src/a.js', symbol: 'a' },
+    status: 'written',
+    testFile: 'test/a.amtp.test.js',
+    testLine: 3,
+    ...over,
+  };
 }
 
 function run(runId: string, cases: P.CaseView[], over: Partial<P.RunView> = {}): P.RunView {
   return {
-    runId, status: 'completed', stage: 'done', createdAt: `2026-01-01T00:00:0${runId.slice(-1)}Z`,
-    params: { depth: 'standard', framework: 'auto', provider: 'offline' }, activities: [], cases, files: [], pendingApprovals: [], testCommand: 'node --test test/', ...over,
+    runId,
+    status: 'completed',
+    stage: 'done',
+    createdAt: `2026-01-01T00:00:0${runId.slice(-1)}Z`,
+    params: { depth: 'standard', framework: 'auto', provider: 'offline' },
+    activities: [],
+    cases,
+    files: [],
+    pendingApprovals: [],
+    testCommand: 'node --test test/',
+    ...over,
   };
 }
 
@@ -22,10 +41,13 @@ describe('client RunsModel (Test Cases tree)', () => {
       kase('tc_000000000002', { priority: 'P0', title: 'omega' }),
       kase('tc_000000000004', { priority: 'P1', title: 'alpha' }),
     ]);
-    assert.deepEqual(groups.map(([f, cs]) => [f, cs.map((c) => c.id)]), [
-      ['src/a.js', ['tc_000000000002', 'tc_000000000004', 'tc_000000000001']],
-      ['src/b.js', ['tc_000000000003']],
-    ]);
+    assert.deepEqual(
+      groups.map(([f, cs]) => [f, cs.map((c) => c.id)]),
+      [
+        ['src/a.js', ['tc_000000000002', 'tc_000000000004', 'tc_000000000001']],
+        ['src/b.js', ['tc_000000000003']],
+      ],
+    );
   });
 
   it('lists runs newest first and builds run → file → case nodes', () => {
@@ -36,7 +58,10 @@ describe('client RunsModel (Test Cases tree)', () => {
     m.upsert(run('r_2', [kase('tc_000000000002', { target: { file: 'src/z.js', symbol: 'z' } })]));
     assert.equal(changes, 2);
     const roots = m.roots();
-    assert.deepEqual(roots.map((r) => r.runId), ['r_2', 'r_1']);
+    assert.deepEqual(
+      roots.map((r) => r.runId),
+      ['r_2', 'r_1'],
+    );
     const files = m.children(roots[1]);
     assert.equal(files.length, 1);
     assert.equal(files[0].kind === 'file' && files[0].file, 'src/a.js');
@@ -57,8 +82,22 @@ describe('client RunsModel (Test Cases tree)', () => {
 
   it('test results mark written cases passing/failing, survive later upserts, never touch not_written cases', () => {
     const m = new RunsModel();
-    m.upsert(run('r_1', [kase('tc_000000000001'), kase('tc_000000000002'), kase('tc_000000000003', { status: 'not_written', reason: 'no oracle' })]));
-    m.applyResults('r_1', new Map([['tc_000000000001', 'passing'], ['tc_000000000002', 'failing'], ['tc_000000000003', 'passing'], ['tc_ffffffffffff', 'passing']]));
+    m.upsert(
+      run('r_1', [
+        kase('tc_000000000001'),
+        kase('tc_000000000002'),
+        kase('tc_000000000003', { status: 'not_written', reason: 'no oracle' }),
+      ]),
+    );
+    m.applyResults(
+      'r_1',
+      new Map([
+        ['tc_000000000001', 'passing'],
+        ['tc_000000000002', 'failing'],
+        ['tc_000000000003', 'passing'],
+        ['tc_ffffffffffff', 'passing'],
+      ]),
+    );
     const statuses = () => m.get('r_1')!.cases.map((c) => c.status);
     assert.deepEqual(statuses(), ['passing', 'failing', 'not_written']);
     m.upsert(run('r_1', [kase('tc_000000000001'), kase('tc_000000000002'), kase('tc_000000000003', { status: 'not_written' })]));
@@ -66,9 +105,15 @@ describe('client RunsModel (Test Cases tree)', () => {
   });
 
   it('describes runs and cases for the tree', () => {
-    assert.equal(describeRun(run('r_1', [kase('tc_000000000001'), kase('tc_000000000002', { status: 'not_written' })])), 'completed · 2 cases (1 written, 1 not written)');
+    assert.equal(
+      describeRun(run('r_1', [kase('tc_000000000001'), kase('tc_000000000002', { status: 'not_written' })])),
+      'completed · 2 cases (1 written, 1 not written)',
+    );
     assert.equal(describeRun(run('r_1', [], { status: 'running', stage: 'engineer' })), 'engineer · running · 0 cases');
-    assert.equal(describeCase(kase('tc_000000000001', { status: 'not_written', reason: 'no documented result' })), 'P1 · not written — no documented result');
+    assert.equal(
+      describeCase(kase('tc_000000000001', { status: 'not_written', reason: 'no documented result' })),
+      'P1 · not written — no documented result',
+    );
   });
 });
 
@@ -82,14 +127,36 @@ describe('client toServerSettings (amtp.* → ServerSettings)', () => {
   it('maps every setting, clamps temperature to 0.2 and drops invalid values', () => {
     assert.deepEqual(
       from({
-        provider: 'openai', baseURL: ' http://127.0.0.1:1234/v1 ', model: 'gpt-x', 'models.crawler': 'small', 'models.generator': '', temperature: 0.9, seed: 42.7,
-        defaultFramework: 'vitest', defaultDepth: 'deep', riskOverrides: { 'tests.run': 'medium', bogus: 'extreme' }, approvalTimeoutSeconds: 30, record: true,
+        provider: 'openai',
+        baseURL: ' http://127.0.0.1:1234/v1 ',
+        model: 'gpt-x',
+        'models.crawler': 'small',
+        'models.generator': '',
+        temperature: 0.9,
+        seed: 42.7,
+        defaultFramework: 'vitest',
+        defaultDepth: 'deep',
+        riskOverrides: { 'tests.run': 'medium', bogus: 'extreme' },
+        approvalTimeoutSeconds: 30,
+        record: true,
       }),
       {
-        provider: 'openai', baseURL: 'http://127.0.0.1:1234/v1', model: 'gpt-x', models: { crawler: 'small' }, temperature: 0.2, seed: 42,
-        defaultFramework: 'vitest', defaultDepth: 'deep', riskOverrides: { 'tests.run': 'medium' }, approvalTimeoutSeconds: 30, record: true,
+        provider: 'openai',
+        baseURL: 'http://127.0.0.1:1234/v1',
+        model: 'gpt-x',
+        models: { crawler: 'small' },
+        temperature: 0.2,
+        seed: 42,
+        defaultFramework: 'vitest',
+        defaultDepth: 'deep',
+        riskOverrides: { 'tests.run': 'medium' },
+        approvalTimeoutSeconds: 30,
+        record: true,
       },
     );
-    assert.deepEqual(from({ provider: 'anthropic', defaultFramework: 'jasmine', defaultDepth: 'x', temperature: -1, approvalTimeoutSeconds: 0 }), { provider: 'offline', temperature: 0 });
+    assert.deepEqual(
+      from({ provider: 'anthropic', defaultFramework: 'jasmine', defaultDepth: 'x', temperature: -1, approvalTimeoutSeconds: 0 }),
+      { provider: 'offline', temperature: 0 },
+    );
   });
 });

@@ -5,20 +5,50 @@ import type * as P from '../../server/src/protocol';
 import { describeRun, runHealthLines } from '../../client/src/model/runsModel';
 import { toServerSettings } from '../../client/src/model/settings';
 
-const usage = (promptTokens: number, completionTokens: number, requests: number) => ({ promptTokens, completionTokens, cachedTokens: 0, requests });
+const usage = (promptTokens: number, completionTokens: number, requests: number) => ({
+  promptTokens,
+  completionTokens,
+  cachedTokens: 0,
+  requests,
+});
 
 function view(over: Partial<P.RunView> = {}): P.RunView {
   return {
-    runId: 'r_1', status: 'completed', stage: 'done', createdAt: '2026-01-01T00:00:01Z', params: { depth: 'standard', framework: 'auto', provider: 'openai' },
-    activities: [], cases: [], files: [], pendingApprovals: [], ...over,
+    runId: 'r_1',
+    status: 'completed',
+    stage: 'done',
+    createdAt: '2026-01-01T00:00:01Z',
+    params: { depth: 'standard', framework: 'auto', provider: 'openai' },
+    activities: [],
+    cases: [],
+    files: [],
+    pendingApprovals: [],
+    ...over,
   };
 }
 
 describe('client: usage and health in the run view', () => {
   const u: P.RunUsage = { total: usage(3702, 1701, 3), byAgent: { crawler: usage(1234, 567, 1) }, costUsd: 0.001576 };
   const h: P.RunHealth = {
-    wallMs: 12_300, attempts: 4, errors: 1, errorRatio: 0.25, usage: u.total, costUsd: 0.001576,
-    agents: [{ agent: 'crawler', status: 'completed', wallMs: 2500, attempts: 2, errors: 1, errorRatio: 0.5, errorKinds: { RateLimited: 1 }, usage: usage(1234, 567, 1), costUsd: 0.000525 }],
+    wallMs: 12_300,
+    attempts: 4,
+    errors: 1,
+    errorRatio: 0.25,
+    usage: u.total,
+    costUsd: 0.001576,
+    agents: [
+      {
+        agent: 'crawler',
+        status: 'completed',
+        wallMs: 2500,
+        attempts: 2,
+        errors: 1,
+        errorRatio: 0.5,
+        errorKinds: { RateLimited: 1 },
+        usage: usage(1234, 567, 1),
+        costUsd: 0.000525,
+      },
+    ],
   };
 
   it('the description adds tokens and cost; a run that spent none (offline) shows none', () => {
@@ -38,15 +68,41 @@ describe('client: usage and health in the run view', () => {
 
   it('reads the endpoint settings, dropping values of the wrong type', () => {
     const values: Record<string, unknown> = {
-      provider: 'azure', azureEndpoint: ' https://r.openai.azure.com ', azureDeployment: 'dep', azureApiVersion: '2024-10-21',
-      headers: { 'X-Title': 'AMTP', 'X-Bad': 3 }, modelTimeoutSeconds: 900, maxOutputTokens: 2048.7, structuredOutput: false, priceTable: { m: { input: 1, output: 2 } },
+      provider: 'azure',
+      azureEndpoint: ' https://r.openai.azure.com ',
+      azureDeployment: 'dep',
+      azureApiVersion: '2024-10-21',
+      headers: { 'X-Title': 'AMTP', 'X-Bad': 3 },
+      modelTimeoutSeconds: 900,
+      maxOutputTokens: 2048.7,
+      structuredOutput: false,
+      priceTable: { m: { input: 1, output: 2 } },
     };
     const s = toServerSettings((k) => values[k]);
     assert.deepEqual(s, {
-      provider: 'azure', azureEndpoint: 'https://r.openai.azure.com', azureDeployment: 'dep', azureApiVersion: '2024-10-21', headers: { 'X-Title': 'AMTP' },
-      modelTimeoutSeconds: 900, maxOutputTokens: 2048, structuredOutput: false, priceTable: { m: { input: 1, output: 2 } },
+      provider: 'azure',
+      azureEndpoint: 'https://r.openai.azure.com',
+      azureDeployment: 'dep',
+      azureApiVersion: '2024-10-21',
+      headers: { 'X-Title': 'AMTP' },
+      modelTimeoutSeconds: 900,
+      maxOutputTokens: 2048,
+      structuredOutput: false,
+      priceTable: { m: { input: 1, output: 2 } },
     });
-    const none = toServerSettings((k) => ({ provider: 'vscode-lm', headers: [], modelTimeoutSeconds: -1, maxOutputTokens: 0, structuredOutput: true, priceTable: {} } as Record<string, unknown>)[k]);
+    const none = toServerSettings(
+      (k) =>
+        (
+          ({
+            provider: 'vscode-lm',
+            headers: [],
+            modelTimeoutSeconds: -1,
+            maxOutputTokens: 0,
+            structuredOutput: true,
+            priceTable: {},
+          }) as Record<string, unknown>
+        )[k],
+    );
     assert.deepEqual(none, { provider: 'vscode-lm' });
   });
 });

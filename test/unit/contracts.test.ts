@@ -19,7 +19,11 @@ describe('contracts (Draft 2020-12, ajv)', () => {
     // A real dynamic import: the generator is an ES module script, not part of the bundles.
     const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<{ generate(): Promise<string>; OUT: string }>;
     const gen = await importEsm(pathToFileURL(path.resolve(__dirname, '../../scripts/gen-contract-types.mjs')).href);
-    assert.equal(fs.readFileSync(gen.OUT, 'utf8'), await gen.generate(), 'server/src/contracts/generated.ts is stale: run npm run gen:types');
+    assert.equal(
+      fs.readFileSync(gen.OUT, 'utf8'),
+      await gen.generate(),
+      'server/src/contracts/generated.ts is stale: run npm run gen:types',
+    );
   });
 
   it('every schema is Draft 2020-12 with an $id', () => {
@@ -37,7 +41,9 @@ describe('contracts (Draft 2020-12, ajv)', () => {
   });
 
   it('the validators precompiled into the bundles judge like the ones compiled at run time', async () => {
-    const { precompiledValidatorsSource } = (await import(path.resolve('scripts/precompiledValidators.mjs'))) as { precompiledValidatorsSource(): string };
+    const { precompiledValidatorsSource } = (await import(path.resolve('scripts/precompiledValidators.mjs'))) as {
+      precompiledValidatorsSource(): string;
+    };
     const mod = { exports: {} as Record<string, ((v: unknown) => boolean) & { errors?: unknown }> };
     new Function('module', 'exports', 'require', precompiledValidatorsSource())(mod, mod.exports, require);
     assert.deepEqual(Object.keys(mod.exports).sort(), Object.keys(SCHEMAS).sort());
@@ -62,17 +68,36 @@ describe('contracts (Draft 2020-12, ajv)', () => {
   it('accepts good outputs and rejects extra properties and wrong types', () => {
     assert.deepEqual(validate('case-plan', goodGeneratorOutput()), { ok: true });
     assert.deepEqual(validate('test-bodies', goodEngineerOutput()), { ok: true });
-    assert.deepEqual(validate('crawler-patch', { schema_version: '1', patch: [{ op: 'add', path: '/notes/-', value: 'x' }] }), { ok: true });
+    assert.deepEqual(validate('crawler-patch', { schema_version: '1', patch: [{ op: 'add', path: '/notes/-', value: 'x' }] }), {
+      ok: true,
+    });
     const extra = { ...goodEngineerOutput(), rm: 'rf' };
     const r = validate('test-bodies', extra);
     assert.equal(r.ok, false);
     const wrong = { ...goodEngineerOutput(), tests: 'test/a.js' };
     assert.equal(validate('test-bodies', wrong).ok, false);
     // A crawler patch may only touch the parts of its view a model may correct.
-    assert.equal(validate('crawler-patch', { schema_version: '1', patch: [{ op: 'replace', path: '/project/name', value: 'x' }] }).ok, false);
+    assert.equal(
+      validate('crawler-patch', { schema_version: '1', patch: [{ op: 'replace', path: '/project/name', value: 'x' }] }).ok,
+      false,
+    );
     assert.equal(validate('crawler-patch', { schema_version: '1', patch: [{ op: 'copy', from: '/a', path: '/notes/0' }] }).ok, false);
     // A planned case may leave its id to AMTP; the plan the engineer gets may not.
-    assert.deepEqual(validate('test-cases', { schema_version: '1', depth_level: 'smoke', project: { name: 'p', language: 'javascript', module_system: 'cjs', typescript: false, test_setup: { framework: 'none', test_dirs: [], config_files: [] } }, cases: goodGeneratorOutput().cases }).ok, false);
+    assert.deepEqual(
+      validate('test-cases', {
+        schema_version: '1',
+        depth_level: 'smoke',
+        project: {
+          name: 'p',
+          language: 'javascript',
+          module_system: 'cjs',
+          typescript: false,
+          test_setup: { framework: 'none', test_dirs: [], config_files: [] },
+        },
+        cases: goodGeneratorOutput().cases,
+      }).ok,
+      false,
+    );
   });
 
   it('acceptReply: fenced → object; prose → MalformedLlmOutput; valid JSON, wrong shape → SchemaValidationError', () => {
@@ -82,20 +107,39 @@ describe('contracts (Draft 2020-12, ajv)', () => {
     assert.throws(() => acceptReply('engineer', json.slice(0, -5)), MalformedLlmOutput);
     assert.throws(() => acceptReply('engineer', '[1,2]'), SchemaValidationError);
     assert.throws(() => acceptReply('engineer', 'null'), SchemaValidationError);
-    assert.throws(() => acceptReply('engineer', '{"schema_version":"1"}'), (e: unknown) => e instanceof SchemaValidationError && e.errors.length > 0);
+    assert.throws(
+      () => acceptReply('engineer', '{"schema_version":"1"}'),
+      (e: unknown) => e instanceof SchemaValidationError && e.errors.length > 0,
+    );
   });
 
   it('the envelope is canonical and re-validates the payload against the next agent input schema', () => {
     const payload = {
-      schema_version: '1', framework: 'node-test', view: { batch: 1, of: 1, cases: 1 },
-      project: { name: 'adder', language: 'javascript', module_system: 'cjs', typescript: false, test_setup: { framework: 'node-test', test_dirs: [], config_files: [] } },
-      files: [{ path: 'test/adder.amtp.test.js', target: 'index.js', imports: ["const { add } = require('../index.js');"], names: ['add'] }],
+      schema_version: '1',
+      framework: 'node-test',
+      view: { batch: 1, of: 1, cases: 1 },
+      project: {
+        name: 'adder',
+        language: 'javascript',
+        module_system: 'cjs',
+        typescript: false,
+        test_setup: { framework: 'node-test', test_dirs: [], config_files: [] },
+      },
+      files: [
+        { path: 'test/adder.amtp.test.js', target: 'index.js', imports: ["const { add } = require('../index.js');"], names: ['add'] },
+      ],
       cases: [{ file: 'test/adder.amtp.test.js', case: { ...goodGeneratorOutput().cases[0], id: 'tc_0123456789ab' } }],
       symbols: [{ file: 'index.js', name: 'add', signature: 'add(a, b)' }],
     };
     const env = {
-      schema_version: '1' as const, run_id: 'r_1', from_agent: 'generator' as const, to_agent: 'engineer' as const,
-      artifact_id: 'a_' + '0'.repeat(32), payload, batch: { index: 1, count: 1 }, params: { target_framework: 'auto' as const },
+      schema_version: '1' as const,
+      run_id: 'r_1',
+      from_agent: 'generator' as const,
+      to_agent: 'engineer' as const,
+      artifact_id: 'a_' + '0'.repeat(32),
+      payload,
+      batch: { index: 1, count: 1 },
+      params: { target_framework: 'auto' as const },
     };
     const text = buildEnvelope(env);
     assert.equal(text, canonicalJson(JSON.parse(text)));

@@ -146,7 +146,21 @@ describe('crawler: oxc-parser and its @babel/parser fallback read JS/TS alike', 
     assert.equal(f.syntax, 'esm');
     assert.deepEqual(f.imports, ['./helper', './slug', './all']);
     const by = Object.fromEntries(f.symbols.map((s) => [s.name, s]));
-    assert.deepEqual(Object.keys(by), ['reverse', 'upper', 'counter', 'Greeter', 'Greeter.greet', 'Greeter.create', 'Greeter.over', 'Options', 'Mode2', 'Mode', 'declared', 'renamed', 'default2']);
+    assert.deepEqual(Object.keys(by), [
+      'reverse',
+      'upper',
+      'counter',
+      'Greeter',
+      'Greeter.greet',
+      'Greeter.create',
+      'Greeter.over',
+      'Options',
+      'Mode2',
+      'Mode',
+      'declared',
+      'renamed',
+      'default2',
+    ]);
     assert.equal(by.upper.signature, 'async upper(s: string, times?: number): Promise<string>');
     assert.equal(by.counter.kind, 'variable');
     assert.equal(by.renamed.kind, 'constant');
@@ -163,7 +177,13 @@ describe('crawler: oxc-parser and its @babel/parser fallback read JS/TS alike', 
 
   it('typings: a default export with its namespace members', () => {
     const f = extractJsSymbols(oxc, SOURCES[3][1], SOURCES[3][0], 'slugify');
-    assert.deepEqual(f.symbols.map((s) => [s.name, s.kind, s.export_style]), [['slugify', 'function', 'default'], ['slugify.extend', 'method', 'exports.property']]);
+    assert.deepEqual(
+      f.symbols.map((s) => [s.name, s.kind, s.export_style]),
+      [
+        ['slugify', 'function', 'default'],
+        ['slugify.extend', 'method', 'exports.property'],
+      ],
+    );
     assert.equal(f.symbols[1].doc, 'Extends the charmap.');
     assert.match(f.symbols[0].signature!, /^slugify\(string: string, options\?: \| \{ replacement\?: string \} \| string\): string$/);
   });
@@ -171,6 +191,9 @@ describe('crawler: oxc-parser and its @babel/parser fallback read JS/TS alike', 
   it('offsets count UTF-16 units, as JavaScript strings do (comments with emoji before a symbol)', () => {
     const f = extractJsSymbols(oxc, SOURCES[5][1], SOURCES[5][0], 'main');
     // An anonymous `export default function` is named `default`, as it was with the TypeScript reader.
-    assert.deepEqual(f.symbols.map((s) => [s.name, s.doc, s.line]), [['default', 'Doc é.', 3]]);
+    assert.deepEqual(
+      f.symbols.map((s) => [s.name, s.doc, s.line]),
+      [['default', 'Doc é.', 3]],
+    );
   });
 });

@@ -154,10 +154,25 @@ describe('crawler: Python through tree-sitter', () => {
   });
 
   it('lists top-level defs and classes, public methods as Class.method, nested classes as Outer.Inner', () => {
-    assert.deepEqual([...syms.keys()], [
-      'Shape', 'Shape.__init__', 'Shape.label', 'Shape.unit', 'Shape.parse', 'Shape.grow', 'Shape.Style', 'Shape.Style.paint', 'Shape.after_nested',
-      'area', 'helper', 'Grid', '_Hidden', '_Hidden.shown',
-    ]);
+    assert.deepEqual(
+      [...syms.keys()],
+      [
+        'Shape',
+        'Shape.__init__',
+        'Shape.label',
+        'Shape.unit',
+        'Shape.parse',
+        'Shape.grow',
+        'Shape.Style',
+        'Shape.Style.paint',
+        'Shape.after_nested',
+        'area',
+        'helper',
+        'Grid',
+        '_Hidden',
+        '_Hidden.shown',
+      ],
+    );
     assert.equal(syms.get('Shape.Style')!.kind, 'class');
     assert.equal(syms.get('Shape.Style.paint')!.kind, 'method');
     assert.deepEqual(syms.get('Shape.Style.paint')!.throws, ['RuntimeError: no paint']);
@@ -173,10 +188,17 @@ describe('crawler: Python through tree-sitter', () => {
   it('signatures: multi-line, type hints, defaults, *args/**kwargs, / and * markers, receivers dropped', () => {
     const init = syms.get('Shape.__init__')!;
     assert.equal(init.signature, '__init__(self, name: str, *, sides: int = 0) -> None');
-    assert.deepEqual(init.params, [{ name: 'name', type: 'str' }, { name: 'sides', type: 'int', default: '0', optional: true }]);
+    assert.deepEqual(init.params, [
+      { name: 'name', type: 'str' },
+      { name: 'sides', type: 'int', default: '0', optional: true },
+    ]);
     const parse = syms.get('Shape.parse')!;
     assert.equal(parse.signature, 'parse(cls, text: str, strict: bool = False) -> Shape', 'comments are not part of it');
-    assert.deepEqual(parse.params?.map((p) => p.name), ['text', 'strict'], 'classmethod: cls is bound');
+    assert.deepEqual(
+      parse.params?.map((p) => p.name),
+      ['text', 'strict'],
+      'classmethod: cls is bound',
+    );
     assert.equal(parse.line, 59, 'the def line, not the decorator line');
     const unit = syms.get('Shape.unit')!;
     assert.deepEqual(unit.params, [{ name: 'scale', type: 'float', default: '1.0', optional: true }], 'staticmethod: nothing is bound');
@@ -199,7 +221,10 @@ describe('crawler: Python through tree-sitter', () => {
   });
 
   it('docstrings: Google, NumPy and reST Raises sections', () => {
-    assert.deepEqual(syms.get('Shape')!.throws, ['ValueError: if the name is empty or only spaces.', 'shapes.errors.ShapeError: on a bad shape']);
+    assert.deepEqual(syms.get('Shape')!.throws, [
+      'ValueError: if the name is empty or only spaces.',
+      'shapes.errors.ShapeError: on a bad shape',
+    ]);
     assert.deepEqual(syms.get('Shape.unit')!.throws, ['ZeroDivisionError: When scale is zero.', 'OverflowError']);
     assert.deepEqual(syms.get('Shape.parse')!.throws, ['KeyError: when the key is missing', 'ValueError']);
     assert.equal(syms.get('Shape.label')!.doc, 'The label.');

@@ -20,7 +20,12 @@ function assertValid(out: EngineerOutput): void {
 /** A one-case plan around a hand-written oracle, for rendering details. */
 function oneCase(oracle: TestCase['oracle'], target: Partial<TestCase['target']> = {}): TestCases {
   const base = generateCases(map('ms'), 'smoke');
-  return { ...base, cases: [{ ...base.cases[0], id: 'tc_00000000000a', title: 'x', kind: 'example', target: { ...base.cases[0].target, ...target }, oracle }] };
+  return {
+    ...base,
+    cases: [
+      { ...base.cases[0], id: 'tc_00000000000a', title: 'x', kind: 'example', target: { ...base.cases[0].target, ...target }, oracle },
+    ],
+  };
 }
 
 describe('engineer (offline)', () => {
@@ -32,7 +37,10 @@ describe('engineer (offline)', () => {
     const [file] = out.files;
     assert.equal(file.path, 'test/ms.amtp.test.js');
     assert.match(file.content, /^const ms = require\('\.\.\/index\.js'\);$/m);
-    assert.match(file.content, /it\('tc_[0-9a-f]{12}: ms\(\\'2 days\\'\) returns 172800000', \(\) => \{\n {4}const actual = ms\('2 days'\);\n {4}expect\(actual\)\.toBe\(172800000\);/);
+    assert.match(
+      file.content,
+      /it\('tc_[0-9a-f]{12}: ms\(\\'2 days\\'\) returns 172800000', \(\) => \{\n {4}const actual = ms\('2 days'\);\n {4}expect\(actual\)\.toBe\(172800000\);/,
+    );
     for (const id of file.caseIds) assert.ok(file.content.includes(`'${id}: `));
     assert.equal(out.command, 'npx jest test/ms.amtp.test.js');
     assert.deepEqual(out.dev_dependencies, ['jest']); // the project uses mocha
@@ -94,7 +102,10 @@ describe('engineer (offline)', () => {
     const [f] = out.files;
     assert.equal(f.path, 'tests/test_core_amtp.py');
     assert.match(f.content, /^from textkit\.core import clamp$/m);
-    assert.match(f.content, /with pytest\.raises\(BaseException\) as excinfo:\n {8}clamp\(1, 3, 0\)\n {4}assert type\(excinfo\.value\)\.__name__ == "ValueError"/);
+    assert.match(
+      f.content,
+      /with pytest\.raises\(BaseException\) as excinfo:\n {8}clamp\(1, 3, 0\)\n {4}assert type\(excinfo\.value\)\.__name__ == "ValueError"/,
+    );
     assert.match(f.content, /def test_tc_[0-9a-f]{12}_/);
     assert.equal(out.command, 'python3 -m pytest tests/test_core_amtp.py');
   });
@@ -110,19 +121,34 @@ describe('engineer (offline)', () => {
 
   it('renders documented values carefully: NaN, undefined, null, deep objects; rejects inspect output', () => {
     const render = (expected: string) => {
-      const out = engineerTests(oneCase({ kind: 'equals', language: 'javascript', call: 'ms(x)', expected, bindings: [{ local: 'ms', import: 'module' }] }), 'node-test');
+      const out = engineerTests(
+        oneCase({ kind: 'equals', language: 'javascript', call: 'ms(x)', expected, bindings: [{ local: 'ms', import: 'module' }] }),
+        'node-test',
+      );
       return out.files[0]?.content ?? out.not_written[0].reason;
     };
     assert.match(render('NaN'), /assert\.ok\(Number\.isNaN\(actual\)\);/);
     assert.match(render('undefined'), /assert\.strictEqual\(actual, undefined\);/);
     assert.match(render('null'), /assert\.strictEqual\(actual, null\);/);
-    assert.match(render("{ a: [1, 'b'], \"c d\": -0.5 }"), /assert\.deepStrictEqual\(actual, \{ 'a': \[1, 'b'\], 'c d': -0\.5 \}\);/);
+    assert.match(render('{ a: [1, \'b\'], "c d": -0.5 }'), /assert\.deepStrictEqual\(actual, \{ 'a': \[1, 'b'\], 'c d': -0\.5 \}\);/);
     assert.match(render('{ a: [Object] }'), /not a literal/);
     assert.equal(render('[Function: ms]'), "oracle.expected does not parse: ',' expected at 1:10");
   });
 
   it('awaits async targets and checks documented errors by name', () => {
-    const out = engineerTests(oneCase({ kind: 'throws', language: 'javascript', call: "load('')", error: 'TypeError', bindings: [{ local: 'load', import: 'named', name: 'load' }] }, { async: true }), 'vitest');
+    const out = engineerTests(
+      oneCase(
+        {
+          kind: 'throws',
+          language: 'javascript',
+          call: "load('')",
+          error: 'TypeError',
+          bindings: [{ local: 'load', import: 'named', name: 'load' }],
+        },
+        { async: true },
+      ),
+      'vitest',
+    );
     const c = out.files[0].content;
     assert.match(c, /async \(\) => \{/);
     assert.match(c, /\n {6}await load\(''\);\n/);

@@ -5,7 +5,6 @@ import type { CrawlerOutput, TestCase, TestCases } from '../../server/src/contra
 import { validate } from '../../server/src/contracts/validate';
 import { generateCases } from '../../server/src/agents/generator/offline';
 
-
 // ms, bytes and slugify maps were produced by the static crawler from the npm tarballs.
 export function crawlerMap(name: string): CrawlerOutput {
   return JSON.parse(readFileSync(join(__dirname, '../fixtures/crawler-maps', `${name}.json`), 'utf8')) as CrawlerOutput;
@@ -27,19 +26,28 @@ describe('generator (offline)', () => {
     const cases = generateCases(crawlerMap('ms'), 'standard');
     assertValid(cases);
     const twoDays = byCall(cases, "ms('2 days')");
-    assert.deepEqual(twoDays.oracle, { kind: 'equals', language: 'javascript', call: "ms('2 days')", expected: '172800000', bindings: [{ local: 'ms', import: 'module' }] });
+    assert.deepEqual(twoDays.oracle, {
+      kind: 'equals',
+      language: 'javascript',
+      call: "ms('2 days')",
+      expected: '172800000',
+      bindings: [{ local: 'ms', import: 'module' }],
+    });
     assert.equal(twoDays.priority, 'P0');
     assert.equal(twoDays.kind, 'example');
     assert.equal(twoDays.evidence?.source, 'readme');
     assert.equal(byCall(cases, 'ms(-3 * 60000)').kind, 'boundary');
-    assert.equal(byCall(cases, "ms(60000, { long: true })").oracle?.expected, '"1 minute"');
+    assert.equal(byCall(cases, 'ms(60000, { long: true })').oracle?.expected, '"1 minute"');
     assert.equal(cases.cases.filter((c) => c.kind === 'example' || c.kind === 'boundary').length, 20);
   });
 
   it('gives stable ids: same map → same ids, and ids derive from target + scenario only', () => {
     const a = generateCases(crawlerMap('ms'), 'deep');
     const b = generateCases(crawlerMap('ms'), 'deep');
-    assert.deepEqual(a.cases.map((c) => c.id), b.cases.map((c) => c.id));
+    assert.deepEqual(
+      a.cases.map((c) => c.id),
+      b.cases.map((c) => c.id),
+    );
     for (const c of a.cases) assert.match(c.id, /^tc_[0-9a-f]{12}$/);
     assert.equal(new Set(a.cases.map((c) => c.id)).size, a.cases.length);
     // Standard cases keep their ids at deep depth.
@@ -52,11 +60,14 @@ describe('generator (offline)', () => {
     const map = crawlerMap('bytes');
     const cases = generateCases(map, 'smoke');
     assertValid(cases);
-    assert.deepEqual(cases.cases.map((c) => [c.kind, c.oracle?.call, c.target.arity]), [
-      ['smoke', 'bytes', 2],
-      ['smoke', 'bytes.format', 2],
-      ['smoke', 'bytes.parse', 1],
-    ]);
+    assert.deepEqual(
+      cases.cases.map((c) => [c.kind, c.oracle?.call, c.target.arity]),
+      [
+        ['smoke', 'bytes', 2],
+        ['smoke', 'bytes.format', 2],
+        ['smoke', 'bytes.parse', 1],
+      ],
+    );
     assert.equal(cases.project.module_system, 'cjs');
     assert.equal(cases.project.test_setup.framework, 'mocha');
     assert.equal(cases.project.language, 'javascript');
@@ -91,7 +102,10 @@ describe('generator (offline)', () => {
     assert.ok(props.length >= 4);
     for (const p of props) assert.equal(p.priority, 'P3');
     const order = props.find((p) => p.oracle?.property === 'order_independent' && p.target.symbol === 'parse');
-    assert.deepEqual(order?.oracle?.sequence?.map((s) => s.call), ['bytes.parse(1024)', "bytes.parse('1024')", "bytes.parse('1KB')"]);
+    assert.deepEqual(
+      order?.oracle?.sequence?.map((s) => s.call),
+      ['bytes.parse(1024)', "bytes.parse('1024')", "bytes.parse('1KB')"],
+    );
   });
 
   it('plans stated errors without inventing a triggering input', () => {

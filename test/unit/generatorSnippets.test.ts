@@ -32,17 +32,23 @@ describe('generator: reading documented snippets', () => {
 
   it('uses console.log output as printed text and declarations as setup', () => {
     const ex = parseJsSnippet("const x = f(2) // => 4\nconsole.log(x) // 4\nconsole.log(f('a')) // 'A'", []).examples;
-    assert.deepEqual(ex.map((e) => [e.call, e.outcome, e.expected, e.setup.length]), [
-      ['f(2)', 'value', '4', 0],
-      ['x', 'prints', '4', 1],
-      // the last call does not read x, so it carries no setup
-      ["f('a')", 'prints', 'A', 0],
-    ]);
+    assert.deepEqual(
+      ex.map((e) => [e.call, e.outcome, e.expected, e.setup.length]),
+      [
+        ['f(2)', 'value', '4', 0],
+        ['x', 'prints', '4', 1],
+        // the last call does not read x, so it carries no setup
+        ["f('a')", 'prints', 'A', 0],
+      ],
+    );
   });
 
   it('records own imports as bindings and refuses snippets that import other packages', () => {
     const own = parseJsSnippet("import lib, { a as b } from 'lib'\nb(1) // => 1", ['lib']);
-    assert.deepEqual(own.examples[0].imports, [{ local: 'lib', import: 'default' }, { local: 'b', import: 'named', name: 'a' }]);
+    assert.deepEqual(own.examples[0].imports, [
+      { local: 'lib', import: 'default' },
+      { local: 'b', import: 'named', name: 'a' },
+    ]);
     const foreign = parseJsSnippet("const fs = require('fs')\nf(fs) // => 1", ['lib']);
     assert.equal(foreign.examples.length, 0);
     assert.match(foreign.skipped[0].reason, /imports 'fs'/);
@@ -56,8 +62,13 @@ describe('generator: reading documented snippets', () => {
   });
 
   it('parses doctests with continuation lines, setup statements and skips ELLIPSIS', () => {
-    const r = parseDoctest('>>> x = [3,\n... 1]\n>>> sorted(x)\n[1, 3]\n>>> object()\n<object object at 0x7f>\n>>> list(range(9))\n[0, 1, ...]\n');
-    assert.deepEqual(r.examples.map((e) => [e.call, e.expected, e.setup]), [['sorted(x)', '[1, 3]', ['x = [3,\n1]']]]);
+    const r = parseDoctest(
+      '>>> x = [3,\n... 1]\n>>> sorted(x)\n[1, 3]\n>>> object()\n<object object at 0x7f>\n>>> list(range(9))\n[0, 1, ...]\n',
+    );
+    assert.deepEqual(
+      r.examples.map((e) => [e.call, e.expected, e.setup]),
+      [['sorted(x)', '[1, 3]', ['x = [3,\n1]']]],
+    );
     assert.equal(r.skipped.length, 2);
   });
 

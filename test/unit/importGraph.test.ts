@@ -18,8 +18,16 @@ function folderOf(file: string): string | undefined {
 
 async function folderGraph(): Promise<Map<string, Map<string, string>>> {
   const r = await build({
-    absWorkingDir: ROOT, entryPoints: ENTRIES, bundle: true, write: false, metafile: true, platform: 'node', format: 'cjs',
-    outdir: 'out/import-graph', external: ['vscode', 'typescript'], logLevel: 'silent',
+    absWorkingDir: ROOT,
+    entryPoints: ENTRIES,
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'cjs',
+    outdir: 'out/import-graph',
+    external: ['vscode', 'typescript'],
+    logLevel: 'silent',
   });
   const graph = new Map<string, Map<string, string>>();
   for (const [file, input] of Object.entries(r.metafile.inputs)) {
@@ -66,13 +74,19 @@ describe('import graph', () => {
 
   it('has no runtime import cycle between folders', () => {
     const cycle = findCycle(graph);
-    const why = cycle?.slice(1).map((to, i) => graph.get(cycle[i])!.get(to)).join('\n  ');
+    const why = cycle
+      ?.slice(1)
+      .map((to, i) => graph.get(cycle[i])!.get(to))
+      .join('\n  ');
     assert.equal(cycle, undefined, `cycle ${cycle?.join(' → ')}:\n  ${why}`);
   });
 
   it('core/ imports nothing of ours, and protocol.ts only core/', () => {
     assert.deepEqual([...(graph.get('server/core')?.entries() ?? [])], []);
-    assert.deepEqual([...(graph.get('server/protocol')?.keys() ?? [])].filter((k) => k !== 'server/core'), []);
+    assert.deepEqual(
+      [...(graph.get('server/protocol')?.keys() ?? [])].filter((k) => k !== 'server/core'),
+      [],
+    );
   });
 
   it('the client reaches the server only through protocol.ts and core/', () => {
@@ -83,7 +97,10 @@ describe('import graph', () => {
   });
 
   it('detects a cycle when there is one (the check can fail)', () => {
-    const g = new Map([['a', new Map([['b', 'x']])], ['b', new Map([['a', 'y']])]]);
+    const g = new Map([
+      ['a', new Map([['b', 'x']])],
+      ['b', new Map([['a', 'y']])],
+    ]);
     assert.deepEqual(findCycle(g), ['a', 'b', 'a']);
   });
 });

@@ -30,7 +30,10 @@ describe('mcp ResponseCache', () => {
   });
 
   it('builds the same key for the same args in any key order', () => {
-    assert.equal(ResponseCache.key('t', { a: 1, b: [1, { c: 2, d: 3 }] }, 'v'), ResponseCache.key('t', { b: [1, { d: 3, c: 2 }], a: 1 }, 'v'));
+    assert.equal(
+      ResponseCache.key('t', { a: 1, b: [1, { c: 2, d: 3 }] }, 'v'),
+      ResponseCache.key('t', { b: [1, { d: 3, c: 2 }], a: 1 }, 'v'),
+    );
     assert.notEqual(ResponseCache.key('t', { a: 1 }, 'v1'), ResponseCache.key('t', { a: 1 }, 'v2'));
   });
 

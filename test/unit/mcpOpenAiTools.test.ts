@@ -21,6 +21,9 @@ describe('mcp OpenAI tool mapping', () => {
   });
 
   it('refuses a tool whose name no function call could carry', () => {
-    assert.throws(() => toOpenAiTools([{ name: 'repo.tree', inputSchema: { type: 'object' } }]), /"repo\.tree" is not a valid function name/);
+    assert.throws(
+      () => toOpenAiTools([{ name: 'repo.tree', inputSchema: { type: 'object' } }]),
+      /"repo\.tree" is not a valid function name/,
+    );
   });
 });

@@ -25,11 +25,19 @@ describe('repo.tree walk on a tree large enough for the lstat helper thread', fu
     assert.equal(w.files, 5000);
     const files = w.entries.filter((e) => e.type === 'file');
     for (const e of [files[0], files[2500], files[4999]]) assert.equal(e.size, (await fsp.lstat(path.join(root, e.path))).size, e.path);
-    const expected = Array.from({ length: 50 }, (_, d) => Array.from({ length: 100 }, (__, f) => d + f)).flat().reduce((a, b) => a + b, 0);
+    const expected = Array.from({ length: 50 }, (_, d) => Array.from({ length: 100 }, (__, f) => d + f))
+      .flat()
+      .reduce((a, b) => a + b, 0);
     assert.equal(w.bytes, expected);
-    assert.deepEqual(w.entries.find((e) => e.path === 'd00/outside.txt'), { path: 'd00/outside.txt', type: 'symlink', size: 0 });
+    assert.deepEqual(
+      w.entries.find((e) => e.path === 'd00/outside.txt'),
+      { path: 'd00/outside.txt', type: 'symlink', size: 0 },
+    );
     const sorted = [...w.entries.map((e) => (e.type === 'dir' ? `${e.path}/` : e.path))].sort();
-    assert.deepEqual(w.entries.map((e) => (e.type === 'dir' ? `${e.path}/` : e.path)), sorted);
+    assert.deepEqual(
+      w.entries.map((e) => (e.type === 'dir' ? `${e.path}/` : e.path)),
+      sorted,
+    );
     assert.equal(walkTree(root, { gitignore: 'never' }).fingerprint, w.fingerprint, 'same tree, same key');
     await fsp.writeFile(path.join(root, 'd49', 'f99.txt'), 'changed');
     assert.notEqual(walkTree(root, { gitignore: 'never' }).fingerprint, w.fingerprint, 'a changed size changes the key');
@@ -38,14 +46,17 @@ describe('repo.tree walk on a tree large enough for the lstat helper thread', fu
   it('names only (sizes: false) lists the same entries without sizes', () => {
     const sized = walkTree(root, { gitignore: 'never' });
     const names = walkTree(root, { gitignore: 'never', sizes: false });
-    assert.deepEqual(names.entries.map((e) => e.path), sized.entries.map((e) => e.path));
+    assert.deepEqual(
+      names.entries.map((e) => e.path),
+      sized.entries.map((e) => e.path),
+    );
     assert.equal(names.entries.find((e) => e.type === 'file')!.size, undefined);
     assert.equal(names.bytes, 0);
   });
 });
 
 describe('repo.tree walk: build folders a package.json names', () => {
-  it('walks dist/ when main or exports point into it; build/ and a nested package\'s unnamed out/ stay skipped', async () => {
+  it("walks dist/ when main or exports point into it; build/ and a nested package's unnamed out/ stay skipped", async () => {
     const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-walk-dist-'));
     const files: Record<string, string> = {
       'package.json': JSON.stringify({ name: 'p', exports: { '.': { import: './dist/index.mjs', require: './dist/index.cjs' } } }),
@@ -63,7 +74,17 @@ describe('repo.tree walk: build folders a package.json names', () => {
       await fsp.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
       await fsp.writeFile(path.join(root, rel), content);
     }
-    const listed = walkTree(root, { gitignore: 'never' }).entries.filter((e) => e.type === 'file').map((e) => e.path).sort();
-    assert.deepEqual(listed, ['broken/package.json', 'dist/index.cjs', 'dist/index.mjs', 'package.json', 'packages/q/lib/index.js', 'packages/q/package.json']);
+    const listed = walkTree(root, { gitignore: 'never' })
+      .entries.filter((e) => e.type === 'file')
+      .map((e) => e.path)
+      .sort();
+    assert.deepEqual(listed, [
+      'broken/package.json',
+      'dist/index.cjs',
+      'dist/index.mjs',
+      'package.json',
+      'packages/q/lib/index.js',
+      'packages/q/package.json',
+    ]);
   });
 });

@@ -29,7 +29,8 @@ function exists(cited: string): boolean {
 
 describe('references', () => {
   const sources = [
-    'README.md', 'CHANGELOG.md',
+    'README.md',
+    'CHANGELOG.md',
     ...files('docs', (f) => f.endsWith('.md')),
     ...files('server/src', (f) => f.endsWith('.ts') && !f.endsWith('generated.ts')),
     ...files('client/src', (f) => f.endsWith('.ts')),

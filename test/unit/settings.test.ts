@@ -18,21 +18,39 @@ describe('settings: one source', () => {
   it('settings that decide where requests and keys go, or what needs approval, are machine-scoped and restricted', () => {
     // A guard for settings added later: their names give them away.
     const steering = /provider|baseurl|endpoint|deployment|api-?version|header|risk|approv(e|al)(?!timeout)|key|proxy|url/i;
-    for (const k of Object.keys(declared)) if (steering.test(k.replace(/approvalTimeoutSeconds$/, ''))) assert.equal(declared[k].scope, 'machine', `${k} steers requests or approvals`);
-    assert.ok(USER_ONLY_SETTINGS.includes('provider') && USER_ONLY_SETTINGS.includes('baseURL') && USER_ONLY_SETTINGS.includes('riskOverrides'));
-    assert.deepEqual([...pkg.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), USER_ONLY_SETTINGS.map((k) => `amtp.${k}`).sort());
+    for (const k of Object.keys(declared))
+      if (steering.test(k.replace(/approvalTimeoutSeconds$/, '')))
+        assert.equal(declared[k].scope, 'machine', `${k} steers requests or approvals`);
+    assert.ok(
+      USER_ONLY_SETTINGS.includes('provider') && USER_ONLY_SETTINGS.includes('baseURL') && USER_ONLY_SETTINGS.includes('riskOverrides'),
+    );
+    assert.deepEqual(
+      [...pkg.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(),
+      USER_ONLY_SETTINGS.map((k) => `amtp.${k}`).sort(),
+    );
   });
 
   it('the client sends the server every server setting, and reads every client-only one itself', () => {
     const asked = new Set<string>();
-    toServerSettings((k) => { asked.add(k); return undefined; });
+    toServerSettings((k) => {
+      asked.add(k);
+      return undefined;
+    });
     assert.deepEqual([...asked].sort(), [...SERVER_SETTINGS].sort());
-    const client = fs.readdirSync(path.resolve(__dirname, '../../client/src')).filter((f) => f.endsWith('.ts')).map((f) => fs.readFileSync(path.resolve(__dirname, '../../client/src', f), 'utf8')).join('\n');
-    for (const k of SETTING_KEYS.filter((key) => !SERVER_SETTINGS.includes(key))) assert.match(client, new RegExp(`get\\(\\s*'${k}'`), `the client reads amtp.${k}`);
+    const client = fs
+      .readdirSync(path.resolve(__dirname, '../../client/src'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => fs.readFileSync(path.resolve(__dirname, '../../client/src', f), 'utf8'))
+      .join('\n');
+    for (const k of SETTING_KEYS.filter((key) => !SERVER_SETTINGS.includes(key)))
+      assert.match(client, new RegExp(`get\\(\\s*'${k}'`), `the client reads amtp.${k}`);
   });
 
-  it("workspace values of user-only settings never reach the server, whatever the host reports", () => {
-    const values: Record<string, { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown; defaultValue?: unknown }> = {
+  it('workspace values of user-only settings never reach the server, whatever the host reports', () => {
+    const values: Record<
+      string,
+      { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown; defaultValue?: unknown }
+    > = {
       provider: { defaultValue: 'offline', workspaceValue: 'openai' },
       baseURL: { defaultValue: '', workspaceFolderValue: 'http://evil.example/v1' },
       riskOverrides: { defaultValue: {}, globalValue: { 'tests.run': 'medium' }, workspaceValue: { 'fs.overwrite': 'low' } },
@@ -40,7 +58,10 @@ describe('settings: one source', () => {
     };
     // get() merges like VS Code's, workspace last: what a host that forgot the scope would return.
     const source: ConfigSource = {
-      get: (k) => { const v = values[k]; return v?.workspaceFolderValue ?? v?.workspaceValue ?? v?.globalValue ?? v?.defaultValue; },
+      get: (k) => {
+        const v = values[k];
+        return v?.workspaceFolderValue ?? v?.workspaceValue ?? v?.globalValue ?? v?.defaultValue;
+      },
       inspect: (k) => values[k],
     };
     const s = toServerSettings(userSafeGetter(source));
@@ -58,4 +79,3 @@ describe('settings: one source', () => {
     }
   });
 });
-

@@ -37,9 +37,16 @@ function enumsOf(schema: unknown, prop: string): string[][] {
 
 describe('single sources', () => {
   it('protocol: the server wires every client→server message and the client every server→client one', () => {
-    const byDirection = (d: P.Direction) => P.MESSAGES.filter((m) => m.direction === d).map((m) => m.method).sort();
+    const byDirection = (d: P.Direction) =>
+      P.MESSAGES.filter((m) => m.direction === d)
+        .map((m) => m.method)
+        .sort();
     const server = recorder();
-    wireService(server, () => assert.fail('not called while wiring'), (fn) => async (a) => fn(a));
+    wireService(
+      server,
+      () => assert.fail('not called while wiring'),
+      (fn) => async (a) => fn(a),
+    );
     assert.deepEqual(server.methods.sort(), byDirection('clientToServer'));
     const client = recorder();
     wireClient(client, { runChanged: () => undefined, requestApproval: async () => ({ decision: 'rejected' }) });

@@ -11,7 +11,20 @@ const META: ArtifactMeta = { sanitizer: 'v1.0.0', provider: 'offline', model: 'o
 
 function newRun(id: string): RunRecord {
   const now = new Date().toISOString();
-  return { schema_version: 1, id, version: 0, status: 'running', stage: 'crawler', createdAt: now, updatedAt: now, params: resolveParams({}), activities: [], files: [], approvals: [], audit: [] };
+  return {
+    schema_version: 1,
+    id,
+    version: 0,
+    status: 'running',
+    stage: 'crawler',
+    createdAt: now,
+    updatedAt: now,
+    params: resolveParams({}),
+    activities: [],
+    files: [],
+    approvals: [],
+    audit: [],
+  };
 }
 
 describe('RunStore', () => {
@@ -39,7 +52,10 @@ describe('RunStore', () => {
     const doc = JSON.parse(await fsp.readFile(file, 'utf8'));
     doc.content.x = 2;
     await fsp.writeFile(file, JSON.stringify(doc));
-    await assert.rejects(store.getArtifact('r_1', a.id), (e: unknown) => e instanceof StoreCorruptError && /does not match its id/.test(e.message));
+    await assert.rejects(
+      store.getArtifact('r_1', a.id),
+      (e: unknown) => e instanceof StoreCorruptError && /does not match its id/.test(e.message),
+    );
   });
 
   it('a truncated run file is a clear error, a backup is kept, and the file is not reset', async () => {
@@ -47,7 +63,10 @@ describe('RunStore', () => {
     const file = path.join(ws, '.amtp/runs/r_2.json');
     const text = await fsp.readFile(file, 'utf8');
     await fsp.writeFile(file, text.slice(0, text.length / 2));
-    await assert.rejects(store.getRun('r_2'), (e: unknown) => e instanceof StoreCorruptError && /not valid JSON/.test(e.message) && /copy was kept/.test(e.message));
+    await assert.rejects(
+      store.getRun('r_2'),
+      (e: unknown) => e instanceof StoreCorruptError && /not valid JSON/.test(e.message) && /copy was kept/.test(e.message),
+    );
     assert.equal(await fsp.readFile(file, 'utf8'), text.slice(0, text.length / 2), 'left as it is');
     const backups = (await fsp.readdir(path.join(ws, '.amtp/runs'))).filter((n) => n.includes('.corrupt-'));
     assert.equal(backups.length, 1);
@@ -62,7 +81,13 @@ describe('RunStore', () => {
 
   it('a run is locked by one process; a lock of a dead process is taken over', async () => {
     const release = await store.lockRun('r_4');
-    await assert.rejects(store.lockRun('r_4').then(async (r) => { await r(); throw new Error('second lock granted'); }), /second lock granted|in use/);
+    await assert.rejects(
+      store.lockRun('r_4').then(async (r) => {
+        await r();
+        throw new Error('second lock granted');
+      }),
+      /second lock granted|in use/,
+    );
     await release();
     await fsp.writeFile(path.join(ws, '.amtp/runs/r_4.lock'), '999999');
     const again = await store.lockRun('r_4');

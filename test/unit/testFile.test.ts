@@ -38,12 +38,22 @@ describe('outer', () => {
 
 function parseErrors(path: string, text: string): string[] {
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
-  return (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
+  return (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) =>
+    ts.flattenDiagnosticMessageText(d.messageText, ' '),
+  );
 }
 
 describe('testFile (JavaScript): edits on the TypeScript syntax tree', () => {
   it('finds tests at any depth, in every name form, and not the text inside a template literal', () => {
-    assert.deepEqual(findTests('t/x.test.js', JS).map((b) => [b.caseId, b.callee, b.indent]), [[A, 'it', '    '], [B, 'it', '    '], [C, 'it.each', '  '], [D, 'test.only', '  ']]);
+    assert.deepEqual(
+      findTests('t/x.test.js', JS).map((b) => [b.caseId, b.callee, b.indent]),
+      [
+        [A, 'it', '    '],
+        [B, 'it', '    '],
+        [C, 'it.each', '  '],
+        [D, 'test.only', '  '],
+      ],
+    );
     assert.equal(testSource('t/x.test.js', JS, A), `it('${A}: a', () => {\n      assert.equal(1, 1);\n    });`);
   });
 
@@ -51,11 +61,17 @@ describe('testFile (JavaScript): edits on the TypeScript syntax tree', () => {
     const out = removeTests('t/x.test.js', JS, [A, C]);
     assert.equal(
       out,
-      JS.replace(`    // about a\n    it('${A}: a', () => {\n      assert.equal(1, 1);\n    });\n\n`, '').replace(`  it.each([1, 2])('${C}: c %d', (n) => {});\n\n`, ''),
+      JS.replace(`    // about a\n    it('${A}: a', () => {\n      assert.equal(1, 1);\n    });\n\n`, '').replace(
+        `  it.each([1, 2])('${C}: c %d', (n) => {});\n\n`,
+        '',
+      ),
     );
     assert.ok(out.includes(`it('${A}: not a test, text in a template'`));
     assert.deepEqual(parseErrors('t/x.test.js', out), []);
-    assert.deepEqual(findTests('t/x.test.js', out).map((b) => b.caseId), [B, D]);
+    assert.deepEqual(
+      findTests('t/x.test.js', out).map((b) => b.caseId),
+      [B, D],
+    );
   });
 
   it('removing the last test of a block takes the blank line before it, never leaves a blank line before `});`', () => {
@@ -67,13 +83,24 @@ describe('testFile (JavaScript): edits on the TypeScript syntax tree', () => {
 
   it('keeps only some tests', () => {
     const out = keepOnlyTests('t/x.test.js', JS, [B]);
-    assert.deepEqual(findTests('t/x.test.js', out).map((b) => b.caseId), [B]);
+    assert.deepEqual(
+      findTests('t/x.test.js', out).map((b) => b.caseId),
+      [B],
+    );
     assert.deepEqual(parseErrors('t/x.test.js', out), []);
     assert.ok(out.includes('// header') && out.includes("require('node:test')"));
   });
 
   it('skips with the reason on one line above: it.skip, it.skip.each, test.skip', () => {
-    const out = skipTests('t/x.test.js', JS, new Map([[B, 'documented 1,\nobserved 2'], [C, 'c'], [D, 'd */ e']]));
+    const out = skipTests(
+      't/x.test.js',
+      JS,
+      new Map([
+        [B, 'documented 1,\nobserved 2'],
+        [C, 'c'],
+        [D, 'd */ e'],
+      ]),
+    );
     assert.match(out, /\n {4}\/\/ AMTP quarantine: documented 1, observed 2\n {4}it\.skip\(`tc_b/);
     assert.match(out, /\n {2}\/\/ AMTP quarantine: c\n {2}it\.skip\.each\(\[1, 2\]\)\('tc_c/);
     assert.match(out, /\n {2}\/\/ AMTP quarantine: d \*\/ e\n {2}test\.skip\('tc_d/);
@@ -83,19 +110,34 @@ describe('testFile (JavaScript): edits on the TypeScript syntax tree', () => {
 
   it('replaces a test, re-indented, leaving the lines of a multi-line template as they were', () => {
     const out = replaceTest('t/x.test.js', JS, A, `it('${A}: a', () => {\n  const s = \`keep\n   me\`;\n  assert.ok(s);\n});`);
-    assert.ok(out.includes(`    // about a\n    it('${A}: a', () => {\n      const s = \`keep\n   me\`;\n      assert.ok(s);\n    });\n`), out);
+    assert.ok(
+      out.includes(`    // about a\n    it('${A}: a', () => {\n      const s = \`keep\n   me\`;\n      assert.ok(s);\n    });\n`),
+      out,
+    );
     assert.deepEqual(parseErrors('t/x.test.js', out), []);
   });
 
   it('refuses a replacement that does not parse, with the parser’s reason; nothing is changed', () => {
-    assert.throws(() => replaceTest('t/x.test.js', JS, A, `it('${A}: a', () => {`), /^Error: the replacement does not parse: '\}' expected at 1:/);
-    assert.throws(() => replaceTest('t/x.test.js', JS, A, `it('${A}: a', () => { const n: number = 1; });`), /the replacement does not parse: Type annotations can only be used in TypeScript files/);
-    assert.throws(() => replaceTest('t/x.test.js', JS, 'tc_000000000000', `it('tc_000000000000: z', () => {});`), /no test for tc_000000000000/);
+    assert.throws(
+      () => replaceTest('t/x.test.js', JS, A, `it('${A}: a', () => {`),
+      /^Error: the replacement does not parse: '\}' expected at 1:/,
+    );
+    assert.throws(
+      () => replaceTest('t/x.test.js', JS, A, `it('${A}: a', () => { const n: number = 1; });`),
+      /the replacement does not parse: Type annotations can only be used in TypeScript files/,
+    );
+    assert.throws(
+      () => replaceTest('t/x.test.js', JS, 'tc_000000000000', `it('tc_000000000000: z', () => {});`),
+      /no test for tc_000000000000/,
+    );
   });
 
   it('a TypeScript file with a generic call and satisfies keeps its structure', () => {
     const src = `import { it } from 'vitest';\n\nit('${A}: a', () => {\n  const x = f<number>(1) satisfies number;\n});\n\nit('${B}: b', () => {});\n`;
-    assert.equal(removeTests('t/x.test.ts', src, [B]), `import { it } from 'vitest';\n\nit('${A}: a', () => {\n  const x = f<number>(1) satisfies number;\n});\n`);
+    assert.equal(
+      removeTests('t/x.test.ts', src, [B]),
+      `import { it } from 'vitest';\n\nit('${A}: a', () => {\n  const x = f<number>(1) satisfies number;\n});\n`,
+    );
   });
 });
 
@@ -146,7 +188,15 @@ function compiles(source: string): string {
 describe('testFile (Python): edits on the @lezer/python syntax tree', () => {
   it('finds module-level and class test functions with decorators; not nested defs, not text in strings', () => {
     const found = findTests('tests/test_x.py', PY);
-    assert.deepEqual(found.map((b) => [b.caseId, b.indent, PY.slice(b.fullStart, b.start)]), [[A, '', '# about a\n'], [B, '', ''], [C, '    ', '    # about c\n    '], [D, '    ', '    ']]);
+    assert.deepEqual(
+      found.map((b) => [b.caseId, b.indent, PY.slice(b.fullStart, b.start)]),
+      [
+        [A, '', '# about a\n'],
+        [B, '', ''],
+        [C, '    ', '    # about c\n    '],
+        [D, '    ', '    '],
+      ],
+    );
     assert.ok(testSource('tests/test_x.py', PY, B)!.startsWith('@pytest.mark.parametrize("x", [\n    1,'));
     assert.ok(testSource('tests/test_x.py', PY, D)!.startsWith('async def'));
   });
@@ -168,9 +218,21 @@ describe('testFile (Python): edits on the @lezer/python syntax tree', () => {
   });
 
   it('skips with a decorator at the test’s indentation; `import pytest` goes after the docstring and __future__ import', function () {
-    const out = skipTests('tests/test_x.py', PY, new Map([[C, 'documented 1,\nobserved "2"\u0000'], [B, 'b']]));
+    const out = skipTests(
+      'tests/test_x.py',
+      PY,
+      new Map([
+        [C, 'documented 1,\nobserved "2"\u0000'],
+        [B, 'b'],
+      ]),
+    );
     assert.ok(out.startsWith('"""Tests."""\nfrom __future__ import annotations\n\nimport pytest\nimport os\n'), out.slice(0, 120));
-    assert.ok(out.includes('    # about c\n    # AMTP quarantine: documented 1, observed "2"\n    @pytest.mark.skip(reason="AMTP quarantine: documented 1, observed \\"2\\"")\n    def test_tc_c'), out);
+    assert.ok(
+      out.includes(
+        '    # about c\n    # AMTP quarantine: documented 1, observed "2"\n    @pytest.mark.skip(reason="AMTP quarantine: documented 1, observed \\"2\\"")\n    def test_tc_c',
+      ),
+      out,
+    );
     assert.ok(out.includes('# AMTP quarantine: b\n@pytest.mark.skip(reason="AMTP quarantine: b")\n@pytest.mark.parametrize('));
     if (python) assert.equal(compiles(out), 'ok');
     const withImport = `import pytest\n\n\ndef test_${A}_a():\n    pass\n`;
@@ -181,12 +243,18 @@ describe('testFile (Python): edits on the @lezer/python syntax tree', () => {
     const out = replaceTest('tests/test_x.py', PY, C, `def test_${C}_c(self):\n    x = """a\nb"""\n    assert x`);
     assert.ok(out.includes(`    # about c\n    def test_${C}_c(self):\n        x = """a\nb"""\n        assert x\n\n\nclass TestOnly`), out);
     if (python) assert.equal(compiles(out), 'ok');
-    assert.throws(() => replaceTest('tests/test_x.py', PY, C, `def test_${C}_c(self):\nassert x`), /does not parse: expected an indented block|does not parse: invalid syntax/);
+    assert.throws(
+      () => replaceTest('tests/test_x.py', PY, C, `def test_${C}_c(self):\nassert x`),
+      /does not parse: expected an indented block|does not parse: invalid syntax/,
+    );
   });
 
   it('still finds the tests of a file that does not parse (the verifier reports it as not loading)', () => {
     const broken = `def test_${A}_a():\n    x = (1,\n\n\ndef test_${B}_b():\n    assert True\n`;
-    assert.deepEqual(findTests('tests/test_x.py', broken).map((b) => b.caseId), [A, B]);
+    assert.deepEqual(
+      findTests('tests/test_x.py', broken).map((b) => b.caseId),
+      [A, B],
+    );
   });
 });
 
@@ -195,7 +263,7 @@ describe('testFile: skipping a node-tap test', () => {
     const tap = "import { test } from 'tap';\n\ntest('tc_0000000000a1: adds', async (t) => {\n  t.equal(1, 2);\n});\n";
     assert.equal(
       skipTests('test/x.amtp.test.mjs', tap, new Map([['tc_0000000000a1', 'possible bug: "1" vs "2"']])),
-      "import { test } from 'tap';\n\n// AMTP quarantine: possible bug: \"1\" vs \"2\"\ntest('tc_0000000000a1: adds', { skip: \"possible bug: \\\"1\\\" vs \\\"2\\\"\" }, async (t) => {\n  t.equal(1, 2);\n});\n",
+      'import { test } from \'tap\';\n\n// AMTP quarantine: possible bug: "1" vs "2"\ntest(\'tc_0000000000a1: adds\', { skip: "possible bug: \\"1\\" vs \\"2\\"" }, async (t) => {\n  t.equal(1, 2);\n});\n',
     );
     const ava = "import test from 'ava';\n\ntest('tc_0000000000a1: adds', (t) => {\n  t.is(1, 2);\n});\n";
     assert.match(skipTests('test/x.amtp.test.mjs', ava, new Map([['tc_0000000000a1', 'r']])), /\ntest\.skip\('tc_0000000000a1: adds'/);

@@ -3,16 +3,26 @@ import { mergeTestFile } from '../../server/src/verifier/testMerge';
 
 const A = 'tc_0000000000a1';
 const B = 'tc_0000000000a2';
-const esm = (imports: string, tests: string) => `import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';\n${imports}\n\ndescribe('lib (AMTP)', () => {\n${tests}});\n`;
+const esm = (imports: string, tests: string) =>
+  `import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';\n${imports}\n\ndescribe('lib (AMTP)', () => {\n${tests}});\n`;
 const jsTest = (id: string, body: string) => `  it('${id}: t', () => {\n    ${body}\n  });\n`;
 const mine = "\n  it('mine', () => {\n    const s = `x\n  y`;\n    assert.ok(s);\n  });\n";
 
 describe('merging a rendered test file into the one on disk', () => {
   it('ESM: replaces a case by id, puts a new one after the last AMTP test (a template literal untouched), adds its import once', () => {
     const disk = esm("import { a } from '../lib.mjs';", jsTest(A, 'assert.equal(a(1), 1);') + mine);
-    const fresh = esm("import { a } from '../lib.mjs';\nimport { b } from '../lib.mjs';", jsTest(A, 'assert.equal(a(1), 2);') + '\n' + jsTest(B, 'assert.equal(b(), 3);'));
+    const fresh = esm(
+      "import { a } from '../lib.mjs';\nimport { b } from '../lib.mjs';",
+      jsTest(A, 'assert.equal(a(1), 2);') + '\n' + jsTest(B, 'assert.equal(b(), 3);'),
+    );
     const out = mergeTestFile('test/lib.amtp.test.mjs', disk, fresh);
-    assert.equal(out, esm("import { a } from '../lib.mjs';\nimport { b } from '../lib.mjs';", jsTest(A, 'assert.equal(a(1), 2);') + '\n' + jsTest(B, 'assert.equal(b(), 3);') + mine));
+    assert.equal(
+      out,
+      esm(
+        "import { a } from '../lib.mjs';\nimport { b } from '../lib.mjs';",
+        jsTest(A, 'assert.equal(a(1), 2);') + '\n' + jsTest(B, 'assert.equal(b(), 3);') + mine,
+      ),
+    );
   });
 
   it('refuses (undefined) when an import would bind a name the file already binds differently, the file does not parse, or it holds no AMTP test', () => {
@@ -28,6 +38,9 @@ describe('merging a rendered test file into the one on disk', () => {
     const own = '\n\ndef test_mine():\n    assert True\n';
     const disk = head + t(A, 'assert f(1) == 1') + own;
     const fresh = head + 'from pkg.mod import g as gg\n' + t(A, 'assert f(1) == 2') + t(B, 'assert gg() == 3');
-    assert.equal(mergeTestFile('tests/test_mod_amtp.py', disk, fresh), head + 'from pkg.mod import g as gg\n' + t(A, 'assert f(1) == 2') + t(B, 'assert gg() == 3') + own);
+    assert.equal(
+      mergeTestFile('tests/test_mod_amtp.py', disk, fresh),
+      head + 'from pkg.mod import g as gg\n' + t(A, 'assert f(1) == 2') + t(B, 'assert gg() == 3') + own,
+    );
   });
 });

@@ -10,13 +10,37 @@ import { formatAgentHealth, formatRunHealth, formatRunUsage, formatSeconds, form
 import { refreshUsage, runHealth, runUsage } from '../../server/src/usage/health';
 import { loadPriceTable, parsePriceTable } from '../../server/src/usage/priceTable';
 
-const act = (agent: ActivityRecord['agent'], over: Partial<ActivityRecord> = {}): ActivityRecord => ({ agent, status: 'completed', attempts: 1, errors: [], ...over });
+const act = (agent: ActivityRecord['agent'], over: Partial<ActivityRecord> = {}): ActivityRecord => ({
+  agent,
+  status: 'completed',
+  attempts: 1,
+  errors: [],
+  ...over,
+});
 
 function run(activities: ActivityRecord[], over: Partial<RunRecord> = {}): RunRecord {
   return {
-    schema_version: 1, id: 'r_1', version: 3, status: 'completed', stage: 'done', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:01:30.000Z',
-    params: { depth: 'standard', framework: 'auto', provider: 'openai', models: { crawler: 'small', generator: 'small', engineer: 'big' }, seed: 1, temperature: 0, maxAttempts: 3 },
-    activities, files: [], approvals: [], audit: [], ...over,
+    schema_version: 1,
+    id: 'r_1',
+    version: 3,
+    status: 'completed',
+    stage: 'done',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:01:30.000Z',
+    params: {
+      depth: 'standard',
+      framework: 'auto',
+      provider: 'openai',
+      models: { crawler: 'small', generator: 'small', engineer: 'big' },
+      seed: 1,
+      temperature: 0,
+      maxAttempts: 3,
+    },
+    activities,
+    files: [],
+    approvals: [],
+    audit: [],
+    ...over,
   };
 }
 
@@ -26,7 +50,12 @@ describe('usage', () => {
   it('adds replies; a reply with no reported usage counts as a request and as unreported', () => {
     const a = addUsage(replyUsage({ promptTokens: 10, completionTokens: 5, cachedTokens: 4 }), replyUsage(undefined));
     assert.deepEqual(a, { promptTokens: 10, completionTokens: 5, cachedTokens: 4, requests: 2, unreported: 1 });
-    assert.deepEqual(addUsage(undefined, replyUsage({ promptTokens: 1, completionTokens: 2 })), { promptTokens: 1, completionTokens: 2, cachedTokens: 0, requests: 1 });
+    assert.deepEqual(addUsage(undefined, replyUsage({ promptTokens: 1, completionTokens: 2 })), {
+      promptTokens: 1,
+      completionTokens: 2,
+      cachedTokens: 0,
+      requests: 1,
+    });
   });
 
   it('cost: cached prompt tokens at their own price, exact model names only, micro-dollar rounding', () => {
@@ -35,16 +64,31 @@ describe('usage', () => {
     assert.equal(priceFor(table, 'gpt-4o-mini-2024-07-18'), undefined, 'no prefix guessing');
     assert.equal(priceFor(undefined, 'gpt-4o'), undefined);
     // 1M prompt of which 200k cached, 100k completion: 0.8 × 0.15 + 0.2 × 0.075 + 0.1 × 0.6
-    assert.equal(costOf({ promptTokens: 1_000_000, completionTokens: 100_000, cachedTokens: 200_000, requests: 1 }, table['gpt-4o-mini']), 0.195);
-    assert.equal(costOf({ promptTokens: 1000, completionTokens: 0, cachedTokens: 1000, requests: 1 }, table['gpt-4o']), 0.0025, 'cachedInput defaults to input');
-    assert.equal(costOf({ promptTokens: 1, completionTokens: 1, cachedTokens: 0, requests: 1 }, { input: 0.1, output: 0.2 }), 0, 'below a micro-dollar');
+    assert.equal(
+      costOf({ promptTokens: 1_000_000, completionTokens: 100_000, cachedTokens: 200_000, requests: 1 }, table['gpt-4o-mini']),
+      0.195,
+    );
+    assert.equal(
+      costOf({ promptTokens: 1000, completionTokens: 0, cachedTokens: 1000, requests: 1 }, table['gpt-4o']),
+      0.0025,
+      'cachedInput defaults to input',
+    );
+    assert.equal(
+      costOf({ promptTokens: 1, completionTokens: 1, cachedTokens: 0, requests: 1 }, { input: 0.1, output: 0.2 }),
+      0,
+      'below a micro-dollar',
+    );
   });
 
   it('sums per agent and run; prices what the table knows and names what it does not', () => {
     const r = run(
       [
         act('crawler', { usage: { promptTokens: 1000, completionTokens: 100, cachedTokens: 0, requests: 1 } }),
-        act('generator', { attempts: 2, errors: [err('MalformedLlmOutput')], usage: { promptTokens: 2000, completionTokens: 300, cachedTokens: 500, requests: 2 } }),
+        act('generator', {
+          attempts: 2,
+          errors: [err('MalformedLlmOutput')],
+          usage: { promptTokens: 2000, completionTokens: 300, cachedTokens: 500, requests: 2 },
+        }),
         act('engineer', { model: 'big', usage: { promptTokens: 50, completionTokens: 50, cachedTokens: 0, requests: 1 } }),
       ],
       { params: { ...run([]).params, prices: { small: { input: 1, output: 2 } } } },
@@ -56,14 +100,27 @@ describe('usage', () => {
     assert.equal(u.costUsd, 0.0038);
     assert.deepEqual(u.unpriced, ['big']);
     assert.equal(formatRunUsage(u), '3050 prompt (500 cached) + 450 completion tokens in 4 requests · $0.0038 · no price for big');
-    assert.deepEqual(runUsage(run([act('crawler')])), { total: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0 }, byAgent: {} });
+    assert.deepEqual(runUsage(run([act('crawler')])), {
+      total: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0 },
+      byAgent: {},
+    });
   });
 
   it('health: per agent wall time, attempts, error ratio, error kinds, tokens and cost; the run from creation to its last update', () => {
     const r = run(
       [
-        act('crawler', { startedAt: '2025-01-01T00:00:01.000Z', endedAt: '2025-01-01T00:00:03.500Z', usage: { promptTokens: 1234, completionTokens: 567, cachedTokens: 0, requests: 1 } }),
-        act('generator', { status: 'failed', attempts: 4, errors: [err('RateLimited'), err('RateLimited'), err('OutputTruncated'), err('OutputTruncated')], startedAt: '2025-01-01T00:00:04.000Z', endedAt: '2025-01-01T00:01:04.000Z' }),
+        act('crawler', {
+          startedAt: '2025-01-01T00:00:01.000Z',
+          endedAt: '2025-01-01T00:00:03.500Z',
+          usage: { promptTokens: 1234, completionTokens: 567, cachedTokens: 0, requests: 1 },
+        }),
+        act('generator', {
+          status: 'failed',
+          attempts: 4,
+          errors: [err('RateLimited'), err('RateLimited'), err('OutputTruncated'), err('OutputTruncated')],
+          startedAt: '2025-01-01T00:00:04.000Z',
+          endedAt: '2025-01-01T00:01:04.000Z',
+        }),
         act('engineer', { status: 'pending', attempts: 0 }),
       ],
       { status: 'failed', params: { ...run([]).params, prices: { small: { input: 0.15, output: 0.6 } } } },
@@ -73,14 +130,24 @@ describe('usage', () => {
     assert.equal(h.attempts, 5);
     assert.equal(h.errors, 4);
     assert.equal(h.errorRatio, 0.8);
-    assert.deepEqual(h.agents.map((a) => [a.agent, a.status, a.wallMs, a.attempts, a.errors, a.errorRatio]), [['crawler', 'completed', 2500, 1, 0, 0], ['generator', 'failed', 60_000, 4, 4, 1], ['engineer', 'pending', 0, 0, 0, 0]]);
+    assert.deepEqual(
+      h.agents.map((a) => [a.agent, a.status, a.wallMs, a.attempts, a.errors, a.errorRatio]),
+      [
+        ['crawler', 'completed', 2500, 1, 0, 0],
+        ['generator', 'failed', 60_000, 4, 4, 1],
+        ['engineer', 'pending', 0, 0, 0, 0],
+      ],
+    );
     assert.deepEqual(h.agents[1].errorKinds, { RateLimited: 2, OutputTruncated: 2 });
     assert.equal(formatAgentHealth(h.agents[0]), 'crawler: 2.5 s, 1 attempt, 0 errors, 1234 + 567 tokens, $0.0005');
-    assert.equal(formatAgentHealth(h.agents[1]), 'generator: 60 s, 4 attempts, 4 errors (100%: RateLimited×2, OutputTruncated×2), 0 + 0 tokens');
+    assert.equal(
+      formatAgentHealth(h.agents[1]),
+      'generator: 60 s, 4 attempts, 4 errors (100%: RateLimited×2, OutputTruncated×2), 0 + 0 tokens',
+    );
     assert.equal(formatRunHealth(h), 'run: 90 s, 5 attempts, 4 errors (80%)');
   });
 
-  it('a running agent\'s wall time runs to now; refreshUsage writes both blocks into the record', () => {
+  it("a running agent's wall time runs to now; refreshUsage writes both blocks into the record", () => {
     const r = run([act('crawler', { status: 'running', startedAt: '2025-01-01T00:00:00.000Z' })], { status: 'running' });
     assert.equal(runHealth(r, '2025-01-01T00:00:07.000Z').agents[0].wallMs, 7000);
     refreshUsage(r, '2025-01-01T00:00:07.000Z');
@@ -96,7 +163,10 @@ describe('usage', () => {
 
 describe('price table', () => {
   it('accepts models with input/output (and cachedInput) in USD per million tokens', () => {
-    assert.deepEqual(parsePriceTable({ m: { input: 1, output: 2, cachedInput: 0.5 }, n: { input: 0, output: 0 } }, 'x'), { m: { input: 1, output: 2, cachedInput: 0.5 }, n: { input: 0, output: 0 } });
+    assert.deepEqual(parsePriceTable({ m: { input: 1, output: 2, cachedInput: 0.5 }, n: { input: 0, output: 0 } }, 'x'), {
+      m: { input: 1, output: 2, cachedInput: 0.5 },
+      n: { input: 0, output: 0 },
+    });
   });
 
   it('refuses what would give a wrong cost, saying where and what', () => {
@@ -108,7 +178,11 @@ describe('price table', () => {
       [{ m: { input: '1', output: 1 } }, /"m"\.input must be a non-negative number/],
       [{ m: { input: 1, output: 1, per: 'token' } }, /"m" has unknown field\(s\) per/],
     ];
-    for (const [value, message] of bad) assert.throws(() => parsePriceTable(value, 'amtp.priceTable'), (e: Error) => e.message.startsWith('amtp.priceTable: ') && message.test(e.message));
+    for (const [value, message] of bad)
+      assert.throws(
+        () => parsePriceTable(value, 'amtp.priceTable'),
+        (e: Error) => e.message.startsWith('amtp.priceTable: ') && message.test(e.message),
+      );
   });
 
   it('loads a file; a missing or non-JSON file is a clear error', async () => {

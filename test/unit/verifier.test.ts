@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import type { TestCase } from '../../server/src/contracts/types';
 import { validate } from '../../server/src/contracts/validate';
 import { tapResults } from '../../server/src/frameworks/runner';
 import { redundant } from '../../server/src/verifier/coverage';
@@ -36,19 +35,34 @@ def test_${B}_b():
 
 describe('verifier: editing tests inside a file by case id', () => {
   it('finds JS tests at any depth and Python test functions', () => {
-    assert.deepEqual(findTests('t/x.test.js', JS).map((b) => b.caseId), [A, B]);
-    assert.deepEqual(findTests('t/x.test.ts', JS).map((b) => b.caseId), [A, B]);
-    assert.deepEqual(findTests('tests/test_x.py', PY).map((b) => b.caseId), [A, B]);
+    assert.deepEqual(
+      findTests('t/x.test.js', JS).map((b) => b.caseId),
+      [A, B],
+    );
+    assert.deepEqual(
+      findTests('t/x.test.ts', JS).map((b) => b.caseId),
+      [A, B],
+    );
+    assert.deepEqual(
+      findTests('tests/test_x.py', PY).map((b) => b.caseId),
+      [A, B],
+    );
   });
 
   it('removes a test with its comment, keeps the rest parseable', () => {
     const out = removeTests('t/x.test.js', JS, [A]);
     assert.ok(!out.includes(A) && !out.includes('about a') && out.includes(B));
-    assert.deepEqual(findTests('t/x.test.js', out).map((b) => b.caseId), [B]);
+    assert.deepEqual(
+      findTests('t/x.test.js', out).map((b) => b.caseId),
+      [B],
+    );
     assert.doesNotThrow(() => new Function('require', 'describe', 'it', out.replace(/^const .*$/gm, '')));
     const py = removeTests('tests/test_x.py', PY, [B]);
     assert.ok(!py.includes(B) && !py.includes('@something') && py.includes(A));
-    assert.deepEqual(findTests('t/x.test.js', keepOnlyTests('t/x.test.js', JS, [B])).map((b) => b.caseId), [B]);
+    assert.deepEqual(
+      findTests('t/x.test.js', keepOnlyTests('t/x.test.js', JS, [B])).map((b) => b.caseId),
+      [B],
+    );
   });
 
   it('replaces a test, re-indented; skips a test with the reason above it', () => {
@@ -115,10 +129,19 @@ describe('verifier: node:test TAP results', () => {
       '# fail 1',
     ].join('\n');
     const r = tapResults(tap, '/w');
-    assert.deepEqual(r.tests.map((t) => [t.name, t.status]), [[`suite ${A}: a`, 'passed'], [`suite ${B}: b`, 'failed']]);
+    assert.deepEqual(
+      r.tests.map((t) => [t.name, t.status]),
+      [
+        [`suite ${A}: a`, 'passed'],
+        [`suite ${B}: b`, 'failed'],
+      ],
+    );
     assert.equal(r.tests[1].message, 'Expected values to be strictly equal:\n\n1 !== 2');
     assert.deepEqual([r.tests[1].expected, r.tests[1].actual], ['2', '1']);
-    assert.deepEqual(r.fileErrors.map((e) => e.file), ['test/bad.test.js']);
+    assert.deepEqual(
+      r.fileErrors.map((e) => e.file),
+      ['test/bad.test.js'],
+    );
   });
 });
 
@@ -126,10 +149,25 @@ describe('verifier: repair-output contract', () => {
   it('validates, demands a test for "fixed", and keeps the case id', () => {
     assert.equal(validate('repair-output', { schema_version: '1', case_id: A, verdict: 'fixed', reason: 'r' }).ok, false);
     assert.equal(validate('repair-output', { schema_version: '1', case_id: A, verdict: 'code_bug', reason: 'r' }).ok, true);
-    const ok = acceptRepair('```json\n' + JSON.stringify({ schema_version: '1', case_id: A, verdict: 'fixed', test: `it('${A}: a', () => {});`, reason: 'r' }) + '\n```', A);
+    const ok = acceptRepair(
+      '```json\n' +
+        JSON.stringify({ schema_version: '1', case_id: A, verdict: 'fixed', test: `it('${A}: a', () => {});`, reason: 'r' }) +
+        '\n```',
+      A,
+    );
     assert.equal(ok.verdict, 'fixed');
     assert.throws(() => acceptRepair('not json', A), /not JSON/);
-    assert.throws(() => acceptRepair(JSON.stringify({ schema_version: '1', case_id: A, verdict: 'fixed', test: "it('renamed', () => {});", reason: 'r' }), A), /lost its case id/);
-    assert.throws(() => acceptRepair(JSON.stringify({ schema_version: '1', case_id: B, verdict: 'cannot_fix', reason: 'r' }), A), /not tc_a/);
+    assert.throws(
+      () =>
+        acceptRepair(
+          JSON.stringify({ schema_version: '1', case_id: A, verdict: 'fixed', test: "it('renamed', () => {});", reason: 'r' }),
+          A,
+        ),
+      /lost its case id/,
+    );
+    assert.throws(
+      () => acceptRepair(JSON.stringify({ schema_version: '1', case_id: B, verdict: 'cannot_fix', reason: 'r' }), A),
+      /not tc_a/,
+    );
   });
 });

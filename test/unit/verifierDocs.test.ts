@@ -14,7 +14,16 @@ const DOC = fs.readFileSync(path.join(ROOT, 'docs/verifier.md'), 'utf8');
 /** The rows of the table under "## When it runs (defaults)": [what, CLI, VS Code setting, default]. */
 function settingsRows(): string[][] {
   const section = DOC.slice(DOC.indexOf('## When it runs'), DOC.indexOf('Verification is on'));
-  return section.split('\n').filter((l) => l.startsWith('|') && !/^\|[-| ]+\|$/.test(l)).slice(1).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('|') && !/^\|[-| ]+\|$/.test(l))
+    .slice(1)
+    .map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
 }
 
 describe('docs/verifier.md: only what exists', () => {
@@ -26,7 +35,9 @@ describe('docs/verifier.md: only what exists', () => {
   });
 
   it('every VS Code setting in the table is a setting (core/settings.ts)', () => {
-    const named = settingsRows().flatMap((r) => [...r[2].matchAll(/`(\w+)`/g)].map((m) => m[1])).filter((n) => n !== 'ServerSettings');
+    const named = settingsRows()
+      .flatMap((r) => [...r[2].matchAll(/`(\w+)`/g)].map((m) => m[1]))
+      .filter((n) => n !== 'ServerSettings');
     assert.deepEqual(named, ['verify', 'verifyRuns', 'testTimeoutSeconds']);
     for (const n of named) assert.ok((SETTING_KEYS as string[]).includes(n), `${n} is not a setting`);
   });
@@ -43,6 +54,7 @@ describe('docs/verifier.md: only what exists', () => {
     const cited = [...new Set([...DOC.matchAll(/`((?:server|schemas|test)\/[\w./-]+\.(?:ts|json))`/g)].map((m) => m[1]))];
     assert.ok(cited.length >= 5, cited.join(' '));
     for (const f of cited) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} does not exist`);
-    for (const f of ['runPhase.ts', 'judgePhase.ts', 'repairLoop.ts', 'coveragePhase.ts', 'rewritePhase.ts', 'classify.ts', 'verify.ts']) assert.ok(fs.existsSync(path.join(ROOT, 'server/src/verifier', f)), f);
+    for (const f of ['runPhase.ts', 'judgePhase.ts', 'repairLoop.ts', 'coveragePhase.ts', 'rewritePhase.ts', 'classify.ts', 'verify.ts'])
+      assert.ok(fs.existsSync(path.join(ROOT, 'server/src/verifier', f)), f);
   });
 });

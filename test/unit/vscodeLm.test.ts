@@ -8,9 +8,26 @@ import { pickModel, VscodeLmProvider } from '../../server/src/llm/vscodeLmProvid
 import type * as P from '../../server/src/protocol';
 import { lmHandlers, type LmApiLike, type LmModelLike, type TokenLike } from '../../client/src/model/lmChat';
 
-const info = (id: string, vendor: string, family: string, name = id): P.LmModelInfo => ({ id, name, vendor, family, version: '1', maxInputTokens: 1000 });
+const info = (id: string, vendor: string, family: string, name = id): P.LmModelInfo => ({
+  id,
+  name,
+  vendor,
+  family,
+  version: '1',
+  maxInputTokens: 1000,
+});
 const MODELS = [info('a-1', 'acme', 'small', 'Acme Small'), info('c-1', 'copilot', 'gpt-4o', 'GPT-4o'), info('c-2', 'copilot', 'o3-mini')];
-const req = (model: string): ChatRequest => ({ agent: 'crawler', model, temperature: 0, top_p: 1, seed: 1, messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'E' }] });
+const req = (model: string): ChatRequest => ({
+  agent: 'crawler',
+  model,
+  temperature: 0,
+  top_p: 1,
+  seed: 1,
+  messages: [
+    { role: 'system', content: 'S' },
+    { role: 'user', content: 'E' },
+  ],
+});
 
 describe('vscode-lm: server side', () => {
   it('pickModel: auto prefers Copilot; then id, vendor/family, family, name (case-insensitive)', () => {
@@ -25,7 +42,7 @@ describe('vscode-lm: server side', () => {
     assert.equal(pickModel([], 'auto'), undefined);
   });
 
-  it('a session serves one request; errors map to the pipeline\'s kinds', async () => {
+  it("a session serves one request; errors map to the pipeline's kinds", async () => {
     const results: P.LmChatResult[] = [
       { error: { kind: 'NoPermissions', message: 'declined' } },
       { error: { kind: 'Blocked', message: 'quota' } },
@@ -36,7 +53,15 @@ describe('vscode-lm: server side', () => {
       { content: '' },
     ];
     const p = new VscodeLmProvider({ models: async () => MODELS, chat: async () => results.shift()! });
-    const expect = [LlmConfigError, RateLimitError, LlmConfigError, TransientLlmError, TransientLlmError, CancelledError, MalformedLlmOutput];
+    const expect = [
+      LlmConfigError,
+      RateLimitError,
+      LlmConfigError,
+      TransientLlmError,
+      TransientLlmError,
+      CancelledError,
+      MalformedLlmOutput,
+    ];
     for (const cls of expect) await assert.rejects(p.openSession('crawler').complete(req('auto')), cls);
     const one = p.openSession('crawler');
     results.push({ content: '{}', usage: { promptTokens: 3, completionTokens: 1 } });
@@ -46,7 +71,13 @@ describe('vscode-lm: server side', () => {
 
   it('the model list is asked once per provider, and again after a failure', async () => {
     let calls = 0;
-    const p = new VscodeLmProvider({ models: async () => { if (++calls === 1) throw new Error('client not ready'); return MODELS; }, chat: async () => ({ content: '{}' }) });
+    const p = new VscodeLmProvider({
+      models: async () => {
+        if (++calls === 1) throw new Error('client not ready');
+        return MODELS;
+      },
+      chat: async () => ({ content: '{}' }),
+    });
     await assert.rejects(p.models(), /client not ready/);
     assert.equal((await p.models()).length, 3);
     await p.models();
@@ -58,7 +89,12 @@ describe('vscode-lm: server side', () => {
 function fakeApi(script: { fragments?: string[]; delayMs?: number; throws?: unknown; hangAfter?: number } = {}) {
   const sent: { model: string; messages: unknown[]; options: unknown }[] = [];
   const model = (id: string): LmModelLike => ({
-    id, name: id, vendor: 'fake', family: 'f', version: '1', maxInputTokens: 1000,
+    id,
+    name: id,
+    vendor: 'fake',
+    family: 'f',
+    version: '1',
+    maxInputTokens: 1000,
     async sendRequest(messages, options, token) {
       sent.push({ model: id, messages, options });
       if (script.throws) throw script.throws;
@@ -66,7 +102,8 @@ function fakeApi(script: { fragments?: string[]; delayMs?: number; throws?: unkn
       return {
         text: (async function* () {
           for (let i = 0; i < fragments.length; i++) {
-            if (script.hangAfter !== undefined && i >= script.hangAfter) await new Promise<void>((r) => token.onCancellationRequested(() => r()));
+            if (script.hangAfter !== undefined && i >= script.hangAfter)
+              await new Promise<void>((r) => token.onCancellationRequested(() => r()));
             if (token.isCancellationRequested) return;
             if (script.delayMs) await new Promise((r) => setTimeout(r, script.delayMs));
             yield fragments[i];
@@ -74,15 +111,31 @@ function fakeApi(script: { fragments?: string[]; delayMs?: number; throws?: unkn
         })(),
       };
     },
-    async countTokens(text) { return text.length; },
+    async countTokens(text) {
+      return text.length;
+    },
   });
   const api: LmApiLike = {
-    async selectChatModels(sel) { return ['m-1', 'm-2'].filter((id) => !sel?.id || sel.id === id).map(model); },
+    async selectChatModels(sel) {
+      return ['m-1', 'm-2'].filter((id) => !sel?.id || sel.id === id).map(model);
+    },
     userMessage: (text) => ({ user: text }),
     cancellation() {
       const listeners: (() => void)[] = [];
-      const token: TokenLike & { isCancellationRequested: boolean } = { isCancellationRequested: false, onCancellationRequested: (l) => listeners.push(l) };
-      return { token, cancel: () => { if (!token.isCancellationRequested) { token.isCancellationRequested = true; listeners.forEach((l) => l()); } }, dispose: () => undefined };
+      const token: TokenLike & { isCancellationRequested: boolean } = {
+        isCancellationRequested: false,
+        onCancellationRequested: (l) => listeners.push(l),
+      };
+      return {
+        token,
+        cancel: () => {
+          if (!token.isCancellationRequested) {
+            token.isCancellationRequested = true;
+            listeners.forEach((l) => l());
+          }
+        },
+        dispose: () => undefined,
+      };
     },
     errorCode: (e) => (e as { code?: string }).code,
   };
@@ -90,27 +143,53 @@ function fakeApi(script: { fragments?: string[]; delayMs?: number; throws?: unkn
 }
 
 const chatParams = (over: Partial<P.LmChatParams> = {}): P.LmChatParams => ({
-  agent: 'crawler', model: 'm-2', messages: [{ role: 'system', content: 'SYSTEM' }, { role: 'user', content: '{"env":1}' }], justification: 'because', idleTimeoutMs: 1000, maxOutputTokens: 4096, ...over,
+  agent: 'crawler',
+  model: 'm-2',
+  messages: [
+    { role: 'system', content: 'SYSTEM' },
+    { role: 'user', content: '{"env":1}' },
+  ],
+  justification: 'because',
+  idleTimeoutMs: 1000,
+  maxOutputTokens: 4096,
+  ...over,
 });
 
 describe('vscode-lm: client side (lmChat against a fake vscode.lm)', () => {
   it('lists models; sends the two messages as user messages in order with the justification; counts usage', async () => {
     const { api, sent } = fakeApi();
     const h = lmHandlers(api);
-    assert.deepEqual((await h.models()).models.map((m) => m.id), ['m-1', 'm-2']);
-    assert.deepEqual(await h.chat(chatParams()), { content: '{"a":1}', model: 'm-2', usage: { promptTokens: 6 + 9, completionTokens: 7, cachedTokens: 0 } });
-    assert.deepEqual(sent, [{ model: 'm-2', messages: [{ user: 'SYSTEM' }, { user: '{"env":1}' }], options: { justification: 'because' } }]);
+    assert.deepEqual(
+      (await h.models()).models.map((m) => m.id),
+      ['m-1', 'm-2'],
+    );
+    assert.deepEqual(await h.chat(chatParams()), {
+      content: '{"a":1}',
+      model: 'm-2',
+      usage: { promptTokens: 6 + 9, completionTokens: 7, cachedTokens: 0 },
+    });
+    assert.deepEqual(sent, [
+      { model: 'm-2', messages: [{ user: 'SYSTEM' }, { user: '{"env":1}' }], options: { justification: 'because' } },
+    ]);
   });
 
   it('an unknown model is NotFound; a LanguageModelError keeps its code; anything else is Other', async () => {
-    assert.deepEqual(await lmHandlers(fakeApi().api).chat(chatParams({ model: 'nope' })), { error: { kind: 'NotFound', message: 'no language model with id nope' } });
+    assert.deepEqual(await lmHandlers(fakeApi().api).chat(chatParams({ model: 'nope' })), {
+      error: { kind: 'NotFound', message: 'no language model with id nope' },
+    });
     const denied = Object.assign(new Error('User did not consent'), { code: 'NoPermissions' });
-    assert.deepEqual(await lmHandlers(fakeApi({ throws: denied }).api).chat(chatParams()), { error: { kind: 'NoPermissions', message: 'User did not consent' } });
-    assert.deepEqual(await lmHandlers(fakeApi({ throws: new Error('net down') }).api).chat(chatParams()), { error: { kind: 'Other', message: 'net down' } });
+    assert.deepEqual(await lmHandlers(fakeApi({ throws: denied }).api).chat(chatParams()), {
+      error: { kind: 'NoPermissions', message: 'User did not consent' },
+    });
+    assert.deepEqual(await lmHandlers(fakeApi({ throws: new Error('net down') }).api).chat(chatParams()), {
+      error: { kind: 'Other', message: 'net down' },
+    });
   });
 
   it('the idle timeout restarts with each fragment: a slow but steady stream completes, a stalled one times out', async () => {
-    const steady = await lmHandlers(fakeApi({ fragments: ['{"a"', ':', '1', '}'], delayMs: 60 }).api).chat(chatParams({ idleTimeoutMs: 150 }));
+    const steady = await lmHandlers(fakeApi({ fragments: ['{"a"', ':', '1', '}'], delayMs: 60 }).api).chat(
+      chatParams({ idleTimeoutMs: 150 }),
+    );
     assert.equal(steady.content, '{"a":1}');
     const stalled = await lmHandlers(fakeApi({ fragments: ['{"a"', ':1}'], hangAfter: 1 }).api).chat(chatParams({ idleTimeoutMs: 100 }));
     assert.deepEqual(stalled, { error: { kind: 'Timeout', message: 'no text from m-2 for 0.1 s' } });

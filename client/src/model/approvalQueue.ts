@@ -129,6 +129,6 @@ export class ApprovalQueue {
 
 /** The one-line label of an approval in the tree and the notification. */
 export function describeApproval(p: P.ApprovalParams): string {
-  const what = p.diff ? `${p.diff.before === null ? 'create' : 'overwrite'} ${p.diff.path}` : p.target ?? p.tool;
+  const what = p.diff ? `${p.diff.before === null ? 'create' : 'overwrite'} ${p.diff.path}` : (p.target ?? p.tool);
   return `${p.risk} risk · ${p.tool}: ${what}`;
 }

@@ -16,7 +16,13 @@ export interface LaunchConfig {
 /** Where each JS runner's CLI lives inside node_modules (their package.json `bin`). */
 const JS_BINS: Record<string, string> = { mocha: 'mocha/bin/mocha.js', jest: 'jest/bin/jest.js', vitest: 'vitest/vitest.mjs' };
 /** The runner option that keeps only the tests whose name matches. */
-const NAME_FILTER: Record<string, string[]> = { mocha: ['--grep'], jest: ['--runInBand', '-t'], vitest: ['-t'], node: ['--test-name-pattern'], pytest: ['-k'] };
+const NAME_FILTER: Record<string, string[]> = {
+  mocha: ['--grep'],
+  jest: ['--runInBand', '-t'],
+  vitest: ['-t'],
+  node: ['--test-name-pattern'],
+  pytest: ['-k'],
+};
 
 /**
  * The debug launch for case `c` of `run`, or the reason there is none. `debugpy` says whether the
@@ -41,14 +47,34 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
   if (head === 'npx' && JS_BINS[rest[0]]) {
     const runner = rest[0];
     const args = [...rest.slice(1).filter(keep), c.testFile, ...NAME_FILTER[runner], c.id];
-    return { ...base, type: 'node', program: `${root}/node_modules/${JS_BINS[runner]}`, args, console: 'integratedTerminal', skipFiles: ['<node_internals>/**'] };
+    return {
+      ...base,
+      type: 'node',
+      program: `${root}/node_modules/${JS_BINS[runner]}`,
+      args,
+      console: 'integratedTerminal',
+      skipFiles: ['<node_internals>/**'],
+    };
   }
   if (head === 'node') {
-    return { ...base, type: 'node', runtimeArgs: [...rest.filter(keep), ...NAME_FILTER.node, c.id, c.testFile], console: 'integratedTerminal', skipFiles: ['<node_internals>/**'] };
+    return {
+      ...base,
+      type: 'node',
+      runtimeArgs: [...rest.filter(keep), ...NAME_FILTER.node, c.id, c.testFile],
+      console: 'integratedTerminal',
+      skipFiles: ['<node_internals>/**'],
+    };
   }
   if (/^python[\d.]*$/.test(head ?? '') && rest[0] === '-m' && rest[1] === 'pytest') {
     if (!debugpy) return { error: 'debugging a pytest test needs the Python Debugger extension (ms-python.debugpy).' };
-    return { ...base, type: 'debugpy', module: 'pytest', args: [...rest.slice(2).filter(keep), c.testFile, ...NAME_FILTER.pytest, c.id], justMyCode: false, console: 'integratedTerminal' };
+    return {
+      ...base,
+      type: 'debugpy',
+      module: 'pytest',
+      args: [...rest.slice(2).filter(keep), c.testFile, ...NAME_FILTER.pytest, c.id],
+      justMyCode: false,
+      console: 'integratedTerminal',
+    };
   }
   return { error: `AMTP does not know how to debug \`${run.testCommand}\`.` };
 }

@@ -44,7 +44,12 @@ export function lmHandlers(api: LmApiLike, log: (line: string) => void = () => u
   };
 }
 
-async function chat(api: LmApiLike, p: P.LmChatParams, serverToken: TokenLike | undefined, log: (line: string) => void): Promise<P.LmChatResult> {
+async function chat(
+  api: LmApiLike,
+  p: P.LmChatParams,
+  serverToken: TokenLike | undefined,
+  log: (line: string) => void,
+): Promise<P.LmChatResult> {
   const [model] = await api.selectChatModels({ id: p.model });
   if (!model) return { error: { kind: 'NotFound', message: `no language model with id ${p.model}` } };
   const cts = api.cancellation();
@@ -54,7 +59,10 @@ async function chat(api: LmApiLike, p: P.LmChatParams, serverToken: TokenLike | 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const touch = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => { idle = true; cts.cancel(); }, p.idleTimeoutMs);
+    timer = setTimeout(() => {
+      idle = true;
+      cts.cancel();
+    }, p.idleTimeoutMs);
   };
   try {
     touch();
@@ -84,7 +92,12 @@ async function chat(api: LmApiLike, p: P.LmChatParams, serverToken: TokenLike | 
 }
 
 /** vscode.lm reports no usage; the model's own tokenizer counts what was sent and received. */
-async function countUsage(model: LmModelLike, p: P.LmChatParams, text: string, log: (line: string) => void): Promise<Pick<P.LmChatResult, 'usage'>> {
+async function countUsage(
+  model: LmModelLike,
+  p: P.LmChatParams,
+  text: string,
+  log: (line: string) => void,
+): Promise<Pick<P.LmChatResult, 'usage'>> {
   try {
     const prompt = await Promise.all(p.messages.map((m) => model.countTokens(m.content)));
     const completionTokens = await model.countTokens(text);

@@ -49,7 +49,7 @@ export class RunsModel {
   /** Newest first, by createdAt then id (ids embed a timestamp). */
   list(): P.RunView[] {
     return [...this.runs.values()]
-      .sort((a, b) => (b.createdAt.localeCompare(a.createdAt) || b.runId.localeCompare(a.runId)))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.runId.localeCompare(a.runId))
       .map((r) => this.withOutcomes(r));
   }
 
@@ -108,9 +108,7 @@ export function groupByTarget(cases: P.CaseView[]): [string, P.CaseView[]][] {
     list.push(c);
     groups.set(key, list);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([file, list]) => [file, [...list].sort(compareCases)]);
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([file, list]) => [file, [...list].sort(compareCases)]);
 }
 
 function compareCases(a: P.CaseView, b: P.CaseView): number {
@@ -118,7 +116,16 @@ function compareCases(a: P.CaseView, b: P.CaseView): number {
 }
 
 export function statusCounts(cases: P.CaseView[]): Record<P.CaseStatus, number> {
-  const counts: Record<P.CaseStatus, number> = { planned: 0, written: 0, passing: 0, failing: 0, not_written: 0, flaky: 0, quarantined: 0, dropped: 0 };
+  const counts: Record<P.CaseStatus, number> = {
+    planned: 0,
+    written: 0,
+    passing: 0,
+    failing: 0,
+    not_written: 0,
+    flaky: 0,
+    quarantined: 0,
+    dropped: 0,
+  };
   for (const c of cases) counts[c.status]++;
   return counts;
 }

@@ -12,7 +12,9 @@ export type ConfigGetter = (key: SettingKey) => unknown;
 /** What vscode.WorkspaceConfiguration offers, narrowed to what is read here. */
 export interface ConfigSource {
   get(key: string): unknown;
-  inspect(key: string): { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined;
+  inspect(
+    key: string,
+  ): { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined;
 }
 
 /**
@@ -60,7 +62,8 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   const overrides = get('riskOverrides');
   if (overrides && typeof overrides === 'object') {
     const clean: Partial<Record<ToolName, Risk>> = {};
-    for (const [tool, risk] of Object.entries(overrides as Record<string, unknown>)) if (isToolName(tool) && isRisk(risk)) clean[tool] = risk;
+    for (const [tool, risk] of Object.entries(overrides as Record<string, unknown>))
+      if (isToolName(tool) && isRisk(risk)) clean[tool] = risk;
     if (Object.keys(clean).length) s.riskOverrides = clean;
   }
   const timeout = num(get('approvalTimeoutSeconds'));
@@ -88,7 +91,9 @@ function readEndpoint(get: ConfigGetter, s: P.ServerSettings): void {
   if (azureApiVersion) s.azureApiVersion = azureApiVersion;
   const headers = get('headers');
   if (headers && typeof headers === 'object' && !Array.isArray(headers)) {
-    const clean = Object.fromEntries(Object.entries(headers as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const clean = Object.fromEntries(
+      Object.entries(headers as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
     if (Object.keys(clean).length) s.headers = clean;
   }
   const timeout = num(get('modelTimeoutSeconds'));

@@ -5,7 +5,7 @@
 export const BYTES_PER_TOKEN = 4;
 
 export function estimateTokens(value: unknown): number {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
 }
 
@@ -52,7 +52,10 @@ export function pack<T>(items: Item<T>[], budget: Budget, fixedInTokens = 0): T[
 export function cutToTokens(text: string, tokens: number): { text: string; cut: boolean } {
   const max = tokens * BYTES_PER_TOKEN;
   if (Buffer.byteLength(text, 'utf8') <= max) return { text, cut: false };
-  let out = Buffer.from(text, 'utf8').subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+  let out = Buffer.from(text, 'utf8')
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   const nl = out.lastIndexOf('\n');
   if (nl > max * 0.6) out = out.slice(0, nl + 1);
   return { text: out, cut: true };

@@ -3,7 +3,10 @@
 import type { RiskOverrides, RiskPolicy } from '../gateway/policy';
 import { readRepoSettings } from '../gateway/repoSettings';
 
-export async function runPolicy(workspace: string, user: RiskOverrides = {}): Promise<{ riskPolicy: RiskPolicy; ignoredSettings: string[] }> {
+export async function runPolicy(
+  workspace: string,
+  user: RiskOverrides = {},
+): Promise<{ riskPolicy: RiskPolicy; ignoredSettings: string[] }> {
   const repo = await readRepoSettings(workspace);
   return { riskPolicy: { user, repository: repo.raise }, ignoredSettings: repo.ignored };
 }

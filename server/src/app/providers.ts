@@ -28,16 +28,34 @@ export interface ProviderSettings {
 }
 
 export function createProvider(s: ProviderSettings): LlmProvider {
-  const shape = { headers: s.headers, timeoutSeconds: s.timeoutSeconds, maxOutputTokens: s.maxOutputTokens, structuredOutput: s.structuredOutput, capabilities: s.capabilities, log: s.log };
+  const shape = {
+    headers: s.headers,
+    timeoutSeconds: s.timeoutSeconds,
+    maxOutputTokens: s.maxOutputTokens,
+    structuredOutput: s.structuredOutput,
+    capabilities: s.capabilities,
+    log: s.log,
+  };
   switch (s.provider) {
     case 'offline':
       return new OfflineProvider(OFFLINE_ENGINES);
     case 'openai':
       return new OpenAiProvider({ kind: 'openai', apiKey: s.apiKey, baseURL: s.baseURL, ...shape });
     case 'azure':
-      return new OpenAiProvider({ kind: 'azure', apiKey: s.apiKey, baseURL: s.baseURL, azureEndpoint: s.azureEndpoint, azureDeployment: s.azureDeployment, azureApiVersion: s.azureApiVersion, ...shape });
+      return new OpenAiProvider({
+        kind: 'azure',
+        apiKey: s.apiKey,
+        baseURL: s.baseURL,
+        azureEndpoint: s.azureEndpoint,
+        azureDeployment: s.azureDeployment,
+        azureApiVersion: s.azureApiVersion,
+        ...shape,
+      });
     case 'vscode-lm':
-      if (!s.lm) throw new LlmConfigError('the vscode-lm provider uses the models of VS Code (vscode.lm) and works only inside the VS Code extension; in a terminal use openai, azure or offline');
+      if (!s.lm)
+        throw new LlmConfigError(
+          'the vscode-lm provider uses the models of VS Code (vscode.lm) and works only inside the VS Code extension; in a terminal use openai, azure or offline',
+        );
       return new VscodeLmProvider(s.lm, { timeoutSeconds: s.timeoutSeconds, maxOutputTokens: s.maxOutputTokens });
     default:
       throw new LlmConfigError(`unknown provider "${s.provider}": use one of ${PROVIDERS.join(', ')}`);

@@ -19,7 +19,8 @@ export async function resolveScope(workspace: string, req: ScopeRequest): Promis
     // Two requests for one file: the wider one wins (no symbols/lines = the whole file).
     if (!had) files.set(f.path, f);
     else if (!f.symbols && !f.lines) files.set(f.path, { path: f.path });
-    else if (had.symbols || had.lines) files.set(f.path, { path: f.path, symbols: merged(had.symbols, f.symbols), lines: mergedLines(had.lines, f.lines) });
+    else if (had.symbols || had.lines)
+      files.set(f.path, { path: f.path, symbols: merged(had.symbols, f.symbols), lines: mergedLines(had.lines, f.lines) });
   };
   const real = await fsp.realpath(workspace);
   for (const o of req.only ?? []) {
@@ -51,9 +52,9 @@ export async function resolveScope(workspace: string, req: ScopeRequest): Promis
 }
 
 function merged(a?: string[], b?: string[]): string[] | undefined {
-  return a && b ? [...new Set([...a, ...b])] : a ?? b;
+  return a && b ? [...new Set([...a, ...b])] : (a ?? b);
 }
 
 function mergedLines(a?: [number, number][], b?: [number, number][]): [number, number][] | undefined {
-  return a && b ? [...a, ...b] : a ?? b;
+  return a && b ? [...a, ...b] : (a ?? b);
 }

@@ -24,8 +24,9 @@ export function charToTestCase(c: CharCase, file: string, language: 'javascript'
     expected: [o.kind === 'throws' ? expected : `returns ${expected} (observed when AMTP ran it; pins current behaviour)`],
     rationale: 'no documented result: the value pins what the code does today (characterization)',
     evidence: { source: 'source', snippet: 'observed by running the code (characterization)' },
-    oracle: o.kind === 'throws'
-      ? { kind: 'throws', language, call, error: o.errorName }
-      : { kind: o.kind, language, call, expected: jsLiteral(o.value) },
+    oracle:
+      o.kind === 'throws'
+        ? { kind: 'throws', language, call, error: o.errorName }
+        : { kind: o.kind, language, call, expected: jsLiteral(o.value) },
   };
 }

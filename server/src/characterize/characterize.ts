@@ -12,11 +12,14 @@ export interface CharTarget extends InputSeed {
   path: string[];
 }
 
-export type CharOracle =
-  | { kind: 'equals' | 'deep_equals'; value: Tagged }
-  | { kind: 'throws'; errorName: string; message: string };
+export type CharOracle = { kind: 'equals' | 'deep_equals'; value: Tagged } | { kind: 'throws'; errorName: string; message: string };
 
-export interface CharCase extends Coverage { id: string; path: string[]; args: Tagged[]; oracle: CharOracle }
+export interface CharCase extends Coverage {
+  id: string;
+  path: string[];
+  args: Tagged[];
+  oracle: CharOracle;
+}
 
 export interface ModuleCharacterization {
   module: string;
@@ -52,7 +55,12 @@ function callsFor(targets: readonly CharTarget[], maxPerTarget: number): Sandbox
   return calls;
 }
 
-export async function characterizeModule(modulePath: string, root: string, targets: readonly CharTarget[], opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal } = {}): Promise<ModuleCharacterization> {
+export async function characterizeModule(
+  modulePath: string,
+  root: string,
+  targets: readonly CharTarget[],
+  opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal } = {},
+): Promise<ModuleCharacterization> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const calls = callsFor(targets, opts.maxPerTarget ?? 80);
   const first = await runInSandbox(modulePath, root, calls, limits, opts.signal);
@@ -64,11 +72,18 @@ export async function characterizeModule(modulePath: string, root: string, targe
   calls.forEach((call, i) => {
     const a = first[i];
     const b = byId.get(call.id);
-    if (!a || (a.kind !== 'return' && a.kind !== 'throw')) { unusable++; return; }
-    if (!agree(a, b)) { unstable++; return; }
-    const oracle: CharOracle = a.kind === 'return'
-      ? { kind: isScalar(a.value) ? 'equals' : 'deep_equals', value: a.value }
-      : { kind: 'throws', errorName: a.name, message: a.message };
+    if (!a || (a.kind !== 'return' && a.kind !== 'throw')) {
+      unusable++;
+      return;
+    }
+    if (!agree(a, b)) {
+      unstable++;
+      return;
+    }
+    const oracle: CharOracle =
+      a.kind === 'return'
+        ? { kind: isScalar(a.value) ? 'equals' : 'deep_equals', value: a.value }
+        : { kind: 'throws', errorName: a.name, message: a.message };
     stable.push({ id: call.id, path: call.path, args: call.args, oracle, lines: a.lines, spans: a.spans });
   });
   const lines = new Set(stable.flatMap((c) => c.lines)).size;

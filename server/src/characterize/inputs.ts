@@ -32,7 +32,10 @@ const BOUNDARY: Record<ParamKind, unknown[]> = {
 };
 
 export function kindOfType(type: string): ParamKind {
-  const t = type.trim().toLowerCase().replace(/\s*\|\s*(null|undefined|none)\b/g, '');
+  const t = type
+    .trim()
+    .toLowerCase()
+    .replace(/\s*\|\s*(null|undefined|none)\b/g, '');
   if (/^(number|int|float|integer|bigint|complex)$/.test(t)) return 'number';
   if (/^(string|str)$/.test(t) || /^(['"]).*\1(\s*\|\s*(['"]).*\3)*$/.test(t)) return 'string';
   if (/^(boolean|bool)$/.test(t)) return 'boolean';
@@ -46,10 +49,14 @@ export function paramKinds(seed: InputSeed): ParamKind[] {
   const kinds: ParamKind[] = Array.from({ length: seed.arity }, () => 'unknown');
   const params = /\(([^)]*)\)/.exec(seed.signature ?? '')?.[1];
   if (params) {
-    params.split(',').map((p) => p.trim()).filter((p) => p && p !== 'self' && p !== 'cls').forEach((p, i) => {
-      const type = /^[\w$.]+\??\s*:\s*([^=]+)/.exec(p)?.[1];
-      if (type && i < kinds.length) kinds[i] = kindOfType(type);
-    });
+    params
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p && p !== 'self' && p !== 'cls')
+      .forEach((p, i) => {
+        const type = /^[\w$.]+\??\s*:\s*([^=]+)/.exec(p)?.[1];
+        if (type && i < kinds.length) kinds[i] = kindOfType(type);
+      });
   }
   let i = 0;
   for (const m of (seed.doc ?? '').matchAll(/@param\s+\{([^}]+)\}/g)) {
@@ -69,12 +76,24 @@ export function sourceLiterals(source: string | undefined): { numbers: number[];
 
 function arbitraryOf(kind: ParamKind): fc.Arbitrary<unknown> {
   switch (kind) {
-    case 'number': return fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }));
-    case 'string': return fc.string({ maxLength: 12 });
-    case 'boolean': return fc.boolean();
-    case 'array': return fc.array(fc.oneof(fc.integer({ min: -50, max: 50 }), fc.string({ maxLength: 5 })), { maxLength: 5 });
-    case 'object': return fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), fc.integer({ min: -9, max: 9 }), { maxKeys: 3 });
-    case 'unknown': return fc.oneof(fc.integer({ min: -100, max: 100 }), fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null), fc.array(fc.integer({ min: -9, max: 9 }), { maxLength: 4 }));
+    case 'number':
+      return fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }));
+    case 'string':
+      return fc.string({ maxLength: 12 });
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(fc.oneof(fc.integer({ min: -50, max: 50 }), fc.string({ maxLength: 5 })), { maxLength: 5 });
+    case 'object':
+      return fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), fc.integer({ min: -9, max: 9 }), { maxKeys: 3 });
+    case 'unknown':
+      return fc.oneof(
+        fc.integer({ min: -100, max: 100 }),
+        fc.string({ maxLength: 8 }),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.integer({ min: -9, max: 9 }), { maxLength: 4 }),
+      );
   }
 }
 
@@ -90,10 +109,16 @@ export function candidateInputs(seed: InputSeed, max = 40): unknown[][] {
   const seen = new Set<string>();
   const add = (args: unknown[]) => {
     const key = JSON.stringify(args, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? `#${v}` : v === undefined ? '#u' : v));
-    if (out.length < max && !seen.has(key)) { seen.add(key); out.push(args); }
+    if (out.length < max && !seen.has(key)) {
+      seen.add(key);
+      out.push(args);
+    }
   };
   for (const ex of seed.examples ?? []) add(ex);
-  if (kinds.length === 0) { add([]); return out; }
+  if (kinds.length === 0) {
+    add([]);
+    return out;
+  }
   // One parameter varied at a time around a base of the others' first boundary values.
   const base = pools.map((p) => p[0]);
   for (let i = 0; i < pools.length; i++) for (const v of pools[i]) add(base.map((b, j) => (j === i ? v : b)));

@@ -20,7 +20,8 @@ export function charTitle(c: CharCase): string {
 function body(c: CharCase): string {
   const call = callText(c);
   const o = c.oracle;
-  if (o.kind === 'throws') return `await assert.rejects(async () => ${call}, (e) => e instanceof Error ? e.name === ${JSON.stringify(o.errorName)} && e.message === ${JSON.stringify(o.message)} : true);`;
+  if (o.kind === 'throws')
+    return `await assert.rejects(async () => ${call}, (e) => e instanceof Error ? e.name === ${JSON.stringify(o.errorName)} && e.message === ${JSON.stringify(o.message)} : true);`;
   const fn = isScalar(o.value) ? 'strictEqual' : 'deepStrictEqual';
   return `assert.${fn}(await ${call}, ${jsLiteral(o.value)});`;
 }

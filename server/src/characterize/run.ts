@@ -6,19 +6,34 @@ import type { Gateway } from '../gateway/gateway';
 import { characterizeModule, type CharTarget, type ModuleCharacterization } from './characterize';
 import type { SandboxLimits } from './sandbox';
 
-export interface ModuleJob { modulePath: string; targets: CharTarget[] }
+export interface ModuleJob {
+  modulePath: string;
+  targets: CharTarget[];
+}
 
-export type CharRunResult =
-  | { ran: true; modules: ModuleCharacterization[] }
-  | { ran: false; decision: string };
+export type CharRunResult = { ran: true; modules: ModuleCharacterization[] } | { ran: false; decision: string };
 
-export async function characterizeApproved(gateway: Gateway, root: string, jobs: readonly ModuleJob[], opts: { trusted: boolean; limits?: SandboxLimits; signal?: AbortSignal; done?: (m: ModuleCharacterization) => Promise<void> | void; skip?: ReadonlySet<string> }): Promise<CharRunResult> {
+export async function characterizeApproved(
+  gateway: Gateway,
+  root: string,
+  jobs: readonly ModuleJob[],
+  opts: {
+    trusted: boolean;
+    limits?: SandboxLimits;
+    signal?: AbortSignal;
+    done?: (m: ModuleCharacterization) => Promise<void> | void;
+    skip?: ReadonlySet<string>;
+  },
+): Promise<CharRunResult> {
   if (!opts.trusted) return { ran: false, decision: 'restricted' };
   const todo = jobs.filter((j) => !opts.skip?.has(j.modulePath));
   if (todo.length === 0) return { ran: true, modules: [] };
   const result = await gateway.execute(
     'tests.run',
-    { summary: `run ${todo.length} workspace module(s) in a sandbox to pin their current behaviour (characterization tests)`, target: root },
+    {
+      summary: `run ${todo.length} workspace module(s) in a sandbox to pin their current behaviour (characterization tests)`,
+      target: root,
+    },
     async () => {
       const modules: ModuleCharacterization[] = [];
       for (const j of todo) {

@@ -10,10 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tagged } from './values';
 
-export interface SandboxCall { id: string; path: string[]; args: Tagged[] }
+export interface SandboxCall {
+  id: string;
+  path: string[];
+  args: Tagged[];
+}
 
 /** covered source: lines as "file:line", character spans as [file, start, end) */
-export interface Coverage { lines: string[]; spans: [string, number, number][] }
+export interface Coverage {
+  lines: string[];
+  spans: [string, number, number][];
+}
 
 export type CallResult =
   | ({ id: string; kind: 'return'; value: Tagged } & Coverage)
@@ -34,7 +41,8 @@ export interface SandboxLimits {
 export const DEFAULT_LIMITS: SandboxLimits = { callTimeoutMs: 2000, maxOldSpaceMb: 256, bound: 200 };
 
 /** Names of env variables that are never passed to code AMTP runs (keys, tokens, passwords, cloud creds). */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|SESSION|COOKIE|PRIVATE|^AWS_|^AZURE_|^GCP_|^GOOGLE_|^OPENAI|^ANTHROPIC|^NPM_CONFIG_|^GH_|^GITHUB_/i;
+const SECRET_NAME =
+  /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|SESSION|COOKIE|PRIVATE|^AWS_|^AZURE_|^GCP_|^GOOGLE_|^OPENAI|^ANTHROPIC|^NPM_CONFIG_|^GH_|^GITHUB_/i;
 /** Only these survive at all: enough for node to run, nothing that identifies the user. */
 const KEPT = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'];
 
@@ -54,7 +62,13 @@ function assetPath(name: string): string {
 }
 
 /** Runs every call (in order) and returns one result per call; never throws for what the module does. */
-export async function runInSandbox(modulePath: string, root: string, calls: SandboxCall[], limits: SandboxLimits = DEFAULT_LIMITS, signal?: AbortSignal): Promise<CallResult[]> {
+export async function runInSandbox(
+  modulePath: string,
+  root: string,
+  calls: SandboxCall[],
+  limits: SandboxLimits = DEFAULT_LIMITS,
+  signal?: AbortSignal,
+): Promise<CallResult[]> {
   const results: CallResult[] = [];
   let rest = calls;
   while (rest.length > 0 && !signal?.aborted) {
@@ -66,31 +80,55 @@ export async function runInSandbox(modulePath: string, root: string, calls: Sand
 }
 
 /** One child for as many of `calls` as it gets through; a call that overruns is reported as a timeout and ends the child. */
-async function oneChild(modulePath: string, root: string, calls: SandboxCall[], limits: SandboxLimits, signal?: AbortSignal): Promise<CallResult[]> {
+async function oneChild(
+  modulePath: string,
+  root: string,
+  calls: SandboxCall[],
+  limits: SandboxLimits,
+  signal?: AbortSignal,
+): Promise<CallResult[]> {
   const home = mkdtempSync(join(tmpdir(), 'amtp-char-'));
   const token = `AMTP-CHAR-${randomUUID()}`;
   const jobFile = join(home, 'job.json');
   writeFileSync(jobFile, JSON.stringify({ module: modulePath, root, token, bound: limits.bound, calls }));
-  const args = [`--max-old-space-size=${limits.maxOldSpaceMb}`, '--require', assetPath('amtp.char-nonet.cjs'), assetPath('amtp.char-harness.cjs'), jobFile];
+  const args = [
+    `--max-old-space-size=${limits.maxOldSpaceMb}`,
+    '--require',
+    assetPath('amtp.char-nonet.cjs'),
+    assetPath('amtp.char-harness.cjs'),
+    jobFile,
+  ];
   const results: CallResult[] = [];
   try {
     await new Promise<void>((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: home, env: scrubbedEnv(process.env, home), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, {
+        cwd: home,
+        env: scrubbedEnv(process.env, home),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let buffer = '';
       let stderr = '';
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
       const killGroup = () => {
         if (child.pid === undefined) return;
-        try { process.kill(-child.pid, 'SIGKILL'); } catch { /* the group is already gone */ }
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* the group is already gone */
+        }
       };
       const arm = () => {
         if (timer) clearTimeout(timer);
         // Loading the module counts against the first call's time as well.
-        timer = setTimeout(() => {
-          if (results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'timeout' });
-          finish();
-        }, limits.callTimeoutMs * (results.length === 0 ? 2 : 1));
+        timer = setTimeout(
+          () => {
+            if (results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'timeout' });
+            finish();
+          },
+          limits.callTimeoutMs * (results.length === 0 ? 2 : 1),
+        );
       };
       const finish = () => {
         if (settled) return;
@@ -110,18 +148,24 @@ async function oneChild(modulePath: string, root: string, calls: SandboxCall[], 
           if (!line.startsWith(token + ' ')) continue;
           const row = JSON.parse(line.slice(token.length + 1)) as Record<string, unknown>;
           if (row.load === 'failed') {
-            for (const c of calls.slice(results.length)) results.push({ id: c.id, kind: 'crash', detail: `the module did not load: ${String(row.name)}: ${String(row.message)}` });
+            for (const c of calls.slice(results.length))
+              results.push({ id: c.id, kind: 'crash', detail: `the module did not load: ${String(row.name)}: ${String(row.message)}` });
             continue;
           }
           results.push(row as unknown as CallResult);
           arm();
         }
       });
-      child.stderr.on('data', (d: Buffer) => { if (stderr.length < 64_000) stderr += d.toString('utf8'); });
-      child.on('error', (e) => { stderr += e.message; });
+      child.stderr.on('data', (d: Buffer) => {
+        if (stderr.length < 64_000) stderr += d.toString('utf8');
+      });
+      child.on('error', (e) => {
+        stderr += e.message;
+      });
       child.on('close', (code) => {
         // A child that died mid-call (out of memory, process.exit in the module) takes that call with it.
-        if (!settled && results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'crash', detail: `exit ${code}: ${stderr.slice(-500)}` });
+        if (!settled && results.length < calls.length)
+          results.push({ id: calls[results.length].id, kind: 'crash', detail: `exit ${code}: ${stderr.slice(-500)}` });
         finish();
       });
       arm();

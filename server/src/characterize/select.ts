@@ -1,6 +1,9 @@
 // Keeps the smallest set of calls that covers the most: greedy set cover over the source characters
 // each call covered (measured per call in the harness), ties broken by the earlier call.
-export interface Covering { id: string; spans: readonly (readonly [string, number, number])[] }
+export interface Covering {
+  id: string;
+  spans: readonly (readonly [string, number, number])[];
+}
 
 function units(c: Covering): string[] {
   const out: string[] = [];
@@ -17,7 +20,10 @@ export function greedySelect<T extends Covering>(calls: readonly T[]): T[] {
     let bestGain = 0;
     left.forEach((c, i) => {
       const gain = c.units.filter((u) => !covered.has(u)).length;
-      if (gain > bestGain) { best = i; bestGain = gain; }
+      if (gain > bestGain) {
+        best = i;
+        bestGain = gain;
+      }
     });
     if (best < 0) return chosen;
     const [pick] = left.splice(best, 1);

@@ -3,7 +3,10 @@
 // with tags for what JSON cannot say (NaN, -0, undefined, bigint, Date) and plain objects wrapped so
 // a user key named "$" is never mistaken for a tag.
 export type Tagged =
-  | string | number | boolean | null
+  | string
+  | number
+  | boolean
+  | null
   | Tagged[]
   | { $: 'num'; v: string }
   | { $: 'undef' }
@@ -14,9 +17,13 @@ export type Tagged =
 /** Tags a JS value built on this side (generated inputs). Throws for what cannot cross (functions, class instances). */
 export function tag(value: unknown): Tagged {
   switch (typeof value) {
-    case 'string': case 'boolean': return value;
-    case 'undefined': return { $: 'undef' };
-    case 'bigint': return { $: 'big', v: String(value) };
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'undefined':
+      return { $: 'undef' };
+    case 'bigint':
+      return { $: 'big', v: String(value) };
     case 'number':
       if (Object.is(value, -0)) return { $: 'num', v: '-0' };
       return Number.isFinite(value) ? value : { $: 'num', v: String(value) };
@@ -26,7 +33,8 @@ export function tag(value: unknown): Tagged {
   if (value instanceof Date) return { $: 'date', v: value.toISOString() };
   if (typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
     const o: { [k: string]: Tagged } = {};
-    for (const [k, v] of Object.entries(value as object)) Object.defineProperty(o, k, { value: tag(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value as object))
+      Object.defineProperty(o, k, { value: tag(v), enumerable: true, writable: true, configurable: true });
     return { $: 'obj', v: o };
   }
   throw new TypeError(`cannot pass ${typeof value} to the characterization harness`);
@@ -48,12 +56,18 @@ export function jsLiteral(v: Tagged): string {
   if (Array.isArray(v)) return `[${v.map(jsLiteral).join(', ')}]`;
   if (!isTag(v)) throw new TypeError('not a tagged value');
   switch (v.$) {
-    case 'num': return v.v === 'NaN' ? 'NaN' : v.v === 'Infinity' ? 'Infinity' : v.v === '-Infinity' ? '-Infinity' : '-0';
-    case 'undef': return 'undefined';
-    case 'big': return `${v.v}n`;
-    case 'date': return `new Date(${JSON.stringify(v.v)})`;
+    case 'num':
+      return v.v === 'NaN' ? 'NaN' : v.v === 'Infinity' ? 'Infinity' : v.v === '-Infinity' ? '-Infinity' : '-0';
+    case 'undef':
+      return 'undefined';
+    case 'big':
+      return `${v.v}n`;
+    case 'date':
+      return `new Date(${JSON.stringify(v.v)})`;
     case 'obj': {
-      const entries = Object.entries(v.v).map(([k, x]) => `${k === '__proto__' ? '["__proto__"]' : /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(x)}`);
+      const entries = Object.entries(v.v).map(
+        ([k, x]) => `${k === '__proto__' ? '["__proto__"]' : /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(x)}`,
+      );
       return entries.length ? `{ ${entries.join(', ')} }` : '{}';
     }
   }

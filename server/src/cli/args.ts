@@ -30,7 +30,8 @@ export function parseCli(argv: string[]): Parsed {
   }
   if (first === undefined || first === '--help' || first === '-h') return help();
   if (first === 'help') return help(helpTopic(rest));
-  if (!isCommand(first)) throw new UsageError(`unknown command "${first}" (one of ${Object.keys(COMMANDS).join(', ')}; amtp --help lists them)`);
+  if (!isCommand(first))
+    throw new UsageError(`unknown command "${first}" (one of ${Object.keys(COMMANDS).join(', ')}; amtp --help lists them)`);
   const command = first;
   let parsed;
   try {
@@ -59,13 +60,15 @@ function helpTopic(rest: string[]): CommandName | undefined {
 function checkFlags(command: CommandName, values: FlagValues): void {
   for (const key of Object.keys(values) as FlagName[]) {
     const f: FlagSpec = FLAGS[key];
-    if (!f.commands.includes(command)) throw new UsageError(`--${key} does not apply to "${command}" (amtp help ${command} lists its flags)`);
+    if (!f.commands.includes(command))
+      throw new UsageError(`--${key} does not apply to "${command}" (amtp help ${command} lists its flags)`);
     const v = values[key];
     for (const one of typeof v === 'string' ? [v] : Array.isArray(v) ? v : []) {
       const why = f.check?.(one);
       if (why) throw new UsageError(`--${key} ${why}`);
     }
-    if (f.conflicts && values[f.conflicts as FlagName] !== undefined) throw new UsageError(`--${key} and --${f.conflicts} contradict each other`);
+    if (f.conflicts && values[f.conflicts as FlagName] !== undefined)
+      throw new UsageError(`--${key} and --${f.conflicts} contradict each other`);
   }
   riskFlags(values.risk); // validates
 }

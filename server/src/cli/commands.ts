@@ -13,7 +13,9 @@ export interface CommandSpec {
 
 export const COMMANDS = {
   generate: {
-    args: '[DIR]', min: 0, max: 1,
+    args: '[DIR]',
+    min: 0,
+    max: 1,
     summary: 'crawl DIR, plan test cases, write the tests and verify them',
     details:
       'DIR defaults to the current folder. Verification (on when the tests can run here) runs the written\n' +
@@ -28,13 +30,22 @@ export const COMMANDS = {
   runs: { args: '[DIR]', min: 0, max: 1, summary: "list the runs recorded in DIR's .amtp/ folder" },
   resume: { args: 'RUN_ID [DIR]', min: 1, max: 2, summary: 'continue a stopped run; finished agents are not called again' },
   approve: {
-    args: 'RUN_ID [DIR]', min: 1, max: 2,
+    args: 'RUN_ID [DIR]',
+    min: 1,
+    max: 2,
     summary: "decide a run's pending high-risk actions (approve, or --reject), then continue it",
   },
   replay: { args: 'FILE.jsonl', min: 1, max: 1, summary: 'run a recorded pipeline again from the file alone (no workspace, no network)' },
-  'verify-determinism': { args: 'FILE.jsonl', min: 1, max: 1, summary: 'replay a recording twice in separate processes and compare byte for byte' },
+  'verify-determinism': {
+    args: 'FILE.jsonl',
+    min: 1,
+    max: 1,
+    summary: 'replay a recording twice in separate processes and compare byte for byte',
+  },
   mcp: {
-    args: '[DIR]', min: 0, max: 1,
+    args: '[DIR]',
+    min: 0,
+    max: 1,
     summary: 'serve DIR to an MCP client over stdio (read, search, generate and run tests)',
     details:
       'Without DIR the current folder is served, except / or your home folder, which are refused: MCP\n' +

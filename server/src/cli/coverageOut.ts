@@ -18,7 +18,8 @@ export interface CoverageOut {
 export function minCoverageArg(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`--min-coverage takes a percent from 0 to 100, not "${v}"`);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new UsageError(`--min-coverage takes a percent from 0 to 100, not "${v}"`);
   return n;
 }
 
@@ -27,9 +28,15 @@ export function applyCoverageOut(run: RunRecord, s: RunSummary, workspace: strin
   const cov = s.verification?.coverage;
   const map = run.verification?.coverage?.map as IstanbulMap | undefined;
   const written: string[] = [];
-  for (const [format, file] of [['lcov', o.lcov], ['cobertura', o.cobertura]] as const) {
+  for (const [format, file] of [
+    ['lcov', o.lcov],
+    ['cobertura', o.cobertura],
+  ] as const) {
     if (!file) continue;
-    if (!map) { err(`amtp: --${format}: no coverage map to write (${cov?.skipped ?? 'the run measured no JavaScript coverage'})`); continue; }
+    if (!map) {
+      err(`amtp: --${format}: no coverage map to write (${cov?.skipped ?? 'the run measured no JavaScript coverage'})`);
+      continue;
+    }
     writeReport(map, format, path.resolve(file), workspace);
     written.push(file);
   }
@@ -37,6 +44,9 @@ export function applyCoverageOut(run: RunRecord, s: RunSummary, workspace: strin
   if (o.min === undefined) return false;
   const met = cov?.statements !== undefined && cov.statements >= o.min;
   if (cov) cov.target = { min: o.min, met };
-  if (!met) err(`amtp: statement coverage ${cov?.statements ?? 'not measured'}${cov?.statements !== undefined ? '%' : ''} is below --min-coverage ${o.min}%`);
+  if (!met)
+    err(
+      `amtp: statement coverage ${cov?.statements ?? 'not measured'}${cov?.statements !== undefined ? '%' : ''} is below --min-coverage ${o.min}%`,
+    );
   return !met;
 }

@@ -43,23 +43,29 @@ function envHeaders(raw: string | undefined): Record<string, string> {
 function positive(raw: string | undefined, what: string, integer: boolean): number | undefined {
   if (!nonEmpty(raw)) return undefined;
   const n = Number(raw);
-  if (!(n > 0) || (integer && !Number.isInteger(n))) throw new UsageError(`${what} must be a positive ${integer ? 'integer' : 'number'} (got "${raw}")`);
+  if (!(n > 0) || (integer && !Number.isInteger(n)))
+    throw new UsageError(`${what} must be a positive ${integer ? 'integer' : 'number'} (got "${raw}")`);
   return n;
 }
 
 export function endpointSettings(provider: string, v: FlagValues, env: Env): ProviderSettings {
   const azure = provider === 'azure';
-  const structured = v['no-structured-output'] ? false : env.AMTP_STRUCTURED_OUTPUT === '0' || env.AMTP_STRUCTURED_OUTPUT === 'false' ? false : undefined;
+  const structured = v['no-structured-output']
+    ? false
+    : env.AMTP_STRUCTURED_OUTPUT === '0' || env.AMTP_STRUCTURED_OUTPUT === 'false'
+      ? false
+      : undefined;
   return {
     provider,
-    apiKey: azure ? nonEmpty(env.AZURE_OPENAI_API_KEY) ?? nonEmpty(env.OPENAI_API_KEY) : nonEmpty(env.OPENAI_API_KEY),
+    apiKey: azure ? (nonEmpty(env.AZURE_OPENAI_API_KEY) ?? nonEmpty(env.OPENAI_API_KEY)) : nonEmpty(env.OPENAI_API_KEY),
     baseURL: nonEmpty(env.OPENAI_BASE_URL),
     azureEndpoint: v['azure-endpoint'] ?? nonEmpty(env.AZURE_OPENAI_ENDPOINT),
     azureDeployment: v['azure-deployment'] ?? nonEmpty(env.AZURE_OPENAI_DEPLOYMENT),
     azureApiVersion: v['azure-api-version'] ?? nonEmpty(env.AZURE_OPENAI_API_VERSION) ?? nonEmpty(env.OPENAI_API_VERSION),
     headers: { ...envHeaders(env.AMTP_HEADERS), ...headerFlags(v.header) },
     timeoutSeconds: positive(v.timeout, '--timeout', false) ?? positive(env.AMTP_TIMEOUT_SECONDS, 'AMTP_TIMEOUT_SECONDS', false),
-    maxOutputTokens: positive(v['max-output-tokens'], '--max-output-tokens', true) ?? positive(env.AMTP_MAX_OUTPUT_TOKENS, 'AMTP_MAX_OUTPUT_TOKENS', true),
+    maxOutputTokens:
+      positive(v['max-output-tokens'], '--max-output-tokens', true) ?? positive(env.AMTP_MAX_OUTPUT_TOKENS, 'AMTP_MAX_OUTPUT_TOKENS', true),
     ...(structured === false ? { structuredOutput: false } : {}),
   };
 }

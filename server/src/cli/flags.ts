@@ -21,63 +21,173 @@ export interface FlagSpec {
   conflicts?: string;
 }
 
-const oneOf = (allowed: readonly string[]) => (v: string) => (allowed.includes(v) ? undefined : `must be one of ${allowed.join(', ')} (got "${v}")`);
+const oneOf = (allowed: readonly string[]) => (v: string) =>
+  allowed.includes(v) ? undefined : `must be one of ${allowed.join(', ')} (got "${v}")`;
 const integer = (v: string) => (/^-?\d+$/.test(v) ? undefined : `must be an integer (got "${v}")`);
 const positive = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : `must be a positive integer (got "${v}")`);
 const finite = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? undefined : `must be a number (got "${v}")`);
 
 const positiveNumber = (v: string) => (Number(v) > 0 ? undefined : `must be a positive number (got "${v}")`);
 // The value may be a secret: never echoed.
-const headerCheck = (v: string) => (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(v) ? undefined : "must be 'NAME: VALUE' with a valid HTTP header name");
+const headerCheck = (v: string) =>
+  /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(v) ? undefined : "must be 'NAME: VALUE' with a valid HTTP header name";
 
 const RUN_FLAGS = ['generate', 'resume'] as const;
 /** Where a run's requests go and how they look: the person's choice, for any command that calls a model. */
 const ENDPOINT_FLAGS = ['generate', 'resume', 'mcp'] as const;
 
 export const FLAGS = {
-  framework: { type: 'string', value: FRAMEWORK_CHOICES.join('|'), help: 'the test framework to write for (auto: the one the project uses)', commands: ['generate'], check: oneOf(FRAMEWORK_CHOICES) },
-  depth: { type: 'string', value: DEPTHS.join('|'), help: 'how many cases to plan (default standard)', commands: ['generate'], check: oneOf(DEPTHS) },
+  framework: {
+    type: 'string',
+    value: FRAMEWORK_CHOICES.join('|'),
+    help: 'the test framework to write for (auto: the one the project uses)',
+    commands: ['generate'],
+    check: oneOf(FRAMEWORK_CHOICES),
+  },
+  depth: {
+    type: 'string',
+    value: DEPTHS.join('|'),
+    help: 'how many cases to plan (default standard)',
+    commands: ['generate'],
+    check: oneOf(DEPTHS),
+  },
   provider: {
-    type: 'string', value: PROVIDERS.join('|'),
+    type: 'string',
+    value: PROVIDERS.join('|'),
     help: 'offline: built-in static analysis, no network; openai: any OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL; no key needed for a local server); azure: Azure OpenAI (AZURE_OPENAI_API_KEY, --azure-*); vscode-lm: only inside VS Code. Default: AMTP_PROVIDER, else openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline',
-    commands: ['generate', 'mcp'], check: oneOf(PROVIDERS),
+    commands: ['generate', 'mcp'],
+    check: oneOf(PROVIDERS),
   },
   model: { type: 'string', value: 'M', help: 'the model of every agent (default AMTP_MODEL, else gpt-4o-mini)', commands: ['generate'] },
-  'crawler-model': { type: 'string', value: 'M', help: "the Repo Crawler's model (default AMTP_CRAWLER_MODEL, else --model)", commands: ['generate'] },
-  'generator-model': { type: 'string', value: 'M', help: "the Test Case Generator's model (default AMTP_GENERATOR_MODEL, else --model)", commands: ['generate'] },
-  'engineer-model': { type: 'string', value: 'M', help: "the Test Engineer's model (default AMTP_ENGINEER_MODEL, else --model)", commands: ['generate'] },
+  'crawler-model': {
+    type: 'string',
+    value: 'M',
+    help: "the Repo Crawler's model (default AMTP_CRAWLER_MODEL, else --model)",
+    commands: ['generate'],
+  },
+  'generator-model': {
+    type: 'string',
+    value: 'M',
+    help: "the Test Case Generator's model (default AMTP_GENERATOR_MODEL, else --model)",
+    commands: ['generate'],
+  },
+  'engineer-model': {
+    type: 'string',
+    value: 'M',
+    help: "the Test Engineer's model (default AMTP_ENGINEER_MODEL, else --model)",
+    commands: ['generate'],
+  },
   seed: { type: 'string', value: 'N', help: 'the seed sent with every request (default 1234)', commands: ['generate'], check: integer },
-  temperature: { type: 'string', value: 'T', help: 'sampling temperature, at most 0.2 (higher is clamped, with a warning)', commands: ['generate'], check: finite },
-  'max-attempts': { type: 'string', value: 'N', help: 'new sessions for a reply that does not parse (default 3)', commands: ['generate'], check: integer },
-  'max-input-tokens': { type: 'string', value: 'N', help: "most tokens one model request may carry; each agent's work is cut into batches that fit (default 8000)", commands: ['generate'], check: positive },
+  temperature: {
+    type: 'string',
+    value: 'T',
+    help: 'sampling temperature, at most 0.2 (higher is clamped, with a warning)',
+    commands: ['generate'],
+    check: finite,
+  },
+  'max-attempts': {
+    type: 'string',
+    value: 'N',
+    help: 'new sessions for a reply that does not parse (default 3)',
+    commands: ['generate'],
+    check: integer,
+  },
+  'max-input-tokens': {
+    type: 'string',
+    value: 'N',
+    help: "most tokens one model request may carry; each agent's work is cut into batches that fit (default 8000)",
+    commands: ['generate'],
+    check: positive,
+  },
   'max-output-tokens': {
-    type: 'string', value: 'N',
+    type: 'string',
+    value: 'N',
     help: 'most tokens one model reply may use: batches are sized so their expected reply fits, and every request carries it as its output bound (default AMTP_MAX_OUTPUT_TOKENS, else 4096)',
-    commands: ['generate'], check: positive,
+    commands: ['generate'],
+    check: positive,
   },
-  concurrency: { type: 'string', value: 'N', help: 'batches sent at once; a 429 pauses them all (default 4)', commands: ['generate'], check: positive },
-  timeout: { type: 'string', value: 'SECONDS', help: 'give a model request up after this many seconds without data, before the first streamed chunk or between two (default AMTP_TIMEOUT_SECONDS, else 600)', commands: ENDPOINT_FLAGS, check: positiveNumber },
+  concurrency: {
+    type: 'string',
+    value: 'N',
+    help: 'batches sent at once; a 429 pauses them all (default 4)',
+    commands: ['generate'],
+    check: positive,
+  },
+  timeout: {
+    type: 'string',
+    value: 'SECONDS',
+    help: 'give a model request up after this many seconds without data, before the first streamed chunk or between two (default AMTP_TIMEOUT_SECONDS, else 600)',
+    commands: ENDPOINT_FLAGS,
+    check: positiveNumber,
+  },
   header: {
-    type: 'string', multiple: true, value: "'NAME: VALUE'",
+    type: 'string',
+    multiple: true,
+    value: "'NAME: VALUE'",
     help: 'an extra HTTP header on every model request (e.g. for a gateway); repeatable, wins over AMTP_HEADERS (a JSON object). Values are treated as secrets',
-    commands: ENDPOINT_FLAGS, check: headerCheck,
+    commands: ENDPOINT_FLAGS,
+    check: headerCheck,
   },
-  'price-table': { type: 'string', value: 'FILE', help: 'a JSON file of prices per million tokens by model, for the cost line of the summary (default AMTP_PRICE_TABLE); see docs/configuration.md', commands: ENDPOINT_FLAGS },
-  'no-structured-output': { type: 'boolean', help: 'never ask the endpoint for structured output (response_format); replies are still validated (also AMTP_STRUCTURED_OUTPUT=0)', commands: ENDPOINT_FLAGS },
-  'azure-endpoint': { type: 'string', value: 'URL', help: 'with --provider azure: the resource endpoint, https://NAME.openai.azure.com (default AZURE_OPENAI_ENDPOINT)', commands: ENDPOINT_FLAGS },
-  'azure-deployment': { type: 'string', value: 'NAME', help: 'with --provider azure: the deployment (default AZURE_OPENAI_DEPLOYMENT; else the v1 API with --model)', commands: ENDPOINT_FLAGS },
-  'azure-api-version': { type: 'string', value: 'VERSION', help: 'with --provider azure and a deployment: the api-version (default AZURE_OPENAI_API_VERSION or OPENAI_API_VERSION)', commands: ENDPOINT_FLAGS },
-  verify: { type: 'boolean', help: 'run the written tests and keep only assured ones (the default)', commands: ['generate'], conflicts: 'no-verify' },
+  'price-table': {
+    type: 'string',
+    value: 'FILE',
+    help: 'a JSON file of prices per million tokens by model, for the cost line of the summary (default AMTP_PRICE_TABLE); see docs/configuration.md',
+    commands: ENDPOINT_FLAGS,
+  },
+  'no-structured-output': {
+    type: 'boolean',
+    help: 'never ask the endpoint for structured output (response_format); replies are still validated (also AMTP_STRUCTURED_OUTPUT=0)',
+    commands: ENDPOINT_FLAGS,
+  },
+  'azure-endpoint': {
+    type: 'string',
+    value: 'URL',
+    help: 'with --provider azure: the resource endpoint, https://NAME.openai.azure.com (default AZURE_OPENAI_ENDPOINT)',
+    commands: ENDPOINT_FLAGS,
+  },
+  'azure-deployment': {
+    type: 'string',
+    value: 'NAME',
+    help: 'with --provider azure: the deployment (default AZURE_OPENAI_DEPLOYMENT; else the v1 API with --model)',
+    commands: ENDPOINT_FLAGS,
+  },
+  'azure-api-version': {
+    type: 'string',
+    value: 'VERSION',
+    help: 'with --provider azure and a deployment: the api-version (default AZURE_OPENAI_API_VERSION or OPENAI_API_VERSION)',
+    commands: ENDPOINT_FLAGS,
+  },
+  verify: {
+    type: 'boolean',
+    help: 'run the written tests and keep only assured ones (the default)',
+    commands: ['generate'],
+    conflicts: 'no-verify',
+  },
   'no-verify': { type: 'boolean', help: 'write the tests without running them', commands: ['generate'] },
-  runs: { type: 'string', value: 'N', help: 'a test is kept only if it passes N runs in a row (default 3)', commands: ['generate'], check: positive },
-  'test-timeout': { type: 'string', value: 'SECONDS', help: 'kill one runner invocation (its whole process group) after this long (default 120)', commands: ['generate'], check: positive },
+  runs: {
+    type: 'string',
+    value: 'N',
+    help: 'a test is kept only if it passes N runs in a row (default 3)',
+    commands: ['generate'],
+    check: positive,
+  },
+  'test-timeout': {
+    type: 'string',
+    value: 'SECONDS',
+    help: 'kill one runner invocation (its whole process group) after this long (default 120)',
+    commands: ['generate'],
+    check: positive,
+  },
   only: {
-    type: 'string', multiple: true, value: 'PATH[#SYMBOL]',
+    type: 'string',
+    multiple: true,
+    value: 'PATH[#SYMBOL]',
     help: 'plan tests for this file (or only this symbol of it); repeatable. The rest of the workspace is still read for context',
     commands: ['generate'],
   },
   'changed-since': {
-    type: 'string', value: 'REF',
+    type: 'string',
+    value: 'REF',
     help: 'plan tests for what changed since the git ref REF in the working tree: the changed symbols of changed files, and untracked files',
     commands: ['generate'],
   },
@@ -86,22 +196,62 @@ export const FLAGS = {
     help: "after a completed run, create a branch named from the Test Engineer's PR metadata with one commit of exactly the files the run kept (high risk; never pushes; your checkout and staged changes are not touched)",
     commands: ['generate'],
   },
-  yes: { type: 'boolean', short: 'y', help: 'approve every high-risk action of the run up front (file overwrites, writes outside test folders, running tests, --commit)', commands: RUN_FLAGS },
+  yes: {
+    type: 'boolean',
+    short: 'y',
+    help: 'approve every high-risk action of the run up front (file overwrites, writes outside test folders, running tests, --commit)',
+    commands: RUN_FLAGS,
+  },
   risk: {
-    type: 'string', multiple: true, value: 'TOOL=LEVEL',
+    type: 'string',
+    multiple: true,
+    value: 'TOOL=LEVEL',
     help: `set a tool's risk for this run, in either direction; repeatable. TOOL: ${TOOL_NAMES.join(', ')}; LEVEL: ${RISKS.join(', ')}`,
     commands: [...RUN_FLAGS, 'mcp'],
   },
-  record: { type: 'string', value: 'FILE.jsonl', help: 'record every LLM exchange, tool call and state transition (secrets redacted) for `amtp replay`', commands: ['generate'] },
-  lcov: { type: 'string', value: 'FILE', help: "write the verified run's coverage of the files under test as lcov (JavaScript; paths relative to the workspace)", commands: ['generate'] },
-  cobertura: { type: 'string', value: 'FILE', help: "write the verified run's coverage of the files under test as Cobertura XML (JavaScript)", commands: ['generate'] },
-  'min-coverage': { type: 'string', value: 'N', help: 'statement coverage target in percent: the summary says whether the verified run met it, and amtp exits 5 when not', commands: ['generate'] },
+  record: {
+    type: 'string',
+    value: 'FILE.jsonl',
+    help: 'record every LLM exchange, tool call and state transition (secrets redacted) for `amtp replay`',
+    commands: ['generate'],
+  },
+  lcov: {
+    type: 'string',
+    value: 'FILE',
+    help: "write the verified run's coverage of the files under test as lcov (JavaScript; paths relative to the workspace)",
+    commands: ['generate'],
+  },
+  cobertura: {
+    type: 'string',
+    value: 'FILE',
+    help: "write the verified run's coverage of the files under test as Cobertura XML (JavaScript)",
+    commands: ['generate'],
+  },
+  'min-coverage': {
+    type: 'string',
+    value: 'N',
+    help: 'statement coverage target in percent: the summary says whether the verified run met it, and amtp exits 5 when not',
+    commands: ['generate'],
+  },
   reject: { type: 'boolean', help: 'reject the pending actions instead of approving them', commands: ['approve'] },
   note: { type: 'string', value: 'TEXT', help: 'a note kept with the decision in the run record', commands: ['approve'] },
   out: { type: 'string', value: 'DIR', help: 'where the replay writes its files (default a new temporary folder)', commands: ['replay'] },
-  pinned: { type: 'boolean', help: "take the crawler's static map and the system prompts from the recording, so a recording made by an older version still replays", commands: ['replay'] },
-  json: { type: 'boolean', help: 'print one JSON object instead of text, for scripts (for a run: runId, status, activities, cases, files, approvals, verification, branch)', commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay'] },
-  help: { type: 'boolean', short: 'h', help: "print this command's help", commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp'] },
+  pinned: {
+    type: 'boolean',
+    help: "take the crawler's static map and the system prompts from the recording, so a recording made by an older version still replays",
+    commands: ['replay'],
+  },
+  json: {
+    type: 'boolean',
+    help: 'print one JSON object instead of text, for scripts (for a run: runId, status, activities, cases, files, approvals, verification, branch)',
+    commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay'],
+  },
+  help: {
+    type: 'boolean',
+    short: 'h',
+    help: "print this command's help",
+    commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp'],
+  },
 } as const satisfies Record<string, FlagSpec>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -111,7 +261,11 @@ export const FLAG_NAMES = Object.keys(FLAGS) as FlagName[];
 export const TOP_LEVEL_FLAGS = ['--help', '-h', '--version', '-V'] as const;
 
 export type FlagValues = {
-  [K in FlagName]?: (typeof FLAGS)[K] extends { multiple: true } ? string[] : (typeof FLAGS)[K]['type'] extends 'boolean' ? boolean : string;
+  [K in FlagName]?: (typeof FLAGS)[K] extends { multiple: true }
+    ? string[]
+    : (typeof FLAGS)[K]['type'] extends 'boolean'
+      ? boolean
+      : string;
 };
 
 export function flagsOf(command: CommandName): FlagName[] {

@@ -6,7 +6,8 @@ import { FLAGS, flagsOf, type FlagSpec } from './flags';
 
 export const VERSION: string = version;
 
-const EXIT_CODES = 'Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / cancelled / awaiting approval, 5 coverage below --min-coverage, 130 interrupted (Ctrl-C).';
+const EXIT_CODES =
+  'Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / cancelled / awaiting approval, 5 coverage below --min-coverage, 130 interrupted (Ctrl-C).';
 const ENVIRONMENT = [
   'Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_PROVIDER, AMTP_MODEL (per agent: AMTP_CRAWLER_MODEL,',
   '  AMTP_GENERATOR_MODEL, AMTP_ENGINEER_MODEL), AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_DEPLOYMENT,',
@@ -36,12 +37,17 @@ export function commandHelp(command: CommandName): string {
     return [left, f.help] as const;
   });
   const width = 30;
-  const lines = [`amtp ${command} ${spec.args}${rows.length ? ' [flags]' : ''}`, '', `  ${spec.summary[0].toUpperCase()}${spec.summary.slice(1)}.`];
+  const lines = [
+    `amtp ${command} ${spec.args}${rows.length ? ' [flags]' : ''}`,
+    '',
+    `  ${spec.summary[0].toUpperCase()}${spec.summary.slice(1)}.`,
+  ];
   if ('details' in spec) lines.push('', ...spec.details.split('\n').map((l) => `  ${l}`));
   lines.push('', 'Flags:');
   for (const [left, text] of rows) {
     const wrapped = wrap(text, 100 - width);
-    if (left.length + 4 <= width) lines.push(`  ${left.padEnd(width - 2)}${wrapped[0]}`, ...wrapped.slice(1).map((l) => ' '.repeat(width) + l));
+    if (left.length + 4 <= width)
+      lines.push(`  ${left.padEnd(width - 2)}${wrapped[0]}`, ...wrapped.slice(1).map((l) => ' '.repeat(width) + l));
     else lines.push(`  ${left}`, ...wrapped.map((l) => ' '.repeat(width) + l));
   }
   lines.push('', command === 'generate' || command === 'mcp' ? ENVIRONMENT : '', EXIT_CODES);

@@ -37,7 +37,14 @@ export async function main(argv: string[], signal: AbortSignal): Promise<number>
   } catch (e) {
     // With --json, a run that could not start still answers in JSON on stdout (CI parses it);
     // the message goes to stderr as for any error (cli.ts).
-    if (p.values.json) process.stdout.write(JSON.stringify({ status: 'failed', error: { kind: e instanceof AmtpError ? e.kind : 'Error', message: errorMessage(e) } }, null, 2) + '\n');
+    if (p.values.json)
+      process.stdout.write(
+        JSON.stringify(
+          { status: 'failed', error: { kind: e instanceof AmtpError ? e.kind : 'Error', message: errorMessage(e) } },
+          null,
+          2,
+        ) + '\n',
+      );
     throw e;
   }
 }

@@ -26,13 +26,23 @@ export function defaultServedFolder(cwd = process.cwd(), home = os.homedir()): s
   };
   const here = real(cwd);
   const why = here === path.parse(here).root ? 'the root folder' : here === real(home) ? 'your home folder' : undefined;
-  if (why) throw new UsageError(`no DIR given and the current folder is ${why} (${here}); amtp mcp serves one project: pass its folder, e.g. amtp mcp /path/to/project`);
+  if (why)
+    throw new UsageError(
+      `no DIR given and the current folder is ${why} (${here}); amtp mcp serves one project: pass its folder, e.g. amtp mcp /path/to/project`,
+    );
   return here;
 }
 
 export async function mcp(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
   const ws = await workspaceArg(positionals[0] ?? defaultServedFolder());
   // stdout belongs to the MCP protocol from here on; logs go to stderr.
-  await runMcpStdio(ws, { runs: mcpRuns({ workspace: ws, llm: endpointSettings(defaultProvider(v.provider, process.env), v, process.env), risk: riskFlags(v.risk) }), signal });
+  await runMcpStdio(ws, {
+    runs: mcpRuns({
+      workspace: ws,
+      llm: endpointSettings(defaultProvider(v.provider, process.env), v, process.env),
+      risk: riskFlags(v.risk),
+    }),
+    signal,
+  });
   return EXIT.ok;
 }

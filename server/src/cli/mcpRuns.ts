@@ -48,7 +48,13 @@ export function mcpRuns(s: McpRunSettings): RunTools {
 }
 
 async function generate(s: McpRunSettings, input: GenerateInput, ctx: ToolCallContext): Promise<ToolOutput> {
-  const params = runParams({ depth: input.depth, framework: input.framework, provider: s.llm.provider, verify: input.verify, commit: input.commit });
+  const params = runParams({
+    depth: input.depth,
+    framework: input.framework,
+    provider: s.llm.provider,
+    verify: input.verify,
+    commit: input.commit,
+  });
   let scope;
   try {
     scope = await resolveScope(s.workspace, { only: input.only, changedSince: input.changedSince });
@@ -74,8 +80,15 @@ function refusals(approvals: ApprovalRecord[]): string[] {
 
 async function runTestsOnce(s: McpRunSettings, input: RunTestsInput, ctx: ToolCallContext): Promise<ToolOutput> {
   const store = new RunStore(s.workspace);
-  const run = input.runId ? await store.getOwnRun(input.runId).catch(() => undefined) : (await store.listRuns()).reverse().find((r) => keptPaths(r).length > 0);
-  if (!run) return { text: input.runId ? `no run ${input.runId} of yours in ${store.dir}` : 'no run has written tests yet: call tests_generate first', structured: {}, isError: true };
+  const run = input.runId
+    ? await store.getOwnRun(input.runId).catch(() => undefined)
+    : (await store.listRuns()).reverse().find((r) => keptPaths(r).length > 0);
+  if (!run)
+    return {
+      text: input.runId ? `no run ${input.runId} of yours in ${store.dir}` : 'no run has written tests yet: call tests_generate first',
+      structured: {},
+      isError: true,
+    };
   const engineerId = run.activities.find((a) => a.agent === 'engineer')?.artifactId;
   if (!engineerId) return { text: `run ${run.id} has no Test Engineer output yet (status ${run.status})`, structured: {}, isError: true };
   const engineer = (await store.getArtifact(run.id, engineerId)).content as unknown as EngineerOutput;
@@ -94,20 +107,42 @@ async function runTestsOnce(s: McpRunSettings, input: RunTestsInput, ctx: ToolCa
         summary: `Run ${files.length} test file(s) once with ${plan.framework} (executes workspace code; killed after ${timeoutSeconds} s): ${files.join(', ')}`,
         target: files.join(', '),
       },
-      () => runTests(plan.framework, s.workspace, files, { binDir: plan.binDir, args: plan.args, env: plan.env, python: plan.python, timeoutMs: timeoutSeconds * 1000, signal: ctx.signal }),
+      () =>
+        runTests(plan.framework, s.workspace, files, {
+          binDir: plan.binDir,
+          args: plan.args,
+          env: plan.env,
+          python: plan.python,
+          timeoutMs: timeoutSeconds * 1000,
+          signal: ctx.signal,
+        }),
     );
     if (!result.ran) {
       const a = result.approval;
-      return { text: `not run: ${a.decision}${a.note ? ` — ${a.note}` : ''}`, structured: { runId: run.id, decision: a.decision }, isError: true };
+      return {
+        text: `not run: ${a.decision}${a.note ? ` — ${a.note}` : ''}`,
+        structured: { runId: run.id, decision: a.decision },
+        isError: true,
+      };
     }
     const r = result.value;
     const structured = {
-      runId: run.id, framework: plan.framework, files, total: r.total, passed: r.passed, failed: r.failed, timedOut: r.timedOut, exitCode: r.exitCode,
+      runId: run.id,
+      framework: plan.framework,
+      files,
+      total: r.total,
+      passed: r.passed,
+      failed: r.failed,
+      timedOut: r.timedOut,
+      exitCode: r.exitCode,
       tests: r.tests.map((t) => ({ name: t.name, status: t.status, ...(t.message ? { message: t.message } : {}) })),
       fileErrors: r.fileErrors,
     };
-    const lines = [`${r.passed} passed, ${r.failed} failed of ${r.total} (${plan.framework}, run ${run.id})${r.timedOut ? ` — killed after ${timeoutSeconds} s` : ''}`];
-    for (const t of r.tests.filter((x) => x.status === 'failed')) lines.push(`  failed: ${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`);
+    const lines = [
+      `${r.passed} passed, ${r.failed} failed of ${r.total} (${plan.framework}, run ${run.id})${r.timedOut ? ` — killed after ${timeoutSeconds} s` : ''}`,
+    ];
+    for (const t of r.tests.filter((x) => x.status === 'failed'))
+      lines.push(`  failed: ${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`);
     for (const f of r.fileErrors) lines.push(`  could not load ${f.file}: ${f.message.split('\n')[0]}`);
     return { text: lines.join('\n'), structured, isError: r.failed > 0 || r.fileErrors.length > 0 || r.timedOut };
   } finally {
@@ -132,7 +167,13 @@ function runLog(store: RunStore, runId: string) {
     await store.saveRun(r);
   };
   return {
-    approval: (rec: ApprovalRecord) => update((r) => { r.approvals = [...r.approvals.filter((a) => a.id !== rec.id), rec]; }),
-    audit: (row: RunRecord['audit'][number]) => update((r) => { r.audit.push(row); }),
+    approval: (rec: ApprovalRecord) =>
+      update((r) => {
+        r.approvals = [...r.approvals.filter((a) => a.id !== rec.id), rec];
+      }),
+    audit: (row: RunRecord['audit'][number]) =>
+      update((r) => {
+        r.audit.push(row);
+      }),
   };
 }

@@ -10,7 +10,10 @@ import { err } from './pipeline';
 
 export function summaryText(s: RunSummary): string {
   const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];
-  for (const a of s.activities) out.push(`  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`);
+  for (const a of s.activities)
+    out.push(
+      `  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`,
+    );
   const t = s.usage.total;
   if (t.promptTokens + t.completionTokens + (t.unreported ?? 0) > 0) out.push(`  usage: ${formatRunUsage(s.usage)}`); // the offline provider spends none
   out.push(`  health: ${formatRunHealth(s.health)}`);
@@ -22,17 +25,30 @@ export function summaryText(s: RunSummary): string {
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);
   const v = s.verification;
   if (v) {
-    out.push(`  verification: ${v.status}${v.reason ? ` — ${v.reason}` : ''}${v.executions ? ` (${v.executions} runner invocations)` : ''}`);
-    for (const f of v.filters) out.push(`    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`);
-    if (v.coverage.before !== undefined || v.coverage.after !== undefined) out.push(`    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}% of units${v.coverage.tool ? ` (${v.coverage.tool})` : ''}`);
-    if (v.coverage.statements !== undefined) out.push(`    statements ${v.coverage.statements}%${v.coverage.branches !== undefined ? `, branches ${v.coverage.branches}%` : ''}${v.coverage.beyondImport !== undefined ? `, beyond import ${v.coverage.beyondImport}%` : ''}`);
+    out.push(
+      `  verification: ${v.status}${v.reason ? ` — ${v.reason}` : ''}${v.executions ? ` (${v.executions} runner invocations)` : ''}`,
+    );
+    for (const f of v.filters)
+      out.push(
+        `    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`,
+      );
+    if (v.coverage.before !== undefined || v.coverage.after !== undefined)
+      out.push(
+        `    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}% of units${v.coverage.tool ? ` (${v.coverage.tool})` : ''}`,
+      );
+    if (v.coverage.statements !== undefined)
+      out.push(
+        `    statements ${v.coverage.statements}%${v.coverage.branches !== undefined ? `, branches ${v.coverage.branches}%` : ''}${v.coverage.beyondImport !== undefined ? `, beyond import ${v.coverage.beyondImport}%` : ''}`,
+      );
     if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
     for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
-    for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
+    for (const r of v.results.filter((x) => x.outcome !== 'passing'))
+      out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
     for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);
   }
   const b = s.branch;
-  if (b?.status === 'created') out.push(`  branch: ${b.name} (${b.commit?.slice(0, 10)}) with ${b.files.length} file(s); push it with: git push origin ${b.name}`);
+  if (b?.status === 'created')
+    out.push(`  branch: ${b.name} (${b.commit?.slice(0, 10)}) with ${b.files.length} file(s); push it with: git push origin ${b.name}`);
   else if (b) out.push(`  branch: ${b.status}${b.reason ? ` — ${b.reason}` : ''}`);
   return out.join('\n');
 }
@@ -49,7 +65,13 @@ export function waitingHint(s: RunSummary, workspace: string): string | undefine
   ].join('\n');
 }
 
-export async function finish(run: RunRecord, store: RunStore, workspace: string, json: boolean | undefined, coverage?: CoverageOut): Promise<number> {
+export async function finish(
+  run: RunRecord,
+  store: RunStore,
+  workspace: string,
+  json: boolean | undefined,
+  coverage?: CoverageOut,
+): Promise<number> {
   const s = await summarize(run, store);
   const missed = coverage ? applyCoverageOut(run, s, workspace, coverage) : false;
   process.stdout.write((json ? JSON.stringify(s) : summaryText(s)) + '\n');

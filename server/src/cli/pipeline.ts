@@ -54,8 +54,16 @@ export interface RunOptions {
 export function runParams(o: RunOptions): RunParams {
   const params = resolveParams(
     {
-      depth: o.depth, framework: o.framework, provider: o.provider, model: o.model ?? process.env.AMTP_MODEL, seed: o.seed, temperature: o.temperature, maxAttempts: o.maxAttempts,
-      maxInputTokens: o.maxInputTokens, maxOutputTokens: o.maxOutputTokens ?? envNumber('AMTP_MAX_OUTPUT_TOKENS'), concurrency: o.concurrency,
+      depth: o.depth,
+      framework: o.framework,
+      provider: o.provider,
+      model: o.model ?? process.env.AMTP_MODEL,
+      seed: o.seed,
+      temperature: o.temperature,
+      maxAttempts: o.maxAttempts,
+      maxInputTokens: o.maxInputTokens,
+      maxOutputTokens: o.maxOutputTokens ?? envNumber('AMTP_MAX_OUTPUT_TOKENS'),
+      concurrency: o.concurrency,
       models: {
         crawler: o.models?.crawler ?? process.env.AMTP_CRAWLER_MODEL,
         generator: o.models?.generator ?? process.env.AMTP_GENERATOR_MODEL,
@@ -65,13 +73,25 @@ export function runParams(o: RunOptions): RunParams {
     (m) => err(`amtp: warning: ${m}`),
   );
   // Verification is on by default; it is skipped (with the reason recorded) when the tests cannot run here.
-  params.verify = { ...DEFAULT_VERIFY, enabled: o.verify !== false, ...(o.runs !== undefined ? { runs: o.runs } : {}), ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}) };
+  params.verify = {
+    ...DEFAULT_VERIFY,
+    enabled: o.verify !== false,
+    ...(o.runs !== undefined ? { runs: o.runs } : {}),
+    ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
+  };
   if (o.commit) params.commit = true;
   return params;
 }
 
 /** Pipeline wiring. Endpoints and keys come from flags and the environment, risks from --risk: the person's own. */
-export async function pipelineDeps(ws: string, llm: ProviderSettings, approver: Approver, signal: AbortSignal, risk: RiskOverrides = {}, onEvent: (e: PipelineEvent) => void = logEvent): Promise<PipelineDeps> {
+export async function pipelineDeps(
+  ws: string,
+  llm: ProviderSettings,
+  approver: Approver,
+  signal: AbortSignal,
+  risk: RiskOverrides = {},
+  onEvent: (e: PipelineEvent) => void = logEvent,
+): Promise<PipelineDeps> {
   return {
     workspace: ws,
     store: new RunStore(ws),

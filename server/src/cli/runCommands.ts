@@ -23,11 +23,21 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   const provider = defaultProvider(v.provider, process.env);
   const llm = endpointSettings(provider, v, process.env);
   const params = runParams({
-    depth: v.depth as Depth | undefined, framework: v.framework as FrameworkChoice | undefined, provider, model: v.model,
+    depth: v.depth as Depth | undefined,
+    framework: v.framework as FrameworkChoice | undefined,
+    provider,
+    model: v.model,
     models: { crawler: v['crawler-model'], generator: v['generator-model'], engineer: v['engineer-model'] },
-    seed: num(v.seed), temperature: num(v.temperature), maxAttempts: num(v['max-attempts']),
-    maxInputTokens: num(v['max-input-tokens']), maxOutputTokens: num(v['max-output-tokens']), concurrency: num(v.concurrency),
-    verify: !v['no-verify'], runs: num(v.runs), testTimeout: num(v['test-timeout']), commit: v.commit,
+    seed: num(v.seed),
+    temperature: num(v.temperature),
+    maxAttempts: num(v['max-attempts']),
+    maxInputTokens: num(v['max-input-tokens']),
+    maxOutputTokens: num(v['max-output-tokens']),
+    concurrency: num(v.concurrency),
+    verify: !v['no-verify'],
+    runs: num(v.runs),
+    testTimeout: num(v['test-timeout']),
+    commit: v.commit,
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
@@ -69,7 +79,9 @@ export async function approve(positionals: string[], v: FlagValues, signal: Abor
   const now = new Date().toISOString();
   const saved = await store.saveRun({
     ...run,
-    approvals: run.approvals.map((a) => (a.decision === 'pending' ? { ...a, decision, note: v.note, decidedBy: 'cli approve', decidedAt: now } : a)),
+    approvals: run.approvals.map((a) =>
+      a.decision === 'pending' ? { ...a, decision, note: v.note, decidedBy: 'cli approve', decidedAt: now } : a,
+    ),
     // Pending files are settled again on resume, now with a decision on record.
     files: run.files.filter((f) => f.action !== 'pending'),
   });

@@ -19,7 +19,9 @@ export async function crawl(positionals: string[], v: FlagValues): Promise<numbe
   if (v.json) out(JSON.stringify(map));
   else {
     out(`${map.project.name}: ${map.tree.files} files, ${map.languages.map((l) => `${l.name} ${l.files}`).join(', ')}`);
-    out(`tests: ${map.test_setup.framework} in ${map.test_setup.test_dirs.join(', ') || '(none)'}; entry points: ${map.entry_points.map((e) => e.path).join(', ') || '(none)'}`);
+    out(
+      `tests: ${map.test_setup.framework} in ${map.test_setup.test_dirs.join(', ') || '(none)'}; entry points: ${map.entry_points.map((e) => e.path).join(', ') || '(none)'}`,
+    );
     out(`key files: ${map.key_files.length}; examples: ${map.usage_examples.length}; skipped: ${map.skipped.length}`);
   }
   return EXIT.ok;
@@ -29,20 +31,44 @@ export async function runs(positionals: string[], v: FlagValues): Promise<number
   const store = new RunStore(await workspaceArg(positionals[0]));
   const all = await store.listRuns();
   const foreign = await store.foreignRunIds();
-  if (foreign.length) err(`amtp: ignoring ${foreign.length} run record(s) in ${store.dir} that you did not create here (they may have come with the repository): ${foreign.join(', ')}`);
-  if (v.json) out(JSON.stringify(all.map((r) => ({ runId: r.id, status: r.status, stage: r.stage, createdAt: r.createdAt, updatedAt: r.updatedAt, reason: r.reason }))));
-  else out(all.map((r) => `${r.id}  ${r.status.padEnd(17)} ${r.stage.padEnd(9)} ${r.createdAt}${r.reason ? `  ${r.reason}` : ''}`).join('\n') || 'no runs');
+  if (foreign.length)
+    err(
+      `amtp: ignoring ${foreign.length} run record(s) in ${store.dir} that you did not create here (they may have come with the repository): ${foreign.join(', ')}`,
+    );
+  if (v.json)
+    out(
+      JSON.stringify(
+        all.map((r) => ({
+          runId: r.id,
+          status: r.status,
+          stage: r.stage,
+          createdAt: r.createdAt,
+          updatedAt: r.updatedAt,
+          reason: r.reason,
+        })),
+      ),
+    );
+  else
+    out(
+      all.map((r) => `${r.id}  ${r.status.padEnd(17)} ${r.stage.padEnd(9)} ${r.createdAt}${r.reason ? `  ${r.reason}` : ''}`).join('\n') ||
+        'no runs',
+    );
   return EXIT.ok;
 }
 
 export async function replay(positionals: string[], v: FlagValues): Promise<number> {
   const dir = path.resolve(v.out ?? (await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-replay-'))));
   const inject = process.env.AMTP_INJECT_NONDETERMINISM; // fault injection for the determinism tests
-  const result = await replayRecording(path.resolve(positionals[0]), dir, { inject: inject === 'tool' || inject === 'reply' ? inject : undefined, pinned: v.pinned });
+  const result = await replayRecording(path.resolve(positionals[0]), dir, {
+    inject: inject === 'tool' || inject === 'reply' ? inject : undefined,
+    pinned: v.pinned,
+  });
   if (v.json) out(canonicalJson(result));
   else {
     const final = result.final as { status?: string } | null;
-    out(`replayed ${result.trace.length} recorded events into ${dir}: ${final?.status ?? 'no run'}${result.error ? ` — ${result.error}` : ''}`);
+    out(
+      `replayed ${result.trace.length} recorded events into ${dir}: ${final?.status ?? 'no run'}${result.error ? ` — ${result.error}` : ''}`,
+    );
     for (const f of result.files) out(`  file ${f.path}`);
   }
   return result.error ? EXIT.failed : EXIT.ok;

@@ -26,7 +26,11 @@ export type AgentEnvelope<A extends AgentId> = HandoffEnvelope<AgentInputs[A]> &
  * schema, the envelope against its own, and the result is RFC 8785 JSON, so the
  * same inputs always give the same bytes (and the same prompt hash).
  */
-export function buildEnvelope(env: HandoffEnvelope<object>, payloadCanonical?: string, inputSchema: SchemaName = INPUT_SCHEMA[env.to_agent]): string {
+export function buildEnvelope(
+  env: HandoffEnvelope<object>,
+  payloadCanonical?: string,
+  inputSchema: SchemaName = INPUT_SCHEMA[env.to_agent],
+): string {
   requireValid(inputSchema, env.payload, `${env.to_agent} input`);
   requireValid('handoff-envelope', env, 'handoff envelope');
   // The payload's canonical text comes verified from the artifact store when available.

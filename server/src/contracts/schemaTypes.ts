@@ -1,7 +1,17 @@
 // The type each schema describes, so a value that passed `requireValid` is narrowed to it.
 import type { Artifact } from '../core/run';
 import type { HandoffEnvelopeDoc } from './generated';
-import type { CasePlan, CrawlerOutput, CrawlerPatch, EngineerInput, EngineerOutput, RepairInput, RepairOutput, TestBodies, TestCases } from './types';
+import type {
+  CasePlan,
+  CrawlerOutput,
+  CrawlerPatch,
+  EngineerInput,
+  EngineerOutput,
+  RepairInput,
+  RepairOutput,
+  TestBodies,
+  TestCases,
+} from './types';
 
 export interface SchemaTypes {
   'crawler-output': CrawlerOutput;

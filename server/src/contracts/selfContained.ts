@@ -6,7 +6,8 @@ const BY_ID = new Map<string, unknown>(Object.values(SCHEMAS).map((s) => [s.$id,
 
 function pointer(doc: unknown, fragment: string): unknown {
   let node = doc;
-  for (const part of fragment.replace(/^\//, '').split('/').filter(Boolean)) node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const part of fragment.replace(/^\//, '').split('/').filter(Boolean))
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   return node;
 }
 

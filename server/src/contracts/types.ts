@@ -2,7 +2,17 @@
 // under the names the code uses. Nothing here is written by hand beyond naming parts.
 import type * as G from './generated';
 
-export type { CasePlan, CrawlerOutput, CrawlerPatch, EngineerOutput, KeyFile, RepairInput, RepairOutput, SymbolInfo, TestBodies } from './generated';
+export type {
+  CasePlan,
+  CrawlerOutput,
+  CrawlerPatch,
+  EngineerOutput,
+  KeyFile,
+  RepairInput,
+  RepairOutput,
+  SymbolInfo,
+  TestBodies,
+} from './generated';
 
 /** A case as a model may plan it: AMTP computes the id (pipeline/batches). */
 export type PlannedCase = G.TestCase;

@@ -44,7 +44,8 @@ export function validate(name: SchemaName, value: unknown): ValidationResult {
 }
 
 function toContractError(e: ErrorObject): ContractError {
-  const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
+  const extra =
+    e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
   return { path: e.instancePath || '/', message: `${e.message ?? 'invalid'}${extra}`, keyword: e.keyword };
 }
 
@@ -57,5 +58,6 @@ export function formatContractErrors(errors: ContractError[], max = 10): string 
 /** Throws SchemaValidationError (the run stops in needs_review) when `value` breaks `schema`; narrows it otherwise. */
 export function requireValid<S extends SchemaName>(schema: S, value: unknown, what: string): asserts value is SchemaTypes[S] {
   const result = validate(schema, value);
-  if (!result.ok) throw new SchemaValidationError(`${what} violates ${schema}: ${formatContractErrors(result.errors)}`, schema, result.errors);
+  if (!result.ok)
+    throw new SchemaValidationError(`${what} violates ${schema}: ${formatContractErrors(result.errors)}`, schema, result.errors);
 }

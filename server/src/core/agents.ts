@@ -2,7 +2,16 @@
 export const AGENTS = ['crawler', 'generator', 'engineer'] as const;
 export type AgentId = (typeof AGENTS)[number];
 
-export const ARTIFACT_KINDS = ['crawler_output', 'generator_output', 'engineer_output', 'repair_output', 'crawler_batch', 'generator_batch', 'engineer_batch', 'static_map'] as const;
+export const ARTIFACT_KINDS = [
+  'crawler_output',
+  'generator_output',
+  'engineer_output',
+  'repair_output',
+  'crawler_batch',
+  'generator_batch',
+  'engineer_batch',
+  'static_map',
+] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 export const ARTIFACT_KIND = {

@@ -19,7 +19,11 @@ export abstract class AmtpError extends Error {
 export class SchemaValidationError extends AmtpError {
   readonly kind = 'SchemaValidationError';
   readonly retryable = false;
-  constructor(message: string, readonly schema: string, readonly errors: ContractError[]) {
+  constructor(
+    message: string,
+    readonly schema: string,
+    readonly errors: ContractError[],
+  ) {
     super(message);
   }
 }

@@ -15,7 +15,7 @@ export interface SettingSpec {
   clientOnly?: true;
 }
 
-const WHERE_REQUESTS_GO = 'where requests and the API key go is the person\'s choice, never the repository\'s';
+const WHERE_REQUESTS_GO = "where requests and the API key go is the person's choice, never the repository's";
 
 export const SETTINGS = {
   provider: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },

@@ -27,7 +27,9 @@ export function formatRunUsage(u: RunUsage): string {
 
 /** "crawler: 1.2 s, 2 attempts, 1 error (50%: MalformedLlmOutput), 1234 + 567 tokens, $0.0004" */
 export function formatAgentHealth(a: AgentHealth): string {
-  const kinds = Object.entries(a.errorKinds).map(([k, n]) => (n > 1 ? `${k}×${n}` : k)).join(', ');
+  const kinds = Object.entries(a.errorKinds)
+    .map(([k, n]) => (n > 1 ? `${k}×${n}` : k))
+    .join(', ');
   const errors = `${plural(a.errors, 'error')}${a.errors ? ` (${Math.round(a.errorRatio * 100)}%: ${kinds})` : ''}`;
   const cost = a.costUsd !== undefined ? `, ${formatUsd(a.costUsd)}` : '';
   return `${a.agent}: ${formatSeconds(a.wallMs)}, ${plural(a.attempts, 'attempt')}, ${errors}, ${a.usage.promptTokens} + ${a.usage.completionTokens} tokens${cost}`;

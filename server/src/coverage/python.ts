@@ -5,14 +5,26 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kindPercents, relOf, type MeasuredUnits } from './units';
 
-interface LineReport { files: Record<string, { executed_lines: number[]; missing_lines: number[]; executed_branches?: [number, number][]; missing_branches?: [number, number][] }> }
+interface LineReport {
+  files: Record<
+    string,
+    { executed_lines: number[]; missing_lines: number[]; executed_branches?: [number, number][]; missing_branches?: [number, number][] }
+  >;
+}
 
 /**
  * The command that runs `python -m pytest ARGS` under the fallback tracer, writing `outFile`.
  * `tracer` is the text of pytrace.py (the caller reads it with frameworks/assets.ts: this folder sits
  * below frameworks/ in the layering).
  */
-export function tracedPytest(python: string, tracer: string, outFile: string, files: string[], dir: string, pytestArgs: string[]): [string, string[]] {
+export function tracedPytest(
+  python: string,
+  tracer: string,
+  outFile: string,
+  files: string[],
+  dir: string,
+  pytestArgs: string[],
+): [string, string[]] {
   return [python, ['-c', tracer, outFile, files.map((f) => join(dir, f)).join(','), '-m', 'pytest', ...pytestArgs]];
 }
 

@@ -3,7 +3,9 @@
 // order it reports its ranges, which differs between runs that execute different code.
 import { isAbsolute, relative } from 'node:path';
 
-interface Loc { start: { line: number; column: number | null } }
+interface Loc {
+  start: { line: number; column: number | null };
+}
 
 export interface IstanbulFile {
   path?: string;
@@ -40,7 +42,10 @@ export function pct(covered: number, total: number): number | undefined {
 export function unitsOf(map: IstanbulMap, dir: string): MeasuredUnits {
   const units = new Set<string>();
   const unitKeys = new Set<string>();
-  const add = (key: string, n: number) => { unitKeys.add(key); if (n > 0) units.add(key); };
+  const add = (key: string, n: number) => {
+    unitKeys.add(key);
+    if (n > 0) units.add(key);
+  };
   for (const [f, d] of Object.entries(map)) {
     const rel = relOf(dir, f);
     for (const [id, n] of Object.entries(d.s)) add(`${rel}:s@${at(d.statementMap[id])}`, n);

@@ -10,9 +10,20 @@ import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
 import { plainMap, type IstanbulMap } from './units';
 
-interface V8Range { startOffset: number; endOffset: number; count: number }
-interface V8Function { functionName: string; isBlockCoverage: boolean; ranges: V8Range[] }
-interface V8Script { url: string; functions: V8Function[] }
+interface V8Range {
+  startOffset: number;
+  endOffset: number;
+  count: number;
+}
+interface V8Function {
+  functionName: string;
+  isBlockCoverage: boolean;
+  ranges: V8Range[];
+}
+interface V8Script {
+  url: string;
+  functions: V8Function[];
+}
 /** Node adds this when a loaded file carries a source map (vitest's transformed modules, tsx, ts-node). */
 type SourceMapCache = Record<string, { lineLengths?: number[]; data?: unknown }>;
 
@@ -40,7 +51,11 @@ export async function v8ToMap(v8Dir: string, root: string, files: string[]): Pro
   for (const path of wanted) {
     if (seen.has(path) || !existsSync(path)) continue;
     const length = readFileSync(path, 'utf8').length;
-    map.merge(await convert(path, [{ functionName: '(unloaded)', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: length, count: 0 }] }]));
+    map.merge(
+      await convert(path, [
+        { functionName: '(unloaded)', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: length, count: 0 }] },
+      ]),
+    );
   }
   return plainMap(map);
 }
@@ -64,7 +79,11 @@ function readScripts(v8Dir: string): { scripts: V8Script[]; sourceMaps: SourceMa
 
 function pathOf(url: string): string | undefined {
   if (url.startsWith('file://')) {
-    try { return fileURLToPath(url); } catch { return undefined; }
+    try {
+      return fileURLToPath(url);
+    } catch {
+      return undefined;
+    }
   }
   return url.startsWith('/') ? url : undefined;
 }
@@ -74,7 +93,10 @@ async function convert(path: string, functions: V8Function[], mapped?: SourceMap
   // A transformed module is read through its source map, with a stand-in of the generated code's
   // line lengths (the generated code itself is not on disk), as c8 does.
   const sources = mapped?.data
-    ? { sourceMap: { sourcemap: mapped.data as object }, ...(mapped.lineLengths ? { source: mapped.lineLengths.map((n) => ''.padEnd(n, '.')).join('\n') } : {}) }
+    ? {
+        sourceMap: { sourcemap: mapped.data as object },
+        ...(mapped.lineLengths ? { source: mapped.lineLengths.map((n) => ''.padEnd(n, '.')).join('\n') } : {}),
+      }
     : undefined;
   const converter = v8ToIstanbul(pathToFileURL(path).href, 0, sources as Parameters<typeof v8ToIstanbul>[2]);
   await converter.load();

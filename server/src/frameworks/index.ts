@@ -8,7 +8,15 @@ import { pytest } from './pytest';
 import type { FrameworkRenderer, Project } from './types';
 import { vitest } from './vitest';
 
-export const RENDERERS: Record<Framework, FrameworkRenderer> = { jest, vitest, mocha, 'node-test': nodeTest, pytest, ava, 'node-tap': nodeTap };
+export const RENDERERS: Record<Framework, FrameworkRenderer> = {
+  jest,
+  vitest,
+  mocha,
+  'node-test': nodeTest,
+  pytest,
+  ava,
+  'node-tap': nodeTap,
+};
 
 /** `auto` takes the framework the crawler detected; with none, node:test for JS and pytest for Python. */
 export function resolveFramework(choice: FrameworkChoice, project: Project): Framework {
@@ -32,7 +40,7 @@ export function frameworkConventions(framework: Framework): string {
     case 'vitest':
       return "vitest: import { describe, it, expect } from 'vitest' (globals are off by default); ESM `import` syntax in every project; files *.test.ts|js; run `npx vitest run FILES`.";
     case 'mocha':
-      return "mocha: describe/it globals with node:assert/strict (assert.strictEqual, assert.deepStrictEqual); `require` in CommonJS, `import` in ESM (.mjs); TypeScript via `--node-option import=tsx`.";
+      return 'mocha: describe/it globals with node:assert/strict (assert.strictEqual, assert.deepStrictEqual); `require` in CommonJS, `import` in ESM (.mjs); TypeScript via `--node-option import=tsx`.';
     case 'node-test':
       return "node:test: import { describe, it } from 'node:test' and assert from 'node:assert/strict'; CommonJS uses require; run `node --test FILES` (TypeScript on Node 20: `node --import tsx --test`).";
     case 'ava':

@@ -16,7 +16,8 @@ export interface Dialect {
   ok(cond: TS.Expression): TS.Statement;
 }
 
-const expect = (a: TS.Expression, matcher: string, ...args: TS.Expression[]) => statement(call(access(call('expect', a), matcher), ...args));
+const expect = (a: TS.Expression, matcher: string, ...args: TS.Expression[]) =>
+  statement(call(access(call('expect', a), matcher), ...args));
 
 export const EXPECT: Dialect = {
   is: (a, e) => expect(a, 'toBe', e),
@@ -36,7 +37,8 @@ const NO_SETUP: Parsed<TS.Statement[]> = { make: () => [], awaits: false };
 
 export function jsBody(c: TestCase, d: Dialect, target: SnippetTarget, bindings: OracleBinding[]): JsCaseBody | Rejected {
   const o = c.oracle;
-  if (!o) return { reason: 'no oracle: the documentation states no checkable result for this case, and the offline engineer never guesses one' };
+  if (!o)
+    return { reason: 'no oracle: the documentation states no checkable result for this case, and the offline engineer never guesses one' };
   if (o.language === 'python') return { reason: 'the case targets Python code' };
   const badBinding = checkBindings(bindings, target);
   if (badBinding) return badBinding;
@@ -55,12 +57,21 @@ export function jsBody(c: TestCase, d: Dialect, target: SnippetTarget, bindings:
   switch (o.kind) {
     case 'type': {
       const lit = o.expected ? parseLiteral(o.expected) : undefined;
-      const statements = [...setup.make(), declare('const', 'actual', value()), d.is(f.createTypeOfExpression(id('actual')), lit ? literalNode(lit) : str('function'))];
-      if (c.target.arity !== undefined && c.target.symbol_kind === 'function') statements.push(d.is(access('actual', 'length'), f.createNumericLiteral(c.target.arity)));
+      const statements = [
+        ...setup.make(),
+        declare('const', 'actual', value()),
+        d.is(f.createTypeOfExpression(id('actual')), lit ? literalNode(lit) : str('function')),
+      ];
+      if (c.target.arity !== undefined && c.target.symbol_kind === 'function')
+        statements.push(d.is(access('actual', 'length'), f.createNumericLiteral(c.target.arity)));
       return { language: 'javascript', statements, async };
     }
     case 'exports':
-      return { language: 'javascript', statements: [...setup.make(), d.ok(binary(value(), ts.SyntaxKind.ExclamationEqualsEqualsToken, id('undefined')))], async };
+      return {
+        language: 'javascript',
+        statements: [...setup.make(), d.ok(binary(value(), ts.SyntaxKind.ExclamationEqualsEqualsToken, id('undefined')))],
+        async,
+      };
     case 'throws':
       return throwsBody(o, setup, async && !parsed.awaits ? () => f.createAwaitExpression(parsed.make()) : value, async, d, target);
     case 'equals':
@@ -99,25 +110,45 @@ function sequenceBody(c: TestCase, o: Oracle, setup: Parsed<TS.Statement[]>, d: 
  * literals.ts); text that does not even parse says where, text that parses but is not a literal
  * (`{ a: [Object] }` is node's inspect output, not an object) says so.
  */
-function compare(actual: TS.Expression, kind: Oracle['kind'], expected: string | undefined, field: string, d: Dialect, target: SnippetTarget): { statement: TS.Statement } | Rejected {
+function compare(
+  actual: TS.Expression,
+  kind: Oracle['kind'],
+  expected: string | undefined,
+  field: string,
+  d: Dialect,
+  target: SnippetTarget,
+): { statement: TS.Statement } | Rejected {
   if (expected === undefined) return { reason: 'the oracle has no expected value' };
   if (kind === 'prints') return { statement: d.is(call('String', actual), str(expected)) };
   const lit = parseLiteral(expected);
   if (!lit) {
     const parsed = parseExpression(field, expected, target);
-    return 'reason' in parsed ? parsed : { reason: `documented result '${expected.slice(0, 60)}' is not a literal the engineer can compare against` };
+    return 'reason' in parsed
+      ? parsed
+      : { reason: `documented result '${expected.slice(0, 60)}' is not a literal the engineer can compare against` };
   }
   if (lit.t === 'nan') return { statement: d.nan(actual) };
   return { statement: isStructured(lit) ? d.deep(actual, literalNode(lit)) : d.is(actual, literalNode(lit)) };
 }
 
-function throwsBody(o: Oracle, setup: Parsed<TS.Statement[]>, value: () => TS.Expression, async: boolean, d: Dialect, target: SnippetTarget): JsCaseBody {
+function throwsBody(
+  o: Oracle,
+  setup: Parsed<TS.Statement[]>,
+  value: () => TS.Expression,
+  async: boolean,
+  d: Dialect,
+  target: SnippetTarget,
+): JsCaseBody {
   const ts = typescript();
   const f = ts.factory;
   const error = o.error ?? 'Error';
   // SingleLine keeps `} catch (err) {` on one line; the blocks stay multi-line.
   const attempt = ts.setEmitFlags(
-    f.createTryStatement(f.createBlock([statement(value())], true), f.createCatchClause('err', f.createBlock([statement(binary(id('thrown'), ts.SyntaxKind.EqualsToken, id('err')))], true)), undefined),
+    f.createTryStatement(
+      f.createBlock([statement(value())], true),
+      f.createCatchClause('err', f.createBlock([statement(binary(id('thrown'), ts.SyntaxKind.EqualsToken, id('err')))], true)),
+      undefined,
+    ),
     ts.EmitFlags.SingleLine,
   );
   const statements = [
@@ -129,8 +160,12 @@ function throwsBody(o: Oracle, setup: Parsed<TS.Statement[]>, value: () => TS.Ex
   if (error !== 'Error') {
     // Compare names, not constructors: a library's own error class is not importable by name, and
     // jest runs test code in its own realm where `instanceof TypeError` can fail across contexts.
-    const thrown = () => (target.typescript ? f.createParenthesizedExpression(f.createAsExpression(id('thrown'), errorShape(ts))) : id('thrown'));
-    const names = f.createArrayLiteralExpression([access(thrown(), 'name'), f.createPropertyAccessChain(access(thrown(), 'constructor'), f.createToken(ts.SyntaxKind.QuestionDotToken), 'name')]);
+    const thrown = () =>
+      target.typescript ? f.createParenthesizedExpression(f.createAsExpression(id('thrown'), errorShape(ts))) : id('thrown');
+    const names = f.createArrayLiteralExpression([
+      access(thrown(), 'name'),
+      f.createPropertyAccessChain(access(thrown(), 'constructor'), f.createToken(ts.SyntaxKind.QuestionDotToken), 'name'),
+    ]);
     statements.push(d.ok(call(access(names, 'includes'), str(error))));
   }
   return { language: 'javascript', statements, async };
@@ -139,9 +174,13 @@ function throwsBody(o: Oracle, setup: Parsed<TS.Statement[]>, value: () => TS.Ex
 /** `{ name?: string; constructor?: { name?: string } }`, on one line. */
 function errorShape(ts: typeof TS): TS.TypeNode {
   const f = ts.factory;
-  const optional = (name: string, type: TS.TypeNode) => f.createPropertySignature(undefined, name, f.createToken(ts.SyntaxKind.QuestionToken), type);
+  const optional = (name: string, type: TS.TypeNode) =>
+    f.createPropertySignature(undefined, name, f.createToken(ts.SyntaxKind.QuestionToken), type);
   const line = (members: TS.TypeElement[]) => ts.setEmitFlags(f.createTypeLiteralNode(members), ts.EmitFlags.SingleLine);
-  return line([optional('name', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)), optional('constructor', line([optional('name', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword))]))]);
+  return line([
+    optional('name', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)),
+    optional('constructor', line([optional('name', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword))])),
+  ]);
 }
 
 /** A binding's names go into import/require statements: each must be a name there, not a reserved word or code. */
@@ -151,7 +190,8 @@ export function checkBindings(bindings: OracleBinding[], target: SnippetTarget):
     if (!identifierName(b.local) || 'reason' in parseStatements(`oracle.bindings[${i}].local`, `let ${b.local};`, target)) {
       return { reason: `oracle.bindings[${i}].local '${b.local.slice(0, 40)}' is not a name a test file can bind` };
     }
-    if (b.name !== undefined && !identifierName(b.name)) return { reason: `oracle.bindings[${i}].name '${b.name.slice(0, 40)}' is not an export name` };
+    if (b.name !== undefined && !identifierName(b.name))
+      return { reason: `oracle.bindings[${i}].name '${b.name.slice(0, 40)}' is not an export name` };
   }
   return undefined;
 }

@@ -33,11 +33,19 @@ export function statement(e: TS.Expression): TS.Statement {
 }
 
 /** `const name = init;` (or `let name: type;` when there is no initializer). */
-export function declare(kind: 'const' | 'let', name: string | TS.BindingName, init?: TS.Expression, type?: TS.TypeNode): TS.VariableStatement {
+export function declare(
+  kind: 'const' | 'let',
+  name: string | TS.BindingName,
+  init?: TS.Expression,
+  type?: TS.TypeNode,
+): TS.VariableStatement {
   const ts = typescript();
   const f = ts.factory;
   const decl = f.createVariableDeclaration(name, undefined, type, init);
-  return f.createVariableStatement(undefined, f.createVariableDeclarationList([decl], kind === 'const' ? ts.NodeFlags.Const : ts.NodeFlags.Let));
+  return f.createVariableStatement(
+    undefined,
+    f.createVariableDeclarationList([decl], kind === 'const' ? ts.NodeFlags.Const : ts.NodeFlags.Let),
+  );
 }
 
 /** `() => { … }`, async when the body awaits. */
@@ -47,7 +55,14 @@ export function arrow(body: TS.Statement[], async: boolean, param?: string): TS.
   const f = ts.factory;
   const mods = async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined;
   const params = param ? [f.createParameterDeclaration(undefined, undefined, param)] : [];
-  return f.createArrowFunction(mods, undefined, params, undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), f.createBlock(body, true));
+  return f.createArrowFunction(
+    mods,
+    undefined,
+    params,
+    undefined,
+    f.createToken(ts.SyntaxKind.EqualsGreaterThanToken),
+    f.createBlock(body, true),
+  );
 }
 
 export function binary(left: TS.Expression, op: TS.BinaryOperator, right: TS.Expression): TS.Expression {
@@ -61,11 +76,15 @@ export function literalNode(lit: Literal): TS.Expression {
   switch (lit.t) {
     case 'number':
       if (Number.isNaN(lit.v)) return id('NaN');
-      if (lit.v === Infinity || lit.v === -Infinity) return lit.v < 0 ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, id('Infinity')) : id('Infinity');
-      if (lit.v < 0 || Object.is(lit.v, -0)) return f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createNumericLiteral(String(-lit.v)));
+      if (lit.v === Infinity || lit.v === -Infinity)
+        return lit.v < 0 ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, id('Infinity')) : id('Infinity');
+      if (lit.v < 0 || Object.is(lit.v, -0))
+        return f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createNumericLiteral(String(-lit.v)));
       return f.createNumericLiteral(String(lit.v));
     case 'bigint':
-      return lit.src.startsWith('-') ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createBigIntLiteral(lit.src.slice(1))) : f.createBigIntLiteral(lit.src.replace(/^\+/, ''));
+      return lit.src.startsWith('-')
+        ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createBigIntLiteral(lit.src.slice(1)))
+        : f.createBigIntLiteral(lit.src.replace(/^\+/, ''));
     case 'string':
       return str(lit.v);
     case 'bool':
@@ -80,7 +99,9 @@ export function literalNode(lit: Literal): TS.Expression {
       return f.createArrayLiteralExpression(lit.items.map(literalNode), false);
     case 'object':
       return f.createObjectLiteralExpression(
-        lit.entries.map(([k, v]) => f.createPropertyAssignment(str(k.t === 'string' ? k.v : printExpression(literalNode(k))), literalNode(v))),
+        lit.entries.map(([k, v]) =>
+          f.createPropertyAssignment(str(k.t === 'string' ? k.v : printExpression(literalNode(k))), literalNode(v)),
+        ),
         false,
       );
   }
@@ -95,7 +116,13 @@ export function print(statements: TS.Statement[], typescriptFile: boolean, blank
   const ts = typescript();
   const scratch = emptyFile(typescriptFile);
   const text = printer().printList(ts.ListFormat.MultiLine, ts.factory.createNodeArray(statements), scratch);
-  const sf = ts.createSourceFile(scratch.fileName, text, ts.ScriptTarget.Latest, true, typescriptFile ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const sf = ts.createSourceFile(
+    scratch.fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    typescriptFile ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   const verbatim = templateRanges(ts, sf);
   const blank = new Set((blankBefore?.(sf) ?? []).map((n) => lineStart(text, n.getStart(sf))));
   const out: string[] = [];
@@ -127,7 +154,8 @@ function emptyFile(typescriptFile: boolean): TS.SourceFile {
 
 function makePrinter(): NonNullable<typeof cached> {
   const ts = typescript();
-  const file = (kind: 'js' | 'ts') => ts.createSourceFile(`/x.${kind}`, '', ts.ScriptTarget.Latest, false, kind === 'ts' ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const file = (kind: 'js' | 'ts') =>
+    ts.createSourceFile(`/x.${kind}`, '', ts.ScriptTarget.Latest, false, kind === 'ts' ? ts.ScriptKind.TS : ts.ScriptKind.JS);
   return { printer: ts.createPrinter({ newLine: ts.NewLineKind.LineFeed }), files: { js: file('js'), ts: file('ts') } };
 }
 
@@ -139,7 +167,8 @@ function lineStart(text: string, pos: number): number {
 function templateRanges(ts: typeof TS, sf: TS.SourceFile): [number, number][] {
   const out: [number, number][] = [];
   const visit = (n: TS.Node): void => {
-    if (ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n) || ts.isTaggedTemplateExpression(n)) out.push([n.getStart(sf), n.end]);
+    if (ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n) || ts.isTaggedTemplateExpression(n))
+      out.push([n.getStart(sf), n.end]);
     ts.forEachChild(n, visit);
   };
   visit(sf);

@@ -31,7 +31,8 @@ export function parseExpression(field: string, text: string, target: SnippetTarg
   const [only, ...more] = parsed.statements;
   const paren = only && ts.isExpressionStatement(only) && ts.isParenthesizedExpression(only.expression) ? only.expression : undefined;
   // `a), (b` parses too, as two parenthesized expressions: the parentheses must be the wrapper's own.
-  if (!paren || more.length || paren.getStart(parsed.sf) !== 0 || paren.end !== wrapped.length) return { reason: `${field} is not one expression` };
+  if (!paren || more.length || paren.getStart(parsed.sf) !== 0 || paren.end !== wrapped.length)
+    return { reason: `${field} is not one expression` };
   const rejected = unsupported(ts, field, paren.expression);
   if (rejected) return rejected;
   const make = () => ((fresh(wrapped, target)[0] as TS.ExpressionStatement).expression as TS.ParenthesizedExpression).expression;
@@ -45,8 +46,16 @@ export function parseStatements(field: string, text: string, target: SnippetTarg
   const ts = typescript();
   for (const st of parsed.statements) {
     const exported = ts.canHaveModifiers(st) && (ts.getModifiers(st) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    if (ts.isImportDeclaration(st) || ts.isImportEqualsDeclaration(st) || ts.isExportDeclaration(st) || ts.isExportAssignment(st) || exported) {
-      return { reason: `${field} has an import or export at ${position(parsed.sf, st.getStart(parsed.sf), 0)}, which cannot go inside a test function` };
+    if (
+      ts.isImportDeclaration(st) ||
+      ts.isImportEqualsDeclaration(st) ||
+      ts.isExportDeclaration(st) ||
+      ts.isExportAssignment(st) ||
+      exported
+    ) {
+      return {
+        reason: `${field} has an import or export at ${position(parsed.sf, st.getStart(parsed.sf), 0)}, which cannot go inside a test function`,
+      };
     }
     const rejected = unsupported(ts, field, st);
     if (rejected) return rejected;
@@ -65,10 +74,17 @@ interface ParsedModule {
  */
 function parseModule(field: string, text: string, target: SnippetTarget, lineOffset: number): ParsedModule | Rejected {
   const ts = typescript();
-  const sf = ts.createSourceFile(target.typescript ? '/snippet.mts' : '/snippet.mjs', `${text}\nexport {};`, ts.ScriptTarget.Latest, true, target.typescript ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const sf = ts.createSourceFile(
+    target.typescript ? '/snippet.mts' : '/snippet.mjs',
+    `${text}\nexport {};`,
+    ts.ScriptTarget.Latest,
+    true,
+    target.typescript ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   const error = firstSyntaxError(ts, sf);
   if (error) {
-    const where = error.start !== undefined && error.start < text.length - lineOffset ? ` at ${position(sf, error.start, lineOffset)}` : ' at its end';
+    const where =
+      error.start !== undefined && error.start < text.length - lineOffset ? ` at ${position(sf, error.start, lineOffset)}` : ' at its end';
     return { reason: `${field} does not parse: ${error.message}${where}` };
   }
   return { sf, statements: sf.statements.slice(0, -1) };
@@ -77,7 +93,13 @@ function parseModule(field: string, text: string, target: SnippetTarget, lineOff
 /** The first syntax error of a whole file (`line:column` included), as tsc would report it; undefined when it parses. */
 export function jsSyntaxError(fileName: string, text: string): string | undefined {
   const ts = typescript();
-  const kind = /\.[cm]?tsx$/.test(fileName) ? ts.ScriptKind.TSX : /\.[cm]?ts$/.test(fileName) ? ts.ScriptKind.TS : /\.jsx$/.test(fileName) ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
+  const kind = /\.[cm]?tsx$/.test(fileName)
+    ? ts.ScriptKind.TSX
+    : /\.[cm]?ts$/.test(fileName)
+      ? ts.ScriptKind.TS
+      : /\.jsx$/.test(fileName)
+        ? ts.ScriptKind.JSX
+        : ts.ScriptKind.JS;
   const sf = ts.createSourceFile(`/${fileName.replace(/^.*\//, '')}`, text, ts.ScriptTarget.Latest, true, kind);
   const error = firstSyntaxError(ts, sf);
   return error && `${error.message} at ${position(sf, error.start ?? 0, 0)}`;
@@ -150,7 +172,13 @@ function awaitsAtTopLevel(ts: typeof TS, node: TS.Node): boolean {
  */
 function fresh(source: string, target: SnippetTarget): TS.Statement[] {
   const ts = typescript();
-  const sf = ts.createSourceFile(target.typescript ? '/snippet.mts' : '/snippet.mjs', `${source}\nexport {};`, ts.ScriptTarget.Latest, true, target.typescript ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const sf = ts.createSourceFile(
+    target.typescript ? '/snippet.mts' : '/snippet.mjs',
+    `${source}\nexport {};`,
+    ts.ScriptTarget.Latest,
+    true,
+    target.typescript ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   const f = ts.factory;
   const none = { pos: -1, end: -1 };
   const leaf = (n: TS.Node): TS.Node | undefined => {
@@ -166,12 +194,13 @@ function fresh(source: string, target: SnippetTarget): TS.Statement[] {
     if (ts.isPrivateIdentifier(n)) return f.createPrivateIdentifier(n.text);
     return undefined;
   };
-  return sf.statements.slice(0, -1).map((st) =>
-    ts.transform(st, [
-      (ctx) => (root) => {
-        const visit = (n: TS.Node): TS.Node => ts.setTextRange(leaf(n) ?? ts.visitEachChild(n, visit, ctx), none);
-        return visit(root) as TS.Statement;
-      },
-    ]).transformed[0],
+  return sf.statements.slice(0, -1).map(
+    (st) =>
+      ts.transform(st, [
+        (ctx) => (root) => {
+          const visit = (n: TS.Node): TS.Node => ts.setTextRange(leaf(n) ?? ts.visitEachChild(n, visit, ctx), none);
+          return visit(root) as TS.Statement;
+        },
+      ]).transformed[0],
   );
 }

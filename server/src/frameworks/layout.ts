@@ -6,7 +6,9 @@ import type { FrameworkRenderer, Project } from './types';
 
 /** The project's first concrete test folder, else the ecosystem default. */
 export function testDir(project: Project, renderer: FrameworkRenderer): string {
-  const dir = project.test_setup.test_dirs.map((d) => d.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, '')).find((d) => d && !/[*?{]/.test(d) && !d.startsWith('..'));
+  const dir = project.test_setup.test_dirs
+    .map((d) => d.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, ''))
+    .find((d) => d && !/[*?{]/.test(d) && !d.startsWith('..'));
   return dir ?? (renderer.language === 'python' ? 'tests' : 'test');
 }
 
@@ -16,7 +18,9 @@ export function testDir(project: Project, renderer: FrameworkRenderer): string {
  */
 export function testFileName(target: string, project: Project, renderer: FrameworkRenderer): string {
   const stem = stemOf(target, project);
-  const pattern = project.test_setup.naming_pattern?.split(/[,\s]+/).find((p) => (p.match(/\*/g) ?? []).length === 1 && patternFits(p, renderer, project));
+  const pattern = project.test_setup.naming_pattern
+    ?.split(/[,\s]+/)
+    .find((p) => (p.match(/\*/g) ?? []).length === 1 && patternFits(p, renderer, project));
   if (pattern) return pattern.replace('*', renderer.language === 'python' ? `${stem}_amtp` : `${stem}.amtp`);
   return renderer.language === 'python' ? `test_${stem}_amtp.py` : `${stem}.amtp.test${renderer.extension(project)}`;
 }
@@ -51,9 +55,14 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
   if (foreign) {
     // Without known patterns (a script of its own), only a folder of AMTP's own is out of its way.
     const unknown = runs.runner === 'node-script' || !runs.patterns.length;
-    const keep = [preferred, ...[dir, OWN_DIR].flatMap((d) => names.map((n) => posix.join(d, n)))].find((p) => !runsIt(p) && !(unknown && !p.startsWith(`${OWN_DIR}/`)));
+    const keep = [preferred, ...[dir, OWN_DIR].flatMap((d) => names.map((n) => posix.join(d, n)))].find(
+      (p) => !runsIt(p) && !(unknown && !p.startsWith(`${OWN_DIR}/`)),
+    );
     const path = keep ?? posix.join(OWN_DIR, names[0]);
-    const starts = runs.runner === 'node-script' ? 'a script of its own, whose choice of files AMTP cannot know' : `${runs.runner}, which does not run ${renderer.id} tests`;
+    const starts =
+      runs.runner === 'node-script'
+        ? 'a script of its own, whose choice of files AMTP cannot know'
+        : `${runs.runner}, which does not run ${renderer.id} tests`;
     return { path, note: `the project's test command ${how} starts ${starts}, so AMTP's file is kept where it does not look.` };
   }
   if (runsIt(preferred)) return { path: preferred };
@@ -89,9 +98,14 @@ function rootRelative(pattern: string): string {
 function dirsOf(pattern: string): string[] {
   if (pattern.startsWith('/')) return [];
   const scan = picomatch.scan(rootRelative(pattern));
-  const literal = scan.glob.split('/').slice(0, -1).filter((s) => s && !/[*?{}[\]()!+@]/.test(s));
+  const literal = scan.glob
+    .split('/')
+    .slice(0, -1)
+    .filter((s) => s && !/[*?{}[\]()!+@]/.test(s));
   // Only plain folders inside the workspace: no absolute path, no `..`, no dot-folder (.github, .git).
-  return [scan.base || '.', posix.join(scan.base || '.', ...literal)].filter((d) => !posix.isAbsolute(d) && (d === '.' || !d.split('/').some((s) => s.startsWith('.'))));
+  return [scan.base || '.', posix.join(scan.base || '.', ...literal)].filter(
+    (d) => !posix.isAbsolute(d) && (d === '.' || !d.split('/').some((s) => s.startsWith('.'))),
+  );
 }
 
 /**
@@ -102,11 +116,25 @@ function candidateNames(target: string, project: Project, renderer: FrameworkRen
   const stem = stemOf(target, project);
   const first = testFileName(target, project, renderer);
   const own = renderer.language === 'python' ? `${stem}_amtp` : `${stem}.amtp`;
-  const fromGlobs = patterns.map((p) => p.slice(p.lastIndexOf('/') + 1)).filter((b) => /^[^*?{}[\]()!+@]*\*[^*?{}[\]()!+@]*$/.test(b)).map((b) => b.replace('*', own));
+  const fromGlobs = patterns
+    .map((p) => p.slice(p.lastIndexOf('/') + 1))
+    .filter((b) => /^[^*?{}[\]()!+@]*\*[^*?{}[\]()!+@]*$/.test(b))
+    .map((b) => b.replace('*', own));
   const fitting = fromGlobs.filter((n) => (renderer.language === 'python' ? n.endsWith('.py') : /\.[cm]?[jt]sx?$/.test(n)));
   if (renderer.language === 'python') return [...new Set([first, `test_${stem}_amtp.py`, `${stem}_amtp_test.py`, ...fitting])];
   const ext = renderer.extension(project);
-  return [...new Set([first, `${stem}.amtp.test${ext}`, `${stem}.amtp.spec${ext}`, `${stem}-amtp.test${ext}`, `${stem}_amtp_test${ext}`, `test-${stem}-amtp${ext}`, ...fitting, `${stem}.amtp${ext}`])];
+  return [
+    ...new Set([
+      first,
+      `${stem}.amtp.test${ext}`,
+      `${stem}.amtp.spec${ext}`,
+      `${stem}-amtp.test${ext}`,
+      `${stem}_amtp_test${ext}`,
+      `test-${stem}-amtp${ext}`,
+      ...fitting,
+      `${stem}.amtp${ext}`,
+    ]),
+  ];
 }
 
 function patternFits(pattern: string, renderer: FrameworkRenderer, project: Project): boolean {
@@ -133,7 +161,13 @@ export function importPathFor(c: TestCase, testPath: string, renderer: Framework
   if (!rel.startsWith('.')) rel = `./${rel}`;
   if (/\.[cm]?tsx?$/.test(rel)) {
     const esmTs = project.module_system === 'esm' || renderer.id === 'vitest';
-    rel = esmTs ? rel.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs').replace(/\.cts$/, '.cjs').replace(/\.tsx$/, '.js') : rel.replace(/\.[cm]?tsx?$/, '');
+    rel = esmTs
+      ? rel
+          .replace(/\.ts$/, '.js')
+          .replace(/\.mts$/, '.mjs')
+          .replace(/\.cts$/, '.cjs')
+          .replace(/\.tsx$/, '.js')
+      : rel.replace(/\.[cm]?tsx?$/, '');
   }
   return rel;
 }

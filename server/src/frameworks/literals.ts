@@ -46,7 +46,10 @@ export function parseLiteral(text: string, lang: LiteralLang = 'javascript'): Li
 
 class Parser {
   private i = 0;
-  constructor(private readonly s: string, private readonly lang: LiteralLang) {}
+  constructor(
+    private readonly s: string,
+    private readonly lang: LiteralLang,
+  ) {}
 
   done(): boolean {
     return this.i >= this.s.length;
@@ -78,7 +81,9 @@ class Parser {
   }
 
   private number(): Literal {
-    const m = /^[+-]?(?:Infinity|0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)(n)?/.exec(this.s.slice(this.i));
+    const m = /^[+-]?(?:Infinity|0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)(n)?/.exec(
+      this.s.slice(this.i),
+    );
     if (!m || m[0] === '-' || m[0] === '+') this.fail();
     this.i += m[0].length;
     const src = m[0].replace(/_/g, '');

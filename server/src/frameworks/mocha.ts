@@ -15,7 +15,10 @@ export const mocha: FrameworkRenderer = {
   render: (plan) =>
     renderJsFile(plan, {
       testFn: 'it',
-      header: (esm, ts) => [defaultImport('assert', 'node:assert/strict', esm), ...(ts ? [frameworkImport(['describe', 'it'], 'mocha', true)] : [])],
+      header: (esm, ts) => [
+        defaultImport('assert', 'node:assert/strict', esm),
+        ...(ts ? [frameworkImport(['describe', 'it'], 'mocha', true)] : []),
+      ],
     }),
   runCommand: (p, paths) => `npx mocha${isTypeScript(p) ? ' --node-option import=tsx' : ''} ${quoteArgs(paths)}`,
   devDependencies: (p) => [...(declared(p, 'mocha') ? [] : ['mocha']), ...(isTypeScript(p) ? ['tsx', '@types/mocha'] : [])],

@@ -27,7 +27,8 @@ export const nodeTap: FrameworkRenderer = {
   body: (c, plan) => jsBody(c, TAP, plan, plan.bindings),
   parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
   printBody: (body, plan) => printJsBody(body, plan.typescript),
-  render: (plan) => renderJsFile(plan, { testFn: 'test', param: 't', async: true, flat: true, header: (esm) => [frameworkImport(['test'], 'tap', esm)] }),
+  render: (plan) =>
+    renderJsFile(plan, { testFn: 'test', param: 't', async: true, flat: true, header: (esm) => [frameworkImport(['test'], 'tap', esm)] }),
   runCommand: (_p, paths) => `npx tap --disable-coverage ${quoteArgs(paths)}`,
   devDependencies: (p) => (declared(p, 'node-tap') ? [] : ['tap']),
   extension: defaultExtension,

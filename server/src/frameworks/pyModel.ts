@@ -24,7 +24,10 @@ export interface PyModule {
 const INDENT = '    ';
 
 export function printModule(m: PyModule): string {
-  const head = `${m.docstring}\n${m.imports.filter((g) => g.length).map((g) => g.join('\n')).join('\n\n')}`;
+  const head = `${m.docstring}\n${m.imports
+    .filter((g) => g.length)
+    .map((g) => g.join('\n'))
+    .join('\n\n')}`;
   // PEP 8: two blank lines around top-level functions.
   return [head, ...m.functions.map(printFunction)].join('\n\n\n') + '\n';
 }

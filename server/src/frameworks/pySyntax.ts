@@ -38,7 +38,13 @@ export function checkPython(items: PyCheckItem[], interpreters = INTERPRETERS): 
 function withCPython(items: PyCheckItem[], interpreters: string[]): Map<string, string> | undefined {
   const input = JSON.stringify(items);
   for (const python of interpreters) {
-    const r = spawnSync(python, ['-c', asset('pycheck.py')], { input, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024, windowsHide: true });
+    const r = spawnSync(python, ['-c', asset('pycheck.py')], {
+      input,
+      encoding: 'utf8',
+      timeout: 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+      windowsHide: true,
+    });
     if (r.error || r.status !== 0) continue;
     try {
       const out = JSON.parse(r.stdout) as Record<string, string>;

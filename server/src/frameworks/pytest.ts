@@ -17,10 +17,21 @@ export const pytest: FrameworkRenderer = {
   parseBody: parsePyBody,
   printBody: (body) => printStatements((body as PyCaseBody).function.body),
   // Every snippet and every whole test function is checked before a file is printed, in one batch.
-  validate: (items) => checkPython(items.map(({ caseId, body }) => ({ key: caseId, snippets: (body as PyCaseBody).snippets, unit: printFunction((body as PyCaseBody).function) }))),
+  validate: (items) =>
+    checkPython(
+      items.map(({ caseId, body }) => ({
+        key: caseId,
+        snippets: (body as PyCaseBody).snippets,
+        unit: printFunction((body as PyCaseBody).function),
+      })),
+    ),
   render: renderPyFile,
-  runCommand: (_p, paths, targets) => `${targets.some((t) => t.startsWith('src/')) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quoteArgs(paths)}`,
-  devDependencies: (p) => (p.test_setup.framework === 'pytest' || p.test_setup.framework === 'unittest' || (p.test_setup.others ?? []).includes('pytest') ? [] : ['pytest']),
+  runCommand: (_p, paths, targets) =>
+    `${targets.some((t) => t.startsWith('src/')) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quoteArgs(paths)}`,
+  devDependencies: (p) =>
+    p.test_setup.framework === 'pytest' || p.test_setup.framework === 'unittest' || (p.test_setup.others ?? []).includes('pytest')
+      ? []
+      : ['pytest'],
   extension: () => '.py',
   esm: () => false,
 };
@@ -28,7 +39,11 @@ export const pytest: FrameworkRenderer = {
 /** `pkg/core.py` → `pkg.core`; `src/pkg/__init__.py` → `pkg` (the run command adds src/ to the path). */
 export function pythonModule(file: string, specifier: string | undefined): string {
   if (specifier && /^[A-Za-z_][\w.]*$/.test(specifier)) return specifier;
-  return file.replace(/^src\//, '').replace(/\.py$/, '').replace(/\/__init__$/, '').replace(/\//g, '.');
+  return file
+    .replace(/^src\//, '')
+    .replace(/\.py$/, '')
+    .replace(/\/__init__$/, '')
+    .replace(/\//g, '.');
 }
 
 /** A body written as text: checked with the rest of the batch by `validate`, like the offline engineer's own. */
@@ -41,7 +56,11 @@ function parsePyBody(c: TestCase, text: string, plan: BodyPlan, async: boolean):
 }
 
 function importSnippets(plan: BodyPlan): PySnippet[] {
-  return plan.bindings.map((b, i) => ({ field: `oracle.bindings[${i}] (as an import line)`, source: importLine(b, plan.importPath), mode: 'exec' }));
+  return plan.bindings.map((b, i) => ({
+    field: `oracle.bindings[${i}] (as an import line)`,
+    source: importLine(b, plan.importPath),
+    mode: 'exec',
+  }));
 }
 
 function testFunction(c: TestCase, body: PyStatement[]): PyFunction {
@@ -50,9 +69,11 @@ function testFunction(c: TestCase, body: PyStatement[]): PyFunction {
 
 function pyBody(c: TestCase, plan: BodyPlan): PyCaseBody | Rejected {
   const o = c.oracle;
-  if (!o) return { reason: 'no oracle: the documentation states no checkable result for this case, and the offline engineer never guesses one' };
+  if (!o)
+    return { reason: 'no oracle: the documentation states no checkable result for this case, and the offline engineer never guesses one' };
   if (o.language !== 'python') return { reason: 'the case targets JavaScript code' };
-  if (c.target.async || [o.setup, o.call].some((code) => code && awaits(code))) return { reason: 'async Python examples need an event-loop plugin the project may not have' };
+  if (c.target.async || [o.setup, o.call].some((code) => code && awaits(code)))
+    return { reason: 'async Python examples need an event-loop plugin the project may not have' };
   // The import lines are snippets too: a module path or name that is not Python would break the file.
   const snippets = importSnippets(plan);
   const use = (field: string, source: string, mode: PySnippet['mode']): string => {
@@ -69,14 +90,18 @@ function pyBody(c: TestCase, plan: BodyPlan): PyCaseBody | Rejected {
 function bodyStatements(c: TestCase, o: Oracle, expr: (field: string, source: string) => string): PyStatement[] | Rejected {
   const code = (text: string): PyStatement => ({ code: text });
   if (o.property === 'order_independent') {
-    return (o.sequence ?? []).flatMap((s, i) => [code(`r${i} = ${expr(`oracle.sequence[${i}].call`, s.call)}`), ...compare(`r${i}`, s.kind, s.expected).map(code)]);
+    return (o.sequence ?? []).flatMap((s, i) => [
+      code(`r${i} = ${expr(`oracle.sequence[${i}].call`, s.call)}`),
+      ...compare(`r${i}`, s.kind, s.expected).map(code),
+    ]);
   }
   if (!o.call) return { reason: 'the oracle has no call to evaluate' };
   const call = expr('oracle.call', o.call);
   switch (o.kind) {
     case 'type': {
       const lines = [`actual = ${call}`, 'assert callable(actual)'];
-      if (c.target.arity !== undefined && c.target.symbol_kind === 'function') lines.push(`assert len(inspect.signature(actual).parameters) == ${c.target.arity}`);
+      if (c.target.arity !== undefined && c.target.symbol_kind === 'function')
+        lines.push(`assert len(inspect.signature(actual).parameters) == ${c.target.arity}`);
       return lines.map(code);
     }
     case 'exports':
@@ -109,14 +134,22 @@ function compare(actual: string, kind: Oracle['kind'], expected: string): string
 
 function renderPyFile(plan: TestFilePlan): string {
   return printModule({
-    docstring: pyDocstring(`Generated by AMTP from documented behaviour of ${plan.project.name.replace(/\s+/g, ' ')}. Each test name starts with its case id.`, pyString),
-    imports: [['import inspect  # noqa: F401', 'import math  # noqa: F401'], ['import pytest  # noqa: F401'], plan.bindings.map((b) => importLine(b, plan.importPath))],
+    docstring: pyDocstring(
+      `Generated by AMTP from documented behaviour of ${plan.project.name.replace(/\s+/g, ' ')}. Each test name starts with its case id.`,
+      pyString,
+    ),
+    imports: [
+      ['import inspect  # noqa: F401', 'import math  # noqa: F401'],
+      ['import pytest  # noqa: F401'],
+      plan.bindings.map((b) => importLine(b, plan.importPath)),
+    ],
     functions: plan.cases.map((r) => (r.body as PyCaseBody).function),
   });
 }
 
 function importLine(b: OracleBinding, module: string): string {
-  if (b.import === 'named') return b.name && b.name !== b.local ? `from ${module} import ${b.name} as ${b.local}` : `from ${module} import ${b.local}`;
+  if (b.import === 'named')
+    return b.name && b.name !== b.local ? `from ${module} import ${b.name} as ${b.local}` : `from ${module} import ${b.local}`;
   return `import ${module} as ${b.local}`;
 }
 
@@ -134,5 +167,11 @@ function awaits(code: string): boolean {
 }
 
 function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 40) || 'case';
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')
+      .slice(0, 40) || 'case'
+  );
 }

@@ -47,12 +47,27 @@ export async function runTests(framework: Framework, dir: string, files: string[
         const m = await js.collect();
         if (m) coverage = { ...fromUnits(m.units), map: m.map, coverageTool: js.tool };
       } else {
-        if (covPy) await exec(opts.python ?? 'python3', ['-m', 'coverage', 'json', '-o', pyReport], dir, { COVERAGE_FILE: join(out, '.coverage') }, 60_000);
+        if (covPy)
+          await exec(
+            opts.python ?? 'python3',
+            ['-m', 'coverage', 'json', '-o', pyReport],
+            dir,
+            { COVERAGE_FILE: join(out, '.coverage') },
+            60_000,
+          );
         const m = pythonUnits(pyReport, dir);
         if (m) coverage = { ...fromUnits(m), coverageTool: covPy ? 'coverage.py' : 'amtp trace (lines)' };
       }
     }
-    return { ...parsed, output: proc.output, ...dropUndefined(coverage), timedOut: proc.timedOut, cancelled: proc.cancelled, pid: proc.pid, exitCode: proc.code };
+    return {
+      ...parsed,
+      output: proc.output,
+      ...dropUndefined(coverage),
+      timedOut: proc.timedOut,
+      cancelled: proc.cancelled,
+      pid: proc.pid,
+      exitCode: proc.code,
+    };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -53,7 +53,15 @@ export class Gateway {
     const risk = riskOf(tool, this.policy);
     let approval: ApprovalRecord | undefined;
     if (risk === 'high') {
-      const req: ApprovalRequest = { id: info.approvalId ?? randomUUID(), runId: this.runId, tool, risk, summary: info.summary, target: info.target, diff: info.diff };
+      const req: ApprovalRequest = {
+        id: info.approvalId ?? randomUUID(),
+        runId: this.runId,
+        tool,
+        risk,
+        summary: info.summary,
+        target: info.target,
+        diff: info.diff,
+      };
       const requestedAt = new Date().toISOString();
       let answer: ApprovalAnswer;
       try {
@@ -62,19 +70,54 @@ export class Gateway {
         // An approver that fails is a "no", never a silent yes.
         answer = { decision: 'rejected', note: `approval failed: ${(e as Error).message}` };
       }
-      approval = { id: req.id, tool, risk, summary: info.summary, target: info.target, decision: answer.decision, note: answer.note, decidedBy: answer.by, requestedAt, decidedAt: answer.decision === 'pending' ? undefined : new Date().toISOString() };
+      approval = {
+        id: req.id,
+        tool,
+        risk,
+        summary: info.summary,
+        target: info.target,
+        decision: answer.decision,
+        note: answer.note,
+        decidedBy: answer.by,
+        requestedAt,
+        decidedAt: answer.decision === 'pending' ? undefined : new Date().toISOString(),
+      };
       await this.log.approval(approval);
       if (answer.decision !== 'approved') {
-        await this.log.audit({ at: new Date().toISOString(), tool, risk, target: info.target, outcome: 'refused', approvalId: approval.id, detail: answer.decision });
+        await this.log.audit({
+          at: new Date().toISOString(),
+          tool,
+          risk,
+          target: info.target,
+          outcome: 'refused',
+          approvalId: approval.id,
+          detail: answer.decision,
+        });
         return { ran: false, approval };
       }
     }
     try {
       const value = await body();
-      if (risk !== 'low') await this.log.audit({ at: new Date().toISOString(), tool, risk, target: info.target, outcome: 'executed', approvalId: approval?.id });
+      if (risk !== 'low')
+        await this.log.audit({
+          at: new Date().toISOString(),
+          tool,
+          risk,
+          target: info.target,
+          outcome: 'executed',
+          approvalId: approval?.id,
+        });
       return { ran: true, value, approval };
     } catch (e) {
-      await this.log.audit({ at: new Date().toISOString(), tool, risk, target: info.target, outcome: 'failed', approvalId: approval?.id, detail: (e as Error).message });
+      await this.log.audit({
+        at: new Date().toISOString(),
+        tool,
+        risk,
+        target: info.target,
+        outcome: 'failed',
+        approvalId: approval?.id,
+        detail: (e as Error).message,
+      });
       throw e;
     }
   }

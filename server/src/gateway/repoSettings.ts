@@ -63,13 +63,18 @@ export function interpret(keys: Map<string, unknown>): RepoSettings {
   }
   for (const [tool, risk] of Object.entries(overrides)) {
     if (!isToolName(tool) || !isRisk(risk)) {
-      out.ignored.push(`${REPO_SETTINGS_FILE}: amtp.riskOverrides ${JSON.stringify(tool)}: ${JSON.stringify(risk)} names no known tool and risk; ignored`);
+      out.ignored.push(
+        `${REPO_SETTINGS_FILE}: amtp.riskOverrides ${JSON.stringify(tool)}: ${JSON.stringify(risk)} names no known tool and risk; ignored`,
+      );
       continue;
     }
     const base = TOOL_RISK[tool];
     if (risk === base) continue;
     if (higherRisk(risk, base) === risk) out.raise[tool] = risk;
-    else out.ignored.push(`${REPO_SETTINGS_FILE} asks to lower ${tool} from ${base} to ${risk}; AMTP ignores it: ${userOnlyReason('riskOverrides')}`);
+    else
+      out.ignored.push(
+        `${REPO_SETTINGS_FILE} asks to lower ${tool} from ${base} to ${risk}; AMTP ignores it: ${userOnlyReason('riskOverrides')}`,
+      );
   }
   return out;
 }

@@ -10,9 +10,18 @@ export function cleanBranchName(raw: string): string {
   const parts = raw
     .replace(/[^A-Za-z0-9._/-]+/g, '-')
     .split('/')
-    .map((c) => c.replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock)+$/i, '').replace(/\.+$/, ''))
+    .map((c) =>
+      c
+        .replace(/\.{2,}/g, '.')
+        .replace(/^[.-]+/, '')
+        .replace(/(\.lock)+$/i, '')
+        .replace(/\.+$/, ''),
+    )
     .filter((c) => c.length > 0);
-  const name = parts.join('/').slice(0, 120).replace(/[/.]+$/, '');
+  const name = parts
+    .join('/')
+    .slice(0, 120)
+    .replace(/[/.]+$/, '');
   return name || FALLBACK;
 }
 
@@ -29,7 +38,12 @@ export type BranchOwner = 'free' | 'this-run' | 'other';
  * The name for this run's branch: the engineer's, cleaned. If a branch of that name exists and is
  * not this run's, the run id is appended, so no existing branch is ever moved.
  */
-export async function branchNameFor(cwd: string, raw: string, runId: string, owner: (name: string) => Promise<BranchOwner>): Promise<{ name: string; exists: boolean }> {
+export async function branchNameFor(
+  cwd: string,
+  raw: string,
+  runId: string,
+  owner: (name: string) => Promise<BranchOwner>,
+): Promise<{ name: string; exists: boolean }> {
   const base = (await checkedBranchName(cwd, cleanBranchName(raw))) ?? FALLBACK;
   const suffixed = `${base}-${runId.replace(/^r_/, '')}`;
   for (const name of [base, suffixed]) {

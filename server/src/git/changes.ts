@@ -14,15 +14,23 @@ export interface Changes {
 }
 
 export async function changesSince(workspace: string, ref: string): Promise<Changes | { cannot: string }> {
-  const top = await git(['rev-parse', '--show-toplevel'], { cwd: workspace, okCodes: [128] }).catch((e: Error) => ({ code: -1, stdout: e.message }));
+  const top = await git(['rev-parse', '--show-toplevel'], { cwd: workspace, okCodes: [128] }).catch((e: Error) => ({
+    code: -1,
+    stdout: e.message,
+  }));
   if (top.code !== 0) return { cannot: top.code === -1 ? top.stdout : 'the workspace is not inside a git repository' };
   const root = await fsp.realpath(top.stdout.trim());
   const real = await fsp.realpath(workspace);
-  const verified = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { cwd: workspace, okCodes: [1, 128] });
+  const verified = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], {
+    cwd: workspace,
+    okCodes: [1, 128],
+  });
   if (verified.code !== 0) return { cannot: `"${ref}" names no commit in this repository` };
   const commit = verified.stdout.trim();
   // -U0: hunks are exactly the changed lines; --no-ext-diff/--no-textconv: the repository's config runs nothing.
-  const diff = await git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '-U0', commit, '--', '.'], { cwd: workspace });
+  const diff = await git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '-U0', commit, '--', '.'], {
+    cwd: workspace,
+  });
   const changed = new Map<string, [number, number][]>();
   for (const file of parsePatch(diff.stdout)) {
     const name = file.newFileName?.replace(/^b\//, '');
@@ -30,7 +38,10 @@ export async function changesSince(workspace: string, ref: string): Promise<Chan
     const rel = fromRoot(root, real, name);
     if (!rel) continue;
     // A hunk that only deletes lines still marks the place it deleted from.
-    changed.set(rel, file.hunks.map((h) => [h.newStart, h.newStart + Math.max(h.newLines, 1) - 1] as [number, number]));
+    changed.set(
+      rel,
+      file.hunks.map((h) => [h.newStart, h.newStart + Math.max(h.newLines, 1) - 1] as [number, number]),
+    );
   }
   // ls-files prints paths relative to its working directory: the workspace.
   const others = await git(['ls-files', '--others', '--exclude-standard', '-z', '--', '.'], { cwd: workspace });

@@ -47,12 +47,22 @@ export interface CommitFile {
 }
 
 /** Makes the commit and creates the branch. Returns the commit id, or undefined when the files change nothing on HEAD. */
-export async function commitOnNewBranch(root: string, base: string, branch: string, files: CommitFile[], message: string): Promise<string | undefined> {
+export async function commitOnNewBranch(
+  root: string,
+  base: string,
+  branch: string,
+  files: CommitFile[],
+  message: string,
+): Promise<string | undefined> {
   const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-git-'));
   const env = { GIT_INDEX_FILE: path.join(tmp, 'index') };
   try {
     await git(['read-tree', base], { cwd: root, env });
-    const modes = await indexModes(root, env, files.map((f) => f.path));
+    const modes = await indexModes(
+      root,
+      env,
+      files.map((f) => f.path),
+    );
     const lines: string[] = [];
     for (const f of files) {
       const blob = (await git(['hash-object', '-w', '--stdin'], { cwd: root, input: f.bytes })).stdout.trim();

@@ -7,9 +7,11 @@ import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { resolveInside } from '../util/safePath';
 import type { CommitFile } from './commit';
 
-
 export function keptPaths(run: RunRecord): string[] {
-  const paths = [...run.files.filter((f) => WRITTEN_ACTIONS.has(f.action)).map((f) => f.path), ...(run.verification?.quarantineFiles ?? [])];
+  const paths = [
+    ...run.files.filter((f) => WRITTEN_ACTIONS.has(f.action)).map((f) => f.path),
+    ...(run.verification?.quarantineFiles ?? []),
+  ];
   return [...new Set(paths)].sort();
 }
 

@@ -26,10 +26,14 @@ export const branchStage: Stage = async (ctx) => {
   const repo = await repoOf(ctx.deps.workspace);
   if ('cannot' in repo) return void (await settle({ status: 'skipped', reason: repo.cannot, files: [] }));
   const all = await readKept(ctx.deps.workspace, repo.root, run);
-  const ignored = await ignoredPaths(repo.root, all.map((f) => f.path));
+  const ignored = await ignoredPaths(
+    repo.root,
+    all.map((f) => f.path),
+  );
   const files = all.filter((f) => !ignored.has(f.path));
   const note = ignored.size ? ` (left out, git ignores them: ${[...ignored].join(', ')})` : '';
-  if (!files.length) return void (await settle({ status: 'skipped', reason: `no kept file to commit${note || ' (none is on disk)'}`, files: [] }));
+  if (!files.length)
+    return void (await settle({ status: 'skipped', reason: `no kept file to commit${note || ' (none is on disk)'}`, files: [] }));
 
   const engineer = await engineerOutput(ctx);
   const pr = engineer.pr;
@@ -37,26 +41,45 @@ export const branchStage: Stage = async (ctx) => {
     const tip = await branchTip(repo.root, n);
     return !tip ? 'free' : trailer(tip.message) === run.id ? 'this-run' : 'other';
   });
-  const made: BranchRecord = { status: 'created', name, base: repo.head, files: files.map((f) => f.path), title: pr.title, labels: pr.labels };
+  const made: BranchRecord = {
+    status: 'created',
+    name,
+    base: repo.head,
+    files: files.map((f) => f.path),
+    title: pr.title,
+    labels: pr.labels,
+  };
   if (exists) return void (await settle({ ...made, commit: (await branchTip(repo.root, name))!.commit }));
 
-  const result = await ctx.gateway.execute(
-    'git.branch',
-    {
-      summary: `Create branch ${name} on ${repo.head.slice(0, 10)} with one commit "${pr.title}" of ${files.length} file(s): ${files.map((f) => f.path).join(', ')}${note}. Nothing is pushed; your checkout, staged changes and working tree are left as they are.`,
-      target: name,
-      // Stable across resumes: `amtp approve` decides this same request when the bytes are unchanged.
-      approvalId: 'ap_' + sha256(`${run.id}\ngit.branch\n${pr.branch}\n${files.map((f) => `${f.path}:${sha256(f.bytes.toString('base64'))}`).join('\n')}`).slice(0, 24),
-    },
-    () => commitOnNewBranch(repo.root, repo.head, name, files, commitMessage(pr, run.id)),
-  ).catch((e: Error) => ({ failed: e.message }) as const);
+  const result = await ctx.gateway
+    .execute(
+      'git.branch',
+      {
+        summary: `Create branch ${name} on ${repo.head.slice(0, 10)} with one commit "${pr.title}" of ${files.length} file(s): ${files.map((f) => f.path).join(', ')}${note}. Nothing is pushed; your checkout, staged changes and working tree are left as they are.`,
+        target: name,
+        // Stable across resumes: `amtp approve` decides this same request when the bytes are unchanged.
+        approvalId:
+          'ap_' +
+          sha256(
+            `${run.id}\ngit.branch\n${pr.branch}\n${files.map((f) => `${f.path}:${sha256(f.bytes.toString('base64'))}`).join('\n')}`,
+          ).slice(0, 24),
+      },
+      () => commitOnNewBranch(repo.root, repo.head, name, files, commitMessage(pr, run.id)),
+    )
+    .catch((e: Error) => ({ failed: e.message }) as const);
 
   if ('failed' in result) {
     const reason = `the tests are written, but the branch could not be created: ${result.failed}`;
     return void (await settle({ ...made, status: 'failed', reason, name: undefined }, { status: 'failed', reason }));
   }
   if (result.ran) {
-    if (!result.value) return void (await settle({ ...made, status: 'skipped', reason: 'the kept files are already committed as they are on HEAD', name: undefined }));
+    if (!result.value)
+      return void (await settle({
+        ...made,
+        status: 'skipped',
+        reason: 'the kept files are already committed as they are on HEAD',
+        name: undefined,
+      }));
     return void (await settle({ ...made, commit: result.value }));
   }
   const decision = result.approval.decision;
@@ -64,7 +87,12 @@ export const branchStage: Stage = async (ctx) => {
     const reason = `the branch waits for approval: amtp approve ${run.id} [--reject]`;
     return void (await settle({ ...made, status: 'awaiting_approval', reason, name: undefined }, { status: 'awaiting_approval', reason }));
   }
-  await settle({ ...made, status: 'rejected', reason: `creating the branch was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was committed`, name: undefined });
+  await settle({
+    ...made,
+    status: 'rejected',
+    reason: `creating the branch was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was committed`,
+    name: undefined,
+  });
 };
 
 async function engineerOutput(ctx: StageContext): Promise<EngineerOutput> {

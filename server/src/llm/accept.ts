@@ -18,7 +18,9 @@ export function acceptAs<S extends SchemaName>(schema: S, who: string, raw: stri
     throw new MalformedLlmOutput(`${who} reply is not JSON after sanitizing: ${(e as Error).message}`, text.slice(0, 200));
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new SchemaValidationError(`${who} reply is JSON but not an object`, schema, [{ path: '/', message: 'must be object', keyword: 'type' }]);
+    throw new SchemaValidationError(`${who} reply is JSON but not an object`, schema, [
+      { path: '/', message: 'must be object', keyword: 'type' },
+    ]);
   }
   requireValid(schema, parsed, `${who} output`);
   return parsed;

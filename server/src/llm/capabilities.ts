@@ -61,7 +61,10 @@ export class CapabilityMemory {
     if (this.loaded || !this.file) return;
     this.loaded = true;
     try {
-      const doc = JSON.parse(readFileSync(this.file, 'utf8')) as { version?: number; endpoints?: Record<string, Partial<EndpointCapabilities>> };
+      const doc = JSON.parse(readFileSync(this.file, 'utf8')) as {
+        version?: number;
+        endpoints?: Record<string, Partial<EndpointCapabilities>>;
+      };
       if (doc.version !== FILE_VERSION || !doc.endpoints) return;
       for (const [k, v] of Object.entries(doc.endpoints)) if (!this.known.has(k)) this.known.set(k, sanitizeCaps(v));
     } catch {

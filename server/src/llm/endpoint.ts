@@ -79,9 +79,20 @@ export function resolveEndpoint(s: EndpointSettings): ResolvedEndpoint {
   const timeout = s.timeoutSeconds && s.timeoutSeconds > 0 ? s.timeoutSeconds : DEFAULT_MODEL_TIMEOUT_SECONDS;
   const bound = s.maxOutputTokens && s.maxOutputTokens > 0 ? Math.floor(s.maxOutputTokens) : DEFAULT_MAX_OUTPUT_TOKENS;
   const target = s.kind === 'azure' ? azureForm(s) : openAiForm(s);
-  const where = 'baseURL' in target ? target.baseURL : `${target.endpoint} (deployment ${target.deployment ?? 'per model'}, api-version ${target.apiVersion})`;
+  const where =
+    'baseURL' in target
+      ? target.baseURL
+      : `${target.endpoint} (deployment ${target.deployment ?? 'per model'}, api-version ${target.apiVersion})`;
   const secrets = [...('apiKey' in target ? [target.apiKey] : []), ...Object.values(headers)].filter((v) => v.length >= 6);
-  return { target, headers, idleTimeoutMs: Math.round(timeout * 1000), maxOutputTokens: bound, structuredOutput: s.structuredOutput !== false, where, secrets };
+  return {
+    target,
+    headers,
+    idleTimeoutMs: Math.round(timeout * 1000),
+    maxOutputTokens: bound,
+    structuredOutput: s.structuredOutput !== false,
+    where,
+    secrets,
+  };
 }
 
 function openAiForm(s: EndpointSettings): EndpointForm {
@@ -89,15 +100,30 @@ function openAiForm(s: EndpointSettings): EndpointForm {
   if (s.apiKey) return { form: 'openai', baseURL: baseURL ?? OPENAI_DEFAULT_BASE_URL, apiKey: s.apiKey };
   // Ollama, LM Studio and vLLM need no key: with a base URL of its own, no key means no Authorization header.
   if (baseURL) return { form: 'keyless', baseURL };
-  throw new LlmConfigError('No API key for api.openai.com: set OPENAI_API_KEY (CLI) or run "AMTP: Set API Key" (VS Code); for a local endpoint that needs no key (Ollama, LM Studio, vLLM) set OPENAI_BASE_URL / amtp.baseURL; or use --provider offline.');
+  throw new LlmConfigError(
+    'No API key for api.openai.com: set OPENAI_API_KEY (CLI) or run "AMTP: Set API Key" (VS Code); for a local endpoint that needs no key (Ollama, LM Studio, vLLM) set OPENAI_BASE_URL / amtp.baseURL; or use --provider offline.',
+  );
 }
 
 function azureForm(s: EndpointSettings): EndpointForm {
   const raw = s.azureEndpoint || s.baseURL;
-  if (!raw) throw new LlmConfigError('Azure OpenAI needs its endpoint: set AZURE_OPENAI_ENDPOINT or --azure-endpoint (CLI), or amtp.azureEndpoint (VS Code), e.g. https://RESOURCE.openai.azure.com');
+  if (!raw)
+    throw new LlmConfigError(
+      'Azure OpenAI needs its endpoint: set AZURE_OPENAI_ENDPOINT or --azure-endpoint (CLI), or amtp.azureEndpoint (VS Code), e.g. https://RESOURCE.openai.azure.com',
+    );
   const url = checkUrl(raw, 'the Azure endpoint');
-  if (!s.apiKey) throw new LlmConfigError('Azure OpenAI needs an API key: set AZURE_OPENAI_API_KEY (CLI) or run "AMTP: Set API Key" (VS Code).');
+  if (!s.apiKey)
+    throw new LlmConfigError('Azure OpenAI needs an API key: set AZURE_OPENAI_API_KEY (CLI) or run "AMTP: Set API Key" (VS Code).');
   if (AZURE_V1.test(url)) return { form: 'azure-v1', baseURL: url, apiKey: s.apiKey };
-  if (/\/openai(\/deployments.*)?$/.test(url)) throw new LlmConfigError(`the Azure endpoint "${url}" should be the resource URL only (https://RESOURCE.openai.azure.com), or the v1 form ending in /openai/v1; AMTP adds the deployment path itself`);
-  return { form: 'azure-classic', endpoint: url, apiKey: s.apiKey, apiVersion: s.azureApiVersion || DEFAULT_AZURE_API_VERSION, ...(s.azureDeployment ? { deployment: s.azureDeployment } : {}) };
+  if (/\/openai(\/deployments.*)?$/.test(url))
+    throw new LlmConfigError(
+      `the Azure endpoint "${url}" should be the resource URL only (https://RESOURCE.openai.azure.com), or the v1 form ending in /openai/v1; AMTP adds the deployment path itself`,
+    );
+  return {
+    form: 'azure-classic',
+    endpoint: url,
+    apiKey: s.apiKey,
+    apiVersion: s.azureApiVersion || DEFAULT_AZURE_API_VERSION,
+    ...(s.azureDeployment ? { deployment: s.azureDeployment } : {}),
+  };
 }

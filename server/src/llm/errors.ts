@@ -6,7 +6,11 @@ import type { ReplyUsage } from './provider';
 export class MalformedLlmOutput extends AmtpError {
   readonly kind = 'MalformedLlmOutput';
   readonly retryable = true;
-  constructor(message: string, readonly excerpt: string, readonly usage?: ReplyUsage) {
+  constructor(
+    message: string,
+    readonly excerpt: string,
+    readonly usage?: ReplyUsage,
+  ) {
     super(message);
   }
 }
@@ -21,7 +25,12 @@ export class OutputTruncated extends AmtpError {
   readonly retryable = true;
   /** a smaller batch would fit: the fan-out splits the batch and retries (pipeline/truncation.ts) */
   readonly splittable = true;
-  constructor(message: string, readonly maxOutputTokens: number, readonly excerpt: string, readonly usage?: ReplyUsage) {
+  constructor(
+    message: string,
+    readonly maxOutputTokens: number,
+    readonly excerpt: string,
+    readonly usage?: ReplyUsage,
+  ) {
     super(message);
   }
 }
@@ -29,7 +38,10 @@ export class OutputTruncated extends AmtpError {
 export class RateLimitError extends AmtpError {
   readonly kind = 'RateLimited';
   readonly retryable = true;
-  constructor(message: string, readonly retryAfterMs: number | undefined) {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | undefined,
+  ) {
     super(message);
   }
 }

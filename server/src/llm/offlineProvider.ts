@@ -19,7 +19,9 @@ export class OfflineProvider implements LlmProvider {
     return {
       // No model, no tokens: the usage is a real zero, not an unreported one.
       complete: async (req: ChatRequest): Promise<ChatReply> => ({
-        content: JSON.stringify(await this.answer(agent, req.messages[1].content)), model: 'offline', usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0 },
+        content: JSON.stringify(await this.answer(agent, req.messages[1].content)),
+        model: 'offline',
+        usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0 },
       }),
     };
   }

@@ -20,12 +20,29 @@ export async function sdkClient(ep: ResolvedEndpoint): Promise<OpenAI> {
     case 'keyless':
       // The SDK insists on some key; a null Authorization header (which a person's own --header may
       // still set) means none is sent.
-      return new OpenAIClient({ ...common, apiKey: 'amtp-keyless', baseURL: t.baseURL, defaultHeaders: { Authorization: null, ...ep.headers } });
+      return new OpenAIClient({
+        ...common,
+        apiKey: 'amtp-keyless',
+        baseURL: t.baseURL,
+        defaultHeaders: { Authorization: null, ...ep.headers },
+      });
     case 'azure-classic':
       // {endpoint}/openai/deployments/{deployment or the model}/chat/completions?api-version=…, key in api-key.
-      return new AzureOpenAI({ ...common, endpoint: t.endpoint, apiKey: t.apiKey, apiVersion: t.apiVersion, deployment: t.deployment, defaultHeaders: ep.headers });
+      return new AzureOpenAI({
+        ...common,
+        endpoint: t.endpoint,
+        apiKey: t.apiKey,
+        apiVersion: t.apiVersion,
+        deployment: t.deployment,
+        defaultHeaders: ep.headers,
+      });
     case 'azure-v1':
       // The v1 API takes the plain OpenAI protocol at {resource}/openai/v1 and Azure's api-key header; no api-version.
-      return new OpenAIClient({ ...common, apiKey: 'amtp-azure-v1', baseURL: t.baseURL, defaultHeaders: { Authorization: null, 'api-key': t.apiKey, ...ep.headers } });
+      return new OpenAIClient({
+        ...common,
+        apiKey: 'amtp-azure-v1',
+        baseURL: t.baseURL,
+        defaultHeaders: { Authorization: null, 'api-key': t.apiKey, ...ep.headers },
+      });
   }
 }

@@ -25,14 +25,17 @@ export function rawError(e: unknown, secrets: readonly string[]): RawApiError {
 }
 
 function keyHint(target: EndpointForm): string {
-  if (target.form === 'azure-classic' || target.form === 'azure-v1') return 'Fix AZURE_OPENAI_API_KEY (CLI) or "AMTP: Set API Key" (VS Code).';
+  if (target.form === 'azure-classic' || target.form === 'azure-v1')
+    return 'Fix AZURE_OPENAI_API_KEY (CLI) or "AMTP: Set API Key" (VS Code).';
   if (target.form === 'keyless') return 'This endpoint wants a key: set OPENAI_API_KEY (CLI) or run "AMTP: Set API Key" (VS Code).';
   return 'Fix OPENAI_API_KEY (CLI) or "AMTP: Set API Key" (VS Code).';
 }
 
 function notFoundHint(target: EndpointForm): string {
-  if (target.form === 'azure-classic') return 'check the deployment (--azure-deployment, AZURE_OPENAI_DEPLOYMENT, amtp.azureDeployment, or the model name per agent), the endpoint and the api-version.';
-  if (target.form === 'azure-v1') return 'check the deployment name given as the model (--model, amtp.model, amtp.models.*) and the endpoint (it ends in /openai/v1).';
+  if (target.form === 'azure-classic')
+    return 'check the deployment (--azure-deployment, AZURE_OPENAI_DEPLOYMENT, amtp.azureDeployment, or the model name per agent), the endpoint and the api-version.';
+  if (target.form === 'azure-v1')
+    return 'check the deployment name given as the model (--model, amtp.model, amtp.models.*) and the endpoint (it ends in /openai/v1).';
   return 'check the model name (--model, AMTP_MODEL, amtp.models.*) and the base URL (OPENAI_BASE_URL, amtp.baseURL).';
 }
 
@@ -44,10 +47,17 @@ export function mapOpenAiError(e: unknown, ep: ResolvedEndpoint, signal?: AbortS
   if (status === 429) return new RateLimitError(`rate limited by ${where}: ${err.message}`, retryAfterMs(err.headers));
   if (status !== undefined && status >= 500) return new TransientLlmError(`server error ${status} from ${where}: ${err.message}`);
   if (status === 408 || status === 409) return new TransientLlmError(`${status} from ${where}`);
-  if (status === 401 || status === 403) return new LlmConfigError(`${status} from ${where}: the API key was refused. ${keyHint(ep.target)}`);
+  if (status === 401 || status === 403)
+    return new LlmConfigError(`${status} from ${where}: the API key was refused. ${keyHint(ep.target)}`);
   if (status === 404) return new LlmConfigError(`404 from ${where}: ${notFoundHint(ep.target)}`);
-  if (status !== undefined && status >= 400) return new LlmConfigError(`${status} from ${where}: ${err.message}. Check the endpoint settings (docs/configuration.md) and the model settings.`);
-  if (/APIConnectionTimeoutError|APIConnectionError|AbortError|FetchError/.test(err.name) || /ECONNRESET|ECONNREFUSED|socket hang up|timed out|terminated/i.test(err.message)) {
+  if (status !== undefined && status >= 400)
+    return new LlmConfigError(
+      `${status} from ${where}: ${err.message}. Check the endpoint settings (docs/configuration.md) and the model settings.`,
+    );
+  if (
+    /APIConnectionTimeoutError|APIConnectionError|AbortError|FetchError/.test(err.name) ||
+    /ECONNRESET|ECONNREFUSED|socket hang up|timed out|terminated/i.test(err.message)
+  ) {
     return new TransientLlmError(`cannot reach ${where}: ${err.message || err.name}`);
   }
   if (e instanceof Error) e.message = redactText(e.message, ep.secrets);

@@ -71,7 +71,9 @@ class OpenAiSession implements LlmSession {
         if (!change) throw mapOpenAiError(e, this.ep, req.signal);
         this.memory.remember(key, change);
         caps = { ...caps, ...change };
-        this.log?.(`${this.ep.where} refused ${describeChange(change)} for model ${req.model} (${raw.status}: ${raw.message.slice(0, 160)}); sending without it from now on`);
+        this.log?.(
+          `${this.ep.where} refused ${describeChange(change)} for model ${req.model} (${raw.status}: ${raw.message.slice(0, 160)}); sending without it from now on`,
+        );
       }
     }
   }
@@ -81,10 +83,14 @@ class OpenAiSession implements LlmSession {
     const stopped = () => {
       if (signal?.aborted) return new CancelledError();
       const s = this.ep.idleTimeoutMs / 1000;
-      return new TransientLlmError(`no data from ${this.ep.where} for ${s} s: timed out. The timeout counts idle time before and between streamed chunks; raise it with --timeout, AMTP_TIMEOUT_SECONDS or amtp.modelTimeoutSeconds.`);
+      return new TransientLlmError(
+        `no data from ${this.ep.where} for ${s} s: timed out. The timeout counts idle time before and between streamed chunks; raise it with --timeout, AMTP_TIMEOUT_SECONDS or amtp.modelTimeoutSeconds.`,
+      );
     };
     try {
-      const stream = await client.chat.completions.create(body as never, { signal: signal ? AbortSignal.any([signal, watch.signal]) : watch.signal });
+      const stream = await client.chat.completions.create(body as never, {
+        signal: signal ? AbortSignal.any([signal, watch.signal]) : watch.signal,
+      });
       const reply = await readStream(stream as unknown as AsyncIterable<unknown>, watch);
       // The SDK's stream ends quietly when its signal aborts: what it read so far is not a reply.
       if (watch.fired || signal?.aborted) throw stopped();
@@ -103,11 +109,19 @@ class OpenAiSession implements LlmSession {
       const bound = req.maxOutputTokens ?? this.ep.maxOutputTokens;
       throw new OutputTruncated(
         `${this.agent}: the reply stopped at the output bound of ${bound} tokens (finish_reason "length"); raise it with --max-output-tokens, AMTP_MAX_OUTPUT_TOKENS or amtp.maxOutputTokens`,
-        bound, r.content.slice(-200), r.usage,
+        bound,
+        r.content.slice(-200),
+        r.usage,
       );
     }
-    if (!r.content && r.refusal) throw new MalformedLlmOutput(`${this.agent}: the model refused: ${r.refusal.slice(0, 200)}`, r.refusal.slice(0, 200), r.usage);
-    if (!r.content) throw new MalformedLlmOutput(`${this.agent}: the reply has no message content (finish_reason ${JSON.stringify(r.finishReason)})`, '', r.usage);
+    if (!r.content && r.refusal)
+      throw new MalformedLlmOutput(`${this.agent}: the model refused: ${r.refusal.slice(0, 200)}`, r.refusal.slice(0, 200), r.usage);
+    if (!r.content)
+      throw new MalformedLlmOutput(
+        `${this.agent}: the reply has no message content (finish_reason ${JSON.stringify(r.finishReason)})`,
+        '',
+        r.usage,
+      );
     return { content: r.content, model: r.model ?? req.model, ...(r.usage ? { usage: r.usage } : {}) };
   }
 }

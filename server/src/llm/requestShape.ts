@@ -12,13 +12,20 @@ export type ChatBody = Record<string, unknown> & { model: string; stream: true; 
  * other compatible servers (Ollama, LM Studio, vLLM, OpenRouter) all take max_tokens. A refusal swaps them.
  */
 export function defaultCapabilities(target: EndpointForm): EndpointCapabilities {
-  const official = target.form === 'azure-classic' || target.form === 'azure-v1' || (target.form === 'openai' && /^https:\/\/api\.openai\.com\//.test(target.baseURL + '/'));
+  const official =
+    target.form === 'azure-classic' ||
+    target.form === 'azure-v1' ||
+    (target.form === 'openai' && /^https:\/\/api\.openai\.com\//.test(target.baseURL + '/'));
   return { format: 'strict', bound: official ? 'max_completion_tokens' : 'max_tokens', streamUsage: true };
 }
 
 export function chatBody(req: ChatRequest, ep: ResolvedEndpoint, caps: EndpointCapabilities): ChatBody {
   const body: ChatBody = {
-    model: req.model, messages: req.messages, temperature: req.temperature, top_p: req.top_p, seed: req.seed,
+    model: req.model,
+    messages: req.messages,
+    temperature: req.temperature,
+    top_p: req.top_p,
+    seed: req.seed,
     [caps.bound]: req.maxOutputTokens ?? ep.maxOutputTokens,
     stream: true,
   };
@@ -29,13 +36,19 @@ export function chatBody(req: ChatRequest, ep: ResolvedEndpoint, caps: EndpointC
   return body;
 }
 
-const UNSUPPORTED = /unsupported|not supported|unrecognized|unknown|not allowed|not permitted|extra (?:fields|inputs)|invalid parameter|use '?max_/i;
+const UNSUPPORTED =
+  /unsupported|not supported|unrecognized|unknown|not allowed|not permitted|extra (?:fields|inputs)|invalid parameter|use '?max_/i;
 
 /**
  * When a 400/422 names a parameter this request sent and AMTP can do without, the capabilities to
  * retry with; otherwise undefined (the error stands). Structured output steps down strict → loose → off.
  */
-export function afterRefusal(status: number | undefined, message: string, body: ChatBody, caps: EndpointCapabilities): Partial<EndpointCapabilities> | undefined {
+export function afterRefusal(
+  status: number | undefined,
+  message: string,
+  body: ChatBody,
+  caps: EndpointCapabilities,
+): Partial<EndpointCapabilities> | undefined {
   if (status !== 400 && status !== 422) return undefined;
   const rf = body.response_format as { json_schema?: { strict?: boolean } } | undefined;
   if (rf && /response_format|json_schema|structured output/i.test(message)) return { format: rf.json_schema?.strict ? 'loose' : 'off' };

@@ -46,7 +46,11 @@ export class IdleWatch {
 
 export function toReplyUsage(u: Chunk['usage']): ReplyUsage | undefined {
   if (!u || typeof u.prompt_tokens !== 'number' || typeof u.completion_tokens !== 'number') return undefined;
-  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, cachedTokens: u.prompt_tokens_details?.cached_tokens ?? 0 };
+  return {
+    promptTokens: u.prompt_tokens,
+    completionTokens: u.completion_tokens,
+    cachedTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+  };
 }
 
 export async function readStream(stream: AsyncIterable<unknown>, watch: IdleWatch): Promise<StreamedReply> {

@@ -4,9 +4,27 @@
 
 /** Keywords strict mode does not support (OpenAI structured outputs), plus ones it handles differently. */
 const NOT_IN_STRICT = new Set([
-  'allOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties',
-  'unevaluatedProperties', 'unevaluatedItems', 'propertyNames', 'prefixItems', 'contains', 'minContains', 'maxContains',
-  'minProperties', 'maxProperties', 'uniqueItems', '$dynamicRef', '$anchor',
+  'allOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+  'patternProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'prefixItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'minProperties',
+  'maxProperties',
+  'uniqueItems',
+  '$dynamicRef',
+  '$anchor',
 ]);
 
 /**

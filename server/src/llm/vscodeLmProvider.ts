@@ -16,7 +16,8 @@ export interface LmBridge {
 }
 
 /** Shown by VS Code when it asks the person to let AMTP use a model. */
-export const LM_JUSTIFICATION = 'AMTP sends each agent\'s instructions and a map of this workspace (credentials redacted) to generate and review tests.';
+export const LM_JUSTIFICATION =
+  "AMTP sends each agent's instructions and a map of this workspace (credentials redacted) to generate and review tests.";
 
 /** `auto` (or nothing) takes the first model, preferring Copilot's; else the id, vendor/family, family or name. */
 export function pickModel(models: readonly LmModelInfo[], selector: string): LmModelInfo | undefined {
@@ -34,7 +35,10 @@ export class VscodeLmProvider implements LlmProvider {
   readonly name = 'vscode-lm';
   private listing: Promise<LmModelInfo[]> | undefined;
 
-  constructor(private readonly bridge: LmBridge, private readonly opts: { timeoutSeconds?: number; maxOutputTokens?: number } = {}) {}
+  constructor(
+    private readonly bridge: LmBridge,
+    private readonly opts: { timeoutSeconds?: number; maxOutputTokens?: number } = {},
+  ) {}
 
   /** Asked once per provider (one run): the models vscode.lm.selectChatModels offers. */
   models(): Promise<LmModelInfo[]> {
@@ -54,13 +58,21 @@ export class VscodeLmProvider implements LlmProvider {
         const models = await this.models();
         const model = pickModel(models, req.model);
         if (!model) {
-          const offered = models.map((m) => `${m.id} (${m.vendor}/${m.family})`).join(', ') || 'none: install and sign in to a chat model extension such as GitHub Copilot';
-          throw new LlmConfigError(`no VS Code language model matches "${req.model}" (amtp.model / amtp.models.${agent}); offered: ${offered}`);
+          const offered =
+            models.map((m) => `${m.id} (${m.vendor}/${m.family})`).join(', ') ||
+            'none: install and sign in to a chat model extension such as GitHub Copilot';
+          throw new LlmConfigError(
+            `no VS Code language model matches "${req.model}" (amtp.model / amtp.models.${agent}); offered: ${offered}`,
+          );
         }
         const res = await this.bridge.chat(
           {
-            agent, model: model.id, messages: req.messages.map((m) => ({ role: m.role, content: m.content })), justification: LM_JUSTIFICATION,
-            idleTimeoutMs: (this.opts.timeoutSeconds ?? DEFAULT_MODEL_TIMEOUT_SECONDS) * 1000, maxOutputTokens: req.maxOutputTokens ?? this.opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+            agent,
+            model: model.id,
+            messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+            justification: LM_JUSTIFICATION,
+            idleTimeoutMs: (this.opts.timeoutSeconds ?? DEFAULT_MODEL_TIMEOUT_SECONDS) * 1000,
+            maxOutputTokens: req.maxOutputTokens ?? this.opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
           },
           req.signal,
         );
@@ -76,7 +88,9 @@ export class VscodeLmProvider implements LlmProvider {
 function lmError(e: NonNullable<LmChatResult['error']>, model: LmModelInfo): Error {
   switch (e.kind) {
     case 'NoPermissions':
-      return new LlmConfigError(`VS Code did not let AMTP use ${model.name} (${model.vendor}): ${e.message}. Start the run again and allow AMTP when VS Code asks, or manage access under Accounts → Manage Language Model Access.`);
+      return new LlmConfigError(
+        `VS Code did not let AMTP use ${model.name} (${model.vendor}): ${e.message}. Start the run again and allow AMTP when VS Code asks, or manage access under Accounts → Manage Language Model Access.`,
+      );
     case 'Blocked':
       return new RateLimitError(`VS Code blocked the request to ${model.name} (quota or rate limit): ${e.message}`, undefined);
     case 'NotFound':

@@ -13,20 +13,38 @@ import { planRun } from '../verifier/runPlan';
 const CASE_ID = /tc_[0-9a-f]{12}/g;
 const MAX_OUTPUT = 64 * 1024;
 
-export async function runWrittenTests(store: RunStore, workspace: string, run: RunRecord, p: { caseIds?: string[]; coverage?: boolean; timeoutSeconds: number; signal?: AbortSignal }): Promise<P.RunTestsResult> {
+export async function runWrittenTests(
+  store: RunStore,
+  workspace: string,
+  run: RunRecord,
+  p: { caseIds?: string[]; coverage?: boolean; timeoutSeconds: number; signal?: AbortSignal },
+): Promise<P.RunTestsResult> {
   const engineer = await store.agentOutput(run, 'engineer');
   const wanted = p.caseIds?.length ? new Set(p.caseIds) : undefined;
   const files = engineer.files.filter(
-    (f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && existsSync(join(workspace, f.path)) && (!wanted || f.caseIds.some((id) => wanted.has(id))),
+    (f) =>
+      isWritten(run.files.find((r) => r.path === f.path)?.action) &&
+      existsSync(join(workspace, f.path)) &&
+      (!wanted || f.caseIds.some((id) => wanted.has(id))),
   );
   if (!files.length) throw new Error(`run ${run.id} has no written test file${wanted ? ' for these cases' : ''} on disk`);
   const paths = files.map((f) => f.path);
   const plan = planRun(engineer.framework, workspace, engineer.command, paths);
   if ('cannot' in plan) throw new Error(`the tests cannot run here: ${plan.cannot}`);
   // Coverage of the files the run's cases target (nothing needs to be installed: server/src/coverage).
-  const targets = p.coverage ? [...new Set((await store.agentOutput(run, 'generator')).cases.map((c) => c.target.file))].filter((f) => existsSync(join(workspace, f))) : [];
+  const targets = p.coverage
+    ? [...new Set((await store.agentOutput(run, 'generator')).cases.map((c) => c.target.file))].filter((f) =>
+        existsSync(join(workspace, f)),
+      )
+    : [];
   const r = await runTests(plan.framework, workspace, paths, {
-    binDir: plan.binDir, args: plan.args, env: plan.env, python: plan.python, timeoutMs: p.timeoutSeconds * 1000, signal: p.signal, ...(wanted ? { grep: [...wanted] } : {}),
+    binDir: plan.binDir,
+    args: plan.args,
+    env: plan.env,
+    python: plan.python,
+    timeoutMs: p.timeoutSeconds * 1000,
+    signal: p.signal,
+    ...(wanted ? { grep: [...wanted] } : {}),
     ...(targets.length ? { coverageOf: targets } : {}),
   });
   const results = new Map<string, P.TestCaseResult>();
@@ -35,7 +53,8 @@ export async function runWrittenTests(store: RunStore, workspace: string, run: R
       if (wanted && !wanted.has(caseId)) continue;
       const outcome = t.status === 'passed' ? 'passing' : t.status === 'failed' ? 'failing' : 'skipped';
       // A failure anywhere (the same case in two files) wins over a pass.
-      if (results.get(caseId)?.outcome !== 'failing') results.set(caseId, { caseId, outcome, ...(t.message ? { message: t.message } : {}) });
+      if (results.get(caseId)?.outcome !== 'failing')
+        results.set(caseId, { caseId, outcome, ...(t.message ? { message: t.message } : {}) });
     }
   }
   // A file that did not load fails every case it holds.
@@ -45,7 +64,10 @@ export async function runWrittenTests(store: RunStore, workspace: string, run: R
     }
   }
   return {
-    runId: run.id, framework: plan.framework, exitCode: r.exitCode, timedOut: r.timedOut,
+    runId: run.id,
+    framework: plan.framework,
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
     results: [...results.values()].sort((a, b) => a.caseId.localeCompare(b.caseId)),
     output: r.output.length > MAX_OUTPUT ? r.output.slice(-MAX_OUTPUT) : r.output,
     ...(p.coverage ? { coverage: r.map ? fileCoverage(r.map, workspace) : [] } : {}),
@@ -57,7 +79,11 @@ export function fileCoverage(map: IstanbulMap, workspace: string): P.FileCoverag
   return Object.entries(map)
     .map(([file, d]) => ({
       path: relOf(workspace, d.path ?? file),
-      statements: Object.entries(d.s).map(([id, count]) => ({ line: d.statementMap[id].start.line - 1, character: d.statementMap[id].start.column ?? 0, count })),
+      statements: Object.entries(d.s).map(([id, count]) => ({
+        line: d.statementMap[id].start.line - 1,
+        character: d.statementMap[id].start.column ?? 0,
+        count,
+      })),
       branches: Object.entries(d.b).flatMap(([id, counts]) =>
         counts.map((n, i) => {
           const at = d.branchMap[id]?.locations[i]?.start;

@@ -3,7 +3,6 @@ import type { RunStore } from '../pipeline/store';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { runHealth, runUsage } from '../usage/health';
 
-
 /** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
   const verified = new Map((run.verification?.results ?? []).map((r) => [r.caseId, r]));
@@ -33,14 +32,19 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
       const v = verified.get(c.id);
       status = v?.outcome ?? results.get(c.id) ?? 'written';
       if (v?.reason) reason = v.reason;
-    }
-    else if (where && action && action !== 'pending') {
+    } else if (where && action && action !== 'pending') {
       status = 'not_written';
       reason = `file ${where.path} was ${action}`;
     }
     return {
-      id: c.id, title: c.title, priority: c.priority, kind: c.kind, target: { file: c.target.file, symbol: c.target.symbol }, status,
-      ...(reason ? { reason } : {}), ...(where ? { testFile: where.path, testLine: where.line } : {}),
+      id: c.id,
+      title: c.title,
+      priority: c.priority,
+      kind: c.kind,
+      target: { file: c.target.file, symbol: c.target.symbol },
+      status,
+      ...(reason ? { reason } : {}),
+      ...(where ? { testFile: where.path, testLine: where.line } : {}),
       // after verification the test may have moved (quarantine file) or lines shifted (rewritten file)
       ...(verified.get(c.id)?.file ? { testFile: verified.get(c.id)!.file, testLine: verified.get(c.id)!.line } : {}),
     };
@@ -53,7 +57,12 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     reason: run.reason,
     createdAt: run.createdAt,
     params: { depth: run.params.depth, framework: run.params.framework, provider: run.params.provider },
-    activities: run.activities.map((a) => ({ agent: a.agent, status: a.status, attempts: a.attempts, errors: a.errors.map((e) => ({ kind: e.kind, message: e.message })) })),
+    activities: run.activities.map((a) => ({
+      agent: a.agent,
+      status: a.status,
+      attempts: a.attempts,
+      errors: a.errors.map((e) => ({ kind: e.kind, message: e.message })),
+    })),
     cases,
     files: run.files.map((f) => ({ path: f.path, action: f.action, caseIds: f.caseIds })),
     framework: eng?.framework,
@@ -64,8 +73,13 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     ...(run.verification
       ? {
           verification: {
-            status: run.verification.status, reason: run.verification.reason, runs: run.verification.runs, filters: run.verification.filters,
-            coverage: run.verification.coverage, quarantineFiles: run.verification.quarantineFiles, unmet: run.verification.unmet,
+            status: run.verification.status,
+            reason: run.verification.reason,
+            runs: run.verification.runs,
+            filters: run.verification.filters,
+            coverage: run.verification.coverage,
+            quarantineFiles: run.verification.quarantineFiles,
+            unmet: run.verification.unmet,
           },
         }
       : {}),

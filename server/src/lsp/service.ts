@@ -53,7 +53,12 @@ export class AmtpService {
   private readonly active = new Map<string, AbortController>();
   readonly store: RunStore;
 
-  constructor(readonly workspace: string, private readonly port: ClientPort, init: P.InitOptions, private readonly cliPath = path.join(__dirname, 'cli.js')) {
+  constructor(
+    readonly workspace: string,
+    private readonly port: ClientPort,
+    init: P.InitOptions,
+    private readonly cliPath = path.join(__dirname, 'cli.js'),
+  ) {
     this.settings = init.settings;
     this.trusted = init.trusted;
     this.store = new RunStore(workspace);
@@ -75,9 +80,15 @@ export class AmtpService {
   async crawl(): Promise<P.CrawlResult> {
     const { map } = await crawlWorkspace(this.workspace);
     return {
-      project: map.project.name, files: map.tree.files, languages: map.languages.map((l) => ({ name: l.name, files: l.files })),
-      testFramework: map.test_setup.framework, testDirs: map.test_setup.test_dirs, entryPoints: map.entry_points.map((e) => e.path),
-      keyFiles: map.key_files.length, examples: map.usage_examples.length, skipped: map.skipped.length,
+      project: map.project.name,
+      files: map.tree.files,
+      languages: map.languages.map((l) => ({ name: l.name, files: l.files })),
+      testFramework: map.test_setup.framework,
+      testDirs: map.test_setup.test_dirs,
+      entryPoints: map.entry_points.map((e) => e.path),
+      keyFiles: map.key_files.length,
+      examples: map.usage_examples.length,
+      skipped: map.skipped.length,
     };
   }
 
@@ -94,8 +105,16 @@ export class AmtpService {
     const s = this.settings;
     const params = resolveParams(
       {
-        depth: p.depth ?? s.defaultDepth, framework: p.framework ?? s.defaultFramework, provider: s.provider, model: s.model, models: s.models, temperature: s.temperature, seed: s.seed,
-        maxInputTokens: s.maxInputTokens, maxOutputTokens: s.maxOutputTokens, concurrency: s.concurrency,
+        depth: p.depth ?? s.defaultDepth,
+        framework: p.framework ?? s.defaultFramework,
+        provider: s.provider,
+        model: s.model,
+        models: s.models,
+        temperature: s.temperature,
+        seed: s.seed,
+        maxInputTokens: s.maxInputTokens,
+        maxOutputTokens: s.maxOutputTokens,
+        concurrency: s.concurrency,
       },
       (w) => this.port.log(`warning: ${w}`),
     );
@@ -127,7 +146,13 @@ export class AmtpService {
     const run = await this.store.getOwnRun(p.runId);
     if (this.active.has(run.id)) throw new Error(`run ${run.id} is already running`);
     const deps = await this.deps(run.params.provider, run.id);
-    this.track(run.id, p.workDoneToken, 'AMTP: resuming run', () => resumeRun(deps, run.id), () => undefined);
+    this.track(
+      run.id,
+      p.workDoneToken,
+      'AMTP: resuming run',
+      () => resumeRun(deps, run.id),
+      () => undefined,
+    );
     return { runId: run.id };
   }
 
@@ -140,14 +165,24 @@ export class AmtpService {
   /** The person ran the written tests (their click is the approval); the run's audit says so. */
   async runTests(p: P.RunTestsParams): Promise<P.RunTestsResult> {
     this.requireTrust('Run Tests');
-    const run = p.runId ? await this.store.getOwnRun(p.runId) : (await this.store.listRuns()).reverse().find((r) => r.files.some((f) => WRITTEN_ACTIONS.has(f.action)));
+    const run = p.runId
+      ? await this.store.getOwnRun(p.runId)
+      : (await this.store.listRuns()).reverse().find((r) => r.files.some((f) => WRITTEN_ACTIONS.has(f.action)));
     if (!run) throw new Error('No run has written tests yet.');
     if (this.active.has(run.id) || this.testRuns.has(run.id)) throw new Error(`run ${run.id} is busy: wait for it to finish`);
     const controller = new AbortController();
     this.testRuns.set(run.id, controller);
     try {
-      const result = await runWrittenTests(this.store, this.workspace, run, { caseIds: p.caseIds, coverage: p.coverage, timeoutSeconds: this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds, signal: controller.signal });
-      await this.auditTestRun(run.id, `Run Generated Tests in VS Code (${p.caseIds?.length ? `${p.caseIds.length} case(s)` : 'every written case'}): ${result.results.filter((r) => r.outcome === 'passing').length} passing, ${result.results.filter((r) => r.outcome === 'failing').length} failing`);
+      const result = await runWrittenTests(this.store, this.workspace, run, {
+        caseIds: p.caseIds,
+        coverage: p.coverage,
+        timeoutSeconds: this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds,
+        signal: controller.signal,
+      });
+      await this.auditTestRun(
+        run.id,
+        `Run Generated Tests in VS Code (${p.caseIds?.length ? `${p.caseIds.length} case(s)` : 'every written case'}): ${result.results.filter((r) => r.outcome === 'passing').length} passing, ${result.results.filter((r) => r.outcome === 'failing').length} failing`,
+      );
       return result;
     } finally {
       this.testRuns.delete(run.id);
@@ -161,7 +196,13 @@ export class AmtpService {
     if (!release) return; // another process holds the run; the result still reaches the person
     try {
       const run = await this.store.getOwnRun(runId);
-      await this.store.saveRun({ ...run, audit: [...run.audit, { at: new Date().toISOString(), tool: 'tests.run', risk: 'high', outcome: 'executed', detail, approvalId: undefined }] });
+      await this.store.saveRun({
+        ...run,
+        audit: [
+          ...run.audit,
+          { at: new Date().toISOString(), tool: 'tests.run', risk: 'high', outcome: 'executed', detail, approvalId: undefined },
+        ],
+      });
     } finally {
       await release();
     }
@@ -175,7 +216,10 @@ export class AmtpService {
   async runs(): Promise<P.RunsResult> {
     const runs = await this.store.listRuns();
     const foreign = await this.store.foreignRunIds();
-    if (foreign.length) this.port.log(`warning: ignoring ${foreign.length} run record(s) in .amtp/runs that were not created by you in this workspace (they may have come with the repository): ${foreign.join(', ')}`);
+    if (foreign.length)
+      this.port.log(
+        `warning: ignoring ${foreign.length} run record(s) in .amtp/runs that were not created by you in this workspace (they may have come with the repository): ${foreign.join(', ')}`,
+      );
     return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
   }
 
@@ -193,7 +237,10 @@ export class AmtpService {
   private readonly pending = new Set<Promise<unknown>>();
 
   private requireTrust(what: string): void {
-    if (!this.trusted) throw new RestrictedModeError(`${what} is not available in Restricted Mode: trust this workspace to let AMTP write and run tests. Crawl Workspace still works.`);
+    if (!this.trusted)
+      throw new RestrictedModeError(
+        `${what} is not available in Restricted Mode: trust this workspace to let AMTP write and run tests. Crawl Workspace still works.`,
+      );
   }
 
   private async deps(provider: string, runId: string): Promise<PipelineDeps> {
@@ -233,9 +280,19 @@ export class AmtpService {
   private provider(provider: string) {
     const s = this.settings;
     return createProvider({
-      provider, apiKey: this.apiKey ?? undefined, baseURL: s.baseURL, azureEndpoint: s.azureEndpoint, azureDeployment: s.azureDeployment, azureApiVersion: s.azureApiVersion,
-      headers: s.headers, timeoutSeconds: s.modelTimeoutSeconds, maxOutputTokens: s.maxOutputTokens, structuredOutput: s.structuredOutput,
-      lm: this.port.lm, capabilities: sharedCapabilities(), log: (line) => this.port.log(`info: ${line}`),
+      provider,
+      apiKey: this.apiKey ?? undefined,
+      baseURL: s.baseURL,
+      azureEndpoint: s.azureEndpoint,
+      azureDeployment: s.azureDeployment,
+      azureApiVersion: s.azureApiVersion,
+      headers: s.headers,
+      timeoutSeconds: s.modelTimeoutSeconds,
+      maxOutputTokens: s.maxOutputTokens,
+      structuredOutput: s.structuredOutput,
+      lm: this.port.lm,
+      capabilities: sharedCapabilities(),
+      log: (line) => this.port.log(`info: ${line}`),
     });
   }
 
@@ -253,16 +310,20 @@ export class AmtpService {
     const cases = () => (this.caseCounts.get(runId) ? ` · ${this.caseCounts.get(runId)} cases` : '');
     if (token) {
       this.reporters.set(runId, (e) => {
-        if (e.type === 'activity') this.port.progress(token, { kind: 'report', message: `${e.agent}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${cases()}` });
-        if (e.type === 'run' && e.run.stage === 'write') this.port.progress(token, { kind: 'report', message: `writing files · ${e.run.files.length} done${cases()}` });
-        if (e.type === 'run' && e.run.stage === 'verify') this.port.progress(token, { kind: 'report', message: `verifying tests · ${e.run.verification?.executions ?? 0} runs${cases()}` });
+        if (e.type === 'activity')
+          this.port.progress(token, { kind: 'report', message: `${e.agent}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${cases()}` });
+        if (e.type === 'run' && e.run.stage === 'write')
+          this.port.progress(token, { kind: 'report', message: `writing files · ${e.run.files.length} done${cases()}` });
+        if (e.type === 'run' && e.run.stage === 'verify')
+          this.port.progress(token, { kind: 'report', message: `verifying tests · ${e.run.verification?.executions ?? 0} runs${cases()}` });
       });
     }
     const work = (async () => {
       try {
         const run = await body();
         const view = await this.publish(run);
-        if (token) this.port.progress(token, { kind: 'end', message: `${run.status}: ${view.cases.length} cases, ${view.files.length} files` });
+        if (token)
+          this.port.progress(token, { kind: 'end', message: `${run.status}: ${view.cases.length} cases, ${view.files.length} files` });
       } catch (e) {
         this.port.log(`run ${runId} failed: ${errorMessage(e)}`);
         const run = await this.store.getRun(runId).catch(() => undefined);
@@ -304,7 +365,15 @@ export class AmtpService {
         });
         try {
           const answer = await Promise.race([
-            this.port.requestApproval({ runId: req.runId, approvalId: req.id, tool: req.tool, risk: req.risk, summary: req.summary, target: req.target, diff: req.diff }),
+            this.port.requestApproval({
+              runId: req.runId,
+              approvalId: req.id,
+              tool: req.tool,
+              risk: req.risk,
+              summary: req.summary,
+              target: req.target,
+              diff: req.diff,
+            }),
             timeout,
           ]);
           return { decision: answer.decision, note: answer.note, by: 'vscode' };

@@ -3,17 +3,61 @@
 import * as P from '../protocol';
 import type { AmtpService } from './service';
 
-export function wireService(on: P.Receiver, svc: () => AmtpService, handle: <A, R>(fn: (a: A) => R | Promise<R>) => (a: A) => Promise<R>): void {
-  P.onRequest(on, P.Generate, handle((p) => svc().generate(p)));
-  P.onRequest(on, P.Resume, handle((p) => svc().resume(p)));
-  P.onRequest(on, P.Cancel, handle((p) => svc().cancel(p)));
-  P.onRequest(on, P.Runs, handle(() => svc().runs()));
-  P.onRequest(on, P.Crawl, handle(() => svc().crawl()));
-  P.onRequest(on, P.Detect, handle(() => svc().detect()));
-  P.onRequest(on, P.RunTests, handle((p) => svc().runTests(p)));
-  P.onRequest(on, P.ExportedSymbols, handle((p) => svc().exportedSymbols(p)));
-  P.onRequest(on, P.VerifyDeterminism, handle((p) => svc().verifyDeterminism(p)));
-  P.onRequest(on, P.SetCredentials, handle((p) => svc().setCredentials(p)));
+export function wireService(
+  on: P.Receiver,
+  svc: () => AmtpService,
+  handle: <A, R>(fn: (a: A) => R | Promise<R>) => (a: A) => Promise<R>,
+): void {
+  P.onRequest(
+    on,
+    P.Generate,
+    handle((p) => svc().generate(p)),
+  );
+  P.onRequest(
+    on,
+    P.Resume,
+    handle((p) => svc().resume(p)),
+  );
+  P.onRequest(
+    on,
+    P.Cancel,
+    handle((p) => svc().cancel(p)),
+  );
+  P.onRequest(
+    on,
+    P.Runs,
+    handle(() => svc().runs()),
+  );
+  P.onRequest(
+    on,
+    P.Crawl,
+    handle(() => svc().crawl()),
+  );
+  P.onRequest(
+    on,
+    P.Detect,
+    handle(() => svc().detect()),
+  );
+  P.onRequest(
+    on,
+    P.RunTests,
+    handle((p) => svc().runTests(p)),
+  );
+  P.onRequest(
+    on,
+    P.ExportedSymbols,
+    handle((p) => svc().exportedSymbols(p)),
+  );
+  P.onRequest(
+    on,
+    P.VerifyDeterminism,
+    handle((p) => svc().verifyDeterminism(p)),
+  );
+  P.onRequest(
+    on,
+    P.SetCredentials,
+    handle((p) => svc().setCredentials(p)),
+  );
   P.onNotification(on, P.SettingsChanged, (s) => svc().settingsChanged(s));
   P.onNotification(on, P.TrustChanged, (p) => svc().setTrusted(p.trusted));
 }

@@ -22,7 +22,8 @@ export function elicitationApprover(server: Server, opts: ElicitOptions = {}): A
   return {
     async ask(req): Promise<ApprovalAnswer> {
       const client = server.getClientVersion()?.name ?? 'MCP client';
-      if (!server.getClientCapabilities()?.elicitation?.form) return { decision: 'rejected', note: NO_ELICITATION, by: `${client} (cannot confirm)` };
+      if (!server.getClientCapabilities()?.elicitation?.form)
+        return { decision: 'rejected', note: NO_ELICITATION, by: `${client} (cannot confirm)` };
       const message = [`[${req.risk} risk] ${req.tool}: ${req.summary}`, ...(req.diff ? ['', previewDiff(req.diff, 60)] : [])].join('\n');
       try {
         const r = await server.elicitInput(
@@ -31,16 +32,29 @@ export function elicitationApprover(server: Server, opts: ElicitOptions = {}): A
             message,
             requestedSchema: {
               type: 'object',
-              properties: { approve: { type: 'boolean', title: 'Approve', description: `Allow AMTP to ${req.tool === 'tests.run' ? 'run the tests' : req.tool === 'git.branch' ? 'create the branch' : 'change this file'}`, default: true } },
+              properties: {
+                approve: {
+                  type: 'boolean',
+                  title: 'Approve',
+                  description: `Allow AMTP to ${req.tool === 'tests.run' ? 'run the tests' : req.tool === 'git.branch' ? 'create the branch' : 'change this file'}`,
+                  default: true,
+                },
+              },
             },
           },
           { relatedRequestId: opts.relatedRequestId, signal: opts.signal, timeout: opts.timeoutMs ?? 600_000 },
         );
         if (r.action === 'accept' && r.content?.approve !== false) return { decision: 'approved', by: `${client} (elicitation)` };
-        return { decision: 'rejected', note: r.action === 'accept' ? 'not approved' : `the person chose "${r.action}"`, by: `${client} (elicitation)` };
+        return {
+          decision: 'rejected',
+          note: r.action === 'accept' ? 'not approved' : `the person chose "${r.action}"`,
+          by: `${client} (elicitation)`,
+        };
       } catch (e) {
         const timedOut = /timed out|timeout/i.test((e as Error).message);
-        return timedOut ? { decision: 'timeout', by: `${client} (elicitation)` } : { decision: 'rejected', note: `confirmation failed: ${(e as Error).message}`, by: `${client} (elicitation)` };
+        return timedOut
+          ? { decision: 'timeout', by: `${client} (elicitation)` }
+          : { decision: 'rejected', note: `confirmation failed: ${(e as Error).message}`, by: `${client} (elicitation)` };
       }
     },
   };

@@ -113,7 +113,11 @@ export class LstatBatches {
   private flush(): void {
     const paths = this.current;
     this.current = [];
-    const batch: Batch = { paths, claim: new Int32Array(new SharedArrayBuffer(4)), out: new Float64Array(new SharedArrayBuffer(16 * paths.length)) };
+    const batch: Batch = {
+      paths,
+      claim: new Int32Array(new SharedArrayBuffer(4)),
+      out: new Float64Array(new SharedArrayBuffer(16 * paths.length)),
+    };
     this.batches.push(batch);
     const h = this.count + 1 > HELPER_AFTER_FILES ? getHelper() : undefined;
     if (h) h.postMessage({ claim: batch.claim.buffer, root: this.root, paths, out: batch.out.buffer });

@@ -16,6 +16,9 @@ export function toOpenAiTools(tools: Pick<Tool, 'name' | 'description' | 'inputS
     if (!MCP_TOOL_NAME.test(t.name)) throw new Error(`tool name ${JSON.stringify(t.name)} is not a valid function name (${MCP_TOOL_NAME})`);
     // OpenAI rejects the JSON-Schema meta keys the SDK emits; keep the object schema itself.
     const { $schema: _s, ...parameters } = t.inputSchema as Record<string, unknown>;
-    return { type: 'function', function: { name: t.name, description: t.description, parameters: { type: 'object', properties: {}, ...parameters } } };
+    return {
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: { type: 'object', properties: {}, ...parameters } },
+    };
   });
 }

@@ -68,7 +68,9 @@ function readWorkspaceFileSync(root: string, args: ReadFileArgs, cache?: Respons
     const head = Buffer.alloc(Math.min(SNIFF, st.size));
     const bytesRead = fs.readSync(fd, head, 0, head.length, 0);
     if (isBinary(head.subarray(0, bytesRead))) throw new ToolError(`refused: ${JSON.stringify(rel)} is a binary file`);
-    const { bytes, truncated, lastLine } = ranged ? readLines(fd, startLine, endLine, maxBytes) : { bytes: readAll(fd, st.size), truncated: false, lastLine: 0 };
+    const { bytes, truncated, lastLine } = ranged
+      ? readLines(fd, startLine, endLine, maxBytes)
+      : { bytes: readAll(fd, st.size), truncated: false, lastLine: 0 };
     const encoding = args.encoding ?? 'utf8';
     const content = decode(bytes, encoding, rel);
     const result: ReadFileResult = {

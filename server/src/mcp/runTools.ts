@@ -59,12 +59,33 @@ export function registerRunTools(server: McpServer, runs: RunTools, opts: { sign
         `Scoping to paths or symbols is not available yet: every call covers the whole workspace. ${HIGH_RISK} ` +
         'Returns the run summary (runId, status, cases, files, approvals, verification).',
       inputSchema: {
-        only: z.array(z.string()).optional().describe('plan tests only for these workspace-relative files, or one symbol of a file as "lib/index.js#clamp" (default: the whole workspace)'),
-        changedSince: z.string().optional().describe('a git ref (e.g. "main" or "HEAD~3"): plan tests only for what changed since it in the working tree, untracked files included'),
+        only: z
+          .array(z.string())
+          .optional()
+          .describe(
+            'plan tests only for these workspace-relative files, or one symbol of a file as "lib/index.js#clamp" (default: the whole workspace)',
+          ),
+        changedSince: z
+          .string()
+          .optional()
+          .describe(
+            'a git ref (e.g. "main" or "HEAD~3"): plan tests only for what changed since it in the working tree, untracked files included',
+          ),
         depth: z.enum(DEPTHS).optional().describe('how many cases to plan: smoke (a few key cases), standard (default) or deep'),
-        framework: z.enum(FRAMEWORK_CHOICES).optional().describe('the test framework to write for; auto (default) uses the one the project uses'),
-        verify: z.boolean().optional().describe('run the written tests and keep only assured ones (default true; running tests asks for confirmation)'),
-        commit: z.boolean().optional().describe("after a completed run, create a branch with one commit of exactly the kept files (asks for confirmation; never pushes; default false)"),
+        framework: z
+          .enum(FRAMEWORK_CHOICES)
+          .optional()
+          .describe('the test framework to write for; auto (default) uses the one the project uses'),
+        verify: z
+          .boolean()
+          .optional()
+          .describe('run the written tests and keep only assured ones (default true; running tests asks for confirmation)'),
+        commit: z
+          .boolean()
+          .optional()
+          .describe(
+            'after a completed run, create a branch with one commit of exactly the kept files (asks for confirmation; never pushes; default false)',
+          ),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -78,8 +99,14 @@ export function registerRunTools(server: McpServer, runs: RunTools, opts: { sign
         "Run tests once with the project's own runner and report each test's result. By default the test files the latest " +
         `run wrote and kept. Running tests executes workspace code: ${HIGH_RISK}`,
       inputSchema: {
-        runId: z.string().optional().describe('the run whose test files and framework to use (default: the latest run that wrote files); tests_generate returns it'),
-        files: z.array(z.string()).optional().describe('workspace-relative test files to run instead of the run\'s kept files, e.g. ["test/add.test.js"]'),
+        runId: z
+          .string()
+          .optional()
+          .describe('the run whose test files and framework to use (default: the latest run that wrote files); tests_generate returns it'),
+        files: z
+          .array(z.string())
+          .optional()
+          .describe('workspace-relative test files to run instead of the run\'s kept files, e.g. ["test/add.test.js"]'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -87,7 +114,15 @@ export function registerRunTools(server: McpServer, runs: RunTools, opts: { sign
   );
 }
 
-type Extra = { signal: AbortSignal; requestId: string | number; _meta?: { progressToken?: string | number }; sendNotification: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void> };
+type Extra = {
+  signal: AbortSignal;
+  requestId: string | number;
+  _meta?: { progressToken?: string | number };
+  sendNotification: (n: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; message?: string };
+  }) => Promise<void>;
+};
 
 function context(server: McpServer, extra: Extra, opts: { signal?: AbortSignal; approvalTimeoutMs?: number }): ToolCallContext {
   const signal = opts.signal ? AbortSignal.any([extra.signal, opts.signal]) : extra.signal;
@@ -97,12 +132,17 @@ function context(server: McpServer, extra: Extra, opts: { signal?: AbortSignal; 
     signal,
     approver: elicitationApprover(server.server, { relatedRequestId: extra.requestId, signal, timeoutMs: opts.approvalTimeoutMs }),
     progress: (message) => {
-      if (token !== undefined) void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
+      if (token !== undefined)
+        void extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } })
+          .catch(() => undefined);
     },
   };
 }
 
-async function call(fn: () => Promise<ToolOutput>): Promise<{ content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean }> {
+async function call(
+  fn: () => Promise<ToolOutput>,
+): Promise<{ content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean }> {
   try {
     const r = await fn();
     return { content: [{ type: 'text', text: r.text }], structuredContent: r.structured, ...(r.isError ? { isError: true } : {}) };

@@ -62,8 +62,16 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
         path: z.string().describe('workspace-relative path with forward slashes'),
         startLine: z.number().int().min(1).optional().describe('first line to return, 1-based (default 1)'),
         endLine: z.number().int().min(1).optional().describe('last line to return, inclusive (default: the end of the file)'),
-        maxBytes: z.number().int().min(1).optional().describe('refuse (or, with a line range, truncate at) this many bytes; default 262144'),
-        encoding: z.enum(['utf8', 'latin1']).optional().describe('utf8 (default) refuses invalid UTF-8; latin1 reads any text byte for byte'),
+        maxBytes: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe('refuse (or, with a line range, truncate at) this many bytes; default 262144'),
+        encoding: z
+          .enum(['utf8', 'latin1'])
+          .optional()
+          .describe('utf8 (default) refuses invalid UTF-8; latin1 reads any text byte for byte'),
       },
       annotations: { readOnlyHint: true },
     },
@@ -77,7 +85,8 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
   server.registerTool(
     REPO_TOOLS['repo.search'],
     {
-      description: 'Search text files of the workspace for a literal string or a JavaScript regular expression. Returns {path, line, text} matches.',
+      description:
+        'Search text files of the workspace for a literal string or a JavaScript regular expression. Returns {path, line, text} matches.',
       inputSchema: {
         query: z.string().describe('the text to find (a JavaScript regular expression when regex is true)'),
         regex: z.boolean().optional().describe('treat query as a regular expression (default false: literal text)'),

@@ -30,14 +30,31 @@ export async function treeTool(
   if (start) {
     const abs = await resolveInside(root, start);
     if (!fs.statSync(abs).isDirectory()) throw new ToolError(`not a directory: ${JSON.stringify(args.path)}`);
-    if (fs.lstatSync(abs).isSymbolicLink()) throw new ToolError(`refused: ${JSON.stringify(args.path)} is a symlink; the tree does not follow symlinks`);
+    if (fs.lstatSync(abs).isSymbolicLink())
+      throw new ToolError(`refused: ${JSON.stringify(args.path)} is a symlink; the tree does not follow symlinks`);
   }
-  const walk = walkTree(root, { ...walkDefaults, start, depth: args.depth, limit: args.limit ?? DEFAULT_TREE_LIMIT, include: args.include, exclude: args.exclude, sizes: args.sizes });
+  const walk = walkTree(root, {
+    ...walkDefaults,
+    start,
+    depth: args.depth,
+    limit: args.limit ?? DEFAULT_TREE_LIMIT,
+    include: args.include,
+    exclude: args.exclude,
+    sizes: args.sizes,
+  });
   // The walk is the cost either way; the key (every listed path, size and mtime) spares re-rendering an unchanged tree.
   const key = ResponseCache.key('repo.tree', args, walk.fingerprint);
   const cached = cache?.get(key) as { text: string; structured: Record<string, unknown> } | undefined;
   if (cached) return cached;
-  const result: TreeResult = { path: start || '.', entries: walk.entries, truncated: walk.truncated, files: walk.files, dirs: walk.dirs, bytes: walk.bytes, skipped: walk.skipped };
+  const result: TreeResult = {
+    path: start || '.',
+    entries: walk.entries,
+    truncated: walk.truncated,
+    files: walk.files,
+    dirs: walk.dirs,
+    bytes: walk.bytes,
+    skipped: walk.skipped,
+  };
   const out = { text: renderTree(result), structured: result as unknown as Record<string, unknown> };
   cache?.set(key, out, out.text.length * 4 + 200);
   return out;
@@ -46,7 +63,13 @@ export async function treeTool(
 /** Compact text for models: one entry a line, dirs with a trailing slash, sizes in parentheses. */
 function renderTree(r: TreeResult): string {
   const lines = r.entries.map((e) =>
-    e.type === 'dir' ? `${e.path}/` : e.type === 'symlink' ? `${e.path} -> (symlink)` : e.size === undefined ? e.path : `${e.path} (${e.size})`,
+    e.type === 'dir'
+      ? `${e.path}/`
+      : e.type === 'symlink'
+        ? `${e.path} -> (symlink)`
+        : e.size === undefined
+          ? e.path
+          : `${e.path} (${e.size})`,
   );
   lines.push(`[${r.files} files, ${r.dirs} dirs${r.truncated ? ', truncated' : ''}]`);
   return lines.join('\n');

@@ -44,25 +44,43 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
   const { agent } = job;
   const params = state.run.params;
   const setBatch = (mut: (b: BatchRecord, r: RunRecord) => void) =>
-    ctx.save((r) => mut(r.activities.find((a) => a.agent === agent)!.batches!.find((b) => b.index === index)!, r));
+    ctx.save((r) =>
+      mut(
+        r.activities.find((a) => a.agent === agent)!.batches!.find((b) => b.index === index)!,
+        r,
+      ),
+    );
   const where = `${agent} batch ${job.position.index}/${job.position.count}${job.position.part ? ` (part ${job.position.part})` : ''}`;
   let envelope: string;
   try {
     envelope = buildEnvelope({
-      schema_version: '1', run_id: state.run.id, from_agent: job.from.agent, to_agent: agent, artifact_id: job.from.artifactId,
-      payload: job.planned.payload, batch: job.position, params: paramsFor(agent, state.run),
+      schema_version: '1',
+      run_id: state.run.id,
+      from_agent: job.from.agent,
+      to_agent: agent,
+      artifact_id: job.from.artifactId,
+      payload: job.planned.payload,
+      batch: job.position,
+      params: paramsFor(agent, state.run),
     });
   } catch (e) {
     if (e instanceof SchemaValidationError) return review(ctx, agent, index, e, 0);
     throw e;
   }
-  const messages: ChatRequest['messages'] = [{ role: 'system', content: job.systemPrompt }, { role: 'user', content: envelope }];
+  const messages: ChatRequest['messages'] = [
+    { role: 'system', content: job.systemPrompt },
+    { role: 'user', content: envelope },
+  ];
   const promptHash = sha256(canonicalJson(messages));
   const model = params.models[agent];
   const orphan = job.adoptable.get(sessionKey(BATCH_KIND[agent], promptHash));
   if (orphan) {
     deps.onEvent?.({ type: 'log', level: 'info', message: `${where}: adopting artifact ${orphan.id}, persisted before an interruption` });
-    await setBatch((b) => { b.status = 'completed'; b.artifactId = orphan.id; b.endedAt = new Date().toISOString(); });
+    await setBatch((b) => {
+      b.status = 'completed';
+      b.artifactId = orphan.id;
+      b.endedAt = new Date().toISOString();
+    });
     return 'done';
   }
   const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
@@ -87,14 +105,29 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
     try {
       // A brand-new session per attempt; it is dropped when this block ends.
       reply = await deps.provider.openSession(agent).complete({
-        agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, responseSchema, attempt, signal: deps.signal,
+        agent,
+        model,
+        messages,
+        temperature: params.temperature,
+        top_p: 1,
+        seed: params.seed,
+        responseSchema,
+        attempt,
+        signal: deps.signal,
         ...(maxOutputTokens ? { maxOutputTokens } : {}),
       });
       const output: AgentOutputs[A] = acceptReply(agent, reply.content);
       const misfit = job.batching.check?.(job.planned.payload, output);
-      if (misfit) throw new SchemaValidationError(`${where}: ${misfit}`, OUTPUT_SCHEMA[agent], [{ path: '/', message: misfit, keyword: 'batch' }]);
+      if (misfit)
+        throw new SchemaValidationError(`${where}: ${misfit}`, OUTPUT_SCHEMA[agent], [{ path: '/', message: misfit, keyword: 'batch' }]);
       const artifact = await deps.store.putArtifact(state.run.id, BATCH_KIND[agent], output, {
-        sanitizer: SANITIZER_VERSION, provider: deps.provider.name, model: reply.model || model, seed: params.seed, temperature: params.temperature, promptHash, attempt,
+        sanitizer: SANITIZER_VERSION,
+        provider: deps.provider.name,
+        model: reply.model || model,
+        seed: params.seed,
+        temperature: params.temperature,
+        promptHash,
+        attempt,
       });
       crashPoint(`${agent}:batch:persisted`);
       const tokens = replyUsage(reply.usage);
@@ -110,8 +143,13 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
     } catch (e) {
       if (e instanceof CancelledError) throw e;
       const err: ActivityError = {
-        kind: errorKind(e), message: errorMessage(e), attempt, at: new Date().toISOString(), batch: index,
-        ...(e instanceof SchemaValidationError ? { details: e.errors } : {}), ...(e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? { excerpt: e.excerpt } : {}),
+        kind: errorKind(e),
+        message: errorMessage(e),
+        attempt,
+        at: new Date().toISOString(),
+        batch: index,
+        ...(e instanceof SchemaValidationError ? { details: e.errors } : {}),
+        ...(e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? { excerpt: e.excerpt } : {}),
       };
       // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
       const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
@@ -130,19 +168,29 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
         if (plan.action === 'split') {
           await splitBatch(ctx, job, index, halves!);
           crashPoint(`${agent}:batch:split`);
-          deps.onEvent?.({ type: 'log', level: 'warn', message: `${where}: ${e.message}; cutting the batch in two halves, each sent in a new session` });
+          deps.onEvent?.({
+            type: 'log',
+            level: 'warn',
+            message: `${where}: ${e.message}; cutting the batch in two halves, each sent in a new session`,
+          });
           return 'split';
         }
-        deps.onEvent?.({ type: 'log', level: 'warn', message: `${where}: ${e.message}; it cannot be cut further: retrying once in a new session` });
+        deps.onEvent?.({
+          type: 'log',
+          level: 'warn',
+          message: `${where}: ${e.message}; it cannot be cut further: retrying once in a new session`,
+        });
         continue;
       }
       if (e instanceof MalformedLlmOutput) {
-        if (++malformed >= params.maxAttempts) return fail(ctx, agent, index, `${where} gave malformed output ${malformed} times: ${e.message}`);
+        if (++malformed >= params.maxAttempts)
+          return fail(ctx, agent, index, `${where} gave malformed output ${malformed} times: ${e.message}`);
         deps.onEvent?.({ type: 'log', level: 'warn', message: `${where}: ${e.message}; retrying in a new session` });
         continue;
       }
       if (e instanceof RateLimitError || e instanceof TransientLlmError) {
-        if (++transport > policy.maxTransportRetries) return fail(ctx, agent, index, `${where}: gave up after ${transport} retries: ${e.message}`);
+        if (++transport > policy.maxTransportRetries)
+          return fail(ctx, agent, index, `${where}: gave up after ${transport} retries: ${e.message}`);
         const delay = backoffDelay(e, transport, policy);
         // A 429 holds every batch of the stage, not only this one.
         if (e instanceof RateLimitError) job.gate.hold(delay);
@@ -157,7 +205,12 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
 }
 
 /** Marks a batch split and adds its two halves as new pending batches (their payloads are re-derived from the record on resume). */
-async function splitBatch<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number, halves: [AgentInputs[A], AgentInputs[A]]): Promise<void> {
+async function splitBatch<A extends AgentId>(
+  ctx: StageContext,
+  job: BatchJob<A>,
+  index: number,
+  halves: [AgentInputs[A], AgentInputs[A]],
+): Promise<void> {
   await ctx.save((r) => {
     const a = r.activities.find((x) => x.agent === job.agent)!;
     const batches = a.batches!;
@@ -168,7 +221,16 @@ async function splitBatch<A extends AgentId>(ctx: StageContext, job: BatchJob<A>
     b.endedAt = new Date().toISOString();
     halves.forEach((payload, i) => {
       const part = `${b.part ? `${b.part}.` : ''}${i + 1}`;
-      batches.push({ index: first + i, key: `${b.key} (part ${part})`, status: 'pending', attempts: 0, errors: [], requestTokens: job.requestTokens(payload), parent: index, part });
+      batches.push({
+        index: first + i,
+        key: `${b.key} (part ${part})`,
+        status: 'pending',
+        attempts: 0,
+        errors: [],
+        requestTokens: job.requestTokens(payload),
+        parent: index,
+        part,
+      });
     });
   });
 }
@@ -184,7 +246,14 @@ async function review(ctx: StageContext, agent: AgentId, index: number, e: Schem
     const a = r.activities.find((x) => x.agent === agent)!;
     const b = a.batches!.find((x) => x.index === index)!;
     if (attempt === 0) {
-      const err: ActivityError = { kind: e.kind, message: e.message, attempt, at: new Date().toISOString(), details: e.errors, batch: index };
+      const err: ActivityError = {
+        kind: e.kind,
+        message: e.message,
+        attempt,
+        at: new Date().toISOString(),
+        details: e.errors,
+        batch: index,
+      };
       b.errors.push(err);
       a.errors.push(err);
     }

@@ -39,7 +39,11 @@ export function batchedAgentStage<A extends AgentId>(agent: A, batching: AgentBa
     const { source, from } = await sourceOf(ctx, agent);
     const planned = batching.plan(source, plan);
     const requestTokens = (payload: unknown) => estimateTokens(prompt) + estimateTokens(payload) + ENVELOPE_TOKENS;
-    await recordBatches(ctx, agent, planned.map((p) => ({ key: p.key, requestTokens: requestTokens(p.payload) })));
+    await recordBatches(
+      ctx,
+      agent,
+      planned.map((p) => ({ key: p.key, requestTokens: requestTokens(p.payload) })),
+    );
 
     const adoptable = await ctx.deps.store.sessionArtifacts(ctx.state.run.id);
     const gate = new RateGate();
@@ -47,11 +51,23 @@ export function batchedAgentStage<A extends AgentId>(agent: A, batching: AgentBa
     let stopped: BatchEnd | undefined;
     // A batch whose reply did not fit is split into two new pending batches: run until none is left.
     for (;;) {
-      const pending = act().batches!.filter((b) => b.status !== 'split' && !(b.status === 'completed' && b.artifactId)).map((b) => b.index);
+      const pending = act()
+        .batches!.filter((b) => b.status !== 'split' && !(b.status === 'completed' && b.artifactId))
+        .map((b) => b.index);
       if (!pending.length) break;
       await pool(pending, concurrency, async (index) => {
         if (stopped) return;
-        const job: BatchJob<A> = { agent, batching, planned: batchOf(act().batches!, planned, batching, index), position: positionOf(act().batches!, planned.length, index), systemPrompt: prompt, requestTokens, from, adoptable, gate };
+        const job: BatchJob<A> = {
+          agent,
+          batching,
+          planned: batchOf(act().batches!, planned, batching, index),
+          position: positionOf(act().batches!, planned.length, index),
+          systemPrompt: prompt,
+          requestTokens,
+          from,
+          adoptable,
+          gate,
+        };
         const end = await runBatch(ctx, job, index);
         if (end === 'needs_review' || end === 'failed') stopped = end;
       });
@@ -62,7 +78,12 @@ export function batchedAgentStage<A extends AgentId>(agent: A, batching: AgentBa
 }
 
 /** A batch's work: a planned batch, or a half of a split one (re-derived, so a resume sends the same halves). */
-function batchOf<A extends AgentId>(records: BatchRecord[], planned: PlannedBatch<A>[], batching: AgentBatching<A>, index: number): PlannedBatch<A> {
+function batchOf<A extends AgentId>(
+  records: BatchRecord[],
+  planned: PlannedBatch<A>[],
+  batching: AgentBatching<A>,
+  index: number,
+): PlannedBatch<A> {
   const b = records.find((x) => x.index === index)!;
   if (b.parent === undefined) return planned[index - 1];
   const halves = batching.split(batchOf(records, planned, batching, b.parent).payload);
@@ -92,7 +113,9 @@ function planContext(ctx: StageContext, agent: AgentId, prompt: string): PlanCon
   const budget = params.batching ?? DEFAULT_BATCHING;
   const payloadTokens = budget.inputTokens - estimateTokens(prompt) - ENVELOPE_TOKENS;
   if (payloadTokens < 512) {
-    throw new LlmConfigError(`the input budget (${budget.inputTokens} tokens) leaves no room for a ${agent} batch beside its ${estimateTokens(prompt)}-token system prompt: raise it (--max-input-tokens)`);
+    throw new LlmConfigError(
+      `the input budget (${budget.inputTokens} tokens) leaves no room for a ${agent} batch beside its ${estimateTokens(prompt)}-token system prompt: raise it (--max-input-tokens)`,
+    );
   }
   return { budget: { payloadTokens, outputTokens: budget.outputTokens }, depth: params.depth, framework: params.framework };
 }
@@ -101,12 +124,19 @@ function planContext(ctx: StageContext, agent: AgentId, prompt: string): PlanCon
 async function sourceOf<A extends AgentId>(ctx: StageContext, agent: A): Promise<{ source: AgentSources[A]; from: BatchJob<A>['from'] }> {
   const { deps, state } = ctx;
   if (agent === 'crawler') {
-    return { source: (await staticMap(ctx)) as AgentSources[A], from: { agent: 'orchestrator', artifactId: state.run.activities[0].sourceArtifactId ?? null } };
+    return {
+      source: (await staticMap(ctx)) as AgentSources[A],
+      from: { agent: 'orchestrator', artifactId: state.run.activities[0].sourceArtifactId ?? null },
+    };
   }
   const prev = AGENTS[AGENTS.indexOf(agent) - 1];
   const artifactId = state.run.activities.find((a) => a.agent === prev)!.artifactId!;
-  if (agent === 'generator') return { source: (await deps.store.agentOutput(state.run, 'crawler')) as AgentSources[A], from: { agent: prev, artifactId } };
-  const source: AgentSources['engineer'] = { plan: await deps.store.agentOutput(state.run, 'generator'), map: await deps.store.agentOutput(state.run, 'crawler') };
+  if (agent === 'generator')
+    return { source: (await deps.store.agentOutput(state.run, 'crawler')) as AgentSources[A], from: { agent: prev, artifactId } };
+  const source: AgentSources['engineer'] = {
+    plan: await deps.store.agentOutput(state.run, 'generator'),
+    map: await deps.store.agentOutput(state.run, 'crawler'),
+  };
   return { source: source as AgentSources[A], from: { agent: prev, artifactId } };
 }
 
@@ -124,7 +154,9 @@ async function staticMap(ctx: StageContext): Promise<CrawlerOutput> {
   const source = deps.provider.name === 'offline' ? map : redactValue(map);
   requireValid('crawler-output', source, 'static map');
   const artifact = await deps.store.putArtifact(state.run.id, 'static_map', source, { source: 'static-analysis' });
-  await ctx.save((r) => { r.activities.find((a) => a.agent === 'crawler')!.sourceArtifactId = artifact.id; });
+  await ctx.save((r) => {
+    r.activities.find((a) => a.agent === 'crawler')!.sourceArtifactId = artifact.id;
+  });
   return source;
 }
 
@@ -133,17 +165,36 @@ async function recordBatches(ctx: StageContext, agent: AgentId, planned: { key: 
   const before = (ctx.state.run.activities.find((a) => a.agent === agent)!.batches ?? []).filter((b) => b.parent === undefined);
   const same = before.length === planned.length && before.every((b, i) => b.key === planned[i].key);
   if (same) return;
-  const batches: BatchRecord[] = planned.map((p, i) => ({ index: i + 1, key: p.key, status: 'pending', attempts: 0, errors: [], requestTokens: p.requestTokens }));
-  await ctx.save((r) => { r.activities.find((a) => a.agent === agent)!.batches = batches; });
+  const batches: BatchRecord[] = planned.map((p, i) => ({
+    index: i + 1,
+    key: p.key,
+    status: 'pending',
+    attempts: 0,
+    errors: [],
+    requestTokens: p.requestTokens,
+  }));
+  await ctx.save((r) => {
+    r.activities.find((a) => a.agent === agent)!.batches = batches;
+  });
 }
 
-async function merge<A extends AgentId>(ctx: StageContext, agent: A, batching: AgentBatching<A>, source: AgentSources[A], planned: PlannedBatch<A>[], plan: PlanContext): Promise<void> {
+async function merge<A extends AgentId>(
+  ctx: StageContext,
+  agent: A,
+  batching: AgentBatching<A>,
+  source: AgentSources[A],
+  planned: PlannedBatch<A>[],
+  plan: PlanContext,
+): Promise<void> {
   const { deps, state } = ctx;
   const records = state.run.activities.find((a) => a.agent === agent)!.batches!;
   const batches = leaves(records);
   // Each was validated against its contract before it was stored, and is hash-checked on load.
   const done: DoneBatch<A>[] = await Promise.all(
-    batches.map(async (b) => ({ payload: batchOf(records, planned, batching, b.index).payload, output: (await deps.store.getArtifact(state.run.id, b.artifactId!)).content as AgentOutputs[A] })),
+    batches.map(async (b) => ({
+      payload: batchOf(records, planned, batching, b.index).payload,
+      output: (await deps.store.getArtifact(state.run.id, b.artifactId!)).content as AgentOutputs[A],
+    })),
   );
   let result: AgentResults[A];
   try {
@@ -160,7 +211,9 @@ async function merge<A extends AgentId>(ctx: StageContext, agent: A, batching: A
     });
     return;
   }
-  const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], result, { merged_from: batches.map((b) => b.artifactId!) });
+  const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], result, {
+    merged_from: batches.map((b) => b.artifactId!),
+  });
   crashPoint(`${agent}:persisted`);
   await ctx.save((r) => {
     const a = r.activities.find((x) => x.agent === agent)!;

@@ -21,9 +21,15 @@ import type { Save, Stage, StageContext } from './stage';
 import { planAfterTruncation } from './truncation';
 
 /** What each agent replied with before batching. */
-const LEGACY_OUTPUT = { crawler: 'crawler-output', generator: 'test-cases', engineer: 'engineer-output' } as const satisfies Record<AgentId, SchemaName>;
+const LEGACY_OUTPUT = { crawler: 'crawler-output', generator: 'test-cases', engineer: 'engineer-output' } as const satisfies Record<
+  AgentId,
+  SchemaName
+>;
 /** What each agent's single envelope carried. */
-const LEGACY_INPUT = { crawler: 'crawler-output', generator: 'crawler-output', engineer: 'test-cases' } as const satisfies Record<AgentId, SchemaName>;
+const LEGACY_INPUT = { crawler: 'crawler-output', generator: 'crawler-output', engineer: 'test-cases' } as const satisfies Record<
+  AgentId,
+  SchemaName
+>;
 
 /** The stage that runs `agent` in one session; a no-op once the agent's artifact is committed. */
 export function legacyAgentStage(agent: AgentId): Stage {
@@ -48,7 +54,13 @@ async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): P
   // The previous agent's output is loaded from the store by id, never passed in memory.
   const { artifact, contentText } = await deps.store.loadArtifact(run.id, prev.artifactId!);
   const params = agent === 'generator' ? { depth_level: run.params.depth } : { target_framework: run.params.framework };
-  return { from_agent: from, artifact_id: artifact.id, payload: artifact.content as Record<string, unknown>, params, payloadCanonical: contentText };
+  return {
+    from_agent: from,
+    artifact_id: artifact.id,
+    payload: artifact.content as Record<string, unknown>,
+    params,
+    payloadCanonical: contentText,
+  };
 }
 
 async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
@@ -56,12 +68,18 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
   const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
   const { params } = state.run;
   const setAct = (mut: (a: ActivityRecord) => void) => save((r) => mut(r.activities.find((a) => a.agent === agent)!));
-  await save((r) => { r.stage = agent; });
+  await save((r) => {
+    r.stage = agent;
+  });
 
   let envelope: string;
   try {
     const { payloadCanonical, ...parts } = await payloadFor(deps, state.run, agent);
-    envelope = buildEnvelope({ schema_version: '1', run_id: state.run.id, to_agent: agent, ...parts }, payloadCanonical, LEGACY_INPUT[agent]);
+    envelope = buildEnvelope(
+      { schema_version: '1', run_id: state.run.id, to_agent: agent, ...parts },
+      payloadCanonical,
+      LEGACY_INPUT[agent],
+    );
   } catch (e) {
     if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, 0);
     throw e;
@@ -75,7 +93,11 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
   const orphan = await deps.store.findUncommittedArtifact(state.run.id, ARTIFACT_KIND[agent], promptHash);
   if (orphan) {
     deps.onEvent?.({ type: 'log', level: 'info', message: `${agent}: adopting artifact ${orphan.id}, persisted before an interruption` });
-    await setAct((a) => { a.status = 'completed'; a.artifactId = orphan.id; a.endedAt = new Date().toISOString(); });
+    await setAct((a) => {
+      a.status = 'completed';
+      a.artifactId = orphan.id;
+      a.endedAt = new Date().toISOString();
+    });
     return;
   }
   const budget: Budget = { malformed: 0, transport: 0, truncated: 0 };
@@ -85,34 +107,66 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
   for (;;) {
     if (deps.signal?.aborted) throw new CancelledError();
     const attempt = state.run.activities.find((a) => a.agent === agent)!.attempts + 1;
-    await setAct((a) => { a.status = 'running'; a.attempts = attempt; a.model = model; a.startedAt ??= new Date().toISOString(); });
+    await setAct((a) => {
+      a.status = 'running';
+      a.attempts = attempt;
+      a.model = model;
+      a.startedAt ??= new Date().toISOString();
+    });
     deps.onEvent?.({ type: 'activity', runId: state.run.id, agent, attempt });
     // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
     let reply: ChatReply | undefined;
     try {
       // A brand-new session per attempt; it is dropped when this block ends.
       const session = deps.provider.openSession(agent);
-      reply = await session.complete({ agent, model, messages, temperature: params.temperature, top_p: 1, seed: params.seed, responseSchema, attempt, signal: deps.signal });
+      reply = await session.complete({
+        agent,
+        model,
+        messages,
+        temperature: params.temperature,
+        top_p: 1,
+        seed: params.seed,
+        responseSchema,
+        attempt,
+        signal: deps.signal,
+      });
       const content = acceptAs(LEGACY_OUTPUT[agent], agent, reply.content);
       const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
-        sanitizer: SANITIZER_VERSION, provider: deps.provider.name, model: reply.model || model, seed: params.seed, temperature: params.temperature, promptHash, attempt,
+        sanitizer: SANITIZER_VERSION,
+        provider: deps.provider.name,
+        model: reply.model || model,
+        seed: params.seed,
+        temperature: params.temperature,
+        promptHash,
+        attempt,
       });
       crashPoint(`${agent}:persisted`);
       const tokens = replyUsage(reply.usage);
-      await setAct((a) => { a.status = 'completed'; a.artifactId = artifact.id; a.endedAt = new Date().toISOString(); a.usage = addUsage(a.usage, tokens); });
+      await setAct((a) => {
+        a.status = 'completed';
+        a.artifactId = artifact.id;
+        a.endedAt = new Date().toISOString();
+        a.usage = addUsage(a.usage, tokens);
+      });
       crashPoint(`${agent}:committed`);
       return;
     } catch (e) {
       if (e instanceof CancelledError) throw e;
       const err = {
-        kind: errorKind(e), message: errorMessage(e), attempt, at: new Date().toISOString(),
+        kind: errorKind(e),
+        message: errorMessage(e),
+        attempt,
+        at: new Date().toISOString(),
         details: e instanceof SchemaValidationError ? e.errors : undefined,
         excerpt: e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? e.excerpt : undefined,
       };
       // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
       const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
       const tokens = received ? replyUsage(reply ? reply.usage : usageOf(e)) : undefined;
-      await setAct((a) => { a.errors.push(err); if (tokens) a.usage = addUsage(a.usage, tokens); });
+      await setAct((a) => {
+        a.errors.push(err);
+        if (tokens) a.usage = addUsage(a.usage, tokens);
+      });
       if ((await afterFailure(ctx, agent, e, attempt, budget, policy)) === 'stop') return;
     }
   }
@@ -125,12 +179,20 @@ interface Budget {
 }
 
 /** The retry policy: each failure kind spends its own budget; 'retry' sends the request again in a new session. */
-async function afterFailure(ctx: StageContext, agent: AgentId, e: unknown, attempt: number, budget: Budget, policy: BackoffPolicy): Promise<'retry' | 'stop'> {
+async function afterFailure(
+  ctx: StageContext,
+  agent: AgentId,
+  e: unknown,
+  attempt: number,
+  budget: Budget,
+  policy: BackoffPolicy,
+): Promise<'retry' | 'stop'> {
   const { deps, save, state } = ctx;
   const log = (message: string) => deps.onEvent?.({ type: 'log', level: 'warn', message });
   if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, attempt).then(() => 'stop');
   if (e instanceof MalformedLlmOutput) {
-    if (++budget.malformed >= state.run.params.maxAttempts) return fail(save, agent, `${agent} gave malformed output ${budget.malformed} times: ${e.message}`).then(() => 'stop');
+    if (++budget.malformed >= state.run.params.maxAttempts)
+      return fail(save, agent, `${agent} gave malformed output ${budget.malformed} times: ${e.message}`).then(() => 'stop');
     log(`${agent}: ${e.message}; retrying in a new session`);
     return 'retry';
   }
@@ -141,7 +203,8 @@ async function afterFailure(ctx: StageContext, agent: AgentId, e: unknown, attem
     return 'retry';
   }
   if (e instanceof RateLimitError || e instanceof TransientLlmError) {
-    if (++budget.transport > policy.maxTransportRetries) return fail(save, agent, `${agent}: gave up after ${budget.transport} retries: ${e.message}`).then(() => 'stop');
+    if (++budget.transport > policy.maxTransportRetries)
+      return fail(save, agent, `${agent}: gave up after ${budget.transport} retries: ${e.message}`).then(() => 'stop');
     const delay = backoffDelay(e, budget.transport, policy);
     log(`${agent}: ${e.message}; retrying in ${delay} ms`);
     await sleep(delay, deps.signal);

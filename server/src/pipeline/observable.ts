@@ -11,7 +11,11 @@ export function observableState(run: RunRecord): { label: string; state: unknown
     stage: run.stage,
     reason: run.reason ?? null,
     activities: run.activities.map((a) => ({
-      agent: a.agent, status: a.status, attempts: a.attempts, artifactId: a.artifactId ?? null, errors: a.errors.map((e) => e.kind),
+      agent: a.agent,
+      status: a.status,
+      attempts: a.attempts,
+      artifactId: a.artifactId ?? null,
+      errors: a.errors.map((e) => e.kind),
       ...(a.batches ? { batches: a.batches.map((b) => ({ index: b.index, status: b.status, artifactId: b.artifactId ?? null })) } : {}),
     })),
     files: run.files.map((f) => ({ path: f.path, action: f.action, sha256: f.sha256 ?? null })),

@@ -16,8 +16,19 @@ export async function startRun(deps: PipelineDeps, params: RunParams, runId = ne
   await deps.store.init();
   const now = new Date().toISOString();
   const run: RunRecord = {
-    schema_version: 1, id: runId, version: 0, status: 'running', stage: 'crawler', createdAt: now, updatedAt: now, params, owner: ownerMark(runId, deps.workspace),
-    activities: AGENTS.map((agent) => ({ agent, status: 'pending', attempts: 0, errors: [] })), files: [], approvals: [], audit: [],
+    schema_version: 1,
+    id: runId,
+    version: 0,
+    status: 'running',
+    stage: 'crawler',
+    createdAt: now,
+    updatedAt: now,
+    params,
+    owner: ownerMark(runId, deps.workspace),
+    activities: AGENTS.map((agent) => ({ agent, status: 'pending', attempts: 0, errors: [] })),
+    files: [],
+    approvals: [],
+    audit: [],
   };
   return drive(deps, await deps.store.saveRun(run));
 }
@@ -56,11 +67,22 @@ async function drive(deps: PipelineDeps, initial: RunRecord, held?: () => Promis
       await stage(ctx);
       if (!goesOn(ctx.state.run)) break;
     }
-    if (ctx.state.run.status === 'running') await ctx.save((r) => { r.status = 'completed'; r.stage = 'done'; });
+    if (ctx.state.run.status === 'running')
+      await ctx.save((r) => {
+        r.status = 'completed';
+        r.stage = 'done';
+      });
     return ctx.state.run;
   } catch (e) {
-    if (e instanceof CancelledError) return ctx.save((r) => { r.status = 'cancelled'; r.reason = 'cancelled by the user'; });
-    await ctx.save((r) => { r.status = 'failed'; r.reason = `${errorKind(e)}: ${errorMessage(e)}`; });
+    if (e instanceof CancelledError)
+      return ctx.save((r) => {
+        r.status = 'cancelled';
+        r.reason = 'cancelled by the user';
+      });
+    await ctx.save((r) => {
+      r.status = 'failed';
+      r.reason = `${errorKind(e)}: ${errorMessage(e)}`;
+    });
     throw e;
   } finally {
     await release();
@@ -89,10 +111,18 @@ function context(deps: PipelineDeps, initial: RunRecord): StageContext {
     return done;
   };
   // Decisions already on record (`amtp approve`) answer first, so a resumed run finds them.
-  const gateway = new Gateway(state.run.id, recordedDecisions(() => state.run, deps.approver), {
-    approval: (rec) => save((r) => upsertApproval(r, rec)).then(() => undefined),
-    audit: (row) => save((r) => { r.audit.push(row); }).then(() => undefined),
-  }, deps.riskPolicy);
+  const gateway = new Gateway(
+    state.run.id,
+    recordedDecisions(() => state.run, deps.approver),
+    {
+      approval: (rec) => save((r) => upsertApproval(r, rec)).then(() => undefined),
+      audit: (row) =>
+        save((r) => {
+          r.audit.push(row);
+        }).then(() => undefined),
+    },
+    deps.riskPolicy,
+  );
   return { deps, state, save, gateway };
 }
 
@@ -107,6 +137,9 @@ async function auditIgnoredSettings(ctx: StageContext): Promise<void> {
   const done = new Set(ctx.state.run.audit.filter((a) => a.tool === 'settings.ignored').map((a) => a.detail));
   for (const w of warnings) {
     ctx.deps.onEvent?.({ type: 'log', level: 'warn', message: w });
-    if (!done.has(w)) await ctx.save((r) => { r.audit.push({ at: new Date().toISOString(), tool: 'settings.ignored', risk: 'high', outcome: 'refused', detail: w }); });
+    if (!done.has(w))
+      await ctx.save((r) => {
+        r.audit.push({ at: new Date().toISOString(), tool: 'settings.ignored', risk: 'high', outcome: 'refused', detail: w });
+      });
   }
 }

@@ -15,7 +15,7 @@ export interface BackoffPolicy {
 export const DEFAULT_BACKOFF: BackoffPolicy = { rateLimitBaseMs: 7500, transientBaseMs: 1500, maxTransportRetries: 5, maxDelayMs: 120_000 };
 
 export function backoffDelay(e: RateLimitError | TransientLlmError, attempt: number, p: BackoffPolicy): number {
-  const ms = e instanceof RateLimitError ? e.retryAfterMs ?? p.rateLimitBaseMs * attempt : p.transientBaseMs * attempt;
+  const ms = e instanceof RateLimitError ? (e.retryAfterMs ?? p.rateLimitBaseMs * attempt) : p.transientBaseMs * attempt;
   return Math.min(ms, p.maxDelayMs);
 }
 

@@ -75,7 +75,8 @@ export class RunStore {
     const id = run.activities.find((a) => a.agent === agent)?.artifactId;
     if (!id) throw new StoreCorruptError(`run ${run.id} has no committed ${agent} output`);
     const artifact = await this.getArtifact(run.id, id);
-    if (artifact.kind !== ARTIFACT_KIND[agent]) throw new StoreCorruptError(`artifact ${id} is ${artifact.kind}, not the ${agent}'s output`);
+    if (artifact.kind !== ARTIFACT_KIND[agent])
+      throw new StoreCorruptError(`artifact ${id} is ${artifact.kind}, not the ${agent}'s output`);
     // Validated against the agent's output contract before it was stored, and hash-checked on load.
     return artifact.content as AgentResults[A];
   }
@@ -105,7 +106,8 @@ export class RunStore {
       if (e.code === 'ENOENT') throw new StoreCorruptError(`artifact ${id} is missing from ${path.dirname(file)}`);
       throw e;
     });
-    if ('a_' + sha256(text).slice(0, 32) !== id) throw new StoreCorruptError(`artifact ${id} content does not match its id: the file was edited or damaged (${file})`);
+    if ('a_' + sha256(text).slice(0, 32) !== id)
+      throw new StoreCorruptError(`artifact ${id} content does not match its id: the file was edited or damaged (${file})`);
     return text;
   }
 
@@ -138,7 +140,9 @@ export class RunStore {
     const run = await this.getRun(id);
     if (!run) throw new UsageError(`no run ${id} in ${this.dir}`);
     if (!isOwnRun(run, this.workspace)) {
-      throw new ForeignRunError(`run ${id} in ${this.dir} was not created by you in this workspace (it may have come with the repository); AMTP will not resume or approve it. Start a new run instead.`);
+      throw new ForeignRunError(
+        `run ${id} in ${this.dir} was not created by you in this workspace (it may have come with the repository); AMTP will not resume or approve it. Start a new run instead.`,
+      );
     }
     return run;
   }
@@ -229,7 +233,9 @@ export class RunStore {
     } catch (e) {
       const backup = `${file}.corrupt-${Date.now()}`;
       await fsp.copyFile(file, backup, FS.COPYFILE_EXCL).catch(() => undefined);
-      throw new StoreCorruptError(`${what} is not valid JSON (${file}): ${(e as Error).message}. A copy was kept at ${backup}; the file was left as it is.`);
+      throw new StoreCorruptError(
+        `${what} is not valid JSON (${file}): ${(e as Error).message}. A copy was kept at ${backup}; the file was left as it is.`,
+      );
     }
   }
 }

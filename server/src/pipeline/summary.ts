@@ -10,7 +10,13 @@ export interface RunSummary {
   runId: string;
   status: RunStatus;
   reason?: string;
-  activities: { agent: string; status: string; attempts: number; artifactId?: string; errors: { kind: string; message: string; details?: unknown }[] }[];
+  activities: {
+    agent: string;
+    status: string;
+    attempts: number;
+    artifactId?: string;
+    errors: { kind: string; message: string; details?: unknown }[];
+  }[];
   cases: { id: string; priority: string; title: string; kind?: string; existenceOnly?: boolean }[];
   /** share (0..1) of planned cases that only check an export exists or its arity: never coverage of behaviour */
   existenceOnlyShare?: number;
@@ -27,9 +33,21 @@ export interface RunSummary {
     /** runner invocations made */
     executions: number;
     filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
-    results: { caseId: string; outcome: 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing'; reason?: string; test?: string; file?: string }[];
+    results: {
+      caseId: string;
+      outcome: 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing';
+      reason?: string;
+      test?: string;
+      file?: string;
+    }[];
     coverage: {
-      before?: number; after?: number; tool?: string; skipped?: string; statements?: number; branches?: number; beyondImport?: number;
+      before?: number;
+      after?: number;
+      tool?: string;
+      skipped?: string;
+      statements?: number;
+      branches?: number;
+      beyondImport?: number;
       /** set by --min-coverage: the statement target and whether the kept suite met it */
       target?: { min: number; met: boolean };
       /** files written by --lcov / --cobertura */
@@ -40,7 +58,16 @@ export interface RunSummary {
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
   };
   /** present when the run was asked to commit (--commit): the branch made, or why not */
-  branch?: { status: string; reason?: string; name?: string; commit?: string; base?: string; files: string[]; title?: string; labels?: string[] };
+  branch?: {
+    status: string;
+    reason?: string;
+    name?: string;
+    commit?: string;
+    base?: string;
+    files: string[];
+    title?: string;
+    labels?: string[];
+  };
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
   usage: RunUsage;
   /** per agent wall time, attempts, error ratio and tokens */
@@ -54,13 +81,18 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     const content = await store.agentOutput(run, 'generator');
     cases = content.cases.map((c) => ({ id: c.id, priority: c.priority, title: c.title, kind: c.kind, existenceOnly: isExistenceOnly(c) }));
   }
-  const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId) ? (await store.agentOutput(run, 'engineer')).layout_note : undefined;
+  const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
+    ? (await store.agentOutput(run, 'engineer')).layout_note
+    : undefined;
   return {
     runId: run.id,
     status: run.status,
     reason: run.reason,
     activities: run.activities.map((a) => ({
-      agent: a.agent, status: a.status, attempts: a.attempts, artifactId: a.artifactId,
+      agent: a.agent,
+      status: a.status,
+      attempts: a.attempts,
+      artifactId: a.artifactId,
       errors: a.errors.map((e) => ({ kind: e.kind, message: e.message, ...(e.details ? { details: e.details } : {}) })),
     })),
     cases,
@@ -83,11 +115,21 @@ function coverageSummary(c: NonNullable<RunRecord['verification']>['coverage']):
 
 function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNullable<RunSummary['verification']> {
   return {
-    status: v.status, reason: v.reason, runs: v.runs, executions: v.executions,
+    status: v.status,
+    reason: v.reason,
+    runs: v.runs,
+    executions: v.executions,
     filters: v.filters.map((f) => ({ ...f })),
-    results: v.results.map((r) => ({ caseId: r.caseId, outcome: r.outcome, ...(r.reason ? { reason: r.reason } : {}), ...(r.test ? { test: r.test } : {}), ...(r.file ? { file: r.file } : {}) })),
+    results: v.results.map((r) => ({
+      caseId: r.caseId,
+      outcome: r.outcome,
+      ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.test ? { test: r.test } : {}),
+      ...(r.file ? { file: r.file } : {}),
+    })),
     coverage: coverageSummary(v.coverage),
-    quarantineFiles: v.quarantineFiles, unmet: v.unmet,
+    quarantineFiles: v.quarantineFiles,
+    unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
   };
 }
@@ -97,8 +139,11 @@ export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4, coverageBelowT
 
 export function exitCodeFor(status: RunStatus): number {
   switch (status) {
-    case 'completed': return EXIT.ok;
-    case 'needs_review': return EXIT.needsReview;
-    default: return EXIT.failed; // failed, cancelled, awaiting_approval (no TTY)
+    case 'completed':
+      return EXIT.ok;
+    case 'needs_review':
+      return EXIT.needsReview;
+    default:
+      return EXIT.failed; // failed, cancelled, awaiting_approval (no TTY)
   }
 }

@@ -25,8 +25,12 @@ export async function checkDeterminism(file: string, cliPath: string, env: NodeJ
     if (a === b) {
       const out = JSON.parse(a) as ReplayOutput;
       const diverged = divergence(out);
-      if (diverged) return { identical: false, summary: `both replays diverged from the recording: ${diverged}`, firstDivergentEvent: diverged };
-      return { identical: true, summary: `deterministic: ${out.trace.length} recorded events replayed, ${out.artifacts.length} artifacts, ${out.files.length} files, final state ${(out.final as { status?: string })?.status ?? 'none'}` };
+      if (diverged)
+        return { identical: false, summary: `both replays diverged from the recording: ${diverged}`, firstDivergentEvent: diverged };
+      return {
+        identical: true,
+        summary: `deterministic: ${out.trace.length} recorded events replayed, ${out.artifacts.length} artifacts, ${out.files.length} files, final state ${(out.final as { status?: string })?.status ?? 'none'}`,
+      };
     }
     const ra = JSON.parse(a) as ReplayOutput;
     const rb = JSON.parse(b) as ReplayOutput;
@@ -79,7 +83,14 @@ function firstDivergence(a: ReplayOutput, b: ReplayOutput): string {
 function pretty(o: ReplayOutput): string {
   const lines: string[] = [`run_id ${o.run_id}`, `error ${o.error ?? ''}`, `final ${JSON.stringify(o.final)}`];
   for (const t of o.trace) lines.push(`event ${t.source_event_id} ${t.type} ${t.agent} ${t.payload_hash}`);
-  for (const a of o.artifacts) lines.push(`artifact ${a.agent} ${a.id}`, ...a.text.replace(/,"/g, ',\n"').split('\n').map((l) => `  ${l}`));
+  for (const a of o.artifacts)
+    lines.push(
+      `artifact ${a.agent} ${a.id}`,
+      ...a.text
+        .replace(/,"/g, ',\n"')
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
   for (const f of o.files) lines.push(`file ${f.path}`, ...f.content.split('\n').map((l) => `  ${l}`));
   return lines.join('\n') + '\n';
 }

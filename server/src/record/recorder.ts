@@ -26,7 +26,10 @@ export class Recorder {
   private readonly written = new Set<string>();
   private last: string | null = null;
 
-  constructor(readonly file: string, private readonly secrets: readonly string[] = []) {
+  constructor(
+    readonly file: string,
+    private readonly secrets: readonly string[] = [],
+  ) {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.fd = openSync(file, 'w');
   }
@@ -34,9 +37,24 @@ export class Recorder {
   header(h: HeaderRun): void {
     const p = h.params;
     this.line({
-      type: 'header', format: 'amtp-recording', format_version: 3, sanitizer: SANITIZER_VERSION,
+      type: 'header',
+      format: 'amtp-recording',
+      format_version: 3,
+      sanitizer: SANITIZER_VERSION,
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([k, s]) => [k, s.$id])),
-      run: { run_id: h.run_id, workspace_name: h.workspace_name, depth: p.depth, framework: p.framework, provider: p.provider, models: p.models, seed: p.seed, temperature: p.temperature, max_attempts: p.maxAttempts, batching: p.batching ?? DEFAULT_BATCHING, ...(p.verify ? { verify: p.verify } : {}) },
+      run: {
+        run_id: h.run_id,
+        workspace_name: h.workspace_name,
+        depth: p.depth,
+        framework: p.framework,
+        provider: p.provider,
+        models: p.models,
+        seed: p.seed,
+        temperature: p.temperature,
+        max_attempts: p.maxAttempts,
+        batching: p.batching ?? DEFAULT_BATCHING,
+        ...(p.verify ? { verify: p.verify } : {}),
+      },
     });
   }
 
@@ -58,7 +76,16 @@ export class Recorder {
   event(type: string, agent: RecordedAgent, data: unknown, extra: Record<string, unknown> = {}, parent: string | null = this.last): string {
     const event_id = randomUUID();
     const { ref, short } = this.payload(data);
-    this.line({ type, event_id, agent_id: agent, timestamp_ns: process.hrtime.bigint().toString(), parent_event_id: parent, payload_hash: short, payload_ref: ref, ...extra });
+    this.line({
+      type,
+      event_id,
+      agent_id: agent,
+      timestamp_ns: process.hrtime.bigint().toString(),
+      parent_event_id: parent,
+      payload_hash: short,
+      payload_ref: ref,
+      ...extra,
+    });
     this.last = event_id;
     return event_id;
   }

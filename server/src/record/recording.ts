@@ -13,8 +13,15 @@ export interface RecordingHeader {
   sanitizer: string;
   schemas: Record<string, string>;
   run: {
-    run_id: string; workspace_name: string; depth: Depth; framework: FrameworkChoice;
-    provider: string; models: Record<string, string>; seed: number; temperature: number; max_attempts: number;
+    run_id: string;
+    workspace_name: string;
+    depth: Depth;
+    framework: FrameworkChoice;
+    provider: string;
+    models: Record<string, string>;
+    seed: number;
+    temperature: number;
+    max_attempts: number;
     /** format_version 2: the budgets the batches were cut with */
     batching?: BatchParams;
     /** format_version 3: the verifier's settings, when the run had a verify stage */
@@ -79,14 +86,16 @@ export function parseRecording(text: string, name = 'recording'): Recording {
       if (header) throw new RecordingError(`${name}:${i + 1}: a second header`);
       header = obj as unknown as RecordingHeader;
     } else if (obj.type === 'payload') {
-      if (sha256(canonicalJson(obj.data)) !== obj.hash) throw new RecordingError(`${name}:${i + 1}: payload content does not match its hash ${obj.hash}`);
+      if (sha256(canonicalJson(obj.data)) !== obj.hash)
+        throw new RecordingError(`${name}:${i + 1}: payload content does not match its hash ${obj.hash}`);
       payloads.set(obj.hash!, obj.data);
     } else events.push(obj as unknown as RecordedEvent);
   }
   if (!header) throw new RecordingError(`${name}: no header line`);
   for (const e of events) {
     if (!payloads.has(e.payload_ref)) throw new RecordingError(`${name}: event ${e.event_id} refers to a missing payload ${e.payload_ref}`);
-    if (e.payload_ref.slice(0, 16) !== e.payload_hash) throw new RecordingError(`${name}: event ${e.event_id} payload_hash does not match payload_ref`);
+    if (e.payload_ref.slice(0, 16) !== e.payload_hash)
+      throw new RecordingError(`${name}: event ${e.event_id} payload_hash does not match payload_ref`);
   }
   return { header, events: topoOrder(events, name), payloads };
 }
@@ -104,7 +113,8 @@ export function topoOrder(events: RecordedEvent[], name = 'recording'): Recorded
   }
   const children = new Map<string | null, RecordedEvent[]>();
   for (const e of events) {
-    if (e.parent_event_id !== null && !byId.has(e.parent_event_id)) throw new RecordingError(`${name}: event ${e.event_id} has an unknown parent ${e.parent_event_id}`);
+    if (e.parent_event_id !== null && !byId.has(e.parent_event_id))
+      throw new RecordingError(`${name}: event ${e.event_id} has an unknown parent ${e.parent_event_id}`);
     const list = children.get(e.parent_event_id) ?? [];
     list.push(e);
     children.set(e.parent_event_id, list);
@@ -117,7 +127,8 @@ export function topoOrder(events: RecordedEvent[], name = 'recording'): Recorded
     out.push(e);
     for (const c of children.get(e.event_id) ?? []) ready.push(c);
   }
-  if (out.length !== events.length) throw new RecordingError(`${name}: the parent links form a cycle (${events.length - out.length} events unreachable)`);
+  if (out.length !== events.length)
+    throw new RecordingError(`${name}: the parent links form a cycle (${events.length - out.length} events unreachable)`);
   return out;
 }
 
@@ -130,7 +141,7 @@ class MinHeap<T> {
   push(v: T): void {
     const a = this.a;
     a.push(v);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const p = (i - 1) >> 1;
       if (this.cmp(a[i], a[p]) >= 0) break;
       [a[i], a[p]] = [a[p], a[i]];
@@ -143,7 +154,7 @@ class MinHeap<T> {
     const last = a.pop();
     if (a.length && last !== undefined) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

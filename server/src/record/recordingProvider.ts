@@ -26,7 +26,10 @@ export function recordedUsage(u: ReplyUsage | undefined): { usage?: RecordedUsag
 
 /** Records every LLM request and its reply (or typed error) around a real provider. */
 export class RecordingProvider implements LlmProvider {
-  constructor(private readonly inner: LlmProvider, private readonly rec: Recorder) {}
+  constructor(
+    private readonly inner: LlmProvider,
+    private readonly rec: Recorder,
+  ) {}
 
   get name(): string {
     return this.inner.name;
@@ -43,17 +46,30 @@ export class RecordingProvider implements LlmProvider {
         const received = rec.event('task_received', agent, request, {}, sent);
         try {
           const reply = await session.complete(req);
-          rec.event('response_sent', agent, { content: reply.content, model: reply.model }, { recipient_agent_id: 'orchestrator', prompt_hash, outcome: 'reply', ...recordedUsage(reply.usage) }, received);
+          rec.event(
+            'response_sent',
+            agent,
+            { content: reply.content, model: reply.model },
+            { recipient_agent_id: 'orchestrator', prompt_hash, outcome: 'reply', ...recordedUsage(reply.usage) },
+            received,
+          );
           return reply;
         } catch (e) {
           // Cancellation is the person's act, not the model's answer: it is not replayed.
           if (!(e instanceof AmtpError) || e.kind !== 'Cancelled') {
             const error: RecordedError = {
-              kind: errorKind(e), message: errorMessage(e),
+              kind: errorKind(e),
+              message: errorMessage(e),
               ...(e instanceof RateLimitError && e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
               ...(e instanceof OutputTruncated ? { maxOutputTokens: e.maxOutputTokens } : {}),
             };
-            rec.event('response_sent', agent, { error }, { recipient_agent_id: 'orchestrator', prompt_hash, outcome: 'error', ...recordedUsage(usageOf(e)) }, received);
+            rec.event(
+              'response_sent',
+              agent,
+              { error },
+              { recipient_agent_id: 'orchestrator', prompt_hash, outcome: 'error', ...recordedUsage(usageOf(e)) },
+              received,
+            );
           }
           throw e;
         }

@@ -57,15 +57,25 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
   const trace: ConsumedEvent[] = [];
   const store = new RunStore(ws);
   const params = resolveParams({
-    depth: h.depth, framework: h.framework, provider: h.provider, models: h.models as Record<AgentId, string>, seed: h.seed, temperature: h.temperature, maxAttempts: h.max_attempts,
+    depth: h.depth,
+    framework: h.framework,
+    provider: h.provider,
+    models: h.models as Record<AgentId, string>,
+    seed: h.seed,
+    temperature: h.temperature,
+    maxAttempts: h.max_attempts,
   });
   // The same budgets cut the same batches; one batch at a time gives every replay the same trace order.
   if (h.batching) params.batching = { ...h.batching, concurrency: 1 };
   // Format 3 recorded the verifier: its test runs are answered from the recording and its rewrites checked against it.
   const tests = rec.header.format_version >= 3 && h.verify ? replayTests(rec, trace) : undefined;
   if (tests) params.verify = h.verify;
-  const perturbTool = opts.inject === 'tool' ? (r: ToolResult): ToolResult => ({ ...r, structuredContent: r.structuredContent && injectNoise(r.structuredContent) }) : undefined;
-  const perturbReply = opts.inject === 'reply' ? (c: string) => c.replace(/"title":\s*"/, (m) => `${m}${Math.random().toString(36).slice(2, 8)} `) : undefined;
+  const perturbTool =
+    opts.inject === 'tool'
+      ? (r: ToolResult): ToolResult => ({ ...r, structuredContent: r.structuredContent && injectNoise(r.structuredContent) })
+      : undefined;
+  const perturbReply =
+    opts.inject === 'reply' ? (c: string) => c.replace(/"title":\s*"/, (m) => `${m}${Math.random().toString(36).slice(2, 8)} `) : undefined;
   const tools = replayTools(rec, trace, perturbTool);
   let run: RunRecord | undefined;
   let error: string | undefined;
@@ -144,7 +154,9 @@ function injectNoise(v: Record<string, unknown>): Record<string, unknown> {
 
 async function readTree(root: string, rel = ''): Promise<{ path: string; content: string }[]> {
   const out: { path: string; content: string }[] = [];
-  const entries = (await fsp.readdir(path.join(root, rel), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = (await fsp.readdir(path.join(root, rel), { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   for (const d of entries) {
     const p = rel ? `${rel}/${d.name}` : d.name;
     if (!rel && d.name === '.amtp') continue;
@@ -157,5 +169,9 @@ async function readTree(root: string, rel = ''): Promise<{ path: string; content
 /** Format 1 recordings were made with one session per agent; format 2 with batches. */
 function replayAgentStages(formatVersion: 1 | 2 | 3): Stage[] {
   if (formatVersion === 1) return AGENTS.map(legacyAgentStage);
-  return [batchedAgentStage('crawler', BATCHINGS.crawler), batchedAgentStage('generator', BATCHINGS.generator), batchedAgentStage('engineer', BATCHINGS.engineer)];
+  return [
+    batchedAgentStage('crawler', BATCHINGS.crawler),
+    batchedAgentStage('generator', BATCHINGS.generator),
+    batchedAgentStage('engineer', BATCHINGS.engineer),
+  ];
 }

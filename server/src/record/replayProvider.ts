@@ -10,7 +10,10 @@ import type { RecordedError, RecordedUsage } from './recordingProvider';
 export class ReplayDivergence extends AmtpError {
   readonly kind = 'ReplayDivergence';
   readonly retryable = false;
-  constructor(message: string, readonly eventId: string | null) {
+  constructor(
+    message: string,
+    readonly eventId: string | null,
+  ) {
     super(message);
   }
 }
@@ -58,17 +61,32 @@ export class ReplayProvider implements LlmProvider {
           const where = expected
             ? `the recording's next request is event ${expected.event_id} (${expected.recipient_agent_id}, prompt ${expected.prompt_hash!.slice(0, 16)})`
             : 'the recording has no more requests';
-          throw new ReplayDivergence(`replay diverged: ${agent} request with prompt ${promptHash.slice(0, 16)} is not in the recording; ${where}`, expected?.event_id ?? null);
+          throw new ReplayDivergence(
+            `replay diverged: ${agent} request with prompt ${promptHash.slice(0, 16)} is not in the recording; ${where}`,
+            expected?.event_id ?? null,
+          );
         }
         this.taskCursor++;
         const payload = this.rec.payloads.get(next.payload_ref) as { content?: string; model?: string; error?: RecordedError };
         if (next.outcome === 'error') {
-          this.consumed.push({ source_event_id: next.event_id, type: 'response_sent', agent, key: promptHash, payload_hash: next.payload_hash });
+          this.consumed.push({
+            source_event_id: next.event_id,
+            type: 'response_sent',
+            agent,
+            key: promptHash,
+            payload_hash: next.payload_hash,
+          });
           throw reviveError(payload.error!, usageFrom(next.usage));
         }
         const reply = { content: this.perturb ? this.perturb(payload.content!) : payload.content!, model: payload.model ?? req.model };
         // The hash of what the pipeline actually got, so a perturbed reply shows up as a divergence.
-        this.consumed.push({ source_event_id: next.event_id, type: 'response_sent', agent, key: promptHash, payload_hash: sha256(canonicalJson(reply)).slice(0, 16) });
+        this.consumed.push({
+          source_event_id: next.event_id,
+          type: 'response_sent',
+          agent,
+          key: promptHash,
+          payload_hash: sha256(canonicalJson(reply)).slice(0, 16),
+        });
         const usage = usageFrom(next.usage);
         return usage ? { ...reply, usage } : reply;
       },
@@ -83,12 +101,18 @@ function usageFrom(u: RecordedUsage | undefined): ReplyUsage | undefined {
 
 function reviveError(e: RecordedError, usage: ReplyUsage | undefined): Error {
   switch (e.kind) {
-    case 'OutputTruncated': return new OutputTruncated(e.message, e.maxOutputTokens ?? 0, '', usage);
-    case 'RateLimited': return new RateLimitError(e.message, e.retryAfterMs);
-    case 'TransientLlmError': return new TransientLlmError(e.message);
-    case 'LlmConfigError': return new LlmConfigError(e.message);
-    case 'MalformedLlmOutput': return new MalformedLlmOutput(e.message, '', usage);
-    default: return new Error(`${e.kind}: ${e.message}`);
+    case 'OutputTruncated':
+      return new OutputTruncated(e.message, e.maxOutputTokens ?? 0, '', usage);
+    case 'RateLimited':
+      return new RateLimitError(e.message, e.retryAfterMs);
+    case 'TransientLlmError':
+      return new TransientLlmError(e.message);
+    case 'LlmConfigError':
+      return new LlmConfigError(e.message);
+    case 'MalformedLlmOutput':
+      return new MalformedLlmOutput(e.message, '', usage);
+    default:
+      return new Error(`${e.kind}: ${e.message}`);
   }
 }
 

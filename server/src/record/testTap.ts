@@ -39,7 +39,12 @@ export interface WrittenFile {
 export function recordingTests(rec: Recorder): TestAccess {
   return {
     plan(decide) {
-      const call = rec.event('tool_call', 'verifier', { name: 'tests.plan', args: {} }, { tool: 'tests.plan', args_hash: argsHash('tests.plan', {}) });
+      const call = rec.event(
+        'tool_call',
+        'verifier',
+        { name: 'tests.plan', args: {} },
+        { tool: 'tests.plan', args_hash: argsHash('tests.plan', {}) },
+      );
       const plan = decide();
       rec.event('tool_return', 'workspace', { plan }, { tool: 'tests.plan', args_hash: argsHash('tests.plan', {}) }, call);
       return plan;
@@ -65,7 +70,8 @@ export function replayTests(recording: Recording, consumed: ConsumedEvent[]): Te
   const returns = new Map<string, RecordedEvent[]>();
   const writes: RecordedEvent[] = [];
   for (const e of recording.events) {
-    if (e.type === 'tool_return' && (e.tool === 'tests.run' || e.tool === 'tests.plan')) returns.set(e.args_hash!, [...(returns.get(e.args_hash!) ?? []), e]);
+    if (e.type === 'tool_return' && (e.tool === 'tests.run' || e.tool === 'tests.plan'))
+      returns.set(e.args_hash!, [...(returns.get(e.args_hash!) ?? []), e]);
     if (e.type === 'tool_call' && e.tool === 'fs.write') writes.push(e);
   }
   const next = (name: string, args: unknown): RecordedEvent => {
@@ -89,7 +95,10 @@ export function replayTests(recording: Recording, consumed: ConsumedEvent[]): Te
       const recorded = e && writtenOf(e);
       if (!e || !recorded || recorded.path !== path || recorded.sha256 !== sha) {
         const was = recorded ? `${recorded.path} ${recorded.sha256?.slice(0, 16) ?? '(removed)'}` : 'no write';
-        throw new ReplayDivergence(`replay diverged: the verifier writes ${path} ${sha?.slice(0, 16) ?? '(removed)'}; the recording has ${was} here`, e?.event_id ?? null);
+        throw new ReplayDivergence(
+          `replay diverged: the verifier writes ${path} ${sha?.slice(0, 16) ?? '(removed)'}; the recording has ${was} here`,
+          e?.event_id ?? null,
+        );
       }
       consumed.push({ source_event_id: e.event_id, type: 'fs.write', agent: 'verifier', key: path, payload_hash: e.payload_hash });
     },

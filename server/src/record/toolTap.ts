@@ -38,10 +38,17 @@ export function replayTools(recording: Recording, consumed: ConsumedEvent[], per
   return async (name, args) => {
     const key = argsHash(name, args);
     const next = queues.get(key)?.shift();
-    if (!next) throw new ReplayDivergence(`replay diverged: tool call ${name} ${canonicalJson(args).slice(0, 200)} is not in the recording`, null);
+    if (!next)
+      throw new ReplayDivergence(`replay diverged: tool call ${name} ${canonicalJson(args).slice(0, 200)} is not in the recording`, null);
     let result = structuredClone(recording.payloads.get(next.payload_ref)) as ToolResult;
     if (perturb) result = perturb(result);
-    consumed.push({ source_event_id: next.event_id, type: 'tool_return', agent: 'workspace', key, payload_hash: sha256(canonicalJson(result)).slice(0, 16) });
+    consumed.push({
+      source_event_id: next.event_id,
+      type: 'tool_return',
+      agent: 'workspace',
+      key,
+      payload_hash: sha256(canonicalJson(result)).slice(0, 16),
+    });
     return result;
   };
 }

@@ -12,12 +12,24 @@ import { recordingTests } from './testTap';
  * call/return, test run, verifier file write and state transition of one run to `file`,
  * with the given secrets redacted.
  */
-export function recordedDeps(deps: PipelineDeps, params: RunParams, runId: string, file: string, secrets: string[]): { deps: PipelineDeps; recorder: Recorder } {
+export function recordedDeps(
+  deps: PipelineDeps,
+  params: RunParams,
+  runId: string,
+  file: string,
+  secrets: string[],
+): { deps: PipelineDeps; recorder: Recorder } {
   const recorder = new Recorder(file, secrets.filter(Boolean));
   recorder.header({ run_id: runId, workspace_name: path.basename(deps.workspace), params });
   const tap = (inner: Parameters<typeof recordingTools>[0]) => recordingTools(inner, recorder);
   return {
     recorder,
-    deps: { ...deps, provider: new RecordingProvider(deps.provider, recorder), crawl: async (w) => (await crawlWorkspace(w, { tap })).map, recorder, tests: recordingTests(recorder) },
+    deps: {
+      ...deps,
+      provider: new RecordingProvider(deps.provider, recorder),
+      crawl: async (w) => (await crawlWorkspace(w, { tap })).map,
+      recorder,
+      tests: recordingTests(recorder),
+    },
   };
 }

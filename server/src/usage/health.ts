@@ -39,10 +39,15 @@ export function runHealth(run: RunRecord, now: string = new Date().toISOString()
     for (const e of a.errors) errorKinds[e.kind] = (errorKinds[e.kind] ?? 0) + 1;
     const cost = activityCost(run, a);
     return {
-      agent: a.agent, status: a.status,
+      agent: a.agent,
+      status: a.status,
       wallMs: ms(a.startedAt, a.endedAt ?? (a.status === 'running' ? now : a.startedAt)),
-      attempts: a.attempts, errors: a.errors.length, errorRatio: ratio(a.errors.length, a.attempts), errorKinds,
-      usage: a.usage ?? { ...NO_USAGE }, ...(cost !== undefined ? { costUsd: cost } : {}),
+      attempts: a.attempts,
+      errors: a.errors.length,
+      errorRatio: ratio(a.errors.length, a.attempts),
+      errorKinds,
+      usage: a.usage ?? { ...NO_USAGE },
+      ...(cost !== undefined ? { costUsd: cost } : {}),
     };
   });
   const attempts = agents.reduce((n, a) => n + a.attempts, 0);
@@ -50,8 +55,12 @@ export function runHealth(run: RunRecord, now: string = new Date().toISOString()
   const usage = runUsage(run);
   return {
     wallMs: ms(run.createdAt, run.status === 'running' ? now : run.updatedAt),
-    attempts, errors, errorRatio: ratio(errors, attempts), usage: usage.total,
-    ...(usage.costUsd !== undefined ? { costUsd: usage.costUsd } : {}), agents,
+    attempts,
+    errors,
+    errorRatio: ratio(errors, attempts),
+    usage: usage.total,
+    ...(usage.costUsd !== undefined ? { costUsd: usage.costUsd } : {}),
+    agents,
   };
 }
 

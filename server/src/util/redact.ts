@@ -10,7 +10,8 @@ const PATTERNS: RegExp[] = [
   /\bxox[abpr]-[A-Za-z0-9-]{10,}/g, // Slack tokens
   /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API keys
 ];
-const KEY_VALUE = /("?(?:api[_-]?key|authorization|x-api-key|subscription[_-]?key|password|secret|access[_-]?token)"?\s*[:=]\s*"?)([^"\s,}]{6,})/gi;
+const KEY_VALUE =
+  /("?(?:api[_-]?key|authorization|x-api-key|subscription[_-]?key|password|secret|access[_-]?token)"?\s*[:=]\s*"?)([^"\s,}]{6,})/gi;
 /** Names whose values are credentials wherever they appear as object keys (headers included: Azure's api-key, APIM's subscription key). */
 const SECRET_NAME = /^(authorization|proxy-authorization|api[_-]?key|x-api-key|ocp-apim-subscription-key)$/i;
 

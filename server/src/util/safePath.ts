@@ -115,7 +115,8 @@ export function protectedPath(rel: string): string | undefined {
  * a protected folder.
  */
 export function normalizeTestDir(dir: string): string | undefined {
-  if (typeof dir !== 'string' || dir.includes('\\') || dir.includes('\0') || path.posix.isAbsolute(dir) || /^[A-Za-z]:/.test(dir)) return undefined;
+  if (typeof dir !== 'string' || dir.includes('\\') || dir.includes('\0') || path.posix.isAbsolute(dir) || /^[A-Za-z]:/.test(dir))
+    return undefined;
   const n = path.posix.normalize(dir).replace(/\/+$/, '');
   if (!n || n === '.' || n === '..' || n.startsWith('../') || protectedPath(n)) return undefined;
   return n;

@@ -35,13 +35,21 @@ export function classifyFailure(f: Failure): Classification {
   if (own) return wrong(`its own code raised ${JSON.stringify(own)}`);
   const c = f.testCase;
   if (!c) return wrong(`the test has no planned case; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
-  if (isCharacterization(c)) return wrong(`a characterization test pins current behaviour and cannot reveal a bug; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
+  if (isCharacterization(c))
+    return wrong(
+      `a characterization test pins current behaviour and cannot reveal a bug; runner said: ${JSON.stringify(meaningfulLine(f.message))}`,
+    );
   const documented = documentedExpectation(c);
   if (!documented) return wrong(`its expectation is not a documented result; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
   const parsed = parseAssertion(f.framework, f.message);
-  if (!parsed) return wrong(`the failure is not an assertion of the documented value; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
-  if (!sameLiteral(parsed.expected, documented)) return wrong(`it expects ${JSON.stringify(parsed.expected)}, the documentation says ${JSON.stringify(documented)}; observed: ${JSON.stringify(parsed.actual)}`);
-  if (c.oracle?.call && f.testText && !makesCall(f.testText, c.oracle.call)) return wrong(`it does not make the documented call ${c.oracle.call}`);
+  if (!parsed)
+    return wrong(`the failure is not an assertion of the documented value; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
+  if (!sameLiteral(parsed.expected, documented))
+    return wrong(
+      `it expects ${JSON.stringify(parsed.expected)}, the documentation says ${JSON.stringify(documented)}; observed: ${JSON.stringify(parsed.actual)}`,
+    );
+  if (c.oracle?.call && f.testText && !makesCall(f.testText, c.oracle.call))
+    return wrong(`it does not make the documented call ${c.oracle.call}`);
   return { kind: 'possible_bug', reason: possibleBugReason(c, documented, parsed) };
 }
 
@@ -89,5 +97,11 @@ export function meaningfulLine(message: string): string {
 
 /** First meaningful line of an error, for short reasons. */
 export function firstLine(message: string): string {
-  return (message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l && !/^(error:\s*\|-?|---|\.\.\.|●.*|test failed|collection failure)$/.test(l)) ?? 'no message').slice(0, 240);
+  return (
+    message
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l && !/^(error:\s*\|-?|---|\.\.\.|●.*|test failed|collection failure)$/.test(l)) ?? 'no message'
+  ).slice(0, 240);
 }

@@ -39,11 +39,18 @@ export function redundant(candidates: Candidate[]): Map<string, string> {
     }
     const fresh = [...c.units].filter((u) => !covered.has(u));
     if (fresh.length || covered.size === 0) {
-      for (const u of c.units) if (!covered.has(u)) { covered.add(u); owner.set(u, c.id); }
+      for (const u of c.units)
+        if (!covered.has(u)) {
+          covered.add(u);
+          owner.set(u, c.id);
+        }
       continue;
     }
     const by = [...new Set([...c.units].map((u) => owner.get(u)!))];
-    dropped.set(c.id, `adds no coverage: its ${c.units.size} covered unit(s) are all covered by ${by.length} kept test(s) of higher or equal priority (${by.slice(0, 3).join(', ')}${by.length > 3 ? ', …' : ''})`);
+    dropped.set(
+      c.id,
+      `adds no coverage: its ${c.units.size} covered unit(s) are all covered by ${by.length} kept test(s) of higher or equal priority (${by.slice(0, 3).join(', ')}${by.length > 3 ? ', …' : ''})`,
+    );
   }
   return dropped;
 }
@@ -78,7 +85,12 @@ export function beyondImportCandidates(candidates: Candidate[], loaded: Coverage
 }
 
 /** The kept suite's figures: statements, branches, beyond import (when the load-only run was made), tool and map. */
-export function finalCoverage(runs: RunResult[], covered: CoverageUnits, loaded: CoverageUnits | undefined, universe: CoverageUnits): Partial<NonNullable<VerificationRecord['coverage']>> {
+export function finalCoverage(
+  runs: RunResult[],
+  covered: CoverageUnits,
+  loaded: CoverageUnits | undefined,
+  universe: CoverageUnits,
+): Partial<NonNullable<VerificationRecord['coverage']>> {
   const { statements, branches } = kindPercents(covered, universe);
   const beyond = loaded ? beyondImport(covered, loaded, universe).percent : undefined;
   const maps = runs.flatMap((r) => (r.map ? [r.map] : []));

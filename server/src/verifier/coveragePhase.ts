@@ -24,7 +24,12 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
   const targets = [...new Set(stable.map((t) => s.caseOf.get(t.id)?.target.file).filter((f): f is string => !!f))];
   if (ctx.plan.noCoverage || !targets.length) {
     coverage.skipped = ctx.plan.noCoverage ?? 'no file under test is known';
-    return { coverage, universe, targets, step: { step: 'adds_coverage', kept: stable.length, dropped: 0, names: [], skipped: coverage.skipped } };
+    return {
+      coverage,
+      universe,
+      targets,
+      step: { step: 'adds_coverage', kept: stable.length, dropped: 0, names: [], skipped: coverage.skipped },
+    };
   }
   coverage.tool = ctx.plan.framework === 'pytest' ? 'coverage.py' : 'node (v8)';
   const perCase = stable.length <= ctx.params.maxCoverageRuns;
@@ -43,7 +48,12 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
       dropIds.push(id);
     }
   }
-  const step: FilterStep = { step: 'adds_coverage', kept: stable.length - dropIds.length, dropped: dropIds.length, names: dropIds.map((id) => nameOf(s, id)) };
+  const step: FilterStep = {
+    step: 'adds_coverage',
+    kept: stable.length - dropIds.length,
+    dropped: dropIds.length,
+    names: dropIds.map((id) => nameOf(s, id)),
+  };
   if (!perCase) step.skipped = `more than ${ctx.params.maxCoverageRuns} tests: contribution measured per file`;
   if (restored) step.skipped = `${restored} test(s) kept: their file covers more with them than without (shared state)`;
   return { coverage, step, universe, before: union(together.values()), loaded, targets };
@@ -55,7 +65,8 @@ async function measureEachTest(s: VerifyState, targets: string[], universe: Cove
     const { obs, result } = await s.runner.run(t.file.path, [t.id], { grep: t.id, coverageOf: targets });
     for (const k of result.unitKeys ?? []) universe.add(k);
     // A test that does not pass alone depends on the others: it is kept, unmeasured (no units → it is never anyone's cover).
-    if (obs.get(t.id)?.status === 'passed' && result.units) candidates.push({ id: t.id, priority: s.caseOf.get(t.id)?.priority ?? 'P2', order, units: result.units });
+    if (obs.get(t.id)?.status === 'passed' && result.units)
+      candidates.push({ id: t.id, priority: s.caseOf.get(t.id)?.priority ?? 'P2', order, units: result.units });
   }
   return candidates;
 }
@@ -92,7 +103,12 @@ async function measureTogether(s: VerifyState, targets: string[], universe: Cove
  * kept tests of each file run together once more, and if they cover less than all of its stable
  * tests did, the file keeps every test this filter would have dropped. Returns how many were kept so.
  */
-async function keepSharedState(s: VerifyState, targets: string[], together: Map<string, CoverageUnits>, gone: Map<string, string>): Promise<number> {
+async function keepSharedState(
+  s: VerifyState,
+  targets: string[],
+  together: Map<string, CoverageUnits>,
+  gone: Map<string, string>,
+): Promise<number> {
   let restored = 0;
   for (const file of s.files) {
     const before = together.get(file.path);
@@ -102,7 +118,9 @@ async function keepSharedState(s: VerifyState, targets: string[], together: Map<
     const { result } = await s.runner.run(file.path, keep, { grep: keep, coverageOf: targets });
     const lost = [...before].filter((u) => !result.units?.has(u));
     if (lost.length) {
-      s.ctx.info(`verify: ${file.path}: its tests cover ${lost.length} more unit(s) together than alone; keeping the ${dropping.length} test(s) the coverage filter would drop`);
+      s.ctx.info(
+        `verify: ${file.path}: its tests cover ${lost.length} more unit(s) together than alone; keeping the ${dropping.length} test(s) the coverage filter would drop`,
+      );
       for (const id of dropping) gone.delete(id);
       restored += dropping.length;
     }

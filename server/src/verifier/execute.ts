@@ -25,16 +25,29 @@ export class CaseRunner {
     private readonly runTests: RunTests = realRunTests,
   ) {}
 
-  async run(file: string, caseIds: string[], opts: { grep?: string | string[]; coverageOf?: string[] } = {}): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
+  async run(
+    file: string,
+    caseIds: string[],
+    opts: { grep?: string | string[]; coverageOf?: string[] } = {},
+  ): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
     if (this.signal?.aborted) throw new CancelledError();
     this.executions++;
     const result = await this.runTests(this.plan.framework, this.workspace, [file], {
-      binDir: this.plan.binDir, args: this.plan.args, env: this.plan.env, python: this.plan.python, timeoutMs: this.timeoutMs,
-      signal: this.signal, onSpawn: this.onPid, grep: opts.grep, coverageOf: opts.coverageOf,
+      binDir: this.plan.binDir,
+      args: this.plan.args,
+      env: this.plan.env,
+      python: this.plan.python,
+      timeoutMs: this.timeoutMs,
+      signal: this.signal,
+      onSpawn: this.onPid,
+      grep: opts.grep,
+      coverageOf: opts.coverageOf,
     });
     if (result.cancelled) throw new CancelledError();
     const obs = new Map<string, Observation>();
-    const loadError = result.fileErrors.find((e) => e.file === file || e.file.endsWith('/' + file)) ?? (result.fileErrors.length ? result.fileErrors[0] : undefined);
+    const loadError =
+      result.fileErrors.find((e) => e.file === file || e.file.endsWith('/' + file)) ??
+      (result.fileErrors.length ? result.fileErrors[0] : undefined);
     for (const id of caseIds) {
       if (result.timedOut) {
         obs.set(id, { status: 'timeout', message: `killed after ${Math.round(this.timeoutMs / 1000)} s (the whole process group)` });
@@ -62,7 +75,10 @@ function withOutput(message: string, output: string): string {
 
 /** The runner's last lines, after its first error line when that scrolled off (mocha prints the stack after it). */
 function tail(output: string): string {
-  const lines = output.trim().split('\n').filter((l) => l.trim());
+  const lines = output
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim());
   const last = lines.slice(-12).join('\n').slice(-1500);
   const first = lines.find((l) => /\b(?:Error|Cannot find module)\b/.test(l));
   return (first && !last.includes(first) ? `${first.trim()}\n${last}` : last) || 'the runner reported nothing';

@@ -18,12 +18,29 @@ export async function readOrNull(abs: string): Promise<string | null> {
 }
 
 /** Writes (or with `content === null` removes) a workspace file through the gateway. Returns whether it happened. */
-export async function putFile(gateway: Gateway, workspace: string, log: WriteLog, runId: string, path: string, content: string | null, why: string): Promise<{ done: boolean; decision?: string }> {
+export async function putFile(
+  gateway: Gateway,
+  workspace: string,
+  log: WriteLog,
+  runId: string,
+  path: string,
+  content: string | null,
+  why: string,
+): Promise<{ done: boolean; decision?: string }> {
   const abs = await resolveInside(workspace, path);
   const before = await readOrNull(abs);
   if (before === content) return { done: true };
   const generated = before === null || log.known.has(sha256(before));
-  const tool = content === null ? (generated ? 'fs.remove_generated' : 'fs.overwrite') : before === null ? 'fs.create_test' : generated ? 'fs.rewrite_generated' : 'fs.overwrite';
+  const tool =
+    content === null
+      ? generated
+        ? 'fs.remove_generated'
+        : 'fs.overwrite'
+      : before === null
+        ? 'fs.create_test'
+        : generated
+          ? 'fs.rewrite_generated'
+          : 'fs.overwrite';
   const after = content ?? '';
   if (content !== null) log.known.add(sha256(content));
   await log.before(path, content === null ? null : sha256(content), content);

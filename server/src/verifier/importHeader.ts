@@ -37,7 +37,10 @@ function jsHeaderEnd(path: string, content: string): number {
 }
 
 function isRequire(ts: typeof TS, st: TS.Statement): boolean {
-  return ts.isVariableStatement(st) && st.declarationList.declarations.every((d) => !!d.initializer && /\brequire\(/.test(d.initializer.getText()));
+  return (
+    ts.isVariableStatement(st) &&
+    st.declarationList.declarations.every((d) => !!d.initializer && /\brequire\(/.test(d.initializer.getText()))
+  );
 }
 
 function isUseStrict(ts: typeof TS, st: TS.Statement): boolean {

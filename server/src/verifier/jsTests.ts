@@ -18,7 +18,13 @@ interface JsTest extends TestBlock {
 
 function parse(path: string, content: string): TS.SourceFile {
   const ts = typescript();
-  const kind = /\.[cm]?tsx?$/.test(path) ? (path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS) : path.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
+  const kind = /\.[cm]?tsx?$/.test(path)
+    ? path.endsWith('x')
+      ? ts.ScriptKind.TSX
+      : ts.ScriptKind.TS
+    : path.endsWith('x')
+      ? ts.ScriptKind.JSX
+      : ts.ScriptKind.JS;
   return ts.createSourceFile(path, content, ts.ScriptTarget.Latest, true, kind);
 }
 
@@ -27,7 +33,8 @@ export function findJsTests(path: string, content: string): JsTest[] {
   const sf = parse(path, content);
   const out: JsTest[] = [];
   const visit = (node: TS.Node) => {
-    const found = ts.isExpressionStatement(node) && (ts.isBlock(node.parent) || ts.isSourceFile(node.parent)) ? asTest(ts, sf, node) : undefined;
+    const found =
+      ts.isExpressionStatement(node) && (ts.isBlock(node.parent) || ts.isSourceFile(node.parent)) ? asTest(ts, sf, node) : undefined;
     if (found) out.push(found);
     else ts.forEachChild(node, visit);
   };
@@ -53,8 +60,15 @@ function asTest(ts: typeof TS, sf: TS.SourceFile, node: TS.ExpressionStatement):
   const start = node.getStart(sf);
   const lineStart = lineStartOf(text, start);
   return {
-    caseId: id, fullStart: commentsAbove(ts, sf, node), start, end: node.getEnd(), callee: callee.getText(sf), calleeStart: callee.getStart(sf), calleeEnd: callee.getEnd(),
-    indent: /^[ \t]*$/.test(text.slice(lineStart, start)) ? text.slice(lineStart, start) : '', each,
+    caseId: id,
+    fullStart: commentsAbove(ts, sf, node),
+    start,
+    end: node.getEnd(),
+    callee: callee.getText(sf),
+    calleeStart: callee.getStart(sf),
+    calleeEnd: callee.getEnd(),
+    indent: /^[ \t]*$/.test(text.slice(lineStart, start)) ? text.slice(lineStart, start) : '',
+    each,
   };
 }
 
@@ -63,7 +77,8 @@ function nameText(ts: typeof TS, e: TS.Expression | undefined): string | undefin
   if (!e) return undefined;
   if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return e.text;
   if (ts.isTemplateExpression(e)) return e.head.text;
-  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) return `${nameText(ts, e.left) ?? ''}${nameText(ts, e.right) ?? ''}`;
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken)
+    return `${nameText(ts, e.left) ?? ''}${nameText(ts, e.right) ?? ''}`;
   if (ts.isParenthesizedExpression(e)) return nameText(ts, e.expression);
   return undefined;
 }
@@ -95,7 +110,12 @@ function span(text: string, t: TestBlock): { start: number; end: number } {
 }
 
 export function removeJsTests(path: string, content: string, ids: Set<string>): string {
-  return removeRanges(content, findJsTests(path, content).filter((t) => ids.has(t.caseId)).map((t) => span(content, t)));
+  return removeRanges(
+    content,
+    findJsTests(path, content)
+      .filter((t) => ids.has(t.caseId))
+      .map((t) => span(content, t)),
+  );
 }
 
 export function skipJsTests(path: string, content: string, reasons: Map<string, string>): string {
@@ -121,7 +141,8 @@ function tapTestNameEnds(path: string, content: string): Map<number, number> | u
   const fromTap = sf.statements.some(
     (st) =>
       (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier) && st.moduleSpecifier.text === 'tap') ||
-      (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => d.initializer && /^require\(\s*['"]tap['"]\s*\)$/.test(d.initializer.getText(sf)))),
+      (ts.isVariableStatement(st) &&
+        st.declarationList.declarations.some((d) => d.initializer && /^require\(\s*['"]tap['"]\s*\)$/.test(d.initializer.getText(sf)))),
   );
   if (!fromTap) return undefined;
   const ends = new Map<number, number>();
@@ -143,7 +164,9 @@ export function replaceJsTest(path: string, content: string, caseId: string, rep
   const error = jsSyntaxError(path, code);
   if (error) throw new Error(`the replacement does not parse: ${error}`);
   const sf = parse(path, code);
-  const blocks = findJsTests(path, content).filter((b) => b.caseId === caseId).sort((a, b) => a.start - b.start);
+  const blocks = findJsTests(path, content)
+    .filter((b) => b.caseId === caseId)
+    .sort((a, b) => a.start - b.start);
   if (!blocks.length) throw new Error(`no test for ${caseId} in ${path}`);
   const [first, ...rest] = blocks;
   const keep = new Set<number>();
@@ -156,5 +179,8 @@ export function replaceJsTest(path: string, content: string, caseId: string, rep
   visit(sf);
   const replaced = applyEdits(content, [{ start: first.start, end: first.end, text: reindent(code, first.indent, keep) }]);
   const shift = replaced.length - content.length;
-  return removeRanges(replaced, rest.map((t) => span(content, t)).map((r) => ({ start: r.start + shift, end: r.end + shift })));
+  return removeRanges(
+    replaced,
+    rest.map((t) => span(content, t)).map((r) => ({ start: r.start + shift, end: r.end + shift })),
+  );
 }

@@ -52,7 +52,10 @@ async function judgeLoadFailure(s: VerifyState, f: LoadFailure): Promise<void> {
 
 /** The test whose lines hold the error's `file:line`, else the first test of the file. */
 function culpritOf(f: LoadFailure): string {
-  const base = f.file.path.split('/').pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const base = f.file.path
+    .split('/')
+    .pop()!
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const at = new RegExp(`${base}:(\\d+)`).exec(f.message);
   if (at) {
     const line = Number(at[1]);
@@ -71,7 +74,11 @@ async function judgeFailures(s: VerifyState): Promise<void> {
   s.failing.clear();
   for (const [id, { file, message }] of failing) {
     const verdict = classifyFailure({
-      framework: s.ctx.plan.framework, testCase: s.caseOf.get(id), testText: testSource(file.path, file.content, id), fileText: file.content, message,
+      framework: s.ctx.plan.framework,
+      testCase: s.caseOf.get(id),
+      testText: testSource(file.path, file.content, id),
+      fileText: file.content,
+      message,
     });
     if (verdict.kind === 'possible_bug') {
       s.results.set(id, { caseId: id, outcome: 'quarantined', step: 'passes_every_run', reason: verdict.reason, test: nameOf(s, id) });
@@ -84,10 +91,18 @@ async function judgeFailures(s: VerifyState): Promise<void> {
 }
 
 /** A repaired test passed N runs alone: it joins the stable tests (the coverage filter still applies). */
-function record(s: VerifyState, file: TestFileState, id: string, o: RepairOutcome, step: 'loads' | 'passes_every_run', prefix: string): void {
+function record(
+  s: VerifyState,
+  file: TestFileState,
+  id: string,
+  o: RepairOutcome,
+  step: 'loads' | 'passes_every_run',
+  prefix: string,
+): void {
   const test = nameOf(s, id);
   if (o.kind === 'fixed') s.stable.push({ id, file });
   if (o.kind === 'fixed') s.results.set(id, { caseId: id, outcome: 'passing', reason: `${prefix}${o.reason}`, test, repairs: o.attempts });
-  else if (o.kind === 'code_bug') s.results.set(id, { caseId: id, outcome: 'quarantined', step: 'passes_every_run', reason: o.reason, test, repairs: o.attempts });
+  else if (o.kind === 'code_bug')
+    s.results.set(id, { caseId: id, outcome: 'quarantined', step: 'passes_every_run', reason: o.reason, test, repairs: o.attempts });
   else s.results.set(id, { caseId: id, outcome: 'dropped', step, reason: `${prefix}${o.reason}`, test, repairs: o.attempts });
 }

@@ -28,7 +28,8 @@ function parse(content: string): Parsed {
   const tests: PyTest[] = [];
   const walk = (body: PyNode, owner: PyNode | undefined) => {
     for (const st of childrenOf(body)) {
-      const inner = st.name === 'DecoratedStatement' ? childrenOf(st).find((c) => c.name === 'FunctionDefinition' || c.name === 'ClassDefinition') : st;
+      const inner =
+        st.name === 'DecoratedStatement' ? childrenOf(st).find((c) => c.name === 'FunctionDefinition' || c.name === 'ClassDefinition') : st;
       if (inner?.name === 'ClassDefinition') {
         const classBody = inner.getChild('Body');
         if (classBody) walk(classBody, classBody);
@@ -50,15 +51,26 @@ function asTest(content: string, comments: Set<number>, outer: PyNode, def: PyNo
   const lineStart = lineStartOf(content, outer.from);
   const indent = content.slice(lineStart, outer.from);
   return {
-    caseId: id, fullStart: commentsAbove(content, comments, lineStart, indent), start: outer.from, end: statementEnd(def),
-    callee: name, calleeStart: nameNode.from, calleeEnd: nameNode.to, indent: /^[ \t]*$/.test(indent) ? indent : '', owner,
+    caseId: id,
+    fullStart: commentsAbove(content, comments, lineStart, indent),
+    start: outer.from,
+    end: statementEnd(def),
+    callee: name,
+    calleeStart: nameNode.from,
+    calleeEnd: nameNode.to,
+    indent: /^[ \t]*$/.test(indent) ? indent : '',
+    owner,
   };
 }
 
 /** Where a function ends: its last statement (a comment after it may belong to what follows). */
 function statementEnd(node: PyNode): number {
   const body = node.getChild('Body');
-  const last = body && childrenOf(body).filter((c) => c.name !== 'Comment' && c.name !== ':').pop();
+  const last =
+    body &&
+    childrenOf(body)
+      .filter((c) => c.name !== 'Comment' && c.name !== ':')
+      .pop();
   return last ? statementEnd(last) : node.to;
 }
 
@@ -115,7 +127,11 @@ export function skipPyTests(content: string, reasons: Map<string, string>): stri
     const reason = reasons.get(t.caseId);
     if (reason === undefined) continue;
     const why = oneLine(reason);
-    edits.push({ start: t.start, end: t.start, text: `# AMTP quarantine: ${why}\n${t.indent}@pytest.mark.skip(reason=${JSON.stringify(`AMTP quarantine: ${why}`)})\n${t.indent}` });
+    edits.push({
+      start: t.start,
+      end: t.start,
+      text: `# AMTP quarantine: ${why}\n${t.indent}@pytest.mark.skip(reason=${JSON.stringify(`AMTP quarantine: ${why}`)})\n${t.indent}`,
+    });
   }
   if (edits.length && !importsPytest(content, tree)) edits.push(importEdit(content, tree));
   return applyEdits(content, edits);
@@ -125,7 +141,10 @@ function importsPytest(content: string, tree: PyTree): boolean {
   return childrenOf(tree.topNode).some((st) => {
     if (st.name !== 'ImportStatement' || content.slice(st.from, st.from + 6) !== 'import') return false;
     const parts = childrenOf(st);
-    return parts.some((p, i) => p.name === 'VariableName' && content.slice(p.from, p.to) === 'pytest' && parts[i - 1]?.name !== 'as' && parts[i + 1]?.name !== '.');
+    return parts.some(
+      (p, i) =>
+        p.name === 'VariableName' && content.slice(p.from, p.to) === 'pytest' && parts[i - 1]?.name !== 'as' && parts[i + 1]?.name !== '.',
+    );
   });
 }
 
@@ -144,12 +163,21 @@ function importEdit(content: string, tree: PyTree): Edit {
 export function replacePyTest(path: string, content: string, caseId: string, replacement: string): string {
   const code = replacement.replace(/\s+$/, '');
   const dedented = reindent(code, '', linesInsideStrings(code));
-  const reason = checkPython([{ key: 'replacement', snippets: [{ field: 'the replacement', source: dedented, mode: 'exec' }] }]).get('replacement');
+  const reason = checkPython([{ key: 'replacement', snippets: [{ field: 'the replacement', source: dedented, mode: 'exec' }] }]).get(
+    'replacement',
+  );
   if (reason) throw new Error(reason);
-  const blocks = parse(content).tests.filter((b) => b.caseId === caseId).sort((a, b) => a.start - b.start);
+  const blocks = parse(content)
+    .tests.filter((b) => b.caseId === caseId)
+    .sort((a, b) => a.start - b.start);
   if (!blocks.length) throw new Error(`no test for ${caseId} in ${path}`);
   const [first, ...rest] = blocks;
-  const replaced = applyEdits(content, [{ start: first.start, end: first.end, text: reindent(dedented, first.indent, linesInsideStrings(dedented)) }]);
+  const replaced = applyEdits(content, [
+    { start: first.start, end: first.end, text: reindent(dedented, first.indent, linesInsideStrings(dedented)) },
+  ]);
   const shift = replaced.length - content.length;
-  return removeRanges(replaced, rest.map((t) => span(content, t)).map((r) => ({ start: r.start + shift, end: r.end + shift })));
+  return removeRanges(
+    replaced,
+    rest.map((t) => span(content, t)).map((r) => ({ start: r.start + shift, end: r.end + shift })),
+  );
 }

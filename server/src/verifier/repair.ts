@@ -64,12 +64,24 @@ export interface RepairInput {
 
 export function repairEnvelope(i: RepairInput): string {
   const payload = {
-    framework: i.framework, file: i.file, case: (i.testCase ?? { id: i.caseId }) as unknown as Record<string, unknown>, test: i.test,
-    ...(i.imports ? { imports: i.imports } : {}), error: i.error.slice(0, 4000), attempt: i.attempt, ...(i.previous.length ? { previous: i.previous.map((p) => ({ test: p.test, error: p.error.slice(0, 2000) })) } : {}),
+    framework: i.framework,
+    file: i.file,
+    case: (i.testCase ?? { id: i.caseId }) as unknown as Record<string, unknown>,
+    test: i.test,
+    ...(i.imports ? { imports: i.imports } : {}),
+    error: i.error.slice(0, 4000),
+    attempt: i.attempt,
+    ...(i.previous.length ? { previous: i.previous.map((p) => ({ test: p.test, error: p.error.slice(0, 2000) })) } : {}),
   };
   requireValid('repair-input', payload, 'repair input');
   const env: HandoffEnvelope = {
-    schema_version: '1', run_id: i.run.id, from_agent: 'verifier', to_agent: 'engineer', artifact_id: i.engineerArtifactId, payload, params: { target_framework: i.framework },
+    schema_version: '1',
+    run_id: i.run.id,
+    from_agent: 'verifier',
+    to_agent: 'engineer',
+    artifact_id: i.engineerArtifactId,
+    payload,
+    params: { target_framework: i.framework },
   };
   requireValid('handoff-envelope', env, 'repair envelope');
   return canonicalJson(env);
@@ -86,13 +98,24 @@ export function acceptRepair(raw: string, caseId: string): RepairReply {
   }
   requireValid('repair-output', parsed, 'repair output');
   const reply = parsed as RepairReply;
-  if (reply.case_id !== caseId) throw new SchemaValidationError(`repair output is for ${reply.case_id}, not ${caseId}`, 'repair-output', [{ path: '/case_id', message: `must be ${caseId}`, keyword: 'const' }]);
-  if (reply.test && !reply.test.includes(caseId)) throw new SchemaValidationError(`the repaired test's name lost its case id ${caseId}`, 'repair-output', [{ path: '/test', message: `must contain ${caseId}`, keyword: 'pattern' }]);
+  if (reply.case_id !== caseId)
+    throw new SchemaValidationError(`repair output is for ${reply.case_id}, not ${caseId}`, 'repair-output', [
+      { path: '/case_id', message: `must be ${caseId}`, keyword: 'const' },
+    ]);
+  if (reply.test && !reply.test.includes(caseId))
+    throw new SchemaValidationError(`the repaired test's name lost its case id ${caseId}`, 'repair-output', [
+      { path: '/test', message: `must contain ${caseId}`, keyword: 'pattern' },
+    ]);
   return reply;
 }
 
 /** Opens a new session, sends the two messages, accepts and persists the reply. The session is dropped on return. */
-export async function requestRepair(provider: LlmProvider, store: RunStore, input: RepairInput, signal?: AbortSignal): Promise<{ reply: RepairReply; artifactId: string }> {
+export async function requestRepair(
+  provider: LlmProvider,
+  store: RunStore,
+  input: RepairInput,
+  signal?: AbortSignal,
+): Promise<{ reply: RepairReply; artifactId: string }> {
   const run = input.run;
   const messages: ChatRequest['messages'] = [
     { role: 'system', content: repairSystemPrompt(input.framework) },
@@ -101,11 +124,26 @@ export async function requestRepair(provider: LlmProvider, store: RunStore, inpu
   const model = run.params.models.engineer;
   const session = provider.openSession('engineer');
   const responseSchema = { name: 'repair-output', schema: SCHEMAS['repair-output'] as Record<string, unknown> };
-  const res = await session.complete({ agent: 'engineer', model, messages, temperature: run.params.temperature, top_p: 1, seed: run.params.seed, responseSchema, attempt: input.attempt, signal });
+  const res = await session.complete({
+    agent: 'engineer',
+    model,
+    messages,
+    temperature: run.params.temperature,
+    top_p: 1,
+    seed: run.params.seed,
+    responseSchema,
+    attempt: input.attempt,
+    signal,
+  });
   const reply = acceptRepair(res.content, input.caseId);
   const artifact = await store.putArtifact(run.id, 'repair_output', reply, {
-    sanitizer: SANITIZER_VERSION, provider: provider.name, model: res.model || model, seed: run.params.seed, temperature: run.params.temperature,
-    promptHash: sha256(canonicalJson(messages)), attempt: input.attempt,
+    sanitizer: SANITIZER_VERSION,
+    provider: provider.name,
+    model: res.model || model,
+    seed: run.params.seed,
+    temperature: run.params.temperature,
+    promptHash: sha256(canonicalJson(messages)),
+    attempt: input.attempt,
   });
   return { reply, artifactId: artifact.id };
 }

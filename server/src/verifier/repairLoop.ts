@@ -26,10 +26,17 @@ export async function repairLoop(s: VerifyState, file: TestFileState, id: string
       continue;
     }
     const { reply, artifactId } = asked;
-    const record = (outcome: RepairRecord['outcome'], err?: string) => ctx.update((v) => { v.repairs.push({ caseId: id, attempt, outcome, artifactId, ...(err ? { error: err } : {}) }); });
+    const record = (outcome: RepairRecord['outcome'], err?: string) =>
+      ctx.update((v) => {
+        v.repairs.push({ caseId: id, attempt, outcome, artifactId, ...(err ? { error: err } : {}) });
+      });
     if (reply.verdict === 'code_bug') {
       await record('code_bug');
-      return { kind: 'code_bug', reason: `possible bug (repair session): ${reply.reason}; observed: ${JSON.stringify(firstLine(message))}`, attempts: attempt };
+      return {
+        kind: 'code_bug',
+        reason: `possible bug (repair session): ${reply.reason}; observed: ${JSON.stringify(firstLine(message))}`,
+        attempts: attempt,
+      };
     }
     if (reply.verdict === 'cannot_fix') {
       await record('cannot_fix');
@@ -59,18 +66,50 @@ export async function repairLoop(s: VerifyState, file: TestFileState, id: string
 type Asked = { kind: 'reply'; reply: RepairReply; artifactId: string } | { kind: 'failed'; outcome?: RepairOutcome };
 
 /** One fresh session. A malformed or invalid reply is a failed attempt (`{}`); an unavailable provider ends the loop. */
-async function ask(s: VerifyState, file: TestFileState, id: string, test: string, error: string, attempt: number, previous: { test: string; error: string }[]): Promise<Asked> {
+async function ask(
+  s: VerifyState,
+  file: TestFileState,
+  id: string,
+  test: string,
+  error: string,
+  attempt: number,
+  previous: { test: string; error: string }[],
+): Promise<Asked> {
   const { ctx } = s;
   try {
-    const got = await requestRepair(ctx.provider, ctx.store, {
-      run: ctx.run(), engineerArtifactId: ctx.engineerArtifactId, framework: ctx.plan.framework, file: file.path, testCase: s.caseOf.get(id), caseId: id, test, imports: importHeader(file.path, file.content).text || undefined, error, attempt, previous: [...previous],
-    }, ctx.signal);
+    const got = await requestRepair(
+      ctx.provider,
+      ctx.store,
+      {
+        run: ctx.run(),
+        engineerArtifactId: ctx.engineerArtifactId,
+        framework: ctx.plan.framework,
+        file: file.path,
+        testCase: s.caseOf.get(id),
+        caseId: id,
+        test,
+        imports: importHeader(file.path, file.content).text || undefined,
+        error,
+        attempt,
+        previous: [...previous],
+      },
+      ctx.signal,
+    );
     return { kind: 'reply', ...got };
   } catch (e) {
     if (e instanceof CancelledError) throw e;
-    await ctx.update((v) => { v.repairs.push({ caseId: id, attempt, outcome: 'invalid_reply', error: errorMessage(e) }); });
+    await ctx.update((v) => {
+      v.repairs.push({ caseId: id, attempt, outcome: 'invalid_reply', error: errorMessage(e) });
+    });
     if (e instanceof MalformedLlmOutput || e instanceof SchemaValidationError) return { kind: 'failed' };
-    return { kind: 'failed', outcome: { kind: 'dropped', reason: `repair unavailable (${e instanceof AmtpError ? e.kind : 'error'}: ${errorMessage(e)}); the test failed: ${firstLine(error)}`, attempts: attempt } };
+    return {
+      kind: 'failed',
+      outcome: {
+        kind: 'dropped',
+        reason: `repair unavailable (${e instanceof AmtpError ? e.kind : 'error'}: ${errorMessage(e)}); the test failed: ${firstLine(error)}`,
+        attempts: attempt,
+      },
+    };
   }
 }
 
@@ -78,7 +117,8 @@ function candidateFile(file: TestFileState, id: string, test: string, imports: s
   try {
     const base = imports ? replaceImports(file.path, file.content, imports) : file.content;
     const candidate = replaceTest(file.path, base, id, test);
-    if (!findTests(file.path, candidate).some((b) => b.caseId === id)) return { error: 'the replacement is not a test named with the case id' };
+    if (!findTests(file.path, candidate).some((b) => b.caseId === id))
+      return { error: 'the replacement is not a test named with the case id' };
     return candidate;
   } catch (e) {
     return { error: errorMessage(e) };
@@ -86,7 +126,13 @@ function candidateFile(file: TestFileState, id: string, test: string, imports: s
 }
 
 /** Writes the candidate and runs the test alone N times; returns the failure, or undefined when it passed every run. */
-async function tryCandidate(s: VerifyState, file: TestFileState, id: string, candidate: string, attempt: number): Promise<string | undefined> {
+async function tryCandidate(
+  s: VerifyState,
+  file: TestFileState,
+  id: string,
+  candidate: string,
+  attempt: number,
+): Promise<string | undefined> {
   const { ctx } = s;
   await putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, file.path, candidate, `repair attempt ${attempt} of ${id}`);
   let failure: string | undefined;

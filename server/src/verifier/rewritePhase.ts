@@ -10,7 +10,8 @@ import { findTests, keepOnlyTests, quarantinePath, removeTests, skipTests } from
 
 export async function rewritePhase(s: VerifyState): Promise<string[]> {
   const { ctx, results } = s;
-  const put = (path: string, content: string | null, why: string) => putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, path, content, why);
+  const put = (path: string, content: string | null, why: string) =>
+    putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, path, content, why);
   const quarantineFiles: string[] = [];
   for (const file of s.files) {
     const off = file.ids.filter((id) => results.get(id)?.outcome !== 'passing');
@@ -37,7 +38,11 @@ export async function rewritePhase(s: VerifyState): Promise<string[]> {
 }
 
 /** The confirmation run; returns the units the kept tests cover (adding every reported unit to `universe`). */
-export async function confirmPhase(s: VerifyState, coverageOf: string[] | undefined, universe: CoverageUnits): Promise<{ after: CoverageUnits[]; runs: RunResult[] }> {
+export async function confirmPhase(
+  s: VerifyState,
+  coverageOf: string[] | undefined,
+  universe: CoverageUnits,
+): Promise<{ after: CoverageUnits[]; runs: RunResult[] }> {
   const after: CoverageUnits[] = [];
   const runs: RunResult[] = [];
   for (const file of s.files) {
@@ -49,7 +54,11 @@ export async function confirmPhase(s: VerifyState, coverageOf: string[] | undefi
     for (const k of result.unitKeys ?? []) universe.add(k);
     for (const id of kept) {
       const o = obs.get(id);
-      if (o?.status !== 'passed') Object.assign(s.results.get(id)!, { outcome: 'failing', reason: `passed ${s.ctx.params.runs} runs but not the final run of the rewritten file: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}` });
+      if (o?.status !== 'passed')
+        Object.assign(s.results.get(id)!, {
+          outcome: 'failing',
+          reason: `passed ${s.ctx.params.runs} runs but not the final run of the rewritten file: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`,
+        });
     }
   }
   await s.flushPids();

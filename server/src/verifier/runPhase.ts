@@ -45,12 +45,23 @@ function sortOutLoadErrors(s: VerifyState, file: TestFileState, pending: string[
 export function settle(s: VerifyState, file: TestFileState, id: string, list: Observation[]): void {
   const passed = list.filter((o) => o.status === 'passed').length;
   if (list.length && passed === list.length) s.stable.push({ id, file });
-  else if (list.length && list.every((o) => o.status === 'skipped')) drop(s, id, 'passes_every_run', 'the test skips itself: nothing is asserted');
-  else if (list.length && list.every((o) => o.status === 'failed' || o.status === 'load_error')) s.failing.set(id, { file, message: list.at(-1)!.message ?? 'failed' });
+  else if (list.length && list.every((o) => o.status === 'skipped'))
+    drop(s, id, 'passes_every_run', 'the test skips itself: nothing is asserted');
+  else if (list.length && list.every((o) => o.status === 'failed' || o.status === 'load_error'))
+    s.failing.set(id, { file, message: list.at(-1)!.message ?? 'failed' });
   else {
-    const bad = Math.max(0, list.findIndex((o) => o.status !== 'passed'));
+    const bad = Math.max(
+      0,
+      list.findIndex((o) => o.status !== 'passed'),
+    );
     const o = list[bad];
-    drop(s, id, 'passes_every_run', `flaky: passed ${passed} of ${list.length} runs (run ${bad + 1}: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''})`, 'flaky');
+    drop(
+      s,
+      id,
+      'passes_every_run',
+      `flaky: passed ${passed} of ${list.length} runs (run ${bad + 1}: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''})`,
+      'flaky',
+    );
   }
 }
 
@@ -69,7 +80,15 @@ async function dropHanging(s: VerifyState, file: TestFileState, pending: string[
   if (!hung.length) for (const id of pending) drop(s, id, 'passes_every_run', `the file times out (${secs} s) when its tests run together`);
   if (hung.length) {
     file.content = removeTests(file.path, file.content, hung);
-    await putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, file.path, file.content, `removes ${hung.length} hanging test(s) before re-running`);
+    await putFile(
+      ctx.gateway,
+      ctx.workspace,
+      ctx.log,
+      ctx.run().id,
+      file.path,
+      file.content,
+      `removes ${hung.length} hanging test(s) before re-running`,
+    );
   }
   return pending.filter((id) => !s.results.has(id));
 }

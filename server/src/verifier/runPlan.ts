@@ -67,7 +67,7 @@ export function planRun(framework: Framework, workspace: string, command: string
   const args: string[] = [];
   if (framework === 'pytest') {
     const python = pythonWithPytest(workspace);
-    if (!python) return { cannot: 'pytest is not installed for python3 (python3 -m pytest fails), nor in the project\'s .venv' };
+    if (!python) return { cannot: "pytest is not installed for python3 (python3 -m pytest fails), nor in the project's .venv" };
     // Coverage needs nothing installed: coverage.py when present, else AMTP's tracer (server/src/coverage/python.ts).
     return { framework, binDir: workspace, args, env, python };
   }

@@ -1,7 +1,7 @@
 // The 'verify' stage, after 'write': asks once for `tests.run` (high risk: it executes workspace code),
 // then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
 // killed during verification restores the files it had rewritten and verifies again.
-import type { EngineerOutput, TestCases } from '../contracts/types';
+import type { EngineerOutput } from '../contracts/types';
 import type { Gateway } from '../gateway/gateway';
 import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
@@ -15,9 +15,20 @@ import { unmetCases } from './unmet';
 import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
 
-
 function fresh(runs: number, over: Partial<VerificationRecord> = {}): VerificationRecord {
-  return { status: 'running', runs, executions: 0, filters: [], results: [], repairs: [], quarantineFiles: [], unmet: [], pids: [], writes: [], ...over };
+  return {
+    status: 'running',
+    runs,
+    executions: 0,
+    filters: [],
+    results: [],
+    repairs: [],
+    quarantineFiles: [],
+    unmet: [],
+    pids: [],
+    writes: [],
+    ...over,
+  };
 }
 
 export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
@@ -28,7 +39,10 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   if (ended === 'done' || ended === 'skipped' || ended === 'rejected') return;
   const params = state.run.params.verify;
   if (!params) return; // runs started without verifier settings (library callers, replays) have no verify stage
-  const skip = (reason: string) => save((r) => { r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason }); });
+  const skip = (reason: string) =>
+    save((r) => {
+      r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason });
+    });
   if (!params.enabled) return void (await skip('verification is off (--no-verify)'));
   if (deps.canExecute && !deps.canExecute()) return void (await skip('the workspace is not trusted: tests never run in Restricted Mode'));
 
@@ -42,7 +56,13 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     .filter((f) => isWritten(state.run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
   if (!files.length) return void (await skip('no test file was written'));
-  const decide = () => planRun(engineer.framework, deps.workspace, engineer.command, files.map((f) => f.path));
+  const decide = () =>
+    planRun(
+      engineer.framework,
+      deps.workspace,
+      engineer.command,
+      files.map((f) => f.path),
+    );
   const plan = deps.tests ? deps.tests.plan(decide) : decide();
   if ('cannot' in plan) return void (await skip(`the tests cannot run here: ${plan.cannot}`));
 
@@ -55,10 +75,16 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   });
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log: WriteLog = {
-    known: new Set([...engineer.files.map((f) => sha256(f.content)), ...files.map((f) => sha256(f.content)), ...prior.flatMap((w) => (w.sha256 ? [w.sha256] : []))]),
+    known: new Set([
+      ...engineer.files.map((f) => sha256(f.content)),
+      ...files.map((f) => sha256(f.content)),
+      ...prior.flatMap((w) => (w.sha256 ? [w.sha256] : [])),
+    ]),
     before: (path, sha, content) => {
       deps.tests?.wrote(path, content);
-      return update((v) => { v.writes.push({ path, sha256: sha }); });
+      return update((v) => {
+        v.writes.push({ path, sha256: sha });
+      });
     },
   };
 
@@ -69,23 +95,43 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage runs (executes workspace code; each run is killed after ${params.timeoutSeconds} s)`,
       target: files.map((f) => f.path).join(', '),
       // Stable: `amtp approve` decides this same request, and the resumed run finds it.
-      approvalId: 'ap_' + sha256(`${state.run.id}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),
+      approvalId:
+        'ap_' + sha256(`${state.run.id}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),
     },
     async () => {
       // Trust can be revoked while the approval was pending: checked again right before anything runs.
       if (deps.canExecute && !deps.canExecute()) return false;
       await restore(deps, gateway, log, state.run, files, prior);
       await verifyFiles({
-        workspace: deps.workspace, run: () => state.run, store: deps.store, provider: deps.provider, gateway, plan, params, engineer, engineerArtifactId, cases, files, log,
-        signal: deps.signal, update, runTests: deps.tests?.run, info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
+        workspace: deps.workspace,
+        run: () => state.run,
+        store: deps.store,
+        provider: deps.provider,
+        gateway,
+        plan,
+        params,
+        engineer,
+        engineerArtifactId,
+        cases,
+        files,
+        log,
+        signal: deps.signal,
+        update,
+        runTests: deps.tests?.run,
+        info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
       });
       return true;
     },
   );
   // Only a stage that stops the run sets a status; otherwise the run goes on (a branch, then done).
-  if (result.ran && !result.value) return void (await save((r) => {
-    r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason: 'the workspace is not trusted: tests never run in Restricted Mode' });
-  }));
+  if (result.ran && !result.value)
+    return void (await save((r) => {
+      r.verification = fresh(params.runs, {
+        ...keepLog(r.verification),
+        status: 'skipped',
+        reason: 'the workspace is not trusted: tests never run in Restricted Mode',
+      });
+    }));
   if (!result.ran) {
     const decision = result.approval.decision;
     await save((r) => {
@@ -117,17 +163,26 @@ function keepLog(v: VerificationRecord | undefined): Partial<VerificationRecord>
 }
 
 /** A re-verification starts from what the engineer wrote: files the verifier had rewritten are put back, quarantine files it wrote are removed. */
-async function restore(deps: PipelineDeps, gateway: Gateway, log: WriteLog, run: RunRecord, files: EngineerOutput['files'], prior: VerificationRecord['writes']): Promise<void> {
+async function restore(
+  deps: PipelineDeps,
+  gateway: Gateway,
+  log: WriteLog,
+  run: RunRecord,
+  files: EngineerOutput['files'],
+  prior: VerificationRecord['writes'],
+): Promise<void> {
   if (!prior.length) return;
   const ours = new Set(prior.flatMap((w) => (w.sha256 ? [w.sha256] : [])));
   for (const f of files) {
     const now = await readOrNull(await resolveInside(deps.workspace, f.path));
-    if (now !== f.content && (now === null || ours.has(sha256(now)))) await putFile(gateway, deps.workspace, log, run.id, f.path, f.content, 'restores the written file before verifying again');
+    if (now !== f.content && (now === null || ours.has(sha256(now))))
+      await putFile(gateway, deps.workspace, log, run.id, f.path, f.content, 'restores the written file before verifying again');
   }
   const engineerPaths = new Set(files.map((f) => f.path));
   for (const path of new Set(prior.map((w) => w.path))) {
     if (engineerPaths.has(path)) continue;
     const now = await readOrNull(await resolveInside(deps.workspace, path));
-    if (now !== null && ours.has(sha256(now))) await putFile(gateway, deps.workspace, log, run.id, path, null, 'removes a quarantine file before verifying again');
+    if (now !== null && ours.has(sha256(now)))
+      await putFile(gateway, deps.workspace, log, run.id, path, null, 'removes a quarantine file before verifying again');
   }
 }

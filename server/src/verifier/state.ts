@@ -71,6 +71,12 @@ export function nameOf(s: VerifyState, id: string): string {
   return s.names.get(id) ?? id;
 }
 
-export function drop(s: VerifyState, id: string, step: CaseResult['step'], reason: string, outcome: CaseResult['outcome'] = 'dropped'): void {
+export function drop(
+  s: VerifyState,
+  id: string,
+  step: CaseResult['step'],
+  reason: string,
+  outcome: CaseResult['outcome'] = 'dropped',
+): void {
   s.results.set(id, { caseId: id, outcome, step, reason, test: nameOf(s, id) });
 }

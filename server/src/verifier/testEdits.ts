@@ -30,10 +30,17 @@ export function removeRanges(text: string, ranges: { start: number; end: number 
   const merged: { start: number; end: number }[] = [];
   for (const r of sorted) {
     const prev = merged[merged.length - 1];
-    if (prev && (r.start <= prev.end || (wholeLines(text, prev) && wholeLines(text, r) && /^[ \t\r\n]*$/.test(text.slice(prev.end, r.start))))) prev.end = Math.max(prev.end, r.end);
+    if (
+      prev &&
+      (r.start <= prev.end || (wholeLines(text, prev) && wholeLines(text, r) && /^[ \t\r\n]*$/.test(text.slice(prev.end, r.start))))
+    )
+      prev.end = Math.max(prev.end, r.end);
     else merged.push({ ...r });
   }
-  return applyEdits(text, merged.map((r) => ({ ...(wholeLines(text, r) ? withBlankLines(text, r) : r), text: '' })));
+  return applyEdits(
+    text,
+    merged.map((r) => ({ ...(wholeLines(text, r) ? withBlankLines(text, r) : r), text: '' })),
+  );
 }
 
 function wholeLines(text: string, r: { start: number; end: number }): boolean {
@@ -100,5 +107,8 @@ export function reindent(code: string, indent: string, keep: Set<number>): strin
 
 /** One line for a comment: no line breaks or control characters (a NUL in a Python file stops it loading). */
 export function oneLine(s: string): string {
-  return s.replace(/[\s\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 400);
+  return s
+    .replace(/[\s\x00-\x1f\x7f]+/g, ' ')
+    .trim()
+    .slice(0, 400);
 }

@@ -38,7 +38,13 @@ export function removeTests(path: string, content: string, caseIds: Iterable<str
 /** Keeps only the tests of these cases (the file's imports and helpers stay). */
 export function keepOnlyTests(path: string, content: string, caseIds: Iterable<string>): string {
   const keep = new Set(caseIds);
-  return removeTests(path, content, findTests(path, content).map((b) => b.caseId).filter((id) => !keep.has(id)));
+  return removeTests(
+    path,
+    content,
+    findTests(path, content)
+      .map((b) => b.caseId)
+      .filter((id) => !keep.has(id)),
+  );
 }
 
 /**

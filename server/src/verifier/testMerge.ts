@@ -22,7 +22,9 @@ export function mergeTestFile(path: string, existing: string, incoming: string):
     for (const b of theirs.filter((t) => present.has(t.caseId))) out = replaceTest(path, out, b.caseId, fromLineStart(incoming, b));
     const added = theirs.filter((t) => !present.has(t.caseId));
     if (added.length) {
-      const last = findTests(path, out).sort((a, b) => a.end - b.end).pop()!;
+      const last = findTests(path, out)
+        .sort((a, b) => a.end - b.end)
+        .pop()!;
       // The last test is replaced by itself followed by the new ones: one edit, re-indented together.
       const gap = isPython(path) ? '\n\n\n' : '\n\n';
       out = replaceTest(path, out, last.caseId, [fromLineStart(out, last), ...added.map((b) => fromLineStart(incoming, b))].join(gap));
@@ -77,7 +79,11 @@ function jsImports(path: string, text: string): ImportStatement[] {
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, /\.[cm]?tsx?$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
   const out: ImportStatement[] = [];
   for (const st of sf.statements) {
-    const names = ts.isImportDeclaration(st) ? importNames(ts, st) : ts.isVariableStatement(st) && requires(ts, st) ? st.declarationList.declarations.flatMap((d) => bindingNames(ts, d.name)) : undefined;
+    const names = ts.isImportDeclaration(st)
+      ? importNames(ts, st)
+      : ts.isVariableStatement(st) && requires(ts, st)
+        ? st.declarationList.declarations.flatMap((d) => bindingNames(ts, d.name))
+        : undefined;
     if (names) out.push({ text: text.slice(st.getStart(sf), st.end), names, end: st.end });
   }
   return out;
@@ -95,7 +101,9 @@ function importNames(ts: typeof TS, st: TS.ImportDeclaration): string[] {
 
 function requires(ts: typeof TS, st: TS.VariableStatement): boolean {
   const isRequire = (e: TS.Expression | undefined): boolean =>
-    !!e && ((ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'require') || (ts.isPropertyAccessExpression(e) && isRequire(e.expression)));
+    !!e &&
+    ((ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'require') ||
+      (ts.isPropertyAccessExpression(e) && isRequire(e.expression)));
   return st.declarationList.declarations.every((d) => isRequire(d.initializer));
 }
 
@@ -126,7 +134,11 @@ function pythonImports(text: string): ImportStatement[] {
       }
       if (tokens[i]?.kind === ',') i += 1;
     }
-    out.push({ text: text.slice(node.from, node.to).replace(/\s+$/, ''), names, end: node.from + text.slice(node.from, node.to).replace(/\s+$/, '').length });
+    out.push({
+      text: text.slice(node.from, node.to).replace(/\s+$/, ''),
+      names,
+      end: node.from + text.slice(node.from, node.to).replace(/\s+$/, '').length,
+    });
   }
   return out;
 }

@@ -20,10 +20,13 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   const s = prepare(ctx);
   await runPhase(s);
   crashPoint('verify:ran');
-  ctx.info(`verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.results.size} dropped after ${ctx.params.runs} run(s)`);
+  ctx.info(
+    `verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.results.size} dropped after ${ctx.params.runs} run(s)`,
+  );
   await judgePhase(s);
   const cov = await coveragePhase(s);
-  for (const t of s.stable) if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
+  for (const t of s.stable)
+    if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await rewritePhase(s);
   const { after, runs } = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
   await report(s, cov, after, runs, quarantineFiles);
@@ -32,10 +35,30 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
 /** Phase "prepare": the files' tests by case id; a case the engineer listed but no test carries does not load. */
 function prepare(ctx: VerifyContext): VerifyState {
   const pids: number[] = [];
-  const runner = new CaseRunner(ctx.plan, ctx.workspace, ctx.params.timeoutSeconds * 1000, ctx.signal, (pid) => pids.push(pid), ctx.runTests);
+  const runner = new CaseRunner(
+    ctx.plan,
+    ctx.workspace,
+    ctx.params.timeoutSeconds * 1000,
+    ctx.signal,
+    (pid) => pids.push(pid),
+    ctx.runTests,
+  );
   const s: VerifyState = {
-    ctx, runner, flushPids: () => ctx.update((v) => { v.pids.push(...pids.splice(0)); v.executions = runner.executions; }),
-    caseOf: new Map<string, TestCase>(ctx.cases.cases.map((c) => [c.id, c])), results: new Map(), names: new Map(), files: [], written: 0, loadFailures: [], failing: new Map(), stable: [],
+    ctx,
+    runner,
+    flushPids: () =>
+      ctx.update((v) => {
+        v.pids.push(...pids.splice(0));
+        v.executions = runner.executions;
+      }),
+    caseOf: new Map<string, TestCase>(ctx.cases.cases.map((c) => [c.id, c])),
+    results: new Map(),
+    names: new Map(),
+    files: [],
+    written: 0,
+    loadFailures: [],
+    failing: new Map(),
+    stable: [],
   };
   s.files = ctx.files.map((f) => {
     // Only this run's cases: a file merged into also holds earlier runs' tests, which stay as they are.
@@ -49,7 +72,13 @@ function prepare(ctx: VerifyContext): VerifyState {
 }
 
 /** Phase "report": the filter counts, results in plan order, coverage before/after, into the run record. */
-async function report(s: VerifyState, cov: CoverageOutcome, after: Parameters<typeof union>[0], runs: RunResult[], quarantineFiles: string[]): Promise<void> {
+async function report(
+  s: VerifyState,
+  cov: CoverageOutcome,
+  after: Parameters<typeof union>[0],
+  runs: RunResult[],
+  quarantineFiles: string[],
+): Promise<void> {
   const { ctx, results } = s;
   if (cov.coverage.tool) {
     if (cov.before) cov.coverage.before = percent(cov.before.size, cov.universe.size);
@@ -57,14 +86,21 @@ async function report(s: VerifyState, cov: CoverageOutcome, after: Parameters<ty
     // Statements, branches, beyond import, the tool and the map of the kept suite (for --lcov / --cobertura).
     Object.assign(cov.coverage, finalCoverage(runs, union(after), cov.loaded, cov.universe));
   }
-  const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) => [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));
+  const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) =>
+    [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));
   const loads = byStep('loads');
   const unstable = byStep('passes_every_run').filter((r) => r.outcome !== 'quarantined');
   const quarantined = byStep('passes_every_run', 'quarantined');
   const loadsKept = s.written - loads.length;
   const filters: FilterStep[] = [
     { step: 'loads', kept: loadsKept, dropped: loads.length, names: loads.map((r) => r.test ?? r.caseId) },
-    { step: 'passes_every_run', kept: loadsKept - unstable.length - quarantined.length, dropped: unstable.length, quarantined: quarantined.length, names: [...unstable, ...quarantined].map((r) => r.test ?? r.caseId) },
+    {
+      step: 'passes_every_run',
+      kept: loadsKept - unstable.length - quarantined.length,
+      dropped: unstable.length,
+      quarantined: quarantined.length,
+      names: [...unstable, ...quarantined].map((r) => r.test ?? r.caseId),
+    },
     cov.step,
   ];
   const order = new Map(ctx.cases.cases.map((c, i) => [c.id, i]));

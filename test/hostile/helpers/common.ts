@@ -61,7 +61,10 @@ export async function snapshot(dir: string): Promise<Record<string, string>> {
     const st = await fsp.lstat(abs).catch(() => undefined);
     if (!st) continue;
     if (st.isSymbolicLink()) out[rel] = `-> ${await fsp.readlink(abs)}`;
-    else if (st.isFile()) out[rel] = createHash('sha256').update(await fsp.readFile(abs)).digest('hex');
+    else if (st.isFile())
+      out[rel] = createHash('sha256')
+        .update(await fsp.readFile(abs))
+        .digest('hex');
   }
   return out;
 }
@@ -101,7 +104,8 @@ export async function rmTemp(dir: string | undefined): Promise<void> {
   const tmp = await fsp.realpath(os.tmpdir());
   const real = await fsp.realpath(dir).catch(() => undefined);
   if (!real) return;
-  if (path.dirname(real) !== tmp || !/^amtp-/.test(path.basename(real))) throw new Error(`refusing to remove ${dir}: not a temp folder of this suite`);
+  if (path.dirname(real) !== tmp || !/^amtp-/.test(path.basename(real)))
+    throw new Error(`refusing to remove ${dir}: not a temp folder of this suite`);
   await fsp.rm(real, { recursive: true, force: true });
 }
 

@@ -55,7 +55,10 @@ describe('a hostile repository .vscode/settings.json (real extension host)', () 
     const putBack = snapshot(settingsFile);
     restore.push(() => {
       putBack();
-      return until('VS Code to drop the planted settings', () => vscode.workspace.getConfiguration().inspect(MARKER.key)?.workspaceValue === undefined);
+      return until(
+        'VS Code to drop the planted settings',
+        () => vscode.workspace.getConfiguration().inspect(MARKER.key)?.workspaceValue === undefined,
+      );
     });
     fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
     const hostile = {
@@ -67,7 +70,10 @@ describe('a hostile repository .vscode/settings.json (real extension host)', () 
       [MARKER.key]: MARKER.value,
     };
     fs.writeFileSync(settingsFile, JSON.stringify(hostile, null, 2));
-    await until('VS Code to read the planted settings', () => vscode.workspace.getConfiguration().inspect(MARKER.key)?.workspaceValue === MARKER.value);
+    await until(
+      'VS Code to read the planted settings',
+      () => vscode.workspace.getConfiguration().inspect(MARKER.key)?.workspaceValue === MARKER.value,
+    );
     // A test file the person wrote, where the generated one goes: writing it is an overwrite.
     const testFile = path.join(ws(), TEST_FILE);
     restore.push(snapshot(testFile));
@@ -78,11 +84,14 @@ describe('a hostile repository .vscode/settings.json (real extension host)', () 
   after(async () => {
     // Newest first; every step runs even if an earlier one fails.
     const errors: unknown[] = [];
-    for (const undo of restore.reverse()) await Promise.resolve().then(undo).catch((e) => errors.push(e));
+    for (const undo of restore.reverse())
+      await Promise.resolve()
+        .then(undo)
+        .catch((e) => errors.push(e));
     if (errors.length) throw errors[0];
   });
 
-  it('runs with the person\'s provider, sends nothing to the planted URL, still asks before overwriting and running tests, and audits what it ignored', async () => {
+  it("runs with the person's provider, sends nothing to the planted URL, still asks before overwriting and running tests, and audits what it ignored", async () => {
     const testFile = path.join(ws(), TEST_FILE);
     let run: P.RunView | undefined;
     let ended = false;
@@ -120,10 +129,13 @@ describe('a hostile repository .vscode/settings.json (real extension host)', () 
     const runFile = path.join(ws(), '.amtp', 'runs', `${run.runId}.json`);
     const text = fs.readFileSync(runFile, 'utf8');
     const record = JSON.parse(text) as RunRecord;
-    assert.equal(record.params.provider, 'offline', 'the person\'s provider, not the repository\'s');
+    assert.equal(record.params.provider, 'offline', "the person's provider, not the repository's");
     const ignored = record.audit.filter((a) => a.tool === 'settings.ignored').map((a) => a.detail ?? '');
     for (const what of [/amtp\.provider/, /amtp\.baseURL/, /lower fs\.overwrite from high to low/, /lower tests\.run from high to low/]) {
-      assert.ok(ignored.some((d) => what.test(d)), `a settings.ignored audit row matching ${what}; rows:\n${ignored.join('\n')}`);
+      assert.ok(
+        ignored.some((d) => what.test(d)),
+        `a settings.ignored audit row matching ${what}; rows:\n${ignored.join('\n')}`,
+      );
     }
     const decided = record.approvals.map((a) => `${a.tool} ${a.risk} ${a.decision}`);
     assert.ok(decided.includes('fs.overwrite high approved'), `approvals on record: ${decided.join('; ')}`);

@@ -15,8 +15,18 @@ export async function run(): Promise<void> {
   fs.mkdirSync(path.dirname(reportFile), { recursive: true });
   fs.writeFileSync(reportFile, '');
   // AMTP_E2E_GREP narrows the suite to matching tests while working on one of them.
-  const mocha = new Mocha({ ui: 'bdd', timeout: TEST_DEADLINE_MS, grep: process.env.AMTP_E2E_GREP || undefined, color: false, reporter: FileReporter(Mocha, reportFile) });
-  for (const f of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(__dirname, f));
+  const mocha = new Mocha({
+    ui: 'bdd',
+    timeout: TEST_DEADLINE_MS,
+    grep: process.env.AMTP_E2E_GREP || undefined,
+    color: false,
+    reporter: FileReporter(Mocha, reportFile),
+  });
+  for (const f of fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(path.join(__dirname, f));
   await mocha.loadFilesAsync();
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} extension test(s) failed (report: ${reportFile})`);

@@ -14,7 +14,12 @@ describe('scoped generation from the editor (real extension host)', () => {
   before(async () => {
     await amtpApi();
     // The person's own settings: no quick picks (defaults) and tests run without asking here.
-    restore = await setUserSettings({ provider: 'offline', riskOverrides: { 'tests.run': 'medium' }, defaultDepth: 'standard', defaultFramework: 'auto' });
+    restore = await setUserSettings({
+      provider: 'offline',
+      riskOverrides: { 'tests.run': 'medium' },
+      defaultDepth: 'standard',
+      defaultFramework: 'auto',
+    });
   });
   after(async () => {
     fs.rmSync(path.join(ws(), EXTRA), { force: true });
@@ -36,11 +41,17 @@ describe('scoped generation from the editor (real extension host)', () => {
     // AMTP's own test file from the earlier runs is merged into, never overwritten: nothing to approve.
     const api = await amtpApi();
     let ended = false;
-    const running = Promise.resolve(vscode.commands.executeCommand<P.RunView>(clamp.command!.command, ...clamp.command!.arguments!)).finally(() => (ended = true));
-    const asked = await until('the scoped run to end (or ask for an approval)', () => (ended ? 'none' : api.approvals.queue.latest()?.params));
+    const running = Promise.resolve(
+      vscode.commands.executeCommand<P.RunView>(clamp.command!.command, ...clamp.command!.arguments!),
+    ).finally(() => (ended = true));
+    const asked = await until('the scoped run to end (or ask for an approval)', () =>
+      ended ? 'none' : api.approvals.queue.latest()?.params,
+    );
     if (asked !== 'none') {
       await vscode.commands.executeCommand('amtp.reject', asked.approvalId, 'scoped e2e: nothing should need approval');
-      assert.fail(`the scoped run asked for ${asked.tool} (${asked.risk}) on ${asked.target}; before:\n${asked.diff?.before?.slice(0, 600) ?? '(none)'}`);
+      assert.fail(
+        `the scoped run asked for ${asked.tool} (${asked.risk}) on ${asked.target}; before:\n${asked.diff?.before?.slice(0, 600) ?? '(none)'}`,
+      );
     }
     const run = await running;
     assert.ok(run, 'the command returns the finished run');
@@ -49,7 +60,10 @@ describe('scoped generation from the editor (real extension host)', () => {
   });
 
   it('"Generate Tests for This File" plans only that file', async () => {
-    fs.writeFileSync(path.join(ws(), EXTRA), '/**\n * Triples a number.\n * @example triple(2) // => 6\n */\nfunction triple(x) {\n  return x * 3;\n}\nmodule.exports = { triple };\n');
+    fs.writeFileSync(
+      path.join(ws(), EXTRA),
+      '/**\n * Triples a number.\n * @example triple(2) // => 6\n */\nfunction triple(x) {\n  return x * 3;\n}\nmodule.exports = { triple };\n',
+    );
     const run = await vscode.commands.executeCommand<P.RunView>('amtp.generateForFile', vscode.Uri.file(path.join(ws(), EXTRA)));
     assert.ok(run);
     assert.ok(run.cases.length > 0);
@@ -60,9 +74,18 @@ describe('scoped generation from the editor (real extension host)', () => {
   });
 
   it('contributes a walkthrough that opens', async () => {
-    const walkthroughs = vscode.extensions.getExtension('amtp.amtp')!.packageJSON.contributes.walkthroughs as { id: string; steps: { id: string }[] }[];
-    assert.deepEqual(walkthroughs.map((w) => w.id), ['amtp.start']);
-    assert.deepEqual(walkthroughs[0].steps.map((s) => s.id), ['provider', 'generate', 'approvals', 'run']);
+    const walkthroughs = vscode.extensions.getExtension('amtp.amtp')!.packageJSON.contributes.walkthroughs as {
+      id: string;
+      steps: { id: string }[];
+    }[];
+    assert.deepEqual(
+      walkthroughs.map((w) => w.id),
+      ['amtp.start'],
+    );
+    assert.deepEqual(
+      walkthroughs[0].steps.map((s) => s.id),
+      ['provider', 'generate', 'approvals', 'run'],
+    );
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'amtp.amtp#amtp.start', false);
   });
 });

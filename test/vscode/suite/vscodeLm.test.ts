@@ -25,7 +25,13 @@ const ws = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 
 /** Proposed API of VS Code 1.100 (vscode.proposed.chatProvider.d.ts), typed here for the fake only. */
 interface ChatModelProvider {
-  provideLanguageModelResponse(messages: vscode.LanguageModelChatMessage[], options: unknown, extensionId: string, progress: { report(p: { index: number; part: unknown }): void }, token: vscode.CancellationToken): Promise<void>;
+  provideLanguageModelResponse(
+    messages: vscode.LanguageModelChatMessage[],
+    options: unknown,
+    extensionId: string,
+    progress: { report(p: { index: number; part: unknown }): void },
+    token: vscode.CancellationToken,
+  ): Promise<void>;
   provideTokenCount(text: string | vscode.LanguageModelChatMessage, token: vscode.CancellationToken): Promise<number>;
 }
 type RegisterChatModelProvider = (id: string, provider: ChatModelProvider, metadata: Record<string, unknown>) => vscode.Disposable;
@@ -57,26 +63,55 @@ describe('provider vscode-lm through a fake chat model (real extension host)', (
 
   before(async () => {
     api = await vscode.extensions.getExtension<AmtpApi>('amtp.amtp')!.activate();
-    await vscode.commands.executeCommand('workbench.extensions.installExtension', vscode.Uri.file(path.resolve(__dirname, '..', 'fake-lm.vsix')));
+    await vscode.commands.executeCommand(
+      'workbench.extensions.installExtension',
+      vscode.Uri.file(path.resolve(__dirname, '..', 'fake-lm.vsix')),
+    );
     await until('the fake vendor extension to be installed', () => vscode.extensions.getExtension('amtp-test.amtp-fake-lm') !== undefined);
     const register = (vscode.lm as unknown as { registerChatModelProvider?: RegisterChatModelProvider }).registerChatModelProvider;
-    assert.equal(typeof register, 'function', 'vscode.lm.registerChatModelProvider (proposed API chatProvider) is needed to register the fake model: run this suite in code-server (npm run test:vscode:code-server)');
+    assert.equal(
+      typeof register,
+      'function',
+      'vscode.lm.registerChatModelProvider (proposed API chatProvider) is needed to register the fake model: run this suite in code-server (npm run test:vscode:code-server)',
+    );
     // The fake model answers like a well-behaved one: fenced JSON for the agent the system prompt names,
     // computed by the built-in engines from the envelope it was sent.
-    registration = register!('amtp-fake-model', {
-      async provideLanguageModelResponse(messages, _options, extensionId, progress) {
-        seen.push({ roles: messages.map(roleOf), texts: messages.map(textOf), extensionId });
-        const envelope = textOf(messages[1]);
-        const agent = parseEnvelope(envelope).to_agent;
-        const answer = await new OfflineProvider(OFFLINE_ENGINES).openSession(agent).complete({ agent, model: 'offline', messages: [{ role: 'system', content: '' }, { role: 'user', content: envelope }], temperature: 0, top_p: 1, seed: 1 });
-        const reply = '```json\n' + JSON.stringify(JSON.parse(answer.content), null, 1) + '\n```';
-        const third = Math.ceil(reply.length / 3);
-        for (let i = 0; i < reply.length; i += third) progress.report({ index: 0, part: new (TextPart())(reply.slice(i, i + third)) });
+    registration = register!(
+      'amtp-fake-model',
+      {
+        async provideLanguageModelResponse(messages, _options, extensionId, progress) {
+          seen.push({ roles: messages.map(roleOf), texts: messages.map(textOf), extensionId });
+          const envelope = textOf(messages[1]);
+          const agent = parseEnvelope(envelope).to_agent;
+          const answer = await new OfflineProvider(OFFLINE_ENGINES).openSession(agent).complete({
+            agent,
+            model: 'offline',
+            messages: [
+              { role: 'system', content: '' },
+              { role: 'user', content: envelope },
+            ],
+            temperature: 0,
+            top_p: 1,
+            seed: 1,
+          });
+          const reply = '```json\n' + JSON.stringify(JSON.parse(answer.content), null, 1) + '\n```';
+          const third = Math.ceil(reply.length / 3);
+          for (let i = 0; i < reply.length; i += third) progress.report({ index: 0, part: new (TextPart())(reply.slice(i, i + third)) });
+        },
+        async provideTokenCount(text) {
+          return Math.ceil(textOf(text).length / 4);
+        },
       },
-      async provideTokenCount(text) {
-        return Math.ceil(textOf(text).length / 4);
+      {
+        vendor: 'amtp-test',
+        name: 'AMTP Fake Model',
+        family: 'amtp-fake',
+        version: '1',
+        maxInputTokens: 1_000_000,
+        maxOutputTokens: 100_000,
+        isUserSelectable: true,
       },
-    }, { vendor: 'amtp-test', name: 'AMTP Fake Model', family: 'amtp-fake', version: '1', maxInputTokens: 1_000_000, maxOutputTokens: 100_000, isUserSelectable: true });
+    );
     await config().update('provider', 'vscode-lm', vscode.ConfigurationTarget.Global);
     await config().update('model', 'amtp-test/amtp-fake', vscode.ConfigurationTarget.Global);
     await config().update('verify', false, vscode.ConfigurationTarget.Global);
@@ -90,7 +125,10 @@ describe('provider vscode-lm through a fake chat model (real extension host)', (
 
   it('vscode.lm lists the fake model for the vendor the test extension declares', async () => {
     const models = await vscode.lm.selectChatModels({ vendor: 'amtp-test' });
-    assert.deepEqual(models.map((m) => [m.id, m.family, m.name]), [['amtp-fake-model', 'amtp-fake', 'AMTP Fake Model']]);
+    assert.deepEqual(
+      models.map((m) => [m.id, m.family, m.name]),
+      [['amtp-fake-model', 'amtp-fake', 'AMTP Fake Model']],
+    );
   });
 
   it('Generate runs every agent through vscode.lm: one request per batch session, the system prompt and the envelope, counted tokens in the run view', async () => {
@@ -100,17 +138,36 @@ describe('provider vscode-lm through a fake chat model (real extension host)', (
     assert.equal(run.params.provider, 'vscode-lm');
     const agents = seen.map((s) => parseEnvelope(s.texts[1]).to_agent);
     assert.deepEqual([...new Set(agents)], ['crawler', 'generator', 'engineer'], 'each agent in turn, each batch its own request');
-    assert.ok(seen.every((s) => s.roles.length === 2 && s.roles.every((r) => r === 'user')), 'the stable API has no system role: the system prompt is the first user message');
+    assert.ok(
+      seen.every((s) => s.roles.length === 2 && s.roles.every((r) => r === 'user')),
+      'the stable API has no system role: the system prompt is the first user message',
+    );
     const PROMPT = { crawler: 'You are the Repo Cra', generator: 'You are the Test Cas', engineer: 'You are the Test Eng' } as const;
-    assert.deepEqual(seen.map((s) => s.texts[0].slice(0, 20)), agents.map((a) => PROMPT[a]));
-    assert.ok(seen.every((s) => s.extensionId === 'amtp.amtp'), 'the request comes from the AMTP extension');
+    assert.deepEqual(
+      seen.map((s) => s.texts[0].slice(0, 20)),
+      agents.map((a) => PROMPT[a]),
+    );
+    assert.ok(
+      seen.every((s) => s.extensionId === 'amtp.amtp'),
+      'the request comes from the AMTP extension',
+    );
     // Usage: counted by the model's own tokenizer (a quarter of the characters for this fake).
     const u = run.usage!;
     assert.equal(u.total.requests, seen.length);
-    assert.equal(u.total.promptTokens, seen.reduce((n, s) => n + Math.ceil(s.texts[0].length / 4) + Math.ceil(s.texts[1].length / 4), 0));
+    assert.equal(
+      u.total.promptTokens,
+      seen.reduce((n, s) => n + Math.ceil(s.texts[0].length / 4) + Math.ceil(s.texts[1].length / 4), 0),
+    );
     assert.ok(u.total.completionTokens > 0);
     const count = (a: string) => agents.filter((x) => x === a).length;
-    assert.deepEqual(run.health!.agents.map((a) => [a.agent, a.attempts, a.errors]), [['crawler', count('crawler'), 0], ['generator', count('generator'), 0], ['engineer', count('engineer'), 0]]);
+    assert.deepEqual(
+      run.health!.agents.map((a) => [a.agent, a.attempts, a.errors]),
+      [
+        ['crawler', count('crawler'), 0],
+        ['generator', count('generator'), 0],
+        ['engineer', count('engineer'), 0],
+      ],
+    );
     assert.match(fs.readFileSync(path.join(ws(), TEST_FILE), 'utf8'), /^\/\/ Generated by AMTP/);
     assert.match(api.model.get(run.runId) ? 'ok' : '', /ok/, 'the run reached the client model');
   });

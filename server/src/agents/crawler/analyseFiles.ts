@@ -26,9 +26,18 @@ export interface WaveResult {
 }
 
 /** Facts of `files`, in their order whatever order the threads finished in (the map is deterministic). */
-export async function analyseWave(reader: WorkspaceReader, js: JsParser | undefined, files: WaveFile[], defaultName: (p: string) => string): Promise<WaveResult> {
+export async function analyseWave(
+  reader: WorkspaceReader,
+  js: JsParser | undefined,
+  files: WaveFile[],
+  defaultName: (p: string) => string,
+): Promise<WaveResult> {
   // Settled at once (never a bare rejected promise): a failure waiting in this list must not be taken for an unhandled rejection.
-  const settle = (p: Promise<FileFacts>) => p.then((facts) => ({ facts }), (e: Error) => ({ error: e.message }));
+  const settle = (p: Promise<FileFacts>) =>
+    p.then(
+      (facts) => ({ facts }),
+      (e: Error) => ({ error: e.message }),
+    );
   const queued: { path: string; skip?: string; result?: Promise<{ facts: FileFacts } | { error: string }> }[] = [];
   const out: WaveResult = { facts: new Map(), texts: new Map(), skipped: [] };
   for (const f of files) {
@@ -40,7 +49,11 @@ export async function analyseWave(reader: WorkspaceReader, js: JsParser | undefi
     const text = r.file.content;
     out.texts.set(f.path, text);
     if (f.language === 'Python') queued.push({ path: f.path, result: settle(parsePython(text)) });
-    else if (js) queued.push({ path: f.path, result: settle(new Promise<FileFacts>((ok) => ok(extractJsSymbols(js, text, f.path, defaultName(f.path))))) });
+    else if (js)
+      queued.push({
+        path: f.path,
+        result: settle(new Promise<FileFacts>((ok) => ok(extractJsSymbols(js, text, f.path, defaultName(f.path))))),
+      });
   }
   await helpParsePython();
   for (const q of queued) {

@@ -19,7 +19,11 @@ export function mapBase(map: CrawlerOutput): CrawlerOutput {
 
 /** Each usage example goes with the first key file that exports a symbol it names. */
 export function modulesWithExamples(map: CrawlerOutput): { modules: (Work & { file: KeyFile })[]; orphans: Example[] } {
-  const modules: (Work & { file: KeyFile })[] = map.key_files.map((file) => ({ file, examples: [], sample: map.samples?.find((s) => s.path === file.path) }));
+  const modules: (Work & { file: KeyFile })[] = map.key_files.map((file) => ({
+    file,
+    examples: [],
+    sample: map.samples?.find((s) => s.path === file.path),
+  }));
   const orphans: Example[] = [];
   for (const ex of map.usage_examples) {
     const owner = modules.find((m) => m.file.symbols.some((s) => ex.symbols.includes(s.name)));
@@ -51,16 +55,25 @@ function cutSample(s: Sample, tokens: number): Sample {
  * the facts about its module. `out` sizes batches by their expected reply too: so many tokens per
  * symbol and per usage example (each documented example tends to become a case of its own).
  */
-export function planViews(map: CrawlerOutput, payloadTokens: number, out: ReplyEstimate = NO_REPLY, outputTokens = Infinity): CrawlerOutput[] {
+export function planViews(
+  map: CrawlerOutput,
+  payloadTokens: number,
+  out: ReplyEstimate = NO_REPLY,
+  outputTokens = Infinity,
+): CrawlerOutput[] {
   const base = mapBase(map);
   const room = Math.max(256, payloadTokens - estimateTokens(base) - 64);
   const sampleTokens = Math.floor(room / 2);
   const { modules, orphans } = modulesWithExamples(map);
   // A part's expected reply must fit the output bound too: a 270-export index is many parts.
-  const work: Work[] = [...modules.flatMap((m) => splitModule(m, room, sampleTokens, out, outputTokens)), ...(orphans.length ? [{ examples: orphans }] : [])];
+  const work: Work[] = [
+    ...modules.flatMap((m) => splitModule(m, room, sampleTokens, out, outputTokens)),
+    ...(orphans.length ? [{ examples: orphans }] : []),
+  ];
   const items: Item<Work>[] = work.map((w) => ({
     value: w,
-    inTokens: estimateTokens(w.file ?? '') + estimateTokens(w.examples) + (w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0),
+    inTokens:
+      estimateTokens(w.file ?? '') + estimateTokens(w.examples) + (w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0),
     outTokens: out.perSymbol * Math.max(1, w.file?.symbols.length ?? 0) + out.perExample * w.examples.length,
   }));
   const groups = pack(items, { payloadTokens: room, outputTokens });
@@ -85,7 +98,11 @@ export function planViews(map: CrawlerOutput, payloadTokens: number, out: ReplyE
 function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: number, out: ReplyEstimate, outputTokens: number): Work[] {
   const sampleCost = w.sample ? Math.min(sampleTokens, estimateTokens(w.sample.content)) : 0;
   const expected = (symbols: number, examples: number) => out.perSymbol * symbols + out.perExample * examples;
-  if (expected(w.file.symbols.length, w.examples.length) <= outputTokens && estimateTokens(w.file) + estimateTokens(w.examples) + sampleCost <= room) return [w];
+  if (
+    expected(w.file.symbols.length, w.examples.length) <= outputTokens &&
+    estimateTokens(w.file) + estimateTokens(w.examples) + sampleCost <= room
+  )
+    return [w];
   const header = estimateTokens({ ...w.file, symbols: [] });
   const parts: Work[] = [];
   let symbols: KeyFile['symbols'] = [];
@@ -94,7 +111,11 @@ function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: nu
   const flush = () => {
     if (!symbols.length) return;
     const names = new Set(symbols.map((x) => x.name));
-    parts.push({ file: { ...w.file, symbols }, examples: w.examples.filter((e) => e.symbols.some((n) => names.has(n))), ...(parts.length ? {} : w.sample ? { sample: w.sample } : {}) });
+    parts.push({
+      file: { ...w.file, symbols },
+      examples: w.examples.filter((e) => e.symbols.some((n) => names.has(n))),
+      ...(parts.length ? {} : w.sample ? { sample: w.sample } : {}),
+    });
     symbols = [];
     used = header;
     replyUsed = 0;
@@ -144,11 +165,15 @@ export function splitView(v: CrawlerOutput): [CrawlerOutput, CrawlerOutput] | un
     files = [[{ ...v.key_files[0], symbols: a }], [{ ...v.key_files[0], symbols: b }]];
   } else if (v.key_files.length === 0 && v.usage_examples.length >= 2) {
     const [a, b] = half(v.usage_examples);
-    return [{ ...v, usage_examples: a }, { ...v, usage_examples: b }];
+    return [
+      { ...v, usage_examples: a },
+      { ...v, usage_examples: b },
+    ];
   } else return undefined;
   const names = files.map((fs) => new Set(fs.flatMap((f) => f.symbols.map((x) => x.name))));
   const examples: [Example[], Example[]] = [[], []];
-  for (const ex of v.usage_examples) examples[ex.symbols.some((n) => names[0].has(n)) || !ex.symbols.some((n) => names[1].has(n)) ? 0 : 1].push(ex);
+  for (const ex of v.usage_examples)
+    examples[ex.symbols.some((n) => names[0].has(n)) || !ex.symbols.some((n) => names[1].has(n)) ? 0 : 1].push(ex);
   const samplesOf = (i: 0 | 1): Sample[] => {
     const paths = new Set(files[i].map((f) => f.path));
     // A module cut in two keeps its sample in the first part only.
@@ -187,7 +212,13 @@ export function applyToView(v: CrawlerOutput, patch: CrawlerPatch['patch']): Cra
       return void dropped.push(`${where} was dropped: ${(e as Error).message}`);
     }
     const r = validate('crawler-output', next);
-    if (!r.ok) return void dropped.push(`${where} was dropped: ${r.errors.slice(0, 2).map((x) => `${x.path || '/'} ${x.message}`).join('; ')}`);
+    if (!r.ok)
+      return void dropped.push(
+        `${where} was dropped: ${r.errors
+          .slice(0, 2)
+          .map((x) => `${x.path || '/'} ${x.message}`)
+          .join('; ')}`,
+      );
     doc = next;
   });
   return dropped.length ? { ...doc, notes: [...(doc.notes ?? []), ...dropped] } : doc;

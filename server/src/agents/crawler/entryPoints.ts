@@ -52,7 +52,9 @@ function rankOf(t: ExportTarget): number {
 export function primaryTargets(targets: ExportTarget[], exists: (p: string) => boolean): ExportTarget[] {
   const bySub = new Map<string, ExportTarget[]>();
   for (const t of targets) bySub.set(t.subpath, [...(bySub.get(t.subpath) ?? []), t]);
-  return [...bySub.values()].map((list) => [...list].sort((a, b) => Number(!exists(a.target)) - Number(!exists(b.target)) || rankOf(a) - rankOf(b))[0]);
+  return [...bySub.values()].map(
+    (list) => [...list].sort((a, b) => Number(!exists(a.target)) - Number(!exists(b.target)) || rankOf(a) - rankOf(b))[0],
+  );
 }
 
 /** Expands a subpath pattern (`./src/*` → `src/*.js`) over the tree: [subpath, file] pairs. */
@@ -78,14 +80,16 @@ export function resolveEntry(p: string, files: Set<string>): string {
   const source = sourceOf(clean, files);
   // The source a build is made from is what the project's own tests exercise; a build stands in only when it is all there is.
   if (source) return source;
-  for (const ext of ['', '.js', '.cjs', '.mjs', '.json', '/index.js', '/index.cjs', '/index.mjs']) if (files.has(clean + ext)) return clean + ext;
+  for (const ext of ['', '.js', '.cjs', '.mjs', '.json', '/index.js', '/index.cjs', '/index.mjs'])
+    if (files.has(clean + ext)) return clean + ext;
   return clean;
 }
 
 function sourceOf(built: string, files: Set<string>): string | undefined {
   const m = /^(.*?)(?:dist|build|out|esm|cjs)\/(?:(?:esm|cjs|es|mjs|umd)\/)?(.*?)(?:\.[cm]?js)?$/.exec(built);
   if (!m) return undefined;
-  for (const base of [`${m[1]}src/${m[2]}`, `${m[1]}src/${m[2]}/index`]) for (const ext of SOURCE_EXTS) if (files.has(base + ext)) return base + ext;
+  for (const base of [`${m[1]}src/${m[2]}`, `${m[1]}src/${m[2]}/index`])
+    for (const ext of SOURCE_EXTS) if (files.has(base + ext)) return base + ext;
   return undefined;
 }
 
@@ -129,14 +133,16 @@ export function seedFiles(out: EntryList, pkgs: NpmPackage[], files: Set<string>
     const resolved = fixed.map((t) => ({ ...t, target: resolveEntry(join(pkg.dir, t.target), files) }));
     for (const t of primaryTargets(resolved, (p) => files.has(p))) seeds.push(t.target);
     if (typeof j.main === 'string') seeds.push(resolveEntry(join(pkg.dir, j.main), files));
-    if (typeof j.module === 'string' && !fixed.length && typeof j.main !== 'string') seeds.push(resolveEntry(join(pkg.dir, j.module), files));
+    if (typeof j.module === 'string' && !fixed.length && typeof j.main !== 'string')
+      seeds.push(resolveEntry(join(pkg.dir, j.module), files));
     const bins = typeof j.bin === 'string' ? [j.bin] : j.bin && typeof j.bin === 'object' ? Object.values(j.bin) : [];
     for (const b of bins) if (typeof b === 'string') seeds.push(resolveEntry(join(pkg.dir, b), files));
   }
   // npmFacts adds `index.js` as main when a package names none; Python packages are seeds too.
   // A nested package.json without a name only marks a folder's module type (`es/package.json`): no seed.
   const named = (p: string) => !p.includes('/') || pkgs.some((k) => k.json.name && p.startsWith(`${k.dir}/`));
-  for (const e of out.entry_points) if (e.kind === 'package' || (e.kind === 'main' && named(e.path) && !seeds.includes(e.path))) seeds.push(e.path);
+  for (const e of out.entry_points)
+    if (e.kind === 'package' || (e.kind === 'main' && named(e.path) && !seeds.includes(e.path))) seeds.push(e.path);
   return [...new Set(seeds)].filter((p) => files.has(p));
 }
 
@@ -148,6 +154,8 @@ export function alternateBuildDirs(out: EntryList, pkgs: NpmPackage[], seeds: st
   const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/') + 1) : '');
   const seedDirs = new Set(seeds.map(dirOf));
   const others = out.entry_points.filter((e) => e.kind === 'exports' || e.kind === 'module').map((e) => dirOf(e.path));
-  for (const pkg of pkgs) for (const t of exportTargets(pkg.json.exports)) if (t.target.includes('*')) others.push(dirOf(join(pkg.dir, t.target.slice(0, t.target.indexOf('*')))));
+  for (const pkg of pkgs)
+    for (const t of exportTargets(pkg.json.exports))
+      if (t.target.includes('*')) others.push(dirOf(join(pkg.dir, t.target.slice(0, t.target.indexOf('*')))));
   return [...new Set(others)].filter((d) => d && ![...seedDirs].some((s) => s.startsWith(d) || d.startsWith(s)));
 }

@@ -9,6 +9,8 @@ export interface EsNode {
   type: string;
   start: number;
   end: number;
+  // Parser nodes are walked generically (ESTree from oxc or babel): any field, any shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   [field: string]: any;
 }
 
@@ -72,6 +74,7 @@ async function loadOxc(): Promise<JsParser> {
 
 /** The fallback is required only when oxc cannot load, so its 0.5 MB is not evaluated otherwise. */
 export function babelParser(): JsParser {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use only
   const babel = require('@babel/parser') as typeof import('@babel/parser');
   return {
     name: 'babel',
@@ -90,7 +93,12 @@ export function babelParser(): JsParser {
           plugins,
         }) as unknown as { program: EsNode; comments?: { type: string; value: string; start: number; end: number }[] };
         // Babel names comments CommentBlock/CommentLine even with the estree plugin.
-        const comments = (file.comments ?? []).map((c): EsComment => ({ type: c.type === 'CommentBlock' ? 'Block' : 'Line', value: c.value, start: c.start, end: c.end }));
+        const comments = (file.comments ?? []).map((c): EsComment => ({
+          type: c.type === 'CommentBlock' ? 'Block' : 'Line',
+          value: c.value,
+          start: c.start,
+          end: c.end,
+        }));
         return { program: file.program, comments };
       } catch {
         // Babel gives up on some errors even in recovery mode; oxc returns an empty program then too.

@@ -17,8 +17,22 @@ interface DocSpot {
   floor: number;
 }
 
-const DECLARATIONS = new Set(['FunctionDeclaration', 'TSDeclareFunction', 'ClassDeclaration', 'TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSEnumDeclaration']);
-const FUNCTIONS = new Set(['FunctionDeclaration', 'TSDeclareFunction', 'FunctionExpression', 'ArrowFunctionExpression', 'TSEmptyBodyFunctionExpression', 'TSDeclareMethod']);
+const DECLARATIONS = new Set([
+  'FunctionDeclaration',
+  'TSDeclareFunction',
+  'ClassDeclaration',
+  'TSInterfaceDeclaration',
+  'TSTypeAliasDeclaration',
+  'TSEnumDeclaration',
+]);
+const FUNCTIONS = new Set([
+  'FunctionDeclaration',
+  'TSDeclareFunction',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'TSEmptyBodyFunctionExpression',
+  'TSDeclareMethod',
+]);
 const METHODS = new Set(['MethodDefinition', 'TSAbstractMethodDefinition', 'TSDeclareMethod']);
 
 /** Syntax-only analysis of one file's top level (no type checker): works on files that do not compile. */
@@ -135,7 +149,12 @@ class FileReader {
     // require() calls and dynamic imports anywhere in the file, for the reference ranking.
     if (this.text.includes('require') || this.text.includes('import')) {
       walk(program, (n) => {
-        const spec = n.type === 'ImportExpression' ? n.source : n.type === 'CallExpression' && n.arguments.length === 1 && (isRequire(n) || n.callee.type === 'Import') ? n.arguments[0] : undefined;
+        const spec =
+          n.type === 'ImportExpression'
+            ? n.source
+            : n.type === 'CallExpression' && n.arguments.length === 1 && (isRequire(n) || n.callee.type === 'Import')
+              ? n.arguments[0]
+              : undefined;
         if (spec && isString(spec)) {
           this.facts.imports.push(spec.value);
           if (isRequire(n)) cjs = true;
@@ -178,7 +197,12 @@ class FileReader {
       this.facts.opaqueCjs = true;
     } else if (!isRequire(right)) {
       const node = this.resolve(right, st);
-      const name = right.type === 'Identifier' ? right.name : (right.type === 'FunctionExpression' || right.type === 'ClassExpression') && right.id ? right.id.name : defaultName;
+      const name =
+        right.type === 'Identifier'
+          ? right.name
+          : (right.type === 'FunctionExpression' || right.type === 'ClassExpression') && right.id
+            ? right.id.name
+            : defaultName;
       this.add(node, name, 'module.exports');
     }
   }
@@ -226,7 +250,13 @@ class FileReader {
     else if (node.type === 'TSTypeAliasDeclaration') kind = 'type';
     else if (node.type === 'TSEnumDeclaration') kind = 'enum';
     else if (node.type === 'VariableDeclarator' && this.declKind.get(node) === 'const') kind = 'constant';
-    const sym: SymbolInfo = { name, kind, exported: true, export_style: style, line: this.lineOf(spot && node.type !== 'VariableDeclarator' ? spot.at : node.start) };
+    const sym: SymbolInfo = {
+      name,
+      kind,
+      exported: true,
+      export_style: style,
+      line: this.lineOf(spot && node.type !== 'VariableDeclarator' ? spot.at : node.start),
+    };
     if (fn) Object.assign(sym, this.signatureOf(fn, name, doc.params, doc.returns));
     if (doc.doc) sym.doc = doc.doc.slice(0, 2000);
     if (doc.examples.length) sym.examples = doc.examples;
@@ -254,12 +284,22 @@ class FileReader {
     return out;
   }
 
-  private signatureOf(fn: EsNode, name: string, docParams: Map<string, { type?: string; optional?: boolean; default?: string }>, docReturns?: string): Partial<SymbolInfo> {
+  private signatureOf(
+    fn: EsNode,
+    name: string,
+    docParams: Map<string, { type?: string; optional?: boolean; default?: string }>,
+    docReturns?: string,
+  ): Partial<SymbolInfo> {
     const params = (fn.params as EsNode[]).map((raw) => {
       const p = raw.type === 'TSParameterProperty' ? (raw.parameter as EsNode) : raw;
       const rest = p.type === 'RestElement';
       const binding: EsNode = p.type === 'AssignmentPattern' ? p.left : rest ? p.argument : p;
-      const pname = binding.type === 'Identifier' ? (binding.name as string) : this.slice(binding.start, binding.typeAnnotation?.start ?? binding.end).trim().replace(/\?$/, '');
+      const pname =
+        binding.type === 'Identifier'
+          ? (binding.name as string)
+          : this.slice(binding.start, binding.typeAnnotation?.start ?? binding.end)
+              .trim()
+              .replace(/\?$/, '');
       const d = docParams.get(pname);
       const out: NonNullable<SymbolInfo['params']>[number] = { name: pname };
       const type = this.typeText(binding.typeAnnotation ?? p.typeAnnotation) ?? d?.type;
@@ -272,8 +312,16 @@ class FileReader {
     });
     const returns = this.typeText(fn.returnType) ?? docReturns;
     const isAsync = fn.async === true;
-    const paramText = params.map((p) => `${p.rest ? '...' : ''}${p.name}${p.optional && !p.default ? '?' : ''}${p.type ? `: ${p.type}` : ''}${p.default ? ` = ${p.default}` : ''}`).join(', ');
-    const sig: Partial<SymbolInfo> = { signature: `${isAsync ? 'async ' : ''}${name}(${paramText})${returns ? `: ${returns}` : ''}`.replace(/\s+/g, ' '), params };
+    const paramText = params
+      .map(
+        (p) =>
+          `${p.rest ? '...' : ''}${p.name}${p.optional && !p.default ? '?' : ''}${p.type ? `: ${p.type}` : ''}${p.default ? ` = ${p.default}` : ''}`,
+      )
+      .join(', ');
+    const sig: Partial<SymbolInfo> = {
+      signature: `${isAsync ? 'async ' : ''}${name}(${paramText})${returns ? `: ${returns}` : ''}`.replace(/\s+/g, ' '),
+      params,
+    };
     if (returns) sig.returns = returns;
     if (isAsync) sig.async = true;
     return sig;
@@ -333,7 +381,9 @@ function valueOf(node: EsNode): EsNode | undefined {
     case 'Property':
       return node.value;
     case 'ExpressionStatement':
-      return node.expression.type === 'AssignmentExpression' && isFunctionOrClass(node.expression.right) ? node.expression.right : undefined;
+      return node.expression.type === 'AssignmentExpression' && isFunctionOrClass(node.expression.right)
+        ? node.expression.right
+        : undefined;
     default:
       return node;
   }
@@ -354,7 +404,14 @@ function cjsTarget(left: EsNode): string | undefined {
 }
 
 function isModuleExports(n: EsNode): boolean {
-  return n.type === 'MemberExpression' && !n.computed && n.object.type === 'Identifier' && n.object.name === 'module' && n.property.type === 'Identifier' && n.property.name === 'exports';
+  return (
+    n.type === 'MemberExpression' &&
+    !n.computed &&
+    n.object.type === 'Identifier' &&
+    n.object.name === 'module' &&
+    n.property.type === 'Identifier' &&
+    n.property.name === 'exports'
+  );
 }
 
 function isRequire(n: EsNode): boolean {

@@ -5,7 +5,16 @@ import { loadJsParser, type EsNode } from './jsParser';
 
 const CONFIG_FILES: Record<'jest' | 'vitest', string[]> = {
   jest: ['jest.config.js', 'jest.config.cjs', 'jest.config.mjs', 'jest.config.ts', 'jest.config.mts', 'jest.config.cts'],
-  vitest: ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs', 'vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs'],
+  vitest: [
+    'vitest.config.ts',
+    'vitest.config.mts',
+    'vitest.config.js',
+    'vitest.config.mjs',
+    'vite.config.ts',
+    'vite.config.mts',
+    'vite.config.js',
+    'vite.config.mjs',
+  ],
 };
 
 export interface ConfigPatterns {
@@ -14,7 +23,11 @@ export interface ConfigPatterns {
 }
 
 /** jest: `testMatch` or `testRegex` (as `/regex/`); vitest: `test.include`. */
-export async function jsConfigPatterns(runner: string, files: ReadonlySet<string>, read: (path: string) => Promise<string | undefined>): Promise<ConfigPatterns | undefined> {
+export async function jsConfigPatterns(
+  runner: string,
+  files: ReadonlySet<string>,
+  read: (path: string) => Promise<string | undefined>,
+): Promise<ConfigPatterns | undefined> {
   if (runner !== 'jest' && runner !== 'vitest') return undefined;
   const file = CONFIG_FILES[runner].find((f) => files.has(f));
   const text = file ? await read(file) : undefined;
@@ -51,10 +64,11 @@ function findProperty(node: unknown, name: string): EsNode | undefined {
   }
   const n = node as EsNode;
   if (n.type === 'Property' && keyName(n) === name) return n;
-  for (const [k, v] of Object.entries(n)) if (k !== 'parent' && v && typeof v === 'object') {
-    const found = findProperty(v, name);
-    if (found) return found;
-  }
+  for (const [k, v] of Object.entries(n))
+    if (k !== 'parent' && v && typeof v === 'object') {
+      const found = findProperty(v, name);
+      if (found) return found;
+    }
   return undefined;
 }
 

@@ -28,7 +28,13 @@ export function parseJsDoc(raw: string): DocInfo {
       case 'throws':
       case 'throw':
       case 'exception':
-        if (first) info.throws.push(first.replace(/\s+/g, ' ').replace(/^\{([^}]*)\}\s*/, (_m, t: string) => `${t}: `).replace(/: $/, ''));
+        if (first)
+          info.throws.push(
+            first
+              .replace(/\s+/g, ' ')
+              .replace(/^\{([^}]*)\}\s*/, (_m, t: string) => `${t}: `)
+              .replace(/: $/, ''),
+          );
         break;
       case 'param':
       case 'arg':

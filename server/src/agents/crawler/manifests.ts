@@ -5,6 +5,8 @@ export interface NpmPackage {
   /** root-relative dir, '' for the root */
   dir: string;
   manifest: string;
+  // package.json as written by anyone: every field is checked where it is read.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: Record<string, any>;
 }
 
@@ -17,8 +19,35 @@ export interface PythonManifests {
 
 type Out = Pick<CrawlerOutput, 'package_managers' | 'frameworks' | 'entry_points'>;
 
-const JS_FRAMEWORKS = ['express', 'koa', 'fastify', '@hapi/hapi', '@nestjs/core', 'next', 'react', 'vue', 'svelte', '@angular/core', 'electron', 'nuxt', 'graphql', 'socket.io'];
-const PY_FRAMEWORKS = ['fastapi', 'django', 'flask', 'starlette', 'aiohttp', 'tornado', 'pydantic', 'sqlalchemy', 'celery', 'click', 'typer'];
+const JS_FRAMEWORKS = [
+  'express',
+  'koa',
+  'fastify',
+  '@hapi/hapi',
+  '@nestjs/core',
+  'next',
+  'react',
+  'vue',
+  'svelte',
+  '@angular/core',
+  'electron',
+  'nuxt',
+  'graphql',
+  'socket.io',
+];
+const PY_FRAMEWORKS = [
+  'fastapi',
+  'django',
+  'flask',
+  'starlette',
+  'aiohttp',
+  'tornado',
+  'pydantic',
+  'sqlalchemy',
+  'celery',
+  'click',
+  'typer',
+];
 
 export const join = (dir: string, p: string) => (dir ? `${dir}/${p}` : p).replace(/\/\.\//g, '/').replace(/^\.\//, '');
 
@@ -30,10 +59,26 @@ export function moduleSystemOf(pkg: NpmPackage | undefined): ModuleSystem {
 /** Package managers, frameworks and entry points of npm packages; `files` is the set of tree paths. */
 export function npmFacts(pkgs: NpmPackage[], files: Set<string>, out: Out): void {
   for (const p of pkgs) {
-    const lock = ['pnpm-lock.yaml', 'yarn.lock', 'package-lock.json', 'bun.lockb', 'bun.lock', 'npm-shrinkwrap.json'].find((l) => files.has(join(p.dir, l)));
+    const lock = ['pnpm-lock.yaml', 'yarn.lock', 'package-lock.json', 'bun.lockb', 'bun.lock', 'npm-shrinkwrap.json'].find((l) =>
+      files.has(join(p.dir, l)),
+    );
     const pm = String(p.json.packageManager ?? '').split('@')[0];
-    const name = (['npm', 'yarn', 'pnpm', 'bun'].includes(pm) ? pm : lock?.startsWith('pnpm') ? 'pnpm' : lock?.startsWith('yarn') ? 'yarn' : lock?.startsWith('bun') ? 'bun' : 'npm') as 'npm';
-    const ws = Array.isArray(p.json.workspaces) ? p.json.workspaces : Array.isArray(p.json.workspaces?.packages) ? p.json.workspaces.packages : undefined;
+    const name = (
+      ['npm', 'yarn', 'pnpm', 'bun'].includes(pm)
+        ? pm
+        : lock?.startsWith('pnpm')
+          ? 'pnpm'
+          : lock?.startsWith('yarn')
+            ? 'yarn'
+            : lock?.startsWith('bun')
+              ? 'bun'
+              : 'npm'
+    ) as 'npm';
+    const ws = Array.isArray(p.json.workspaces)
+      ? p.json.workspaces
+      : Array.isArray(p.json.workspaces?.packages)
+        ? p.json.workspaces.packages
+        : undefined;
     if (p.dir === '' || lock || ws) {
       const entry: Out['package_managers'][number] = { name, manifest: p.manifest };
       if (lock) entry.lockfile = join(p.dir, lock);
@@ -42,7 +87,8 @@ export function npmFacts(pkgs: NpmPackage[], files: Set<string>, out: Out): void
     }
     const deps = { ...p.json.devDependencies, ...p.json.peerDependencies, ...p.json.dependencies } as Record<string, string>;
     for (const f of JS_FRAMEWORKS) {
-      if (deps[f] && !out.frameworks.some((x) => x.name === f)) out.frameworks.push({ name: f, version: String(deps[f]), evidence: `${p.manifest} dependencies` });
+      if (deps[f] && !out.frameworks.some((x) => x.name === f))
+        out.frameworks.push({ name: f, version: String(deps[f]), evidence: `${p.manifest} dependencies` });
     }
     const pkgName = typeof p.json.name === 'string' ? p.json.name : undefined;
     const add = (path: unknown, kind: Out['entry_points'][number]['kind'], name?: string) => {
@@ -73,14 +119,16 @@ export function pythonFacts(m: PythonManifests, files: Set<string>, out: Out): s
     out.package_managers.push(lockfile ? { name, manifest, lockfile } : { name, manifest });
   };
   if (m.pyproject !== undefined) {
-    if (/^\[tool\.poetry\]/m.test(py) || files.has('poetry.lock')) add('poetry', 'pyproject.toml', files.has('poetry.lock') ? 'poetry.lock' : undefined);
+    if (/^\[tool\.poetry\]/m.test(py) || files.has('poetry.lock'))
+      add('poetry', 'pyproject.toml', files.has('poetry.lock') ? 'poetry.lock' : undefined);
     if (files.has('uv.lock')) add('uv', 'pyproject.toml', 'uv.lock');
     if (/^\[tool\.pdm\]/m.test(py) || files.has('pdm.lock')) add('pdm', 'pyproject.toml', files.has('pdm.lock') ? 'pdm.lock' : undefined);
     if (/hatchling/.test(py) || /^\[tool\.hatch/m.test(py)) add('hatch', 'pyproject.toml');
     if (/setuptools/.test(py)) add('setuptools', 'pyproject.toml');
     const depBlock = /^dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(py);
     if (depBlock) deps.push(...[...depBlock[1].matchAll(/["']([A-Za-z0-9_.-]+)/g)].map((x) => x[1]));
-    for (const x of py.matchAll(/^\[tool\.poetry\.dependencies\]\n([\s\S]*?)(?=^\[)/gm)) deps.push(...[...x[1].matchAll(/^([A-Za-z0-9_.-]+)\s*=/gm)].map((y) => y[1]));
+    for (const x of py.matchAll(/^\[tool\.poetry\.dependencies\]\n([\s\S]*?)(?=^\[)/gm))
+      deps.push(...[...x[1].matchAll(/^([A-Za-z0-9_.-]+)\s*=/gm)].map((y) => y[1]));
     for (const [name, target] of tomlTable(py, 'project.scripts').concat(tomlTable(py, 'tool.poetry.scripts'))) {
       out.entry_points.push({ path: target, kind: 'console_script', name });
     }
@@ -92,14 +140,17 @@ export function pythonFacts(m: PythonManifests, files: Set<string>, out: Out): s
     deps.push(...[...r.matchAll(/^\s*([A-Za-z0-9_.-]+)/gm)].map((x) => x[1]));
   }
   const cfgScripts = /console_scripts\s*=\s*\n((?:[ \t]+.+\n?)+)/.exec(m.setupCfg ?? '');
-  if (cfgScripts) for (const l of cfgScripts[1].split('\n')) {
-    const s = /^\s*([\w.-]+)\s*=\s*(\S+)/.exec(l);
-    if (s) out.entry_points.push({ path: s[2], kind: 'console_script', name: s[1] });
-  }
-  for (const s of (m.setupPy ?? '').matchAll(/['"]([\w.-]+)\s*=\s*([\w.]+:[\w.]+)['"]/g)) out.entry_points.push({ path: s[2], kind: 'console_script', name: s[1] });
+  if (cfgScripts)
+    for (const l of cfgScripts[1].split('\n')) {
+      const s = /^\s*([\w.-]+)\s*=\s*(\S+)/.exec(l);
+      if (s) out.entry_points.push({ path: s[2], kind: 'console_script', name: s[1] });
+    }
+  for (const s of (m.setupPy ?? '').matchAll(/['"]([\w.-]+)\s*=\s*([\w.]+:[\w.]+)['"]/g))
+    out.entry_points.push({ path: s[2], kind: 'console_script', name: s[1] });
   const lower = new Set(deps.map((d) => d.toLowerCase()));
   for (const f of PY_FRAMEWORKS) if (lower.has(f)) out.frameworks.push({ name: f, evidence: 'Python dependencies' });
-  if (files.has('manage.py') && !out.frameworks.some((f) => f.name === 'django')) out.frameworks.push({ name: 'django', evidence: 'manage.py' });
+  if (files.has('manage.py') && !out.frameworks.some((f) => f.name === 'django'))
+    out.frameworks.push({ name: 'django', evidence: 'manage.py' });
   return [...lower];
 }
 

@@ -105,7 +105,8 @@ function restField(lines: string[], i: number, out: string[]): number {
   if (!m) return i;
   const text = [m[3].trim()].filter(Boolean);
   let j = i + 1;
-  for (; j < lines.length && lines[j].trim() && indentOf(lines[j]) > m[1].length && !lines[j].trim().startsWith(':'); j++) text.push(lines[j].trim());
+  for (; j < lines.length && lines[j].trim() && indentOf(lines[j]) > m[1].length && !lines[j].trim().startsWith(':'); j++)
+    text.push(lines[j].trim());
   out.push(text.length ? `${m[2]}: ${text.join(' ')}` : m[2]);
   return j - 1;
 }

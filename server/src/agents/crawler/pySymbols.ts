@@ -43,7 +43,8 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
         const mod = node.childForFieldName('module_name');
         if (mod) imports.push(mod.text);
       } else {
-        for (const n of node.childrenForFieldName('name')) imports.push((n.type === 'aliased_import' ? n.childForFieldName('name') : n)?.text ?? '');
+        for (const n of node.childrenForFieldName('name'))
+          imports.push((n.type === 'aliased_import' ? n.childForFieldName('name') : n)?.text ?? '');
       }
     }
     return { symbols, imports: imports.filter(Boolean) };
@@ -110,7 +111,7 @@ function paramOf(p: Node): Param | undefined {
       const inner = p.namedChildren[0];
       const type = p.childForFieldName('type');
       const splat = inner?.type === 'list_splat_pattern' || inner?.type === 'dictionary_splat_pattern';
-      const out: Param = { name: splat ? inner.namedChildren[0]?.text ?? '' : inner?.text ?? '' };
+      const out: Param = { name: splat ? (inner.namedChildren[0]?.text ?? '') : (inner?.text ?? '') };
       if (type) out.type = oneLine(type.text);
       if (splat) out.rest = true;
       return out;
@@ -170,7 +171,19 @@ function stringValue(str: Node): string | undefined {
   return out + text.slice(at - base);
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\n': '' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\n': '',
+};
 
 function unescape(esc: string): string {
   const c = esc.slice(1);
@@ -183,7 +196,8 @@ function unescape(esc: string): string {
 /** `__all__ = [...]` (or a tuple, annotated or not), extended by `+=`, `.extend([...])` and `.append(...)`. */
 function dunderAll(root: Node): Set<string> | undefined {
   let names: Set<string> | undefined;
-  const strings = (n: Node | null) => (n && (n.type === 'list' || n.type === 'tuple') ? n.namedChildren.filter((c) => c.type === 'string').map(stringValue) : []);
+  const strings = (n: Node | null) =>
+    n && (n.type === 'list' || n.type === 'tuple') ? n.namedChildren.filter((c) => c.type === 'string').map(stringValue) : [];
   for (const st of root.namedChildren) {
     const e = st.type === 'expression_statement' ? st.namedChildren[0] : undefined;
     if (!e) continue;

@@ -1,6 +1,21 @@
 import * as posix from 'node:path/posix';
 
-const EXTS = ['', '.ts', '.tsx', '.js', '.mjs', '.cjs', '.jsx', '.mts', '.cts', '/index.ts', '/index.js', '/index.mjs', '.py', '/__init__.py'];
+const EXTS = [
+  '',
+  '.ts',
+  '.tsx',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.jsx',
+  '.mts',
+  '.cts',
+  '/index.ts',
+  '/index.js',
+  '/index.mjs',
+  '.py',
+  '/__init__.py',
+];
 
 /**
  * Counts how often each file is imported by the others (Aider's repo-map idea, without
@@ -19,7 +34,8 @@ export function referenceCounts(imports: Map<string, string[]>, files: Set<strin
 }
 
 /** The tree file an import of `spec` from the file `from` loads, if any. */
-export const resolveImport = (from: string, spec: string, files: Set<string>): string | undefined => resolveSpecifier(posix.dirname(from), spec, files, from.endsWith('.py'));
+export const resolveImport = (from: string, spec: string, files: Set<string>): string | undefined =>
+  resolveSpecifier(posix.dirname(from), spec, files, from.endsWith('.py'));
 
 function resolveSpecifier(dir: string, spec: string, files: Set<string>, python: boolean): string | undefined {
   let base: string;
@@ -29,7 +45,8 @@ function resolveSpecifier(dir: string, spec: string, files: Set<string>, python:
     let d = dir;
     for (let i = 1; i < dots; i++) d = posix.dirname(d);
     base = dots ? posix.join(d, mod) : mod;
-    for (const prefix of ['', 'src/']) for (const ext of ['.py', '/__init__.py']) if (files.has(prefix + base + ext)) return prefix + base + ext;
+    for (const prefix of ['', 'src/'])
+      for (const ext of ['.py', '/__init__.py']) if (files.has(prefix + base + ext)) return prefix + base + ext;
     return undefined;
   }
   if (!spec.startsWith('.')) return undefined;

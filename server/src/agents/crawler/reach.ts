@@ -50,12 +50,13 @@ export async function reachFrom(plan: ReachPlan): Promise<Reached> {
     const result = await plan.analyse(wave.map((p) => plan.code.get(p)!));
     merge(result);
     frontier = [];
-    for (const from of wave) for (const target of targetsOf(from, result.facts.get(from), plan)) {
-      if (out.tier.has(target)) continue;
-      const fromTier = out.tier.get(from)!;
-      out.tier.set(target, fromTier === 0 || (fromTier === 1 && isBarrel(from)) ? 1 : 2);
-      frontier.push(target);
-    }
+    for (const from of wave)
+      for (const target of targetsOf(from, result.facts.get(from), plan)) {
+        if (out.tier.has(target)) continue;
+        const fromTier = out.tier.get(from)!;
+        out.tier.set(target, fromTier === 0 || (fromTier === 1 && isBarrel(from)) ? 1 : 2);
+        frontier.push(target);
+      }
   }
   const rest = plan.fill.filter((f) => !out.tier.has(f.path));
   const room = Math.max(0, Math.min(plan.fillBudget, plan.budget - out.facts.size - out.skipped.length));

@@ -2,7 +2,22 @@ import type { CrawlerOutput } from '../../contracts/types';
 
 type Example = CrawlerOutput['usage_examples'][number];
 
-const CODE_LANGS = new Set(['', 'js', 'javascript', 'jsx', 'ts', 'typescript', 'tsx', 'mjs', 'cjs', 'py', 'python', 'pycon', 'python3', 'node']);
+const CODE_LANGS = new Set([
+  '',
+  'js',
+  'javascript',
+  'jsx',
+  'ts',
+  'typescript',
+  'tsx',
+  'mjs',
+  'cjs',
+  'py',
+  'python',
+  'pycon',
+  'python3',
+  'node',
+]);
 
 export interface ExportedName {
   /** symbol name as in key_files (e.g. `format`, `Slug.make`, `slugify.extend`) */
@@ -96,7 +111,9 @@ function callAndResult(cells: string[]): { call: string; result: string } | unde
 /** The block declares a name the README calls exports through (`lib` of `lib.add(…)`). */
 function bindsPackage(code: string, exported: ExportedName[]): boolean {
   const prefixes = new Set(exported.flatMap((e) => e.callNames.filter((c) => c.includes('.')).map((c) => c.split('.')[0])));
-  return [...prefixes].some((p) => new RegExp(`(?:\\b(?:var|let|const)\\s+|\\bimport\\s+(?:\\*\\s+as\\s+)?)${p.replace(/\$/g, '\\$')}\\b`).test(code));
+  return [...prefixes].some((p) =>
+    new RegExp(`(?:\\b(?:var|let|const)\\s+|\\bimport\\s+(?:\\*\\s+as\\s+)?)${p.replace(/\$/g, '\\$')}\\b`).test(code),
+  );
 }
 
 function calledSymbols(code: string, exported: ExportedName[]): string[] {
@@ -117,7 +134,8 @@ function calledSymbols(code: string, exported: ExportedName[]): string[] {
 export function importBindings(code: string, packageName: string): string[] {
   const q = packageName.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const out: string[] = [];
-  for (const m of code.matchAll(new RegExp(`(?:var|let|const)\\s+([\\w$]+)\\s*=\\s*require\\(\\s*['"]${q}['"]\\s*\\)`, 'g'))) out.push(m[1]);
+  for (const m of code.matchAll(new RegExp(`(?:var|let|const)\\s+([\\w$]+)\\s*=\\s*require\\(\\s*['"]${q}['"]\\s*\\)`, 'g')))
+    out.push(m[1]);
   for (const m of code.matchAll(new RegExp(`import\\s+([\\w$]+)\\s*(?:,\\s*\\{[^}]*\\})?\\s*from\\s*['"]${q}['"]`, 'g'))) out.push(m[1]);
   for (const m of code.matchAll(new RegExp(`import\\s+\\*\\s+as\\s+([\\w$]+)\\s+from\\s*['"]${q}['"]`, 'g'))) out.push(m[1]);
   for (const m of code.matchAll(new RegExp(`^\\s*import\\s+${q}(?:\\s+as\\s+(\\w+))?`, 'gm'))) out.push(m[1] ?? packageName);

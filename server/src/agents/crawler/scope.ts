@@ -17,7 +17,9 @@ export function scopeMap(map: CrawlerOutput, scope: RunScope): CrawlerOutput {
   const names = new Set(keyFiles.flatMap((k) => k.symbols.map((s) => s.name)));
   const paths = new Set(keyFiles.map((k) => k.path));
   const outside = map.key_files.length - keyFiles.length;
-  const asked = [...(scope.only ?? []).map((o) => `--only ${o}`), ...(scope.changedSince ? [`--changed-since ${scope.changedSince}`] : [])].join(' ') || 'the run\'s scope';
+  const asked =
+    [...(scope.only ?? []).map((o) => `--only ${o}`), ...(scope.changedSince ? [`--changed-since ${scope.changedSince}`] : [])].join(' ') ||
+    "the run's scope";
   const missing = scope.files.filter((f) => !map.key_files.some((k) => k.path === f.path));
   return {
     ...map,
@@ -27,7 +29,15 @@ export function scopeMap(map: CrawlerOutput, scope: RunScope): CrawlerOutput {
     omitted: [
       ...(map.omitted ?? []),
       ...(outside ? [{ what: 'key files outside the scope', count: outside, reason: `not in ${asked}` }] : []),
-      ...(missing.length ? [{ what: `scoped files with no exported symbol AMTP can test (${missing.map((m) => m.path).join(', ')})`, count: missing.length, reason: 'not a module with exports the crawler found' }] : []),
+      ...(missing.length
+        ? [
+            {
+              what: `scoped files with no exported symbol AMTP can test (${missing.map((m) => m.path).join(', ')})`,
+              count: missing.length,
+              reason: 'not a module with exports the crawler found',
+            },
+          ]
+        : []),
     ],
   };
 }
@@ -44,6 +54,9 @@ function inScope(sym: SymbolInfo, s: ScopedFile, all: SymbolInfo[]): boolean {
 /** A symbol's lines: from its own line to the line before the next symbol (or the end of the file). */
 function span(sym: SymbolInfo, all: SymbolInfo[]): [number, number] {
   const start = sym.line ?? 1;
-  const next = all.map((s) => s.line ?? 0).filter((l) => l > start).sort((a, b) => a - b)[0];
+  const next = all
+    .map((s) => s.line ?? 0)
+    .filter((l) => l > start)
+    .sort((a, b) => a - b)[0];
   return [start, next ? next - 1 : Number.MAX_SAFE_INTEGER];
 }

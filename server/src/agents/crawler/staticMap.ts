@@ -1,13 +1,13 @@
-import type { CrawlerOutput, KeyFile, ModuleSystem, SymbolInfo } from '../../contracts/types';
+import type { CrawlerOutput, KeyFile, ModuleSystem } from '../../contracts/types';
 import { formatContractErrors, validate } from '../../contracts/validate';
-import { ResponseCache, type CacheStats } from '../../mcp/cache';
+import { type ResponseCache, type CacheStats } from '../../mcp/cache';
 import { connectInProcess } from '../../mcp/inProcess';
 import { CODE_LANGUAGES } from '../../mcp/languages';
 import { loadJsParser } from './jsParser';
 import { analyseWave } from './analyseFiles';
 import { alternateBuildDirs, packageSpecifier, seedFiles } from './entryPoints';
 import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
-import { join, moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
+import { moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { warmPyPool } from './pyPool';
 import { referenceCounts, resolveImport } from './ranking';
 import { reachFrom } from './reach';
@@ -43,7 +43,8 @@ const MAX_SOURCE_BYTES = 512 * 1024;
 
 /** The Repo Crawler's static analysis. It reads the workspace only through the MCP tools. */
 export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {}): Promise<{ map: CrawlerOutput; cache: CacheStats }> {
-  const read = (tools: CallTool) => analyse(new WorkspaceReader(opts.tap ? opts.tap(tools) : tools), workspace, opts).then((map) => checked(map, opts));
+  const read = (tools: CallTool) =>
+    analyse(new WorkspaceReader(opts.tap ? opts.tap(tools) : tools), workspace, opts).then((map) => checked(map, opts));
   // A replay answers the tools from a recording: no workspace, no server.
   if (opts.tools) return { map: await read(opts.tools), cache: { hits: 0, misses: 0, entries: 0, bytes: 0, evictions: 0 } };
   const ws = await connectInProcess(workspace, { cache: opts.cache, walk: { gitignore: opts.gitignore } });
@@ -80,28 +81,37 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   };
 
   const langs = new Map<string, { files: number; bytes: number }>();
-  for (const f of files) if (f.language) {
-    const l = langs.get(f.language) ?? { files: 0, bytes: 0 };
-    l.files++;
-    l.bytes += f.size ?? 0;
-    langs.set(f.language, l);
-  }
+  for (const f of files)
+    if (f.language) {
+      const l = langs.get(f.language) ?? { files: 0, bytes: 0 };
+      l.files++;
+      l.bytes += f.size ?? 0;
+      langs.set(f.language, l);
+    }
 
   const pkgs: NpmPackage[] = [];
   // Cheap suffix tests before each regex: on a large tree these loops run over every file.
-  for (const p of files.filter((f) => f.path.endsWith('package.json') && /(^|\/)package\.json$/.test(f.path) && f.path.split('/').length <= 4).slice(0, 200)) {
+  for (const p of files
+    .filter((f) => f.path.endsWith('package.json') && /(^|\/)package\.json$/.test(f.path) && f.path.split('/').length <= 4)
+    .slice(0, 200)) {
     const text = await readText(p.path);
     if (text === undefined) continue;
     try {
       const json = JSON.parse(text);
-      if (json && typeof json === 'object') pkgs.push({ dir: p.path.includes('/') ? p.path.slice(0, p.path.lastIndexOf('/')) : '', manifest: p.path, json });
+      if (json && typeof json === 'object')
+        pkgs.push({ dir: p.path.includes('/') ? p.path.slice(0, p.path.lastIndexOf('/')) : '', manifest: p.path, json });
     } catch {
       skipped.push({ path: p.path, reason: 'invalid JSON in package.json' });
     }
   }
   const rootPkg = pkgs.find((p) => p.dir === '');
   const maybe = async (p: string) => (fileSet.has(p) ? readText(p) : undefined);
-  const py: PythonManifests = { pyproject: await maybe('pyproject.toml'), setupCfg: await maybe('setup.cfg'), setupPy: await maybe('setup.py'), requirements: [] };
+  const py: PythonManifests = {
+    pyproject: await maybe('pyproject.toml'),
+    setupCfg: await maybe('setup.cfg'),
+    setupPy: await maybe('setup.py'),
+    requirements: [],
+  };
   for (const r of files.filter((f) => f.path.startsWith('requirements') && /^requirements[\w.-]*\.txt$/.test(f.path)).slice(0, 5)) {
     const t = await readText(r.path);
     if (t !== undefined) py.requirements.push(t);
@@ -126,33 +136,63 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   for (const f of files) {
     if (!f.path.endsWith('.py')) continue;
     if (/(^|\/)__main__\.py$/.test(f.path) && f.path.split('/').length <= 3) out.entry_points.push({ path: f.path, kind: '__main__' });
-    if (/^(src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(f.path) && isProductPath(f.path)) out.entry_points.push({ path: f.path, kind: 'package', name: f.path.replace(/^src\//, '').split('/')[0] });
+    if (/^(src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(f.path) && isProductPath(f.path))
+      out.entry_points.push({ path: f.path, kind: 'package', name: f.path.replace(/^src\//, '').split('/')[0] });
   }
   const packageManager = out.package_managers[0]?.name;
-  out.test_setup = detectTestSetup({ files: files.map((f) => f.path), rootPkg, packageManager, pyproject: py.pyproject, setupCfg: py.setupCfg, toxIni: await maybe('tox.ini'), pyDeps, isPython });
+  out.test_setup = detectTestSetup({
+    files: files.map((f) => f.path),
+    rootPkg,
+    packageManager,
+    pyproject: py.pyproject,
+    setupCfg: py.setupCfg,
+    toxIni: await maybe('tox.ini'),
+    pyDeps,
+    isPython,
+  });
   const runs = await detectTestRuns({ pkg: rootPkg?.json, files: fileSet, read: readText, pyproject: py.pyproject, isPython });
   if (runs) out.test_setup.runs = runs;
 
   const tomlName = /^\[(?:project|tool\.poetry)\][^[]*?^name\s*=\s*["']([^"']+)/m.exec(py.pyproject ?? '')?.[1];
-  const dirName = workspace.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || 'workspace';
+  const dirName =
+    workspace
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() || 'workspace';
   out.project.name = String(rootPkg?.json.name ?? tomlName ?? dirName);
   if (typeof rootPkg?.json.version === 'string') out.project.version = rootPkg.json.version;
   if (typeof rootPkg?.json.description === 'string') out.project.description = rootPkg.json.description.slice(0, 500);
   out.project.typescript = fileSet.has('tsconfig.json') || (langs.get('TypeScript')?.files ?? 0) > 0;
   out.project.module_system = rootPkg ? moduleSystemOf(rootPkg) : isPython ? 'python' : pkgs.length ? moduleSystemOf(pkgs[0]) : 'unknown';
   if (pkgs.length > 1 || out.package_managers.some((p) => p.workspaces)) {
-    out.packages = pkgs.map((p) => ({ name: String(p.json.name ?? (p.dir || out.project.name)), dir: p.dir || '.', module_system: moduleSystemOf(p) }));
+    out.packages = pkgs.map((p) => ({
+      name: String(p.json.name ?? (p.dir || out.project.name)),
+      dir: p.dir || '.',
+      module_system: moduleSystemOf(p),
+    }));
   }
 
   // Entry points first, then what they import and re-export, then other product files (reach.ts).
   const entryFiles = new Set(out.entry_points.map((e) => e.path).filter((p) => fileSet.has(p)));
-  const code = new Map(files.filter((f) => f.language && CODE_LANGUAGES.has(f.language) && !/\.d\.[cm]?ts$/.test(f.path) && ((f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path))).map((f) => [f.path, f]));
+  const code = new Map(
+    files
+      .filter(
+        (f) =>
+          f.language &&
+          CODE_LANGUAGES.has(f.language) &&
+          !/\.d\.[cm]?ts$/.test(f.path) &&
+          ((f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path)),
+      )
+      .map((f) => [f.path, f]),
+  );
   const notProduct = [...code.keys()].filter((p) => !isProductPath(p));
   const seeds = seedFiles(out, pkgs, fileSet);
   const altBuilds = alternateBuildDirs(out, pkgs, seeds);
   // Other conditions' builds of the seeds (`import` beside `require`) are not filled in: same code twice.
   const seedSet = new Set(seeds);
-  const otherConditions = new Set(out.entry_points.filter((e) => (e.kind === 'exports' || e.kind === 'module') && !seedSet.has(e.path)).map((e) => e.path));
+  const otherConditions = new Set(
+    out.entry_points.filter((e) => (e.kind === 'exports' || e.kind === 'module') && !seedSet.has(e.path)).map((e) => e.path),
+  );
   const fill = [...code.values()]
     .filter((f) => isProductPath(f.path) && !otherConditions.has(f.path) && !altBuilds.some((d) => f.path.startsWith(d)))
     .sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
@@ -172,9 +212,24 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const imports = new Map([...facts].map(([p, f]) => [p, f.imports]));
   const omitted: NonNullable<CrawlerOutput['omitted']> = [];
   const notProductSeen = notProduct.filter((p) => !reached.tier.has(p)).length;
-  if (notProductSeen) omitted.push({ what: 'source files that are not product code (configs, scripts, tests, fixtures, benchmarks, type declarations, examples)', count: notProductSeen, reason: 'never test targets unless an entry point reaches them (server/src/agents/crawler/targets.ts)' });
-  if (reached.unparsedReachable) omitted.push({ what: 'files reachable from the entry points, not analysed', count: reached.unparsedReachable, reason: `parse budget of ${opts.maxAnalyzedFiles ?? 1000} files` });
-  if (reached.unparsedOther) omitted.push({ what: 'product files not reached from an entry point, not analysed', count: reached.unparsedOther, reason: `parse budget (${opts.maxFillFiles ?? 300} files outside the entry points' reach, ${opts.maxAnalyzedFiles ?? 1000} in all)` });
+  if (notProductSeen)
+    omitted.push({
+      what: 'source files that are not product code (configs, scripts, tests, fixtures, benchmarks, type declarations, examples)',
+      count: notProductSeen,
+      reason: 'never test targets unless an entry point reaches them (server/src/agents/crawler/targets.ts)',
+    });
+  if (reached.unparsedReachable)
+    omitted.push({
+      what: 'files reachable from the entry points, not analysed',
+      count: reached.unparsedReachable,
+      reason: `parse budget of ${opts.maxAnalyzedFiles ?? 1000} files`,
+    });
+  if (reached.unparsedOther)
+    omitted.push({
+      what: 'product files not reached from an entry point, not analysed',
+      count: reached.unparsedOther,
+      reason: `parse budget (${opts.maxFillFiles ?? 300} files outside the entry points' reach, ${opts.maxAnalyzedFiles ?? 1000} in all)`,
+    });
   // UMD builds (`module.exports = factory()`) hide their exports; their typings describe them.
   for (const e of out.entry_points.filter((x) => x.kind === 'types' && fileSet.has(x.path))) {
     const main = out.entry_points.find((x) => x.kind === 'main' && x.package === e.package);
@@ -183,7 +238,11 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     const text = await readText(e.path);
     if (text === undefined) continue;
     const typed = extractJsSymbols(js, text, e.path, defaultNameFor(main.path, pkgs, entryFiles));
-    mf.symbols = typed.symbols.filter((s) => s.kind !== 'interface' && s.kind !== 'type').map((s) => (s.export_style === 'default' || s.export_style === 'module.exports' ? { ...s, export_style: 'module.exports' as const } : s));
+    mf.symbols = typed.symbols
+      .filter((s) => s.kind !== 'interface' && s.kind !== 'type')
+      .map((s) =>
+        s.export_style === 'default' || s.export_style === 'module.exports' ? { ...s, export_style: 'module.exports' as const } : s,
+      );
   }
 
   const refs = referenceCounts(imports, fileSet);
@@ -197,9 +256,22 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const publicApi = exported.filter((x) => (reached.tier.get(x.path) ?? 3) <= 1).length;
   const keyBudget = opts.maxKeyFiles ?? Math.min(MAX_KEY_FILES, Math.max(30, publicApi + 30));
   const ranked = exported.slice(0, keyBudget);
-  if (exported.length > ranked.length) omitted.push({ what: 'modules with exports, not key files', count: exported.length - ranked.length, reason: `key-file budget of ${keyBudget} (the entry points' public modules first, then helpers, then files no entry reaches)` });
+  if (exported.length > ranked.length)
+    omitted.push({
+      what: 'modules with exports, not key files',
+      count: exported.length - ranked.length,
+      reason: `key-file budget of ${keyBudget} (the entry points' public modules first, then helpers, then files no entry reaches)`,
+    });
   const cutSymbols = ranked.filter((x) => x.f.symbols.filter((s) => s.exported).length > MAX_SYMBOLS);
-  if (cutSymbols.length) omitted.push({ what: `exported symbols past the first ${MAX_SYMBOLS} of a file (${cutSymbols.map((x) => x.path).slice(0, 5).join(', ')})`, count: cutSymbols.reduce((n, x) => n + x.f.symbols.filter((s) => s.exported).length - MAX_SYMBOLS, 0), reason: 'per-file symbol limit' });
+  if (cutSymbols.length)
+    omitted.push({
+      what: `exported symbols past the first ${MAX_SYMBOLS} of a file (${cutSymbols
+        .map((x) => x.path)
+        .slice(0, 5)
+        .join(', ')})`,
+      count: cutSymbols.reduce((n, x) => n + x.f.symbols.filter((s) => s.exported).length - MAX_SYMBOLS, 0),
+      reason: 'per-file symbol limit',
+    });
   if (omitted.length) out.omitted = omitted;
   out.key_files = ranked.map(({ path: p, f, rank }): KeyFile => ({
     path: p,
@@ -210,7 +282,9 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     symbols: f.symbols.filter((s) => s.exported).slice(0, MAX_SYMBOLS),
   }));
 
-  for (const readme of files.filter((f) => /readme/i.test(f.path) && /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(f.path) && f.path.split('/').length <= 3).slice(0, 20)) {
+  for (const readme of files
+    .filter((f) => /readme/i.test(f.path) && /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(f.path) && f.path.split('/').length <= 3)
+    .slice(0, 20)) {
     const text = await readText(readme.path);
     if (text === undefined) continue;
     const dir = readme.path.includes('/') ? readme.path.slice(0, readme.path.lastIndexOf('/')) : '';
@@ -235,7 +309,10 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
 
 function defaultNameFor(path: string, pkgs: NpmPackage[], entries: Set<string>): string {
   const pkg = pkgs.filter((p) => p.dir === '' || path.startsWith(`${p.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
-  const base = entries.has(path) && typeof pkg?.json.name === 'string' ? pkg.json.name.replace(/^@[^/]+\//, '') : path.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
+  const base =
+    entries.has(path) && typeof pkg?.json.name === 'string'
+      ? pkg.json.name.replace(/^@[^/]+\//, '')
+      : path.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
   return base.replace(/[^A-Za-z0-9_$]+(.)?/g, (_m: string, c?: string) => (c ? c.toUpperCase() : '')) || 'main';
 }
 
@@ -253,7 +330,11 @@ function fileModuleSystem(path: string, syntax: JsFileFacts['syntax'] | undefine
 }
 
 function importSpecifier(path: string, pkgs: NpmPackage[], files: Set<string>): string {
-  if (path.endsWith('.py')) return path.replace(/^src\//, '').replace(/(\/__init__)?\.py$/, '').replace(/\//g, '.');
+  if (path.endsWith('.py'))
+    return path
+      .replace(/^src\//, '')
+      .replace(/(\/__init__)?\.py$/, '')
+      .replace(/\//g, '.');
   const pkg = owningPackage(path, pkgs);
   const bare = pkg && packageSpecifier(path, pkg, files);
   return bare ?? `./${/\.[cm]?tsx?$/.test(path) ? path.replace(/\.[cm]?tsx?$/, '') : path}`;
@@ -263,14 +344,16 @@ function exportedNames(keyFiles: KeyFile[], bindings: string[], pkgName: string)
   const pkgIdent = pkgName.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9_$]+(.)?/g, (_m: string, c?: string) => (c ? c.toUpperCase() : ''));
   const receivers = [...new Set([...bindings, pkgIdent])];
   const out: ExportedName[] = [];
-  for (const k of keyFiles) for (const s of k.symbols) {
-    if (s.kind === 'method' && !s.name.includes('.')) continue;
-    const calls = new Set<string>([s.name]);
-    if (s.export_style === 'module.exports' || s.export_style === 'default') receivers.forEach((r) => calls.add(r));
-    if (s.export_style === 'exports.property' || s.export_style === 'named' || s.export_style === 'python') receivers.forEach((r) => calls.add(`${r}.${s.name}`));
-    if (s.kind === 'method') calls.delete(s.name.split('.').pop()!);
-    out.push({ name: s.name, callNames: [...calls] });
-  }
+  for (const k of keyFiles)
+    for (const s of k.symbols) {
+      if (s.kind === 'method' && !s.name.includes('.')) continue;
+      const calls = new Set<string>([s.name]);
+      if (s.export_style === 'module.exports' || s.export_style === 'default') receivers.forEach((r) => calls.add(r));
+      if (s.export_style === 'exports.property' || s.export_style === 'named' || s.export_style === 'python')
+        receivers.forEach((r) => calls.add(`${r}.${s.name}`));
+      if (s.kind === 'method') calls.delete(s.name.split('.').pop()!);
+      out.push({ name: s.name, callNames: [...calls] });
+    }
   return out;
 }
 

@@ -6,9 +6,15 @@
 /** [why, pattern] pairs, tested against a root-relative POSIX path. Order only decides the reason shown. */
 const NOT_PRODUCT: [string, RegExp][] = [
   ['type declarations', /\.d\.[cm]?ts$/],
-  ['a build or tool config', /(^|\/)[^/]*\.config\.[^/]+$|(^|\/)\.[^/]*rc\.[cm]?[jt]s$|(^|\/)(rollup|webpack|vite|vitest|jest|babel|eslint|prettier|karma|gulp|grunt|tsup|esbuild|commitlint|lint-staged|stylelint|postcss|tailwind|svelte|astro|nuxt|next|playwright|cypress|metro)\.config\b[^/]*$|(^|\/)(Gruntfile|gulpfile|Jakefile)\.[^/]+$|(^|\/)\.?eslintrc[^/]*$|(^|\/)babel\.config[^/]*$/i],
+  [
+    'a build or tool config',
+    /(^|\/)[^/]*\.config\.[^/]+$|(^|\/)\.[^/]*rc\.[cm]?[jt]s$|(^|\/)(rollup|webpack|vite|vitest|jest|babel|eslint|prettier|karma|gulp|grunt|tsup|esbuild|commitlint|lint-staged|stylelint|postcss|tailwind|svelte|astro|nuxt|next|playwright|cypress|metro)\.config\b[^/]*$|(^|\/)(Gruntfile|gulpfile|Jakefile)\.[^/]+$|(^|\/)\.?eslintrc[^/]*$|(^|\/)babel\.config[^/]*$/i,
+  ],
   ['a Python build or test setup file', /(^|\/)(setup|conftest|noxfile|fabfile)\.py$/],
-  ['a test or test helper', /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|test[-_]?utils|test[-_]?helpers)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|(^|\/)[^/]*_test\.py$/],
+  [
+    'a test or test helper',
+    /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|test[-_]?utils|test[-_]?helpers)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|(^|\/)[^/]*_test\.py$/,
+  ],
   ['a fixture', /(^|\/)(__)?fixtures?(__)?\//],
   ['a benchmark', /(^|\/)bench(es|marks?)?\/|\.bench\.[^/]+$|(^|\/)benchmark[^/]*\.[cm]?[jt]s$/],
   ['a fuzzer', /(^|\/)fuzz(ers?|ing)?\/|(^|\/)fuzz[^/]*\.(py|[cm]?[jt]s)$/],

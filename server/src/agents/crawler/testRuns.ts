@@ -27,16 +27,98 @@ export const DEFAULTS: Record<string, string[]> = {
   mocha: [`test/*.${JS_EXT}`],
   jest: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
   vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
-  'node-test': [`**/*.test.${JS_EXT}`, `**/*-test.${JS_EXT}`, `**/*_test.${JS_EXT}`, `**/test-*.${JS_EXT}`, `**/test.${JS_EXT}`, `**/test/**/*.${JS_EXT}`],
-  ava: ['test.js', 'src/test.js', 'source/test.js', '**/test-*.js', '**/*.spec.js', '**/*.test.js', '**/test/**/*.js', '**/tests/**/*.js', '**/__tests__/**/*.js'],
+  'node-test': [
+    `**/*.test.${JS_EXT}`,
+    `**/*-test.${JS_EXT}`,
+    `**/*_test.${JS_EXT}`,
+    `**/test-*.${JS_EXT}`,
+    `**/test.${JS_EXT}`,
+    `**/test/**/*.${JS_EXT}`,
+  ],
+  ava: [
+    'test.js',
+    'src/test.js',
+    'source/test.js',
+    '**/test-*.js',
+    '**/*.spec.js',
+    '**/*.test.js',
+    '**/test/**/*.js',
+    '**/tests/**/*.js',
+    '**/__tests__/**/*.js',
+  ],
   pytest: ['**/test_*.py', '**/*_test.py'],
-  tap: ['**/@(test?(s)|__test?(s)__)/**/*.@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)', '**/*.@(test?(s)|spec).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)', '**/test?(s).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)'],
+  tap: [
+    '**/@(test?(s)|__test?(s)__)/**/*.@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
+    '**/*.@(test?(s)|spec).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
+    '**/test?(s).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
+  ],
 };
 const RUNNERS = new Set(['mocha', 'jest', 'vitest', 'ava', 'tap', 'pytest', 'node']);
 /** Commands that start the next word (`npx mocha`, `c8 mocha`, `cross-env X=1 jest`). */
-const WRAPPERS = new Set(['npx', 'c8', 'nyc', 'cross-env', 'dotenv', 'env', 'pnpm', 'yarn', 'exec', 'time', 'uv', 'poetry', 'pipenv', 'hatch']);
+const WRAPPERS = new Set([
+  'npx',
+  'c8',
+  'nyc',
+  'cross-env',
+  'dotenv',
+  'env',
+  'pnpm',
+  'yarn',
+  'exec',
+  'time',
+  'uv',
+  'poetry',
+  'pipenv',
+  'hatch',
+]);
 /** Options of the runners that take a value, so the value is not read as a file. */
-const VALUED = new Set(['-r', '--require', '--import', '--loader', '--extension', '-t', '--timeout', '-R', '--reporter', '-O', '--reporter-option', '-u', '--ui', '--config', '-c', '--grep', '-g', '--fgrep', '-f', '--file', '--ignore', '--exclude', '--slow', '-s', '--retries', '-j', '--jobs', '--package', '--test-reporter', '--test-reporter-destination', '--test-name-pattern', '--experimental-loader', '--rootDir', '--testTimeout', '-k', '-m', '-p', '--maxfail', '--rootdir', '--cov', '--cov-report', '--tb', '--env', '--environment', '--project']);
+const VALUED = new Set([
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--extension',
+  '-t',
+  '--timeout',
+  '-R',
+  '--reporter',
+  '-O',
+  '--reporter-option',
+  '-u',
+  '--ui',
+  '--config',
+  '-c',
+  '--grep',
+  '-g',
+  '--fgrep',
+  '-f',
+  '--file',
+  '--ignore',
+  '--exclude',
+  '--slow',
+  '-s',
+  '--retries',
+  '-j',
+  '--jobs',
+  '--package',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-name-pattern',
+  '--experimental-loader',
+  '--rootDir',
+  '--testTimeout',
+  '-k',
+  '-m',
+  '-p',
+  '--maxfail',
+  '--rootdir',
+  '--cov',
+  '--cov-report',
+  '--tb',
+  '--env',
+  '--environment',
+  '--project',
+]);
 
 interface Invocation {
   runner: string;
@@ -48,7 +130,11 @@ interface Invocation {
 export async function detectTestRuns(inp: TestRunsInput): Promise<TestRuns | undefined> {
   const scripts = objectAt(inp.pkg, 'scripts');
   const script = typeof scripts.test === 'string' && !/no test specified/.test(scripts.test) ? scripts.test : undefined;
-  const inv = script ? findRunner(script, scripts, 0) : inp.isPython && (inp.files.has('pytest.ini') || /^\[tool\.pytest/m.test(inp.pyproject ?? '')) ? { runner: 'pytest', args: [], command: 'pytest' } : undefined;
+  const inv = script
+    ? findRunner(script, scripts, 0)
+    : inp.isPython && (inp.files.has('pytest.ini') || /^\[tool\.pytest/m.test(inp.pyproject ?? ''))
+      ? { runner: 'pytest', args: [], command: 'pytest' }
+      : undefined;
   if (!inv) return undefined;
   const base = { runner: inv.runner, command: script ?? inv.command };
   const fromArgs = fileArgs(inv);
@@ -88,7 +174,8 @@ function findRunner(script: string, scripts: Record<string, unknown>, depth: num
       if (found) return found;
       continue;
     }
-    if (/^python[\d.]*$/.test(head) && cmd[i + 1] === '-m' && cmd[i + 2] === 'pytest') return { runner: 'pytest', args: cmd.slice(i + 3), command: cmd.join(' ') };
+    if (/^python[\d.]*$/.test(head) && cmd[i + 1] === '-m' && cmd[i + 2] === 'pytest')
+      return { runner: 'pytest', args: cmd.slice(i + 3), command: cmd.join(' ') };
     if (RUNNERS.has(head)) return { runner: head, args: cmd.slice(i + 1), command: cmd.join(' ') };
   }
   return undefined;
@@ -115,7 +202,8 @@ function expandArgs(runner: string, args: string[], all: string[], files: Readon
   return args.flatMap((a) => {
     const dir = a.replace(/\/$/, '');
     // A folder: named with a slash, holding files, or a name without an extension (`mocha test`).
-    const isDir = !/[*?{[]/.test(a) && !files.has(dir) && (a.endsWith('/') || !/\.\w+$/.test(dir) || [...files].some((f) => f.startsWith(`${dir}/`)));
+    const isDir =
+      !/[*?{[]/.test(a) && !files.has(dir) && (a.endsWith('/') || !/\.\w+$/.test(dir) || [...files].some((f) => f.startsWith(`${dir}/`)));
     if (!isDir) return [a];
     if (runner === 'mocha') return [`${dir}/${recursive ? '**/' : ''}*.${JS_EXT}`];
     if (runner === 'pytest') return DEFAULTS.pytest.map((p) => `${dir}/${p}`);
@@ -132,7 +220,8 @@ async function fromConfig(runner: string, inp: TestRunsInput): Promise<Pick<Test
     if (re.length) return { patterns: re.map((r) => `/${r}/`), source: 'package.json jest.testRegex' };
   }
   const avaFiles = objectAt(pkg, 'ava').files;
-  if (runner === 'ava' && Array.isArray(avaFiles)) return { patterns: strings(avaFiles).filter((p) => !p.startsWith('!')), source: 'package.json ava.files' };
+  if (runner === 'ava' && Array.isArray(avaFiles))
+    return { patterns: strings(avaFiles).filter((p) => !p.startsWith('!')), source: 'package.json ava.files' };
   const fromJs = await jsConfigPatterns(runner, inp.files, inp.read);
   if (fromJs) return fromJs;
   if (runner === 'mocha') return mochaConfig(pkg, inp);
@@ -151,7 +240,11 @@ async function mochaConfig(pkg: Record<string, unknown>, inp: TestRunsInput): Pr
       continue; // an unreadable config: mocha's own error will say why; AMTP keeps its defaults
     }
     const spec = (cfg as { spec?: unknown } | null)?.spec;
-    if (spec !== undefined) return { patterns: (Array.isArray(spec) ? strings(spec) : [String(spec)]).map((s) => s.replace(/^\.\//, '')), source: `${name} spec` };
+    if (spec !== undefined)
+      return {
+        patterns: (Array.isArray(spec) ? strings(spec) : [String(spec)]).map((s) => s.replace(/^\.\//, '')),
+        source: `${name} spec`,
+      };
   }
   const spec = objectAt(pkg, 'mocha').spec;
   if (spec !== undefined) return { patterns: Array.isArray(spec) ? strings(spec) : [String(spec)], source: 'package.json mocha.spec' };

@@ -36,13 +36,15 @@ export function detectTestSetup(inp: TestSetupInput): TestSetup {
   const configFiles: string[] = [];
   for (const f of inp.files) {
     if (!CONFIG_HINT.test(f)) continue; // one cheap test per file; the precise ones below run on few
-    for (const [re, fw] of CONFIGS) if (re.test(f) && f.split('/').length <= 3) {
-      configFiles.push(f);
-      vote(fw, f);
-    }
+    for (const [re, fw] of CONFIGS)
+      if (re.test(f) && f.split('/').length <= 3) {
+        configFiles.push(f);
+        vote(fw, f);
+      }
   }
   const pkg = inp.rootPkg?.json;
-  const script = typeof pkg?.scripts?.test === 'string' && !/no test specified/.test(pkg.scripts.test) ? (pkg.scripts.test as string) : undefined;
+  const script =
+    typeof pkg?.scripts?.test === 'string' && !/no test specified/.test(pkg.scripts.test) ? (pkg.scripts.test as string) : undefined;
   if (script) {
     if (/\bvitest\b/.test(script)) vote('vitest', 'scripts.test');
     if (/\bjest\b/.test(script)) vote('jest', 'scripts.test');
@@ -71,7 +73,8 @@ export function detectTestSetup(inp: TestSetupInput): TestSetup {
   if (/^\[pytest\]/m.test(inp.toxIni ?? '')) vote('pytest', 'tox.ini [pytest]');
   if (inp.pyDeps.includes('pytest')) vote('pytest', 'Python dependencies');
   const testFiles = inp.files.filter((f) => CODE_FILE.test(f) && (TEST_FILE.test(f) || TEST_DIR.test(f)));
-  if (inp.isPython && testFiles.some((f) => f.endsWith('.py')) && !votes.has('pytest')) vote('unittest', 'test_*.py files without pytest configuration');
+  if (inp.isPython && testFiles.some((f) => f.endsWith('.py')) && !votes.has('pytest'))
+    vote('unittest', 'test_*.py files without pytest configuration');
   // Strongest evidence first: the test script names the runner that CI actually runs.
   const ranked = [...votes.entries()].sort((a, b) => score(b[1]) - score(a[1]));
   const framework = ranked[0]?.[0] ?? 'none';
@@ -79,7 +82,17 @@ export function detectTestSetup(inp: TestSetupInput): TestSetup {
   if (ranked.length > 1) setup.others = ranked.slice(1).map(([f]) => f);
   const pattern = namingPattern(testFiles);
   if (pattern) setup.naming_pattern = pattern;
-  const command = script ? (inp.packageManager === 'yarn' ? 'yarn test' : inp.packageManager === 'pnpm' ? 'pnpm test' : 'npm test') : framework === 'pytest' ? 'pytest' : framework === 'unittest' ? 'python -m unittest' : undefined;
+  const command = script
+    ? inp.packageManager === 'yarn'
+      ? 'yarn test'
+      : inp.packageManager === 'pnpm'
+        ? 'pnpm test'
+        : 'npm test'
+    : framework === 'pytest'
+      ? 'pytest'
+      : framework === 'unittest'
+        ? 'python -m unittest'
+        : undefined;
   if (command) setup.command = command;
   if (ranked[0]) setup.evidence = ranked[0][1].join(', ');
   return setup;
@@ -96,7 +109,10 @@ function testDirs(testFiles: string[]): string[] {
     const dir = m ? m[1] : f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '.';
     dirs.set(dir, (dirs.get(dir) ?? 0) + 1);
   }
-  return [...dirs.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([d]) => d);
+  return [...dirs.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 10)
+    .map(([d]) => d);
 }
 
 function namingPattern(testFiles: string[]): string | undefined {
@@ -104,7 +120,15 @@ function namingPattern(testFiles: string[]): string | undefined {
   for (const f of testFiles) {
     const base = f.slice(f.lastIndexOf('/') + 1);
     const m = /\.(test|spec)(\.[cm]?[jt]sx?)$/.exec(base);
-    const p = m ? `*.${m[1]}${m[2]}` : /^test_.*\.py$/.test(base) ? 'test_*.py' : /_test\.py$/.test(base) ? '*_test.py' : /\.[cm]?[jt]sx?$/.test(base) ? `*${base.slice(base.lastIndexOf('.'))}` : undefined;
+    const p = m
+      ? `*.${m[1]}${m[2]}`
+      : /^test_.*\.py$/.test(base)
+        ? 'test_*.py'
+        : /_test\.py$/.test(base)
+          ? '*_test.py'
+          : /\.[cm]?[jt]sx?$/.test(base)
+            ? `*${base.slice(base.lastIndexOf('.'))}`
+            : undefined;
     if (p) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];

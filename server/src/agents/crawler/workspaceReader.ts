@@ -50,5 +50,10 @@ export function clientCaller(client: Client): CallTool {
 }
 
 function errorText(r: { content?: { type: string; text?: string }[] }): string {
-  return (r.content ?? []).map((c) => c.text ?? '').join(' ').trim() || 'unknown error';
+  return (
+    (r.content ?? [])
+      .map((c) => c.text ?? '')
+      .join(' ')
+      .trim() || 'unknown error'
+  );
 }

@@ -24,7 +24,8 @@ export function assemble(plan: TestCases, framework: Framework, outputs: TestBod
   }
   // Every body is parsed first, then checked as one batch (pytest: one interpreter for all of them).
   const parsed = groups.map((g) => ({ g, items: parseGroup(g, bodies, renderer, reported, notWritten) }));
-  const invalid = renderer.validate?.(parsed.flatMap((p) => p.items.map((r) => ({ caseId: r.case.id, body: r.body })))) ?? new Map<string, string>();
+  const invalid =
+    renderer.validate?.(parsed.flatMap((p) => p.items.map((r) => ({ caseId: r.case.id, body: r.body })))) ?? new Map<string, string>();
   const files: EngineerOutput['files'] = [];
   for (const { g, items } of parsed) {
     const rendered = items.filter((r) => {
@@ -34,27 +35,58 @@ export function assemble(plan: TestCases, framework: Framework, outputs: TestBod
     });
     if (!rendered.length) continue;
     const content = renderer.render({
-      project: g.project, path: g.path, importPath: g.importPath, bindings: bindingsFor(g, rendered.map((r) => r.case)), cases: rendered,
-      typescript: g.project.typescript, esm: renderer.esm(g.project),
+      project: g.project,
+      path: g.path,
+      importPath: g.importPath,
+      bindings: bindingsFor(
+        g,
+        rendered.map((r) => r.case),
+      ),
+      cases: rendered,
+      typescript: g.project.typescript,
+      esm: renderer.esm(g.project),
     });
     files.push({ path: g.path, content, caseIds: rendered.map((r) => r.case.id) });
   }
   const anyTs = groups.some((g) => g.project.typescript && files.some((f) => f.path === g.path));
-  const runProject = { ...plan.project, typescript: anyTs, language: anyTs ? ('typescript' as const) : plan.project.language === 'typescript' ? ('javascript' as const) : plan.project.language };
+  const runProject = {
+    ...plan.project,
+    typescript: anyTs,
+    language: anyTs ? ('typescript' as const) : plan.project.language === 'typescript' ? ('javascript' as const) : plan.project.language,
+  };
   const testPaths = files.map((f) => f.path);
   const allIds = files.flatMap((f) => f.caseIds);
   for (const s of renderer.supportFiles?.(runProject, testPaths) ?? []) files.push({ ...s, caseIds: allIds });
-  const command = renderer.runCommand(runProject, testPaths.length ? testPaths : [testDir(plan.project, renderer)], groups.map((g) => g.target));
+  const command = renderer.runCommand(
+    runProject,
+    testPaths.length ? testPaths : [testDir(plan.project, renderer)],
+    groups.map((g) => g.target),
+  );
   if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
-  const layoutNote = files.length && layoutNotes.length ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}` : undefined;
-  const out = { files, command, not_written: notWritten, ...(devDeps.size ? { dev_dependencies: [...devDeps].sort() } : {}), ...(layoutNote ? { layout_note: layoutNote } : {}) };
+  const layoutNote =
+    files.length && layoutNotes.length
+      ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}`
+      : undefined;
+  const out = {
+    files,
+    command,
+    not_written: notWritten,
+    ...(devDeps.size ? { dev_dependencies: [...devDeps].sort() } : {}),
+    ...(layoutNote ? { layout_note: layoutNote } : {}),
+  };
   return { schema_version: '1', framework, ...out, pr: prMetadata(plan, framework, out) };
 }
 
 type Bodies = Map<string, { body: string; async: boolean }>;
 
 /** The group's cases that have a body which parses; the others go to notWritten with the reason. */
-function parseGroup(g: TestFileGroup, bodies: Bodies, renderer: FrameworkRenderer, reported: Set<string>, notWritten: EngineerOutput['not_written']): RenderedCase[] {
+function parseGroup(
+  g: TestFileGroup,
+  bodies: Bodies,
+  renderer: FrameworkRenderer,
+  reported: Set<string>,
+  notWritten: EngineerOutput['not_written'],
+): RenderedCase[] {
   const out: RenderedCase[] = [];
   for (const c of g.cases) {
     const b = bodies.get(c.id);
@@ -63,7 +95,12 @@ function parseGroup(g: TestFileGroup, bodies: Bodies, renderer: FrameworkRendere
       reported.add(c.id);
       continue;
     }
-    const body = renderer.parseBody(c, b.body, { typescript: g.project.typescript, importPath: g.importPath, bindings: bindingsOf(c) }, b.async);
+    const body = renderer.parseBody(
+      c,
+      b.body,
+      { typescript: g.project.typescript, importPath: g.importPath, bindings: bindingsOf(c) },
+      b.async,
+    );
     if ('reason' in body) notWritten.push({ caseId: c.id, reason: body.reason });
     else out.push({ case: c, body });
   }

@@ -43,7 +43,13 @@ export function symbolInfo(map: CrawlerOutput, file: string, name: string): Symb
 /** The import statements AMTP will write at the top of the file for these bindings. */
 export function importLines(renderer: FrameworkRenderer, g: TestFileGroup, cases: TestCase[]): string[] {
   const skeleton = renderer.render({
-    project: g.project, path: g.path, importPath: g.importPath, bindings: bindingsFor(g, cases), cases: [], typescript: g.project.typescript, esm: renderer.esm(g.project),
+    project: g.project,
+    path: g.path,
+    importPath: g.importPath,
+    bindings: bindingsFor(g, cases),
+    cases: [],
+    typescript: g.project.typescript,
+    esm: renderer.esm(g.project),
   });
   return skeleton.split('\n').filter((l) => /^(?:import\s|from\s\S+\simport\s|const\s.+=\s*require\()/.test(l));
 }
@@ -55,7 +61,9 @@ function conventions(plan: TestCases, framework: EngineerInput['framework']): st
     setup.command ? `The project's test command: ${setup.command}.` : '',
     setup.naming_pattern ? `Its test files are named ${setup.naming_pattern}.` : '',
     'Write only the body of each test: AMTP writes the test function (named with the case id), the imports listed for its file, and the file itself.',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 export const engineerBatching: AgentBatching<'engineer'> = {
@@ -64,7 +72,11 @@ export const engineerBatching: AgentBatching<'engineer'> = {
     const fp = planFiles(plan, framework);
     const fixed = estimateTokens({ project: plan.project, conventions: conventions(plan, framework) }) + 128;
     const items = fp.groups.flatMap((g) =>
-      g.cases.map((c) => ({ value: { g, c }, inTokens: estimateTokens(c) + estimateTokens(symbolInfo(map, c.target.file, c.target.symbol)) + 40, outTokens: OUT_PER_CASE })),
+      g.cases.map((c) => ({
+        value: { g, c },
+        inTokens: estimateTokens(c) + estimateTokens(symbolInfo(map, c.target.file, c.target.symbol)) + 40,
+        outTokens: OUT_PER_CASE,
+      })),
     );
     const batches = pack(items, ctx.budget, fixed);
     return batches.map((batch, i) => {
@@ -72,11 +84,18 @@ export const engineerBatching: AgentBatching<'engineer'> = {
       const symbols = new Map<string, Symbol>();
       for (const { c } of batch) symbols.set(`${c.target.file}#${c.target.symbol}`, symbolInfo(map, c.target.file, c.target.symbol));
       const payload: EngineerInput = {
-        schema_version: '1', framework, project: plan.project,
+        schema_version: '1',
+        framework,
+        project: plan.project,
         view: { batch: i + 1, of: batches.length, cases: plan.cases.length },
         files: groups.map((g) => {
           const cases = batch.filter((b) => b.g === g).map((b) => b.c);
-          return { path: g.path, target: g.target, imports: importLines(fp.renderer, g, cases), names: bindingsFor(g, cases).map((b) => b.local) };
+          return {
+            path: g.path,
+            target: g.target,
+            imports: importLines(fp.renderer, g, cases),
+            names: bindingsFor(g, cases).map((b) => b.local),
+          };
         }),
         cases: batch.map(({ g, c }) => ({ file: g.path, case: c })),
         symbols: [...symbols.values()],
@@ -92,7 +111,12 @@ export const engineerBatching: AgentBatching<'engineer'> = {
     const half = (cases: EngineerInput['cases']): EngineerInput => {
       const files = new Set(cases.map((c) => c.file));
       const targets = new Set(cases.map((c) => `${c.case.target.file}#${c.case.target.symbol}`));
-      return { ...payload, cases, files: payload.files.filter((f) => files.has(f.path)), symbols: payload.symbols.filter((x) => targets.has(`${x.file}#${x.name}`)) };
+      return {
+        ...payload,
+        cases,
+        files: payload.files.filter((f) => files.has(f.path)),
+        symbols: payload.symbols.filter((x) => targets.has(`${x.file}#${x.name}`)),
+      };
     };
     return [half(payload.cases.slice(0, mid)), half(payload.cases.slice(mid))];
   },
@@ -104,6 +128,10 @@ export const engineerBatching: AgentBatching<'engineer'> = {
   },
 
   merge({ plan }, done, ctx) {
-    return assemble(plan, resolveFramework(ctx.framework, plan.project), done.map((d) => d.output));
+    return assemble(
+      plan,
+      resolveFramework(ctx.framework, plan.project),
+      done.map((d) => d.output),
+    );
   },
 };

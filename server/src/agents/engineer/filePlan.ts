@@ -8,7 +8,22 @@ import { importPathFor, testFilePlace } from '../../frameworks/layout';
 import { pythonModule } from '../../frameworks/pytest';
 import type { FrameworkRenderer, Project } from '../../frameworks/types';
 
-const RESERVED_LOCALS = new Set(['describe', 'it', 'test', 'expect', 'assert', 'actual', 'again', 'thrown', 'err', 'require', 'pytest', 'inspect', 'math', 'excinfo']);
+const RESERVED_LOCALS = new Set([
+  'describe',
+  'it',
+  'test',
+  'expect',
+  'assert',
+  'actual',
+  'again',
+  'thrown',
+  'err',
+  'require',
+  'pytest',
+  'inspect',
+  'math',
+  'excinfo',
+]);
 
 export interface TestFileGroup {
   /** workspace-relative test file */
@@ -38,7 +53,8 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
   const byTarget = new Map<string, TestCase[]>();
   for (const c of plan.cases) {
     const lang = /\.py$/.test(c.target.file) || c.oracle?.language === 'python' ? 'python' : 'javascript';
-    if (lang !== renderer.language) notWritten.push({ caseId: c.id, reason: `${framework} cannot test ${lang === 'python' ? 'Python' : 'JavaScript'} code` });
+    if (lang !== renderer.language)
+      notWritten.push({ caseId: c.id, reason: `${framework} cannot test ${lang === 'python' ? 'Python' : 'JavaScript'} code` });
     else byTarget.set(c.target.file, [...(byTarget.get(c.target.file) ?? []), c]);
   }
   const used = new Set<string>();
@@ -71,7 +87,9 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
 
 /** How a test file at `testPath` reaches the module `c` targets: a relative path or specifier, or a Python module. */
 export function importPathOf(c: TestCase, testPath: string, project: Project, renderer: FrameworkRenderer): string {
-  return renderer.language === 'python' ? pythonModule(c.target.file, c.target.import_specifier) : importPathFor(c, testPath, renderer, project);
+  return renderer.language === 'python'
+    ? pythonModule(c.target.file, c.target.import_specifier)
+    : importPathFor(c, testPath, renderer, project);
 }
 
 /** The names a case's test binds from the module under test. */

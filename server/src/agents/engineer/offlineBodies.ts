@@ -14,7 +14,11 @@ export function engineerBodies(input: EngineerInput): TestBodies {
   const written: { caseId: string; body: CaseBody; plan: BodyPlan }[] = [];
   for (const { file, case: c } of input.cases) {
     const project = projectFor(targetOf.get(file) ?? c.target.file, input.project);
-    const plan: BodyPlan = { typescript: project.typescript, importPath: importPathOf(c, file, project, renderer), bindings: bindingsOf(c) };
+    const plan: BodyPlan = {
+      typescript: project.typescript,
+      importPath: importPathOf(c, file, project, renderer),
+      bindings: bindingsOf(c),
+    };
     const body = renderer.body(c, plan);
     if ('reason' in body) out.not_written.push({ caseId: c.id, reason: body.reason });
     else written.push({ caseId: c.id, body, plan });
@@ -23,7 +27,12 @@ export function engineerBodies(input: EngineerInput): TestBodies {
   for (const { caseId, body, plan } of written) {
     const reason = invalid.get(caseId);
     if (reason) out.not_written.push({ caseId, reason });
-    else out.tests.push({ case_id: caseId, body: renderer.printBody(body, plan), ...(body.language === 'javascript' && body.async ? { async: true } : {}) });
+    else
+      out.tests.push({
+        case_id: caseId,
+        body: renderer.printBody(body, plan),
+        ...(body.language === 'javascript' && body.async ? { async: true } : {}),
+      });
   }
   return out;
 }

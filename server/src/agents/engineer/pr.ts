@@ -2,10 +2,19 @@ import type { EngineerOutput, TestCases } from '../../contracts/types';
 import type { Framework } from '../../core/frameworks';
 
 /** Pull-request metadata a reviewer can act on: what was written, what was not and why, how to run it. */
-export function prMetadata(cases: TestCases, framework: Framework, out: Pick<EngineerOutput, 'files' | 'command' | 'not_written' | 'dev_dependencies' | 'layout_note'>): EngineerOutput['pr'] {
+export function prMetadata(
+  cases: TestCases,
+  framework: Framework,
+  out: Pick<EngineerOutput, 'files' | 'command' | 'not_written' | 'dev_dependencies' | 'layout_note'>,
+): EngineerOutput['pr'] {
   const written = new Set(out.files.flatMap((f) => f.caseIds));
   const byId = new Map(cases.cases.map((c) => [c.id, c]));
-  const slug = cases.project.name.toLowerCase().replace(/^@/, '').replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
+  const slug =
+    cases.project.name
+      .toLowerCase()
+      .replace(/^@/, '')
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'project';
   const testCount = [...written].filter((id) => byId.has(id)).length;
   const lines = [
     `AMTP planned ${cases.cases.length} test case(s) at depth \`${cases.depth_level}\` and wrote ${testCount} ${framework} test(s).`,

@@ -47,7 +47,9 @@ export function withIds(plans: CasePlan[]): TestCase[] {
 export const generatorBatching: AgentBatching<'generator'> = {
   plan(map, ctx): PlannedBatch<'generator'>[] {
     return views(map, ctx.budget.payloadTokens, ctx.budget.outputTokens, ctx.depth).map((payload) => ({
-      key: payload.key_files.map((f) => (f.symbols.length ? `${f.path}#${f.symbols[0].name}` : f.path)).join(',') || `examples@${payload.view?.batch}`,
+      key:
+        payload.key_files.map((f) => (f.symbols.length ? `${f.path}#${f.symbols[0].name}` : f.path)).join(',') ||
+        `examples@${payload.view?.batch}`,
       payload,
     }));
   },

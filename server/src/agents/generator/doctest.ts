@@ -34,7 +34,8 @@ export function parseDoctest(text: string): ParsedSnippet {
     if (!output.length) {
       // `>>> assert f(x) == 'v'` states its result like `f(x) === 'v'` does in JavaScript.
       const asserted = assertedEquality(code);
-      if (asserted) examples.push({ call: asserted.call, outcome: 'value', expected: asserted.expected, setup: [...setup], line: start, imports: [] });
+      if (asserted)
+        examples.push({ call: asserted.call, outcome: 'value', expected: asserted.expected, setup: [...setup], line: start, imports: [] });
       else setup.push(code);
       continue;
     }

@@ -19,7 +19,8 @@ export function exampleCase(ex: DocExample, r: ResolvedExample, src: ExampleSour
   const oracle = oracleFor(ex, language);
   if (r.bindings.length) oracle.bindings = r.bindings;
   const kind = ex.outcome === 'throws' ? 'error' : hasBoundaryInput(ex.call) ? 'boundary' : 'example';
-  const shown = ex.outcome === 'throws' ? `throws ${ex.error}` : ex.outcome === 'prints' ? `prints ${ex.expected}` : `returns ${ex.expected}`;
+  const shown =
+    ex.outcome === 'throws' ? `throws ${ex.error}` : ex.outcome === 'prints' ? `prints ${ex.expected}` : `returns ${ex.expected}`;
   const title = `${oneLine(ex.call)} ${shown}`.slice(0, 160);
   const scenario = `example:${ex.setup.join(';')}|${ex.call}|${ex.outcome}|${ex.expected ?? ex.error}`;
   return {
@@ -28,7 +29,10 @@ export function exampleCase(ex: DocExample, r: ResolvedExample, src: ExampleSour
     target,
     kind,
     priority: priorityOf({ kind, readme: src.readme, entry: r.mod.entry || importsPackage(ex), documented: true }),
-    preconditions: [`${target.file} is importable`, ...(ex.setup.length ? [`run the example's setup: ${oneLine(ex.setup.join('; '))}`] : [])],
+    preconditions: [
+      `${target.file} is importable`,
+      ...(ex.setup.length ? [`run the example's setup: ${oneLine(ex.setup.join('; '))}`] : []),
+    ],
     steps: [`evaluate ${oneLine(ex.call)}`],
     expected: [expectedText(ex)],
     rationale: `${src.readme ? 'The README' : 'The documentation'} shows this call with its result; a user relies on it.`,
@@ -58,7 +62,10 @@ function expectedText(ex: DocExample): string {
 
 /** Documented inputs at a boundary (zero, negatives, empty values) are labelled so reviewers see them. */
 function hasBoundaryInput(call: string): boolean {
-  return /\(\s*(?:-\s*\d|0(?:\.0+)?\s*[,)]|''|""|\[\s*\]|\{\s*\}|None\b|null\b|undefined\b)/.test(call) || /,\s*(?:-\s*\d|''|""|\[\s*\])/.test(call);
+  return (
+    /\(\s*(?:-\s*\d|0(?:\.0+)?\s*[,)]|''|""|\[\s*\]|\{\s*\}|None\b|null\b|undefined\b)/.test(call) ||
+    /,\s*(?:-\s*\d|''|""|\[\s*\])/.test(call)
+  );
 }
 
 /** A README snippet that imports the package itself exercises its public API, whatever file defines it. */

@@ -54,7 +54,8 @@ export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context
     if (result?.fromNextLine) k++;
     const shown = result ? exampleOf(stmt.node, result) : undefined;
     if (result && !shown) skipped.push({ line: stmt.line, reason: 'documented result follows a statement, not an expression' });
-    else if (shown && foreignImport) skipped.push({ line: stmt.line, reason: `snippet imports '${foreignImport}', which a test cannot reproduce inside one test` });
+    else if (shown && foreignImport)
+      skipped.push({ line: stmt.line, reason: `snippet imports '${foreignImport}', which a test cannot reproduce inside one test` });
     else if (shown && 'reason' in shown) skipped.push({ line: stmt.line, reason: shown.reason });
     else if (shown) examples.push({ ...shown, setup: setup.neededBy(shown.call), line: stmt.line, imports: [...context.imports] });
     // A declaration with a shown value (`const y = f(x) // 4`) is still needed by the statements after it.
@@ -78,7 +79,8 @@ function resultFor(stmt: Statement, next: SnippetItem | undefined): Shown | unde
   // reads as a result, so prose comments that introduce the next call are not mistaken for one.
   if (next && next.code === undefined && next.line === stmt.line + stmt.code.split('\n').length) {
     const r = stripResultMarker(next.comment);
-    if ((r.marked || parseLiteral(r.text) !== undefined || documentedError(r.text)) && looksLikeResult(r.text, r.marked)) return { ...r, fromNextLine: true };
+    if ((r.marked || parseLiteral(r.text) !== undefined || documentedError(r.text)) && looksLikeResult(r.text, r.marked))
+      return { ...r, fromNextLine: true };
   }
   // `f(x) === 'v';`: the snippet states the result itself.
   const eq = equalityOf(stmt.node);
@@ -109,7 +111,8 @@ function exampleOf(node: TS.Statement, shown: Shown): Found | undefined {
   if (eq) return { call: eq.call, outcome: 'value', expected: eq.expected };
   let expr: TS.Expression | undefined;
   if (ts.isExpressionStatement(node)) expr = node.expression;
-  else if (ts.isVariableStatement(node) && node.declarationList.declarations.length === 1) expr = node.declarationList.declarations[0].initializer;
+  else if (ts.isVariableStatement(node) && node.declarationList.declarations.length === 1)
+    expr = node.declarationList.declarations[0].initializer;
   if (!expr) return undefined;
   if (ts.isCallExpression(expr) && /^console\.(?:log|info)$/.test(expr.expression.getText())) {
     if (expr.arguments.length !== 1) return { reason: 'console.log with several arguments prints a joined line' };
@@ -126,7 +129,8 @@ function classify(call: string, shown: Shown, printed: boolean): Found {
   if (lit) {
     // console.log('x') prints x; a shown quoted string after console.log means the value's text.
     if (printed && lit.t === 'string') return { call, outcome: 'prints', expected: lit.v };
-    if (printed && ['number', 'bool', 'null', 'undefined', 'nan'].includes(lit.t)) return { call, outcome: 'prints', expected: text.trim() };
+    if (printed && ['number', 'bool', 'null', 'undefined', 'nan'].includes(lit.t))
+      return { call, outcome: 'prints', expected: text.trim() };
     return { call, outcome: 'value', expected: text.trim() };
   }
   if (isPrintedToken(text, marked || printed)) return { call, outcome: 'prints', expected: text.trim() };

@@ -20,7 +20,8 @@ export function importOf(st: TS.Statement, ownSpecifiers: string[]): ParsedImpor
     if (clause?.name) bindings.push({ local: clause.name.text, import: 'default' });
     const nb = clause?.namedBindings;
     if (nb && ts.isNamespaceImport(nb)) bindings.push({ local: nb.name.text, import: 'namespace' });
-    else if (nb) for (const el of nb.elements) bindings.push({ local: el.name.text, import: 'named', name: (el.propertyName ?? el.name).getText() });
+    else if (nb)
+      for (const el of nb.elements) bindings.push({ local: el.name.text, import: 'named', name: (el.propertyName ?? el.name).getText() });
     return { own: isOwn(specifier, ownSpecifiers), specifier, bindings };
   }
   if (ts.isExpressionStatement(st)) {
@@ -35,7 +36,10 @@ export function importOf(st: TS.Statement, ownSpecifiers: string[]): ParsedImpor
   const specifier = requiredSpecifier(ts, prop !== undefined ? (init as TS.PropertyAccessExpression).expression : init);
   if (specifier === undefined) return undefined;
   const bindings: OracleBinding[] = [];
-  if (ts.isIdentifier(decl.name)) bindings.push(prop !== undefined ? { local: decl.name.text, import: 'named', name: prop } : { local: decl.name.text, import: 'module' });
+  if (ts.isIdentifier(decl.name))
+    bindings.push(
+      prop !== undefined ? { local: decl.name.text, import: 'named', name: prop } : { local: decl.name.text, import: 'module' },
+    );
   else if (ts.isObjectBindingPattern(decl.name)) {
     for (const el of decl.name.elements) {
       if (!ts.isIdentifier(el.name) || el.dotDotDotToken) continue;

@@ -34,7 +34,8 @@ export function splitStatements(snippet: string): SnippetItem[] {
     for (const c of ts.getLeadingCommentRanges(text, pos) ?? []) {
       if (taken.has(c.pos)) continue;
       taken.add(c.pos);
-      if (c.kind === ts.SyntaxKind.SingleLineCommentTrivia) items.push({ comment: text.slice(c.pos + 2, c.end).trim(), line: lineOf(c.pos) });
+      if (c.kind === ts.SyntaxKind.SingleLineCommentTrivia)
+        items.push({ comment: text.slice(c.pos + 2, c.end).trim(), line: lineOf(c.pos) });
     }
   };
   for (const st of sf.statements) {

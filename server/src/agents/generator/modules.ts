@@ -30,9 +30,21 @@ export function describeModules(map: CrawlerOutput): ModuleInfo[] {
       const path = normalizePath(file.path);
       const entry = entries.has(path) || [...entries].some((e) => sameModule(e, path));
       const specifiers = [file.import_specifier, entry ? map.project.name : undefined, `./${path}`, path].filter((s): s is string => !!s);
-      const base = (file.import_specifier ?? (entry ? map.project.name : path)).split('/').pop()!.replace(/\.[^.]+$/, '');
+      const base = (file.import_specifier ?? (entry ? map.project.name : path))
+        .split('/')
+        .pop()!
+        .replace(/\.[^.]+$/, '');
       const mainName = main && main.name !== 'default' && isIdentifier(main.name) ? main.name : undefined;
-      return { file, language, moduleSystem, local: mainName ?? camelIdentifier(base === 'index' || base === '__init__' ? map.project.name : base), main, entry, specifiers, runtime };
+      return {
+        file,
+        language,
+        moduleSystem,
+        local: mainName ?? camelIdentifier(base === 'index' || base === '__init__' ? map.project.name : base),
+        main,
+        entry,
+        specifiers,
+        runtime,
+      };
     });
 }
 
@@ -53,7 +65,8 @@ export function bindingFor(mod: ModuleInfo, symbol: SymbolInfo): { binding: Orac
   if (symbol === mod.main) return { binding: { local: mod.local, import: mainImport(mod) }, access: mod.local };
   // Crawlers name properties of the module value `main.prop` (e.g. `slugify.extend`).
   const prop = symbol.name.startsWith(`${mod.local}.`) ? symbol.name.slice(mod.local.length + 1) : symbol.name;
-  if (mod.moduleSystem === 'cjs' || symbol.name.includes('.')) return { binding: { local: mod.local, import: mainImport(mod) }, access: `${mod.local}.${prop}` };
+  if (mod.moduleSystem === 'cjs' || symbol.name.includes('.'))
+    return { binding: { local: mod.local, import: mainImport(mod) }, access: `${mod.local}.${prop}` };
   return { binding: { local: symbol.name, import: 'named', name: symbol.name }, access: symbol.name };
 }
 
@@ -64,7 +77,10 @@ export function bindingFor(mod: ModuleInfo, symbol: SymbolInfo): { binding: Orac
 function jsMethodBinding(mod: ModuleInfo, symbol: SymbolInfo): { binding: OracleBinding; access: string } {
   const [cls, ...rest] = symbol.name.split('.');
   const owner = mod.runtime.find((s) => s.name === cls);
-  const reach = owner && owner !== symbol ? bindingFor(mod, owner) : { binding: { local: mod.local, import: mainImport(mod) }, access: `${mod.local}.${cls}` };
+  const reach =
+    owner && owner !== symbol
+      ? bindingFor(mod, owner)
+      : { binding: { local: mod.local, import: mainImport(mod) }, access: `${mod.local}.${cls}` };
   const member = rest.join('.');
   return { binding: reach.binding, access: `(${reach.access}.${member} ?? ${reach.access}.prototype.${member})` };
 }
@@ -105,7 +121,11 @@ export function normalizePath(p: string): string {
 }
 
 function sameModule(a: string, b: string): boolean {
-  const strip = (p: string) => p.replace(/\.(?:c|m)?[jt]sx?$/, '').replace(/\/index$/, '').replace(/^(?:dist|lib|build)\//, 'src/');
+  const strip = (p: string) =>
+    p
+      .replace(/\.(?:c|m)?[jt]sx?$/, '')
+      .replace(/\/index$/, '')
+      .replace(/^(?:dist|lib|build)\//, 'src/');
   return strip(a) === strip(b);
 }
 
@@ -113,7 +133,43 @@ export function isIdentifier(s: string): boolean {
   return /^[A-Za-z_$][\w$]*$/.test(s) && !RESERVED.has(s);
 }
 
-const RESERVED = new Set(['default', 'class', 'function', 'new', 'delete', 'import', 'export', 'return', 'var', 'let', 'const', 'this', 'typeof', 'void', 'in', 'of', 'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'try', 'catch', 'finally', 'throw', 'with', 'yield', 'await', 'enum', 'super', 'null', 'true', 'false']);
+const RESERVED = new Set([
+  'default',
+  'class',
+  'function',
+  'new',
+  'delete',
+  'import',
+  'export',
+  'return',
+  'var',
+  'let',
+  'const',
+  'this',
+  'typeof',
+  'void',
+  'in',
+  'of',
+  'if',
+  'else',
+  'for',
+  'while',
+  'do',
+  'switch',
+  'case',
+  'try',
+  'catch',
+  'finally',
+  'throw',
+  'with',
+  'yield',
+  'await',
+  'enum',
+  'super',
+  'null',
+  'true',
+  'false',
+]);
 
 function camelIdentifier(name: string): string {
   const cleaned = name.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9_$]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''));

@@ -41,11 +41,13 @@ export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
   const covered = new Set([...behaviour.map((c) => `${c.target.file}#${c.target.symbol}`), ...coveredElsewhere]);
   for (const mod of mods) {
     for (const s of mod.file.symbols) {
-      if (s.exported && (s.kind === 'type' || s.kind === 'interface')) notPlanned.push({ target: `${mod.file.path}#${s.name}`, reason: 'type-only export: nothing to run' });
+      if (s.exported && (s.kind === 'type' || s.kind === 'interface'))
+        notPlanned.push({ target: `${mod.file.path}#${s.name}`, reason: 'type-only export: nothing to run' });
     }
     for (const symbol of mod.runtime) {
       const smoke = smokeCase(mod, symbol, readmeSymbols.has(symbol.name) || readmeSymbols.has(mod.local));
-      if (depth === 'smoke' || !(covered.has(`${smoke.target.file}#${smoke.target.symbol}`) || (!mod.entry && viaEntry.has(symbol.name)))) cases.push(smoke);
+      if (depth === 'smoke' || !(covered.has(`${smoke.target.file}#${smoke.target.symbol}`) || (!mod.entry && viaEntry.has(symbol.name))))
+        cases.push(smoke);
     }
   }
   cases.push(...behaviour);
@@ -59,7 +61,12 @@ export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
   });
 }
 
-function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: NonNullable<TestCases['not_planned']>, coveredElsewhere: Set<string>): TestCase[] {
+function collectExamples(
+  map: CrawlerOutput,
+  mods: ModuleInfo[],
+  notPlanned: NonNullable<TestCases['not_planned']>,
+  coveredElsewhere: Set<string>,
+): TestCase[] {
   const out: TestCase[] = [];
   const take = (parsed: ParsedSnippet, src: ExampleSource, preferred?: ModuleInfo, owner?: string) => {
     for (const s of parsed.skipped) notPlanned.push({ target: `${src.location}+${s.line}`, reason: s.reason });
@@ -70,8 +77,11 @@ function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: Non
       else if (r) {
         if (owner && r.mod !== preferred) coveredElsewhere.add(owner);
         out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
-      }
-      else notPlanned.push({ target: `${src.location}+${ex.line}`, reason: `example '${ex.call.slice(0, 60)}' uses no export of the analysed modules` });
+      } else
+        notPlanned.push({
+          target: `${src.location}+${ex.line}`,
+          reason: `example '${ex.call.slice(0, 60)}' uses no export of the analysed modules`,
+        });
     }
   };
   // Blocks of one document share their bindings in order: `var lib = require('pkg')` in the first
@@ -90,7 +100,13 @@ function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: Non
       const location = `${mod.file.path}:${symbol.line ?? 1}`;
       for (const code of symbol.examples ?? []) {
         const parsed = parseSnippet(code, mod.language === 'python' ? 'python' : 'js', mods, map.project.name);
-        if (parsed) take(parsed, { evidence: hasDoctest(code) ? 'doctest' : 'jsdoc', location, readme: false }, mod, `${targetOf(mod, symbol).file}#${targetOf(mod, symbol).symbol}`);
+        if (parsed)
+          take(
+            parsed,
+            { evidence: hasDoctest(code) ? 'doctest' : 'jsdoc', location, readme: false },
+            mod,
+            `${targetOf(mod, symbol).file}#${targetOf(mod, symbol).symbol}`,
+          );
       }
       // Docstrings often carry doctests without the crawler splitting them out as examples.
       if (mod.language === 'python' && symbol.doc && hasDoctest(symbol.doc) && !(symbol.examples ?? []).length) {
@@ -101,7 +117,13 @@ function collectExamples(map: CrawlerOutput, mods: ModuleInfo[], notPlanned: Non
   return out;
 }
 
-function parseSnippet(code: string, lang: string, mods: ModuleInfo[], projectName: string, context?: SnippetContext): ParsedSnippet | undefined {
+function parseSnippet(
+  code: string,
+  lang: string,
+  mods: ModuleInfo[],
+  projectName: string,
+  context?: SnippetContext,
+): ParsedSnippet | undefined {
   if (hasDoctest(code) && PY_LANGS.test(lang)) return parseDoctest(code);
   if (!JS_LANGS.test(lang)) return undefined;
   if (!mods.some((m) => m.language !== 'python')) return undefined;
@@ -113,7 +135,8 @@ function parseSnippet(code: string, lang: string, mods: ModuleInfo[], projectNam
  * state for every later test in the file, so they run last.
  */
 function statefulLast(cases: TestCase[]): TestCase[] {
-  const mutates = (c: TestCase) => (c.oracle?.setup ?? '').split('\n').some((l) => l.trim() && !/^(?:const|let|var|import|from)\s|^[A-Za-z_]\w*\s*=[^=]/.test(l.trim()));
+  const mutates = (c: TestCase) =>
+    (c.oracle?.setup ?? '').split('\n').some((l) => l.trim() && !/^(?:const|let|var|import|from)\s|^[A-Za-z_]\w*\s*=[^=]/.test(l.trim()));
   return [...cases.filter((c) => !mutates(c)), ...cases.filter(mutates)];
 }
 

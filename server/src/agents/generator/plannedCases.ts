@@ -9,10 +9,18 @@ export function smokeCase(mod: ModuleInfo, symbol: SymbolInfo, inReadme: boolean
   const target = targetOf(mod, symbol);
   const callable = symbol.kind === 'function' || symbol.kind === 'class' || symbol.kind === 'method';
   const oracle: Oracle = callable
-    ? { kind: 'type', language: mod.language, call: access, expected: mod.language === 'python' ? 'callable' : "'function'", bindings: [binding] }
+    ? {
+        kind: 'type',
+        language: mod.language,
+        call: access,
+        expected: mod.language === 'python' ? 'callable' : "'function'",
+        bindings: [binding],
+      }
     : { kind: 'exports', language: mod.language, call: access, bindings: [binding] };
   const documented = inReadme || !!symbol.doc;
-  const shape = callable ? `is ${mod.language === 'python' ? 'callable' : 'a function'}${target.arity !== undefined ? ` taking ${target.arity} declared parameter(s)` : ''}` : 'is defined';
+  const shape = callable
+    ? `is ${mod.language === 'python' ? 'callable' : 'a function'}${target.arity !== undefined ? ` taking ${target.arity} declared parameter(s)` : ''}`
+    : 'is defined';
   return {
     id: caseId(`${target.file}#${target.symbol}`, 'smoke:export-shape'),
     title: `${access} ${shape}`,
@@ -23,7 +31,11 @@ export function smokeCase(mod: ModuleInfo, symbol: SymbolInfo, inReadme: boolean
     steps: [`import ${access} from ${target.import_specifier ?? target.file}`],
     expected: [`${access} ${shape}`],
     rationale: 'A consumer first needs the export to exist with the documented shape; a rename or a broken module load fails here.',
-    evidence: { source: symbol.signature ? 'signature' : 'source', location: `${mod.file.path}:${symbol.line ?? 1}`, ...(symbol.signature ? { snippet: symbol.signature } : {}) },
+    evidence: {
+      source: symbol.signature ? 'signature' : 'source',
+      location: `${mod.file.path}:${symbol.line ?? 1}`,
+      ...(symbol.signature ? { snippet: symbol.signature } : {}),
+    },
     oracle,
   };
 }
@@ -33,7 +45,8 @@ export function errorCases(mod: ModuleInfo, symbol: SymbolInfo, examples: TestCa
   const target = targetOf(mod, symbol);
   const covered = examples.some((c) => c.target.file === target.file && c.target.symbol === target.symbol && c.oracle?.kind === 'throws');
   if (covered || !symbol.throws?.length) return [];
-  const documented = (!!symbol.doc && /\bthrows?\b|\braises?\b|@throws/i.test(symbol.doc)) || symbol.throws.some((t) => /^[\w$.]+:\s+\S/.test(t));
+  const documented =
+    (!!symbol.doc && /\bthrows?\b|\braises?\b|@throws/i.test(symbol.doc)) || symbol.throws.some((t) => /^[\w$.]+:\s+\S/.test(t));
   return [...new Set(symbol.throws)].map((error) => ({
     id: caseId(`${target.file}#${target.symbol}`, `error:${error}`),
     // Crawlers report `@throws {Error} when …` as "Error: when …": the title keeps the name.
@@ -45,7 +58,11 @@ export function errorCases(mod: ModuleInfo, symbol: SymbolInfo, examples: TestCa
     steps: [`call ${target.symbol} with an input the ${documented ? 'documentation' : 'source'} says is rejected`],
     expected: [`throws ${error}`],
     rationale: `The ${documented ? 'documentation states' : 'source throws'} ${error}; callers depend on invalid input failing loudly.`,
-    evidence: { source: documented ? ('jsdoc' as const) : ('throws' as const), location: `${mod.file.path}:${symbol.line ?? 1}`, snippet: error },
+    evidence: {
+      source: documented ? ('jsdoc' as const) : ('throws' as const),
+      location: `${mod.file.path}:${symbol.line ?? 1}`,
+      snippet: error,
+    },
   }));
 }
 
@@ -55,7 +72,9 @@ export function errorCases(mod: ModuleInfo, symbol: SymbolInfo, examples: TestCa
  * reverse order (no hidden state). Examples with setup are left out: setup may mutate state.
  */
 export function propertyCases(examples: TestCase[]): TestCase[] {
-  const pure = examples.filter((c) => c.oracle && !c.oracle.setup && c.oracle.kind !== 'throws' && c.oracle.expected !== undefined && c.oracle.call);
+  const pure = examples.filter(
+    (c) => c.oracle && !c.oracle.setup && c.oracle.kind !== 'throws' && c.oracle.expected !== undefined && c.oracle.call,
+  );
   const stateful = new Set(examples.filter((c) => c.oracle?.setup).map((c) => c.target.file));
   const bySymbol = new Map<string, TestCase[]>();
   for (const c of pure) {
@@ -78,7 +97,9 @@ export function propertyCases(examples: TestCase[]): TestCase[] {
       oracle: { ...o, property: 'deterministic' },
     });
     if (group.length < 2) continue;
-    const sequence = [...group].reverse().map((c) => ({ call: c.oracle!.call!, expected: c.oracle!.expected!, kind: c.oracle!.kind as 'equals' | 'deep_equals' | 'prints' }));
+    const sequence = [...group]
+      .reverse()
+      .map((c) => ({ call: c.oracle!.call!, expected: c.oracle!.expected!, kind: c.oracle!.kind as 'equals' | 'deep_equals' | 'prints' }));
     const bindings = uniqueBindings(group.flatMap((c) => c.oracle!.bindings ?? []));
     out.push({
       ...base(first, key, `combinatorial:reverse:${sequence.map((s) => s.call).join('|')}`),
@@ -88,14 +109,25 @@ export function propertyCases(examples: TestCase[]): TestCase[] {
       steps: sequence.map((s) => `evaluate ${s.call}`),
       expected: ['each call returns its documented result regardless of the calls before it'],
       rationale: 'Each example is documented in isolation; running them back to back in another order exposes hidden state.',
-      oracle: { kind: first.oracle!.kind, language: o.language, property: 'order_independent', sequence, ...(bindings.length ? { bindings } : {}) },
+      oracle: {
+        kind: first.oracle!.kind,
+        language: o.language,
+        property: 'order_independent',
+        sequence,
+        ...(bindings.length ? { bindings } : {}),
+      },
     });
   }
   return out;
 }
 
 function base(from: TestCase, key: string, scenario: string): Pick<TestCase, 'id' | 'target' | 'preconditions' | 'evidence'> {
-  return { id: caseId(key, scenario), target: from.target, preconditions: from.preconditions, ...(from.evidence ? { evidence: from.evidence } : {}) };
+  return {
+    id: caseId(key, scenario),
+    target: from.target,
+    preconditions: from.preconditions,
+    ...(from.evidence ? { evidence: from.evidence } : {}),
+  };
 }
 
 function uniqueBindings<T extends { local: string }>(bs: T[]): T[] {

@@ -4,7 +4,14 @@ import type { CrawlerOutput, TestCases } from '../../contracts/types';
 
 export function projectBlock(map: CrawlerOutput): TestCases['project'] {
   const ts = map.test_setup;
-  const language = map.project.module_system === 'python' ? 'python' : map.project.typescript ? 'typescript' : map.key_files.some((f) => /\.[cm]?jsx?$/.test(f.path)) || map.project.module_system !== 'unknown' ? 'javascript' : 'other';
+  const language =
+    map.project.module_system === 'python'
+      ? 'python'
+      : map.project.typescript
+        ? 'typescript'
+        : map.key_files.some((f) => /\.[cm]?jsx?$/.test(f.path)) || map.project.module_system !== 'unknown'
+          ? 'javascript'
+          : 'other';
   return {
     name: map.project.name,
     language,

@@ -8,8 +8,10 @@ const RANDOM_DOC = /\b(?:random(?:ly)?|uuid|guid|nonce|unique (?:id|identifier|s
 /** The reason an example's documented value cannot be expected, or undefined when it can. */
 export function looksRandom(ex: DocExample, symbol: SymbolInfo | undefined): string | undefined {
   if (ex.outcome === 'throws') return undefined;
-  if (symbol?.doc && RANDOM_DOC.test(symbol.doc)) return `'${ex.call.slice(0, 60)}': its documentation says the result is random or unique, so the shown value cannot be expected`;
-  if (/^[\w$.]+\(\s*\)$/.test(ex.call.trim()) && looksLikeId(ex.expected ?? '')) return `'${ex.call.slice(0, 60)}' takes no arguments and shows an id-like result: an illustration, not a value to expect`;
+  if (symbol?.doc && RANDOM_DOC.test(symbol.doc))
+    return `'${ex.call.slice(0, 60)}': its documentation says the result is random or unique, so the shown value cannot be expected`;
+  if (/^[\w$.]+\(\s*\)$/.test(ex.call.trim()) && looksLikeId(ex.expected ?? ''))
+    return `'${ex.call.slice(0, 60)}' takes no arguments and shows an id-like result: an illustration, not a value to expect`;
   return undefined;
 }
 

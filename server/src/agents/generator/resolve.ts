@@ -25,7 +25,9 @@ export function namesUsed(code: string): NameUse[] {
 
 /** Tries the entry-point modules first: README snippets describe the public API. */
 export function resolveExample(example: DocExample, mods: ModuleInfo[], preferred?: ModuleInfo): ResolvedExample | undefined {
-  const ordered = preferred ? [preferred, ...mods.filter((m) => m !== preferred)] : [...mods].sort((a, b) => Number(b.entry) - Number(a.entry) || b.file.rank - a.file.rank);
+  const ordered = preferred
+    ? [preferred, ...mods.filter((m) => m !== preferred)]
+    : [...mods].sort((a, b) => Number(b.entry) - Number(a.entry) || b.file.rank - a.file.rank);
   for (const mod of ordered) {
     const r = resolveIn(example, mod);
     if (r) return r;
@@ -69,12 +71,21 @@ function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | unde
  * A call on a value the setup derived (`isMatch = pm('*.js')` then `isMatch('a.js')`, `c = Cache()`
  * then `c.get('a')`) exercises the export the setup used last; for an instance, its method.
  */
-function throughSetup(example: DocExample, mod: ModuleInfo, setupCode: string[], bindings: Map<string, OracleBinding>, declared: Set<string>, prop: string | undefined, relevant: OracleBinding[]): ResolvedExample | undefined {
+function throughSetup(
+  example: DocExample,
+  mod: ModuleInfo,
+  setupCode: string[],
+  bindings: Map<string, OracleBinding>,
+  declared: Set<string>,
+  prop: string | undefined,
+  relevant: OracleBinding[],
+): ResolvedExample | undefined {
   const pyImports = example.setup.some((s) => /^(?:from|import)\s/.test(s));
   for (const stmt of [...setupCode].reverse()) {
     for (const use of namesUsed(stmt)) {
       const b = bindings.get(use.name);
-      const imported = !b && mod.language === 'python' && pyImports && declared.has(use.name) ? mod.runtime.find((s) => s.name === use.name) : undefined;
+      const imported =
+        !b && mod.language === 'python' && pyImports && declared.has(use.name) ? mod.runtime.find((s) => s.name === use.name) : undefined;
       const symbol = b ? symbolFor(b, use.prop, mod) : imported;
       if (!symbol) continue;
       const method = symbol.kind === 'class' && prop ? mod.runtime.find((s) => s.name === `${symbol.name}.${prop}`) : undefined;
@@ -88,7 +99,8 @@ function bindingForName(name: string, mod: ModuleInfo, prop?: string): OracleBin
   if (name === mod.local) return { local: name, import: mainImport(mod) };
   // Docs name the package by their own alias (`R.add(2, 3)` in ramda's @example): an unknown name
   // whose property an entry point exports is that entry's module value.
-  if (prop && mod.entry && !mod.runtime.some((s) => s.name === name) && mod.runtime.some((s) => s.name === prop && s !== mod.main)) return { local: name, import: mainImport(mod) };
+  if (prop && mod.entry && !mod.runtime.some((s) => s.name === name) && mod.runtime.some((s) => s.name === prop && s !== mod.main))
+    return { local: name, import: mainImport(mod) };
   const symbol = mod.runtime.find((s) => s.name === name);
   if (!symbol) return undefined;
   if (symbol === mod.main || mod.moduleSystem === 'python') return bindingFor(mod, symbol).binding;
@@ -110,6 +122,14 @@ function declaredNames(stmt: string): string[] {
   const py = /^([A-Za-z_][\w]*)\s*=[^=]/.exec(stmt);
   if (py) names.push(py[1]);
   const pyImport = /^from\s+\S+\s+import\s+(.+)$|^import\s+(.+)$/.exec(stmt);
-  if (pyImport) for (const part of (pyImport[1] ?? pyImport[2]).split(',')) names.push(part.trim().split(/\s+as\s+/).pop()!.split('.')[0]);
+  if (pyImport)
+    for (const part of (pyImport[1] ?? pyImport[2]).split(','))
+      names.push(
+        part
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!
+          .split('.')[0],
+      );
   return names;
 }

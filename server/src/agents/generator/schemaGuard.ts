@@ -16,7 +16,16 @@ export function keepValidCases(doc: TestCases): TestCases {
       if (m && !bad.has(Number(m[1]))) bad.set(Number(m[1]), `${m[2] ?? '/'}: ${e.message}`);
     }
     if (!bad.size) return current;
-    const dropped = current.cases.flatMap((c, i) => (bad.has(i) ? [{ target: `${c.target.file}#${c.target.symbol}`, reason: `planned case '${c.title.slice(0, 80)}' broke the test-cases schema (${bad.get(i)})` }] : []));
+    const dropped = current.cases.flatMap((c, i) =>
+      bad.has(i)
+        ? [
+            {
+              target: `${c.target.file}#${c.target.symbol}`,
+              reason: `planned case '${c.title.slice(0, 80)}' broke the test-cases schema (${bad.get(i)})`,
+            },
+          ]
+        : [],
+    );
     const notPlanned = [...(current.not_planned ?? []), ...dropped];
     current = { ...current, cases: current.cases.filter((_c, i) => !bad.has(i)), not_planned: notPlanned };
   }

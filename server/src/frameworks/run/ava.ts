@@ -13,7 +13,11 @@ export const avaRunner: FrameworkRunner = {
     const ids = opts.grep === undefined ? [] : Array.isArray(opts.grep) ? opts.grep : [opts.grep];
     // --match takes wildcard patterns over titles; a case id is part of its test's title
     const match = ids.flatMap((id) => ['--match', `*${id}*`]);
-    return { cmd: process.execPath, args: [bin(opts, 'ava/entrypoints/cli.mjs'), '--tap', '--timeout=60s', ...match, ...(opts.args ?? []), ...files], read: (o, dir) => avaResults(o, dir) };
+    return {
+      cmd: process.execPath,
+      args: [bin(opts, 'ava/entrypoints/cli.mjs'), '--tap', '--timeout=60s', ...match, ...(opts.args ?? []), ...files],
+      read: (o, dir) => avaResults(o, dir),
+    };
   },
 };
 
@@ -28,7 +32,10 @@ export function avaResults(output: string, dir: string): Parsed {
       errors.set(file, [...(errors.get(file) ?? []), failureMessage(p)]);
     }
   }
-  return counted(tests, [...errors].map(([file, messages]) => ({ file, message: messages.join('\n') })));
+  return counted(
+    tests,
+    [...errors].map(([file, messages]) => ({ file, message: messages.join('\n') })),
+  );
 }
 
 /** ava's own points about a file: its exit, or an error thrown outside any test (no assertion, named `Name: message`). */
@@ -47,8 +54,17 @@ function outcome(p: TapPoint): TestOutcome {
 /** The assertion's message, which assertion failed, and ava's labelled details (the diff) in full. */
 function failureMessage(p: TapPoint): string {
   const d = p.diag ?? {};
-  const details = d.details && typeof d.details === 'object' ? Object.entries(d.details as Record<string, unknown>).map(([label, v]) => `${label}\n${diagText(v)}`) : [];
-  const head = [typeof d.name === 'string' && d.name !== 'AssertionError' ? d.name : '', diagText(d.message) ?? '', diagText(d.assertion) ?? ''].filter(Boolean).join(': ');
+  const details =
+    d.details && typeof d.details === 'object'
+      ? Object.entries(d.details as Record<string, unknown>).map(([label, v]) => `${label}\n${diagText(v)}`)
+      : [];
+  const head = [
+    typeof d.name === 'string' && d.name !== 'AssertionError' ? d.name : '',
+    diagText(d.message) ?? '',
+    diagText(d.assertion) ?? '',
+  ]
+    .filter(Boolean)
+    .join(': ');
   return [head || p.name, ...details].join('\n').trim();
 }
 

@@ -28,7 +28,21 @@ export const jestRunner: FrameworkRunner = {
     const file = join(out, 'jest.json');
     const g = grepOf(opts, '|');
     const grep = g ? ['-t', g] : [];
-    return { cmd: process.execPath, args: [bin(opts, 'jest/bin/jest.js'), '--ci', '--json', `--outputFile=${file}`, '--rootDir', '.', ...grep, ...(opts.args ?? []), ...files], read: (_o, dir) => readJestLike(file, dir) };
+    return {
+      cmd: process.execPath,
+      args: [
+        bin(opts, 'jest/bin/jest.js'),
+        '--ci',
+        '--json',
+        `--outputFile=${file}`,
+        '--rootDir',
+        '.',
+        ...grep,
+        ...(opts.args ?? []),
+        ...files,
+      ],
+      read: (_o, dir) => readJestLike(file, dir),
+    };
   },
 };
 
@@ -39,7 +53,22 @@ export const vitestRunner: FrameworkRunner = {
     const pool = opts.coverageOf?.length ? ['--pool=threads'] : [];
     const g = grepOf(opts, '|');
     const grep = g ? ['-t', g] : [];
-    return { cmd: process.execPath, args: [bin(opts, 'vitest/vitest.mjs'), 'run', '--root', '.', '--reporter=json', `--outputFile=${file}`, ...pool, ...grep, ...(opts.args ?? []), ...files], read: (_o, dir) => readJestLike(file, dir) };
+    return {
+      cmd: process.execPath,
+      args: [
+        bin(opts, 'vitest/vitest.mjs'),
+        'run',
+        '--root',
+        '.',
+        '--reporter=json',
+        `--outputFile=${file}`,
+        ...pool,
+        ...grep,
+        ...(opts.args ?? []),
+        ...files,
+      ],
+      read: (_o, dir) => readJestLike(file, dir),
+    };
   },
 };
 
@@ -55,7 +84,8 @@ export function jestLikeResults(json: string, dir: string): Parsed {
   for (const suite of r.testResults ?? []) {
     const rel = relOf(dir, suite.name);
     const ran = suite.assertionResults.filter((a) => a.status === 'passed' || a.status === 'failed');
-    if (suite.status === 'failed' && !ran.length) fileErrors.push({ file: rel, message: (suite.message ?? '').trim() || 'the file failed to load' });
+    if (suite.status === 'failed' && !ran.length)
+      fileErrors.push({ file: rel, message: (suite.message ?? '').trim() || 'the file failed to load' });
     for (const a of suite.assertionResults) tests.push(outcome(a, rel));
   }
   return { total: r.numTotalTests, passed: r.numPassedTests, failed: r.numFailedTests, tests, fileErrors };

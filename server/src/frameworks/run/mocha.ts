@@ -6,20 +6,45 @@ import { bin, NO_RESULTS, relOf } from './results';
 import type { FrameworkRunner } from './runnerTypes';
 import { asText, grepOf } from './runnerTypes';
 
-interface MochaTest { title: string; fullTitle: string; file?: string; err?: { message?: string; stack?: string; expected?: unknown; actual?: unknown } }
+interface MochaTest {
+  title: string;
+  fullTitle: string;
+  file?: string;
+  err?: { message?: string; stack?: string; expected?: unknown; actual?: unknown };
+}
 
 export const mochaRunner: FrameworkRunner = {
   invocation(files, out, opts) {
     const file = join(out, 'mocha.json');
     const g = grepOf(opts, '|');
     const grep = g ? ['--grep', g] : [];
-    return { cmd: process.execPath, args: [bin(opts, 'mocha/bin/mocha.js'), '--no-config', '--no-package', '--reporter', 'json', '--reporter-option', `output=${file}`, ...grep, ...(opts.args ?? []), ...files], read: (_o, dir) => (existsSync(file) ? mochaResults(readFileSync(file, 'utf8'), dir) : NO_RESULTS) };
+    return {
+      cmd: process.execPath,
+      args: [
+        bin(opts, 'mocha/bin/mocha.js'),
+        '--no-config',
+        '--no-package',
+        '--reporter',
+        'json',
+        '--reporter-option',
+        `output=${file}`,
+        ...grep,
+        ...(opts.args ?? []),
+        ...files,
+      ],
+      read: (_o, dir) => (existsSync(file) ? mochaResults(readFileSync(file, 'utf8'), dir) : NO_RESULTS),
+    };
   },
 };
 
 /** mocha's JSON report as results; a failing "before all"/"after all" hook is its file's error. */
 export function mochaResults(json: string, dir: string): Parsed {
-  const r = JSON.parse(json) as { stats: { tests: number; passes: number; failures: number }; passes?: MochaTest[]; failures?: MochaTest[]; pending?: MochaTest[] };
+  const r = JSON.parse(json) as {
+    stats: { tests: number; passes: number; failures: number };
+    passes?: MochaTest[];
+    failures?: MochaTest[];
+    pending?: MochaTest[];
+  };
   const tests: TestOutcome[] = [];
   const fileErrors: Parsed['fileErrors'] = [];
   const add = (list: MochaTest[] | undefined, status: TestOutcome['status']) => {
@@ -42,5 +67,9 @@ export function mochaResults(json: string, dir: string): Parsed {
 function failure(err: MochaTest['err']): Pick<TestOutcome, 'message' | 'expected' | 'actual'> {
   const expected = asText(err?.expected);
   const actual = asText(err?.actual);
-  return { message: err?.stack || err?.message || 'failed', ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
+  return {
+    message: err?.stack || err?.message || 'failed',
+    ...(expected !== undefined ? { expected } : {}),
+    ...(actual !== undefined ? { actual } : {}),
+  };
 }

@@ -13,7 +13,11 @@ export const nodeTapRunner: FrameworkRunner = {
     const g = grepOf(opts, '|');
     const grep = g ? [`--grep=${g}`] : [];
     // tap measures coverage itself and fails below 100%; AMTP measures coverage with c8 instead
-    return { cmd: process.execPath, args: [bin(opts, 'tap/dist/esm/run.mjs'), '--reporter=tap', '--disable-coverage', ...grep, ...(opts.args ?? []), ...files], read: (o, dir) => nodeTapResults(o, dir) };
+    return {
+      cmd: process.execPath,
+      args: [bin(opts, 'tap/dist/esm/run.mjs'), '--reporter=tap', '--disable-coverage', ...grep, ...(opts.args ?? []), ...files],
+      read: (o, dir) => nodeTapResults(o, dir),
+    };
   },
 };
 
@@ -39,6 +43,9 @@ function outcome(t: TapPoint): TestOutcome {
   const first = failures[0]?.diag;
   const expected = diagText(first?.wanted ?? first?.expected);
   const actual = diagText(first?.found ?? first?.actual);
-  const message = failures.map((a) => [a.name, diagText(a.diag?.diff) ?? diagText(a.diag?.message) ?? ''].filter(Boolean).join('\n')).join('\n') || diagText(t.diag?.message) || 'failed';
+  const message =
+    failures.map((a) => [a.name, diagText(a.diag?.diff) ?? diagText(a.diag?.message) ?? ''].filter(Boolean).join('\n')).join('\n') ||
+    diagText(t.diag?.message) ||
+    'failed';
   return { name: t.name, status, message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
 }

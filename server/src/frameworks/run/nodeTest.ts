@@ -13,7 +13,11 @@ export const nodeTestRunner: FrameworkRunner = {
     const g = grepOf(opts, '|');
     const grep = g ? [`--test-name-pattern=${g}`] : [];
     // opts.args are node options (a loader), so they go before --test
-    return { cmd: process.execPath, args: [...(opts.args ?? []), '--test', '--test-reporter=tap', ...grep, ...files], read: (o, dir) => nodeTestResults(o, dir) };
+    return {
+      cmd: process.execPath,
+      args: [...(opts.args ?? []), '--test', '--test-reporter=tap', ...grep, ...files],
+      read: (o, dir) => nodeTestResults(o, dir),
+    };
   },
 };
 
@@ -23,7 +27,10 @@ export function nodeTestResults(output: string, dir = ''): Parsed {
   const walk = (points: TapPoint[], parents: string[]) => {
     for (const p of points) {
       if (p.depth === 0 && !p.ok && !p.children.length && isTestFileName(p.name)) {
-        fileErrors.push({ file: relOf(dir || '/', p.name), message: p.comments.join('\n').trim() || diagText(p.diag?.error) || 'the file failed to load' });
+        fileErrors.push({
+          file: relOf(dir || '/', p.name),
+          message: p.comments.join('\n').trim() || diagText(p.diag?.error) || 'the file failed to load',
+        });
       } else if (p.children.length) {
         walk(p.children, [...parents, p.name]);
       } else {

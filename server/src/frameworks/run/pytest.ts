@@ -12,13 +12,32 @@ export const pytestRunner: FrameworkRunner = {
     const file = join(out, 'junit.xml');
     const g = grepOf(opts, ' or ');
     const grep = g ? ['-k', g] : [];
-    return { cmd: opts.python ?? 'python3', args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${file}`, ...grep, ...(opts.args ?? []), ...files], read: () => (existsSync(file) ? junitResults(readFileSync(file, 'utf8')) : NO_RESULTS) };
+    return {
+      cmd: opts.python ?? 'python3',
+      args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${file}`, ...grep, ...(opts.args ?? []), ...files],
+      read: () => (existsSync(file) ? junitResults(readFileSync(file, 'utf8')) : NO_RESULTS),
+    };
   },
 };
 
-interface Failure { message?: string; '#text'?: string }
-interface TestCaseXml { name?: string; classname?: string; failure?: Failure | string; error?: Failure | string; skipped?: Failure | string }
-interface SuiteXml { tests?: string; skipped?: string; failures?: string; errors?: string; testcase?: TestCaseXml[] }
+interface Failure {
+  message?: string;
+  '#text'?: string;
+}
+interface TestCaseXml {
+  name?: string;
+  classname?: string;
+  failure?: Failure | string;
+  error?: Failure | string;
+  skipped?: Failure | string;
+}
+interface SuiteXml {
+  tests?: string;
+  skipped?: string;
+  failures?: string;
+  errors?: string;
+  testcase?: TestCaseXml[];
+}
 
 const parser = new XMLParser({
   ignoreAttributes: false,

@@ -45,7 +45,15 @@ function collect(parser: Parser, depth: number, extra: string[]): TapPoint[] {
     // The subtest a point closes is the latest one of its name not yet claimed.
     const i = subtests.findIndex((s) => s.name === r.name);
     const children = i >= 0 ? subtests.splice(i, 1)[0].points : [];
-    points.push({ name: r.name, ok: r.ok, skipped: Boolean(r.skip) || Boolean(r.todo), diag: r.diag ?? undefined, depth, children, comments });
+    points.push({
+      name: r.name,
+      ok: r.ok,
+      skipped: Boolean(r.skip) || Boolean(r.todo),
+      diag: r.diag ?? undefined,
+      depth,
+      children,
+      comments,
+    });
     comments = [];
   });
   return points;

@@ -10,7 +10,10 @@ export function parseJest(message: string): ParsedAssertion | undefined {
   const e = lines.findIndex((l) => /^Expected(?: value)?: /.test(l));
   const r = lines.findIndex((l) => /^Received(?: value)?: /.test(l));
   if (e >= 0 && r > e) {
-    return { expected: block(lines, e).replace(/^Expected(?: value)?: /, ''), actual: block(lines, r).replace(/^Received(?: value)?: /, '') };
+    return {
+      expected: block(lines, e).replace(/^Expected(?: value)?: /, ''),
+      actual: block(lines, r).replace(/^Received(?: value)?: /, ''),
+    };
   }
   const head = lines.findIndex((l) => /^- Expected/.test(l));
   if (head < 0 || !/^\+ Received/.test(lines[head + 1] ?? '')) return undefined;

@@ -9,6 +9,8 @@ export function parseNodeTap(message: string): ParsedAssertion | undefined {
   const body = lines.slice(at + 2).filter((l) => !/^\s*@@ .* @@\s*$/.test(l));
   const pad = Math.min(...body.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
   // The diff's own column: "-x" becomes "- x", " x" stays shared, as sidesOfDiff reads them.
-  const marked = body.map((l) => l.slice(Number.isFinite(pad) ? Math.max(0, pad - 1) : 0)).map((l) => (/^[+-]/.test(l) ? `${l[0]} ${l.slice(1)}` : ` ${l}`));
+  const marked = body
+    .map((l) => l.slice(Number.isFinite(pad) ? Math.max(0, pad - 1) : 0))
+    .map((l) => (/^[+-]/.test(l) ? `${l[0]} ${l.slice(1)}` : ` ${l}`));
   return marked.length ? sidesOfDiff(marked, '+') : undefined;
 }

@@ -21,7 +21,10 @@ export function sidesOfDiff(lines: string[], actualSign: '+' | '-'): ParsedAsser
   const side = (drop: string) => lines.filter((l) => !l.startsWith(drop)).map((l) => (/^[+-] /.test(l) ? '  ' + l.slice(2) : l));
   const dedent = (ls: string[]) => {
     const pad = Math.min(...ls.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
-    return ls.map((l) => l.slice(Number.isFinite(pad) ? pad : 0)).join('\n').trim();
+    return ls
+      .map((l) => l.slice(Number.isFinite(pad) ? pad : 0))
+      .join('\n')
+      .trim();
   };
   return { actual: dedent(side(expectedSign)), expected: dedent(side(actualSign)) };
 }

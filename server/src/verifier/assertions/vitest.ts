@@ -6,11 +6,14 @@ import { balanced, stripNoise, type ParsedAssertion } from './types';
 const VERB = / to (?:be|equal|deeply equal|strictly equal|eql|deep equal|have length of) /;
 
 export function parseVitest(message: string): ParsedAssertion | undefined {
-  const m = stripNoise(message).replace(/^AssertionError: /, '').replace(/ \/\/ [^\n]*$/, '').trim();
+  const m = stripNoise(message)
+    .replace(/^AssertionError: /, '')
+    .replace(/ \/\/ [^\n]*$/, '')
+    .trim();
   if (!m.startsWith('expected ')) return undefined;
   const text = m.slice('expected '.length);
   // The verb splits the two values; a value can contain the verb's words only inside a string, so take the split outside quotes.
-  for (let at = text.search(VERB); at >= 0; ) {
+  for (let at = text.search(VERB); at >= 0;) {
     const head = text.slice(0, at);
     if (balanced(head)) {
       const verb = VERB.exec(text.slice(at))![0];
