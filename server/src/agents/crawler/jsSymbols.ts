@@ -1,5 +1,6 @@
 import type { ExportStyle, SymbolInfo } from '../../contracts/types';
 import { parseJsDoc } from './jsdoc';
+import { cjsTarget, isFunctionOrClass, isRequire, isString, nameOfKey, valueOf, walk } from './jsAst';
 import type { EsComment, EsNode, JsParser } from './jsParser';
 
 export interface JsFileFacts {
@@ -368,83 +369,5 @@ class FileReader {
       else hi = mid - 1;
     }
     return lo + 1;
-  }
-}
-
-/** What a declaration declares: a declarator's initializer, a method's function, an assignment's right side. */
-function valueOf(node: EsNode): EsNode | undefined {
-  switch (node.type) {
-    case 'VariableDeclarator':
-      return node.init ?? undefined;
-    case 'MethodDefinition':
-    case 'TSAbstractMethodDefinition':
-    case 'Property':
-      return node.value;
-    case 'ExpressionStatement':
-      return node.expression.type === 'AssignmentExpression' && isFunctionOrClass(node.expression.right)
-        ? node.expression.right
-        : undefined;
-    default:
-      return node;
-  }
-}
-
-function isFunctionOrClass(n: EsNode): boolean {
-  return n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression' || n.type === 'ClassExpression';
-}
-
-/** `module.exports`, or the property name of `module.exports.x` / `exports.x` / `exports['x']`. */
-function cjsTarget(left: EsNode): string | undefined {
-  if (left.type !== 'MemberExpression') return undefined;
-  if (isModuleExports(left)) return 'module.exports';
-  const obj = left.object as EsNode;
-  if (!isModuleExports(obj) && !(obj.type === 'Identifier' && obj.name === 'exports')) return undefined;
-  if (!left.computed) return left.property.type === 'Identifier' ? left.property.name : undefined;
-  return isString(left.property) ? left.property.value : undefined;
-}
-
-function isModuleExports(n: EsNode): boolean {
-  return (
-    n.type === 'MemberExpression' &&
-    !n.computed &&
-    n.object.type === 'Identifier' &&
-    n.object.name === 'module' &&
-    n.property.type === 'Identifier' &&
-    n.property.name === 'exports'
-  );
-}
-
-function isRequire(n: EsNode): boolean {
-  return n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'require';
-}
-
-function isString(n: EsNode): boolean {
-  return (n.type === 'Literal' || n.type === 'StringLiteral') && typeof n.value === 'string';
-}
-
-/** An export specifier's or property key's name (identifiers and string literals). */
-function nameOfKey(n: EsNode | null | undefined): string | undefined {
-  if (!n) return undefined;
-  if (n.type === 'Identifier') return n.name;
-  return isString(n) ? n.value : undefined;
-}
-
-/** Visits every node once, depth-first (iterative: a deeply nested file cannot overflow the stack). */
-function walk(root: EsNode, visit: (n: EsNode) => void): void {
-  const stack: unknown[] = [root];
-  while (stack.length) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) if (v[i] && typeof v[i] === 'object') stack.push(v[i]);
-      continue;
-    }
-    const n = v as EsNode;
-    if (typeof n.type !== 'string') continue;
-    visit(n);
-    for (const k in n) {
-      if (k === 'loc' || k === 'range' || k === 'parent') continue;
-      const c = n[k];
-      if (c && typeof c === 'object') stack.push(c);
-    }
   }
 }
