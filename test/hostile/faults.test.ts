@@ -46,7 +46,11 @@ describe('hostile 4: faults', function () {
 
   it('SIGKILL in the write stage after the first of three files: resume writes the rest, keeps the first, loses nothing (see also test/integration/crash-resume.test.ts)', async () => {
     await addThreeModules(ws);
-    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: 'write:file' });
+    // Without verification: this is about the write stage (the verifier may then prune what it wrote).
+    const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--no-verify', '--json'], {
+      ...env(),
+      AMTP_CRASH_AT: 'write:file',
+    });
     assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
     const [run] = await new RunStore(ws).listRuns();
     const engineer = await new RunStore(ws).agentOutput(run, 'engineer');
