@@ -9,17 +9,16 @@ import { beyondImport } from '../../server/src/coverage/beyondImport';
 import { LOAD_ONLY_GREP } from '../../server/src/coverage/loadOnly';
 import { pythonUnits, tracedPytest } from '../../server/src/coverage/python';
 import { asset } from '../../server/src/frameworks/assets';
+import { requirePytest } from '../helpers/python';
 
 const CALC =
   'LIMIT = 10\n\n\ndef clamp(n):\n    if n > LIMIT:\n        return LIMIT\n    return n\n\n\ndef never(x):\n    y = x * 2\n    return y\n';
 const TEST = 'from calc import clamp\n\n\ndef test_clamp():\n    assert clamp(50) == 10\n';
 
-const hasPytest = spawnSync('python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0;
-
 describe('coverage/python: the no-install fallback', function () {
   let dir: string;
   before(function () {
-    if (!hasPytest) this.skip();
+    requirePytest();
     dir = mkdtempSync(join(tmpdir(), 'amtp-pycov-'));
     writeFileSync(join(dir, 'calc.py'), CALC);
     writeFileSync(join(dir, 'test_calc.py'), TEST);

@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CLI, runCli } from '../helpers/cli';
+import { requirePytest } from '../helpers/python';
 
 const REPO = resolve(__dirname, '../..');
 const WORK = join(REPO, 'test-output');
@@ -165,8 +166,8 @@ describe("the project's own test command after a run", function () {
     assert.match(t.out, /checks ok/);
   });
 
-  const py = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0);
-  (py ? it : it.skip)('pytest with testpaths and python_files: pytest runs AMTP tests', async () => {
+  it('pytest with testpaths and python_files: pytest runs AMTP tests', async () => {
+    const py = requirePytest();
     const dir = project('pytest', {}, { 'pytest.ini': '[pytest]\ntestpaths = checks\npython_files = check_*.py\n' }, PY_SAMPLE);
     dirs.push(dir);
     const s = await generate(dir);

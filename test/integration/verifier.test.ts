@@ -2,7 +2,6 @@
 // runs, the fake OpenAI server for repairs. Workspaces live under <repo>/test-output so the runners
 // and c8 resolve from this repo's node_modules, as in a real project.
 import { strict as assert } from 'node:assert';
-import { pythonWithPytest } from '../../server/src/verifier/runPlan';
 import { spawnSync } from 'node:child_process';
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -10,6 +9,7 @@ import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi, type ReceivedRequest } from '../helpers/fakeOpenAi';
 import { CASE_ID, GOOD_TEST_PATH, goodEngineerOutput, goodModel } from '../helpers/scriptedModel';
+import { requirePytest } from '../helpers/python';
 
 const REPO = path.resolve(__dirname, '../..');
 const WORK = path.join(REPO, 'test-output');
@@ -206,11 +206,7 @@ describe('verifier: run what was written, keep only assured tests', function () 
   });
 
   it('pytest: results map to case ids through the JUnit XML; every doctest-derived test passes 3 of 3; coverage with nothing installed', async function () {
-    // CI installs python3-pytest (.ci/run): there a missing pytest is a failure, not a skip.
-    if (!pythonWithPytest(REPO)) {
-      if (process.env.CI) assert.fail('no python3 with pytest: .ci/run should have installed python3-pytest');
-      this.skip();
-    }
+    requirePytest();
     await fsp.mkdir(WORK, { recursive: true });
     const ws = path.join(await fsp.mkdtemp(path.join(WORK, 'verifier-py-')), 'py-textkit');
     await fsp.cp(path.join(REPO, 'test/fixtures/py-textkit'), ws, { recursive: true });

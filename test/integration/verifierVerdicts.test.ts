@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { caseIdOf } from '../../server/src/agents/generator/batches';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi, type ReceivedRequest } from '../helpers/fakeOpenAi';
-import { pythonWithPytest } from '../../server/src/verifier/runPlan';
 import { ADD_CASE, goodModel } from '../helpers/scriptedModel';
+import { requirePytest } from '../helpers/python';
 
 const REPO = path.resolve(__dirname, '../..');
 const WORK = path.join(REPO, 'test-output');
@@ -173,7 +173,7 @@ describe('verdicts: load errors, unmet goals and possible bugs (fake OpenAI)', f
   });
 
   it("pytest: a NameError raised by the test's own code (an import it did not make) is not a possible bug", async function () {
-    if (!pythonWithPytest(REPO)) this.skip();
+    requirePytest();
     await fsp.mkdir(WORK, { recursive: true });
     const ws = path.join(await fsp.mkdtemp(path.join(WORK, 'verdicts-py-')), 'py-textkit');
     await fsp.cp(path.join(REPO, 'test/fixtures/py-textkit'), ws, { recursive: true });
