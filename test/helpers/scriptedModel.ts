@@ -124,3 +124,21 @@ export function goodModel(req: ReceivedRequest): ScriptedReply {
       return { status: 400, body: { error: { message: 'unknown agent' } } };
   }
 }
+
+/** The add test, asserting `expected` for add(2, 3): what a repair session answers with. */
+export const addTestWith = (expected: string) =>
+  `it('${CASE_ID}: add(2, 3) returns 5', () => {\n  assert.equal(add(2, 3), ${expected});\n});`;
+
+/** A repair session's reply (fenced, as models send it) that fixes the add test to expect `expected`. */
+export const repairReply = (expected: string) => ({
+  content:
+    '```json\n' +
+    JSON.stringify({
+      schema_version: '1',
+      case_id: CASE_ID,
+      verdict: 'fixed',
+      test: addTestWith(expected),
+      reason: `expected ${expected}`,
+    }) +
+    '\n```',
+});

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi, type ReceivedRequest } from '../helpers/fakeOpenAi';
-import { CASE_ID, GOOD_TEST_PATH, goodEngineerOutput, goodModel } from '../helpers/scriptedModel';
+import { CASE_ID, GOOD_TEST_PATH, goodEngineerOutput, goodModel, repairReply } from '../helpers/scriptedModel';
 import { requirePytest } from '../helpers/python';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -285,21 +285,8 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
   }
 
   // The repair session sees the test as AMTP wrote it (an it() inside the file's describe) and answers in kind.
-  const testWith = (expected: string) => `it('${CASE_ID}: add(2, 3) returns 5', () => {\n  assert.equal(add(2, 3), ${expected});\n});`;
   const engineerWith = (expected: string) => ({
     content: JSON.stringify({ ...goodEngineerOutput(), tests: [{ case_id: CASE_ID, body: `assert.equal(add(2, 3), ${expected});` }] }),
-  });
-  const repair = (expected: string) => ({
-    content:
-      '```json\n' +
-      JSON.stringify({
-        schema_version: '1',
-        case_id: CASE_ID,
-        verdict: 'fixed',
-        test: testWith(expected),
-        reason: `expected ${expected}`,
-      }) +
-      '\n```',
   });
   const repairCalls = () => fake.requests.filter((r: ReceivedRequest) => r.envelope?.from_agent === 'verifier');
   const env = () => ({ OPENAI_API_KEY: 'sk-test-verifier', OPENAI_BASE_URL: fake.baseURL, AMTP_BACKOFF_SCALE: '0.001' });
@@ -307,7 +294,7 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
   it('the engineer asserts 6 (not documented); one fresh repair session fixes it to 5 and the test is kept', async () => {
     const ws = await addWorkspace();
     fake.requests.length = 0;
-    fake.script('engineer', engineerWith('6'), repair('5'));
+    fake.script('engineer', engineerWith('6'), repairReply('5'));
     const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
     assert.equal(r.code, 0, r.stderr);
     const v = parse(r.stdout).verification!;
@@ -344,7 +331,7 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
   it('a repair that stays wrong stops after 2 attempts and the test is dropped with the reason', async () => {
     const ws = await addWorkspace();
     fake.requests.length = 0;
-    fake.script('engineer', engineerWith('6'), repair('7'), repair('8'));
+    fake.script('engineer', engineerWith('6'), repairReply('7'), repairReply('8'));
     const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
     assert.equal(r.code, 3, r.stderr);
     const s = parse(r.stdout);

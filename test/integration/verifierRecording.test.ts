@@ -9,48 +9,22 @@ import { parseRecording } from '../../server/src/record/recording';
 import { replayRecording } from '../../server/src/record/replay';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
-import { CASE_ID, GOOD_TEST_PATH, goodEngineerOutput, goodModel } from '../helpers/scriptedModel';
-
-const REPO = path.resolve(__dirname, '../..');
-const WORK = path.join(REPO, 'test-output');
+import { CASE_ID, GOOD_TEST_PATH, goodEngineerOutput, goodModel, makeAddWorkspace, repairReply } from '../helpers/scriptedModel';
 
 describe('recording: the verifier, its repair sessions and rewrites are recorded and replayed', function () {
   this.timeout(180_000);
   let fake: FakeOpenAi;
   let root: string;
   let recording: string;
-  const testWith = (expected: string) => `it('${CASE_ID}: add(2, 3) returns 5', () => {\n  assert.equal(add(2, 3), ${expected});\n});`;
-  const repair = (expected: string) => ({
-    content:
-      '```json\n' +
-      JSON.stringify({
-        schema_version: '1',
-        case_id: CASE_ID,
-        verdict: 'fixed',
-        test: testWith(expected),
-        reason: `expected ${expected}`,
-      }) +
-      '\n```',
-  });
 
   before(async () => {
     fake = await new FakeOpenAi(goodModel).start();
-    await fsp.mkdir(WORK, { recursive: true });
-    root = await fsp.mkdtemp(path.join(WORK, 'verifier-rec-'));
-    const ws = path.join(root, 'adder');
-    await fsp.mkdir(ws);
-    await fsp.writeFile(
-      path.join(ws, 'package.json'),
-      JSON.stringify({ name: 'adder', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }),
-    );
-    await fsp.writeFile(
-      path.join(ws, 'index.js'),
-      '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\nmodule.exports = { add };\n',
-    );
+    const ws = await makeAddWorkspace('amtp-verifier-rec-');
+    root = path.dirname(ws);
     fake.script(
       'engineer',
       { content: JSON.stringify({ ...goodEngineerOutput(), tests: [{ case_id: CASE_ID, body: 'assert.equal(add(2, 3), 6);' }] }) },
-      repair('5'),
+      repairReply('5'),
     );
     recording = path.join(root, 'run.jsonl');
     const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--record', recording], {

@@ -19,6 +19,7 @@ import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retr
 import type { StageContext } from './stage';
 import { sessionKey } from './store';
 import { planAfterTruncation } from './truncation';
+import { askInNewSession } from './askInNewSession';
 
 /** What a batch ended as; `needs_review` and `failed` stop the agent's other batches from starting. */
 export type BatchEnd = 'done' | 'split' | 'needs_review' | 'failed';
@@ -103,19 +104,11 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
     // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
     let reply: ChatReply | undefined;
     try {
-      // A brand-new session per attempt; it is dropped when this block ends.
-      reply = await deps.provider.openSession(agent).complete({
-        agent,
-        model,
-        messages,
-        temperature: params.temperature,
-        top_p: 1,
-        seed: params.seed,
-        responseSchema,
-        attempt,
-        signal: deps.signal,
-        ...(maxOutputTokens ? { maxOutputTokens } : {}),
-      });
+      reply = await askInNewSession(
+        deps.provider,
+        { agent, model, messages, responseSchema, attempt, signal: deps.signal, ...(maxOutputTokens ? { maxOutputTokens } : {}) },
+        params,
+      );
       const output: AgentOutputs[A] = acceptReply(agent, reply.content);
       const misfit = job.batching.check?.(job.planned.payload, output);
       if (misfit)

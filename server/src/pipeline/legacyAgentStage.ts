@@ -19,6 +19,7 @@ import type { PipelineDeps } from './deps';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retry';
 import type { Save, Stage, StageContext } from './stage';
 import { planAfterTruncation } from './truncation';
+import { askInNewSession } from './askInNewSession';
 
 /** What each agent replied with before batching. */
 const LEGACY_OUTPUT = { crawler: 'crawler-output', generator: 'test-cases', engineer: 'engineer-output' } as const satisfies Record<
@@ -117,19 +118,7 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
     // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
     let reply: ChatReply | undefined;
     try {
-      // A brand-new session per attempt; it is dropped when this block ends.
-      const session = deps.provider.openSession(agent);
-      reply = await session.complete({
-        agent,
-        model,
-        messages,
-        temperature: params.temperature,
-        top_p: 1,
-        seed: params.seed,
-        responseSchema,
-        attempt,
-        signal: deps.signal,
-      });
+      reply = await askInNewSession(deps.provider, { agent, model, messages, responseSchema, attempt, signal: deps.signal }, params);
       const content = acceptAs(LEGACY_OUTPUT[agent], agent, reply.content);
       const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
         sanitizer: SANITIZER_VERSION,

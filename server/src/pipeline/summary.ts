@@ -1,9 +1,11 @@
 import type { RunStore } from './store';
-import type { RunRecord } from '../core/run';
+import type { BranchRecord, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
 import { isExistenceOnly } from '../agents/generator/existence';
+
+type CoverageRecord = NonNullable<NonNullable<RunRecord['verification']>['coverage']>;
 
 /** The `--json` contract of the CLI (README.md, docs/ci.md). CI scripts parse this; add fields, never rename. */
 export interface RunSummary {
@@ -40,14 +42,8 @@ export interface RunSummary {
       test?: string;
       file?: string;
     }[];
-    coverage: {
-      before?: number;
-      after?: number;
-      tool?: string;
-      skipped?: string;
-      statements?: number;
-      branches?: number;
-      beyondImport?: number;
+    /** the run record's figures without its coverage map (which stays there, for --lcov) */
+    coverage: Omit<CoverageRecord, 'map'> & {
       /** set by --min-coverage: the statement target and whether the kept suite met it */
       target?: { min: number; met: boolean };
       /** files written by --lcov / --cobertura */
@@ -58,16 +54,7 @@ export interface RunSummary {
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
   };
   /** present when the run was asked to commit (--commit): the branch made, or why not */
-  branch?: {
-    status: string;
-    reason?: string;
-    name?: string;
-    commit?: string;
-    base?: string;
-    files: string[];
-    title?: string;
-    labels?: string[];
-  };
+  branch?: BranchRecord;
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
   usage: RunUsage;
   /** per agent wall time, attempts, error ratio and tokens */
