@@ -242,6 +242,23 @@ describe('the test file AMTP writes fits the project command', () => {
     assert.equal(tap.path, `${OWN_DIR}/sample-lib.amtp.test.js`, 'even with no patterns known, a foreign runner is kept away from');
   });
 
+  it('writing for the runner the test command starts (ava, tap), AMTP puts its file where that runner looks', () => {
+    const ava = testFilePlace(
+      'lib/index.js',
+      project({ runner: 'ava', command: 'ava', patterns: ['test/**/*'], source: 'package.json ava.files' }),
+      RENDERERS.ava,
+    );
+    assert.equal(ava.note, undefined);
+    assert.match(ava.path, /^test\//);
+    const tap = testFilePlace(
+      'lib/index.js',
+      project({ runner: 'tap', command: 'tap', patterns: ['test/**/*.js'], source: 'scripts.test' }),
+      RENDERERS['node-tap'],
+    );
+    assert.equal(tap.note, undefined);
+    assert.match(tap.path, /^test\/.*\.js$/);
+  });
+
   it('never picks a folder outside the workspace or a dot-folder from the test command', () => {
     for (const glob of ['/etc/cron.d/*.test.js', '../elsewhere/*.test.js', '.github/workflows/*.test.js', '.git/hooks/*']) {
       const place = testFilePlace('lib/index.js', project({ runner: 'mocha', patterns: [glob], source: 'scripts.test' }), mocha);

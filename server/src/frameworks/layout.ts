@@ -26,7 +26,8 @@ export function testFileName(target: string, project: Project, renderer: Framewo
 }
 
 /** Runners AMTP writes no tests for: its files must stay out of their way (`ava` would fail on a node:test file). */
-const FOREIGN_RUNNERS = new Set(['ava', 'tap', 'node-script']);
+/** The framework a test command's runner runs, where the names differ (the `tap` binary is node-tap). */
+const RUNNER_FRAMEWORK: Record<string, string> = { tap: 'node-tap' };
 /** Where AMTP's files go when the project's own runner must not pick them up. */
 export const OWN_DIR = 'amtp-tests';
 
@@ -50,7 +51,9 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
   const runsIt = (path: string) => runs.patterns.some((p) => matches(path, p));
   const how = `\`${runs.command ?? runs.runner}\` (${runs.source}: ${runs.patterns.join(', ') || 'files it picks itself'})`;
   const names = candidateNames(target, project, renderer, runs.patterns);
-  const foreign = FOREIGN_RUNNERS.has(runs.runner ?? '') || (runs.runner !== undefined && runs.runner !== renderer.id);
+  // A script of its own, or a runner of another framework than AMTP writes for, must not pick the file up.
+  const foreign =
+    runs.runner === 'node-script' || (runs.runner !== undefined && (RUNNER_FRAMEWORK[runs.runner] ?? runs.runner) !== renderer.id);
   if (!foreign && !runs.patterns.length) return { path: preferred };
   if (foreign) {
     // Without known patterns (a script of its own), only a folder of AMTP's own is out of its way.
