@@ -65,6 +65,16 @@ export async function characterizeModule(
   const calls = callsFor(targets, opts.maxPerTarget ?? 80);
   const first = await runInSandbox(modulePath, root, calls, limits, opts.signal);
   const second = await runInSandbox(modulePath, root, calls, limits, opts.signal);
+  return keepStable(modulePath, calls, first, second);
+}
+
+/** Keeps the calls whose two runs agree, then the greedy selection of them (shared with python/characterize.ts). */
+export function keepStable(
+  modulePath: string,
+  calls: readonly SandboxCall[],
+  first: CallResult[],
+  second: CallResult[],
+): ModuleCharacterization {
   const byId = new Map(second.map((r) => [r.id, r]));
   const stable: CharCase[] = [];
   let unstable = 0;
@@ -84,7 +94,15 @@ export async function characterizeModule(
       a.kind === 'return'
         ? { kind: isScalar(a.value) ? 'equals' : 'deep_equals', value: a.value }
         : { kind: 'throws', errorName: a.name, message: a.message };
-    stable.push({ id: call.id, path: call.path, args: call.args, oracle, lines: a.lines, spans: a.spans });
+    stable.push({
+      id: call.id,
+      path: call.path,
+      args: call.args,
+      oracle,
+      lines: a.lines,
+      spans: a.spans,
+      ...(a.arcs ? { arcs: a.arcs } : {}),
+    });
   });
   const lines = new Set(stable.flatMap((c) => c.lines)).size;
   return { module: modulePath, cases: greedySelect(stable), stable: stable.length, unstable, unusable, lines };

@@ -16,10 +16,15 @@ export interface SandboxCall {
   args: Tagged[];
 }
 
-/** covered source: lines as "file:line", character spans as [file, start, end) */
+/**
+ * covered source: lines as "file:line", character spans as [file, start, end) (Python: a line N is
+ * the span [N, N + 1)); Python also reports line-to-line arcs ("file:from>to", negative for
+ * entering and leaving a function, as coverage.py writes them), so taken branches count too.
+ */
 export interface Coverage {
   lines: string[];
   spans: [string, number, number][];
+  arcs?: string[];
 }
 
 export type CallResult =
