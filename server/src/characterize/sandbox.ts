@@ -208,6 +208,7 @@ function collect(
       results.push(row as unknown as CallResult);
       arm();
     };
+    if (signal?.aborted) return finish();
     signal?.addEventListener('abort', finish, { once: true });
     eachLine(child.stdout!, (line) => {
       const row = resultRow(line, token);

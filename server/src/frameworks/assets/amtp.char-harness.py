@@ -179,7 +179,7 @@ def encode(value, budget, top):
 
 # ---- coverage: lines and arcs of the module's file, per call
 wanted = os.path.realpath(job['file'])
-rel = os.path.relpath(wanted, job['root']).replace(os.sep, '/')
+rel = os.path.relpath(wanted, os.path.realpath(job['root'])).replace(os.sep, '/')
 lines, arcs = set(), set()
 names = {}
 
