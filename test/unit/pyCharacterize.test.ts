@@ -76,6 +76,22 @@ describe('Python characterization sandbox', () => {
     assert.equal(valueOf(rs[3]), 'C');
   });
 
+  it('an abort stops the child at once: no result for the call it was on, no further child', async () => {
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 500);
+    const rs = await runInPythonSandbox(
+      MOD,
+      ROOT,
+      [
+        { id: 'a', path: ['spin'], args: [] },
+        { id: 'b', path: ['grade'], args: [95] },
+      ],
+      { ...LIMITS, callTimeoutMs: 5000 },
+      { python, signal: abort.signal },
+    );
+    assert.deepEqual(rs, []);
+  });
+
   it('HOME and cwd are a fresh temporary directory, removed afterwards; secrets are not in the env; no .pyc is written into the project', async () => {
     process.env.AMTP_TEST_API_KEY = 'sk-must-not-leak';
     try {
@@ -101,6 +117,22 @@ describe('Python characterization sandbox', () => {
     assert.deepEqual(thrown.arcs, ['pychar/basics.py:-9>10', 'pychar/basics.py:10>11', 'pychar/basics.py:11>-9']);
   });
 
+  it("a generator's items are pinned (its body runs, traced, while they are taken); an endless one is not", async () => {
+    const [finite, endless] = await runInPythonSandbox(
+      MOD,
+      ROOT,
+      [
+        { id: 'c', path: ['countdown'], args: [3] },
+        { id: 'n', path: ['naturals'], args: [] },
+      ],
+      LIMITS,
+      { python },
+    );
+    assert.deepEqual(valueOf(finite), { $: 'iter', v: [3, 2, 1] });
+    assert.ok(finite.kind === 'return' && finite.lines.length === 3, JSON.stringify(finite));
+    assert.equal(endless.kind === 'unpinnable' && endless.why, 'an iterator of more than 200 items');
+  });
+
   it('the module is imported by its package path from the root, or from src/', () => {
     assert.deepEqual(importOf(MOD, ROOT), { module: 'pychar.basics', path: ROOT });
     assert.deepEqual(importOf('/w/src/pkg/__init__.py', '/w'), { module: 'pkg', path: '/w/src' });
@@ -121,6 +153,23 @@ describe('Python characterization results', () => {
     });
     assert.equal(m.cases.length, 0);
     assert.equal(m.unstable, 5);
+  });
+
+  it('a result drawn from the random module is unstable even when both runs happen to agree (a coin toss does half the time)', async () => {
+    const m = await characterizePythonModule(MOD, ROOT, [{ path: ['coin'], arity: 0, signature: 'coin() -> str' }], {
+      limits: LIMITS,
+      python,
+    });
+    assert.deepEqual([m.stable, m.unstable, m.unusable], [0, 1, 0]);
+  });
+
+  it('output that depends on the calls before it (module state) is discarded: the second run goes in reverse order', async () => {
+    const m = await characterizePythonModule(MOD, ROOT, [{ path: ['remember'], arity: 1, signature: 'remember(item: str) -> int' }], {
+      limits: LIMITS,
+      maxPerTarget: 6,
+      python,
+    });
+    assert.deepEqual([m.stable, m.unstable, m.cases.length], [0, 6, 0]);
   });
 
   it('keeps one call per branch, errors by type and message, inputs from the hints and the source literals', async () => {
@@ -217,6 +266,7 @@ describe('Python characterization results', () => {
           { path: ['special'], arity: 1, signature: 'special(kind: str)', source: '"nan" "tuple" "bytes" "big" "neg"' },
           { path: ['check'], arity: 1, signature: 'check(n: int) -> int', source: '100' },
           { path: ['load'], arity: 1, signature: 'load(text: str)' },
+          { path: ['countdown'], arity: 1, signature: 'countdown(n: int)' },
         ],
         { limits: LIMITS, python },
       );
@@ -262,6 +312,7 @@ describe('Python characterization results', () => {
         /with pytest\.raises\(mod\.TooBig\) as excinfo:\n\s+mod\.check\(9007199254740991\)\n\s+actual = str\(excinfo\.value\)\n\s+assert actual == "too big: 9007199254740991"/,
       );
       assert.match(file.content, /actual = mod\.special\("nan"\)\n\s+assert math\.isnan\(actual\)/);
+      assert.match(file.content, /actual = list\(mod\.countdown\(1\)\)\n\s+assert actual == \[1\]/);
       mkdirSync(join(dir, dirname(file.path)), { recursive: true });
       writeFileSync(join(dir, file.path), file.content);
       for (let i = 0; i < 3; i++) {

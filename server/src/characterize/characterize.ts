@@ -83,7 +83,8 @@ export function keepStable(
     const a = first[i];
     const b = byId.get(call.id);
     if (!a || (a.kind !== 'return' && a.kind !== 'throw')) {
-      unusable++;
+      if (a?.kind === 'unpinnable' && a.varies) unstable++;
+      else unusable++;
       return;
     }
     if (!agree(a, b)) {

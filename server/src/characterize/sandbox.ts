@@ -30,7 +30,8 @@ export interface Coverage {
 export type CallResult =
   | ({ id: string; kind: 'return'; value: Tagged } & Coverage)
   | ({ id: string; kind: 'throw'; name: string; message: string } & Coverage)
-  | ({ id: string; kind: 'unpinnable'; why: string } & Coverage)
+  /** `varies`: known to differ between runs (Python: it drew from the random module), counted as unstable */
+  | ({ id: string; kind: 'unpinnable'; why: string; varies?: boolean } & Coverage)
   | { id: string; kind: 'timeout' }
   | { id: string; kind: 'crash'; detail: string };
 

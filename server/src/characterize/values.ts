@@ -14,8 +14,10 @@ export type Tagged =
   | { $: 'big'; v: string }
   | { $: 'date'; v: string }
   | { $: 'obj'; v: { [k: string]: Tagged } }
-  // Python only (server/src/frameworks/assets/amtp.char-harness.py): a tuple, and bytes as hex
+  // Python only (server/src/frameworks/assets/amtp.char-harness.py): a tuple, bytes as hex, and
+  // the items an iterator (a generator) yielded, pinned as list(call)
   | { $: 'tuple'; v: Tagged[] }
+  | { $: 'iter'; v: Tagged[] }
   | { $: 'bytes'; v: string };
 
 /** Tags a JS value built on this side (generated inputs). Throws for what cannot cross (functions, class instances). */
@@ -75,6 +77,7 @@ export function jsLiteral(v: Tagged): string {
       return entries.length ? `{ ${entries.join(', ')} }` : '{}';
     }
     case 'tuple':
+    case 'iter':
       return jsLiteral(v.v);
     case 'bytes':
       return `Buffer.from(${JSON.stringify(v.v)}, 'hex')`;
@@ -83,5 +86,5 @@ export function jsLiteral(v: Tagged): string {
 
 /** Whether a value is a scalar (compared with strictEqual) rather than a structure (deepStrictEqual). */
 export function isScalar(v: Tagged): boolean {
-  return v === null || typeof v !== 'object' || (isTag(v) && v.$ !== 'obj' && v.$ !== 'date' && v.$ !== 'tuple');
+  return v === null || typeof v !== 'object' || (isTag(v) && v.$ !== 'obj' && v.$ !== 'date' && v.$ !== 'tuple' && v.$ !== 'iter');
 }

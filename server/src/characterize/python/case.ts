@@ -2,7 +2,8 @@
 // (server/src/frameworks/pytest.ts), like ../case.ts does for JavaScript: evidence `source`, P2 for a
 // pinned value, P3 for a pinned error, a title that says it pins current behaviour. The module is
 // imported whole (`import pkg.mod as mod`) and called as `mod.f(args)`:
-//   a value:  actual = mod.f(args); assert actual == expected   (math.isnan for NaN)
+//   a value:  actual = mod.f(args); assert actual == expected   (math.isnan for NaN; list(mod.f(args))
+//             for what an iterator yielded)
 //   an error: with pytest.raises(ValueError) as excinfo: mod.f(args)
 //             actual = str(excinfo.value); assert actual == 'message'
 // An error class of another module is matched by its qualified name beside the message.
@@ -69,11 +70,12 @@ export function pyCharToTestCase(c: CharCase, file: string): TestCase {
     };
   }
   const expected = pyExpected(o.value);
+  const iterated = typeof o.value === 'object' && o.value !== null && !Array.isArray(o.value) && o.value.$ === 'iter';
   return {
     ...base,
     kind: 'boundary',
     priority: 'P2',
     expected: [`returns ${expected} (observed when AMTP ran it; pins current behaviour)`],
-    oracle: { kind: o.kind, language: 'python', bindings, call, expected },
+    oracle: { kind: o.kind, language: 'python', bindings, call: iterated ? `list(${call})` : call, expected },
   };
 }

@@ -1,6 +1,6 @@
 // Characterizes one Python module like ../characterize.ts does a JavaScript one: every candidate
 // input is called twice, in two separate CPython children; results that differ between the runs
-// (time, randomness, hash order) are dropped, and greedy selection keeps the calls that add covered
+// (time, randomness, hash order, state left by earlier calls) are dropped, and greedy selection keeps the calls that add covered
 // lines or branches. Same signature and result as characterizeModule, so a stage can pick either by
 // the module's language.
 import { keepStable, type CharTarget, type ModuleCharacterization } from '../characterize';
@@ -48,6 +48,8 @@ export async function characterizePythonModule(
   const calls = pythonCalls(targets, opts.maxPerTarget ?? 80);
   const run = { signal: opts.signal, python: opts.python };
   const first = await runInPythonSandbox(modulePath, root, calls, limits, run);
-  const second = await runInPythonSandbox(modulePath, root, calls, limits, run);
+  // The second run goes in reverse order: a result that depends on what earlier calls left behind
+  // (a counter, a cache) differs and is dropped, since a test runs alone or in another order.
+  const second = await runInPythonSandbox(modulePath, root, [...calls].reverse(), limits, run);
   return keepStable(modulePath, calls, first, second);
 }

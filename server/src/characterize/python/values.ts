@@ -60,6 +60,8 @@ export function pyLiteral(v: Tagged): string {
         .join(', ')}}`;
     case 'tuple':
       return tupleText(v.v.map(pyLiteral));
+    case 'iter':
+      return `iter([${v.v.map(pyLiteral).join(', ')}])`;
     case 'bytes':
       return pyBytesRepr(v.v);
   }
@@ -78,6 +80,9 @@ export function pyExpected(v: Tagged): string {
           .join(', ')}}`;
       case 'tuple':
         return tupleText(v.v.map(pyExpected));
+      case 'iter':
+        // the case's call is list(...) (python/case.ts)
+        return pyExpected(v.v);
       default:
         return pyLiteral(v);
     }

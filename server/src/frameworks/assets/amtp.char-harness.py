@@ -7,7 +7,8 @@
 # anything but loopback. For each call it prints one line "<token> <json>" with what the call
 # returned or raised and the lines (and line-to-line arcs) of the module's file it ran, traced with
 # sys.settrace and reset before every call, so loading the module counts for none of them.
-import json, math, os, re, resource, socket, sys
+import itertools, json, math, os, random, re, resource, socket, sys
+from collections.abc import Iterator
 
 job_path = sys.argv[1]
 with open(job_path, encoding='utf-8') as fh:
@@ -166,6 +167,8 @@ def encode(value, budget, top):
         if budget[0] < 0:
             raise Unpinnable('larger than the bound')
         return {'$': 'bytes', 'v': value.hex()}
+    if isinstance(value, Drained):
+        return {'$': 'iter', 'v': [encode(x, budget, False) for x in value]}
     if isinstance(value, list):
         return [encode(x, budget, False) for x in value]
     if isinstance(value, tuple):
@@ -216,6 +219,22 @@ def error_name(e):
     return '%s.%s' % (t.__module__, t.__qualname__)
 
 
+class Drained(list):
+    """The items an iterator (a generator, map, zip...) yielded: pinned as list(call)."""
+
+
+def drain(it, bound):
+    # Consumed while traced, since a generator's body runs only now. An error raised on the way
+    # would need the test to iterate inside pytest.raises, which the written case does not do.
+    try:
+        items = list(itertools.islice(it, bound + 1))
+    except Exception as e:  # noqa: BLE001 -- any error while iterating makes the value unpinnable
+        raise Unpinnable('an iterator that raised %s while yielding' % type(e).__name__)
+    if len(items) > bound:
+        raise Unpinnable('an iterator of more than %d items' % bound)
+    return Drained(items)
+
+
 def misfit(e):
     # Binding the arguments fails before the function's own frame starts: that is AMTP's guess at the
     # signature being wrong, not the function's behaviour.
@@ -225,6 +244,7 @@ def misfit(e):
 
 def run(call):
     row = {'id': call['id']}
+    seed_state = None
     try:
         target = module
         for name in call['path']:
@@ -235,9 +255,12 @@ def run(call):
         lines.clear()
         arcs.clear()
         del blocked[:]
+        seed_state = random.getstate()
         sys.settrace(tracer)
         try:
             value = target(*args)
+            if isinstance(value, Iterator):
+                value = drain(value, job['bound'])
         finally:
             sys.settrace(None)
         try:
@@ -246,6 +269,8 @@ def run(call):
             row['kind'], row['why'] = 'unpinnable', str(u)
         except RecursionError:
             row['kind'], row['why'] = 'unpinnable', 'a value nested too deeply'
+    except Unpinnable as u:
+        row['kind'], row['why'] = 'unpinnable', str(u)
     except MemoryError:
         row['kind'], row['why'] = 'unpinnable', 'out of memory (the limit is %d MB)' % job['memoryMb']
     except TypeError as e:
@@ -259,6 +284,10 @@ def run(call):
             row['message'] = str(e)
         except BaseException:  # noqa: B036
             row['message'] = ''
+    if seed_state is not None and random.getstate() != seed_state:
+        # It drew from the random module: two runs can agree by chance (a choice among few), yet
+        # its result depends on the seed, so it counts as varying between runs.
+        row = {'id': call['id'], 'kind': 'unpinnable', 'why': 'it drew from the random module', 'varies': True}
     if blocked:
         # what it does depends on the network: a test pinning it would reach the network when run
         row = {'id': call['id'], 'kind': 'unpinnable', 'why': 'it tried to reach %s (no network while characterizing)' % blocked[0]}
