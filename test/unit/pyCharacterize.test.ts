@@ -129,7 +129,7 @@ describe('Python characterization sandbox', () => {
       { python },
     );
     assert.deepEqual(valueOf(finite), { $: 'iter', v: [3, 2, 1] });
-    assert.ok(finite.kind === 'return' && finite.lines.length === 3, JSON.stringify(finite));
+    assert.ok(finite.kind === 'return' && finite.lines.length === 4, JSON.stringify(finite));
     assert.equal(endless.kind === 'unpinnable' && endless.why, 'an iterator of more than 200 items');
   });
 
@@ -266,7 +266,7 @@ describe('Python characterization results', () => {
           { path: ['special'], arity: 1, signature: 'special(kind: str)', source: '"nan" "tuple" "bytes" "big" "neg"' },
           { path: ['check'], arity: 1, signature: 'check(n: int) -> int', source: '100' },
           { path: ['load'], arity: 1, signature: 'load(text: str)' },
-          { path: ['countdown'], arity: 1, signature: 'countdown(n: int)' },
+          { path: ['countdown'], arity: 1, signature: 'countdown(n: int)', source: '101' },
         ],
         { limits: LIMITS, python },
       );
@@ -313,6 +313,11 @@ describe('Python characterization results', () => {
       );
       assert.match(file.content, /actual = mod\.special\("nan"\)\n\s+assert math\.isnan\(actual\)/);
       assert.match(file.content, /actual = list\(mod\.countdown\(1\)\)\n\s+assert actual == \[1\]/);
+      // a generator raises only once iterated: the test iterates inside pytest.raises
+      assert.match(
+        file.content,
+        /with pytest\.raises\(ValueError\) as excinfo:\n\s+list\(mod\.countdown\(9007199254740991\)\)\n\s+actual = str\(excinfo\.value\)\n\s+assert actual == "too long: 9007199254740991"/,
+      );
       mkdirSync(join(dir, dirname(file.path)), { recursive: true });
       writeFileSync(join(dir, file.path), file.content);
       for (let i = 0; i < 3; i++) {

@@ -12,7 +12,10 @@ export interface CharTarget extends InputSeed {
   path: string[];
 }
 
-export type CharOracle = { kind: 'equals' | 'deep_equals'; value: Tagged } | { kind: 'throws'; errorName: string; message: string };
+export type CharOracle =
+  | { kind: 'equals' | 'deep_equals'; value: Tagged }
+  /** `iterated`: a Python generator that raises once iterated, so the test calls list(...) */
+  | { kind: 'throws'; errorName: string; message: string; iterated?: boolean };
 
 export interface CharCase extends Coverage {
   id: string;
@@ -37,7 +40,7 @@ export interface ModuleCharacterization {
 function agree(a: CallResult | undefined, b: CallResult | undefined): boolean {
   if (!a || !b || a.kind !== b.kind) return false;
   if (a.kind === 'return' && b.kind === 'return') return sameTagged(a.value, b.value);
-  if (a.kind === 'throw' && b.kind === 'throw') return a.name === b.name && a.message === b.message;
+  if (a.kind === 'throw' && b.kind === 'throw') return a.name === b.name && a.message === b.message && a.iterated === b.iterated;
   return false;
 }
 
@@ -94,7 +97,7 @@ export function keepStable(
     const oracle: CharOracle =
       a.kind === 'return'
         ? { kind: isScalar(a.value) ? 'equals' : 'deep_equals', value: a.value }
-        : { kind: 'throws', errorName: a.name, message: a.message };
+        : { kind: 'throws', errorName: a.name, message: a.message, ...(a.iterated ? { iterated: true } : {}) };
     stable.push({
       id: call.id,
       path: call.path,

@@ -29,7 +29,8 @@ export interface Coverage {
 
 export type CallResult =
   | ({ id: string; kind: 'return'; value: Tagged } & Coverage)
-  | ({ id: string; kind: 'throw'; name: string; message: string } & Coverage)
+  /** `iterated`: raised while the returned iterator was being consumed (Python generators) */
+  | ({ id: string; kind: 'throw'; name: string; message: string; iterated?: boolean } & Coverage)
   /** `varies`: known to differ between runs (Python: it drew from the random module), counted as unstable */
   | ({ id: string; kind: 'unpinnable'; why: string; varies?: boolean } & Coverage)
   | { id: string; kind: 'timeout' }

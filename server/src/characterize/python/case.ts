@@ -65,7 +65,7 @@ export function pyCharToTestCase(c: CharCase, file: string): TestCase {
         kind: 'equals',
         language: 'python',
         bindings,
-        ...raisesOracle(o.errorName, o.message, call, pythonModule(file, undefined)),
+        ...raisesOracle(o.errorName, o.message, o.iterated ? `list(${call})` : call, pythonModule(file, undefined)),
       },
     };
   }

@@ -224,12 +224,12 @@ class Drained(list):
 
 
 def drain(it, bound):
-    # Consumed while traced, since a generator's body runs only now. An error raised on the way
-    # would need the test to iterate inside pytest.raises, which the written case does not do.
-    try:
-        items = list(itertools.islice(it, bound + 1))
-    except Exception as e:  # noqa: BLE001 -- any error while iterating makes the value unpinnable
-        raise Unpinnable('an iterator that raised %s while yielding' % type(e).__name__)
+    # Consumed while traced, since a generator's body runs only now. An error raised on the way is
+    # the call's behaviour when it is iterated: the written case raises it from list(call).
+    global draining
+    draining = True
+    items = list(itertools.islice(it, bound + 1))
+    draining = False
     if len(items) > bound:
         raise Unpinnable('an iterator of more than %d items' % bound)
     return Drained(items)
@@ -242,7 +242,22 @@ def misfit(e):
     return tb is not None and tb.tb_next is None and re.search(r'positional argument|keyword argument|takes no arguments', str(e))
 
 
+draining = False
+
+
+def thrown(row, e):
+    row['kind'], row['name'] = 'throw', error_name(e)
+    try:
+        row['message'] = str(e)
+    except BaseException:  # noqa: B036 -- a __str__ that fails leaves the type alone to pin
+        row['message'] = ''
+    if draining:
+        row['iterated'] = True
+
+
 def run(call):
+    global draining
+    draining = False
     row = {'id': call['id']}
     seed_state = None
     try:
@@ -277,13 +292,9 @@ def run(call):
         if misfit(e):
             row['kind'], row['why'] = 'unpinnable', 'the arguments do not fit the signature: %s' % e
         else:
-            row['kind'], row['name'], row['message'] = 'throw', error_name(e), str(e)
+            thrown(row, e)
     except BaseException as e:  # noqa: B036 -- what the call raised, SystemExit included, is its behaviour
-        row['kind'], row['name'] = 'throw', error_name(e)
-        try:
-            row['message'] = str(e)
-        except BaseException:  # noqa: B036
-            row['message'] = ''
+        thrown(row, e)
     if seed_state is not None and random.getstate() != seed_state:
         # It drew from the random module: two runs can agree by chance (a choice among few), yet
         # its result depends on the seed, so it counts as varying between runs.
