@@ -133,6 +133,30 @@ describe('Python characterization sandbox', () => {
     assert.equal(endless.kind === 'unpinnable' && endless.why, 'an iterator of more than 200 items');
   });
 
+  it('a module that fails to import, or exits while importing, is reported for every call; nothing is pinned', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amtp-pychar-bad-'));
+    try {
+      writeFileSync(join(dir, 'broken.py'), "raise RuntimeError('needs a database')\n");
+      writeFileSync(join(dir, 'quits.py'), 'import os\nos._exit(3)\n');
+      const calls = [
+        { id: 'a', path: ['f'], args: [] },
+        { id: 'b', path: ['g'], args: [1] },
+      ];
+      const broken = await runInPythonSandbox(join(dir, 'broken.py'), dir, calls, LIMITS, { python });
+      assert.deepEqual(broken, [
+        { id: 'a', kind: 'crash', detail: 'the module did not load: RuntimeError: needs a database' },
+        { id: 'b', kind: 'crash', detail: 'the module did not load: RuntimeError: needs a database' },
+      ]);
+      const quits = await runInPythonSandbox(join(dir, 'quits.py'), dir, calls, LIMITS, { python });
+      assert.deepEqual(
+        quits.map((r) => r.kind === 'crash' && r.detail.slice(0, 7)),
+        ['exit 3:', 'exit 3:'],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the module is imported by its package path from the root, or from src/', () => {
     assert.deepEqual(importOf(MOD, ROOT), { module: 'pychar.basics', path: ROOT });
     assert.deepEqual(importOf('/w/src/pkg/__init__.py', '/w'), { module: 'pkg', path: '/w/src' });

@@ -29,7 +29,7 @@ def out(row):
 # ---- memory: a MemoryError instead of the machine swapping
 limit = int(job['memoryMb']) * 1024 * 1024
 try:
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
 except (ValueError, OSError):
     pass
