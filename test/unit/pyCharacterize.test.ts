@@ -10,12 +10,13 @@ import type { CharCase } from '../../server/src/characterize/characterize';
 import { pyCharToTestCase } from '../../server/src/characterize/python/case';
 import { characterizePythonModule, pythonCalls } from '../../server/src/characterize/python/characterize';
 import { pyKind, pySeed } from '../../server/src/characterize/python/inputs';
-import { importOf, runInPythonSandbox } from '../../server/src/characterize/python/sandbox';
+import { importOf, projectPython, runInPythonSandbox } from '../../server/src/characterize/python/sandbox';
 import { pyExpected, pyLiteral } from '../../server/src/characterize/python/values';
 import { CHAR_PREFIX } from '../../server/src/characterize/render';
 import type { CallResult } from '../../server/src/characterize/sandbox';
 import { tag } from '../../server/src/characterize/values';
 import type { TestCases } from '../../server/src/contracts/types';
+import { validate } from '../../server/src/contracts/validate';
 import { classifyFailure } from '../../server/src/verifier/classify';
 import { engineerTests } from '../helpers/offlineEngineer';
 import { requirePytest } from '../helpers/python';
@@ -160,6 +161,18 @@ describe('Python characterization sandbox', () => {
   it('the module is imported by its package path from the root, or from src/', () => {
     assert.deepEqual(importOf(MOD, ROOT), { module: 'pychar.basics', path: ROOT });
     assert.deepEqual(importOf('/w/src/pkg/__init__.py', '/w'), { module: 'pkg', path: '/w/src' });
+  });
+
+  it("the project's virtualenv python runs its code (its dependencies are there), else the verifier's python3", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amtp-pychar-venv-'));
+    try {
+      assert.equal(projectPython(dir), python);
+      mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
+      writeFileSync(join(dir, '.venv', 'bin', 'python'), '');
+      assert.equal(projectPython(dir), join(dir, '.venv', 'bin', 'python'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -325,6 +338,8 @@ describe('Python characterization results', () => {
         },
         cases: m.cases.map((c) => pyCharToTestCase(c, 'pychar/basics.py')),
       } as TestCases;
+      const valid = validate('test-cases', plan);
+      assert.ok(valid.ok, JSON.stringify(valid));
       const out = engineerTests(plan, 'pytest');
       assert.deepEqual(out.not_written, []);
       const [file] = out.files;
