@@ -16,7 +16,6 @@ const PENDING = new Set<string>([
   'server/src/agents/crawler/staticMap.ts',
   'server/src/agents/crawler/testSetup.ts',
   'server/src/agents/engineer/assemble.ts',
-  'server/src/characterize/sandbox.ts',
   'server/src/cli/mcpRuns.ts',
   'server/src/gateway/gateway.ts',
   'server/src/git/stage.ts',
