@@ -35,6 +35,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     maxOutputTokens: num(v['max-output-tokens']),
     concurrency: num(v.concurrency),
     verify: !v['no-verify'],
+    characterize: !v['no-characterize'],
     runs: num(v.runs),
     testTimeout: num(v['test-timeout']),
     commit: v.commit,

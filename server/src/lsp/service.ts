@@ -125,6 +125,7 @@ export class AmtpService {
       ...(s.verifyRuns && s.verifyRuns > 0 ? { runs: Math.floor(s.verifyRuns) } : {}),
       ...(s.testTimeoutSeconds && s.testTimeoutSeconds > 0 ? { timeoutSeconds: s.testTimeoutSeconds } : {}),
     };
+    params.characterize = s.characterize !== false;
     const scope = await resolveScope(this.workspace, p.scope ?? {});
     if (scope) params.scope = scope;
     const runId = newRunId();
