@@ -41,7 +41,8 @@ export async function characterizeApproved(
   const result = await gateway.execute(
     'tests.run',
     {
-      summary: opts.summary ?? `run ${todo.length} workspace module(s) in a sandbox to pin their current behaviour (characterization tests)`,
+      summary:
+        opts.summary ?? `run ${todo.length} workspace module(s) in a sandbox to pin their current behaviour (characterization tests)`,
       target: root,
       approvalId: opts.approvalId,
     },

@@ -5,6 +5,7 @@
 // request has the run-wide id, so its one decision also answers the verifier's test run. Each
 // module's result is stored as soon as it is done, so a resumed run does not redo finished modules.
 import * as path from 'node:path';
+import { crashPoint } from '../core/faults';
 import type { CharacterizationRecord, RunRecord } from '../core/run';
 import type { Characterization, ModuleCharacterizationDoc, TestCase } from '../contracts/types';
 import { requireValid } from '../contracts/validate';
@@ -37,7 +38,15 @@ export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharac
     cases.push(tc);
     reach.replaces.forEach((id) => replaces.add(id));
   }
-  return { module: job.module, targets: job.targets.length, cases, replaces: [...replaces], stable: m.stable, unstable: m.unstable, unusable: m.unusable };
+  return {
+    module: job.module,
+    targets: job.targets.length,
+    cases,
+    replaces: [...replaces],
+    stable: m.stable,
+    unstable: m.unstable,
+    unusable: m.unusable,
+  };
 }
 
 export const characterizeStage: Stage = async (ctx) => {
@@ -85,6 +94,7 @@ export const characterizeStage: Stage = async (ctx) => {
         await save((r) => {
           r.characterization!.modules.push({ module: job.module, artifactId: artifact.id });
         });
+        crashPoint('characterize:module');
       },
     },
   );

@@ -71,7 +71,8 @@ function signatureOf(symbol: SymbolInfo): string | undefined {
 /** The characterization jobs of a plan: one per module with at least one target. */
 export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
   const planned = new Set(plan.cases.map((c) => normalizePath(c.target.file)));
-  const casesOf = (file: string, symbol: string) => plan.cases.filter((c) => normalizePath(c.target.file) === file && c.target.symbol === symbol);
+  const casesOf = (file: string, symbol: string) =>
+    plan.cases.filter((c) => normalizePath(c.target.file) === file && c.target.symbol === symbol);
   const jobs: CharJob[] = [];
   for (const mod of describeModules(map)) {
     const file = normalizePath(mod.file.path);
