@@ -17,6 +17,9 @@ import { resumeRun, startRun } from '../../server/src/pipeline/orchestrator';
 import { RunStore } from '../../server/src/pipeline/store';
 import { summarize } from '../../server/src/pipeline/summary';
 import { runCli } from '../helpers/cli';
+import { FakeOpenAi } from '../helpers/fakeOpenAi';
+import { openAiDeps } from '../helpers/pipelineDeps';
+import { goodModel, makeBigAddWorkspace } from '../helpers/scriptedModel';
 
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'charstage');
 
@@ -186,5 +189,45 @@ describe('characterize stage', function () {
     assert.equal(run.characterization!.modules.length, 2);
     assert.deepEqual(await loads(ws), { index: 2, more: 2 }, 'the finished module was not run again');
     assert.ok(existsSync(path.join(ws, run.files[0].path)));
+  });
+});
+
+describe('characterize stage with an LLM provider', function () {
+  this.timeout(120_000);
+  let fake: FakeOpenAi;
+  before(async () => {
+    fake = await new FakeOpenAi(goodModel).start();
+  });
+  after(() => fake.stop());
+
+  it("the pinned cases reach the engineer's envelope in place of the model's existence checks", async () => {
+    // The adder with plus1 and plus2: the scripted generator plans add(2, 3) and only an existence check for each plus.
+    const ws = await makeBigAddWorkspace(2);
+    try {
+      const params = { ...resolveParams({ provider: 'openai', model: 'm' }), characterize: true };
+      const run = await startRun(openAiDeps(ws, fake.baseURL), params);
+      assert.equal(run.status, 'completed', run.reason);
+      assert.equal(run.characterization!.status, 'done');
+      const sent = fake.requests
+        .filter((r) => r.agent === 'engineer')
+        .flatMap((r) => (r.envelope!.payload as { cases: { case: { title: string; oracle?: { call?: string; expected?: string } } }[] }).cases)
+        .map((c) => c.case);
+      const pinned = sent.filter((c) => c.title.startsWith('pins current behaviour: '));
+      assert.deepEqual(
+        pinned.map((c) => [c.oracle?.call, c.oracle?.expected]),
+        [
+          ['adder.plus1(0)', '1'],
+          ['adder.plus2(0)', '2'],
+        ],
+      );
+      assert.deepEqual(
+        sent.filter((c) => / is a function$/.test(c.title)).map((c) => c.title),
+        [],
+        'the existence checks of plus1 and plus2 were replaced',
+      );
+      assert.ok(sent.some((c) => c.title === 'add(2, 3) returns 5'), 'the documented case stays');
+    } finally {
+      await fsp.rm(path.dirname(ws), { recursive: true, force: true });
+    }
   });
 });
