@@ -125,6 +125,13 @@ describe('characterize stage', function () {
     assert.equal(s.existenceOnlyShare, 1);
   });
 
+  it('at depth smoke nothing is characterized: the run asked for existence checks only', async () => {
+    const ws = await fresh();
+    const run = await startRun(deps(ws, approveAll), { ...params(true, false), depth: 'smoke' });
+    assert.deepEqual([run.characterization!.status, run.characterization!.reason], ['skipped', 'depth smoke plans existence checks only']);
+    assert.deepEqual(await loads(ws), { index: 0, more: 0 });
+  });
+
   it('in Restricted Mode nothing runs, even with every approval given', async () => {
     const ws = await fresh();
     const run = await startRun(deps(ws, approveAll, { canExecute: () => false }), params(true));
@@ -210,7 +217,9 @@ describe('characterize stage with an LLM provider', function () {
       assert.equal(run.characterization!.status, 'done');
       const sent = fake.requests
         .filter((r) => r.agent === 'engineer')
-        .flatMap((r) => (r.envelope!.payload as { cases: { case: { title: string; oracle?: { call?: string; expected?: string } } }[] }).cases)
+        .flatMap(
+          (r) => (r.envelope!.payload as { cases: { case: { title: string; oracle?: { call?: string; expected?: string } } }[] }).cases,
+        )
         .map((c) => c.case);
       const pinned = sent.filter((c) => c.title.startsWith('pins current behaviour: '));
       assert.deepEqual(
@@ -225,7 +234,10 @@ describe('characterize stage with an LLM provider', function () {
         [],
         'the existence checks of plus1 and plus2 were replaced',
       );
-      assert.ok(sent.some((c) => c.title === 'add(2, 3) returns 5'), 'the documented case stays');
+      assert.ok(
+        sent.some((c) => c.title === 'add(2, 3) returns 5'),
+        'the documented case stays',
+      );
     } finally {
       await fsp.rm(path.dirname(ws), { recursive: true, force: true });
     }

@@ -61,6 +61,8 @@ export const characterizeStage: Stage = async (ctx) => {
     }).then(() => undefined);
   if (!run.params.characterize) return skip('characterization is off (--no-characterize)');
   if (deps.canExecute && !deps.canExecute()) return skip('the workspace is not trusted: code never runs in Restricted Mode');
+  // Smoke depth asks for load-and-shape checks only, even where docs give results: nothing to pin.
+  if (run.params.depth === 'smoke') return skip('depth smoke plans existence checks only');
 
   const jobs = charJobs(await deps.store.agentOutput(run, 'generator'), await deps.store.agentOutput(run, 'crawler'));
   const runnable = jobs.filter((j) => characterizerFor(j.language));
