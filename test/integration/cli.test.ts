@@ -178,7 +178,10 @@ describe('amtp CLI contract', function () {
     ]);
     assert.equal(s.verification.status, 'skipped');
     // add(2, 3) is documented: nothing to characterize, so nothing was asked or run for it
-    assert.deepEqual([s.characterization.status, s.characterization.reason], ['skipped', 'every exported function has a documented result']);
+    assert.deepEqual(
+      [s.characterization.status, s.characterization.reason],
+      ['skipped', 'every exported function has a documented result'],
+    );
     assert.deepEqual(
       s.activities.map((a: { agent: string }) => a.agent),
       ['crawler', 'generator', 'engineer'],

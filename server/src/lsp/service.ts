@@ -314,6 +314,11 @@ export class AmtpService {
       this.reporters.set(runId, (e) => {
         if (e.type === 'activity')
           this.port.progress(token, { kind: 'report', message: `${e.agent}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${cases()}` });
+        if (e.type === 'run' && e.run.stage === 'characterize')
+          this.port.progress(token, {
+            kind: 'report',
+            message: `pinning current behaviour · ${e.run.characterization?.modules.length ?? 0} module(s) done${cases()}`,
+          });
         if (e.type === 'run' && e.run.stage === 'write')
           this.port.progress(token, { kind: 'report', message: `writing files · ${e.run.files.length} done${cases()}` });
         if (e.type === 'run' && e.run.stage === 'verify')
