@@ -125,6 +125,25 @@ describe('characterize stage', function () {
     assert.equal(s.existenceOnlyShare, 1);
   });
 
+  it('the CLI flag --no-characterize reaches the run: nothing is run, and the summary says why', async () => {
+    const ws = await fresh();
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--no-characterize', '--no-verify', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.deepEqual(s.characterization, {
+      status: 'skipped',
+      reason: 'characterization is off (--no-characterize)',
+      targets: 0,
+      planned: 0,
+      replaced: 0,
+      stable: 0,
+      unstable: 0,
+      unusable: 0,
+    });
+    assert.equal(s.existenceOnlyShare, 1);
+    assert.deepEqual(await loads(ws), { index: 0, more: 0 });
+  });
+
   it('at depth smoke nothing is characterized: the run asked for existence checks only', async () => {
     const ws = await fresh();
     const run = await startRun(deps(ws, approveAll), { ...params(true, false), depth: 'smoke' });
