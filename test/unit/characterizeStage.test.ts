@@ -7,13 +7,14 @@ import { smokeCase } from '../../server/src/agents/generator/plannedCases';
 import { describeModules } from '../../server/src/agents/generator/modules';
 import { charToTestCase } from '../../server/src/characterize/case';
 import type { CharCase } from '../../server/src/characterize/characterize';
-import { characterizerFor } from '../../server/src/characterize/language';
+import { characterizerFor, type Characterizer } from '../../server/src/characterize/language';
+import { characterizeApproved } from '../../server/src/characterize/run';
 import { amendPlan } from '../../server/src/characterize/plan';
 import { charJobs, exportPath } from '../../server/src/characterize/targets';
 import type { CrawlerOutput, TestCase, TestCases } from '../../server/src/contracts/types';
 import type { RunRecord } from '../../server/src/core/run';
-import { recordedDecisions, runWideApprovalId } from '../../server/src/gateway/approvers';
-import type { ApprovalRequest } from '../../server/src/gateway/gateway';
+import { approveAll, recordedDecisions, runWideApprovalId } from '../../server/src/gateway/approvers';
+import { Gateway, type ApprovalRequest } from '../../server/src/gateway/gateway';
 import type { CaseView } from '../../server/src/protocol';
 
 function map(module_system: 'cjs' | 'esm', symbols: CrawlerOutput['key_files'][number]['symbols']): CrawlerOutput {
@@ -186,5 +187,31 @@ describe('characterize stage: the tree view', () => {
     assert.equal(describeCase(kase({ priority: 'P0' })), 'P0 · passing');
     assert.equal(caseIcon(kase({}), 'pass'), 'pass');
     assert.match(PINNED_NOTE, /never a possible bug/);
+  });
+});
+
+describe('characterize stage: cancellation', () => {
+  it('a module cut short by a cancel is not handed back as finished, and no later module starts', async () => {
+    const ctl = new AbortController();
+    const started: string[] = [];
+    const done: string[] = [];
+    const stub: Characterizer = async (modulePath) => {
+      started.push(modulePath);
+      ctl.abort(); // the person cancels while this module runs
+      return { module: modulePath, cases: [], stable: 0, unstable: 0, unusable: 3, lines: 0 };
+    };
+    const gateway = new Gateway('r1', approveAll, { approval: () => undefined, audit: () => undefined });
+    const r = await characterizeApproved(
+      gateway,
+      '/ws',
+      [
+        { modulePath: '/ws/a.js', targets: [], characterizer: stub },
+        { modulePath: '/ws/b.js', targets: [], characterizer: stub },
+      ],
+      { trusted: true, signal: ctl.signal, done: (m) => void done.push(m.module) },
+    );
+    assert.deepEqual(started, ['/ws/a.js']);
+    assert.deepEqual(done, []);
+    assert.deepEqual(r, { ran: true, modules: [] });
   });
 });

@@ -53,6 +53,7 @@ export async function characterizeApproved(
         if (opts.signal?.aborted) break;
         const run = j.characterizer ?? characterizeModule;
         const m = await run(j.modulePath, root, j.targets, { limits: opts.limits, signal: opts.signal });
+        if (opts.signal?.aborted) break; // a module cut short is not finished: a resume runs it again
         // Saved per module, so a crash mid-run resumes without redoing finished modules (`skip`).
         await opts.done?.(m);
         modules.push(m);

@@ -5,6 +5,7 @@
 // request has the run-wide id, so its one decision also answers the verifier's test run. Each
 // module's result is stored as soon as it is done, so a resumed run does not redo finished modules.
 import * as path from 'node:path';
+import { CancelledError } from '../core/errors';
 import { crashPoint } from '../core/faults';
 import type { CharacterizationRecord, RunRecord } from '../core/run';
 import type { Characterization, ModuleCharacterizationDoc, TestCase } from '../contracts/types';
@@ -14,7 +15,7 @@ import type { Stage, StageContext } from '../pipeline/stage';
 import type { ModuleCharacterization } from './characterize';
 import { charToTestCase } from './case';
 import { characterizerFor } from './language';
-import { characterizeApproved } from './run';
+import { characterizeApproved, type CharRunResult } from './run';
 import { charJobs, type CharJob } from './targets';
 
 const ENDED = new Set<CharacterizationRecord['status']>(['done', 'skipped', 'rejected']);
@@ -74,17 +75,28 @@ export const characterizeStage: Stage = async (ctx) => {
     r.stage = 'characterize';
     r.characterization = fresh({ modules: r.characterization?.modules ?? [] });
   });
+  const result = await runJobs(ctx, runnable);
+  if (!result.ran) return stopped(ctx, result.decision);
+  // Finished modules stay saved; the orchestrator records the cancellation and a resume goes on from them.
+  if (deps.signal?.aborted) throw new CancelledError();
+  await merge(ctx, runnable);
+};
+
+/** Asks once (the run-wide `tests.run`), then characterizes every module not finished before, saving each as it ends. */
+async function runJobs(ctx: StageContext, runnable: CharJob[]): Promise<CharRunResult> {
+  const { deps, state, save } = ctx;
+  const runId = state.run.id;
   const abs = (j: CharJob) => path.join(deps.workspace, j.module);
   const byPath = new Map(runnable.map((j) => [abs(j), j]));
   const finished = new Set(state.run.characterization!.modules.map((m) => m.module));
   const n = runnable.filter((j) => !finished.has(j.module)).length;
-  const result = await characterizeApproved(
+  return characterizeApproved(
     ctx.gateway,
     deps.workspace,
     runnable.map((j) => ({ modulePath: abs(j), targets: j.targets, characterizer: characterizerFor(j.language) })),
     {
       trusted: () => !deps.canExecute || deps.canExecute(),
-      approvalId: runWideApprovalId(run.id, 'tests.run'),
+      approvalId: runWideApprovalId(runId, 'tests.run'),
       summary: `Run workspace code: ${n} module(s) in a sandbox to pin what their undocumented functions do (characterization tests), then the tests this run writes (one approval covers both)`,
       signal: deps.signal,
       skip: new Set(runnable.filter((j) => finished.has(j.module)).map(abs)),
@@ -92,7 +104,7 @@ export const characterizeStage: Stage = async (ctx) => {
         const job = byPath.get(m.module)!;
         const doc: Characterization = { schema_version: '1', modules: [moduleDoc(job, m)] };
         requireValid('characterization', doc, `characterization of ${job.module}`);
-        const artifact = await deps.store.putArtifact(run.id, 'characterization', doc, { source: 'execution' });
+        const artifact = await deps.store.putArtifact(runId, 'characterization', doc, { source: 'execution' });
         await save((r) => {
           r.characterization!.modules.push({ module: job.module, artifactId: artifact.id });
         });
@@ -100,10 +112,7 @@ export const characterizeStage: Stage = async (ctx) => {
       },
     },
   );
-  if (!result.ran) return stopped(ctx, result.decision);
-  if (deps.signal?.aborted) return; // the orchestrator records the cancellation; finished modules stay saved
-  await merge(ctx, runnable);
-};
+}
 
 async function stopped(ctx: StageContext, decision: string): Promise<void> {
   await ctx.save((r) => {
