@@ -69,7 +69,7 @@ export const characterizeStage: Stage = async (ctx) => {
   const runnable = jobs.filter((j) => characterizerFor(j.language));
   if (!runnable.length) {
     const langs = [...new Set(jobs.map((j) => j.language))].join(', ');
-    return skip(jobs.length ? `no characterization engine for ${langs} yet` : 'every exported function has a documented result');
+    return skip(jobs.length ? `no characterization engine for ${langs} yet` : 'no exported function without a documented result');
   }
   await save((r) => {
     r.stage = 'characterize';
