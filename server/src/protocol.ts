@@ -48,6 +48,8 @@ export interface CaseView {
   /** the test file that holds this case, workspace-relative, and the 0-based line of its test */
   testFile?: string;
   testLine?: number;
+  /** a characterization case: it pins what the code did when AMTP ran it, not documented behaviour (never a possible bug) */
+  pinned?: boolean;
 }
 
 export interface RunView {
@@ -310,6 +312,8 @@ export interface ServerSettings {
   verify?: boolean;
   /** runs a test must pass in a row (default 3) */
   verifyRuns?: number;
+  /** run undocumented exported functions to pin what they do (default true; needs trust and the run's tests.run approval) */
+  characterize?: boolean;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
   /** batch budgets: tokens of one request, and batches in flight at once */

@@ -70,6 +70,7 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   if (timeout !== undefined && timeout > 0) s.approvalTimeoutSeconds = timeout;
   if (get('record') === true) s.record = true;
   if (get('verify') === false) s.verify = false;
+  if (get('characterize') === false) s.characterize = false;
   const runs = positiveInt(get('verifyRuns'));
   if (runs !== undefined) s.verifyRuns = runs;
   const testTimeout = positiveInt(get('testTimeoutSeconds'));

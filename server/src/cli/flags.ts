@@ -164,6 +164,11 @@ export const FLAGS = {
     conflicts: 'no-verify',
   },
   'no-verify': { type: 'boolean', help: 'write the tests without running them', commands: ['generate'] },
+  'no-characterize': {
+    type: 'boolean',
+    help: 'do not run undocumented functions to pin what they do (characterization tests; docs/characterization.md)',
+    commands: ['generate'],
+  },
   runs: {
     type: 'string',
     value: 'N',

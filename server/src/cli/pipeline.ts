@@ -45,6 +45,8 @@ export interface RunOptions {
   maxOutputTokens?: number;
   concurrency?: number;
   verify?: boolean;
+  /** run undocumented functions to pin what they do (default on) */
+  characterize?: boolean;
   runs?: number;
   testTimeout?: number;
   commit?: boolean;
@@ -80,6 +82,7 @@ export function runParams(o: RunOptions): RunParams {
     ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
   };
   if (o.commit) params.commit = true;
+  params.characterize = o.characterize !== false;
   return params;
 }
 

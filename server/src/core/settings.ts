@@ -41,6 +41,7 @@ export const SETTINGS = {
   record: { scope: 'window' },
   verify: { scope: 'resource' },
   verifyRuns: { scope: 'resource' },
+  characterize: { scope: 'resource' },
   testTimeoutSeconds: { scope: 'resource' },
   maxInputTokens: { scope: 'window' },
   concurrency: { scope: 'window' },

@@ -2,12 +2,14 @@ import type { CaseStatus, CaseView, RunView } from '../protocol';
 import type { RunStore } from '../pipeline/store';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { runHealth, runUsage } from '../usage/health';
+import { isCharacterizationCase } from '../characterize/case';
+import { testPlan } from '../pipeline/testPlan';
 
 /** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
   const verified = new Map((run.verification?.results ?? []).map((r) => [r.caseId, r]));
   const done = (agent: 'generator' | 'engineer') => run.activities.some((a) => a.agent === agent && a.artifactId);
-  const plan = done('generator') ? await store.agentOutput(run, 'generator') : undefined;
+  const plan = done('generator') ? await testPlan(store, run) : undefined;
   const eng = done('engineer') ? await store.agentOutput(run, 'engineer') : undefined;
   const notWritten = new Map((eng?.not_written ?? []).map((n) => [n.caseId, n.reason]));
   const fileOf = new Map<string, { path: string; line?: number }>();
@@ -44,6 +46,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
       target: { file: c.target.file, symbol: c.target.symbol },
       status,
       ...(reason ? { reason } : {}),
+      ...(isCharacterizationCase(c) ? { pinned: true } : {}),
       ...(where ? { testFile: where.path, testLine: where.line } : {}),
       // after verification the test may have moved (quarantine file) or lines shifted (rewritten file)
       ...(verified.get(c.id)?.file ? { testFile: verified.get(c.id)!.file, testLine: verified.get(c.id)!.line } : {}),

@@ -19,6 +19,7 @@ import { runBatch, type BatchEnd, type BatchJob } from './batchSession';
 import { pool } from './pool';
 import { RateGate } from './rateGate';
 import type { Stage, StageContext } from './stage';
+import { testPlan } from './testPlan';
 
 /** Room an envelope needs besides its payload (ids, params, the batch field, JSON punctuation). */
 const ENVELOPE_TOKENS = 96;
@@ -133,8 +134,9 @@ async function sourceOf<A extends AgentId>(ctx: StageContext, agent: A): Promise
   const artifactId = state.run.activities.find((a) => a.agent === prev)!.artifactId!;
   if (agent === 'generator')
     return { source: (await deps.store.agentOutput(state.run, 'crawler')) as AgentSources[A], from: { agent: prev, artifactId } };
+  // The generator's plan with the characterize stage's cases in place of the existence checks they replace.
   const source: AgentSources['engineer'] = {
-    plan: await deps.store.agentOutput(state.run, 'generator'),
+    plan: await testPlan(deps.store, state.run),
     map: await deps.store.agentOutput(state.run, 'crawler'),
   };
   return { source: source as AgentSources[A], from: { agent: prev, artifactId } };

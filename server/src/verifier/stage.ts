@@ -6,6 +6,7 @@ import type { Gateway } from '../gateway/gateway';
 import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
 import type { Stage } from '../pipeline/stage';
+import { testPlan } from '../pipeline/testPlan';
 import { isWritten, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { planRun } from './runPlan';
@@ -49,7 +50,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
   const engineerArtifactId = act('engineer').artifactId!;
   const engineer = await deps.store.agentOutput(state.run, 'engineer');
-  const cases = await deps.store.agentOutput(state.run, 'generator');
+  const cases = await testPlan(deps.store, state.run);
   // A merged file is verified (and restored on resume) as written: its earlier tests and the run's own.
   const files = engineer.files
     .map((f) => ({ ...f, content: state.run.files.find((r) => r.path === f.path)?.written ?? f.content }))
