@@ -48,6 +48,7 @@ export interface RunOptions {
   runs?: number;
   testTimeout?: number;
   commit?: boolean;
+  intoExisting?: boolean;
 }
 
 /** Run parameters with the environment's models; verification on unless turned off. */
@@ -80,6 +81,7 @@ export function runParams(o: RunOptions): RunParams {
     ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
   };
   if (o.commit) params.commit = true;
+  if (o.intoExisting) params.intoExisting = true;
   return params;
 }
 

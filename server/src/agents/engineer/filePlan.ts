@@ -44,10 +44,16 @@ export interface FilePlan {
   notWritten: { caseId: string; reason: string }[];
   /** why the project's own test command does not run some of these files (frameworks/layout.ts) */
   layoutNotes: string[];
+  /** with `ownTestFile`: which modules' cases go into the person's own test file, and which do not and why */
+  intoNotes: string[];
 }
 
-/** One test file per target module, in plan order; the same plan always gives the same files. */
-export function planFiles(plan: TestCases, framework: Framework): FilePlan {
+/**
+ * One test file per target module, in plan order; the same plan always gives the same files.
+ * `ownTestFile` (the run's `intoExisting`) says whether the person's own test file at a path exists:
+ * then the module's cases go there instead of AMTP's file (writeStage.ts merges them in).
+ */
+export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (path: string) => boolean): FilePlan {
   const renderer = RENDERERS[framework];
   const notWritten: FilePlan['notWritten'] = [];
   const byTarget = new Map<string, TestCase[]>();
@@ -60,10 +66,13 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
   const used = new Set<string>();
   const groups: TestFileGroup[] = [];
   const layoutNotes = new Set<string>();
+  const intoNotes: string[] = [];
   for (const [target, cases] of byTarget) {
     const project = projectFor(target, plan.project);
     const place = testFilePlace(target, project, renderer);
-    const path = uniquePath(place.path, used);
+    const own = ownTestFile ? ownFileFor(target, place, used, ownTestFile) : undefined;
+    if (own) intoNotes.push(own.note);
+    const path = own?.path ?? uniquePath(place.path, used);
     const importPath = importPathOf(cases[0], path, project, renderer);
     const bindings = new Map<string, OracleBinding>();
     const kept: TestCase[] = [];
@@ -82,7 +91,43 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
     groups.push({ path, target, project, importPath, bindings: [...bindings.values()], cases: kept });
     if (place.note) layoutNotes.add(place.note);
   }
-  return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes] };
+  return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes], intoNotes };
+}
+
+/** `test/foo.amtp.test.js` → `test/foo.test.js`, `tests/test_foo_amtp.py` → `tests/test_foo.py`: the person's file beside AMTP's. */
+export function personTestPath(amtpPath: string): string | undefined {
+  const slash = amtpPath.lastIndexOf('/') + 1;
+  const name = amtpPath.slice(slash);
+  const theirs = name.replace(/\.amtp(?=\.)|_amtp(?=(?:_[^/]*)?\.py$)/, '');
+  return theirs !== name && theirs ? amtpPath.slice(0, slash) + theirs : undefined;
+}
+
+/** A name AMTP gives its own test files (`.amtp`, `_amtp`, numbered when two modules share a stem). */
+export function isAmtpTestPath(path: string): boolean {
+  return /(?:\.amtp\d*\.[^/]+|_amtp\d*(?:_[^/]*)?\.py)$/.test(path);
+}
+
+/**
+ * Where a module's cases go when the run adds them to the person's own files (`intoExisting`), and
+ * what the run says about it; `path` is absent when AMTP's own file is written instead.
+ */
+function ownFileFor(
+  target: string,
+  place: { path: string; note?: string },
+  used: Set<string>,
+  exists: (path: string) => boolean,
+): { path?: string; note: string } | undefined {
+  const theirs = personTestPath(place.path);
+  if (!theirs) return { note: `${target}: ${place.path} has no name of yours beside it, so its cases go there.` };
+  const fallback = `${target}: no test file of yours at ${theirs}, so its cases go to ${place.path}.`;
+  // A file the project's own runner does not run (or runs with another framework) is not one to add to.
+  if (place.note) return { note: `${target}: ${theirs} is not run as ${place.path} would be, so its cases go to ${place.path}.` };
+  // Two modules with the same file stem would both name it: the person's file is then left alone.
+  if (used.has(place.path) || used.has(theirs)) return { note: fallback };
+  if (!exists(theirs)) return { note: fallback };
+  used.add(theirs);
+  used.add(place.path);
+  return { path: theirs, note: `${target}: its cases are added to your ${theirs}, whose own tests all stay.` };
 }
 
 /** How a test file at `testPath` reaches the module `c` targets: a relative path or specifier, or a Python module. */
