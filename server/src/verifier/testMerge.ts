@@ -150,11 +150,10 @@ function pythonImports(text: string): ImportStatement[] {
       }
       if (tokens[i]?.kind === ',') i += 1;
     }
-    out.push({
-      text: text.slice(node.from, node.to).replace(/\s+$/, ''),
-      names,
-      end: node.from + text.slice(node.from, node.to).replace(/\s+$/, '').length,
-    });
+    // A comment at the end of the line (`# noqa: F401`) belongs to the statement: it moves with it.
+    const own = text.slice(node.from, node.to).replace(/\s+$/, '');
+    const comment = /^[ \t]*#[^\n]*/.exec(text.slice(node.from + own.length))?.[0] ?? '';
+    out.push({ text: own + comment, names, end: node.from + own.length + comment.length });
   }
   return out;
 }

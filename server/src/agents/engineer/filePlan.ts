@@ -94,7 +94,7 @@ export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (
   return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes], intoNotes };
 }
 
-/** `test/foo.amtp.test.js` → `test/foo.test.js`, `tests/test_foo_amtp.py` → `tests/test_foo.py`: the person's file beside AMTP's. */
+/** `foo.amtp.test.js` → `foo.test.js`, `test_foo_amtp.py` → `test_foo.py`, in the same folder: the person's file beside AMTP's. */
 export function personTestPath(amtpPath: string): string | undefined {
   const slash = amtpPath.lastIndexOf('/') + 1;
   const name = amtpPath.slice(slash);
