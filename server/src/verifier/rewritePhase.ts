@@ -6,7 +6,7 @@ import type { CaseResult } from '../core/run';
 import { firstLine } from './classify';
 import { putFile } from './files';
 import type { TestFileState, VerifyState } from './state';
-import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests, testSource } from './testFile';
+import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests } from './testFile';
 
 export async function rewritePhase(s: VerifyState): Promise<string[]> {
   const { ctx, results } = s;
@@ -54,10 +54,16 @@ function quarantineSource(file: TestFileState, q: string[]): string {
   let out = file.personal.own;
   // A repair may have changed a test since the engineer wrote it: the current text is the one kept.
   for (const id of q) {
-    const now = testSource(file.path, file.content, id);
-    if (now !== undefined && findTests(file.path, out).some((b) => b.caseId === id)) out = replaceTest(file.path, out, id, now);
+    const now = lineText(file.content, findTests(file.path, file.content).find((b) => b.caseId === id));
+    const then = lineText(out, findTests(file.path, out).find((b) => b.caseId === id));
+    if (now !== undefined && then !== undefined && now !== then) out = replaceTest(file.path, out, id, now);
   }
   return out;
+}
+
+/** A test's text from the start of its first line, so its lines keep their indentation relative to each other. */
+function lineText(content: string, b: { start: number; end: number } | undefined): string | undefined {
+  return b && content.slice(content.lastIndexOf('\n', b.start - 1) + 1, b.end);
 }
 
 /** `x.test.js` → `x.amtp.test.js`, `test_x.py` → `test_x_amtp.py` (same folder), for the quarantine file's name. */
