@@ -55,6 +55,20 @@ describe('file plan: into the person’s own test file', () => {
     );
     assert.deepEqual(none.intoNotes, ['index.js: no test file of yours at test/ms.test.js, so its cases go to test/ms.amtp.test.js.']);
 
+    // The project's command starts ava: their test/ms.test.js is an ava file, never one for AMTP's jest tests.
+    const ava = {
+      ...plan,
+      project: {
+        ...plan.project,
+        test_setup: { ...plan.project.test_setup, runs: { patterns: ['test/*.js'], source: 'scripts.test', runner: 'ava' } },
+      },
+    };
+    const foreign = planFiles(ava, 'jest', () => true);
+    assert.ok(!foreign.groups.some((g) => g.path === 'test/ms.test.js'));
+    assert.deepEqual(foreign.intoNotes, [
+      `index.js: your test files are run by another runner than AMTP writes for, so its cases go to ${foreign.groups[0].path}.`,
+    ]);
+
     const off = planFiles(plan, 'jest');
     assert.deepEqual(
       off.groups.map((g) => g.path),

@@ -4,7 +4,7 @@
 import type { OracleBinding, TestCase, TestCases } from '../../contracts/types';
 import type { Framework } from '../../core/frameworks';
 import { RENDERERS } from '../../frameworks';
-import { importPathFor, testFilePlace } from '../../frameworks/layout';
+import { foreignRunner, importPathFor, testFilePlace } from '../../frameworks/layout';
 import { pythonModule } from '../../frameworks/pytest';
 import type { FrameworkRenderer, Project } from '../../frameworks/types';
 
@@ -70,7 +70,8 @@ export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (
   for (const [target, cases] of byTarget) {
     const project = projectFor(target, plan.project);
     const place = testFilePlace(target, project, renderer);
-    const own = ownTestFile ? ownFileFor(target, place, used, ownTestFile) : undefined;
+    const foreign = foreignRunner(project.test_setup.runs, renderer);
+    const own = ownTestFile ? ownFileFor(target, place, foreign, used, ownTestFile) : undefined;
     if (own) intoNotes.push(own.note);
     const path = own?.path ?? uniquePath(place.path, used);
     const importPath = importPathOf(cases[0], path, project, renderer);
@@ -114,14 +115,15 @@ export function isAmtpTestPath(path: string): boolean {
 function ownFileFor(
   target: string,
   place: { path: string; note?: string },
+  foreign: boolean,
   used: Set<string>,
   exists: (path: string) => boolean,
 ): { path?: string; note: string } | undefined {
   const theirs = personTestPath(place.path);
   if (!theirs) return { note: `${target}: ${place.path} has no name of yours beside it, so its cases go there.` };
   const fallback = `${target}: no test file of yours at ${theirs}, so its cases go to ${place.path}.`;
-  // A file the project's own runner does not run (or runs with another framework) is not one to add to.
-  if (place.note) return { note: `${target}: ${theirs} is not run as ${place.path} would be, so its cases go to ${place.path}.` };
+  // The project's test command runs another framework (or a script of its own): their file is written for that, not for AMTP's.
+  if (foreign) return { note: `${target}: your test files are run by another runner than AMTP writes for, so its cases go to ${place.path}.` };
   // Two modules with the same file stem would both name it: the person's file is then left alone.
   if (used.has(place.path) || used.has(theirs)) return { note: fallback };
   if (!exists(theirs)) return { note: fallback };
