@@ -70,10 +70,10 @@ export function assemble(
   if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
   const layoutNote =
     [
+      ...intoNotes,
       files.length && layoutNotes.length
         ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}`
         : '',
-      ...intoNotes,
     ]
       .filter(Boolean)
       .join(' ') || undefined;
