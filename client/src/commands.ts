@@ -104,7 +104,8 @@ export async function generate(
     ctx.client,
     ctx.model,
     scope ? `AMTP: generating tests for ${describeScope(scope)}` : 'AMTP: generating tests',
-    (workDoneToken) => P.sendRequest(ctx.client, P.Generate, {
+    (workDoneToken) =>
+      P.sendRequest(ctx.client, P.Generate, {
         depth,
         framework,
         workDoneToken,

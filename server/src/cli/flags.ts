@@ -193,7 +193,7 @@ export const FLAGS = {
   },
   'into-existing': {
     type: 'boolean',
-    help: "add the cases to your own test file of the module when there is one (test/foo.test.js for test/foo.amtp.test.js, tests/test_foo.py for tests/test_foo_amtp.py), keeping every test already in it; changing your file is an overwrite (high risk: asks, or --yes). Without one, the AMTP file is written as usual",
+    help: 'add the cases to your own test file of the module when there is one (test/foo.test.js for test/foo.amtp.test.js, tests/test_foo.py for tests/test_foo_amtp.py), keeping every test already in it; changing your file is an overwrite (high risk: asks, or --yes). Without one, the AMTP file is written as usual',
     commands: ['generate'],
   },
   commit: {

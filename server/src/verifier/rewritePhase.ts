@@ -54,8 +54,14 @@ function quarantineSource(file: TestFileState, q: string[]): string {
   let out = file.personal.own;
   // A repair may have changed a test since the engineer wrote it: the current text is the one kept.
   for (const id of q) {
-    const now = lineText(file.content, findTests(file.path, file.content).find((b) => b.caseId === id));
-    const then = lineText(out, findTests(file.path, out).find((b) => b.caseId === id));
+    const now = lineText(
+      file.content,
+      findTests(file.path, file.content).find((b) => b.caseId === id),
+    );
+    const then = lineText(
+      out,
+      findTests(file.path, out).find((b) => b.caseId === id),
+    );
     if (now !== undefined && then !== undefined && now !== then) out = replaceTest(file.path, out, id, now);
   }
   return out;

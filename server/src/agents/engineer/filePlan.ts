@@ -123,7 +123,8 @@ function ownFileFor(
   if (!theirs) return { note: `${target}: ${place.path} has no name of yours beside it, so its cases go there.` };
   const fallback = `${target}: no test file of yours at ${theirs}, so its cases go to ${place.path}.`;
   // The project's test command runs another framework (or a script of its own): their file is written for that, not for AMTP's.
-  if (foreign) return { note: `${target}: your test files are run by another runner than AMTP writes for, so its cases go to ${place.path}.` };
+  if (foreign)
+    return { note: `${target}: your test files are run by another runner than AMTP writes for, so its cases go to ${place.path}.` };
   // Two modules with the same file stem would both name it: the person's file is then left alone.
   if (used.has(place.path) || used.has(theirs)) return { note: fallback };
   if (!exists(theirs)) return { note: fallback };
