@@ -8,7 +8,7 @@ import type { EngineerOutput } from '../contracts/types';
 import type { RunStore } from './store';
 
 /** Merges a rendered test file into the one on disk (verifier/testMerge.ts); undefined when it cannot. */
-export type MergeTests = (path: string, existing: string, incoming: string) => string | undefined;
+export type MergeTests = (path: string, existing: string, incoming: string, opts?: { append?: boolean }) => string | undefined;
 
 export interface WritePlan {
   content: string;
@@ -36,7 +36,7 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
   const { file, before, merge } = w;
   if (before !== null && w.run.params.intoExisting && !isAmtpTestPath(file.path)) {
     // The person's own test file: their tests stay byte for byte, or nothing is written at all.
-    const merged = merge?.(file.path, before, file.content);
+    const merged = merge?.(file.path, before, file.content, { append: true });
     if (merged === undefined)
       return {
         refused: `AMTP cannot add its tests to your ${file.path} without changing what is already there (an import it needs binds a name your file binds differently, or the result would not parse); nothing was written: run without --into-existing for a file of AMTP's own`,

@@ -13,13 +13,14 @@ import { findTests, isPython, replaceTest, type TestBlock } from './testFile';
 
 /**
  * The merged file, or undefined when the two cannot be merged safely (then it is a whole-file overwrite).
- * A file without AMTP tests yet (the person's own, for `--into-existing`) gets the new file's body,
- * its tests and the helpers they use, after everything already in it.
+ * With `append` (the person's own file, `--into-existing`), a file without AMTP tests yet gets the
+ * new file's body, its tests and the helpers they use, after everything already in it; without it,
+ * such a file is not merged into (an earlier run's file the person replaced is theirs to keep or not).
  */
-export function mergeTestFile(path: string, existing: string, incoming: string): string | undefined {
+export function mergeTestFile(path: string, existing: string, incoming: string, opts: { append?: boolean } = {}): string | undefined {
   const ours = findTests(path, existing);
   const theirs = findTests(path, incoming);
-  if (!theirs.length) return undefined;
+  if (!theirs.length || (!ours.length && !opts.append)) return undefined;
   try {
     let out = withImports(path, existing, incoming);
     if (out === undefined) return undefined;
