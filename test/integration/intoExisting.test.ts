@@ -107,6 +107,25 @@ describe("--into-existing: AMTP's cases go into the person's own test file", fun
     assert.equal(await fsp.readFile(path.join(ws, THEIRS), 'utf8'), THEIR_FILE);
   });
 
+  it('when the tests cannot be added without changing what is there, nothing is written and the audit says why', async () => {
+    // Their file binds `it` but not `describe`: AMTP's `const { describe, it } = require('node:test')` would bind `it` twice.
+    const theirs = "const { it } = require('node:test');\nconst assert = require('node:assert');\n\nit('mine', () => assert.ok(true));\n";
+    await fsp.writeFile(path.join(ws, THEIRS), theirs);
+    const { code, s, stderr } = await generate(ws, ['--yes', '--into-existing']);
+    assert.deepEqual(s.files, [{ path: THEIRS, action: 'failed' }], stderr);
+    // Like any refused write (unmet.ts), the cases keep the write stage's verdict: the run completes, with nothing to verify.
+    assert.equal(code, 0);
+    assert.equal(s.status, 'completed');
+    assert.equal(await fsp.readFile(path.join(ws, THEIRS), 'utf8'), theirs);
+    const run = JSON.parse(await fsp.readFile(path.join(ws, '.amtp/runs', `${s.runId}.json`), 'utf8'));
+    const refused = run.audit.filter((a: { outcome: string }) => a.outcome === 'refused');
+    assert.deepEqual(
+      refused.map((a: { tool: string; target: string }) => [a.tool, a.target]),
+      [['fs.overwrite', THEIRS]],
+    );
+    assert.match(refused[0].detail, /cannot add its tests to your test\/sample-lib\.test\.js without changing what is already there/);
+  });
+
   it('with no file of the person beside it, the AMTP file is written and the run says why', async () => {
     await fsp.rm(path.join(ws, THEIRS));
     const { code, s, stderr } = await generate(ws, ['--yes', '--into-existing']);
