@@ -107,6 +107,25 @@ describe("--into-existing: AMTP's cases go into the person's own test file", fun
     assert.equal(await fsp.readFile(path.join(ws, THEIRS), 'utf8'), THEIR_FILE);
   });
 
+  it('killed right after writing their file, `amtp resume` records it merged and verifies only its own tests; theirs stay', async () => {
+    const crashed = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--into-existing', '--json'], {
+      AMTP_CRASH_AT: 'write:file',
+    });
+    assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
+    const [record] = await fsp.readdir(path.join(ws, '.amtp/runs'));
+    const runId = record.replace(/\.json$/, '');
+    const r = await runCli(['resume', runId, ws, '--yes', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout) as Summary;
+    assert.deepEqual(s.files, [{ path: THEIRS, action: 'merged' }]);
+    const merged = await fsp.readFile(path.join(ws, THEIRS), 'utf8');
+    for (const t of THEIR_TESTS) assert.ok(merged.includes('\n' + t), t);
+    const kept = passing(s);
+    assert.deepEqual([...merged.matchAll(/it\('(tc_[0-9a-f]{12}):/g)].map((m) => m[1]).sort(), [...kept].sort());
+    const out = execFileSync(process.execPath, ['--test', 'test/'], { cwd: ws, encoding: 'utf8' });
+    assert.match(out, new RegExp(`# pass ${kept.length + THEIR_TESTS.length}\\n# fail 0`));
+  });
+
   it('when the tests cannot be added without changing what is there, nothing is written and the audit says why', async () => {
     // Their file binds `it` but not `describe`: AMTP's `const { describe, it } = require('node:test')` would bind `it` twice.
     const theirs = "const { it } = require('node:test');\nconst assert = require('node:assert');\n\nit('mine', () => assert.ok(true));\n";
