@@ -69,6 +69,23 @@ describe('file plan: into the person’s own test file', () => {
       `index.js: your test files are run by another runner than AMTP writes for, so its cases go to ${foreign.groups[0].path}.`,
     ]);
 
+    // Two modules with one AMTP name (a/util.js, b/util.js): whose test/util.test.js is cannot be told.
+    const twin = {
+      ...plan,
+      cases: plan.cases.map((c, i) => ({ ...c, target: { ...c.target, file: i % 2 ? 'a/util.js' : 'b/util.js' } })),
+    };
+    const asked2: string[] = [];
+    const both = planFiles(twin, 'jest', (p) => (asked2.push(p), true));
+    assert.deepEqual(asked2, []);
+    assert.deepEqual(
+      both.groups.map((g) => g.path),
+      ['test/util.amtp.test.js', 'test/util.amtp2.test.js'],
+    );
+    assert.deepEqual(both.intoNotes, [
+      "b/util.js: another module's AMTP file has its name too (whose test/util.test.js is cannot be told), so its cases go to test/util.amtp.test.js.",
+      "a/util.js: another module's AMTP file has its name too (whose test/util.test.js is cannot be told), so its cases go to test/util.amtp2.test.js.",
+    ]);
+
     const off = planFiles(plan, 'jest');
     assert.deepEqual(
       off.groups.map((g) => g.path),

@@ -67,13 +67,22 @@ export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (
   const groups: TestFileGroup[] = [];
   const layoutNotes = new Set<string>();
   const intoNotes: string[] = [];
+  // AMTP names two modules share (src/index.js, lib/index.js): whose the person's file is cannot be told, so it is left alone.
+  const names = [...byTarget.keys()].map((t) => testFilePlace(t, projectFor(t, plan.project), renderer).path);
+  const shared = new Set(names.filter((n, i) => names.indexOf(n) !== i));
   for (const [target, cases] of byTarget) {
     const project = projectFor(target, plan.project);
     const place = testFilePlace(target, project, renderer);
     const foreign = foreignRunner(project.test_setup.runs, renderer);
-    const own = ownTestFile ? ownFileFor(target, place, foreign, used, ownTestFile) : undefined;
-    if (own) intoNotes.push(own.note);
-    const path = own?.path ?? uniquePath(place.path, used);
+    const unfit = foreign ? 'runner' : shared.has(place.path) ? 'shared' : undefined;
+    const own = ownTestFile ? ownFileFor(place.path, unfit, used, ownTestFile) : undefined;
+    const path = own && 'path' in own ? own.path : uniquePath(place.path, used);
+    if (own)
+      intoNotes.push(
+        'path' in own
+          ? `${target}: its cases are added to your ${path}, whose own tests all stay.`
+          : `${target}: ${own.why}, so its cases go to ${path}.`,
+      );
     const importPath = importPathOf(cases[0], path, project, renderer);
     const bindings = new Map<string, OracleBinding>();
     const kept: TestCase[] = [];
@@ -109,28 +118,25 @@ export function isAmtpTestPath(path: string): boolean {
 }
 
 /**
- * Where a module's cases go when the run adds them to the person's own files (`intoExisting`), and
- * what the run says about it; `path` is absent when AMTP's own file is written instead.
+ * The person's own test file for a module's cases when the run adds them to it (`intoExisting`), or
+ * why AMTP's own file is written instead.
  */
 function ownFileFor(
-  target: string,
-  place: { path: string; note?: string },
-  foreign: boolean,
+  amtpPath: string,
+  /** the project's command runs another framework (`runner`), or another module has the same AMTP name (`shared`) */
+  unfit: 'runner' | 'shared' | undefined,
   used: Set<string>,
   exists: (path: string) => boolean,
-): { path?: string; note: string } | undefined {
-  const theirs = personTestPath(place.path);
-  if (!theirs) return { note: `${target}: ${place.path} has no name of yours beside it, so its cases go there.` };
-  const fallback = `${target}: no test file of yours at ${theirs}, so its cases go to ${place.path}.`;
+): { path: string } | { why: string } {
+  const theirs = personTestPath(amtpPath);
+  if (!theirs) return { why: `${amtpPath} has no name of yours beside it` };
   // The project's test command runs another framework (or a script of its own): their file is written for that, not for AMTP's.
-  if (foreign)
-    return { note: `${target}: your test files are run by another runner than AMTP writes for, so its cases go to ${place.path}.` };
-  // Two modules with the same file stem would both name it: the person's file is then left alone.
-  if (used.has(place.path) || used.has(theirs)) return { note: fallback };
-  if (!exists(theirs)) return { note: fallback };
+  if (unfit === 'runner') return { why: 'your test files are run by another runner than AMTP writes for' };
+  if (unfit === 'shared') return { why: `another module's AMTP file has its name too (whose ${theirs} is cannot be told)` };
+  if (!exists(theirs)) return { why: `no test file of yours at ${theirs}` };
   used.add(theirs);
-  used.add(place.path);
-  return { path: theirs, note: `${target}: its cases are added to your ${theirs}, whose own tests all stay.` };
+  used.add(amtpPath);
+  return { path: theirs };
 }
 
 /** How a test file at `testPath` reaches the module `c` targets: a relative path or specifier, or a Python module. */
