@@ -89,6 +89,8 @@ export interface GenerateParams {
   framework: FrameworkChoice;
   /** some files and symbols instead of the whole workspace (CodeLens, "for This File", "for Selection") */
   scope?: { only?: string[]; changedSince?: string };
+  /** add the cases to the person's own test file of each module when there is one (default: the amtp.intoExistingTestFile setting) */
+  intoExisting?: boolean;
   /** LSP work-done progress token created by the client: stage and case counts are reported on it until the run ends */
   workDoneToken?: string;
 }
@@ -316,6 +318,8 @@ export interface ServerSettings {
   characterize?: boolean;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
+  /** add the cases to the person's own test file of each module when there is one (an overwrite: asks with the diff) */
+  intoExistingTestFile?: boolean;
   /** batch budgets: tokens of one request, and batches in flight at once */
   maxInputTokens?: number;
   concurrency?: number;

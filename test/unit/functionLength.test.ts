@@ -25,7 +25,6 @@ const PENDING = new Set<string>([
   'server/src/mcp/walk.ts',
   'server/src/pipeline/batchSession.ts',
   'server/src/pipeline/legacyAgentStage.ts',
-  'server/src/pipeline/writeStage.ts',
   'server/src/record/replay.ts',
   'server/src/verifier/stage.ts',
   'client/src/extension.ts',

@@ -75,6 +75,7 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   if (runs !== undefined) s.verifyRuns = runs;
   const testTimeout = positiveInt(get('testTimeoutSeconds'));
   if (testTimeout !== undefined) s.testTimeoutSeconds = testTimeout;
+  if (get('intoExistingTestFile') === true) s.intoExistingTestFile = true;
   for (const key of ['maxInputTokens', 'concurrency'] as const) {
     const n = positiveInt(get(key));
     if (n !== undefined) s[key] = n;

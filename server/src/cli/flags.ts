@@ -196,6 +196,11 @@ export const FLAGS = {
     help: 'plan tests for what changed since the git ref REF in the working tree: the changed symbols of changed files, and untracked files',
     commands: ['generate'],
   },
+  'into-existing': {
+    type: 'boolean',
+    help: 'add the cases to your own test file of the module when there is one (test/foo.test.js for test/foo.amtp.test.js, tests/test_foo.py for tests/test_foo_amtp.py), keeping every test already in it; changing your file is an overwrite (high risk: asks, or --yes). Without one, the AMTP file is written as usual',
+    commands: ['generate'],
+  },
   commit: {
     type: 'boolean',
     help: "after a completed run, create a branch named from the Test Engineer's PR metadata with one commit of exactly the files the run kept (high risk; never pushes; your checkout and staged changes are not touched)",

@@ -50,6 +50,7 @@ export interface RunOptions {
   runs?: number;
   testTimeout?: number;
   commit?: boolean;
+  intoExisting?: boolean;
 }
 
 /** Run parameters with the environment's models; verification on unless turned off. */
@@ -83,6 +84,7 @@ export function runParams(o: RunOptions): RunParams {
   };
   if (o.commit) params.commit = true;
   params.characterize = o.characterize !== false;
+  if (o.intoExisting) params.intoExisting = true;
   return params;
 }
 

@@ -39,6 +39,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     runs: num(v.runs),
     testTimeout: num(v['test-timeout']),
     commit: v.commit,
+    intoExisting: v['into-existing'],
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;

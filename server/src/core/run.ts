@@ -140,6 +140,11 @@ export interface FileRecord {
    * works on it and restores it on resume, as it does with the engineer's text for a new file.
    */
   written?: string;
+  /**
+   * For the person's own test file this run merged its cases into (`--into-existing`), the file as it
+   * was before: the verifier removes only this run's tests from it and puts this text back when none stays.
+   */
+  before?: string;
 }
 
 export interface RunParams {
@@ -158,6 +163,8 @@ export interface RunParams {
   commit?: boolean;
   /** some files and symbols instead of the whole workspace */
   scope?: RunScope;
+  /** add the cases to the person's own test file of the module when there is one (`--into-existing`; fs.overwrite, high risk) */
+  intoExisting?: boolean;
   /** USD per million tokens by model, when the person gave a price table; kept so a resume prices the same way */
   prices?: PriceTable;
   /** run exported functions with no documented result to pin what they do (docs/characterization.md); absent = off */

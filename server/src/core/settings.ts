@@ -43,6 +43,7 @@ export const SETTINGS = {
   verifyRuns: { scope: 'resource' },
   characterize: { scope: 'resource' },
   testTimeoutSeconds: { scope: 'resource' },
+  intoExistingTestFile: { scope: 'resource' },
   maxInputTokens: { scope: 'window' },
   concurrency: { scope: 'window' },
   codeLens: { scope: 'window', clientOnly: true },

@@ -128,6 +128,7 @@ export class AmtpService {
     params.characterize = s.characterize !== false;
     const scope = await resolveScope(this.workspace, p.scope ?? {});
     if (scope) params.scope = scope;
+    if (p.intoExisting ?? s.intoExistingTestFile) params.intoExisting = true;
     const runId = newRunId();
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;

@@ -16,6 +16,7 @@ import { scopeMap } from '../agents/crawler/scope';
 import { LlmConfigError } from '../llm/errors';
 import { redactValue } from '../util/redact';
 import { runBatch, type BatchEnd, type BatchJob } from './batchSession';
+import { ownTestFileIn } from './personTests';
 import { pool } from './pool';
 import { RateGate } from './rateGate';
 import type { Stage, StageContext } from './stage';
@@ -118,7 +119,12 @@ function planContext(ctx: StageContext, agent: AgentId, prompt: string): PlanCon
       `the input budget (${budget.inputTokens} tokens) leaves no room for a ${agent} batch beside its ${estimateTokens(prompt)}-token system prompt: raise it (--max-input-tokens)`,
     );
   }
-  return { budget: { payloadTokens, outputTokens: budget.outputTokens }, depth: params.depth, framework: params.framework };
+  return {
+    budget: { payloadTokens, outputTokens: budget.outputTokens },
+    depth: params.depth,
+    framework: params.framework,
+    ...(params.intoExisting ? { ownTestFile: ownTestFileIn(ctx.deps.workspace) } : {}),
+  };
 }
 
 /** What the agent's batches are cut from, and where it came from (the envelope says). */
