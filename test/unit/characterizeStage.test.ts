@@ -6,8 +6,9 @@ import { caseIcon, describeCase, PINNED_NOTE } from '../../client/src/model/runs
 import { smokeCase } from '../../server/src/agents/generator/plannedCases';
 import { describeModules } from '../../server/src/agents/generator/modules';
 import { charToTestCase } from '../../server/src/characterize/case';
-import type { CharCase } from '../../server/src/characterize/characterize';
+import { characterizeModule, type CharCase } from '../../server/src/characterize/characterize';
 import { characterizerFor, type Characterizer } from '../../server/src/characterize/language';
+import { characterizePythonModule } from '../../server/src/characterize/python/characterize';
 import { characterizeApproved } from '../../server/src/characterize/run';
 import { amendPlan } from '../../server/src/characterize/plan';
 import { charJobs, exportPath } from '../../server/src/characterize/targets';
@@ -104,10 +105,10 @@ describe('characterize stage: targets', () => {
     assert.deepEqual(charJobs({ ...planOf(m), cases: [] }, m), []);
   });
 
-  it('picks an engine by language: JavaScript only for now', () => {
-    assert.equal(typeof characterizerFor('javascript'), 'function');
+  it('picks an engine by language: Node for JavaScript, CPython for Python, none for TypeScript sources', () => {
+    assert.equal(characterizerFor('javascript'), characterizeModule);
+    assert.equal(characterizerFor('python'), characterizePythonModule);
     assert.equal(characterizerFor('typescript'), undefined);
-    assert.equal(characterizerFor('python'), undefined);
   });
 });
 

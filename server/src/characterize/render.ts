@@ -1,9 +1,10 @@
 // Writes characterization cases as a node:test file. Every title starts with CHAR_PREFIX so the
 // tree view, the verifier and a reader can tell a pinned current behaviour from a documented one.
+import { CHAR_PREFIX } from '../frameworks/header';
 import { isScalar, jsLiteral } from './values';
 import type { CharCase } from './characterize';
 
-export const CHAR_PREFIX = 'pins current behaviour: ';
+export { CHAR_PREFIX };
 
 function callText(c: CharCase): string {
   // An empty path is the module itself (module.exports = function …).

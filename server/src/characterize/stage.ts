@@ -15,6 +15,7 @@ import type { Stage, StageContext } from '../pipeline/stage';
 import type { ModuleCharacterization } from './characterize';
 import { charToTestCase } from './case';
 import { characterizerFor } from './language';
+import { pyCharToTestCase } from './python/case';
 import { characterizeApproved, type CharRunResult } from './run';
 import { charJobs, type CharJob } from './targets';
 
@@ -33,7 +34,7 @@ export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharac
   for (const c of m.cases) {
     const reach = job.reach.get(c.path.join('.'));
     if (!reach) continue;
-    const tc = charToTestCase(c, job.module, language, reach);
+    const tc = job.language === 'python' ? pyCharToTestCase(c, job.module) : charToTestCase(c, job.module, language, reach);
     if (seen.has(tc.id)) continue;
     seen.add(tc.id);
     cases.push(tc);
