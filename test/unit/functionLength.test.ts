@@ -24,7 +24,6 @@ const PENDING = new Set<string>([
   'server/src/mcp/runTools.ts',
   'server/src/mcp/server.ts',
   'server/src/mcp/walk.ts',
-  'server/src/pipeline/batchSession.ts',
   'server/src/pipeline/legacyAgentStage.ts',
   'server/src/pipeline/writeStage.ts',
   'server/src/record/replay.ts',
