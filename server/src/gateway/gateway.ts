@@ -14,6 +14,15 @@ export interface ApprovalRequest {
   diff?: { path: string; before: string | null; after: string };
 }
 
+/** What a tool call says about itself: shown in its approval request and written in its audit rows. */
+export interface ToolCallInfo {
+  summary: string;
+  target?: string;
+  diff?: ApprovalRequest['diff'];
+  /** a stable approval id (a resumed run finds its pending request again); a random one when absent */
+  approvalId?: string;
+}
+
 export interface ApprovalAnswer {
   decision: Exclude<Decision, 'auto'>;
   note?: string;
@@ -45,11 +54,7 @@ export class Gateway {
     private readonly policy: RiskPolicy = {},
   ) {}
 
-  async execute<T>(
-    tool: ToolName,
-    info: { summary: string; target?: string; diff?: ApprovalRequest['diff']; approvalId?: string },
-    body: () => Promise<T>,
-  ): Promise<GatewayResult<T>> {
+  async execute<T>(tool: ToolName, info: ToolCallInfo, body: () => Promise<T>): Promise<GatewayResult<T>> {
     const risk = riskOf(tool, this.policy);
     let approval: ApprovalRecord | undefined;
     if (risk === 'high') {
