@@ -11,6 +11,41 @@ import { prMetadata } from './pr';
 export function assemble(plan: TestCases, framework: Framework, outputs: TestBodies[]): EngineerOutput {
   const { renderer, groups, notWritten, layoutNotes } = planFiles(plan, framework);
   const reported = new Set(notWritten.map((n) => n.caseId));
+  const { bodies, devDeps } = collectBodies(outputs, reported, notWritten);
+  const files = renderFiles(groups, bodies, renderer, reported, notWritten);
+  const runProject = runProjectOf(plan, groups, files);
+  const testPaths = files.map((f) => f.path);
+  const allIds = files.flatMap((f) => f.caseIds);
+  for (const s of renderer.supportFiles?.(runProject, testPaths) ?? []) files.push({ ...s, caseIds: allIds });
+  const command = renderer.runCommand(
+    runProject,
+    testPaths.length ? testPaths : [testDir(plan.project, renderer)],
+    groups.map((g) => g.target),
+  );
+  if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
+  const layoutNote =
+    files.length && layoutNotes.length
+      ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}`
+      : undefined;
+  const out = {
+    files,
+    command,
+    not_written: notWritten,
+    ...(devDeps.size ? { dev_dependencies: [...devDeps].sort() } : {}),
+    ...(layoutNote ? { layout_note: layoutNote } : {}),
+  };
+  return { schema_version: '1', framework, ...out, pr: prMetadata(plan, framework, out) };
+}
+
+/**
+ * The batches' bodies by case id (the first one wins), the dev dependencies they asked for, and
+ * the cases they did not write, each reported once (added to `notWritten` and `reported`).
+ */
+function collectBodies(
+  outputs: TestBodies[],
+  reported: Set<string>,
+  notWritten: EngineerOutput['not_written'],
+): { bodies: Bodies; devDeps: Set<string> } {
   const bodies: Bodies = new Map();
   const devDeps = new Set<string>();
   for (const out of outputs) {
@@ -22,6 +57,17 @@ export function assemble(plan: TestCases, framework: Framework, outputs: TestBod
     }
     for (const d of out.dev_dependencies ?? []) devDeps.add(d);
   }
+  return { bodies, devDeps };
+}
+
+/** One test file per group with its cases whose bodies parse and validate; the others go to notWritten with the reason. */
+function renderFiles(
+  groups: TestFileGroup[],
+  bodies: Bodies,
+  renderer: FrameworkRenderer,
+  reported: Set<string>,
+  notWritten: EngineerOutput['not_written'],
+): EngineerOutput['files'] {
   // Every body is parsed first, then checked as one batch (pytest: one interpreter for all of them).
   const parsed = groups.map((g) => ({ g, items: parseGroup(g, bodies, renderer, reported, notWritten) }));
   const invalid =
@@ -48,33 +94,17 @@ export function assemble(plan: TestCases, framework: Framework, outputs: TestBod
     });
     files.push({ path: g.path, content, caseIds: rendered.map((r) => r.case.id) });
   }
+  return files;
+}
+
+/** The project as the run command sees it: TypeScript when any written file is (a JS-only run of a TS project says javascript). */
+function runProjectOf(plan: TestCases, groups: TestFileGroup[], files: EngineerOutput['files']): TestCases['project'] {
   const anyTs = groups.some((g) => g.project.typescript && files.some((f) => f.path === g.path));
-  const runProject = {
+  return {
     ...plan.project,
     typescript: anyTs,
     language: anyTs ? ('typescript' as const) : plan.project.language === 'typescript' ? ('javascript' as const) : plan.project.language,
   };
-  const testPaths = files.map((f) => f.path);
-  const allIds = files.flatMap((f) => f.caseIds);
-  for (const s of renderer.supportFiles?.(runProject, testPaths) ?? []) files.push({ ...s, caseIds: allIds });
-  const command = renderer.runCommand(
-    runProject,
-    testPaths.length ? testPaths : [testDir(plan.project, renderer)],
-    groups.map((g) => g.target),
-  );
-  if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
-  const layoutNote =
-    files.length && layoutNotes.length
-      ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}`
-      : undefined;
-  const out = {
-    files,
-    command,
-    not_written: notWritten,
-    ...(devDeps.size ? { dev_dependencies: [...devDeps].sort() } : {}),
-    ...(layoutNote ? { layout_note: layoutNote } : {}),
-  };
-  return { schema_version: '1', framework, ...out, pr: prMetadata(plan, framework, out) };
 }
 
 type Bodies = Map<string, { body: string; async: boolean }>;
