@@ -17,7 +17,6 @@ const PENDING = new Set<string>([
   'server/src/agents/crawler/testSetup.ts',
   'server/src/characterize/sandbox.ts',
   'server/src/pipeline/writeStage.ts',
-  'server/src/record/replay.ts',
 ]);
 
 function sources(dir: string): string[] {

@@ -11,7 +11,7 @@ import { selfContained } from '../contracts/selfContained';
 import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
 import type { AgentBatching, PlannedBatch } from '../agents/batching';
 import { acceptReply } from '../llm/accept';
-import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError, usageOf } from '../llm/errors';
+import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from '../llm/errors';
 import type { ChatReply, ChatRequest } from '../llm/provider';
 import { SANITIZER_VERSION } from '../llm/sanitize';
 import type { RateGate } from './rateGate';
@@ -20,6 +20,7 @@ import type { StageContext } from './stage';
 import { sessionKey } from './store';
 import { planAfterTruncation } from './truncation';
 import { askInNewSession } from './askInNewSession';
+import { failedAttemptUsage, type RetryBudget } from './failedAttempt';
 
 /** What a batch ended as; `needs_review` and `failed` stop the agent's other batches from starting. */
 export type BatchEnd = 'done' | 'split' | 'needs_review' | 'failed';
@@ -43,7 +44,7 @@ export interface BatchJob<A extends AgentId> {
 export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number): Promise<BatchEnd> {
   const session = await openSession(ctx, job, index);
   if (typeof session === 'string') return session;
-  const budget: Budget = { malformed: 0, transport: 0, truncated: 0 };
+  const budget: RetryBudget = { malformed: 0, transport: 0, truncated: 0 };
   for (;;) {
     if (ctx.deps.signal?.aborted) throw new CancelledError();
     await job.gate.pass(ctx.deps.signal);
@@ -69,13 +70,6 @@ interface Session {
   where: string;
   request: Omit<ChatRequest, 'temperature' | 'top_p' | 'seed' | 'attempt' | 'signal'>;
   promptHash: string;
-}
-
-/** Each failure kind spends its own budget of retries. */
-interface Budget {
-  malformed: number;
-  transport: number;
-  truncated: number;
 }
 
 /** Changes this batch's record (and through `r`, anything else of the run) and saves it. */
@@ -205,9 +199,7 @@ async function recordFailedAttempt(
     ...(e instanceof SchemaValidationError ? { details: e.errors } : {}),
     ...(e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? { excerpt: e.excerpt } : {}),
   };
-  // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
-  const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
-  const tokens = received ? replyUsage(reply ? reply.usage : usageOf(e)) : undefined;
+  const tokens = failedAttemptUsage(e, reply);
   await saveBatch(ctx, agent, index, (b, r) => {
     b.errors.push(err);
     const a = r.activities.find((x) => x.agent === agent)!;
@@ -224,7 +216,7 @@ async function afterFailure<A extends AgentId>(
   where: string,
   e: unknown,
   attempt: number,
-  budget: Budget,
+  budget: RetryBudget,
 ): Promise<BatchEnd | 'retry'> {
   const { deps } = ctx;
   const { agent } = job;
@@ -259,7 +251,7 @@ async function afterTruncation<A extends AgentId>(
   index: number,
   where: string,
   e: OutputTruncated,
-  budget: Budget,
+  budget: RetryBudget,
 ): Promise<BatchEnd | 'retry'> {
   const { agent } = job;
   const warn = (message: string) => ctx.deps.onEvent?.({ type: 'log', level: 'warn', message });

@@ -11,7 +11,7 @@ import { addUsage, replyUsage } from '../core/usage';
 import { systemPrompt } from '../agents/prompts';
 import { acceptAs } from '../llm/accept';
 import type { SchemaName } from '../contracts/schemas';
-import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError, usageOf } from '../llm/errors';
+import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from '../llm/errors';
 import type { ChatReply, ChatRequest } from '../llm/provider';
 import { SANITIZER_VERSION } from '../llm/sanitize';
 import { redactValue } from '../util/redact';
@@ -20,6 +20,7 @@ import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retr
 import type { Save, Stage, StageContext } from './stage';
 import { planAfterTruncation } from './truncation';
 import { askInNewSession } from './askInNewSession';
+import { failedAttemptUsage, type RetryBudget } from './failedAttempt';
 
 /** What each agent replied with before batching. */
 const LEGACY_OUTPUT = { crawler: 'crawler-output', generator: 'test-cases', engineer: 'engineer-output' } as const satisfies Record<
@@ -72,7 +73,7 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
   });
   const session = await openSession(ctx, agent);
   if (!session) return;
-  const budget: Budget = { malformed: 0, transport: 0, truncated: 0 };
+  const budget: RetryBudget = { malformed: 0, transport: 0, truncated: 0 };
   for (;;) {
     if (deps.signal?.aborted) throw new CancelledError();
     const attempt = await startAttempt(ctx, agent, session.request.model);
@@ -186,19 +187,11 @@ async function recordFailedAttempt(save: Save, agent: AgentId, e: unknown, attem
     details: e instanceof SchemaValidationError ? e.errors : undefined,
     excerpt: e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? e.excerpt : undefined,
   };
-  // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
-  const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
-  const tokens = received ? replyUsage(reply ? reply.usage : usageOf(e)) : undefined;
+  const tokens = failedAttemptUsage(e, reply);
   await saveActivity(save, agent, (a) => {
     a.errors.push(err);
     if (tokens) a.usage = addUsage(a.usage, tokens);
   });
-}
-
-interface Budget {
-  malformed: number;
-  transport: number;
-  truncated: number;
 }
 
 /** The retry policy: each failure kind spends its own budget; 'retry' sends the request again in a new session. */
@@ -207,7 +200,7 @@ async function afterFailure(
   agent: AgentId,
   e: unknown,
   attempt: number,
-  budget: Budget,
+  budget: RetryBudget,
   policy: BackoffPolicy,
 ): Promise<'retry' | 'stop'> {
   const { deps, save, state } = ctx;
