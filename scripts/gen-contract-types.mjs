@@ -23,10 +23,11 @@ export const CONTRACTS = {
   'case-plan': 'CasePlan',
   'engineer-input': 'EngineerInput',
   'test-bodies': 'TestBodies',
+  characterization: 'Characterization',
 };
 
 /** contracts whose $refs point into another contract's $defs */
-const EXTERNAL_ONLY = new Set(['case-plan', 'engineer-input']);
+const EXTERNAL_ONLY = new Set(['case-plan', 'engineer-input', 'characterization']);
 
 // Schemas refer to each other by $id (https://amtp.dev/schemas/…): read those from schemas/, never the network.
 const local = {

@@ -1,7 +1,7 @@
 // The Test Cases view: runs → target files → cases, from the RunsModel.
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
-import { describeCase, describeRun, runHealthLines, type RunsModel, type TreeNode } from './model/runsModel';
+import { caseIcon, describeCase, PINNED_NOTE, describeRun, runHealthLines, type RunsModel, type TreeNode } from './model/runsModel';
 
 const STATUS_ICON: Record<P.CaseStatus, [string, string?]> = {
   planned: ['circle-outline'],
@@ -76,6 +76,7 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     item.tooltip = new vscode.MarkdownString(
       [
         `**${c.id}** · ${c.priority} · ${c.kind}`,
+        c.pinned && PINNED_NOTE,
         `target: \`${c.target.symbol}\` in \`${c.target.file}\``,
         `status: ${c.status}`,
         c.reason && `reason: ${c.reason}`,
@@ -85,7 +86,7 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
         .join('\n\n'),
     );
     const [icon, color] = STATUS_ICON[c.status] ?? ['circle-outline'];
-    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.iconPath = new vscode.ThemeIcon(caseIcon(c, icon), color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `amtp.case.${c.status}`;
     item.command = { command: 'amtp.openCase', title: 'Open Test', arguments: [c] };
     return item;

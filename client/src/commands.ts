@@ -91,7 +91,7 @@ async function pickFramework(ctx: Ctx): Promise<P.FrameworkChoice | undefined> {
 
 export async function generate(
   ctx: Ctx,
-  args?: Partial<Pick<P.GenerateParams, 'depth' | 'framework' | 'scope'>>,
+  args?: Partial<Pick<P.GenerateParams, 'depth' | 'framework' | 'scope' | 'intoExisting'>>,
 ): Promise<P.RunView | undefined> {
   if (!requireTrust('Generate Tests')) return undefined;
   const depth = args?.depth ?? (await pickDepth());
@@ -104,7 +104,15 @@ export async function generate(
     ctx.client,
     ctx.model,
     scope ? `AMTP: generating tests for ${describeScope(scope)}` : 'AMTP: generating tests',
-    (workDoneToken) => P.sendRequest(ctx.client, P.Generate, { depth, framework, workDoneToken, ...(scope ? { scope } : {}) }),
+    (workDoneToken) =>
+      P.sendRequest(ctx.client, P.Generate, {
+        depth,
+        framework,
+        workDoneToken,
+        ...(scope ? { scope } : {}),
+        // absent: the server uses the amtp.intoExistingTestFile setting
+        ...(args?.intoExisting !== undefined ? { intoExisting: args.intoExisting } : {}),
+      }),
   );
   return announce(ctx, run);
 }

@@ -48,6 +48,8 @@ export interface CaseView {
   /** the test file that holds this case, workspace-relative, and the 0-based line of its test */
   testFile?: string;
   testLine?: number;
+  /** a characterization case: it pins what the code did when AMTP ran it, not documented behaviour (never a possible bug) */
+  pinned?: boolean;
 }
 
 export interface RunView {
@@ -87,6 +89,8 @@ export interface GenerateParams {
   framework: FrameworkChoice;
   /** some files and symbols instead of the whole workspace (CodeLens, "for This File", "for Selection") */
   scope?: { only?: string[]; changedSince?: string };
+  /** add the cases to the person's own test file of each module when there is one (default: the amtp.intoExistingTestFile setting) */
+  intoExisting?: boolean;
   /** LSP work-done progress token created by the client: stage and case counts are reported on it until the run ends */
   workDoneToken?: string;
 }
@@ -310,8 +314,12 @@ export interface ServerSettings {
   verify?: boolean;
   /** runs a test must pass in a row (default 3) */
   verifyRuns?: number;
+  /** run undocumented exported functions to pin what they do (default true; needs trust and the run's tests.run approval) */
+  characterize?: boolean;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
+  /** add the cases to the person's own test file of each module when there is one (an overwrite: asks with the diff) */
+  intoExistingTestFile?: boolean;
   /** batch budgets: tokens of one request, and batches in flight at once */
   maxInputTokens?: number;
   concurrency?: number;

@@ -112,12 +112,18 @@ export function goodModel(req: ReceivedRequest): ScriptedReply {
       return { content: fence({ schema_version: '1', cases: files.length ? cases : [structuredClone(ADD_CASE)] }) };
     }
     case 'engineer': {
-      // A body for each case the batch holds: the documented assertion for add, an existence check otherwise.
-      const batch = req.envelope?.payload as { cases?: { case: { id: string; target: { symbol: string } } }[] } | undefined;
-      const tests = (batch?.cases ?? []).map(({ case: c }) => ({
-        case_id: c.id,
-        body: c.id === CASE_ID ? GOOD_BODY : `assert.equal(typeof ${c.target.symbol}, 'function');`,
-      }));
+      // A body for each case the batch holds: the documented assertion for add, a case's own oracle
+      // (a characterization case: `adder.plus1(0)` is 1), an existence check otherwise.
+      type Sent = { id: string; target: { symbol: string }; oracle?: { kind: string; call?: string; expected?: string } };
+      const batch = req.envelope?.payload as { cases?: { case: Sent }[] } | undefined;
+      const body = (c: Sent) => {
+        if (c.id === CASE_ID) return GOOD_BODY;
+        const o = c.oracle;
+        if (o?.call && o.expected !== undefined && (o.kind === 'equals' || o.kind === 'deep_equals'))
+          return `assert.deepStrictEqual(${o.call}, ${o.expected});`;
+        return `assert.equal(typeof ${c.target.symbol}, 'function');`;
+      };
+      const tests = (batch?.cases ?? []).map(({ case: c }) => ({ case_id: c.id, body: body(c) }));
       return { content: fence({ schema_version: '1', tests: batch?.cases ? tests : goodEngineerOutput().tests, not_written: [] }) };
     }
     default:

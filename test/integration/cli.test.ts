@@ -167,6 +167,7 @@ describe('amtp CLI contract', function () {
       'activities',
       'approvals',
       'cases',
+      'characterization',
       'existenceOnlyShare',
       'files',
       'health',
@@ -176,6 +177,11 @@ describe('amtp CLI contract', function () {
       'verification',
     ]);
     assert.equal(s.verification.status, 'skipped');
+    // add(2, 3) is documented: nothing to characterize, so nothing was asked or run for it
+    assert.deepEqual(
+      [s.characterization.status, s.characterization.reason],
+      ['skipped', 'no exported function without a documented result'],
+    );
     assert.deepEqual(
       s.activities.map((a: { agent: string }) => a.agent),
       ['crawler', 'generator', 'engineer'],

@@ -152,6 +152,47 @@ describe('language server handlers (in-process)', function () {
     assert.equal(await fsp.readFile(path.join(ws, target), 'utf8'), approving.approvals[0].diff!.after);
   });
 
+  it("amtp.intoExistingTestFile (or the request's intoExisting) adds the cases to the person's file: an overwrite asked with the diff, their text kept", async () => {
+    const mine =
+      "const test = require('node:test');\nconst assert = require('node:assert');\n\ntest('mine', () => {\n  assert.ok(true);\n});\n";
+    const theirs = path.join(ws, 'test/sample-lib.test.js');
+    await fsp.mkdir(path.dirname(theirs), { recursive: true });
+    await fsp.writeFile(theirs, mine);
+
+    // The setting, a rejection: the person's file stays as it was, no AMTP file appears.
+    const rejecting = new FakeClient(async () => ({ decision: 'rejected' }));
+    const svc = new AmtpService(ws, rejecting.port, { trusted: true, settings: { ...settings, intoExistingTestFile: true } });
+    await svc.generate({ depth: 'standard', framework: 'auto' });
+    await svc.idle();
+    assert.deepEqual(
+      rejecting.approvals.map((a) => [a.tool, a.risk, a.diff?.path, a.diff?.before]),
+      [['fs.overwrite', 'high', 'test/sample-lib.test.js', mine]],
+    );
+    const after = rejecting.approvals[0].diff!.after;
+    assert.ok(after.includes("\ntest('mine', () => {\n  assert.ok(true);\n});\n\ndescribe('src/index.js (AMTP)', () => {\n"), after);
+    assert.deepEqual(
+      rejecting.views.at(-1)!.files.map((f) => [f.path, f.action]),
+      [['test/sample-lib.test.js', 'rejected']],
+    );
+    assert.equal(await fsp.readFile(theirs, 'utf8'), mine);
+    await assert.rejects(fsp.access(path.join(ws, 'test/sample-lib.amtp.test.js')));
+
+    // The request's parameter wins over the setting: false writes AMTP's own file.
+    const own = new AmtpService(ws, new FakeClient().port, { trusted: true, settings: { ...settings, intoExistingTestFile: true } });
+    await own.generate({ depth: 'standard', framework: 'auto', intoExisting: false });
+    await own.idle();
+    await fsp.access(path.join(ws, 'test/sample-lib.amtp.test.js'));
+
+    // Approved: the file is the diff's `after`.
+    const approving = new FakeClient();
+    const svc2 = new AmtpService(ws, approving.port, { trusted: true, settings });
+    await svc2.generate({ depth: 'standard', framework: 'auto', intoExisting: true });
+    await svc2.idle();
+    const ask = approving.approvals.find((a) => a.diff?.path === 'test/sample-lib.test.js')!;
+    assert.equal(ask.tool, 'fs.overwrite');
+    assert.equal(await fsp.readFile(theirs, 'utf8'), ask.diff!.after);
+  });
+
   it('no answer within the approval timeout is recorded as timeout and nothing is written', async () => {
     const probe = new FakeClient();
     const s0 = new AmtpService(ws, probe.port, { trusted: true, settings });

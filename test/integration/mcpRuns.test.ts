@@ -83,6 +83,30 @@ describe('MCP tools that generate and run tests', function () {
     }
   });
 
+  it("intoExisting: the cases go into the person's test/adder.test.js, an overwrite confirmed through elicitation; declined, it stays as it was", async () => {
+    const mine = "const test = require('node:test');\nconst assert = require('node:assert');\n\ntest('mine', () => assert.ok(true));\n";
+    await fsp.mkdir(path.join(ws, 'test'), { recursive: true });
+    await fsp.writeFile(path.join(ws, 'test/adder.test.js'), mine);
+    const declining = await connect(ws, () => ({ action: 'decline' }));
+    try {
+      const r = await declining.call('tests_generate', { depth: 'smoke', framework: 'node-test', intoExisting: true });
+      assert.deepEqual(r.structuredContent.files, [{ path: 'test/adder.test.js', action: 'rejected' }]);
+      assert.match(declining.asked[0].message, /^\[high risk\] fs\.overwrite: Add tests to your test\/adder\.test\.js/);
+      assert.equal(await fsp.readFile(path.join(ws, 'test/adder.test.js'), 'utf8'), mine);
+    } finally {
+      await declining.close();
+    }
+    const c = await connect(ws, approve);
+    try {
+      const r = await c.call('tests_generate', { depth: 'smoke', framework: 'node-test', intoExisting: true });
+      assert.deepEqual(r.structuredContent.files, [{ path: 'test/adder.test.js', action: 'merged' }]);
+      const merged = await fsp.readFile(path.join(ws, 'test/adder.test.js'), 'utf8');
+      assert.ok(merged.includes("\ntest('mine', () => assert.ok(true));\n\ndescribe("), merged);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('a declined confirmation runs nothing', async () => {
     const c = await connect(ws, () => ({ action: 'decline' }));
     try {

@@ -15,8 +15,6 @@ const PENDING = new Set<string>([
   'server/src/agents/crawler/jsdoc.ts',
   'server/src/agents/crawler/staticMap.ts',
   'server/src/agents/crawler/testSetup.ts',
-  'server/src/characterize/sandbox.ts',
-  'server/src/pipeline/writeStage.ts',
 ]);
 
 function sources(dir: string): string[] {

@@ -155,7 +155,16 @@ export function runHealthLines(run: P.RunView): string[] {
   return lines;
 }
 
-/** The case's description in the tree: priority, status and, when there is one, the reason. */
+/** The case's description in the tree: priority, whether it pins current behaviour, status and, when there is one, the reason. */
 export function describeCase(c: P.CaseView): string {
-  return `${c.priority} · ${c.status.replace('_', ' ')}${c.reason ? ` — ${c.reason}` : ''}`;
+  return `${c.priority}${c.pinned ? ' · pins current behaviour' : ''} · ${c.status.replace('_', ' ')}${c.reason ? ` — ${c.reason}` : ''}`;
+}
+
+/** What a characterization case's tooltip says it is, so it is never read as documented behaviour or a possible bug. */
+export const PINNED_NOTE =
+  'pins current behaviour: the expected value is what the code did when AMTP ran it, not what its docs promise; a failure means the code changed (or the test is flaky), never a possible bug';
+
+/** The tree icon of a case: a pin for a characterization case that is planned, written or passing; otherwise its status icon. */
+export function caseIcon(c: P.CaseView, statusIcon: string): string {
+  return c.pinned && (c.status === 'planned' || c.status === 'written' || c.status === 'passing') ? 'pinned' : statusIcon;
 }

@@ -70,10 +70,12 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   if (timeout !== undefined && timeout > 0) s.approvalTimeoutSeconds = timeout;
   if (get('record') === true) s.record = true;
   if (get('verify') === false) s.verify = false;
+  if (get('characterize') === false) s.characterize = false;
   const runs = positiveInt(get('verifyRuns'));
   if (runs !== undefined) s.verifyRuns = runs;
   const testTimeout = positiveInt(get('testTimeoutSeconds'));
   if (testTimeout !== undefined) s.testTimeoutSeconds = testTimeout;
+  if (get('intoExistingTestFile') === true) s.intoExistingTestFile = true;
   for (const key of ['maxInputTokens', 'concurrency'] as const) {
     const n = positiveInt(get(key));
     if (n !== undefined) s[key] = n;

@@ -18,6 +18,8 @@ export interface PlanContext {
   budget: Budget;
   depth: Depth;
   framework: FrameworkChoice;
+  /** with the run's `intoExisting`: whether the person's own test file at this workspace-relative path exists */
+  ownTestFile?: (path: string) => boolean;
 }
 
 export interface PlannedBatch<A extends AgentId> {

@@ -1,6 +1,8 @@
-// The standard run: the three agents in bounded batches, then writing the files, verifying them,
+// The standard run: the three agents in bounded batches (with the characterize stage running the
+// undocumented functions before the engineer writes tests), then writing the files, verifying them,
 // and (when the run asked for it) a branch with one commit of the kept files.
 import { BATCHINGS } from '../agents/batchings';
+import { characterizeStage } from '../characterize/stage';
 import { branchStage } from '../git/stage';
 import { batchedAgentStage } from '../pipeline/batchStage';
 import type { Stage } from '../pipeline/stage';
@@ -12,6 +14,7 @@ export function standardStages(): Stage[] {
   return [
     batchedAgentStage('crawler', BATCHINGS.crawler),
     batchedAgentStage('generator', BATCHINGS.generator),
+    characterizeStage,
     batchedAgentStage('engineer', BATCHINGS.engineer),
     writeStage(mergeTestFile),
     verifyStage,

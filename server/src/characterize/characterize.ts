@@ -12,7 +12,10 @@ export interface CharTarget extends InputSeed {
   path: string[];
 }
 
-export type CharOracle = { kind: 'equals' | 'deep_equals'; value: Tagged } | { kind: 'throws'; errorName: string; message: string };
+export type CharOracle =
+  | { kind: 'equals' | 'deep_equals'; value: Tagged }
+  /** `iterated`: a Python generator that raises once iterated, so the test calls list(...) */
+  | { kind: 'throws'; errorName: string; message: string; iterated?: boolean };
 
 export interface CharCase extends Coverage {
   id: string;
@@ -37,7 +40,7 @@ export interface ModuleCharacterization {
 function agree(a: CallResult | undefined, b: CallResult | undefined): boolean {
   if (!a || !b || a.kind !== b.kind) return false;
   if (a.kind === 'return' && b.kind === 'return') return sameTagged(a.value, b.value);
-  if (a.kind === 'throw' && b.kind === 'throw') return a.name === b.name && a.message === b.message;
+  if (a.kind === 'throw' && b.kind === 'throw') return a.name === b.name && a.message === b.message && a.iterated === b.iterated;
   return false;
 }
 
@@ -65,6 +68,16 @@ export async function characterizeModule(
   const calls = callsFor(targets, opts.maxPerTarget ?? 80);
   const first = await runInSandbox(modulePath, root, calls, limits, opts.signal);
   const second = await runInSandbox(modulePath, root, calls, limits, opts.signal);
+  return keepStable(modulePath, calls, first, second);
+}
+
+/** Keeps the calls whose two runs agree, then the greedy selection of them (shared with python/characterize.ts). */
+export function keepStable(
+  modulePath: string,
+  calls: readonly SandboxCall[],
+  first: CallResult[],
+  second: CallResult[],
+): ModuleCharacterization {
   const byId = new Map(second.map((r) => [r.id, r]));
   const stable: CharCase[] = [];
   let unstable = 0;
@@ -73,7 +86,8 @@ export async function characterizeModule(
     const a = first[i];
     const b = byId.get(call.id);
     if (!a || (a.kind !== 'return' && a.kind !== 'throw')) {
-      unusable++;
+      if (a?.kind === 'unpinnable' && a.varies) unstable++;
+      else unusable++;
       return;
     }
     if (!agree(a, b)) {
@@ -83,8 +97,16 @@ export async function characterizeModule(
     const oracle: CharOracle =
       a.kind === 'return'
         ? { kind: isScalar(a.value) ? 'equals' : 'deep_equals', value: a.value }
-        : { kind: 'throws', errorName: a.name, message: a.message };
-    stable.push({ id: call.id, path: call.path, args: call.args, oracle, lines: a.lines, spans: a.spans });
+        : { kind: 'throws', errorName: a.name, message: a.message, ...(a.iterated ? { iterated: true } : {}) };
+    stable.push({
+      id: call.id,
+      path: call.path,
+      args: call.args,
+      oracle,
+      lines: a.lines,
+      spans: a.spans,
+      ...(a.arcs ? { arcs: a.arcs } : {}),
+    });
   });
   const lines = new Set(stable.flatMap((c) => c.lines)).size;
   return { module: modulePath, cases: greedySelect(stable), stable: stable.length, unstable, unusable, lines };

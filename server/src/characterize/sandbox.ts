@@ -3,7 +3,7 @@
 // a temporary HOME and cwd, an env without secrets, no network but loopback (amtp.char-nonet.cjs),
 // a heap limit, and a per-call timeout after which the whole process group is killed (as
 // server/src/frameworks/runner.ts `exec` does) and the remaining calls go to a fresh child.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,16 +16,23 @@ export interface SandboxCall {
   args: Tagged[];
 }
 
-/** covered source: lines as "file:line", character spans as [file, start, end) */
+/**
+ * covered source: lines as "file:line", character spans as [file, start, end) (Python: a line N is
+ * the span [N, N + 1)); Python also reports line-to-line arcs ("file:from>to", negative for
+ * entering and leaving a function, as coverage.py writes them), so taken branches count too.
+ */
 export interface Coverage {
   lines: string[];
   spans: [string, number, number][];
+  arcs?: string[];
 }
 
 export type CallResult =
   | ({ id: string; kind: 'return'; value: Tagged } & Coverage)
-  | ({ id: string; kind: 'throw'; name: string; message: string } & Coverage)
-  | ({ id: string; kind: 'unpinnable'; why: string } & Coverage)
+  /** `iterated`: raised while the returned iterator was being consumed (Python generators) */
+  | ({ id: string; kind: 'throw'; name: string; message: string; iterated?: boolean } & Coverage)
+  /** `varies`: known to differ between runs (Python: it drew from the random module), counted as unstable */
+  | ({ id: string; kind: 'unpinnable'; why: string; varies?: boolean } & Coverage)
   | { id: string; kind: 'timeout' }
   | { id: string; kind: 'crash'; detail: string };
 
@@ -55,7 +62,7 @@ export function scrubbedEnv(source: NodeJS.ProcessEnv, home: string): Record<str
   return { ...env, HOME: home, USERPROFILE: home, TMPDIR: home, TZ: 'UTC', FORCE_COLOR: '0', NO_COLOR: '1' };
 }
 
-function assetPath(name: string): string {
+export function assetPath(name: string): string {
   // From source the assets sit in ../frameworks/assets; in the bundles esbuild.mjs copies them to dist/assets.
   const fromSource = join(__dirname, '..', 'frameworks', 'assets', name);
   return existsSync(fromSource) ? fromSource : join(__dirname, 'assets', name);
@@ -69,20 +76,49 @@ export async function runInSandbox(
   limits: SandboxLimits = DEFAULT_LIMITS,
   signal?: AbortSignal,
 ): Promise<CallResult[]> {
+  const node = (jobFile: string): ChildCommand => ({
+    command: process.execPath,
+    args: [
+      `--max-old-space-size=${limits.maxOldSpaceMb}`,
+      '--require',
+      assetPath('amtp.char-nonet.cjs'),
+      assetPath('amtp.char-harness.cjs'),
+      jobFile,
+    ],
+  });
+  return runInChildren(calls, signal, (rest) => oneChild(node, { module: modulePath, root, bound: limits.bound }, rest, limits, signal));
+}
+
+/** How to start one harness child, given the job file it reads. */
+export interface ChildCommand {
+  command: string;
+  args: string[];
+}
+
+/** Hands the calls to fresh children until all have a result: a child that times out or crashes ends with the call it was on. */
+export async function runInChildren(
+  calls: SandboxCall[],
+  signal: AbortSignal | undefined,
+  oneChildFor: (rest: SandboxCall[]) => Promise<CallResult[]>,
+): Promise<CallResult[]> {
   const results: CallResult[] = [];
   let rest = calls;
   while (rest.length > 0 && !signal?.aborted) {
-    const got = await oneChild(modulePath, root, rest, limits, signal);
+    const got = await oneChildFor(rest);
+    if (got.length === 0) break; // aborted before the child reported anything
     results.push(...got);
     rest = rest.slice(got.length);
   }
   return results;
 }
 
-/** One child for as many of `calls` as it gets through; a call that overruns is reported as a timeout and ends the child. */
-async function oneChild(
-  modulePath: string,
-  root: string,
+/**
+ * One child for as many of `calls` as it gets through, in a fresh temporary HOME and cwd that is
+ * removed afterwards. The job file holds `job` plus the calls and the token that marks result lines.
+ */
+export async function oneChild(
+  start: (jobFile: string) => ChildCommand,
+  job: Record<string, unknown>,
   calls: SandboxCall[],
   limits: SandboxLimits,
   signal?: AbortSignal,
@@ -90,88 +126,106 @@ async function oneChild(
   const home = mkdtempSync(join(tmpdir(), 'amtp-char-'));
   const token = `AMTP-CHAR-${randomUUID()}`;
   const jobFile = join(home, 'job.json');
-  writeFileSync(jobFile, JSON.stringify({ module: modulePath, root, token, bound: limits.bound, calls }));
-  const args = [
-    `--max-old-space-size=${limits.maxOldSpaceMb}`,
-    '--require',
-    assetPath('amtp.char-nonet.cjs'),
-    assetPath('amtp.char-harness.cjs'),
-    jobFile,
-  ];
-  const results: CallResult[] = [];
+  writeFileSync(jobFile, JSON.stringify({ ...job, token, calls }));
+  const { command, args } = start(jobFile);
   try {
-    await new Promise<void>((resolve) => {
-      const child = spawn(process.execPath, args, {
-        cwd: home,
-        env: scrubbedEnv(process.env, home),
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let buffer = '';
-      let stderr = '';
-      let timer: NodeJS.Timeout | undefined;
-      let settled = false;
-      const killGroup = () => {
-        if (child.pid === undefined) return;
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          /* the group is already gone */
-        }
-      };
-      const arm = () => {
-        if (timer) clearTimeout(timer);
-        // Loading the module counts against the first call's time as well.
-        timer = setTimeout(
-          () => {
-            if (results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'timeout' });
-            finish();
-          },
-          limits.callTimeoutMs * (results.length === 0 ? 2 : 1),
-        );
-      };
-      const finish = () => {
-        if (settled) return;
-        settled = true;
-        if (timer) clearTimeout(timer);
-        signal?.removeEventListener('abort', finish);
-        killGroup();
-        resolve();
-      };
-      signal?.addEventListener('abort', finish, { once: true });
-      child.stdout.on('data', (d: Buffer) => {
-        buffer += d.toString('utf8');
-        let nl: number;
-        while ((nl = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          if (!line.startsWith(token + ' ')) continue;
-          const row = JSON.parse(line.slice(token.length + 1)) as Record<string, unknown>;
-          if (row.load === 'failed') {
-            for (const c of calls.slice(results.length))
-              results.push({ id: c.id, kind: 'crash', detail: `the module did not load: ${String(row.name)}: ${String(row.message)}` });
-            continue;
-          }
-          results.push(row as unknown as CallResult);
-          arm();
-        }
-      });
-      child.stderr.on('data', (d: Buffer) => {
-        if (stderr.length < 64_000) stderr += d.toString('utf8');
-      });
-      child.on('error', (e) => {
-        stderr += e.message;
-      });
-      child.on('close', (code) => {
-        // A child that died mid-call (out of memory, process.exit in the module) takes that call with it.
-        if (!settled && results.length < calls.length)
-          results.push({ id: calls[results.length].id, kind: 'crash', detail: `exit ${code}: ${stderr.slice(-500)}` });
-        finish();
-      });
-      arm();
+    const child = spawn(command, args, {
+      cwd: home,
+      env: scrubbedEnv(process.env, home),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    return await collect(child, token, calls, limits, signal);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
-  return results;
+}
+
+/** Kills the child's whole process group (it was started detached, so it leads one). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    /* the group is already gone */
+  }
+}
+
+/** A result line is "<token> <json>"; anything else the module printed is ignored. */
+function resultRow(line: string, token: string): Record<string, unknown> | undefined {
+  if (!line.startsWith(token + ' ')) return undefined;
+  return JSON.parse(line.slice(token.length + 1)) as Record<string, unknown>;
+}
+
+/** Calls `fn` with each complete line the stream writes. */
+function eachLine(stream: NodeJS.ReadableStream, fn: (line: string) => void): void {
+  let buffer = '';
+  stream.on('data', (d: Buffer) => {
+    buffer += d.toString('utf8');
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      fn(line);
+    }
+  });
+}
+
+/** Reads the child's result lines, one per call, arming the per-call timer after each; resolves when the child is done or killed. */
+function collect(
+  child: ChildProcess,
+  token: string,
+  calls: SandboxCall[],
+  limits: SandboxLimits,
+  signal?: AbortSignal,
+): Promise<CallResult[]> {
+  const results: CallResult[] = [];
+  return new Promise((resolve) => {
+    let stderr = '';
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', finish);
+      killGroup(child);
+      resolve(results);
+    };
+    const arm = () => {
+      if (timer) clearTimeout(timer);
+      // Loading the module counts against the first call's time as well.
+      const ms = limits.callTimeoutMs * (results.length === 0 ? 2 : 1);
+      timer = setTimeout(() => {
+        if (results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'timeout' });
+        finish();
+      }, ms);
+    };
+    const take = (row: Record<string, unknown>) => {
+      if (row.load === 'failed') {
+        const detail = `the module did not load: ${String(row.name)}: ${String(row.message)}`;
+        for (const c of calls.slice(results.length)) results.push({ id: c.id, kind: 'crash', detail });
+        return;
+      }
+      results.push(row as unknown as CallResult);
+      arm();
+    };
+    if (signal?.aborted) return finish();
+    signal?.addEventListener('abort', finish, { once: true });
+    eachLine(child.stdout!, (line) => {
+      const row = resultRow(line, token);
+      if (row) take(row);
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      if (stderr.length < 64_000) stderr += d.toString('utf8');
+    });
+    child.on('error', (e) => (stderr += e.message));
+    child.on('close', (code) => {
+      // A child that died mid-call (out of memory, an exit in the module) takes that call with it.
+      if (!settled && results.length < calls.length)
+        results.push({ id: calls[results.length].id, kind: 'crash', detail: `exit ${code}: ${stderr.slice(-500)}` });
+      finish();
+    });
+    arm();
+  });
 }

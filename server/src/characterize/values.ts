@@ -1,7 +1,8 @@
 // Values crossing the process boundary to and from the characterization harness
 // (server/src/frameworks/assets/amtp.char-harness.cjs decodes and encodes the same tags): JSON
 // with tags for what JSON cannot say (NaN, -0, undefined, bigint, Date) and plain objects wrapped so
-// a user key named "$" is never mistaken for a tag.
+// a user key named "$" is never mistaken for a tag. The Python harness uses the same tags, plus
+// tuples and bytes; python/values.ts writes them as Python.
 export type Tagged =
   | string
   | number
@@ -12,7 +13,12 @@ export type Tagged =
   | { $: 'undef' }
   | { $: 'big'; v: string }
   | { $: 'date'; v: string }
-  | { $: 'obj'; v: { [k: string]: Tagged } };
+  | { $: 'obj'; v: { [k: string]: Tagged } }
+  // Python only (server/src/frameworks/assets/amtp.char-harness.py): a tuple, bytes as hex, and
+  // the items an iterator (a generator) yielded, pinned as list(call)
+  | { $: 'tuple'; v: Tagged[] }
+  | { $: 'iter'; v: Tagged[] }
+  | { $: 'bytes'; v: string };
 
 /** Tags a JS value built on this side (generated inputs). Throws for what cannot cross (functions, class instances). */
 export function tag(value: unknown): Tagged {
@@ -70,10 +76,15 @@ export function jsLiteral(v: Tagged): string {
       );
       return entries.length ? `{ ${entries.join(', ')} }` : '{}';
     }
+    case 'tuple':
+    case 'iter':
+      return jsLiteral(v.v);
+    case 'bytes':
+      return `Buffer.from(${JSON.stringify(v.v)}, 'hex')`;
   }
 }
 
 /** Whether a value is a scalar (compared with strictEqual) rather than a structure (deepStrictEqual). */
 export function isScalar(v: Tagged): boolean {
-  return v === null || typeof v !== 'object' || (isTag(v) && v.$ !== 'obj' && v.$ !== 'date');
+  return v === null || typeof v !== 'object' || (isTag(v) && v.$ !== 'obj' && v.$ !== 'date' && v.$ !== 'tuple' && v.$ !== 'iter');
 }

@@ -164,6 +164,11 @@ export const FLAGS = {
     conflicts: 'no-verify',
   },
   'no-verify': { type: 'boolean', help: 'write the tests without running them', commands: ['generate'] },
+  'no-characterize': {
+    type: 'boolean',
+    help: 'do not run undocumented functions to pin what they do (characterization tests; docs/characterization.md)',
+    commands: ['generate'],
+  },
   runs: {
     type: 'string',
     value: 'N',
@@ -189,6 +194,11 @@ export const FLAGS = {
     type: 'string',
     value: 'REF',
     help: 'plan tests for what changed since the git ref REF in the working tree: the changed symbols of changed files, and untracked files',
+    commands: ['generate'],
+  },
+  'into-existing': {
+    type: 'boolean',
+    help: 'add the cases to your own test file of the module when there is one (test/foo.test.js for test/foo.amtp.test.js, tests/test_foo.py for tests/test_foo_amtp.py), keeping every test already in it; changing your file is an overwrite (high risk: asks, or --yes). Without one, the AMTP file is written as usual',
     commands: ['generate'],
   },
   commit: {

@@ -54,6 +54,7 @@ async function generate(s: McpRunSettings, input: GenerateInput, ctx: ToolCallCo
     provider: s.llm.provider,
     verify: input.verify,
     commit: input.commit,
+    intoExisting: input.intoExisting,
   });
   let scope;
   try {

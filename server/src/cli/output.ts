@@ -20,6 +20,13 @@ export function summaryText(s: RunSummary): string {
   for (const h of s.health.agents) out.push(`    ${formatAgentHealth(h)}`);
   const shapeOnly = s.cases.filter((c) => c.existenceOnly).length;
   out.push(`  cases: ${s.cases.length}${shapeOnly ? ` (${shapeOnly} only check that an export exists)` : ''}`);
+  const c = s.characterization;
+  if (c)
+    out.push(
+      c.status === 'done'
+        ? `  characterization: ${c.planned} test(s) pin current behaviour of ${c.targets} undocumented function(s), replacing ${c.replaced} existence check(s)${c.kept !== undefined ? `; ${c.kept} kept after verification` : ''}`
+        : `  characterization: ${c.status}${c.reason ? ` — ${c.reason}` : ''}`,
+    );
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   if (s.layoutNote) out.push(`  ${s.layoutNote}`);
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);

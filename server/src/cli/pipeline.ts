@@ -45,9 +45,12 @@ export interface RunOptions {
   maxOutputTokens?: number;
   concurrency?: number;
   verify?: boolean;
+  /** run undocumented functions to pin what they do (default on) */
+  characterize?: boolean;
   runs?: number;
   testTimeout?: number;
   commit?: boolean;
+  intoExisting?: boolean;
 }
 
 /** Run parameters with the environment's models; verification on unless turned off. */
@@ -80,6 +83,8 @@ export function runParams(o: RunOptions): RunParams {
     ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
   };
   if (o.commit) params.commit = true;
+  params.characterize = o.characterize !== false;
+  if (o.intoExisting) params.intoExisting = true;
   return params;
 }
 

@@ -6,7 +6,17 @@
 // the agent's result (AgentResults), the artifact the next agent's batches are cut from.
 import type { AgentId, ArtifactKind } from '../core/agents';
 import type { SchemaName } from './schemas';
-import type { CasePlan, CrawlerOutput, CrawlerPatch, EngineerInput, EngineerOutput, RepairOutput, TestBodies, TestCases } from './types';
+import type {
+  CasePlan,
+  Characterization,
+  CrawlerOutput,
+  CrawlerPatch,
+  EngineerInput,
+  EngineerOutput,
+  RepairOutput,
+  TestBodies,
+  TestCases,
+} from './types';
 
 /** What each agent's batch reply must satisfy. */
 export const OUTPUT_SCHEMA = {
@@ -57,6 +67,7 @@ export interface ArtifactContents {
   generator_batch: CasePlan;
   engineer_batch: TestBodies;
   static_map: CrawlerOutput;
+  characterization: Characterization;
 }
 
 export type ContentOf<K extends ArtifactKind> = ArtifactContents[K];

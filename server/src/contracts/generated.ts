@@ -539,3 +539,40 @@ export interface TestBodies {
    */
   dev_dependencies?: string[];
 }
+
+/**
+ * Characterization: what running the code pinned, per module, as planned test cases
+ */
+export interface Characterization {
+  schema_version: '1';
+  modules: {
+    /**
+     * workspace-relative path, forward slashes
+     */
+    module: string;
+    /**
+     * functions characterized (no documented result)
+     */
+    targets: number;
+    /**
+     * the kept calls as planned cases: evidence source, priority P2 (pinned value) or P3 (pinned error)
+     */
+    cases: (TestCase & {})[];
+    /**
+     * ids of the existence-only cases these cases replace (targets that got at least one kept call)
+     */
+    replaces: string[];
+    /**
+     * calls whose two runs agreed
+     */
+    stable: number;
+    /**
+     * calls dropped because two runs disagreed
+     */
+    unstable: number;
+    /**
+     * calls dropped for a timeout, a crash or a value that cannot be pinned
+     */
+    unusable: number;
+  }[];
+}

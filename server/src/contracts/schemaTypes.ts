@@ -3,6 +3,7 @@ import type { Artifact } from '../core/run';
 import type { HandoffEnvelopeDoc } from './generated';
 import type {
   CasePlan,
+  Characterization,
   CrawlerOutput,
   CrawlerPatch,
   EngineerInput,
@@ -27,4 +28,5 @@ export interface SchemaTypes {
   'case-plan': CasePlan;
   'engineer-input': EngineerInput;
   'test-bodies': TestBodies;
+  characterization: Characterization;
 }

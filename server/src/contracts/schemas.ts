@@ -11,6 +11,7 @@ import crawlerPatch from '../../../schemas/crawler-patch.schema.json';
 import casePlan from '../../../schemas/case-plan.schema.json';
 import engineerInput from '../../../schemas/engineer-input.schema.json';
 import testBodies from '../../../schemas/test-bodies.schema.json';
+import characterization from '../../../schemas/characterization.schema.json';
 
 export const SCHEMAS = {
   'crawler-output': crawlerOutput,
@@ -25,6 +26,7 @@ export const SCHEMAS = {
   'case-plan': casePlan,
   'engineer-input': engineerInput,
   'test-bodies': testBodies,
+  characterization,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

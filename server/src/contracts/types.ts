@@ -19,6 +19,8 @@ export type PlannedCase = G.TestCase;
 /** A case in the plan the Test Engineer gets: its id is always set. */
 export type TestCase = Omit<G.TestCase, 'id'> & { id: string };
 export type TestCases = Omit<G.TestCases, 'cases'> & { cases: TestCase[] };
+export type ModuleCharacterizationDoc = Omit<G.Characterization['modules'][number], 'cases'> & { cases: TestCase[] };
+export type Characterization = Omit<G.Characterization, 'modules'> & { modules: ModuleCharacterizationDoc[] };
 /** A Test Engineer batch: its cases carry their ids (the schema requires them). */
 export type EngineerInput = Omit<G.EngineerInput, 'cases'> & { cases: { file: string; case: TestCase }[] };
 

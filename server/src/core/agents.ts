@@ -11,6 +11,8 @@ export const ARTIFACT_KINDS = [
   'generator_batch',
   'engineer_batch',
   'static_map',
+  /** what running the code pinned (server/src/characterize/stage.ts): one module's, or the run's merged */
+  'characterization',
 ] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 

@@ -25,9 +25,9 @@ export interface MergeMeta {
   merged_from: string[];
 }
 
-/** AMTP's own static analysis, kept so a resumed run plans the same batches from the same map. */
+/** AMTP's own static analysis (kept so a resumed run plans the same batches from the same map), or what running the code showed. */
 export interface SourceMeta {
-  source: 'static-analysis';
+  source: 'static-analysis' | 'execution';
 }
 
 export type ArtifactMeta = SessionMeta | MergeMeta | SourceMeta;
@@ -140,6 +140,11 @@ export interface FileRecord {
    * works on it and restores it on resume, as it does with the engineer's text for a new file.
    */
   written?: string;
+  /**
+   * For the person's own test file this run merged its cases into (`--into-existing`), the file as it
+   * was before: the verifier removes only this run's tests from it and puts this text back when none stays.
+   */
+  before?: string;
 }
 
 export interface RunParams {
@@ -158,8 +163,12 @@ export interface RunParams {
   commit?: boolean;
   /** some files and symbols instead of the whole workspace */
   scope?: RunScope;
+  /** add the cases to the person's own test file of the module when there is one (`--into-existing`; fs.overwrite, high risk) */
+  intoExisting?: boolean;
   /** USD per million tokens by model, when the person gave a price table; kept so a resume prices the same way */
   prices?: PriceTable;
+  /** run exported functions with no documented result to pin what they do (docs/characterization.md); absent = off */
+  characterize?: boolean;
 }
 
 /** Every request and reply fits these budgets, whatever the repository's size. */
@@ -180,7 +189,7 @@ export interface RunRecord {
   /** bumped on every write: a stale writer is detected instead of losing an update */
   version: number;
   status: RunStatus;
-  stage: AgentId | 'write' | 'verify' | 'done';
+  stage: AgentId | 'characterize' | 'write' | 'verify' | 'done';
   createdAt: string;
   updatedAt: string;
   params: RunParams;
@@ -194,6 +203,8 @@ export interface RunRecord {
   reason?: string;
   /** what the verifier ran, kept and dropped (server/src/verifier) */
   verification?: VerificationRecord;
+  /** what the characterize stage ran and pinned (server/src/characterize/stage.ts) */
+  characterization?: CharacterizationRecord;
   /** token sums per agent and for the run (server/src/usage), refreshed whenever an activity changes */
   usage?: RunUsage;
   /** per-agent wall time, attempts, error ratio and tokens (server/src/usage/health.ts) */
@@ -216,6 +227,25 @@ export interface BranchRecord {
   /** the engineer's pull-request metadata the branch and commit were named from */
   title?: string;
   labels?: string[];
+}
+
+/** The characterize stage's progress: each module's result is its own artifact, saved as soon as it is done. */
+export interface CharacterizationRecord {
+  status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
+  reason?: string;
+  /** finished modules: a resumed run does not characterize them again */
+  modules: { module: string; artifactId: string }[];
+  /** every module's result merged: the cases the engineer gets beside the generator's plan */
+  artifactId?: string;
+  /** functions with no documented result that were characterized */
+  targets: number;
+  /** characterization cases kept (they replace the existence checks of their targets) */
+  kept: number;
+  /** existence-only cases replaced */
+  replaced: number;
+  stable: number;
+  unstable: number;
+  unusable: number;
 }
 
 /** What the verifier does; persisted in RunParams so a resumed or approved run verifies the same way. */

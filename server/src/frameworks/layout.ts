@@ -52,8 +52,7 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
   const how = `\`${runs.command ?? runs.runner}\` (${runs.source}: ${runs.patterns.join(', ') || 'files it picks itself'})`;
   const names = candidateNames(target, project, renderer, runs.patterns);
   // A script of its own, or a runner of another framework than AMTP writes for, must not pick the file up.
-  const foreign =
-    runs.runner === 'node-script' || (runs.runner !== undefined && (RUNNER_FRAMEWORK[runs.runner] ?? runs.runner) !== renderer.id);
+  const foreign = foreignRunner(runs, renderer);
   if (!foreign && !runs.patterns.length) return { path: preferred };
   if (foreign) {
     // Without known patterns (a script of its own), only a folder of AMTP's own is out of its way.
@@ -73,6 +72,12 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
   const fits = dirs.flatMap((d) => names.map((n) => posix.join(d, n))).find(runsIt);
   if (fits) return { path: fits };
   return { path: preferred, note: `the project's test command ${how} names its files, and no new file name fits it.` };
+}
+
+/** The project's test command starts a script of its own, or a runner of another framework than `renderer`'s. */
+export function foreignRunner(runs: Project['test_setup']['runs'], renderer: FrameworkRenderer): boolean {
+  if (!runs) return false;
+  return runs.runner === 'node-script' || (runs.runner !== undefined && (RUNNER_FRAMEWORK[runs.runner] ?? runs.runner) !== renderer.id);
 }
 
 /** The folders testFilePlace may choose from the project's test command, AMTP's own folder included. */

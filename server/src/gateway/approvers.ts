@@ -1,5 +1,7 @@
 import * as readline from 'node:readline/promises';
 import { createTwoFilesPatch } from 'diff';
+import { sha256 } from '../core/canonical';
+import type { ToolName } from '../core/risk';
 import type { RunRecord } from '../core/run';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from './gateway';
 
@@ -11,14 +13,23 @@ export const deferAll: Approver = { ask: async () => ({ decision: 'pending', by:
 
 export const rejectAll: Approver = { ask: async () => ({ decision: 'rejected', by: 'cli --reject' }) };
 
+/**
+ * The id of a request that covers every later request of the same tool in the run: a person asked
+ * once to "run workspace code" (characterization, then the written tests) is not asked again.
+ */
+export function runWideApprovalId(runId: string, tool: ToolName): string {
+  return 'ap_' + sha256(`${runId}\n${tool}\nthe whole run`).slice(0, 24);
+}
+
 /** Decisions already taken for this run (e.g. `amtp approve`) answer first; the rest go to `next`. */
 export function recordedDecisions(run: () => RunRecord, next: Approver): Approver {
   return {
     async ask(req) {
-      const prior = run().approvals.find((a) => a.id === req.id);
-      if (prior && (prior.decision === 'approved' || prior.decision === 'rejected')) {
-        return { decision: prior.decision, note: prior.note, by: prior.decidedBy };
-      }
+      const approvals = run().approvals;
+      const wide = runWideApprovalId(run().id, req.tool);
+      const decided = (id: string) => approvals.find((a) => a.id === id && (a.decision === 'approved' || a.decision === 'rejected'));
+      const prior = decided(req.id) ?? decided(wide);
+      if (prior) return { decision: prior.decision as 'approved' | 'rejected', note: prior.note, by: prior.decidedBy };
       return next.ask(req);
     },
   };

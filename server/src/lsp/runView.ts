@@ -1,15 +1,15 @@
 import type { CaseStatus, CaseView, RunView } from '../protocol';
-import type { AgentResults } from '../contracts/agentSchemas';
+import type { EngineerOutput, TestCase } from '../contracts/types';
 import type { RunStore } from '../pipeline/store';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { runHealth, runUsage } from '../usage/health';
+import { isCharacterizationCase } from '../characterize/case';
+import { testPlan } from '../pipeline/testPlan';
 
-type Engineered = AgentResults['engineer'];
-type PlannedCase = AgentResults['generator']['cases'][number];
 type Verified = NonNullable<RunRecord['verification']>['results'][number];
 
 /** Where each case's test is: its file and, when the case id appears in it, the 0-based line. */
-function testLocations(eng: Engineered | undefined): Map<string, { path: string; line?: number }> {
+function testLocations(eng: EngineerOutput | undefined): Map<string, { path: string; line?: number }> {
   const fileOf = new Map<string, { path: string; line?: number }>();
   for (const f of eng?.files ?? []) {
     const lines = f.content.split('\n');
@@ -31,7 +31,7 @@ interface CaseFacts {
 }
 
 /** One case as the client shows it: a written test's status is the verifier's outcome, else the last Testing-view result. */
-function caseView(c: PlannedCase, facts: CaseFacts): CaseView {
+function caseView(c: TestCase, facts: CaseFacts): CaseView {
   const where = facts.fileOf.get(c.id);
   const action = where ? facts.fileAction.get(where.path) : undefined;
   const v = facts.verified.get(c.id);
@@ -55,6 +55,7 @@ function caseView(c: PlannedCase, facts: CaseFacts): CaseView {
     target: { file: c.target.file, symbol: c.target.symbol },
     status,
     ...(reason ? { reason } : {}),
+    ...(isCharacterizationCase(c) ? { pinned: true } : {}),
     ...(where ? { testFile: where.path, testLine: where.line } : {}),
     // after verification the test may have moved (quarantine file) or lines shifted (rewritten file)
     ...(v?.file ? { testFile: v.file, testLine: v.line } : {}),
@@ -64,7 +65,7 @@ function caseView(c: PlannedCase, facts: CaseFacts): CaseView {
 /** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
   const done = (agent: 'generator' | 'engineer') => run.activities.some((a) => a.agent === agent && a.artifactId);
-  const plan = done('generator') ? await store.agentOutput(run, 'generator') : undefined;
+  const plan = done('generator') ? await testPlan(store, run) : undefined;
   const eng = done('engineer') ? await store.agentOutput(run, 'engineer') : undefined;
   const facts: CaseFacts = {
     notWritten: new Map((eng?.not_written ?? []).map((n) => [n.caseId, n.reason])),

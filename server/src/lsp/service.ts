@@ -125,12 +125,15 @@ export class AmtpService {
       ...(s.verifyRuns && s.verifyRuns > 0 ? { runs: Math.floor(s.verifyRuns) } : {}),
       ...(s.testTimeoutSeconds && s.testTimeoutSeconds > 0 ? { timeoutSeconds: s.testTimeoutSeconds } : {}),
     };
+    params.characterize = s.characterize !== false;
     const scope = await resolveScope(this.workspace, p.scope ?? {});
     if (scope) params.scope = scope;
+    if (p.intoExisting ?? s.intoExistingTestFile) params.intoExisting = true;
     const runId = newRunId();
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
     if (s.record) {
+      params.characterize = false; // a replay runs no code, and recordings do not hold what characterization observed yet
       const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
       const r = recordedDeps(deps, params, runId, file, this.secrets());
       deps = r.deps;
@@ -312,6 +315,11 @@ export class AmtpService {
       this.reporters.set(runId, (e) => {
         if (e.type === 'activity')
           this.port.progress(token, { kind: 'report', message: `${e.agent}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${cases()}` });
+        if (e.type === 'run' && e.run.stage === 'characterize')
+          this.port.progress(token, {
+            kind: 'report',
+            message: `pinning current behaviour · ${e.run.characterization?.modules.length ?? 0} module(s) done${cases()}`,
+          });
         if (e.type === 'run' && e.run.stage === 'write')
           this.port.progress(token, { kind: 'report', message: `writing files · ${e.run.files.length} done${cases()}` });
         if (e.type === 'run' && e.run.stage === 'verify')

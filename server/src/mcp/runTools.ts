@@ -27,6 +27,7 @@ export interface GenerateInput {
   framework?: FrameworkChoice;
   verify?: boolean;
   commit?: boolean;
+  intoExisting?: boolean;
 }
 
 export interface RunTestsInput {
@@ -97,6 +98,12 @@ function registerGenerateTool(server: McpServer, runs: RunTools, opts: RunToolOp
           .optional()
           .describe(
             'after a completed run, create a branch with one commit of exactly the kept files (asks for confirmation; never pushes; default false)',
+          ),
+        intoExisting: z
+          .boolean()
+          .optional()
+          .describe(
+            "add the cases to the person's own test file of each module when there is one (test/foo.test.js beside test/foo.amtp.test.js, tests/test_foo.py beside tests/test_foo_amtp.py), keeping every test already in it; changing that file asks for confirmation (default false: AMTP's own files)",
           ),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -16,9 +16,11 @@ import { scopeMap } from '../agents/crawler/scope';
 import { LlmConfigError } from '../llm/errors';
 import { redactValue } from '../util/redact';
 import { runBatch, type BatchEnd, type BatchJob } from './batchSession';
+import { ownTestFileIn } from './personTests';
 import { pool } from './pool';
 import { RateGate } from './rateGate';
 import type { Stage, StageContext } from './stage';
+import { testPlan } from './testPlan';
 
 /** Room an envelope needs besides its payload (ids, params, the batch field, JSON punctuation). */
 const ENVELOPE_TOKENS = 96;
@@ -117,7 +119,12 @@ function planContext(ctx: StageContext, agent: AgentId, prompt: string): PlanCon
       `the input budget (${budget.inputTokens} tokens) leaves no room for a ${agent} batch beside its ${estimateTokens(prompt)}-token system prompt: raise it (--max-input-tokens)`,
     );
   }
-  return { budget: { payloadTokens, outputTokens: budget.outputTokens }, depth: params.depth, framework: params.framework };
+  return {
+    budget: { payloadTokens, outputTokens: budget.outputTokens },
+    depth: params.depth,
+    framework: params.framework,
+    ...(params.intoExisting ? { ownTestFile: ownTestFileIn(ctx.deps.workspace) } : {}),
+  };
 }
 
 /** What the agent's batches are cut from, and where it came from (the envelope says). */
@@ -133,8 +140,9 @@ async function sourceOf<A extends AgentId>(ctx: StageContext, agent: A): Promise
   const artifactId = state.run.activities.find((a) => a.agent === prev)!.artifactId!;
   if (agent === 'generator')
     return { source: (await deps.store.agentOutput(state.run, 'crawler')) as AgentSources[A], from: { agent: prev, artifactId } };
+  // The generator's plan with the characterize stage's cases in place of the existence checks they replace.
   const source: AgentSources['engineer'] = {
-    plan: await deps.store.agentOutput(state.run, 'generator'),
+    plan: await testPlan(deps.store, state.run),
     map: await deps.store.agentOutput(state.run, 'crawler'),
   };
   return { source: source as AgentSources[A], from: { agent: prev, artifactId } };

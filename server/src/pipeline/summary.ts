@@ -4,6 +4,8 @@ import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
 import { isExistenceOnly } from '../agents/generator/existence';
+import { isCharacterizationCase } from '../characterize/case';
+import { testPlan } from './testPlan';
 
 type CoverageRecord = NonNullable<NonNullable<RunRecord['verification']>['coverage']>;
 
@@ -19,7 +21,7 @@ export interface RunSummary {
     artifactId?: string;
     errors: { kind: string; message: string; details?: unknown }[];
   }[];
-  cases: { id: string; priority: string; title: string; kind?: string; existenceOnly?: boolean }[];
+  cases: { id: string; priority: string; title: string; kind?: string; existenceOnly?: boolean; characterization?: boolean }[];
   /** share (0..1) of planned cases that only check an export exists or its arity: never coverage of behaviour */
   existenceOnlyShare?: number;
   files: { path: string; action: string }[];
@@ -53,6 +55,23 @@ export interface RunSummary {
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
   };
+  /** present once the characterize stage ran or was skipped (with the reason): pinned current behaviour, docs/characterization.md */
+  characterization?: {
+    status: string;
+    reason?: string;
+    /** functions with no documented result that were run */
+    targets: number;
+    /** characterization cases in the plan the engineer got */
+    planned: number;
+    /** existence-only cases they replaced */
+    replaced: number;
+    /** calls whose two runs agreed, disagreed, or could not be pinned */
+    stable: number;
+    unstable: number;
+    unusable: number;
+    /** characterization tests the verifier kept (passing every run); absent before verification */
+    kept?: number;
+  };
   /** present when the run was asked to commit (--commit): the branch made, or why not */
   branch?: BranchRecord;
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
@@ -65,8 +84,16 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
   const gen = run.activities.find((a) => a.agent === 'generator');
   let cases: RunSummary['cases'] = [];
   if (gen?.artifactId) {
-    const content = await store.agentOutput(run, 'generator');
-    cases = content.cases.map((c) => ({ id: c.id, priority: c.priority, title: c.title, kind: c.kind, existenceOnly: isExistenceOnly(c) }));
+    // The plan the engineer got: characterization cases in place of the existence checks they replaced.
+    const content = await testPlan(store, run);
+    cases = content.cases.map((c) => ({
+      id: c.id,
+      priority: c.priority,
+      title: c.title,
+      kind: c.kind,
+      existenceOnly: isExistenceOnly(c),
+      ...(isCharacterizationCase(c) ? { characterization: true } : {}),
+    }));
   }
   const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
     ? (await store.agentOutput(run, 'engineer')).layout_note
@@ -88,9 +115,27 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     ...(layoutNote ? { layoutNote } : {}),
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
     ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
+    ...(run.characterization ? { characterization: characterizationSummary(run, cases) } : {}),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
     usage: runUsage(run),
     health: runHealth(run),
+  };
+}
+
+function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): NonNullable<RunSummary['characterization']> {
+  const c = run.characterization!;
+  const ids = new Set(cases.filter((x) => x.characterization).map((x) => x.id));
+  const v = run.verification?.status === 'done' ? run.verification : undefined;
+  return {
+    status: c.status,
+    ...(c.reason ? { reason: c.reason } : {}),
+    targets: c.targets,
+    planned: ids.size,
+    replaced: c.replaced,
+    stable: c.stable,
+    unstable: c.unstable,
+    unusable: c.unusable,
+    ...(v ? { kept: v.results.filter((r) => ids.has(r.caseId) && r.outcome === 'passing').length } : {}),
   };
 }
 

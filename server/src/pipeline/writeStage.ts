@@ -3,27 +3,31 @@ import { PathEscapeError, atomicWrite, normalizeTestDir, protectedPath, resolveI
 import { realpath } from 'node:fs/promises';
 import { sha256 } from '../core/canonical';
 import { crashPoint } from '../core/faults';
-import { isWritten, type FileAction, type RunRecord } from '../core/run';
-import type { CrawlerOutput } from '../contracts/types';
+import type { FileAction, RunRecord } from '../core/run';
+import type { CrawlerOutput, EngineerOutput } from '../contracts/types';
 import { runDirs } from '../frameworks/layout';
 import type { RunStore } from './store';
-import type { Stage } from './stage';
+import type { Stage, StageContext } from './stage';
+import { planWrite, type MergeTests, type WritePlan } from './writePlan';
+
+export type { MergeTests } from './writePlan';
 
 const DEFAULT_TEST_DIRS = ['test', 'tests', '__tests__', 'spec'];
 const DONE: FileAction[] = ['created', 'overwritten', 'merged', 'unchanged', 'rejected'];
 
-/** Merges a rendered test file into the one on disk (verifier/testMerge.ts); undefined when it cannot. */
-export type MergeTests = (path: string, existing: string, incoming: string) => string | undefined;
+type EngineerFile = EngineerOutput['files'][number];
 
 /**
  * Applies the engineer's files through the gateway. Re-entrant: files already
  * settled before a crash are skipped, and decisions taken with `amtp approve`
  * are honoured on resume. A test file an earlier run of this person wrote is merged
- * (`merge`), never replaced: a scoped run keeps every other test in it.
+ * (`merge`), never replaced: a scoped run keeps every other test in it. With `intoExisting`, the
+ * person's own test file is merged into too, as an overwrite (writePlan.ts).
  */
 export const writeStage =
   (merge?: MergeTests): Stage =>
-  async ({ deps, state, save, gateway }) => {
+  async (ctx) => {
+    const { deps, state, save } = ctx;
     await save((r) => {
       r.stage = 'write';
     });
@@ -33,71 +37,7 @@ export const writeStage =
     for (const file of [...engineer.files].sort((a, b) => a.path.localeCompare(b.path))) {
       const settled = state.run.files.find((f) => f.path === file.path);
       if (settled && DONE.includes(settled.action)) continue;
-      let content = file.content;
-      const record = (action: FileAction) =>
-        save((r) => {
-          r.files = r.files.filter((f) => f.path !== file.path);
-          r.files.push({
-            path: file.path,
-            action,
-            caseIds: file.caseIds,
-            sha256: sha256(content),
-            ...(content !== file.content ? { written: content } : {}),
-          });
-        });
-
-      let abs: string;
-      try {
-        abs = await resolveInside(deps.workspace, file.path);
-        // VCS metadata, AMTP's own store and dependencies are never a test file, whoever approves.
-        const why = protectedPath(workspaceRelative(await realpath(deps.workspace), abs));
-        if (why) throw new PathEscapeError(`${JSON.stringify(file.path)} is refused: ${why}`);
-      } catch (e) {
-        if (!(e instanceof PathEscapeError)) throw e;
-        await save((r) => {
-          r.audit.push({
-            at: new Date().toISOString(),
-            tool: 'fs.write_outside_tests',
-            risk: 'high',
-            target: file.path,
-            outcome: 'refused',
-            detail: e.message,
-          });
-        });
-        await record('failed');
-        continue;
-      }
-      const before = await fsp.readFile(abs, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
-      const merged =
-        before !== null && merge && (await writtenBefore(deps.store, state.run.id, file.path))
-          ? merge(file.path, before, file.content)
-          : undefined;
-      if (merged !== undefined) content = merged;
-      if (before === content) {
-        // Killed between the write and its record? The audit already says this run wrote it.
-        const wrote = state.run.audit.find((a) => a.target === file.path && a.outcome === 'executed' && a.tool.startsWith('fs.'));
-        await record(wrote ? (ACTION_OF[wrote.tool] ?? 'created') : 'unchanged');
-        continue;
-      }
-      const rel = workspaceRelative(await realpath(deps.workspace), abs);
-      const inTests = testDirs.some((d) => rel.startsWith(d + '/'));
-      const tool =
-        merged !== undefined ? 'fs.merge_tests' : before !== null ? 'fs.overwrite' : inTests ? 'fs.create_test' : 'fs.write_outside_tests';
-      const verb = merged !== undefined ? 'Merge tests into' : before !== null ? 'Overwrite' : 'Create';
-      const result = await gateway.execute(
-        tool,
-        {
-          summary: `${verb} ${file.path} (${file.caseIds.length} test case${file.caseIds.length === 1 ? '' : 's'})`,
-          target: file.path,
-          diff: { path: file.path, before, after: content },
-          // Stable id: a decision taken later with `amtp approve` finds the same request on resume.
-          approvalId: 'ap_' + sha256(`${state.run.id}\n${tool}\n${file.path}\n${sha256(content)}`).slice(0, 24),
-        },
-        () => atomicWrite(abs, content),
-      );
-      crashPoint('write:file');
-      if (result.ran) await record(ACTION_OF[tool] ?? 'created');
-      else await record(result.approval.decision === 'pending' ? 'pending' : 'rejected');
+      await writeFile(ctx, file, merge, testDirs);
     }
 
     // With every file settled the run goes on (verification, then done); it never says "completed" mid-run.
@@ -110,6 +50,49 @@ export const writeStage =
     }
   };
 
+/** One engineer file: refused, already there, or written through the gateway once approved. */
+async function writeFile(ctx: StageContext, file: EngineerFile, merge: MergeTests | undefined, testDirs: string[]): Promise<void> {
+  const { deps, state, gateway } = ctx;
+  const abs = await placeInside(ctx, file.path);
+  if (abs === undefined) return record(ctx, file, file.content, 'failed');
+  const before = await fsp.readFile(abs, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+  const rel = workspaceRelative(await realpath(deps.workspace), abs);
+  const plan = await planWrite({
+    store: deps.store,
+    run: state.run,
+    file,
+    before,
+    merge,
+    inTests: testDirs.some((d) => rel.startsWith(d + '/')),
+  });
+  if ('refused' in plan) {
+    await refuse(ctx, 'fs.overwrite', file.path, plan.refused);
+    return record(ctx, file, file.content, 'failed');
+  }
+  const { content, tool } = plan;
+  if (before === content) {
+    // Killed between the write and its record? The audit already says this run wrote it.
+    const wrote = state.run.audit.find((a) => a.target === file.path && a.outcome === 'executed' && a.tool.startsWith('fs.'));
+    // (The person's file then already holds this run's tests: its text before them is not known any more.)
+    if (wrote) return record(ctx, file, content, plan.personal !== undefined ? 'merged' : (ACTION_OF[wrote.tool] ?? 'created'));
+    return record(ctx, file, content, 'unchanged', plan);
+  }
+  const result = await gateway.execute(
+    tool,
+    {
+      summary: `${plan.verb} ${file.path} (${file.caseIds.length} test case${file.caseIds.length === 1 ? '' : 's'})`,
+      target: file.path,
+      diff: { path: file.path, before, after: content },
+      // Stable id: a decision taken later with `amtp approve` finds the same request on resume.
+      approvalId: 'ap_' + sha256(`${state.run.id}\n${tool}\n${file.path}\n${sha256(content)}`).slice(0, 24),
+    },
+    () => atomicWrite(abs, content),
+  );
+  crashPoint('write:file');
+  if (result.ran) await record(ctx, file, content, plan.action, plan);
+  else await record(ctx, file, content, result.approval.decision === 'pending' ? 'pending' : 'rejected');
+}
+
 const ACTION_OF: Partial<Record<string, FileAction>> = {
   'fs.overwrite': 'overwritten',
   'fs.merge_tests': 'merged',
@@ -117,9 +100,40 @@ const ACTION_OF: Partial<Record<string, FileAction>> = {
   'fs.write_outside_tests': 'created',
 };
 
-/** An earlier run of this person (records shipped with the repository do not count) wrote this file. */
-async function writtenBefore(store: RunStore, runId: string, path: string): Promise<boolean> {
-  return (await store.listRuns()).some((r) => r.id !== runId && r.files.some((f) => f.path === path && isWritten(f.action)));
+/** The file's record: a merged file keeps its text (and the person's file its text before) for the verifier. */
+async function record(ctx: StageContext, file: EngineerFile, content: string, action: FileAction, plan?: WritePlan): Promise<void> {
+  await ctx.save((r) => {
+    r.files = r.files.filter((f) => f.path !== file.path);
+    r.files.push({
+      path: file.path,
+      action,
+      caseIds: file.caseIds,
+      sha256: sha256(content),
+      ...(content !== file.content ? { written: content } : {}),
+      ...(plan?.personal !== undefined ? { before: plan.personal } : {}),
+    });
+  });
+}
+
+/** The file's absolute path, or undefined (with an audit row saying why) when it is outside the workspace or protected. */
+async function placeInside(ctx: StageContext, path: string): Promise<string | undefined> {
+  try {
+    const abs = await resolveInside(ctx.deps.workspace, path);
+    // VCS metadata, AMTP's own store and dependencies are never a test file, whoever approves.
+    const why = protectedPath(workspaceRelative(await realpath(ctx.deps.workspace), abs));
+    if (why) throw new PathEscapeError(`${JSON.stringify(path)} is refused: ${why}`);
+    return abs;
+  } catch (e) {
+    if (!(e instanceof PathEscapeError)) throw e;
+    await refuse(ctx, 'fs.write_outside_tests', path, e.message);
+    return undefined;
+  }
+}
+
+async function refuse(ctx: StageContext, tool: 'fs.write_outside_tests' | 'fs.overwrite', target: string, detail: string): Promise<void> {
+  await ctx.save((r) => {
+    r.audit.push({ at: new Date().toISOString(), tool, risk: 'high', target, outcome: 'refused', detail });
+  });
 }
 
 /**

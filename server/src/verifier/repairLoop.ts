@@ -115,7 +115,8 @@ async function ask(
 
 function candidateFile(file: TestFileState, id: string, test: string, imports: string | undefined): string | { error: string } {
   try {
-    const base = imports ? replaceImports(file.path, file.content, imports) : file.content;
+    // The person's own file keeps its imports: their tests use them (only the test itself is replaced).
+    const base = imports && !file.personal ? replaceImports(file.path, file.content, imports) : file.content;
     const candidate = replaceTest(file.path, base, id, test);
     if (!findTests(file.path, candidate).some((b) => b.caseId === id))
       return { error: 'the replacement is not a test named with the case id' };

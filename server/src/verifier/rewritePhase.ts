@@ -5,8 +5,8 @@ import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import type { CaseResult } from '../core/run';
 import { firstLine } from './classify';
 import { putFile } from './files';
-import type { VerifyState } from './state';
-import { findTests, keepOnlyTests, quarantinePath, removeTests, skipTests } from './testFile';
+import type { TestFileState, VerifyState } from './state';
+import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests } from './testFile';
 
 export async function rewritePhase(s: VerifyState): Promise<string[]> {
   const { ctx, results } = s;
@@ -16,25 +16,65 @@ export async function rewritePhase(s: VerifyState): Promise<string[]> {
   for (const file of s.files) {
     const off = file.ids.filter((id) => results.get(id)?.outcome !== 'passing');
     const q = file.ids.filter((id) => results.get(id)?.outcome === 'quarantined');
-    const kept = removeTests(file.path, file.content, off);
-    const empty = findTests(file.path, kept).length === 0;
-    const main = await put(file.path, empty ? null : kept, `keeps ${file.ids.length - off.length} assured test(s) of ${file.ids.length}`);
+    const { kept, empty } = keptText(file, off);
+    const main = await put(file.path, kept, `keeps ${file.ids.length - off.length} assured test(s) of ${file.ids.length}`);
     if (!main.done) for (const id of off) leftInPlace(results.get(id)!, main.decision);
-    for (const id of file.ids) locate(results.get(id)!, file.path, empty ? undefined : kept);
+    for (const id of file.ids) locate(results.get(id)!, file.path, empty ? undefined : (kept ?? undefined));
     if (q.length) {
-      const qPath = quarantinePath(file.path);
+      const qPath = quarantinePath(file.personal ? amtpNamed(file.path) : file.path);
       const reasons = new Map(q.map((id) => [id, results.get(id)!.reason!]));
-      const qContent = quarantineHeader(file.path) + skipTests(qPath, keepOnlyTests(file.path, file.content, q), reasons);
+      const qContent = quarantineHeader(file.path) + skipTests(qPath, keepOnlyTests(file.path, quarantineSource(file, q), q), reasons);
       const quarantine = await put(qPath, qContent, `${q.length} skipped test(s) that may reveal bugs`);
       if (quarantine.done) {
         quarantineFiles.push(qPath);
         for (const id of q) locate(results.get(id)!, qPath, qContent);
       }
     }
-    if (!empty) file.content = kept;
-    else file.ids = [];
+    if (kept !== null) file.content = kept;
+    if (empty) file.ids = [];
   }
   return quarantineFiles;
+}
+
+/**
+ * The file without the tests that go. A file left with no test is removed, except the person's own:
+ * with none of this run's tests left it is put back as it was before the run (or, when that is not
+ * known, left without this run's tests); their own tests are never touched either way.
+ */
+function keptText(file: TestFileState, off: string[]): { kept: string | null; empty: boolean } {
+  const kept = removeTests(file.path, file.content, off);
+  if (!file.personal) return findTests(file.path, kept).length ? { kept, empty: false } : { kept: null, empty: true };
+  const none = off.length === file.ids.length;
+  return { kept: none ? (file.personal.before ?? kept) : kept, empty: none };
+}
+
+/** The quarantined tests with the imports and helpers of AMTP's own text: a person's tests never go into a quarantine file. */
+function quarantineSource(file: TestFileState, q: string[]): string {
+  if (!file.personal) return file.content;
+  let out = file.personal.own;
+  // A repair may have changed a test since the engineer wrote it: the current text is the one kept.
+  for (const id of q) {
+    const now = lineText(
+      file.content,
+      findTests(file.path, file.content).find((b) => b.caseId === id),
+    );
+    const then = lineText(
+      out,
+      findTests(file.path, out).find((b) => b.caseId === id),
+    );
+    if (now !== undefined && then !== undefined && now !== then) out = replaceTest(file.path, out, id, now);
+  }
+  return out;
+}
+
+/** A test's text from the start of its first line, so its lines keep their indentation relative to each other. */
+function lineText(content: string, b: { start: number; end: number } | undefined): string | undefined {
+  return b && content.slice(content.lastIndexOf('\n', b.start - 1) + 1, b.end);
+}
+
+/** `x.test.js` → `x.amtp.test.js`, `test_x.py` → `test_x_amtp.py` (same folder), for the quarantine file's name. */
+function amtpNamed(path: string): string {
+  return path.endsWith('.py') ? path.replace(/\.py$/, '_amtp.py') : path.replace(/((?:\.(?:test|spec))?\.[^./]+)$/, '.amtp$1');
 }
 
 /** The confirmation run; returns the units the kept tests cover (adding every reported unit to `universe`). */

@@ -1,12 +1,12 @@
 // The 'verify' stage, after 'write': asks once for `tests.run` (high risk: it executes workspace code),
 // then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
 // killed during verification restores the files it had rewritten and verifies again.
-import type { AgentResults } from '../contracts/agentSchemas';
-import type { EngineerOutput } from '../contracts/types';
+import type { EngineerOutput, TestCases } from '../contracts/types';
 import type { Gateway, ToolCallInfo } from '../gateway/gateway';
 import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
 import type { Save, Stage } from '../pipeline/stage';
+import { testPlan } from '../pipeline/testPlan';
 import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { planRun } from './runPlan';
@@ -38,7 +38,8 @@ type VerifyParams = NonNullable<RunRecord['params']['verify']>;
 interface Written {
   engineer: EngineerOutput;
   engineerArtifactId: string;
-  cases: AgentResults['generator'];
+  /** the run's test plan, amended by the characterize stage when it ran (pipeline/testPlan.ts) */
+  cases: TestCases;
   files: EngineerOutput['files'];
 }
 
@@ -113,7 +114,7 @@ async function skipVerification(save: Save, params: VerifyParams, reason: string
 async function writtenTests(deps: PipelineDeps, run: RunRecord): Promise<Written> {
   const engineerArtifactId = run.activities.find((a) => a.agent === 'engineer')!.artifactId!;
   const engineer = await deps.store.agentOutput(run, 'engineer');
-  const cases = await deps.store.agentOutput(run, 'generator');
+  const cases = await testPlan(deps.store, run);
   // A merged file is verified (and restored on resume) as written: its earlier tests and the run's own.
   const files = engineer.files
     .map((f) => ({ ...f, content: run.files.find((r) => r.path === f.path)?.written ?? f.content }))

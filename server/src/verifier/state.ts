@@ -36,6 +36,18 @@ export interface TestFileState {
   path: string;
   content: string;
   ids: string[];
+  /**
+   * Set for the person's own test file this run added its cases to (`intoExisting`): only this run's
+   * tests are ever removed or repaired in it, its imports stay, and the file itself is never removed.
+   */
+  personal?: PersonalFile;
+}
+
+export interface PersonalFile {
+  /** the file before this run added to it, put back when none of this run's tests stays (unknown after a crash mid-write) */
+  before?: string;
+  /** the engineer's rendered file (this run's tests only): a quarantine file is cut from it, never from the person's */
+  own: string;
 }
 
 export interface FailingTest {

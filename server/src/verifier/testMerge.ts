@@ -2,7 +2,8 @@
 // test whose case id is already there replaces it, a new one goes after the file's last test, and
 // everything else (earlier AMTP tests, a person's own tests and edits) stays as it is. The imports
 // the new tests need are added when the file does not bind those names yet. A scoped run (one
-// function from a CodeLens, --only, --changed-since) therefore never loses the rest of the file.
+// function from a CodeLens, --only, --changed-since) therefore never loses the rest of the file, and
+// a run with --into-existing adds its tests to the person's own file without changing theirs.
 import type * as TS from 'typescript';
 import { jsSyntaxError } from '../frameworks/jsSnippet';
 import { checkPython } from '../frameworks/pySyntax';
@@ -10,29 +11,45 @@ import { childrenOf, parsePython } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
 import { findTests, isPython, replaceTest, type TestBlock } from './testFile';
 
-/** The merged file, or undefined when the two cannot be merged safely (then it is a whole-file overwrite). */
-export function mergeTestFile(path: string, existing: string, incoming: string): string | undefined {
+/**
+ * The merged file, or undefined when the two cannot be merged safely (then it is a whole-file overwrite).
+ * With `append` (the person's own file, `--into-existing`), a file without AMTP tests yet gets the
+ * new file's body, its tests and the helpers they use, after everything already in it; without it,
+ * such a file is not merged into (an earlier run's file the person replaced is theirs to keep or not).
+ */
+export function mergeTestFile(path: string, existing: string, incoming: string, opts: { append?: boolean } = {}): string | undefined {
   const ours = findTests(path, existing);
   const theirs = findTests(path, incoming);
-  if (!ours.length || !theirs.length) return undefined;
+  if (!theirs.length || (!ours.length && !opts.append)) return undefined;
   try {
     let out = withImports(path, existing, incoming);
     if (out === undefined) return undefined;
-    const present = new Set(ours.map((b) => b.caseId));
-    for (const b of theirs.filter((t) => present.has(t.caseId))) out = replaceTest(path, out, b.caseId, fromLineStart(incoming, b));
-    const added = theirs.filter((t) => !present.has(t.caseId));
-    if (added.length) {
-      const last = findTests(path, out)
-        .sort((a, b) => a.end - b.end)
-        .pop()!;
-      // The last test is replaced by itself followed by the new ones: one edit, re-indented together.
-      const gap = isPython(path) ? '\n\n\n' : '\n\n';
-      out = replaceTest(path, out, last.caseId, [fromLineStart(out, last), ...added.map((b) => fromLineStart(incoming, b))].join(gap));
+    if (!ours.length) out = appended(path, out, incoming);
+    else {
+      const present = new Set(ours.map((b) => b.caseId));
+      for (const b of theirs.filter((t) => present.has(t.caseId))) out = replaceTest(path, out, b.caseId, fromLineStart(incoming, b));
+      const added = theirs.filter((t) => !present.has(t.caseId));
+      if (added.length) {
+        const last = findTests(path, out)
+          .sort((a, b) => a.end - b.end)
+          .pop()!;
+        // The last test is replaced by itself followed by the new ones: one edit, re-indented together.
+        const gap = isPython(path) ? '\n\n\n' : '\n\n';
+        out = replaceTest(path, out, last.caseId, [fromLineStart(out, last), ...added.map((b) => fromLineStart(incoming, b))].join(gap));
+      }
     }
     return parses(path, out) ? out : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** `existing` followed by `incoming` without its header comment and imports (the merge has added those it needs). */
+function appended(path: string, existing: string, incoming: string): string {
+  const imports = isPython(path) ? pythonImports(incoming) : jsImports(path, incoming);
+  const body = incoming.slice(imports.length ? imports[imports.length - 1].end : 0).replace(/^\s+/, '');
+  const gap = isPython(path) ? '\n\n\n' : '\n\n';
+  return existing.replace(/\s+$/, '') + gap + body.replace(/\s*$/, '\n');
 }
 
 /** A test's text from the start of its first line, so every line keeps its indentation relative to the others. */
@@ -134,11 +151,10 @@ function pythonImports(text: string): ImportStatement[] {
       }
       if (tokens[i]?.kind === ',') i += 1;
     }
-    out.push({
-      text: text.slice(node.from, node.to).replace(/\s+$/, ''),
-      names,
-      end: node.from + text.slice(node.from, node.to).replace(/\s+$/, '').length,
-    });
+    // A comment at the end of the line (`# noqa: F401`) belongs to the statement: it moves with it.
+    const own = text.slice(node.from, node.to).replace(/\s+$/, '');
+    const comment = /^[ \t]*#[^\n]*/.exec(text.slice(node.from + own.length))?.[0] ?? '';
+    out.push({ text: own + comment, names, end: node.from + own.length + comment.length });
   }
   return out;
 }

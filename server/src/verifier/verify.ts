@@ -11,7 +11,8 @@ import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
-import { drop, type VerifyContext, type VerifyState } from './state';
+import { isAmtpTestPath } from '../agents/engineer/filePlan';
+import { drop, type PersonalFile, type VerifyContext, type VerifyState } from './state';
 import { findTests } from './testFile';
 
 export type { VerifyContext } from './state';
@@ -65,10 +66,20 @@ function prepare(ctx: VerifyContext): VerifyState {
     const mine = new Set(f.caseIds);
     const ids = [...new Set(findTests(f.path, f.content).map((b) => b.caseId))].filter((id) => mine.has(id));
     for (const id of f.caseIds) if (!ids.includes(id)) drop(s, id, 'loads', `no test in ${f.path} carries the case id ${id}`);
-    return { path: f.path, content: f.content, ids };
+    const personal = personalFile(ctx, f.path);
+    return { path: f.path, content: f.content, ids, ...(personal ? { personal } : {}) };
   });
   s.written = s.files.reduce((n, f) => n + f.ids.length, 0) + s.results.size;
   return s;
+}
+
+/** The person's own test file this run merged into (writePlan.ts), with what the verifier needs to leave their tests alone. */
+function personalFile(ctx: VerifyContext, path: string): PersonalFile | undefined {
+  const run = ctx.run();
+  const rec = run.files.find((r) => r.path === path);
+  if (rec?.before === undefined && !(run.params.intoExisting && !isAmtpTestPath(path))) return undefined;
+  const own = ctx.engineer.files.find((f) => f.path === path)?.content ?? '';
+  return { own, ...(rec?.before !== undefined ? { before: rec.before } : {}) };
 }
 
 /** Phase "report": the filter counts, results in plan order, coverage before/after, into the run record. */

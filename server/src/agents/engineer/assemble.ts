@@ -8,8 +8,13 @@ import type { FrameworkRenderer, RenderedCase } from '../../frameworks/types';
 import { bindingsFor, bindingsOf, planFiles, type TestFileGroup } from './filePlan';
 import { prMetadata } from './pr';
 
-export function assemble(plan: TestCases, framework: Framework, outputs: TestBodies[]): EngineerOutput {
-  const { renderer, groups, notWritten, layoutNotes } = planFiles(plan, framework);
+export function assemble(
+  plan: TestCases,
+  framework: Framework,
+  outputs: TestBodies[],
+  ownTestFile?: (path: string) => boolean,
+): EngineerOutput {
+  const { renderer, groups, notWritten, layoutNotes, intoNotes } = planFiles(plan, framework, ownTestFile);
   const reported = new Set(notWritten.map((n) => n.caseId));
   const { bodies, devDeps } = collectBodies(outputs, reported, notWritten);
   const files = renderFiles(groups, bodies, renderer, reported, notWritten);
@@ -24,9 +29,14 @@ export function assemble(plan: TestCases, framework: Framework, outputs: TestBod
   );
   if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
   const layoutNote =
-    files.length && layoutNotes.length
-      ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}`
-      : undefined;
+    [
+      ...intoNotes,
+      files.length && layoutNotes.length
+        ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' ') || undefined;
   const out = {
     files,
     command,

@@ -69,7 +69,7 @@ function conventions(plan: TestCases, framework: EngineerInput['framework']): st
 export const engineerBatching: AgentBatching<'engineer'> = {
   plan({ plan, map }, ctx): PlannedBatch<'engineer'>[] {
     const framework = resolveFramework(ctx.framework, plan.project);
-    const fp = planFiles(plan, framework);
+    const fp = planFiles(plan, framework, ctx.ownTestFile);
     const fixed = estimateTokens({ project: plan.project, conventions: conventions(plan, framework) }) + 128;
     const items = fp.groups.flatMap((g) =>
       g.cases.map((c) => ({
@@ -132,6 +132,7 @@ export const engineerBatching: AgentBatching<'engineer'> = {
       plan,
       resolveFramework(ctx.framework, plan.project),
       done.map((d) => d.output),
+      ctx.ownTestFile,
     );
   },
 };

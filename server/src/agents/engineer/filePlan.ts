@@ -4,7 +4,7 @@
 import type { OracleBinding, TestCase, TestCases } from '../../contracts/types';
 import type { Framework } from '../../core/frameworks';
 import { RENDERERS } from '../../frameworks';
-import { importPathFor, testFilePlace } from '../../frameworks/layout';
+import { foreignRunner, importPathFor, testFilePlace } from '../../frameworks/layout';
 import { pythonModule } from '../../frameworks/pytest';
 import type { FrameworkRenderer, Project } from '../../frameworks/types';
 
@@ -44,10 +44,16 @@ export interface FilePlan {
   notWritten: { caseId: string; reason: string }[];
   /** why the project's own test command does not run some of these files (frameworks/layout.ts) */
   layoutNotes: string[];
+  /** with `ownTestFile`: which modules' cases go into the person's own test file, and which do not and why */
+  intoNotes: string[];
 }
 
-/** One test file per target module, in plan order; the same plan always gives the same files. */
-export function planFiles(plan: TestCases, framework: Framework): FilePlan {
+/**
+ * One test file per target module, in plan order; the same plan always gives the same files.
+ * `ownTestFile` (the run's `intoExisting`) says whether the person's own test file at a path exists:
+ * then the module's cases go there instead of AMTP's file (writeStage.ts merges them in).
+ */
+export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (path: string) => boolean): FilePlan {
   const renderer = RENDERERS[framework];
   const notWritten: FilePlan['notWritten'] = [];
   const byTarget = new Map<string, TestCase[]>();
@@ -60,10 +66,23 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
   const used = new Set<string>();
   const groups: TestFileGroup[] = [];
   const layoutNotes = new Set<string>();
+  const intoNotes: string[] = [];
+  // AMTP names two modules share (src/index.js, lib/index.js): whose the person's file is cannot be told, so it is left alone.
+  const names = [...byTarget.keys()].map((t) => testFilePlace(t, projectFor(t, plan.project), renderer).path);
+  const shared = new Set(names.filter((n, i) => names.indexOf(n) !== i));
   for (const [target, cases] of byTarget) {
     const project = projectFor(target, plan.project);
     const place = testFilePlace(target, project, renderer);
-    const path = uniquePath(place.path, used);
+    const foreign = foreignRunner(project.test_setup.runs, renderer);
+    const unfit = foreign ? 'runner' : shared.has(place.path) ? 'shared' : undefined;
+    const own = ownTestFile ? ownFileFor(place.path, unfit, used, ownTestFile) : undefined;
+    const path = own && 'path' in own ? own.path : uniquePath(place.path, used);
+    if (own)
+      intoNotes.push(
+        'path' in own
+          ? `${target}: its cases are added to your ${path}, whose own tests all stay.`
+          : `${target}: ${own.why}, so its cases go to ${path}.`,
+      );
     const importPath = importPathOf(cases[0], path, project, renderer);
     const bindings = new Map<string, OracleBinding>();
     const kept: TestCase[] = [];
@@ -82,7 +101,42 @@ export function planFiles(plan: TestCases, framework: Framework): FilePlan {
     groups.push({ path, target, project, importPath, bindings: [...bindings.values()], cases: kept });
     if (place.note) layoutNotes.add(place.note);
   }
-  return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes] };
+  return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes], intoNotes };
+}
+
+/** `foo.amtp.test.js` → `foo.test.js`, `test_foo_amtp.py` → `test_foo.py`, in the same folder: the person's file beside AMTP's. */
+export function personTestPath(amtpPath: string): string | undefined {
+  const slash = amtpPath.lastIndexOf('/') + 1;
+  const name = amtpPath.slice(slash);
+  const theirs = name.replace(/\.amtp(?=\.)|_amtp(?=(?:_[^/]*)?\.py$)/, '');
+  return theirs !== name && theirs ? amtpPath.slice(0, slash) + theirs : undefined;
+}
+
+/** A name AMTP gives its own test files (`.amtp`, `_amtp`, numbered when two modules share a stem). */
+export function isAmtpTestPath(path: string): boolean {
+  return /(?:\.amtp\d*\.[^/]+|_amtp\d*(?:_[^/]*)?\.py)$/.test(path);
+}
+
+/**
+ * The person's own test file for a module's cases when the run adds them to it (`intoExisting`), or
+ * why AMTP's own file is written instead.
+ */
+function ownFileFor(
+  amtpPath: string,
+  /** the project's command runs another framework (`runner`), or another module has the same AMTP name (`shared`) */
+  unfit: 'runner' | 'shared' | undefined,
+  used: Set<string>,
+  exists: (path: string) => boolean,
+): { path: string } | { why: string } {
+  const theirs = personTestPath(amtpPath);
+  if (!theirs) return { why: `${amtpPath} has no name of yours beside it` };
+  // The project's test command runs another framework (or a script of its own): their file is written for that, not for AMTP's.
+  if (unfit === 'runner') return { why: 'your test files are run by another runner than AMTP writes for' };
+  if (unfit === 'shared') return { why: `another module's AMTP file has its name too (whose ${theirs} is cannot be told)` };
+  if (!exists(theirs)) return { why: `no test file of yours at ${theirs}` };
+  used.add(theirs);
+  used.add(amtpPath);
+  return { path: theirs };
 }
 
 /** How a test file at `testPath` reaches the module `c` targets: a relative path or specifier, or a Python module. */

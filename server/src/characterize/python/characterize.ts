@@ -1,0 +1,55 @@
+// Characterizes one Python module like ../characterize.ts does a JavaScript one: every candidate
+// input is called twice, in two separate CPython children; results that differ between the runs
+// (time, randomness, hash order, state left by earlier calls) are dropped, and greedy selection keeps the calls that add covered
+// lines or branches. Same signature and result as characterizeModule, so a stage can pick either by
+// the module's language.
+import { keepStable, type CharTarget, type ModuleCharacterization } from '../characterize';
+import { DEFAULT_LIMITS, type SandboxCall, type SandboxLimits } from '../sandbox';
+import { tag, type Tagged } from '../values';
+import { pyCandidateInputs } from './inputs';
+import { runInPythonSandbox } from './sandbox';
+
+/** JavaScript's undefined has no Python counterpart: it is None, and an argument list that then repeats another is dropped. */
+function asPython(v: Tagged): Tagged {
+  if (Array.isArray(v)) return v.map(asPython);
+  if (v !== null && typeof v === 'object' && v.$ === 'undef') return null;
+  if (v !== null && typeof v === 'object' && v.$ === 'obj')
+    return { $: 'obj', v: Object.fromEntries(Object.entries(v.v).map(([k, x]) => [k, asPython(x)])) };
+  return v;
+}
+
+export function pythonCalls(targets: readonly CharTarget[], maxPerTarget: number): SandboxCall[] {
+  const calls: SandboxCall[] = [];
+  for (const t of targets) {
+    const seen = new Set<string>();
+    pyCandidateInputs(t, maxPerTarget).forEach((args, i) => {
+      let tagged: Tagged[];
+      try {
+        tagged = args.map((a) => asPython(tag(a)));
+      } catch {
+        return; // an example argument that cannot cross to the child
+      }
+      const key = JSON.stringify(tagged);
+      if (seen.has(key)) return;
+      seen.add(key);
+      calls.push({ id: `${t.path.join('.')}#${i}`, path: t.path, args: tagged });
+    });
+  }
+  return calls;
+}
+
+export async function characterizePythonModule(
+  modulePath: string,
+  root: string,
+  targets: readonly CharTarget[],
+  opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal; python?: string } = {},
+): Promise<ModuleCharacterization> {
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  const calls = pythonCalls(targets, opts.maxPerTarget ?? 80);
+  const run = { signal: opts.signal, python: opts.python };
+  const first = await runInPythonSandbox(modulePath, root, calls, limits, run);
+  // The second run goes in reverse order: a result that depends on what earlier calls left behind
+  // (a counter, a cache) differs and is dropped, since a test runs alone or in another order.
+  const second = await runInPythonSandbox(modulePath, root, [...calls].reverse(), limits, run);
+  return keepStable(modulePath, calls, first, second);
+}

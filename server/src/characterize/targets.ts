@@ -1,0 +1,101 @@
+// What the characterize stage runs: the exported functions of the plan's modules that have no
+// documented result (the generator planned only an existence/arity check for them, or nothing), with
+// the seeds the engine's inputs come from (signature and JSDoc types, documented example arguments,
+// the function's own source) and how a test reaches each one (the binding the generator would use).
+import { isExistenceOnly } from '../agents/generator/existence';
+import { bindingFor, describeModules, normalizePath, targetOf, type ModuleInfo } from '../agents/generator/modules';
+import { symbolInfo } from '../agents/engineer/batches';
+import type { CrawlerOutput, OracleBinding, SymbolInfo, TestCase, TestCases } from '../contracts/types';
+import type { CharTarget } from './characterize';
+
+/** How a test reaches a characterized function: the generator's target, binding and access expression. */
+export interface CharReach {
+  target: TestCase['target'];
+  access: string;
+  bindings: OracleBinding[];
+  /** the existence-only cases of this target, which kept characterization cases replace */
+  replaces: string[];
+}
+
+export interface CharJob {
+  /** workspace-relative path */
+  module: string;
+  language: ModuleInfo['language'];
+  targets: CharTarget[];
+  /** by export path (`path.join('.')`) */
+  reach: Map<string, CharReach>;
+}
+
+/**
+ * The export path the sandbox harness (server/src/frameworks/assets/amtp.char-harness.cjs) follows
+ * from what `require` (or, for ESM, `import()`'s namespace) gives, for a binding and its access
+ * expression; undefined for an access it cannot follow (a method reached through a prototype).
+ */
+export function exportPath(binding: OracleBinding, access: string): string[] | undefined {
+  if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(access)) return undefined;
+  const [local, ...rest] = access.split('.');
+  if (local !== binding.local) return undefined;
+  switch (binding.import) {
+    case 'module':
+    case 'namespace':
+      return rest;
+    case 'default':
+      return ['default', ...rest];
+    case 'named':
+      return [binding.name ?? binding.local, ...rest];
+  }
+}
+
+/** Argument lists of documented calls `name(a, b)` whose arguments are JSON literals (no result needed). */
+function exampleArgs(symbol: SymbolInfo): unknown[][] {
+  const short = symbol.name.split('.').pop()!;
+  const out: unknown[][] = [];
+  for (const ex of symbol.examples ?? []) {
+    for (const m of ex.matchAll(new RegExp(`\\b${short.replace(/\$/g, '\\$')}\\(([^()]*)\\)`, 'g'))) {
+      try {
+        const args = JSON.parse(`[${m[1].replace(/'([^'\\]*)'/g, '"$1"')}]`) as unknown[];
+        out.push(args);
+      } catch {
+        // not literal arguments (variables, calls): the other seeds cover the function
+      }
+    }
+  }
+  return out.slice(0, 10);
+}
+
+function signatureOf(symbol: SymbolInfo): string | undefined {
+  if (symbol.params?.some((p) => p.type)) return `(${symbol.params.map((p) => (p.type ? `${p.name}: ${p.type}` : p.name)).join(', ')})`;
+  return symbol.signature;
+}
+
+/** The characterization jobs of a plan: one per module with at least one target. */
+export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
+  const planned = new Set(plan.cases.map((c) => normalizePath(c.target.file)));
+  const casesOf = (file: string, symbol: string) =>
+    plan.cases.filter((c) => normalizePath(c.target.file) === file && c.target.symbol === symbol);
+  const jobs: CharJob[] = [];
+  for (const mod of describeModules(map)) {
+    const file = normalizePath(mod.file.path);
+    if (!planned.has(file)) continue; // a module the generator left out (a config, a script) is never run
+    const job: CharJob = { module: file, language: mod.language, targets: [], reach: new Map() };
+    for (const symbol of mod.runtime.filter((s) => s.kind === 'function')) {
+      const { binding, access } = bindingFor(mod, symbol);
+      const path = exportPath(binding, access);
+      const target = targetOf(mod, symbol);
+      const cases = casesOf(file, target.symbol);
+      if (!path || job.reach.has(path.join('.')) || !cases.every(isExistenceOnly)) continue;
+      const info = symbolInfo(map, mod.file.path, symbol.name);
+      job.targets.push({
+        path,
+        arity: target.arity ?? symbol.params?.length ?? 0,
+        signature: signatureOf(symbol),
+        doc: info.doc,
+        source: info.source,
+        examples: exampleArgs(symbol),
+      });
+      job.reach.set(path.join('.'), { target, access, bindings: [binding], replaces: cases.map((c) => c.id) });
+    }
+    if (job.targets.length) jobs.push(job);
+  }
+  return jobs;
+}

@@ -1,0 +1,56 @@
+// How one engineer file reaches the disk: created, merged into the file an earlier run wrote
+// (`fs.merge_tests`, medium), merged into the person's own test file (`--into-existing`:
+// `fs.overwrite`, high, approved with the diff), or replaced whole (`fs.overwrite`).
+import { isAmtpTestPath } from '../agents/engineer/filePlan';
+import { isWritten, type FileAction, type RunRecord } from '../core/run';
+import type { ToolName } from '../core/risk';
+import type { EngineerOutput } from '../contracts/types';
+import type { RunStore } from './store';
+
+/** Merges a rendered test file into the one on disk (verifier/testMerge.ts); undefined when it cannot. */
+export type MergeTests = (path: string, existing: string, incoming: string, opts?: { append?: boolean }) => string | undefined;
+
+export interface WritePlan {
+  content: string;
+  tool: ToolName;
+  /** the approval summary's verb */
+  verb: string;
+  /** the file's action once written */
+  action: FileAction;
+  /** the person's own file as it was, when this run adds its cases to it */
+  personal?: string;
+}
+
+export interface WriteInput {
+  store: RunStore;
+  run: RunRecord;
+  file: EngineerOutput['files'][number];
+  /** the file on disk, null when there is none */
+  before: string | null;
+  merge?: MergeTests;
+  /** the file is in a folder where a new file is medium risk */
+  inTests: boolean;
+}
+
+export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: string }> {
+  const { file, before, merge } = w;
+  if (before !== null && w.run.params.intoExisting && !isAmtpTestPath(file.path)) {
+    // The person's own test file: their tests stay byte for byte, or nothing is written at all.
+    const merged = merge?.(file.path, before, file.content, { append: true });
+    if (merged === undefined)
+      return {
+        refused: `AMTP cannot add its tests to your ${file.path} without changing what is already there (an import it needs binds a name your file binds differently, or the result would not parse); nothing was written: run without --into-existing for a file of AMTP's own`,
+      };
+    return { content: merged, tool: 'fs.overwrite', verb: 'Add tests to your', action: 'merged', personal: before };
+  }
+  const merged =
+    before !== null && merge && (await writtenBefore(w.store, w.run.id, file.path)) ? merge(file.path, before, file.content) : undefined;
+  if (merged !== undefined) return { content: merged, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' };
+  if (before !== null) return { content: file.content, tool: 'fs.overwrite', verb: 'Overwrite', action: 'overwritten' };
+  return { content: file.content, tool: w.inTests ? 'fs.create_test' : 'fs.write_outside_tests', verb: 'Create', action: 'created' };
+}
+
+/** An earlier run of this person (records shipped with the repository do not count) wrote this file. */
+async function writtenBefore(store: RunStore, runId: string, path: string): Promise<boolean> {
+  return (await store.listRuns()).some((r) => r.id !== runId && r.files.some((f) => f.path === path && isWritten(f.action)));
+}
