@@ -55,6 +55,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
   wireClient(receiver, { runChanged: (p) => model.upsert(p.run), requestApproval: (p) => approvals.handle(p), lm: vscodeLmHandlers(log) });
   await lc.start();
 
+  await keepServerInformed(context, lc, log);
+
+  const ctx: cmd.Ctx = { client: lc, model, approvals, testing, secrets: context.secrets, log, root };
+  registerViews(context, ctx);
+  registerCommands(context, ctx, output);
+
+  // Runs from earlier sessions (or the CLI) fill the tree; failure is not fatal to activation.
+  if (root()) void cmd.refreshRuns(ctx).catch((e: Error) => log(`could not list runs: ${e.message}`));
+  log(`AMTP client started (trusted: ${vscode.workspace.isTrusted}, provider: ${settings().provider})`);
+  return { client: lc, model, approvals, testing, output };
+}
+
+/** Sends the server the API key, settings and trust now and whenever they change. */
+async function keepServerInformed(context: vscode.ExtensionContext, lc: LanguageClient, log: (line: string) => void): Promise<void> {
   const sendKey = async () => {
     const apiKey = (await context.secrets.get(cmd.SECRET_KEY)) ?? null;
     await P.sendRequest(lc, P.SetCredentials, { apiKey }).catch((e: Error) => log(`setCredentials failed: ${e.message}`));
@@ -67,8 +81,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
     vscode.workspace.onDidGrantWorkspaceTrust(() => void P.sendNotification(lc, P.TrustChanged, { trusted: true })),
   );
   await sendKey();
+}
 
-  const ctx: cmd.Ctx = { client: lc, model, approvals, testing, secrets: context.secrets, log, root };
+/** The cases and approvals trees, the status bar, the code lenses and the pending-approvals context key. */
+function registerViews(context: vscode.ExtensionContext, ctx: cmd.Ctx): void {
+  const { client: lc, model, approvals, log, root } = ctx;
   const casesView = new CasesView(model);
   const codeLens = new GenerateCodeLens(
     lc,
@@ -80,8 +97,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
     log,
   );
   const approvalsView = new ApprovalsView(approvals.queue);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code passes command arguments untyped
-  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   context.subscriptions.push(
     casesView,
     approvalsView,
@@ -97,6 +112,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
       () => void vscode.commands.executeCommand('setContext', 'amtp.pendingApprovals', approvals.queue.list().length),
     ),
   );
+}
+
+/** Every `amtp.*` command of package.json's contributes.commands, bound to its handler in client/src/commands.ts. */
+function registerCommands(context: vscode.ExtensionContext, ctx: cmd.Ctx, output: vscode.LogOutputChannel): void {
+  const { approvals } = ctx;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code passes command arguments untyped
+  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   register('amtp.generate', (args?: Parameters<typeof cmd.generate>[1]) => cmd.generate(ctx, args));
   register('amtp.generateForFile', (uri?: vscode.Uri) => cmd.generateForFile(ctx, uri));
   register('amtp.generateForSymbol', (uri: vscode.Uri, symbol: string) => cmd.generateForSymbol(ctx, uri, symbol));
@@ -117,11 +139,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
   register('amtp.openCase', (c: P.CaseView) => cmd.openCase(ctx, c));
   register('amtp.runTests', (arg?) => cmd.runTests(ctx, arg));
   register('amtp.showOutput', () => output.show(true));
-
-  // Runs from earlier sessions (or the CLI) fill the tree; failure is not fatal to activation.
-  if (root()) void cmd.refreshRuns(ctx).catch((e: Error) => log(`could not list runs: ${e.message}`));
-  log(`AMTP client started (trusted: ${vscode.workspace.isTrusted}, provider: ${settings().provider})`);
-  return { client: lc, model, approvals, testing, output };
 }
 
 export async function deactivate(): Promise<void> {

@@ -15,19 +15,6 @@ const PENDING = new Set<string>([
   'server/src/agents/crawler/jsdoc.ts',
   'server/src/agents/crawler/staticMap.ts',
   'server/src/agents/crawler/testSetup.ts',
-  'server/src/agents/engineer/assemble.ts',
-  'server/src/cli/mcpRuns.ts',
-  'server/src/gateway/gateway.ts',
-  'server/src/git/stage.ts',
-  'server/src/lsp/runView.ts',
-  'server/src/mcp/runTools.ts',
-  'server/src/mcp/server.ts',
-  'server/src/mcp/walk.ts',
-  'server/src/pipeline/batchSession.ts',
-  'server/src/pipeline/legacyAgentStage.ts',
-  'server/src/record/replay.ts',
-  'server/src/verifier/stage.ts',
-  'client/src/extension.ts',
 ]);
 
 function sources(dir: string): string[] {

@@ -7,7 +7,7 @@ import type { ApprovalRecord, RunRecord } from '../core/run';
 import type { RiskOverrides } from '../gateway/policy';
 import type { ProviderSettings } from '../app/providers';
 import { Gateway } from '../gateway/gateway';
-import { runTests } from '../frameworks/runner';
+import { runTests, type RunResult } from '../frameworks/runner';
 import { keptPaths } from '../git/keptFiles';
 import type { GenerateInput, RunTestsInput, RunTools, ToolCallContext, ToolOutput } from '../mcp/runTools';
 import { NO_ELICITATION } from '../mcp/elicitApprover';
@@ -18,7 +18,7 @@ import { RunStore } from '../pipeline/store';
 import { summarize } from '../pipeline/summary';
 import { runPolicy } from '../app/policy';
 import { resolveInside } from '../util/safePath';
-import { planRun } from '../verifier/runPlan';
+import { planRun, type RunPlan } from '../verifier/runPlan';
 import { summaryText } from './output';
 import { pipelineDeps, runParams } from './pipeline';
 
@@ -81,24 +81,9 @@ function refusals(approvals: ApprovalRecord[]): string[] {
 
 async function runTestsOnce(s: McpRunSettings, input: RunTestsInput, ctx: ToolCallContext): Promise<ToolOutput> {
   const store = new RunStore(s.workspace);
-  const run = input.runId
-    ? await store.getOwnRun(input.runId).catch(() => undefined)
-    : (await store.listRuns()).reverse().find((r) => keptPaths(r).length > 0);
-  if (!run)
-    return {
-      text: input.runId ? `no run ${input.runId} of yours in ${store.dir}` : 'no run has written tests yet: call tests_generate first',
-      structured: {},
-      isError: true,
-    };
-  const engineerId = run.activities.find((a) => a.agent === 'engineer')?.artifactId;
-  if (!engineerId) return { text: `run ${run.id} has no Test Engineer output yet (status ${run.status})`, structured: {}, isError: true };
-  const engineer = (await store.getArtifact(run.id, engineerId)).content as unknown as EngineerOutput;
-  const files = await existingFiles(s.workspace, input.files ?? keptPaths(run));
-  if (!files.length) return { text: 'none of the test files exists on disk', structured: {}, isError: true };
-  const plan = planRun(engineer.framework, s.workspace, engineer.command, files);
-  if ('cannot' in plan) return { text: `the tests cannot run here: ${plan.cannot}`, structured: {}, isError: true };
-  const timeoutSeconds = run.params.verify?.timeoutSeconds ?? 120;
-
+  const chosen = await chooseTests(s, input, store);
+  if (!('plan' in chosen)) return chosen;
+  const { run, plan, files, timeoutSeconds } = chosen;
   const release = await store.lockRun(run.id);
   try {
     const gateway = new Gateway(run.id, ctx.approver, runLog(store, run.id), (await runPolicy(s.workspace, s.risk)).riskPolicy);
@@ -126,29 +111,61 @@ async function runTestsOnce(s: McpRunSettings, input: RunTestsInput, ctx: ToolCa
         isError: true,
       };
     }
-    const r = result.value;
-    const structured = {
-      runId: run.id,
-      framework: plan.framework,
-      files,
-      total: r.total,
-      passed: r.passed,
-      failed: r.failed,
-      timedOut: r.timedOut,
-      exitCode: r.exitCode,
-      tests: r.tests.map((t) => ({ name: t.name, status: t.status, ...(t.message ? { message: t.message } : {}) })),
-      fileErrors: r.fileErrors,
-    };
-    const lines = [
-      `${r.passed} passed, ${r.failed} failed of ${r.total} (${plan.framework}, run ${run.id})${r.timedOut ? ` — killed after ${timeoutSeconds} s` : ''}`,
-    ];
-    for (const t of r.tests.filter((x) => x.status === 'failed'))
-      lines.push(`  failed: ${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`);
-    for (const f of r.fileErrors) lines.push(`  could not load ${f.file}: ${f.message.split('\n')[0]}`);
-    return { text: lines.join('\n'), structured, isError: r.failed > 0 || r.fileErrors.length > 0 || r.timedOut };
+    return testReport(chosen, result.value);
   } finally {
     await release();
   }
+}
+
+/** What tests_run runs: the files of a run (named, else the latest that kept some), and how. */
+interface ChosenTests {
+  run: RunRecord;
+  plan: RunPlan;
+  files: string[];
+  timeoutSeconds: number;
+}
+
+/** The run, its test files that exist on disk and the plan to run them; a tool error saying why when there is nothing to run. */
+async function chooseTests(s: McpRunSettings, input: RunTestsInput, store: RunStore): Promise<ChosenTests | ToolOutput> {
+  const refuse = (text: string): ToolOutput => ({ text, structured: {}, isError: true });
+  const run = input.runId
+    ? await store.getOwnRun(input.runId).catch(() => undefined)
+    : (await store.listRuns()).reverse().find((r) => keptPaths(r).length > 0);
+  if (!run)
+    return refuse(
+      input.runId ? `no run ${input.runId} of yours in ${store.dir}` : 'no run has written tests yet: call tests_generate first',
+    );
+  const engineerId = run.activities.find((a) => a.agent === 'engineer')?.artifactId;
+  if (!engineerId) return refuse(`run ${run.id} has no Test Engineer output yet (status ${run.status})`);
+  const engineer = (await store.getArtifact(run.id, engineerId)).content as unknown as EngineerOutput;
+  const files = await existingFiles(s.workspace, input.files ?? keptPaths(run));
+  if (!files.length) return refuse('none of the test files exists on disk');
+  const plan = planRun(engineer.framework, s.workspace, engineer.command, files);
+  if ('cannot' in plan) return refuse(`the tests cannot run here: ${plan.cannot}`);
+  return { run, plan, files, timeoutSeconds: run.params.verify?.timeoutSeconds ?? 120 };
+}
+
+/** Each test's result for the calling model, with the failures and load errors spelled out in the text. */
+function testReport({ run, plan, files, timeoutSeconds }: ChosenTests, r: RunResult): ToolOutput {
+  const structured = {
+    runId: run.id,
+    framework: plan.framework,
+    files,
+    total: r.total,
+    passed: r.passed,
+    failed: r.failed,
+    timedOut: r.timedOut,
+    exitCode: r.exitCode,
+    tests: r.tests.map((t) => ({ name: t.name, status: t.status, ...(t.message ? { message: t.message } : {}) })),
+    fileErrors: r.fileErrors,
+  };
+  const lines = [
+    `${r.passed} passed, ${r.failed} failed of ${r.total} (${plan.framework}, run ${run.id})${r.timedOut ? ` — killed after ${timeoutSeconds} s` : ''}`,
+  ];
+  for (const t of r.tests.filter((x) => x.status === 'failed'))
+    lines.push(`  failed: ${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`);
+  for (const f of r.fileErrors) lines.push(`  could not load ${f.file}: ${f.message.split('\n')[0]}`);
+  return { text: lines.join('\n'), structured, isError: r.failed > 0 || r.fileErrors.length > 0 || r.timedOut };
 }
 
 async function existingFiles(workspace: string, paths: string[]): Promise<string[]> {

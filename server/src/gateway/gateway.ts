@@ -14,6 +14,15 @@ export interface ApprovalRequest {
   diff?: { path: string; before: string | null; after: string };
 }
 
+/** What a tool call says about itself: shown in its approval request and written in its audit rows. */
+export interface ToolCallInfo {
+  summary: string;
+  target?: string;
+  diff?: ApprovalRequest['diff'];
+  /** a stable approval id (a resumed run finds its pending request again); a random one when absent */
+  approvalId?: string;
+}
+
 export interface ApprovalAnswer {
   decision: Exclude<Decision, 'auto'>;
   note?: string;
@@ -45,80 +54,77 @@ export class Gateway {
     private readonly policy: RiskPolicy = {},
   ) {}
 
-  async execute<T>(
-    tool: ToolName,
-    info: { summary: string; target?: string; diff?: ApprovalRequest['diff']; approvalId?: string },
-    body: () => Promise<T>,
-  ): Promise<GatewayResult<T>> {
+  async execute<T>(tool: ToolName, info: ToolCallInfo, body: () => Promise<T>): Promise<GatewayResult<T>> {
     const risk = riskOf(tool, this.policy);
     let approval: ApprovalRecord | undefined;
     if (risk === 'high') {
-      const req: ApprovalRequest = {
-        id: info.approvalId ?? randomUUID(),
-        runId: this.runId,
-        tool,
-        risk,
-        summary: info.summary,
-        target: info.target,
-        diff: info.diff,
-      };
-      const requestedAt = new Date().toISOString();
-      let answer: ApprovalAnswer;
-      try {
-        answer = await this.approver.ask(req);
-      } catch (e) {
-        // An approver that fails is a "no", never a silent yes.
-        answer = { decision: 'rejected', note: `approval failed: ${(e as Error).message}` };
-      }
-      approval = {
-        id: req.id,
-        tool,
-        risk,
-        summary: info.summary,
-        target: info.target,
-        decision: answer.decision,
-        note: answer.note,
-        decidedBy: answer.by,
-        requestedAt,
-        decidedAt: answer.decision === 'pending' ? undefined : new Date().toISOString(),
-      };
-      await this.log.approval(approval);
-      if (answer.decision !== 'approved') {
-        await this.log.audit({
-          at: new Date().toISOString(),
-          tool,
-          risk,
-          target: info.target,
-          outcome: 'refused',
-          approvalId: approval.id,
-          detail: answer.decision,
-        });
+      approval = await this.askApproval(tool, risk, info);
+      if (approval.decision !== 'approved') {
+        await this.audit(tool, risk, info, 'refused', approval.id, approval.decision);
         return { ran: false, approval };
       }
     }
     try {
       const value = await body();
-      if (risk !== 'low')
-        await this.log.audit({
-          at: new Date().toISOString(),
-          tool,
-          risk,
-          target: info.target,
-          outcome: 'executed',
-          approvalId: approval?.id,
-        });
+      if (risk !== 'low') await this.audit(tool, risk, info, 'executed', approval?.id);
       return { ran: true, value, approval };
     } catch (e) {
-      await this.log.audit({
-        at: new Date().toISOString(),
-        tool,
-        risk,
-        target: info.target,
-        outcome: 'failed',
-        approvalId: approval?.id,
-        detail: (e as Error).message,
-      });
+      await this.audit(tool, risk, info, 'failed', approval?.id, (e as Error).message);
       throw e;
     }
+  }
+
+  /** Asks the approver and records the answer; an approver that throws has said no. */
+  private async askApproval(tool: ToolName, risk: Risk, info: ToolCallInfo): Promise<ApprovalRecord> {
+    const req: ApprovalRequest = {
+      id: info.approvalId ?? randomUUID(),
+      runId: this.runId,
+      tool,
+      risk,
+      summary: info.summary,
+      target: info.target,
+      diff: info.diff,
+    };
+    const requestedAt = new Date().toISOString();
+    let answer: ApprovalAnswer;
+    try {
+      answer = await this.approver.ask(req);
+    } catch (e) {
+      // An approver that fails is a "no", never a silent yes.
+      answer = { decision: 'rejected', note: `approval failed: ${(e as Error).message}` };
+    }
+    const approval: ApprovalRecord = {
+      id: req.id,
+      tool,
+      risk,
+      summary: info.summary,
+      target: info.target,
+      decision: answer.decision,
+      note: answer.note,
+      decidedBy: answer.by,
+      requestedAt,
+      decidedAt: answer.decision === 'pending' ? undefined : new Date().toISOString(),
+    };
+    await this.log.approval(approval);
+    return approval;
+  }
+
+  private async audit(
+    tool: ToolName,
+    risk: Risk,
+    info: ToolCallInfo,
+    outcome: AuditRow['outcome'],
+    approvalId: string | undefined,
+    detail?: string,
+  ): Promise<void> {
+    await this.log.audit({
+      at: new Date().toISOString(),
+      tool,
+      risk,
+      target: info.target,
+      outcome,
+      approvalId,
+      ...(detail !== undefined ? { detail } : {}),
+    });
   }
 }

@@ -5,19 +5,22 @@
 import type { EngineerOutput } from '../contracts/types';
 import { sha256 } from '../core/canonical';
 import type { BranchRecord, RunRecord } from '../core/run';
+import type { GatewayResult, ToolCallInfo } from '../gateway/gateway';
 import type { Stage, StageContext } from '../pipeline/stage';
 import { branchNameFor } from './branchName';
-import { branchTip, commitOnNewBranch, ignoredPaths, repoOf } from './commit';
+import { branchTip, commitOnNewBranch, ignoredPaths, repoOf, type CommitFile } from './commit';
 import { readKept } from './keptFiles';
 
 const FINAL = new Set<BranchRecord['status']>(['created', 'skipped', 'rejected']);
+
+type Settle = (b: BranchRecord, status?: Pick<RunRecord, 'status' | 'reason'>) => Promise<unknown>;
 
 export const branchStage: Stage = async (ctx) => {
   const run = ctx.state.run;
   // A run that stopped (needs review, waiting, failed) gets no branch.
   if (!run.params.commit || run.status !== 'running') return;
   if (run.branch && FINAL.has(run.branch.status)) return;
-  const settle = (b: BranchRecord, status?: Pick<RunRecord, 'status' | 'reason'>) =>
+  const settle: Settle = (b, status) =>
     ctx.save((r) => {
       r.branch = b;
       if (status) Object.assign(r, status);
@@ -25,13 +28,7 @@ export const branchStage: Stage = async (ctx) => {
 
   const repo = await repoOf(ctx.deps.workspace);
   if ('cannot' in repo) return void (await settle({ status: 'skipped', reason: repo.cannot, files: [] }));
-  const all = await readKept(ctx.deps.workspace, repo.root, run);
-  const ignored = await ignoredPaths(
-    repo.root,
-    all.map((f) => f.path),
-  );
-  const files = all.filter((f) => !ignored.has(f.path));
-  const note = ignored.size ? ` (left out, git ignores them: ${[...ignored].join(', ')})` : '';
+  const { files, note } = await committableFiles(ctx.deps.workspace, repo.root, run);
   if (!files.length)
     return void (await settle({ status: 'skipped', reason: `no kept file to commit${note || ' (none is on disk)'}`, files: [] }));
 
@@ -52,22 +49,53 @@ export const branchStage: Stage = async (ctx) => {
   if (exists) return void (await settle({ ...made, commit: (await branchTip(repo.root, name))!.commit }));
 
   const result = await ctx.gateway
-    .execute(
-      'git.branch',
-      {
-        summary: `Create branch ${name} on ${repo.head.slice(0, 10)} with one commit "${pr.title}" of ${files.length} file(s): ${files.map((f) => f.path).join(', ')}${note}. Nothing is pushed; your checkout, staged changes and working tree are left as they are.`,
-        target: name,
-        // Stable across resumes: `amtp approve` decides this same request when the bytes are unchanged.
-        approvalId:
-          'ap_' +
-          sha256(
-            `${run.id}\ngit.branch\n${pr.branch}\n${files.map((f) => `${f.path}:${sha256(f.bytes.toString('base64'))}`).join('\n')}`,
-          ).slice(0, 24),
-      },
-      () => commitOnNewBranch(repo.root, repo.head, name, files, commitMessage(pr, run.id)),
+    .execute('git.branch', branchRequest(run.id, pr, name, repo.head, files, note), () =>
+      commitOnNewBranch(repo.root, repo.head, name, files, commitMessage(pr, run.id)),
     )
     .catch((e: Error) => ({ failed: e.message }) as const);
+  await settleBranch(settle, made, run.id, result);
+};
 
+/** The kept files git does not ignore, and a note naming the ones it does (they are left out). */
+async function committableFiles(workspace: string, root: string, run: RunRecord): Promise<{ files: CommitFile[]; note: string }> {
+  const all = await readKept(workspace, root, run);
+  const ignored = await ignoredPaths(
+    root,
+    all.map((f) => f.path),
+  );
+  const files = all.filter((f) => !ignored.has(f.path));
+  const note = ignored.size ? ` (left out, git ignores them: ${[...ignored].join(', ')})` : '';
+  return { files, note };
+}
+
+function branchRequest(
+  runId: string,
+  pr: EngineerOutput['pr'],
+  name: string,
+  head: string,
+  files: CommitFile[],
+  note: string,
+): ToolCallInfo {
+  return {
+    summary: `Create branch ${name} on ${head.slice(0, 10)} with one commit "${pr.title}" of ${files.length} file(s): ${files.map((f) => f.path).join(', ')}${note}. Nothing is pushed; your checkout, staged changes and working tree are left as they are.`,
+    target: name,
+    // Stable across resumes: `amtp approve` decides this same request when the bytes are unchanged.
+    approvalId:
+      'ap_' +
+      sha256(`${runId}\ngit.branch\n${pr.branch}\n${files.map((f) => `${f.path}:${sha256(f.bytes.toString('base64'))}`).join('\n')}`).slice(
+        0,
+        24,
+      ),
+  };
+}
+
+/** Records how the `git.branch` call ended: created, nothing to commit, failed, waiting for approval or refused. */
+async function settleBranch(
+  settle: Settle,
+  made: BranchRecord,
+  runId: string,
+  result: GatewayResult<string | undefined> | { failed: string },
+): Promise<void> {
   if ('failed' in result) {
     const reason = `the tests are written, but the branch could not be created: ${result.failed}`;
     return void (await settle({ ...made, status: 'failed', reason, name: undefined }, { status: 'failed', reason }));
@@ -84,7 +112,7 @@ export const branchStage: Stage = async (ctx) => {
   }
   const decision = result.approval.decision;
   if (decision === 'pending') {
-    const reason = `the branch waits for approval: amtp approve ${run.id} [--reject]`;
+    const reason = `the branch waits for approval: amtp approve ${runId} [--reject]`;
     return void (await settle({ ...made, status: 'awaiting_approval', reason, name: undefined }, { status: 'awaiting_approval', reason }));
   }
   await settle({
@@ -93,7 +121,7 @@ export const branchStage: Stage = async (ctx) => {
     reason: `creating the branch was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was committed`,
     name: undefined,
   });
-};
+}
 
 async function engineerOutput(ctx: StageContext): Promise<EngineerOutput> {
   const id = ctx.state.run.activities.find((a) => a.agent === 'engineer')!.artifactId!;

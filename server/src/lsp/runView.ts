@@ -1,17 +1,15 @@
 import type { CaseStatus, CaseView, RunView } from '../protocol';
+import type { EngineerOutput, TestCase } from '../contracts/types';
 import type { RunStore } from '../pipeline/store';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { runHealth, runUsage } from '../usage/health';
 import { isCharacterizationCase } from '../characterize/case';
 import { testPlan } from '../pipeline/testPlan';
 
-/** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
-export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
-  const verified = new Map((run.verification?.results ?? []).map((r) => [r.caseId, r]));
-  const done = (agent: 'generator' | 'engineer') => run.activities.some((a) => a.agent === agent && a.artifactId);
-  const plan = done('generator') ? await testPlan(store, run) : undefined;
-  const eng = done('engineer') ? await store.agentOutput(run, 'engineer') : undefined;
-  const notWritten = new Map((eng?.not_written ?? []).map((n) => [n.caseId, n.reason]));
+type Verified = NonNullable<RunRecord['verification']>['results'][number];
+
+/** Where each case's test is: its file and, when the case id appears in it, the 0-based line. */
+function testLocations(eng: EngineerOutput | undefined): Map<string, { path: string; line?: number }> {
   const fileOf = new Map<string, { path: string; line?: number }>();
   for (const f of eng?.files ?? []) {
     const lines = f.content.split('\n');
@@ -20,38 +18,63 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
       fileOf.set(id, { path: f.path, line: line >= 0 ? line : undefined });
     }
   }
-  const fileAction = new Map(run.files.map((f) => [f.path, f.action]));
+  return fileOf;
+}
 
-  const cases: CaseView[] = (plan?.cases ?? []).map((c) => {
-    const where = fileOf.get(c.id);
-    const action = where ? fileAction.get(where.path) : undefined;
-    let status: CaseStatus = 'planned';
-    let reason: string | undefined;
-    if (notWritten.has(c.id)) {
-      status = 'not_written';
-      reason = notWritten.get(c.id);
-    } else if (where && action && WRITTEN_ACTIONS.has(action)) {
-      const v = verified.get(c.id);
-      status = v?.outcome ?? results.get(c.id) ?? 'written';
-      if (v?.reason) reason = v.reason;
-    } else if (where && action && action !== 'pending') {
-      status = 'not_written';
-      reason = `file ${where.path} was ${action}`;
-    }
-    return {
-      id: c.id,
-      title: c.title,
-      priority: c.priority,
-      kind: c.kind,
-      target: { file: c.target.file, symbol: c.target.symbol },
-      status,
-      ...(reason ? { reason } : {}),
-      ...(isCharacterizationCase(c) ? { pinned: true } : {}),
-      ...(where ? { testFile: where.path, testLine: where.line } : {}),
-      // after verification the test may have moved (quarantine file) or lines shifted (rewritten file)
-      ...(verified.get(c.id)?.file ? { testFile: verified.get(c.id)!.file, testLine: verified.get(c.id)!.line } : {}),
-    };
-  });
+/** What is known of a run's cases: what the engineer left out, where each test is, what the verifier and the Testing view found. */
+interface CaseFacts {
+  notWritten: Map<string, string>;
+  fileOf: Map<string, { path: string; line?: number }>;
+  fileAction: Map<string, RunRecord['files'][number]['action']>;
+  verified: Map<string, Verified>;
+  results: Map<string, 'passing' | 'failing'>;
+}
+
+/** One case as the client shows it: a written test's status is the verifier's outcome, else the last Testing-view result. */
+function caseView(c: TestCase, facts: CaseFacts): CaseView {
+  const where = facts.fileOf.get(c.id);
+  const action = where ? facts.fileAction.get(where.path) : undefined;
+  const v = facts.verified.get(c.id);
+  let status: CaseStatus = 'planned';
+  let reason: string | undefined;
+  if (facts.notWritten.has(c.id)) {
+    status = 'not_written';
+    reason = facts.notWritten.get(c.id);
+  } else if (where && action && WRITTEN_ACTIONS.has(action)) {
+    status = v?.outcome ?? facts.results.get(c.id) ?? 'written';
+    if (v?.reason) reason = v.reason;
+  } else if (where && action && action !== 'pending') {
+    status = 'not_written';
+    reason = `file ${where.path} was ${action}`;
+  }
+  return {
+    id: c.id,
+    title: c.title,
+    priority: c.priority,
+    kind: c.kind,
+    target: { file: c.target.file, symbol: c.target.symbol },
+    status,
+    ...(reason ? { reason } : {}),
+    ...(isCharacterizationCase(c) ? { pinned: true } : {}),
+    ...(where ? { testFile: where.path, testLine: where.line } : {}),
+    // after verification the test may have moved (quarantine file) or lines shifted (rewritten file)
+    ...(v?.file ? { testFile: v.file, testLine: v.line } : {}),
+  };
+}
+
+/** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
+export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
+  const done = (agent: 'generator' | 'engineer') => run.activities.some((a) => a.agent === agent && a.artifactId);
+  const plan = done('generator') ? await testPlan(store, run) : undefined;
+  const eng = done('engineer') ? await store.agentOutput(run, 'engineer') : undefined;
+  const facts: CaseFacts = {
+    notWritten: new Map((eng?.not_written ?? []).map((n) => [n.caseId, n.reason])),
+    fileOf: testLocations(eng),
+    fileAction: new Map(run.files.map((f) => [f.path, f.action])),
+    verified: new Map((run.verification?.results ?? []).map((r) => [r.caseId, r])),
+    results,
+  };
+  const cases = (plan?.cases ?? []).map((c) => caseView(c, facts));
 
   return {
     runId: run.id,

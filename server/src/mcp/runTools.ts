@@ -50,7 +50,19 @@ const HIGH_RISK =
   'High-risk actions (overwriting a file, writing outside test folders, running tests, creating a branch) ask you through ' +
   'the MCP client (elicitation); a client that cannot ask gets them refused, and nothing of them happens.';
 
-export function registerRunTools(server: McpServer, runs: RunTools, opts: { signal?: AbortSignal; approvalTimeoutMs?: number } = {}): void {
+/** What every run tool call shares: the server's shutdown signal and the confirmation timeout. */
+interface RunToolOptions {
+  signal?: AbortSignal;
+  approvalTimeoutMs?: number;
+}
+
+export function registerRunTools(server: McpServer, runs: RunTools, opts: RunToolOptions = {}): void {
+  registerGenerateTool(server, runs, opts);
+  registerRunTestsTool(server, runs, opts);
+}
+
+/** tests_generate: a whole run (or a scoped one) with every parameter described for the calling model. */
+function registerGenerateTool(server: McpServer, runs: RunTools, opts: RunToolOptions): void {
   server.registerTool(
     RUN_TOOLS.generate,
     {
@@ -98,7 +110,10 @@ export function registerRunTools(server: McpServer, runs: RunTools, opts: { sign
     },
     async (args, extra) => call(() => runs.generate(args, context(server, extra, opts))),
   );
+}
 
+/** tests_run: one run of the kept (or named) test files. */
+function registerRunTestsTool(server: McpServer, runs: RunTools, opts: RunToolOptions): void {
   server.registerTool(
     RUN_TOOLS.run,
     {
@@ -131,7 +146,7 @@ type Extra = {
   }) => Promise<void>;
 };
 
-function context(server: McpServer, extra: Extra, opts: { signal?: AbortSignal; approvalTimeoutMs?: number }): ToolCallContext {
+function context(server: McpServer, extra: Extra, opts: RunToolOptions): ToolCallContext {
   const signal = opts.signal ? AbortSignal.any([extra.signal, opts.signal]) : extra.signal;
   const token = extra._meta?.progressToken;
   let step = 0;

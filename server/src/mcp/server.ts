@@ -29,10 +29,26 @@ type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent
 export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions = {}): McpServer {
   const realRoot = fs.realpathSync(root);
   if (!fs.statSync(realRoot).isDirectory()) throw new Error(`not a directory: ${root}`);
-  const cache = opts.cache;
-  const walkDefaults: WalkOptions = { gitignore: opts.walk?.gitignore };
   const server = new McpServer({ name: 'amtp-workspace', version });
 
+  const w: Workspace = { root: realRoot, walk: { gitignore: opts.walk?.gitignore }, cache: opts.cache };
+  registerTreeTool(server, w);
+  registerReadFileTool(server, w);
+  registerSearchTool(server, w);
+  if (opts.runs) registerRunTools(server, opts.runs, { signal: opts.signal, approvalTimeoutMs: opts.approvalTimeoutMs });
+  return server;
+}
+
+/** The one root the reading tools serve, with the walk defaults and cache they share. */
+interface Workspace {
+  /** the root with symlinks resolved (path checks compare against it) */
+  root: string;
+  walk: WalkOptions;
+  cache?: ResponseCache;
+}
+
+/** repo.tree: the sorted workspace tree. */
+function registerTreeTool(server: McpServer, w: Workspace): void {
   server.registerTool(
     REPO_TOOLS['repo.tree'],
     {
@@ -49,9 +65,12 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
       },
       annotations: { readOnlyHint: true },
     },
-    async (args) => wrap(args.path ?? '.', () => treeTool(realRoot, args, walkDefaults, cache)),
+    async (args) => wrap(args.path ?? '.', () => treeTool(w.root, args, w.walk, w.cache)),
   );
+}
 
+/** repo.read_file: one text file, or a line range of it. */
+function registerReadFileTool(server: McpServer, w: Workspace): void {
   server.registerTool(
     REPO_TOOLS['repo.read_file'],
     {
@@ -77,11 +96,14 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
     },
     async (args) =>
       wrap(args.path, async () => {
-        const r = await readWorkspaceFile(realRoot, args, cache);
+        const r = await readWorkspaceFile(w.root, args, w.cache);
         return { text: r.truncated ? `${r.content}\n[truncated]` : r.content, structured: { ...r } };
       }),
   );
+}
 
+/** repo.search: literal or regular-expression matches across text files. */
+function registerSearchTool(server: McpServer, w: Workspace): void {
   server.registerTool(
     REPO_TOOLS['repo.search'],
     {
@@ -100,14 +122,12 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
     },
     async (args) =>
       wrap(args.query, async () => {
-        const r = searchWorkspace(realRoot, args, walkDefaults, cache);
+        const r = searchWorkspace(w.root, args, w.walk, w.cache);
         const lines = r.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
         if (r.truncated) lines.push('[truncated]');
         return { text: lines.join('\n') || 'no matches', structured: { ...r } };
       }),
   );
-  if (opts.runs) registerRunTools(server, opts.runs, { signal: opts.signal, approvalTimeoutMs: opts.approvalTimeoutMs });
-  return server;
 }
 
 async function wrap(subject: string, fn: () => Promise<{ text: string; structured: Record<string, unknown> }>): Promise<ToolResult> {

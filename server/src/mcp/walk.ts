@@ -109,7 +109,15 @@ export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
   };
   // Recursion depth is bounded by MAX_DEPTH; depth-first in git order keeps the output sorted.
   visit(start, 0, ancestorsIgnores(root, start, ignoreFiles));
-  const results = stats?.finish();
+  settleFiles(out, stats?.finish(), statIndex);
+  return out;
+}
+
+/**
+ * Gives the listed files their sizes (when statted), drops the ones deleted while the walk ran, counts
+ * files and bytes, and computes the fingerprint over every kept entry's path (and a file's size and mtime).
+ */
+function settleFiles(out: WalkResult, results: ReturnType<LstatBatches['finish']> | undefined, statIndex: number[]): void {
   const hash = new Fingerprint();
   let kept = 0;
   for (let i = 0; i < out.entries.length; i++) {
@@ -131,7 +139,6 @@ export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
   }
   out.entries.length = kept;
   out.fingerprint = hash.digest();
-  return out;
 }
 
 /** Compiles tool-supplied globs; a pattern picomatch cannot take (e.g. "") is the caller's error, not a crash. */

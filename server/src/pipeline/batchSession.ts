@@ -11,7 +11,7 @@ import { selfContained } from '../contracts/selfContained';
 import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
 import type { AgentBatching, PlannedBatch } from '../agents/batching';
 import { acceptReply } from '../llm/accept';
-import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError, usageOf } from '../llm/errors';
+import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from '../llm/errors';
 import type { ChatReply, ChatRequest } from '../llm/provider';
 import { SANITIZER_VERSION } from '../llm/sanitize';
 import type { RateGate } from './rateGate';
@@ -20,6 +20,7 @@ import type { StageContext } from './stage';
 import { sessionKey } from './store';
 import { planAfterTruncation } from './truncation';
 import { askInNewSession } from './askInNewSession';
+import { failedAttemptUsage, type RetryBudget } from './failedAttempt';
 
 /** What a batch ended as; `needs_review` and `failed` stop the agent's other batches from starting. */
 export type BatchEnd = 'done' | 'split' | 'needs_review' | 'failed';
@@ -41,16 +42,54 @@ export interface BatchJob<A extends AgentId> {
 }
 
 export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number): Promise<BatchEnd> {
+  const session = await openSession(ctx, job, index);
+  if (typeof session === 'string') return session;
+  const budget: RetryBudget = { malformed: 0, transport: 0, truncated: 0 };
+  for (;;) {
+    if (ctx.deps.signal?.aborted) throw new CancelledError();
+    await job.gate.pass(ctx.deps.signal);
+    const attempt = await startAttempt(ctx, job, index);
+    // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
+    let reply: ChatReply | undefined;
+    try {
+      reply = await askInNewSession(ctx.deps.provider, { ...session.request, attempt, signal: ctx.deps.signal }, ctx.state.run.params);
+      await commitReply(ctx, job, index, session, attempt, reply);
+      return 'done';
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      await recordFailedAttempt(ctx, job.agent, index, e, attempt, reply);
+      const next = await afterFailure(ctx, job, index, session.where, e, attempt, budget);
+      if (next !== 'retry') return next;
+    }
+  }
+}
+
+/** The parts of a batch's request that stay the same across its attempts. */
+interface Session {
+  /** names the batch in log lines and failure reasons */
+  where: string;
+  request: Omit<ChatRequest, 'temperature' | 'top_p' | 'seed' | 'attempt' | 'signal'>;
+  promptHash: string;
+}
+
+/** Changes this batch's record (and through `r`, anything else of the run) and saves it. */
+async function saveBatch(ctx: StageContext, agent: AgentId, index: number, mut: (b: BatchRecord, r: RunRecord) => void): Promise<void> {
+  await ctx.save((r) =>
+    mut(
+      r.activities.find((a) => a.agent === agent)!.batches!.find((b) => b.index === index)!,
+      r,
+    ),
+  );
+}
+
+/**
+ * Builds the batch's envelope and request; the batch ends here instead (the string it returns) when its
+ * payload does not fit the input schema or an interrupted run already persisted this prompt's artifact.
+ */
+async function openSession<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number): Promise<Session | BatchEnd> {
   const { deps, state } = ctx;
   const { agent } = job;
   const params = state.run.params;
-  const setBatch = (mut: (b: BatchRecord, r: RunRecord) => void) =>
-    ctx.save((r) =>
-      mut(
-        r.activities.find((a) => a.agent === agent)!.batches!.find((b) => b.index === index)!,
-        r,
-      ),
-    );
   const where = `${agent} batch ${job.position.index}/${job.position.count}${job.position.part ? ` (part ${job.position.part})` : ''}`;
   let envelope: string;
   try {
@@ -73,128 +112,160 @@ export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJ
     { role: 'user', content: envelope },
   ];
   const promptHash = sha256(canonicalJson(messages));
-  const model = params.models[agent];
   const orphan = job.adoptable.get(sessionKey(BATCH_KIND[agent], promptHash));
   if (orphan) {
     deps.onEvent?.({ type: 'log', level: 'info', message: `${where}: adopting artifact ${orphan.id}, persisted before an interruption` });
-    await setBatch((b) => {
+    await saveBatch(ctx, agent, index, (b) => {
       b.status = 'completed';
       b.artifactId = orphan.id;
       b.endedAt = new Date().toISOString();
     });
     return 'done';
   }
-  const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
   const responseSchema = { name: OUTPUT_SCHEMA[agent], schema: selfContained(OUTPUT_SCHEMA[agent]) as Record<string, unknown> };
   const maxOutputTokens = params.batching?.outputTokens;
-  let malformed = 0;
-  let transport = 0;
-  let truncated = 0;
-  for (;;) {
-    if (deps.signal?.aborted) throw new CancelledError();
-    await job.gate.pass(deps.signal);
-    const attempt = state.run.activities.find((a) => a.agent === agent)!.batches!.find((b) => b.index === index)!.attempts + 1;
-    await setBatch((b, r) => {
-      b.status = 'running';
-      b.attempts = attempt;
-      b.startedAt ??= new Date().toISOString();
-      r.activities.find((a) => a.agent === agent)!.attempts++;
-    });
-    deps.onEvent?.({ type: 'activity', runId: state.run.id, agent, attempt, batch: job.position });
-    // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
-    let reply: ChatReply | undefined;
-    try {
-      reply = await askInNewSession(
-        deps.provider,
-        { agent, model, messages, responseSchema, attempt, signal: deps.signal, ...(maxOutputTokens ? { maxOutputTokens } : {}) },
-        params,
-      );
-      const output: AgentOutputs[A] = acceptReply(agent, reply.content);
-      const misfit = job.batching.check?.(job.planned.payload, output);
-      if (misfit)
-        throw new SchemaValidationError(`${where}: ${misfit}`, OUTPUT_SCHEMA[agent], [{ path: '/', message: misfit, keyword: 'batch' }]);
-      const artifact = await deps.store.putArtifact(state.run.id, BATCH_KIND[agent], output, {
-        sanitizer: SANITIZER_VERSION,
-        provider: deps.provider.name,
-        model: reply.model || model,
-        seed: params.seed,
-        temperature: params.temperature,
-        promptHash,
-        attempt,
-      });
-      crashPoint(`${agent}:batch:persisted`);
-      const tokens = replyUsage(reply.usage);
-      await setBatch((b, r) => {
-        b.status = 'completed';
-        b.artifactId = artifact.id;
-        b.endedAt = new Date().toISOString();
-        const a = r.activities.find((x) => x.agent === agent)!;
-        a.usage = addUsage(a.usage, tokens);
-      });
-      crashPoint(`${agent}:batch:committed`);
-      return 'done';
-    } catch (e) {
-      if (e instanceof CancelledError) throw e;
-      const err: ActivityError = {
-        kind: errorKind(e),
-        message: errorMessage(e),
-        attempt,
-        at: new Date().toISOString(),
-        batch: index,
-        ...(e instanceof SchemaValidationError ? { details: e.errors } : {}),
-        ...(e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? { excerpt: e.excerpt } : {}),
-      };
-      // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
-      const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
-      const tokens = received ? replyUsage(reply ? reply.usage : usageOf(e)) : undefined;
-      await setBatch((b, r) => {
-        b.errors.push(err);
-        const a = r.activities.find((x) => x.agent === agent)!;
-        a.errors.push(err);
-        if (tokens) a.usage = addUsage(a.usage, tokens);
-      });
-      if (e instanceof SchemaValidationError) return review(ctx, agent, index, e, attempt);
-      if (e instanceof OutputTruncated) {
-        const halves = job.batching.split(job.planned.payload);
-        const plan = planAfterTruncation(e, ++truncated, halves !== undefined);
-        if (plan.action === 'fail') return fail(ctx, agent, index, `${where}: ${plan.reason}`);
-        if (plan.action === 'split') {
-          await splitBatch(ctx, job, index, halves!);
-          crashPoint(`${agent}:batch:split`);
-          deps.onEvent?.({
-            type: 'log',
-            level: 'warn',
-            message: `${where}: ${e.message}; cutting the batch in two halves, each sent in a new session`,
-          });
-          return 'split';
-        }
-        deps.onEvent?.({
-          type: 'log',
-          level: 'warn',
-          message: `${where}: ${e.message}; it cannot be cut further: retrying once in a new session`,
-        });
-        continue;
-      }
-      if (e instanceof MalformedLlmOutput) {
-        if (++malformed >= params.maxAttempts)
-          return fail(ctx, agent, index, `${where} gave malformed output ${malformed} times: ${e.message}`);
-        deps.onEvent?.({ type: 'log', level: 'warn', message: `${where}: ${e.message}; retrying in a new session` });
-        continue;
-      }
-      if (e instanceof RateLimitError || e instanceof TransientLlmError) {
-        if (++transport > policy.maxTransportRetries)
-          return fail(ctx, agent, index, `${where}: gave up after ${transport} retries: ${e.message}`);
-        const delay = backoffDelay(e, transport, policy);
-        // A 429 holds every batch of the stage, not only this one.
-        if (e instanceof RateLimitError) job.gate.hold(delay);
-        deps.onEvent?.({ type: 'log', level: 'warn', message: `${where}: ${e.message}; retrying in ${delay} ms` });
-        if (!(e instanceof RateLimitError)) await sleep(delay, deps.signal);
-        continue;
-      }
-      // Configuration, store and other typed errors: retrying cannot help; their message says what to fix.
-      return fail(ctx, agent, index, e instanceof AmtpError ? e.message : `${where} failed: ${errorMessage(e)}`);
-    }
+  const model = params.models[agent];
+  return { where, promptHash, request: { agent, model, messages, responseSchema, ...(maxOutputTokens ? { maxOutputTokens } : {}) } };
+}
+
+/** Records the start of the next attempt (on the batch and its agent) and announces it; returns its number. */
+async function startAttempt<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number): Promise<number> {
+  const { agent } = job;
+  const attempt = ctx.state.run.activities.find((a) => a.agent === agent)!.batches!.find((b) => b.index === index)!.attempts + 1;
+  await saveBatch(ctx, agent, index, (b, r) => {
+    b.status = 'running';
+    b.attempts = attempt;
+    b.startedAt ??= new Date().toISOString();
+    r.activities.find((a) => a.agent === agent)!.attempts++;
+  });
+  ctx.deps.onEvent?.({ type: 'activity', runId: ctx.state.run.id, agent, attempt, batch: job.position });
+  return attempt;
+}
+
+/** Accepts the reply (it must also fit its batch), persists it as the batch's artifact and completes the batch; throws what it rejects. */
+async function commitReply<A extends AgentId>(
+  ctx: StageContext,
+  job: BatchJob<A>,
+  index: number,
+  session: Session,
+  attempt: number,
+  reply: ChatReply,
+): Promise<void> {
+  const { deps, state } = ctx;
+  const { agent } = job;
+  const params = state.run.params;
+  const output: AgentOutputs[A] = acceptReply(agent, reply.content);
+  const misfit = job.batching.check?.(job.planned.payload, output);
+  if (misfit)
+    throw new SchemaValidationError(`${session.where}: ${misfit}`, OUTPUT_SCHEMA[agent], [
+      { path: '/', message: misfit, keyword: 'batch' },
+    ]);
+  const artifact = await deps.store.putArtifact(state.run.id, BATCH_KIND[agent], output, {
+    sanitizer: SANITIZER_VERSION,
+    provider: deps.provider.name,
+    model: reply.model || session.request.model,
+    seed: params.seed,
+    temperature: params.temperature,
+    promptHash: session.promptHash,
+    attempt,
+  });
+  crashPoint(`${agent}:batch:persisted`);
+  const tokens = replyUsage(reply.usage);
+  await saveBatch(ctx, agent, index, (b, r) => {
+    b.status = 'completed';
+    b.artifactId = artifact.id;
+    b.endedAt = new Date().toISOString();
+    const a = r.activities.find((x) => x.agent === agent)!;
+    a.usage = addUsage(a.usage, tokens);
+  });
+  crashPoint(`${agent}:batch:committed`);
+}
+
+/** Records the attempt's error on the batch and its agent, and the tokens of any reply it received. */
+async function recordFailedAttempt(
+  ctx: StageContext,
+  agent: AgentId,
+  index: number,
+  e: unknown,
+  attempt: number,
+  reply: ChatReply | undefined,
+): Promise<void> {
+  const err: ActivityError = {
+    kind: errorKind(e),
+    message: errorMessage(e),
+    attempt,
+    at: new Date().toISOString(),
+    batch: index,
+    ...(e instanceof SchemaValidationError ? { details: e.errors } : {}),
+    ...(e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? { excerpt: e.excerpt } : {}),
+  };
+  const tokens = failedAttemptUsage(e, reply);
+  await saveBatch(ctx, agent, index, (b, r) => {
+    b.errors.push(err);
+    const a = r.activities.find((x) => x.agent === agent)!;
+    a.errors.push(err);
+    if (tokens) a.usage = addUsage(a.usage, tokens);
+  });
+}
+
+/** The retry policy: how the batch ends after this failure, or 'retry' to send it again in a new session. */
+async function afterFailure<A extends AgentId>(
+  ctx: StageContext,
+  job: BatchJob<A>,
+  index: number,
+  where: string,
+  e: unknown,
+  attempt: number,
+  budget: RetryBudget,
+): Promise<BatchEnd | 'retry'> {
+  const { deps } = ctx;
+  const { agent } = job;
+  const warn = (message: string) => deps.onEvent?.({ type: 'log', level: 'warn', message });
+  if (e instanceof SchemaValidationError) return review(ctx, agent, index, e, attempt);
+  if (e instanceof OutputTruncated) return afterTruncation(ctx, job, index, where, e, budget);
+  if (e instanceof MalformedLlmOutput) {
+    if (++budget.malformed >= ctx.state.run.params.maxAttempts)
+      return fail(ctx, agent, index, `${where} gave malformed output ${budget.malformed} times: ${e.message}`);
+    warn(`${where}: ${e.message}; retrying in a new session`);
+    return 'retry';
   }
+  if (e instanceof RateLimitError || e instanceof TransientLlmError) {
+    const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
+    if (++budget.transport > policy.maxTransportRetries)
+      return fail(ctx, agent, index, `${where}: gave up after ${budget.transport} retries: ${e.message}`);
+    const delay = backoffDelay(e, budget.transport, policy);
+    // A 429 holds every batch of the stage, not only this one.
+    if (e instanceof RateLimitError) job.gate.hold(delay);
+    warn(`${where}: ${e.message}; retrying in ${delay} ms`);
+    if (!(e instanceof RateLimitError)) await sleep(delay, deps.signal);
+    return 'retry';
+  }
+  // Configuration, store and other typed errors: retrying cannot help; their message says what to fix.
+  return fail(ctx, agent, index, e instanceof AmtpError ? e.message : `${where} failed: ${errorMessage(e)}`);
+}
+
+/** A cut reply: the batch is cut in two halves when it can be, else sent once more (or failed when that was the retry). */
+async function afterTruncation<A extends AgentId>(
+  ctx: StageContext,
+  job: BatchJob<A>,
+  index: number,
+  where: string,
+  e: OutputTruncated,
+  budget: RetryBudget,
+): Promise<BatchEnd | 'retry'> {
+  const { agent } = job;
+  const warn = (message: string) => ctx.deps.onEvent?.({ type: 'log', level: 'warn', message });
+  const halves = job.batching.split(job.planned.payload);
+  const plan = planAfterTruncation(e, ++budget.truncated, halves !== undefined);
+  if (plan.action === 'fail') return fail(ctx, agent, index, `${where}: ${plan.reason}`);
+  if (plan.action === 'split') {
+    await splitBatch(ctx, job, index, halves!);
+    crashPoint(`${agent}:batch:split`);
+    warn(`${where}: ${e.message}; cutting the batch in two halves, each sent in a new session`);
+    return 'split';
+  }
+  warn(`${where}: ${e.message}; it cannot be cut further: retrying once in a new session`);
+  return 'retry';
 }
 
 /** Marks a batch split and adds its two halves as new pending batches (their payloads are re-derived from the record on resume). */

@@ -11,7 +11,7 @@ import { addUsage, replyUsage } from '../core/usage';
 import { systemPrompt } from '../agents/prompts';
 import { acceptAs } from '../llm/accept';
 import type { SchemaName } from '../contracts/schemas';
-import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError, usageOf } from '../llm/errors';
+import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from '../llm/errors';
 import type { ChatReply, ChatRequest } from '../llm/provider';
 import { SANITIZER_VERSION } from '../llm/sanitize';
 import { redactValue } from '../util/redact';
@@ -20,6 +20,7 @@ import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retr
 import type { Save, Stage, StageContext } from './stage';
 import { planAfterTruncation } from './truncation';
 import { askInNewSession } from './askInNewSession';
+import { failedAttemptUsage, type RetryBudget } from './failedAttempt';
 
 /** What each agent replied with before batching. */
 const LEGACY_OUTPUT = { crawler: 'crawler-output', generator: 'test-cases', engineer: 'engineer-output' } as const satisfies Record<
@@ -67,12 +68,45 @@ async function payloadFor(deps: PipelineDeps, run: RunRecord, agent: AgentId): P
 async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
   const { deps, state, save } = ctx;
   const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
-  const { params } = state.run;
-  const setAct = (mut: (a: ActivityRecord) => void) => save((r) => mut(r.activities.find((a) => a.agent === agent)!));
   await save((r) => {
     r.stage = agent;
   });
+  const session = await openSession(ctx, agent);
+  if (!session) return;
+  const budget: RetryBudget = { malformed: 0, transport: 0, truncated: 0 };
+  for (;;) {
+    if (deps.signal?.aborted) throw new CancelledError();
+    const attempt = await startAttempt(ctx, agent, session.request.model);
+    // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
+    let reply: ChatReply | undefined;
+    try {
+      reply = await askInNewSession(deps.provider, { ...session.request, attempt, signal: deps.signal }, state.run.params);
+      await commitReply(ctx, agent, session.promptHash, attempt, reply);
+      return;
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      await recordFailedAttempt(save, agent, e, attempt, reply);
+      if ((await afterFailure(ctx, agent, e, attempt, budget, policy)) === 'stop') return;
+    }
+  }
+}
 
+/** The parts of the agent's request that stay the same across its attempts. */
+interface Session {
+  request: Omit<ChatRequest, 'temperature' | 'top_p' | 'seed' | 'attempt' | 'signal'>;
+  promptHash: string;
+}
+
+function saveActivity(save: Save, agent: AgentId, mut: (a: ActivityRecord) => void): Promise<void> {
+  return save((r) => mut(r.activities.find((a) => a.agent === agent)!)).then(() => undefined);
+}
+
+/**
+ * Builds the agent's envelope and request; undefined when the activity ends here instead: its input does
+ * not fit the schema (review), or an interrupted run already persisted this prompt's artifact (adopted).
+ */
+async function openSession(ctx: StageContext, agent: AgentId): Promise<Session | undefined> {
+  const { deps, state, save } = ctx;
   let envelope: string;
   try {
     const { payloadCanonical, ...parts } = await payloadFor(deps, state.run, agent);
@@ -82,89 +116,82 @@ async function runActivity(ctx: StageContext, agent: AgentId): Promise<void> {
       LEGACY_INPUT[agent],
     );
   } catch (e) {
-    if (e instanceof SchemaValidationError) return stopForReview(save, agent, e, 0);
+    if (e instanceof SchemaValidationError) return void (await stopForReview(save, agent, e, 0));
     throw e;
   }
   const messages: ChatRequest['messages'] = [
     { role: 'system', content: deps.systemPrompts?.[agent] ?? systemPrompt(agent) },
     { role: 'user', content: envelope },
   ];
-  const model = params.models[agent];
   const promptHash = sha256(canonicalJson(messages));
   const orphan = await deps.store.findUncommittedArtifact(state.run.id, ARTIFACT_KIND[agent], promptHash);
   if (orphan) {
     deps.onEvent?.({ type: 'log', level: 'info', message: `${agent}: adopting artifact ${orphan.id}, persisted before an interruption` });
-    await setAct((a) => {
+    await saveActivity(save, agent, (a) => {
       a.status = 'completed';
       a.artifactId = orphan.id;
       a.endedAt = new Date().toISOString();
     });
-    return;
+    return undefined;
   }
-  const budget: Budget = { malformed: 0, transport: 0, truncated: 0 };
   const schemaName = LEGACY_OUTPUT[agent];
   const responseSchema = { name: schemaName, schema: SCHEMAS[schemaName] as Record<string, unknown> };
-
-  for (;;) {
-    if (deps.signal?.aborted) throw new CancelledError();
-    const attempt = state.run.activities.find((a) => a.agent === agent)!.attempts + 1;
-    await setAct((a) => {
-      a.status = 'running';
-      a.attempts = attempt;
-      a.model = model;
-      a.startedAt ??= new Date().toISOString();
-    });
-    deps.onEvent?.({ type: 'activity', runId: state.run.id, agent, attempt });
-    // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
-    let reply: ChatReply | undefined;
-    try {
-      reply = await askInNewSession(deps.provider, { agent, model, messages, responseSchema, attempt, signal: deps.signal }, params);
-      const content = acceptAs(LEGACY_OUTPUT[agent], agent, reply.content);
-      const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
-        sanitizer: SANITIZER_VERSION,
-        provider: deps.provider.name,
-        model: reply.model || model,
-        seed: params.seed,
-        temperature: params.temperature,
-        promptHash,
-        attempt,
-      });
-      crashPoint(`${agent}:persisted`);
-      const tokens = replyUsage(reply.usage);
-      await setAct((a) => {
-        a.status = 'completed';
-        a.artifactId = artifact.id;
-        a.endedAt = new Date().toISOString();
-        a.usage = addUsage(a.usage, tokens);
-      });
-      crashPoint(`${agent}:committed`);
-      return;
-    } catch (e) {
-      if (e instanceof CancelledError) throw e;
-      const err = {
-        kind: errorKind(e),
-        message: errorMessage(e),
-        attempt,
-        at: new Date().toISOString(),
-        details: e instanceof SchemaValidationError ? e.errors : undefined,
-        excerpt: e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? e.excerpt : undefined,
-      };
-      // A cut or unparsable reply was received too (its usage, if reported, rides on the error).
-      const received = reply !== undefined || e instanceof MalformedLlmOutput || e instanceof OutputTruncated;
-      const tokens = received ? replyUsage(reply ? reply.usage : usageOf(e)) : undefined;
-      await setAct((a) => {
-        a.errors.push(err);
-        if (tokens) a.usage = addUsage(a.usage, tokens);
-      });
-      if ((await afterFailure(ctx, agent, e, attempt, budget, policy)) === 'stop') return;
-    }
-  }
+  return { promptHash, request: { agent, model: state.run.params.models[agent], messages, responseSchema } };
 }
 
-interface Budget {
-  malformed: number;
-  transport: number;
-  truncated: number;
+/** Records the start of the next attempt and announces it; returns its number. */
+async function startAttempt(ctx: StageContext, agent: AgentId, model: string): Promise<number> {
+  const attempt = ctx.state.run.activities.find((a) => a.agent === agent)!.attempts + 1;
+  await saveActivity(ctx.save, agent, (a) => {
+    a.status = 'running';
+    a.attempts = attempt;
+    a.model = model;
+    a.startedAt ??= new Date().toISOString();
+  });
+  ctx.deps.onEvent?.({ type: 'activity', runId: ctx.state.run.id, agent, attempt });
+  return attempt;
+}
+
+/** Accepts the reply, persists it as the agent's artifact and completes the activity; throws what it rejects. */
+async function commitReply(ctx: StageContext, agent: AgentId, promptHash: string, attempt: number, reply: ChatReply): Promise<void> {
+  const { deps, state } = ctx;
+  const { params } = state.run;
+  const content = acceptAs(LEGACY_OUTPUT[agent], agent, reply.content);
+  const artifact = await deps.store.putArtifact(state.run.id, ARTIFACT_KIND[agent], content, {
+    sanitizer: SANITIZER_VERSION,
+    provider: deps.provider.name,
+    model: reply.model || params.models[agent],
+    seed: params.seed,
+    temperature: params.temperature,
+    promptHash,
+    attempt,
+  });
+  crashPoint(`${agent}:persisted`);
+  const tokens = replyUsage(reply.usage);
+  await saveActivity(ctx.save, agent, (a) => {
+    a.status = 'completed';
+    a.artifactId = artifact.id;
+    a.endedAt = new Date().toISOString();
+    a.usage = addUsage(a.usage, tokens);
+  });
+  crashPoint(`${agent}:committed`);
+}
+
+/** Records the attempt's error, and the tokens of any reply it received. */
+async function recordFailedAttempt(save: Save, agent: AgentId, e: unknown, attempt: number, reply: ChatReply | undefined): Promise<void> {
+  const err = {
+    kind: errorKind(e),
+    message: errorMessage(e),
+    attempt,
+    at: new Date().toISOString(),
+    details: e instanceof SchemaValidationError ? e.errors : undefined,
+    excerpt: e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? e.excerpt : undefined,
+  };
+  const tokens = failedAttemptUsage(e, reply);
+  await saveActivity(save, agent, (a) => {
+    a.errors.push(err);
+    if (tokens) a.usage = addUsage(a.usage, tokens);
+  });
 }
 
 /** The retry policy: each failure kind spends its own budget; 'retry' sends the request again in a new session. */
@@ -173,7 +200,7 @@ async function afterFailure(
   agent: AgentId,
   e: unknown,
   attempt: number,
-  budget: Budget,
+  budget: RetryBudget,
   policy: BackoffPolicy,
 ): Promise<'retry' | 'stop'> {
   const { deps, save, state } = ctx;

@@ -56,26 +56,11 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
   await fsp.mkdir(ws, { recursive: true });
   const trace: ConsumedEvent[] = [];
   const store = new RunStore(ws);
-  const params = resolveParams({
-    depth: h.depth,
-    framework: h.framework,
-    provider: h.provider,
-    models: h.models as Record<AgentId, string>,
-    seed: h.seed,
-    temperature: h.temperature,
-    maxAttempts: h.max_attempts,
-  });
-  // The same budgets cut the same batches; one batch at a time gives every replay the same trace order.
-  if (h.batching) params.batching = { ...h.batching, concurrency: 1 };
+  const params = recordedParams(rec);
   // Format 3 recorded the verifier: its test runs are answered from the recording and its rewrites checked against it.
   const tests = rec.header.format_version >= 3 && h.verify ? replayTests(rec, trace) : undefined;
   if (tests) params.verify = h.verify;
-  const perturbTool =
-    opts.inject === 'tool'
-      ? (r: ToolResult): ToolResult => ({ ...r, structuredContent: r.structuredContent && injectNoise(r.structuredContent) })
-      : undefined;
-  const perturbReply =
-    opts.inject === 'reply' ? (c: string) => c.replace(/"title":\s*"/, (m) => `${m}${Math.random().toString(36).slice(2, 8)} `) : undefined;
+  const { perturbTool, perturbReply } = perturbations(opts.inject);
   const tools = replayTools(rec, trace, perturbTool);
   let run: RunRecord | undefined;
   let error: string | undefined;
@@ -104,12 +89,53 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
     error = errorMessage(e);
     run = await store.getRun(h.run_id);
   }
+  return replayOutput(store, ws, h.run_id, run, trace, error);
+}
+
+/** The run's parameters as recorded. */
+function recordedParams(rec: Recording): ReturnType<typeof resolveParams> {
+  const h = rec.header.run;
+  const params = resolveParams({
+    depth: h.depth,
+    framework: h.framework,
+    provider: h.provider,
+    models: h.models as Record<AgentId, string>,
+    seed: h.seed,
+    temperature: h.temperature,
+    maxAttempts: h.max_attempts,
+  });
+  // The same budgets cut the same batches; one batch at a time gives every replay the same trace order.
+  if (h.batching) params.batching = { ...h.batching, concurrency: 1 };
+  return params;
+}
+
+/** The fault a test injects: noise in the replayed tool results, or a changed title in the replies. */
+function perturbations(inject: ReplayOptions['inject']): {
+  perturbTool?: (r: ToolResult) => ToolResult;
+  perturbReply?: (content: string) => string;
+} {
+  if (inject === 'tool')
+    return { perturbTool: (r) => ({ ...r, structuredContent: r.structuredContent && injectNoise(r.structuredContent) }) };
+  if (inject === 'reply')
+    return { perturbReply: (c) => c.replace(/"title":\s*"/, (m) => `${m}${Math.random().toString(36).slice(2, 8)} `) };
+  return {};
+}
+
+/** What the replay produced: the run's observable state, its committed artifacts and the files it wrote. */
+async function replayOutput(
+  store: RunStore,
+  ws: string,
+  runId: string,
+  run: RunRecord | undefined,
+  trace: ConsumedEvent[],
+  error: string | undefined,
+): Promise<ReplayOutput> {
   const artifacts: ReplayOutput['artifacts'] = [];
   for (const a of run?.activities ?? []) {
-    if (a.artifactId) artifacts.push({ agent: a.agent, id: a.artifactId, text: await store.artifactRaw(h.run_id, a.artifactId) });
+    if (a.artifactId) artifacts.push({ agent: a.agent, id: a.artifactId, text: await store.artifactRaw(runId, a.artifactId) });
   }
   return {
-    run_id: h.run_id,
+    run_id: runId,
     final: run ? observableState(run).state : null,
     artifacts,
     files: await readTree(ws),

@@ -1,13 +1,13 @@
 // The 'verify' stage, after 'write': asks once for `tests.run` (high risk: it executes workspace code),
 // then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
 // killed during verification restores the files it had rewritten and verifies again.
-import type { EngineerOutput } from '../contracts/types';
-import type { Gateway } from '../gateway/gateway';
+import type { EngineerOutput, TestCases } from '../contracts/types';
+import type { Gateway, ToolCallInfo } from '../gateway/gateway';
 import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
-import type { Stage } from '../pipeline/stage';
+import type { Save, Stage } from '../pipeline/stage';
 import { testPlan } from '../pipeline/testPlan';
-import { isWritten, type RunRecord } from '../core/run';
+import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { planRun } from './runPlan';
 import { findTests } from './testFile';
@@ -32,6 +32,17 @@ function fresh(runs: number, over: Partial<VerificationRecord> = {}): Verificati
   };
 }
 
+type VerifyParams = NonNullable<RunRecord['params']['verify']>;
+
+/** What is verified: the engineer's output, the test cases, and the written files that hold tests. */
+interface Written {
+  engineer: EngineerOutput;
+  engineerArtifactId: string;
+  /** the run's test plan, amended by the characterize stage when it ran (pipeline/testPlan.ts) */
+  cases: TestCases;
+  files: EngineerOutput['files'];
+}
+
 export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   // Verification follows a write stage that settled every file; a run waiting for a write approval is not verified yet.
   if (state.run.status !== 'running') return;
@@ -40,32 +51,21 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   if (ended === 'done' || ended === 'skipped' || ended === 'rejected') return;
   const params = state.run.params.verify;
   if (!params) return; // runs started without verifier settings (library callers, replays) have no verify stage
-  const skip = (reason: string) =>
-    save((r) => {
-      r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason });
-    });
-  if (!params.enabled) return void (await skip('verification is off (--no-verify)'));
-  if (deps.canExecute && !deps.canExecute()) return void (await skip('the workspace is not trusted: tests never run in Restricted Mode'));
+  const skip = (reason: string) => skipVerification(save, params, reason);
+  if (!params.enabled) return skip('verification is off (--no-verify)');
+  if (deps.canExecute && !deps.canExecute()) return skip(UNTRUSTED);
 
-  const act = (agent: string) => state.run.activities.find((a) => a.agent === agent)!;
-  const engineerArtifactId = act('engineer').artifactId!;
-  const engineer = await deps.store.agentOutput(state.run, 'engineer');
-  const cases = await testPlan(deps.store, state.run);
-  // A merged file is verified (and restored on resume) as written: its earlier tests and the run's own.
-  const files = engineer.files
-    .map((f) => ({ ...f, content: state.run.files.find((r) => r.path === f.path)?.written ?? f.content }))
-    .filter((f) => isWritten(state.run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
-    .sort((a, b) => a.path.localeCompare(b.path));
-  if (!files.length) return void (await skip('no test file was written'));
+  const written = await writtenTests(deps, state.run);
+  if (!written.files.length) return skip('no test file was written');
   const decide = () =>
     planRun(
-      engineer.framework,
+      written.engineer.framework,
       deps.workspace,
-      engineer.command,
-      files.map((f) => f.path),
+      written.engineer.command,
+      written.files.map((f) => f.path),
     );
   const plan = deps.tests ? deps.tests.plan(decide) : decide();
-  if ('cannot' in plan) return void (await skip(`the tests cannot run here: ${plan.cannot}`));
+  if ('cannot' in plan) return skip(`the tests cannot run here: ${plan.cannot}`);
 
   const prior = state.run.verification?.writes ?? [];
   await save((r) => {
@@ -75,7 +75,62 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     r.verification = fresh(params.runs, { framework: plan.framework, writes: prior });
   });
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
-  const log: WriteLog = {
+  const log = writeLog(deps, written, prior, update);
+  const result = await gateway.execute('tests.run', testsRunRequest(state.run.id, written.files, plan.framework, params), async () => {
+    // Trust can be revoked while the approval was pending: checked again right before anything runs.
+    if (deps.canExecute && !deps.canExecute()) return false;
+    await restore(deps, gateway, log, state.run, written.files, prior);
+    await verifyFiles({
+      workspace: deps.workspace,
+      run: () => state.run,
+      store: deps.store,
+      provider: deps.provider,
+      gateway,
+      plan,
+      params,
+      ...written,
+      log,
+      signal: deps.signal,
+      update,
+      runTests: deps.tests?.run,
+      info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
+    });
+    return true;
+  });
+  // Only a stage that stops the run sets a status; otherwise the run goes on (a branch, then done).
+  if (result.ran && !result.value) return skip(UNTRUSTED);
+  if (!result.ran) return notRun(save, result.approval.decision);
+  await settleGoal(save, written, state.run);
+};
+
+const UNTRUSTED = 'the workspace is not trusted: tests never run in Restricted Mode';
+
+async function skipVerification(save: Save, params: VerifyParams, reason: string): Promise<void> {
+  await save((r) => {
+    r.verification = fresh(params.runs, { ...keepLog(r.verification), status: 'skipped', reason });
+  });
+}
+
+async function writtenTests(deps: PipelineDeps, run: RunRecord): Promise<Written> {
+  const engineerArtifactId = run.activities.find((a) => a.agent === 'engineer')!.artifactId!;
+  const engineer = await deps.store.agentOutput(run, 'engineer');
+  const cases = await testPlan(deps.store, run);
+  // A merged file is verified (and restored on resume) as written: its earlier tests and the run's own.
+  const files = engineer.files
+    .map((f) => ({ ...f, content: run.files.find((r) => r.path === f.path)?.written ?? f.content }))
+    .filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
+    .sort((a, b) => a.path.localeCompare(b.path));
+  return { engineer, engineerArtifactId, cases, files };
+}
+
+/** Records each file the verifier writes before it writes it; contents it knows as the run's own (restore()) are the engineer's, the written files' and earlier verifier writes. */
+function writeLog(
+  deps: PipelineDeps,
+  { engineer, files }: Written,
+  prior: VerificationRecord['writes'],
+  update: (mut: (v: VerificationRecord) => void) => Promise<void>,
+): WriteLog {
+  return {
     known: new Set([
       ...engineer.files.map((f) => sha256(f.content)),
       ...files.map((f) => sha256(f.content)),
@@ -88,67 +143,36 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       });
     },
   };
+}
 
+function testsRunRequest(runId: string, files: EngineerOutput['files'], framework: string, params: VerifyParams): ToolCallInfo {
   const tests = files.reduce((n, f) => n + new Set(findTests(f.path, f.content).map((b) => b.caseId)).size, 0);
-  const result = await gateway.execute(
-    'tests.run',
-    {
-      summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage runs (executes workspace code; each run is killed after ${params.timeoutSeconds} s)`,
-      target: files.map((f) => f.path).join(', '),
-      // Stable: `amtp approve` decides this same request, and the resumed run finds it.
-      approvalId:
-        'ap_' + sha256(`${state.run.id}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),
-    },
-    async () => {
-      // Trust can be revoked while the approval was pending: checked again right before anything runs.
-      if (deps.canExecute && !deps.canExecute()) return false;
-      await restore(deps, gateway, log, state.run, files, prior);
-      await verifyFiles({
-        workspace: deps.workspace,
-        run: () => state.run,
-        store: deps.store,
-        provider: deps.provider,
-        gateway,
-        plan,
-        params,
-        engineer,
-        engineerArtifactId,
-        cases,
-        files,
-        log,
-        signal: deps.signal,
-        update,
-        runTests: deps.tests?.run,
-        info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
-      });
-      return true;
-    },
-  );
-  // Only a stage that stops the run sets a status; otherwise the run goes on (a branch, then done).
-  if (result.ran && !result.value)
-    return void (await save((r) => {
-      r.verification = fresh(params.runs, {
-        ...keepLog(r.verification),
-        status: 'skipped',
-        reason: 'the workspace is not trusted: tests never run in Restricted Mode',
-      });
-    }));
-  if (!result.ran) {
-    const decision = result.approval.decision;
-    await save((r) => {
-      if (decision === 'pending') {
-        r.status = 'awaiting_approval';
-        r.reason = `the test run waits for approval: amtp approve ${r.id} [--reject]`;
-        r.verification!.status = 'awaiting_approval';
-        r.verification!.reason = r.reason;
-      } else {
-        r.verification!.status = 'rejected';
-        r.verification!.reason = `the test run was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was executed`;
-      }
-    });
-    return;
-  }
-  const unmet = unmetCases(cases, engineer, state.run, state.run.verification!.results);
+  return {
+    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${framework}, ${params.runs} times plus coverage runs (executes workspace code; each run is killed after ${params.timeoutSeconds} s)`,
+    target: files.map((f) => f.path).join(', '),
+    // Stable: `amtp approve` decides this same request, and the resumed run finds it.
+    approvalId: 'ap_' + sha256(`${runId}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),
+  };
+}
+
+/** The test run was not approved: it waits for `amtp approve`, or was rejected or timed out and nothing ran. */
+async function notRun(save: Save, decision: ApprovalRecord['decision']): Promise<void> {
+  await save((r) => {
+    if (decision === 'pending') {
+      r.status = 'awaiting_approval';
+      r.reason = `the test run waits for approval: amtp approve ${r.id} [--reject]`;
+      r.verification!.status = 'awaiting_approval';
+      r.verification!.reason = r.reason;
+    } else {
+      r.verification!.status = 'rejected';
+      r.verification!.reason = `the test run was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was executed`;
+    }
+  });
+}
+
+/** Verification is done; the run needs review when a P0/P1 case has no passing or quarantined test. */
+async function settleGoal(save: Save, { cases, engineer }: Written, run: RunRecord): Promise<void> {
+  const unmet = unmetCases(cases, engineer, run, run.verification!.results);
   await save((r) => {
     const v = r.verification!;
     v.status = 'done';
@@ -157,7 +181,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     r.status = 'needs_review';
     r.reason = `${unmet.length} P0/P1 case(s) have no passing or quarantined test: ${unmet.map((u) => `${u.caseId} (${u.reason})`).join('; ')}`;
   });
-};
+}
 
 function keepLog(v: VerificationRecord | undefined): Partial<VerificationRecord> {
   return v ? { writes: v.writes, pids: v.pids } : {};

@@ -16,49 +16,9 @@ export function assemble(
 ): EngineerOutput {
   const { renderer, groups, notWritten, layoutNotes, intoNotes } = planFiles(plan, framework, ownTestFile);
   const reported = new Set(notWritten.map((n) => n.caseId));
-  const bodies: Bodies = new Map();
-  const devDeps = new Set<string>();
-  for (const out of outputs) {
-    for (const t of out.tests) if (!bodies.has(t.case_id)) bodies.set(t.case_id, { body: t.body, async: t.async ?? false });
-    for (const n of out.not_written) {
-      if (reported.has(n.caseId) || bodies.has(n.caseId)) continue;
-      notWritten.push(n);
-      reported.add(n.caseId);
-    }
-    for (const d of out.dev_dependencies ?? []) devDeps.add(d);
-  }
-  // Every body is parsed first, then checked as one batch (pytest: one interpreter for all of them).
-  const parsed = groups.map((g) => ({ g, items: parseGroup(g, bodies, renderer, reported, notWritten) }));
-  const invalid =
-    renderer.validate?.(parsed.flatMap((p) => p.items.map((r) => ({ caseId: r.case.id, body: r.body })))) ?? new Map<string, string>();
-  const files: EngineerOutput['files'] = [];
-  for (const { g, items } of parsed) {
-    const rendered = items.filter((r) => {
-      const reason = invalid.get(r.case.id);
-      if (reason) notWritten.push({ caseId: r.case.id, reason });
-      return !reason;
-    });
-    if (!rendered.length) continue;
-    const content = renderer.render({
-      project: g.project,
-      path: g.path,
-      importPath: g.importPath,
-      bindings: bindingsFor(
-        g,
-        rendered.map((r) => r.case),
-      ),
-      cases: rendered,
-      typescript: g.project.typescript,
-      esm: renderer.esm(g.project),
-    });
-    files.push({ path: g.path, content, caseIds: rendered.map((r) => r.case.id) });
-  }
-  const anyTs = groups.some((g) => g.project.typescript && files.some((f) => f.path === g.path));
-  const runProject = {
-    ...plan.project,
-    typescript: anyTs,
-    language: anyTs ? ('typescript' as const) : plan.project.language === 'typescript' ? ('javascript' as const) : plan.project.language,
-  };
+  const { bodies, devDeps } = collectBodies(outputs, reported, notWritten);
+  const files = renderFiles(groups, bodies, renderer, reported, notWritten);
+  const runProject = runProjectOf(plan, groups, files);
   const testPaths = files.map((f) => f.path);
   const allIds = files.flatMap((f) => f.caseIds);
   for (const s of renderer.supportFiles?.(runProject, testPaths) ?? []) files.push({ ...s, caseIds: allIds });
@@ -85,6 +45,76 @@ export function assemble(
     ...(layoutNote ? { layout_note: layoutNote } : {}),
   };
   return { schema_version: '1', framework, ...out, pr: prMetadata(plan, framework, out) };
+}
+
+/**
+ * The batches' bodies by case id (the first one wins), the dev dependencies they asked for, and
+ * the cases they did not write, each reported once (added to `notWritten` and `reported`).
+ */
+function collectBodies(
+  outputs: TestBodies[],
+  reported: Set<string>,
+  notWritten: EngineerOutput['not_written'],
+): { bodies: Bodies; devDeps: Set<string> } {
+  const bodies: Bodies = new Map();
+  const devDeps = new Set<string>();
+  for (const out of outputs) {
+    for (const t of out.tests) if (!bodies.has(t.case_id)) bodies.set(t.case_id, { body: t.body, async: t.async ?? false });
+    for (const n of out.not_written) {
+      if (reported.has(n.caseId) || bodies.has(n.caseId)) continue;
+      notWritten.push(n);
+      reported.add(n.caseId);
+    }
+    for (const d of out.dev_dependencies ?? []) devDeps.add(d);
+  }
+  return { bodies, devDeps };
+}
+
+/** One test file per group with its cases whose bodies parse and validate; the others go to notWritten with the reason. */
+function renderFiles(
+  groups: TestFileGroup[],
+  bodies: Bodies,
+  renderer: FrameworkRenderer,
+  reported: Set<string>,
+  notWritten: EngineerOutput['not_written'],
+): EngineerOutput['files'] {
+  // Every body is parsed first, then checked as one batch (pytest: one interpreter for all of them).
+  const parsed = groups.map((g) => ({ g, items: parseGroup(g, bodies, renderer, reported, notWritten) }));
+  const invalid =
+    renderer.validate?.(parsed.flatMap((p) => p.items.map((r) => ({ caseId: r.case.id, body: r.body })))) ?? new Map<string, string>();
+  const files: EngineerOutput['files'] = [];
+  for (const { g, items } of parsed) {
+    const rendered = items.filter((r) => {
+      const reason = invalid.get(r.case.id);
+      if (reason) notWritten.push({ caseId: r.case.id, reason });
+      return !reason;
+    });
+    if (!rendered.length) continue;
+    const content = renderer.render({
+      project: g.project,
+      path: g.path,
+      importPath: g.importPath,
+      bindings: bindingsFor(
+        g,
+        rendered.map((r) => r.case),
+      ),
+      cases: rendered,
+      typescript: g.project.typescript,
+      esm: renderer.esm(g.project),
+    });
+    files.push({ path: g.path, content, caseIds: rendered.map((r) => r.case.id) });
+  }
+  return files;
+}
+
+/** The project as the run command sees it: TypeScript when any written file is (a JS-only run of a TS project says javascript). */
+function runProjectOf(plan: TestCases, groups: TestFileGroup[], files: EngineerOutput['files']): TestCases['project'] {
+  const anyTs = groups.some((g) => g.project.typescript && files.some((f) => f.path === g.path));
+  return {
+    ...plan.project,
+    typescript: anyTs,
+    language: anyTs ? ('typescript' as const) : plan.project.language === 'typescript' ? ('javascript' as const) : plan.project.language,
+  };
 }
 
 type Bodies = Map<string, { body: string; async: boolean }>;
