@@ -60,10 +60,11 @@ describe('mcp workspace server over stdio (real SDK client)', function () {
       'commit',
       'depth',
       'framework',
+      'intoExisting',
       'only',
       'verify',
     ]);
-    assert.match(generate.description!, /Scoping to paths or symbols is not available yet/);
+    assert.match(generate.description!, /or only for the files and symbols in `only` or what changed since `changedSince`/);
   });
 
   it('repo_tree: sorted entries, ignore rules, default skips, limit and globs', async () => {

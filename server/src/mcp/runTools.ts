@@ -67,9 +67,10 @@ function registerGenerateTool(server: McpServer, runs: RunTools, opts: RunToolOp
     RUN_TOOLS.generate,
     {
       description:
-        'Generate tests for the whole workspace: the Repo Crawler maps it, the Test Case Generator plans cases, the Test Engineer ' +
-        "writes test files, then the tests run with the project's own runner and only passing, coverage-adding tests stay. " +
-        `Scoping to paths or symbols is not available yet: every call covers the whole workspace. ${HIGH_RISK} ` +
+        'Generate tests for the workspace, or only for the files and symbols in `only` or what changed since `changedSince`: ' +
+        'the Repo Crawler maps it, the Test Case Generator plans cases, undocumented functions are run in a sandbox to pin what ' +
+        "they do, the Test Engineer writes test files, then the tests run with the project's own runner and only passing, " +
+        `coverage-adding tests stay. ${HIGH_RISK} ` +
         'Returns the run summary (runId, status, cases, files, approvals, verification).',
       inputSchema: {
         only: z
