@@ -27,14 +27,28 @@ async function one(name: string, args: unknown[]): Promise<CallResult> {
 }
 
 describe('characterization sandbox', () => {
-  it('a call that connects to a non-loopback host fails inside the child; loopback stays open', async () => {
+  it('a call that connects to a non-loopback host is refused and never pinned; loopback stays open', async () => {
     const far = await one('dial', ['93.184.215.14']);
-    assert.equal(far.kind, 'throw');
-    assert.match((far as { message: string }).message, /network access to 93\.184\.215\.14 is blocked/);
+    assert.deepEqual([far.kind, far.kind === 'unpinnable' && far.why], ['unpinnable', 'it tried to reach the network']);
     const byName = await one('dial', ['example.com']);
-    assert.equal(byName.kind, 'throw');
+    assert.equal(byName.kind, 'unpinnable');
     const near = await one('dial', ['127.0.0.1']);
     assert.deepEqual(near.kind === 'return' && near.value, 'connected');
+  });
+
+  it('a call that catches the refusal and returns a value is not pinned either: its test would reach the network', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amtp-char-net-'));
+    try {
+      const code =
+        "const net = require('node:net');\nexports.probe = (h) => { try { net.connect(80, h).destroy(); return 'up'; } catch (e) { return 'down: ' + e.code; } };\n";
+      writeFileSync(join(dir, 'probe.js'), code);
+      const call = (id: string, host: string) => ({ id, path: ['probe'], args: [tag(host)] });
+      const [far, near] = await runInSandbox(join(dir, 'probe.js'), dir, [call('far', '10.1.2.3'), call('near', 'localhost')], LIMITS);
+      assert.deepEqual([far.kind, far.kind === 'unpinnable' && far.why], ['unpinnable', 'it tried to reach the network']);
+      assert.deepEqual(near.kind === 'return' && near.value, 'up');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a call that loops forever is killed at the timeout and the next calls still run', async () => {

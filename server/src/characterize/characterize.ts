@@ -67,7 +67,9 @@ export async function characterizeModule(
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const calls = callsFor(targets, opts.maxPerTarget ?? 80);
   const first = await runInSandbox(modulePath, root, calls, limits, opts.signal);
-  const second = await runInSandbox(modulePath, root, calls, limits, opts.signal);
+  // The second run goes in reverse order, so a result that depends on what earlier calls left behind
+  // (a counter, a cache) differs between the runs and is dropped.
+  const second = await runInSandbox(modulePath, root, [...calls].reverse(), limits, opts.signal);
   return keepStable(modulePath, calls, first, second);
 }
 

@@ -150,6 +150,7 @@ async function main() {
     let target = mod;
     for (const k of call.path) { self = target; target = target == null ? undefined : target[k]; }
     const row = { id: call.id };
+    const triesBefore = globalThis.__amtpNetworkTries || 0;
     try {
       if (typeof target !== 'function') throw new TypeError(`${call.path.join('.')} is not a function`);
       let value = target.apply(self, decode(call.args));
@@ -166,6 +167,11 @@ async function main() {
       row.kind = 'throw';
       row.name = e && typeof e === 'object' && typeof e.name === 'string' ? e.name : typeof e;
       row.message = e && typeof e === 'object' ? String(e.message) : String(e);
+    }
+    if ((globalThis.__amtpNetworkTries || 0) !== triesBefore) {
+      for (const k of ['value', 'name', 'message']) delete row[k];
+      row.kind = 'unpinnable';
+      row.why = 'it tried to reach the network';
     }
     const { result } = await post('Profiler.takePreciseCoverage');
     Object.assign(row, covered(result));

@@ -13,7 +13,11 @@ function isLoopback(host) {
   const h = String(host).replace(/^\[|\]$/g, '').toLowerCase();
   return LOOPBACK.has(h) || /^127\./.test(h);
 }
+// How many times code tried to leave the machine: the harness pins no call that tried, since its test
+// would reach the network when it runs outside the sandbox, whatever the call made of the refusal.
+globalThis.__amtpNetworkTries = 0;
 function refuse(host) {
+  globalThis.__amtpNetworkTries++;
   const e = new Error(`AMTP sandbox: network access to ${host} is blocked while characterizing`);
   e.code = 'EAMTPNONET';
   return e;
