@@ -1,11 +1,10 @@
 // How to run the written tests the way the user's terminal would: the project's own runner binary
 // (looked up in node_modules from the workspace upwards), the options the engineer's run command
 // carries (jest --config, --import tsx, NODE_OPTIONS, PYTHONPATH), and the coverage tool.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Framework } from '../core/frameworks';
+import { pythonWithPytest } from '../frameworks/run/python';
 
 export interface RunPlan {
   framework: Framework;
@@ -31,33 +30,6 @@ export function findBinDir(from: string, rel: string): string | undefined {
     if (existsSync(join(dir, 'node_modules', rel))) return dir;
     if (dirname(dir) === dir) return undefined;
   }
-}
-
-/**
- * The interpreter the person's own terminal would use: the project's virtualenv first, then
- * python3 on PATH, then the system one (Debian's python3-pytest installs there).
- * Nothing from the workspace runs before the person approves `tests.run`: a virtualenv's python is
- * a file the repository controls, so it is chosen by looking at its site-packages, never executed
- * here; other interpreters are probed in isolated mode (-I) from a neutral folder, so a `pytest.py`
- * in the workspace cannot be imported by the probe.
- */
-export function pythonWithPytest(workspace: string): string | undefined {
-  for (const venv of ['.venv', 'venv']) {
-    const python = join(workspace, venv, 'bin/python');
-    if (existsSync(python) && venvHas(join(workspace, venv), 'pytest')) return python;
-  }
-  return ['python3', 'python', '/usr/bin/python3'].find((p) => (!p.includes('/') || existsSync(p)) && hasModule(p, 'pytest'));
-}
-
-/** `module` installed in a virtualenv, judged from its files alone. */
-function venvHas(venv: string, module: string): boolean {
-  const lib = join(venv, 'lib');
-  const versions = existsSync(lib) ? readdirSync(lib).filter((d) => /^python3(\.\d+)?$/.test(d)) : [];
-  return versions.some((v) => existsSync(join(lib, v, 'site-packages', module)));
-}
-
-export function hasModule(python: string, module: string): boolean {
-  return spawnSync(python, ['-I', '-c', `import ${module}`], { stdio: 'ignore', cwd: tmpdir() }).status === 0;
 }
 
 /** A plan, or the reason the tests cannot run here (then the verifier is skipped, nothing asked). */

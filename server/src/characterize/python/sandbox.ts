@@ -6,12 +6,12 @@
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pythonModule } from '../../frameworks/pytest';
-import { pythonWithPytest } from '../../verifier/runPlan';
+import { pythonWithPytest } from '../../frameworks/run/python';
 import { assetPath, oneChild, runInChildren, DEFAULT_LIMITS, type CallResult, type SandboxCall, type SandboxLimits } from '../sandbox';
 
 /**
  * The interpreter the project's code runs with: its virtualenv (where its dependencies are), else the
- * python3 the verifier would run pytest with (server/src/verifier/runPlan.ts), else python3.
+ * python3 the verifier would run pytest with (server/src/frameworks/run/python.ts), else python3.
  */
 export function projectPython(root: string): string {
   for (const venv of ['.venv', 'venv']) {
