@@ -19,14 +19,22 @@ const GENERATE_TIMEOUT_MS = 30 * 60_000;
 const SHAPE_ORACLES = new Set(['type', 'arity', 'exports']);
 const isExistenceCheck = (c) => !c?.oracle || SHAPE_ORACLES.has(c.oracle.kind);
 
-export async function measure(subject, framework, depth, keep = false) {
+/** `opts`: depth (undefined: the CLI's default), keep (leave the workspace), runners ('declared' | 'amtp'). */
+export async function measure(subject, framework, { depth, keep = false, runners = 'declared' } = {}) {
   const started = performance.now();
-  const ws = await makeWorkspace(subject, framework);
+  const ws = await makeWorkspace(subject, framework, runners);
   try {
     const args = [join(REPO, 'dist/cli.js'), 'generate', ws.dir, '--provider', 'offline', '--yes', '--json', '--framework', framework];
     if (depth) args.push('--depth', depth);
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 << 20, timeout: GENERATE_TIMEOUT_MS });
-    const base = { subject: subject.name, framework, runner: ws.runner, modules: ws.modules, about50: !!subject.about50, kinds: subject.kinds };
+    const base = {
+      subject: subject.name,
+      framework,
+      runner: ws.runner,
+      modules: ws.modules,
+      about50: !!subject.about50,
+      kinds: subject.kinds,
+    };
     let s;
     try {
       s = JSON.parse(r.stdout);
@@ -35,7 +43,7 @@ export async function measure(subject, framework, depth, keep = false) {
       return { ...base, status: 'crashed', problem: `amtp generate printed no JSON: ${why}; stderr: ${tail(r.stderr)}`, ms: ms(started) };
     }
     const row = { ...base, ...fromSummary(s), exit: r.status };
-    if (row.kept) Object.assign(row, await rerunKept(ws.dir, s.runId, row.keptIds));
+    if (s.runId) Object.assign(row, await fromStore(ws.dir, s.runId, row.keptIds));
     return { ...row, ms: ms(started) };
   } finally {
     if (keep) process.stderr.write(`(kept ${ws.dir}) `);
@@ -88,31 +96,47 @@ function countReasons(results) {
   return counts;
 }
 
+/** What the run left in .amtp/: the plan (existence class of kept cases), the cases not written and why, and a rerun. */
+async function fromStore(dir, runId, keptIds) {
+  const store = new RunStore(dir);
+  const run = await store.getRun(runId);
+  if (!run?.activities.some((a) => a.agent === 'engineer' && a.artifactId)) return { existenceKept: 0, stable: 0 };
+  const engineer = await store.agentOutput(run, 'engineer');
+  const cases = new Map((await store.agentOutput(run, 'generator')).cases.map((c) => [c.id, c]));
+  const existenceKept = keptIds.filter((id) => isExistenceCheck(cases.get(id))).length;
+  const notWritten = countReasons((engineer.not_written ?? []).map((n) => ({ outcome: 'not written', reason: n.reason })));
+  return { existenceKept, notWritten, ...(keptIds.length ? await rerun(dir, run, engineer, keptIds) : { stable: 0 }) };
+}
+
 /**
  * The written files run RERUNS times with the runner the project has (planRun: the binary in
  * node_modules, or python3 -m pytest), outside AMTP's verifier. A kept case counts when every test
  * named with its id passed in every run; a file that fails to load fails all its cases.
  */
-async function rerunKept(dir, runId, keptIds) {
-  const store = new RunStore(dir);
-  const run = await store.getRun(runId);
-  const engineer = await store.agentOutput(run, 'engineer');
-  const plan = (await store.agentOutput(run, 'generator')).cases;
-  const cases = new Map(plan.map((c) => [c.id, c]));
-  const existenceKept = keptIds.filter((id) => isExistenceCheck(cases.get(id))).length;
+async function rerun(dir, run, engineer, keptIds) {
   const files = engineer.files.filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && existsSync(join(dir, f.path)));
-  const runPlan = planRun(engineer.framework, dir, engineer.command, files.map((f) => f.path));
-  if ('cannot' in runPlan) return { existenceKept, stable: 0, rerunProblem: runPlan.cannot };
+  const runPlan = planRun(
+    engineer.framework,
+    dir,
+    engineer.command,
+    files.map((f) => f.path),
+  );
+  if ('cannot' in runPlan) return { stable: 0, rerunProblem: runPlan.cannot };
   const passes = new Map(keptIds.map((id) => [id, 0]));
   let rerunProblem;
   for (let i = 0; i < RERUNS; i++) {
-    const r = await runTests(runPlan.framework, dir, files.map((f) => f.path), {
-      binDir: runPlan.binDir,
-      args: runPlan.args,
-      env: runPlan.env,
-      python: runPlan.python,
-      timeoutMs: 300_000,
-    });
+    const r = await runTests(
+      runPlan.framework,
+      dir,
+      files.map((f) => f.path),
+      {
+        binDir: runPlan.binDir,
+        args: runPlan.args,
+        env: runPlan.env,
+        python: runPlan.python,
+        timeoutMs: 300_000,
+      },
+    );
     const failed = new Set();
     const passed = new Set();
     for (const t of r.tests) for (const id of t.name.match(CASE_ID) ?? []) (t.status === 'passed' ? passed : failed).add(id);
@@ -122,7 +146,7 @@ async function rerunKept(dir, runId, keptIds) {
     else if (!r.tests.length) rerunProblem ??= `run ${i + 1} reported no tests (exit ${r.exitCode}): ${tail(r.output)}`;
   }
   const stable = [...passes.values()].filter((n) => n === RERUNS).length;
-  return { existenceKept, stable, ...(rerunProblem ? { rerunProblem } : {}) };
+  return { stable, ...(rerunProblem ? { rerunProblem } : {}) };
 }
 
 const ms = (started) => Math.round(performance.now() - started);

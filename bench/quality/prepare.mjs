@@ -3,7 +3,18 @@
 // packages (apt-get download + dpkg -x), and per package × framework a node_modules holding the
 // package's runtime dependencies and the framework, installed with npm from the registry.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +31,8 @@ const safe = (s) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 function sh(cmd, args, cwd, what) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.error?.code === 'ENOENT') throw new Error(`${what}: \`${cmd}\` is not installed (${r.error.message})`);
-  if (r.status !== 0) throw new Error(`${what}: \`${cmd} ${args.join(' ')}\` exited ${r.status}\n${(r.stderr || r.stdout).trim().slice(-2000)}`);
+  if (r.status !== 0)
+    throw new Error(`${what}: \`${cmd} ${args.join(' ')}\` exited ${r.status}\n${(r.stderr || r.stdout).trim().slice(-2000)}`);
   return r.stdout;
 }
 
@@ -57,7 +69,9 @@ function debSource(name) {
     try {
       sh('apt-get', ['download', name], debs, `fetching ${name}`);
     } catch (e) {
-      throw new Error(`${e.message}\n(the Python subjects come from Debian: run on a Debian/Ubuntu machine with apt, after \`apt-get update\`)`);
+      throw new Error(
+        `${e.message}\n(the Python subjects come from Debian: run on a Debian/Ubuntu machine with apt, after \`apt-get update\`)`,
+      );
     }
   }
   rmSync(root, { recursive: true, force: true });
@@ -66,9 +80,12 @@ function debSource(name) {
   return site;
 }
 
-/** The version range installed: the subject's own devDependency range, else the version AMTP is tested with. */
-function frameworkRange(subject, framework) {
-  if (subject.frameworkRange) return subject.frameworkRange;
+/**
+ * The version range installed: the subject's own devDependency range (runners `declared`), else, or
+ * with runners `amtp`, the version AMTP itself is tested with.
+ */
+function frameworkRange(subject, framework, runners) {
+  if (subject.frameworkRange && runners === 'declared') return subject.frameworkRange;
   return JSON.parse(readFileSync(join(REPO, 'node_modules', RUNNER_PACKAGE[framework], 'package.json'), 'utf8')).version;
 }
 
@@ -76,22 +93,45 @@ function frameworkRange(subject, framework) {
  * node_modules with the package's dependencies and the framework (cached per package × framework).
  * Installed beside the package, not into it, so the package's own package.json stays as published.
  */
-function installRunner(subject, framework, source) {
-  const dir = join(WORK, 'deps', `${safe(subject.spec)}+${framework}`);
+function installRunner(subject, framework, source, runners) {
+  const dir = join(WORK, 'deps', `${safe(subject.spec)}+${framework}${runners === 'amtp' ? '+amtp' : ''}`);
   const done = join(dir, 'installed.json');
   if (existsSync(done)) return { dir, installed: JSON.parse(readFileSync(done, 'utf8')) };
   const pkg = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
-  const deps = { ...pkg.dependencies };
+  const deps = { ...pkg.dependencies, ...configuredTools(source, pkg, framework) };
   const runner = RUNNER_PACKAGE[framework];
-  if (runner) deps[runner] = frameworkRange(subject, framework);
+  if (runner) deps[runner] = frameworkRange(subject, framework, runners);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, dependencies: deps }, null, 2));
   // Registry packages' install scripts are not run (esbuild and rollup use their platform packages).
-  sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], dir, `installing ${framework} for ${subject.spec}`);
-  const installed = runner ? `${runner}@${JSON.parse(readFileSync(join(dir, 'node_modules', runner, 'package.json'), 'utf8')).version}` : `node ${process.version}`;
+  sh(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'],
+    dir,
+    `installing ${framework} for ${subject.spec}`,
+  );
+  const version = (name) => `${name}@${JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')).version}`;
+  const tools = Object.keys(configuredTools(source, pkg, framework)).map(version);
+  const installed = [runner ? version(runner) : `node ${process.version}`, ...tools].join(' + ');
   writeFileSync(done, JSON.stringify(installed));
   return { dir, installed };
+}
+
+const CONFIG_FILE = /^(\.mocharc\..+|jest\.config\..+|ava\.config\..+|vitest\.config\..+|vite\.config\..+|\.taprc)$/;
+
+/**
+ * The devDependencies the framework's configuration names (colord's `"jest": {"transform": {…: "ts-jest"}}`),
+ * at their declared ranges: without them the project's own config cannot load, which is not what a
+ * maintainer's checkout looks like. Other devDependencies (linters, bundlers) are left out.
+ */
+function configuredTools(source, pkg, framework) {
+  const texts = [JSON.stringify(pkg[framework === 'node-tap' ? 'tap' : framework] ?? '')];
+  for (const name of readdirSync(source)) if (CONFIG_FILE.test(name)) texts.push(readFileSync(join(source, name), 'utf8'));
+  const config = texts.join('\n');
+  const mentioned = (name) => new RegExp(`(^|[^\\w@/.-])${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\w/.-])`).test(config);
+  const named = Object.entries(pkg.devDependencies ?? {}).filter(([name]) => name !== RUNNER_PACKAGE[framework] && mentioned(name));
+  return Object.fromEntries(named);
 }
 
 function pytestVersion() {
@@ -107,7 +147,7 @@ function pytestVersion() {
  * in the system temp folder with their own node_modules next to them (nothing of AMTP's above);
  * tuning subjects run under bench/.work, finding the runners in AMTP's own node_modules as before.
  */
-export async function makeWorkspace(subject, framework) {
+export async function makeWorkspace(subject, framework, runners = 'declared') {
   const source = await sourceDir(subject);
   if (subject.from === 'npm' || subject.from === 'deb') {
     const root = mkdtempSync(join(tmpdir(), `amtp-quality-${safe(subject.spec)}-`));
@@ -115,7 +155,7 @@ export async function makeWorkspace(subject, framework) {
     cpSync(source, dir, { recursive: true });
     let runner = pytestVersion();
     if (subject.from === 'npm') {
-      const deps = installRunner(subject, framework, source);
+      const deps = installRunner(subject, framework, source, runners);
       symlinkSync(join(deps.dir, 'node_modules'), join(root, 'node_modules'), 'dir');
       runner = deps.installed;
     }

@@ -32,7 +32,10 @@ export function table(rows, set, depth) {
   const notes = rows.filter((r) => r.problem || r.rerunProblem || r.status !== 'completed');
   if (notes.length) {
     lines.push('', 'Runs that did not complete cleanly:');
-    for (const r of notes) lines.push(`- ${r.subject} × ${r.framework}: status ${r.status}${r.problem ? `; ${r.problem}` : ''}${r.rerunProblem ? `; rerun: ${r.rerunProblem}` : ''}`);
+    for (const r of notes)
+      lines.push(
+        `- ${r.subject} × ${r.framework}: status ${r.status}${r.problem ? `; ${r.problem}` : ''}${r.rerunProblem ? `; rerun: ${r.rerunProblem}` : ''}`,
+      );
   }
   return lines.join('\n');
 }
@@ -46,13 +49,25 @@ export function checks(rows) {
   const big = rows.find((r) => r.about50);
   const bigShare = big?.kept ? big.existenceKept / big.kept : undefined;
   const list = [
-    { check: 'every package gets tests', pass: !noTests.length, detail: noTests.length ? `no kept test: ${noTests.join(', ')}` : `${rows.length} of ${rows.length}` },
+    {
+      check: 'every package gets tests',
+      pass: !noTests.length,
+      detail: noTests.length ? `no kept test: ${noTests.join(', ')}` : `${rows.length} of ${rows.length}`,
+    },
     {
       check: `the kept tests pass ${RERUNS} of ${RERUNS} runs under the real runner`,
       pass: !noTests.length && !unstable.length,
-      detail: unstable.length ? `not all: ${unstable.join(', ')}` : noTests.length ? 'packages without tests cannot pass' : 'all kept tests',
+      detail: unstable.length
+        ? `not all: ${unstable.join(', ')}`
+        : noTests.length
+          ? 'packages without tests cannot pass'
+          : 'all kept tests',
     },
-    { check: 'median coverage beyond import ≥ 50%', pass: beyond >= 50, detail: `median ${fmt(beyond)} (statements ${fmt(statements)})` },
+    {
+      check: 'median coverage beyond import ≥ 50%',
+      pass: beyond >= 50,
+      detail: `median ${fmt(beyond)} (statements ${fmt(statements)}; a package without the figure counts 0)`,
+    },
   ];
   if (big)
     list.push({
@@ -64,7 +79,11 @@ export function checks(rows) {
 }
 
 export function printChecks({ medians, list }) {
-  const lines = ['', `Median statement coverage ${fmt(medians.statements)}; median coverage beyond import ${fmt(medians.beyondImport)}.`, ''];
+  const lines = [
+    '',
+    `Median statement coverage ${fmt(medians.statements)}; median coverage beyond import ${fmt(medians.beyondImport)}.`,
+    '',
+  ];
   for (const c of list) lines.push(`${c.pass ? 'PASS' : 'FAIL'}  ${c.check}: ${c.detail}`);
   return lines.join('\n');
 }
@@ -77,8 +96,16 @@ export function writeJson(rows, set, depth, result) {
   } catch {
     /* not a git checkout */
   }
-  const file = join(WORK, 'quality.json');
-  const out = { set, depth: depth ?? 'standard (CLI default)', measuredAt: new Date().toISOString(), commit, node: process.version, rows, ...result };
+  const file = join(WORK, set === 'reported' ? 'quality.json' : `quality-${set}.json`);
+  const out = {
+    set,
+    depth: depth ?? 'standard (CLI default)',
+    measuredAt: new Date().toISOString(),
+    commit,
+    node: process.version,
+    rows,
+    ...result,
+  };
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   return file;
 }
