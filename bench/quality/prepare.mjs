@@ -71,6 +71,7 @@ function debSource(name) {
     } catch (e) {
       throw new Error(
         `${e.message}\n(the Python subjects come from Debian: run on a Debian/Ubuntu machine with apt, after \`apt-get update\`)`,
+        { cause: e },
       );
     }
   }
