@@ -152,7 +152,8 @@ export async function makeWorkspace(subject, framework, runners = 'declared') {
   const source = await sourceDir(subject);
   if (subject.from === 'npm' || subject.from === 'deb') {
     const root = mkdtempSync(join(tmpdir(), `amtp-quality-${safe(subject.spec)}-`));
-    const dir = join(root, 'package');
+    // npm unpacks into `package/`; a Python checkout is named after its project (AMTP names the project from the folder when nothing else does).
+    const dir = join(root, subject.from === 'npm' ? 'package' : subject.spec.replace(/^python3-/, ''));
     cpSync(source, dir, { recursive: true });
     let runner = pytestVersion();
     if (subject.from === 'npm') {
