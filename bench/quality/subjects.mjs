@@ -1,0 +1,123 @@
+// The packages bench/quality.mjs measures, in two sets.
+//
+// `tuning`: what the team looks at while changing the engine (the tarballs vendored under
+// test/fixtures/packages/ and two fixtures), run with every framework. Figures on these say little
+// about a newcomer's package, because the engine was shaped on them.
+//
+// `reported` (the default): published packages nobody tunes on, chosen on 2026-11-23 before AMTP was
+// run on any of them (issue 15, point 8 and "Done when"). Each is fetched at bench time (npm pack,
+// or apt-get download for Debian's Python packages, whose usr/lib/python3/dist-packages/ contents,
+// module and .egg-info, become the workspace) into bench/.work and run with ONE framework:
+// the one its own package.json's test script uses when AMTP writes for it, installed at the version
+// range the package declares; otherwise the one that fits its module system. Not in this set, on
+// purpose: ms, bytes, slugify, semver, ramda, camelcase, pretty-bytes, escape-string-regexp, qs,
+// change-case (tuned on), and the packages issue 15 describes by kind (a path-lookup package, a
+// MIME-type package), which may have been looked at while writing it.
+
+/** @typedef {'cjs' | 'esm' | 'dist-only' | 'ts-typed' | 'python'} Kind */
+
+/**
+ * @typedef {object} Subject
+ * @property {string} name          what the table shows
+ * @property {'npm' | 'deb' | 'vendored' | 'fixture'} from
+ * @property {string} spec          npm `name@version`, Debian `python3-x`, or a fixture folder
+ * @property {string[]} frameworks  the framework(s) it runs with
+ * @property {string} [frameworkRange]  the version range to install (the package's own devDependency)
+ * @property {Kind[]} [kinds]
+ * @property {string} [why]         why it is in the set, and where its examples are
+ * @property {boolean} [about50]    the "about 50 modules with documented examples" package of Done-when
+ */
+
+const JS_FRAMEWORKS = ['jest', 'vitest', 'mocha', 'node-test', 'ava', 'node-tap'];
+
+/** @type {Subject[]} */
+export const TUNING = [
+  { name: 'ms@2.1.3', from: 'vendored', spec: 'ms@2.1.3', frameworks: JS_FRAMEWORKS },
+  { name: 'bytes@3.1.2', from: 'vendored', spec: 'bytes@3.1.2', frameworks: JS_FRAMEWORKS },
+  { name: 'slugify@1.6.6', from: 'vendored', spec: 'slugify@1.6.6', frameworks: JS_FRAMEWORKS },
+  { name: 'fixture ts-esm-units', from: 'fixture', spec: 'test/fixtures/ts-esm-units', frameworks: ['vitest', 'jest'] },
+  { name: 'fixture py-textkit', from: 'fixture', spec: 'test/fixtures/py-textkit', frameworks: ['pytest'] },
+];
+
+/** @type {Subject[]} */
+export const REPORTED = [
+  {
+    name: 'content-type@1.0.5',
+    from: 'npm',
+    spec: 'content-type@1.0.5',
+    frameworks: ['mocha'],
+    frameworkRange: '10.2.0',
+    kinds: ['cjs'],
+    why: 'CommonJS, one index.js of pure functions (parse/format); README shows calls but not their results (characterization territory); test script: mocha',
+  },
+  {
+    name: 'dot-prop@9.0.0',
+    from: 'npm',
+    spec: 'dot-prop@9.0.0',
+    frameworks: ['ava'],
+    frameworkRange: '^6.1.3',
+    kinds: ['esm', 'ts-typed'],
+    why: 'ESM only ("type": "module", exports → index.js), ships index.d.ts; readme examples in the `//=> value` form; test script: xo && ava && tsc',
+  },
+  {
+    name: 'clsx@2.1.1',
+    from: 'npm',
+    spec: 'clsx@2.1.1',
+    frameworks: ['jest'],
+    kinds: ['dist-only', 'ts-typed'],
+    why: 'main, module and exports point only into dist/ (clsx.js, clsx.mjs, lite.*), ships .d.ts/.d.mts; readme examples `//=> value`; own runner uvu is not one AMTP writes for, so jest (main is CommonJS), at the version AMTP itself is tested with',
+  },
+  {
+    name: 'ufo@1.6.1',
+    from: 'npm',
+    spec: 'ufo@1.6.1',
+    frameworks: ['vitest'],
+    frameworkRange: '^3.1.1',
+    kinds: ['dist-only', 'ts-typed'],
+    why: 'TypeScript-built, exports → dist/index.{cjs,mjs} with dist/index.d.ts; README per-function examples in the `// value` form (no arrow); test script: vitest run',
+  },
+  {
+    name: 'colord@2.9.3',
+    from: 'npm',
+    spec: 'colord@2.9.3',
+    frameworks: ['jest'],
+    frameworkRange: '^26.6.3',
+    kinds: ['cjs', 'esm', 'ts-typed'],
+    why: 'dual CommonJS/ESM built files at the root plus plugins/*, a .d.ts per module (TypeScript source not shipped); README examples `expr; // "value"` with chained calls; test script: jest',
+  },
+  {
+    name: 'd3-array@3.2.4',
+    from: 'npm',
+    spec: 'd3-array@3.2.4',
+    frameworks: ['mocha'],
+    frameworkRange: '10',
+    kinds: ['esm'],
+    why: 'ESM, 61 modules under src/ (one function each), a runtime dependency (internmap); README examples `d3.fn(x); // value` through the `d3` namespace alias; test script: mocha',
+  },
+  {
+    name: 'underscore.string@3.3.6',
+    from: 'npm',
+    spec: 'underscore.string@3.3.6',
+    frameworks: ['mocha'],
+    frameworkRange: '^5.2.0',
+    kinds: ['cjs'],
+    about50: true,
+    why: 'CommonJS, one module per function: 57 function modules + 8 helper/ modules at the root (65 with index/exports/meteor glue, plus a dist/ UMD bundle); the README documents about every function as `s.fn(x); // => value` (110 results); two runtime dependencies; test script: mocha --ui=qunit',
+  },
+  {
+    name: 'python3-inflection (0.3.1)',
+    from: 'deb',
+    spec: 'python3-inflection',
+    frameworks: ['pytest'],
+    kinds: ['python'],
+    why: 'Python, one module of pure string functions, each documented with doctests (`>>> camelize("device_type")`); Debian package, pytest from the system',
+  },
+  {
+    name: 'python3-humanize (4.4.0)',
+    from: 'deb',
+    spec: 'python3-humanize',
+    frameworks: ['pytest'],
+    kinds: ['python'],
+    why: 'Python package of several modules (number, filesize, time, lists, i18n) with type hints and doctests; time functions depend on the clock, gettext on locale files',
+  },
+];
