@@ -1,4 +1,4 @@
-// The packages bench/quality.mjs measures, in two sets.
+// The packages bench/quality.mjs measures, in three sets.
 //
 // `tuning`: what the team looks at while changing the engine (the tarballs vendored under
 // test/fixtures/packages/ and two fixtures), run with every framework. Figures on these say little
@@ -39,8 +39,14 @@ export const TUNING = [
   { name: 'fixture py-textkit', from: 'fixture', spec: 'test/fixtures/py-textkit', frameworks: ['pytest'] },
 ];
 
-/** @type {Subject[]} */
-export const REPORTED = [
+/**
+ * The first reported set: its first run (2026-11-23, 11:05) found engine bugs (mocha < 10 not found,
+ * README examples through a namespace alias or attributed to the wrong module, `// => "x";` results,
+ * a default/named binding clash, lost doctest setup, the coverage filter skipped over 60 tests), and
+ * those were fixed while looking at its output. From then on it counts as tuned: `--set seen`.
+ * @type {Subject[]}
+ */
+export const SEEN = [
   {
     name: 'content-type@1.0.5',
     from: 'npm',
@@ -119,5 +125,93 @@ export const REPORTED = [
     frameworks: ['pytest'],
     kinds: ['python'],
     why: 'Python package of several modules (number, filesize, time, lists, i18n) with type hints and doctests; time functions depend on the clock, gettext on locale files',
+  },
+];
+
+/**
+ * `reported` (the default) since the first reported set was looked at: chosen on 2026-11-23 at 11:10,
+ * before AMTP was run on any of them, and not looked at while changing the engine.
+ * @type {Subject[]}
+ */
+export const REPORTED = [
+  {
+    name: 'statuses@2.0.1',
+    from: 'npm',
+    spec: 'statuses@2.0.1',
+    frameworks: ['mocha'],
+    frameworkRange: '8.2.1',
+    kinds: ['cjs'],
+    why: 'CommonJS, a function with lookup tables (`status(403) // => 403`, `status.message[404]`); test script: mocha 8',
+  },
+  {
+    name: 'cookie@0.6.0',
+    from: 'npm',
+    spec: 'cookie@0.6.0',
+    frameworks: ['mocha'],
+    frameworkRange: '10.2.0',
+    kinds: ['cjs'],
+    why: 'CommonJS parse/serialize with options and documented errors; README shows calls with results in comments; test script: mocha',
+  },
+  {
+    name: 'is-plain-obj@4.1.0',
+    from: 'npm',
+    spec: 'is-plain-obj@4.1.0',
+    frameworks: ['ava'],
+    frameworkRange: '^3.15.0',
+    kinds: ['esm', 'ts-typed'],
+    why: "ESM only, index.d.ts; README examples `isPlainObject({foo: 'bar'}); //=> true`; test script: xo && ava && tsd",
+  },
+  {
+    name: 'decamelize@6.0.0',
+    from: 'npm',
+    spec: 'decamelize@6.0.0',
+    frameworks: ['ava'],
+    frameworkRange: '^3.15.0',
+    kinds: ['esm', 'ts-typed'],
+    why: 'ESM only, index.d.ts; options-heavy README examples `//=> value`; test script: xo && ava && tsd',
+  },
+  {
+    name: 'filesize@10.1.6',
+    from: 'npm',
+    spec: 'filesize@10.1.6',
+    frameworks: ['mocha'],
+    frameworkRange: '^10.6.0',
+    kinds: ['dist-only', 'ts-typed'],
+    why: 'main/exports only into dist/ (filesize.cjs, filesize.esm.js), types/; README examples `filesize(265318, {base: 2}); // "259.1 KiB"`; test script: mocha',
+  },
+  {
+    name: 'destr@2.0.3',
+    from: 'npm',
+    spec: 'destr@2.0.3',
+    frameworks: ['vitest'],
+    frameworkRange: '^1.3.0',
+    kinds: ['dist-only', 'ts-typed'],
+    why: 'TypeScript-built, exports only into dist/ (index.cjs, index.mjs, .d.ts); README examples `destr("...") // value`; test script: vitest',
+  },
+  {
+    name: 'voca@1.4.1',
+    from: 'npm',
+    spec: 'voca@1.4.1',
+    frameworks: ['jest'],
+    frameworkRange: '24.9.0',
+    kinds: ['cjs', 'esm'],
+    about50: true,
+    why: "CommonJS modules at the root, one per function (about 80 with internal/; an es/ copy), each with a JSDoc @example `v.camelCase('bird flight'); // => 'birdFlight'`: the closest untuned package found to \"about 50 modules with documented examples\"; test script: jest 24",
+  },
+  {
+    name: 'python3-toolz (0.12.0)',
+    from: 'deb',
+    spec: 'python3-toolz',
+    frameworks: ['pytest'],
+    kinds: ['python'],
+    why: 'Python package of several modules (itertoolz, functoolz, dicttoolz) whose functions carry doctests; Debian package, pytest from the system',
+  },
+  {
+    name: 'python3-roman (3.3)',
+    from: 'deb',
+    spec: 'python3-roman',
+    frameworks: ['pytest'],
+    kinds: ['python'],
+    why: 'Python, one module (toRoman/fromRoman) with its own exception classes and few docs: characterization territory',
   },
 ];
