@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from '../scripts/bundling.mjs';
+import { BUNDLE_ALIAS, BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from '../scripts/bundling.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const work = path.join(here, '.work');
@@ -39,6 +39,7 @@ await build({
   outfile: bundle,
   external: RUNTIME_EXTERNALS,
   plugins: BUNDLE_PLUGINS,
+  alias: BUNDLE_ALIAS,
   logLevel: 'warning',
 });
 // The Python parsing threads' script, beside the bundle as dist/pyWorker.js is beside dist/server.js.
@@ -51,6 +52,7 @@ await build({
   outfile: path.join(work, 'pyWorker.js'),
   external: RUNTIME_EXTERNALS,
   plugins: BUNDLE_PLUGINS,
+  alias: BUNDLE_ALIAS,
   logLevel: 'warning',
 });
 

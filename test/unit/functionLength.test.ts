@@ -13,7 +13,6 @@ const REASON = /^\s*\/\/ long: \S/;
 const PENDING = new Set<string>([
   'server/src/agents/crawler/jsSymbols.ts',
   'server/src/agents/crawler/jsdoc.ts',
-  'server/src/agents/crawler/staticMap.ts',
   'server/src/agents/crawler/testSetup.ts',
   'server/src/agents/engineer/assemble.ts',
   'server/src/characterize/sandbox.ts',
