@@ -5,12 +5,13 @@ import type { CrawlerOutput } from '../../contracts/types';
 import { CODE_LANGUAGES } from '../../mcp/languages';
 import type { TreeEntry } from '../../mcp/walk';
 import { isProductPath } from './targets';
+import { mayBeTestEvidence } from './testSetup';
 
 type EntryPoint = CrawlerOutput['entry_points'][number];
 
 export interface FileIndex {
-  /** the tree's files (not dirs or symlinks), in tree order */
-  files: TreeEntry[];
+  /** the files that can be evidence of a test setup (testSetup.ts `mayBeTestEvidence`), in tree order */
+  testEvidence: string[];
   paths: Set<string>;
   languages: Map<string, { files: number; bytes: number }>;
   /** package.json files at most three folders down, the first 200 */
@@ -33,7 +34,7 @@ const depth = (p: string) => {
 
 export function indexFiles(entries: TreeEntry[]): FileIndex {
   const ix: FileIndex = {
-    files: [],
+    testEvidence: [],
     paths: new Set(),
     languages: new Map(),
     manifests: [],
@@ -45,8 +46,8 @@ export function indexFiles(entries: TreeEntry[]): FileIndex {
   for (const f of entries) {
     if (f.type !== 'file') continue;
     const p = f.path;
-    ix.files.push(f);
     ix.paths.add(p);
+    if (mayBeTestEvidence(p)) ix.testEvidence.push(p);
     if (f.language) {
       const l = ix.languages.get(f.language);
       if (l) {
@@ -59,11 +60,14 @@ export function indexFiles(entries: TreeEntry[]): FileIndex {
     if (p.endsWith('package.json') && /(^|\/)package\.json$/.test(p) && depth(p) <= 4 && ix.manifests.length < 200) ix.manifests.push(p);
     else if (p.startsWith('requirements') && /^requirements[\w.-]*\.txt$/.test(p) && ix.requirements.length < 5) ix.requirements.push(p);
     else if (p.endsWith('.py')) pythonEntry(p, ix.pyEntries);
-    if (/readme/i.test(p) && /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(p) && depth(p) <= 3 && ix.readmes.length < 20)
+    // The name's first letter before the regex: 'r' or 'R' (| 0x20 folds the case).
+    if ((p.charCodeAt(p.lastIndexOf('/') + 1) | 0x20) === 0x72 && isReadme(p) && depth(p) <= 3 && ix.readmes.length < 20)
       ix.readmes.push(p);
   }
   return ix;
 }
+
+const isReadme = (p: string) => /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(p);
 
 function pythonEntry(p: string, out: EntryPoint[]): void {
   if (/(^|\/)__main__\.py$/.test(p) && depth(p) <= 3) out.push({ path: p, kind: '__main__' });

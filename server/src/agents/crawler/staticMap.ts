@@ -93,7 +93,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const pyDeps = pythonFacts(py, c.ix.paths, out);
   out.entry_points.push(...c.ix.pyEntries);
   out.test_setup = detectTestSetup({
-    files: c.ix.files.map((f) => f.path),
+    files: c.ix.testEvidence,
     rootPkg,
     packageManager: out.package_managers[0]?.name,
     pyproject: py.pyproject,

@@ -19,6 +19,7 @@ const CODE_FILE = /\.([cm]?[jt]sx?|py)$/;
 const CONFIG_HINT = /jest|vitest|mocharc|pytest|conftest|ava\.config|taprc/;
 
 export interface TestSetupInput {
+  /** the tree's files; only those `mayBeTestEvidence` accepts matter */
   files: string[];
   rootPkg?: NpmPackage;
   packageManager?: string;
@@ -27,6 +28,18 @@ export interface TestSetupInput {
   toxIni?: string;
   pyDeps: string[];
   isPython: boolean;
+}
+
+/**
+ * False for a file that can be neither a runner config (those count only at most three folders down)
+ * nor a test file (whose names end like JS/TS/Python code: in s, x or y). Cheap, for large trees.
+ */
+export function mayBeTestEvidence(path: string): boolean {
+  const last = path.charCodeAt(path.length - 1);
+  if (last === 0x73 || last === 0x78 || last === 0x79) return true;
+  let slashes = 0;
+  for (let i = path.indexOf('/'); i >= 0 && slashes < 3; i = path.indexOf('/', i + 1)) slashes++;
+  return slashes <= 2;
 }
 
 type Vote = (f: DetectedFramework, why: string) => void;
