@@ -9,13 +9,6 @@ import ts from 'typescript';
 const ROOT = path.resolve(__dirname, '..', '..');
 const LIMIT = 60;
 const REASON = /^\s*\/\/ long: \S/;
-/** files whose long functions are being split (issue 12); a file leaves this list when it is done */
-const PENDING = new Set<string>([
-  'server/src/agents/crawler/jsSymbols.ts',
-  'server/src/agents/crawler/jsdoc.ts',
-  'server/src/agents/crawler/staticMap.ts',
-  'server/src/agents/crawler/testSetup.ts',
-]);
 
 function sources(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
@@ -70,12 +63,7 @@ describe('function length', () => {
   it(`no server or client function is over ${LIMIT} lines without a reason`, () => {
     const files = [...sources('server/src'), ...sources('client/src')];
     assert.ok(files.length > 100, 'the scan finds the sources');
-    const long = files.filter((f) => !PENDING.has(f)).flatMap((f) => longFunctions(f, fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    const long = files.flatMap((f) => longFunctions(f, fs.readFileSync(path.join(ROOT, f), 'utf8')));
     assert.deepEqual(long, []);
-  });
-
-  it('lists no file as pending that has nothing left to split', () => {
-    const done = [...PENDING].filter((f) => longFunctions(f, fs.readFileSync(path.join(ROOT, f), 'utf8')).length === 0);
-    assert.deepEqual(done, []);
   });
 });

@@ -61,9 +61,25 @@ class FileReader {
 
   read(program: EsNode, defaultName: string): JsFileFacts {
     const body = program.body as EsNode[];
+    this.collectLocals(body, program.start);
     let esm = false;
     let cjs = false;
     let floor = program.start;
+    for (const st of body) {
+      const spot = { at: st.start, floor };
+      floor = st.end;
+      const syntax = this.readStatement(st, spot, defaultName);
+      if (syntax === 'esm') esm = true;
+      if (syntax === 'cjs') cjs = true;
+    }
+    if (this.collectDynamicImports(program)) cjs = true;
+    this.facts.syntax = esm ? 'esm' : cjs ? 'cjs' : 'none';
+    return this.facts;
+  }
+
+  /** Top-level declarations by name, with where each one's JSDoc is, before any export refers to them. */
+  private collectLocals(body: EsNode[], start: number): void {
+    let floor = start;
     for (const st of body) {
       const spot = { at: st.start, floor };
       floor = st.end;
@@ -82,88 +98,90 @@ class FileReader {
         this.locals.set(`namespace:${decl.id.name}`, decl);
       }
     }
+  }
 
-    floor = program.start;
-    for (const st of body) {
-      const spot = { at: st.start, floor };
-      floor = st.end;
-      switch (st.type) {
-        case 'ExportNamedDeclaration': {
-          esm = true;
-          const decl = st.declaration as EsNode | null;
-          if (st.source) this.facts.imports.push(st.source.value);
-          else if (decl && DECLARATIONS.has(decl.type)) this.add(decl, decl.id?.name ?? 'default', 'named');
-          else if (decl?.type === 'VariableDeclaration') {
-            for (const d of decl.declarations as EsNode[]) if (d.id.type === 'Identifier') this.add(d, d.id.name, 'named');
-          } else if (!decl) {
-            for (const el of st.specifiers as EsNode[]) {
-              const local = this.locals.get(nameOfKey(el.local) ?? '');
-              const exported = nameOfKey(el.exported) ?? '';
-              if (local) this.add(local, exported, exported === 'default' ? 'default' : 'named');
-            }
-          }
-          break;
-        }
-        case 'ExportDefaultDeclaration': {
-          esm = true;
-          const decl = st.declaration as EsNode;
-          if (DECLARATIONS.has(decl.type)) {
-            this.add(decl, decl.id?.name ?? 'default', 'default');
-            break;
-          }
-          // `export default expr` (TypeScript's export assignment)
-          this.docSpot.set(decl, spot);
-          const target = this.resolve(decl);
-          this.add(target, decl.type === 'Identifier' ? decl.name : defaultName, 'default');
-          if (decl.type === 'Identifier') this.addNamespaceMembers(decl.name);
-          break;
-        }
-        case 'TSExportAssignment': {
-          // `export = expr`: CommonJS in TypeScript's syntax
-          const expr = st.expression as EsNode;
-          this.docSpot.set(expr, spot);
-          this.add(this.resolve(expr), expr.type === 'Identifier' ? expr.name : defaultName, 'module.exports');
-          if (expr.type === 'Identifier') this.addNamespaceMembers(expr.name);
-          break;
-        }
-        case 'ExportAllDeclaration':
-          esm = true;
-          if (st.source) this.facts.imports.push(st.source.value);
-          break;
-        case 'ImportDeclaration':
-          esm = true;
-          this.facts.imports.push(st.source.value);
-          break;
-        case 'ExpressionStatement': {
-          const e = st.expression as EsNode;
-          if (e.type !== 'AssignmentExpression' || e.operator !== '=') break;
-          const target = cjsTarget(e.left);
-          if (!target) break;
-          cjs = true;
-          this.docSpot.set(st, spot);
-          if (isFunctionOrClass(e.right)) this.docSpot.set(e.right, spot);
-          this.cjsExport(st, target, e.right, defaultName);
-          break;
-        }
+  /** The exports and imports of one top-level statement; which module syntax it shows, if any. */
+  private readStatement(st: EsNode, spot: DocSpot, defaultName: string): 'esm' | 'cjs' | undefined {
+    switch (st.type) {
+      case 'ExportNamedDeclaration':
+        this.exportNamed(st);
+        return 'esm';
+      case 'ExportDefaultDeclaration':
+        this.exportDefault(st.declaration as EsNode, spot, defaultName);
+        return 'esm';
+      case 'TSExportAssignment': {
+        // `export = expr`: CommonJS in TypeScript's syntax
+        const expr = st.expression as EsNode;
+        this.docSpot.set(expr, spot);
+        this.add(this.resolve(expr), expr.type === 'Identifier' ? expr.name : defaultName, 'module.exports');
+        if (expr.type === 'Identifier') this.addNamespaceMembers(expr.name);
+        return undefined;
+      }
+      case 'ExportAllDeclaration':
+        if (st.source) this.facts.imports.push(st.source.value);
+        return 'esm';
+      case 'ImportDeclaration':
+        this.facts.imports.push(st.source.value);
+        return 'esm';
+      case 'ExpressionStatement': {
+        const e = st.expression as EsNode;
+        if (e.type !== 'AssignmentExpression' || e.operator !== '=') return undefined;
+        const target = cjsTarget(e.left);
+        if (!target) return undefined;
+        this.docSpot.set(st, spot);
+        if (isFunctionOrClass(e.right)) this.docSpot.set(e.right, spot);
+        this.cjsExport(st, target, e.right, defaultName);
+        return 'cjs';
       }
     }
-    // require() calls and dynamic imports anywhere in the file, for the reference ranking.
-    if (this.text.includes('require') || this.text.includes('import')) {
-      walk(program, (n) => {
-        const spec =
-          n.type === 'ImportExpression'
-            ? n.source
-            : n.type === 'CallExpression' && n.arguments.length === 1 && (isRequire(n) || n.callee.type === 'Import')
-              ? n.arguments[0]
-              : undefined;
-        if (spec && isString(spec)) {
-          this.facts.imports.push(spec.value);
-          if (isRequire(n)) cjs = true;
-        }
-      });
+    return undefined;
+  }
+
+  /** `export function f`, `export const a = …`, `export { a as b }`, `export { x } from './y'`. */
+  private exportNamed(st: EsNode): void {
+    const decl = st.declaration as EsNode | null;
+    if (st.source) this.facts.imports.push(st.source.value);
+    else if (decl && DECLARATIONS.has(decl.type)) this.add(decl, decl.id?.name ?? 'default', 'named');
+    else if (decl?.type === 'VariableDeclaration') {
+      for (const d of decl.declarations as EsNode[]) if (d.id.type === 'Identifier') this.add(d, d.id.name, 'named');
+    } else if (!decl) {
+      for (const el of st.specifiers as EsNode[]) {
+        const local = this.locals.get(nameOfKey(el.local) ?? '');
+        const exported = nameOfKey(el.exported) ?? '';
+        if (local) this.add(local, exported, exported === 'default' ? 'default' : 'named');
+      }
     }
-    this.facts.syntax = esm ? 'esm' : cjs ? 'cjs' : 'none';
-    return this.facts;
+  }
+
+  private exportDefault(decl: EsNode, spot: DocSpot, defaultName: string): void {
+    if (DECLARATIONS.has(decl.type)) {
+      this.add(decl, decl.id?.name ?? 'default', 'default');
+      return;
+    }
+    // `export default expr` (TypeScript's export assignment)
+    this.docSpot.set(decl, spot);
+    const target = this.resolve(decl);
+    this.add(target, decl.type === 'Identifier' ? decl.name : defaultName, 'default');
+    if (decl.type === 'Identifier') this.addNamespaceMembers(decl.name);
+  }
+
+  /** require() calls and dynamic imports anywhere in the file, for the reference ranking; true when one is a require(). */
+  private collectDynamicImports(program: EsNode): boolean {
+    let cjs = false;
+    if (!this.text.includes('require') && !this.text.includes('import')) return cjs;
+    walk(program, (n) => {
+      const spec =
+        n.type === 'ImportExpression'
+          ? n.source
+          : n.type === 'CallExpression' && n.arguments.length === 1 && (isRequire(n) || n.callee.type === 'Import')
+            ? n.arguments[0]
+            : undefined;
+      if (spec && isString(spec)) {
+        this.facts.imports.push(spec.value);
+        if (isRequire(n)) cjs = true;
+      }
+    });
+    return cjs;
   }
 
   private cjsExport(st: EsNode, target: string, right: EsNode, defaultName: string): void {

@@ -99,7 +99,6 @@ function feed(): void {
 
 function startHelper(file: { path: string; execArgv: string[] }): Helper {
   const worker = new Worker(file.path, { execArgv: file.execArgv, name: 'amtp-python' });
-  worker.unref();
   const h: Helper = { worker, sent: new Map(), sentChars: 0 };
   worker.on('message', (a: PyAnswer) => {
     const job = h.sent.get(a.id);
@@ -125,6 +124,9 @@ function startHelper(file: { path: string; execArgv: string[] }): Helper {
   };
   worker.on('error', gone);
   worker.on('exit', gone);
+  // After the listeners: adding a 'message' listener refs the worker again, and an idle worker kept
+  // a process that had crawled (the bench, a CLI run) from ever exiting.
+  worker.unref();
   return h;
 }
 

@@ -1,16 +1,19 @@
-import type { CrawlerOutput, KeyFile, ModuleSystem } from '../../contracts/types';
+import type { CrawlerOutput, KeyFile } from '../../contracts/types';
 import { formatContractErrors, validate } from '../../contracts/validate';
 import { type ResponseCache, type CacheStats } from '../../mcp/cache';
 import { connectInProcess } from '../../mcp/inProcess';
-import { CODE_LANGUAGES } from '../../mcp/languages';
-import { loadJsParser } from './jsParser';
+import type { TreeEntry } from '../../mcp/walk';
+import type { TreeResult } from '../../mcp/treeTool';
+import { loadJsParser, type JsParser } from './jsParser';
 import { analyseWave } from './analyseFiles';
-import { alternateBuildDirs, packageSpecifier, seedFiles } from './entryPoints';
-import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
+import { alternateBuildDirs, seedFiles } from './entryPoints';
+import { indexFiles, type FileIndex } from './fileIndex';
+import { extractJsSymbols } from './jsSymbols';
+import { defaultNameFor, rankKeyFiles } from './keyFiles';
 import { moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { warmPyPool } from './pyPool';
-import { referenceCounts, resolveImport } from './ranking';
-import { reachFrom } from './reach';
+import { resolveImport } from './ranking';
+import { reachFrom, type Reached } from './reach';
 import { importBindings, readmeExamples, type ExportedName } from './readmeExamples';
 import { isProductPath } from './targets';
 import { detectTestRuns } from './testRuns';
@@ -37,8 +40,6 @@ export interface CrawlOptions {
   tap?: (inner: CallTool) => CallTool;
 }
 
-const MAX_KEY_FILES = 400;
-const MAX_SYMBOLS = 100;
 const MAX_SOURCE_BYTES = 512 * 1024;
 
 /** The Repo Crawler's static analysis. It reads the workspace only through the MCP tools. */
@@ -67,92 +68,130 @@ function checked(map: CrawlerOutput, opts: CrawlOptions): CrawlerOutput {
   return map;
 }
 
+/** What the steps of one crawl share. */
+interface Crawl {
+  reader: WorkspaceReader;
+  ix: FileIndex;
+  /** files left out and why, in the order the steps met them */
+  skipped: { path: string; reason: string }[];
+  /** the file's text, or undefined with the reason in `skipped` */
+  readText(p: string): Promise<string | undefined>;
+  /** the file's text when the tree lists it */
+  maybe(p: string): Promise<string | undefined>;
+}
+
 async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOptions): Promise<CrawlerOutput> {
   const tree = await reader.tree({ limit: opts.treeLimit ?? 300_000 });
+  const c = startCrawl(reader, tree);
+  const pkgs = await readPackages(c);
+  const py = await readPythonManifests(c);
+  const out = emptyMap(tree, c);
+  npmFacts(pkgs, c.ix.paths, out);
+  const rootPkg = pkgs.find((p) => p.dir === '');
+  const pyFiles = c.ix.languages.get('Python')?.files ?? 0;
+  const isPython = !rootPkg && (pyFiles > 0 || py.pyproject !== undefined || py.setupPy !== undefined);
+  const pyDeps = pythonFacts(py, c.ix.paths, out);
+  out.entry_points.push(...c.ix.pyEntries);
+  out.test_setup = detectTestSetup({
+    files: c.ix.testEvidence,
+    rootPkg,
+    packageManager: out.package_managers[0]?.name,
+    pyproject: py.pyproject,
+    setupCfg: py.setupCfg,
+    toxIni: await c.maybe('tox.ini'),
+    pyDeps,
+    isPython,
+  });
+  const runs = await detectTestRuns({ pkg: rootPkg?.json, files: c.ix.paths, read: c.readText, pyproject: py.pyproject, isPython });
+  if (runs) out.test_setup.runs = runs;
+  describeProject(out, workspace, pkgs, py, c.ix, isPython);
+
+  // Entry points first, then what they import and re-export, then other product files (reach.ts).
+  const entryFiles = new Set(out.entry_points.map((e) => e.path).filter((p) => c.ix.paths.has(p)));
+  const code = new Map(
+    c.ix.code.filter((f) => (f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path)).map((f): [string, TreeEntry] => [f.path, f]),
+  );
+  const { reached, js } = await parseReachable(c, out, pkgs, code, entryFiles, opts);
+  c.skipped.push(...reached.skipped);
+  const omitted = parseOmissions(code, reached, opts);
+  await typedUmdExports(c, out, reached.facts, js, pkgs, entryFiles);
+  out.key_files = rankKeyFiles(reached, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
+  if (omitted.length) out.omitted = omitted;
+  await usageExamples(c, out, pkgs);
+  out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? 48 * 1024);
+  out.skipped = dedupe(c.skipped).slice(0, 1000);
+  return out;
+}
+
+function startCrawl(reader: WorkspaceReader, tree: TreeResult): Crawl {
+  const ix = indexFiles(tree.entries);
   const skipped = [...tree.skipped];
-  const files = tree.entries.filter((e) => e.type === 'file');
-  const fileSet = new Set(files.map((f) => f.path));
-  const languageOfPath = new Map(files.map((f) => [f.path, f.language]));
   const readText = async (p: string): Promise<string | undefined> => {
     const r = await reader.read(p);
     if (r.ok) return r.file.content;
     skipped.push({ path: p, reason: r.reason });
     return undefined;
   };
+  return { reader, ix, skipped, readText, maybe: async (p) => (ix.paths.has(p) ? readText(p) : undefined) };
+}
 
-  const langs = new Map<string, { files: number; bytes: number }>();
-  for (const f of files)
-    if (f.language) {
-      const l = langs.get(f.language) ?? { files: 0, bytes: 0 };
-      l.files++;
-      l.bytes += f.size ?? 0;
-      langs.set(f.language, l);
-    }
-
+async function readPackages(c: Crawl): Promise<NpmPackage[]> {
   const pkgs: NpmPackage[] = [];
-  // Cheap suffix tests before each regex: on a large tree these loops run over every file.
-  for (const p of files
-    .filter((f) => f.path.endsWith('package.json') && /(^|\/)package\.json$/.test(f.path) && f.path.split('/').length <= 4)
-    .slice(0, 200)) {
-    const text = await readText(p.path);
+  for (const manifest of c.ix.manifests) {
+    const text = await c.readText(manifest);
     if (text === undefined) continue;
     try {
       const json = JSON.parse(text);
       if (json && typeof json === 'object')
-        pkgs.push({ dir: p.path.includes('/') ? p.path.slice(0, p.path.lastIndexOf('/')) : '', manifest: p.path, json });
+        pkgs.push({ dir: manifest.includes('/') ? manifest.slice(0, manifest.lastIndexOf('/')) : '', manifest, json });
     } catch {
-      skipped.push({ path: p.path, reason: 'invalid JSON in package.json' });
+      c.skipped.push({ path: manifest, reason: 'invalid JSON in package.json' });
     }
   }
-  const rootPkg = pkgs.find((p) => p.dir === '');
-  const maybe = async (p: string) => (fileSet.has(p) ? readText(p) : undefined);
+  return pkgs;
+}
+
+async function readPythonManifests(c: Crawl): Promise<PythonManifests> {
   const py: PythonManifests = {
-    pyproject: await maybe('pyproject.toml'),
-    setupCfg: await maybe('setup.cfg'),
-    setupPy: await maybe('setup.py'),
+    pyproject: await c.maybe('pyproject.toml'),
+    setupCfg: await c.maybe('setup.cfg'),
+    setupPy: await c.maybe('setup.py'),
     requirements: [],
   };
-  for (const r of files.filter((f) => f.path.startsWith('requirements') && /^requirements[\w.-]*\.txt$/.test(f.path)).slice(0, 5)) {
-    const t = await readText(r.path);
+  for (const r of c.ix.requirements) {
+    const t = await c.readText(r);
     if (t !== undefined) py.requirements.push(t);
   }
-  const out: CrawlerOutput = {
+  return py;
+}
+
+function emptyMap(tree: TreeResult, c: Crawl): CrawlerOutput {
+  return {
     schema_version: '1',
     project: { name: '', module_system: 'unknown', typescript: false },
     tree: { files: tree.files, dirs: tree.dirs, bytes: tree.bytes, truncated: tree.truncated },
-    languages: [...langs.entries()].map(([name, v]) => ({ name, ...v })).sort((a, b) => b.bytes - a.bytes || a.name.localeCompare(b.name)),
+    languages: [...c.ix.languages.entries()]
+      .map(([name, v]) => ({ name, ...v }))
+      .sort((a, b) => b.bytes - a.bytes || a.name.localeCompare(b.name)),
     package_managers: [],
     frameworks: [],
     test_setup: { framework: 'none', test_dirs: [], config_files: [] },
     entry_points: [],
     key_files: [],
     usage_examples: [],
-    skipped,
+    skipped: c.skipped,
   };
-  npmFacts(pkgs, fileSet, out);
-  const pyFiles = langs.get('Python')?.files ?? 0;
-  const isPython = !rootPkg && (pyFiles > 0 || py.pyproject !== undefined || py.setupPy !== undefined);
-  const pyDeps = pythonFacts(py, fileSet, out);
-  for (const f of files) {
-    if (!f.path.endsWith('.py')) continue;
-    if (/(^|\/)__main__\.py$/.test(f.path) && f.path.split('/').length <= 3) out.entry_points.push({ path: f.path, kind: '__main__' });
-    if (/^(src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(f.path) && isProductPath(f.path))
-      out.entry_points.push({ path: f.path, kind: 'package', name: f.path.replace(/^src\//, '').split('/')[0] });
-  }
-  const packageManager = out.package_managers[0]?.name;
-  out.test_setup = detectTestSetup({
-    files: files.map((f) => f.path),
-    rootPkg,
-    packageManager,
-    pyproject: py.pyproject,
-    setupCfg: py.setupCfg,
-    toxIni: await maybe('tox.ini'),
-    pyDeps,
-    isPython,
-  });
-  const runs = await detectTestRuns({ pkg: rootPkg?.json, files: fileSet, read: readText, pyproject: py.pyproject, isPython });
-  if (runs) out.test_setup.runs = runs;
+}
 
+function describeProject(
+  out: CrawlerOutput,
+  workspace: string,
+  pkgs: NpmPackage[],
+  py: PythonManifests,
+  ix: FileIndex,
+  isPython: boolean,
+): void {
+  const rootPkg = pkgs.find((p) => p.dir === '');
   const tomlName = /^\[(?:project|tool\.poetry)\][^[]*?^name\s*=\s*["']([^"']+)/m.exec(py.pyproject ?? '')?.[1];
   const dirName =
     workspace
@@ -162,7 +201,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   out.project.name = String(rootPkg?.json.name ?? tomlName ?? dirName);
   if (typeof rootPkg?.json.version === 'string') out.project.version = rootPkg.json.version;
   if (typeof rootPkg?.json.description === 'string') out.project.description = rootPkg.json.description.slice(0, 500);
-  out.project.typescript = fileSet.has('tsconfig.json') || (langs.get('TypeScript')?.files ?? 0) > 0;
+  out.project.typescript = ix.paths.has('tsconfig.json') || (ix.languages.get('TypeScript')?.files ?? 0) > 0;
   out.project.module_system = rootPkg ? moduleSystemOf(rootPkg) : isPython ? 'python' : pkgs.length ? moduleSystemOf(pkgs[0]) : 'unknown';
   if (pkgs.length > 1 || out.package_managers.some((p) => p.workspaces)) {
     out.packages = pkgs.map((p) => ({
@@ -171,22 +210,17 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
       module_system: moduleSystemOf(p),
     }));
   }
+}
 
-  // Entry points first, then what they import and re-export, then other product files (reach.ts).
-  const entryFiles = new Set(out.entry_points.map((e) => e.path).filter((p) => fileSet.has(p)));
-  const code = new Map(
-    files
-      .filter(
-        (f) =>
-          f.language &&
-          CODE_LANGUAGES.has(f.language) &&
-          !/\.d\.[cm]?ts$/.test(f.path) &&
-          ((f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path)),
-      )
-      .map((f) => [f.path, f]),
-  );
-  const notProduct = [...code.keys()].filter((p) => !isProductPath(p));
-  const seeds = seedFiles(out, pkgs, fileSet);
+async function parseReachable(
+  c: Crawl,
+  out: CrawlerOutput,
+  pkgs: NpmPackage[],
+  code: Map<string, TreeEntry>,
+  entryFiles: Set<string>,
+  opts: CrawlOptions,
+): Promise<{ reached: Reached; js: JsParser | undefined }> {
+  const seeds = seedFiles(out, pkgs, c.ix.paths);
   const altBuilds = alternateBuildDirs(out, pkgs, seeds);
   // Other conditions' builds of the seeds (`import` beside `require`) are not filled in: same code twice.
   const seedSet = new Set(seeds);
@@ -196,7 +230,9 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const fill = [...code.values()]
     .filter((f) => isProductPath(f.path) && !otherConditions.has(f.path) && !altBuilds.some((d) => f.path.startsWith(d)))
     .sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
-  if ([...code.values()].some((f) => f.language === 'Python')) warmPyPool();
+  // The Python thread starts only when a file it would parse is planned (it also starts on the first
+  // parse): a tree whose Python is all scripts and tools does not pay for loading the parser.
+  if (fill.some((f) => f.language === 'Python') || seeds.some((p) => code.get(p)?.language === 'Python')) warmPyPool();
   const js = [...code.values()].some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
   const reached = await reachFrom({
     seeds,
@@ -204,14 +240,16 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     fill,
     budget: opts.maxAnalyzedFiles ?? 1000,
     fillBudget: opts.maxFillFiles ?? 300,
-    analyse: (wave) => analyseWave(reader, js, wave, (p) => defaultNameFor(p, pkgs, entryFiles)),
-    resolve: (from, spec) => resolveImport(from, spec, fileSet),
+    analyse: (wave) => analyseWave(c.reader, js, wave, (p) => defaultNameFor(p, pkgs, entryFiles)),
+    resolve: (from, spec) => resolveImport(from, spec, c.ix.paths),
   });
-  skipped.push(...reached.skipped);
-  const { facts, texts } = reached;
-  const imports = new Map([...facts].map(([p, f]) => [p, f.imports]));
+  return { reached, js };
+}
+
+function parseOmissions(code: Map<string, TreeEntry>, reached: Reached, opts: CrawlOptions): NonNullable<CrawlerOutput['omitted']> {
   const omitted: NonNullable<CrawlerOutput['omitted']> = [];
-  const notProductSeen = notProduct.filter((p) => !reached.tier.has(p)).length;
+  let notProductSeen = 0;
+  for (const p of code.keys()) if (!isProductPath(p) && !reached.tier.has(p)) notProductSeen++;
   if (notProductSeen)
     omitted.push({
       what: 'source files that are not product code (configs, scripts, tests, fixtures, benchmarks, type declarations, examples)',
@@ -230,12 +268,23 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
       count: reached.unparsedOther,
       reason: `parse budget (${opts.maxFillFiles ?? 300} files outside the entry points' reach, ${opts.maxAnalyzedFiles ?? 1000} in all)`,
     });
-  // UMD builds (`module.exports = factory()`) hide their exports; their typings describe them.
-  for (const e of out.entry_points.filter((x) => x.kind === 'types' && fileSet.has(x.path))) {
+  return omitted;
+}
+
+/** UMD builds (`module.exports = factory()`) hide their exports; their typings describe them. */
+async function typedUmdExports(
+  c: Crawl,
+  out: CrawlerOutput,
+  facts: Reached['facts'],
+  js: JsParser | undefined,
+  pkgs: NpmPackage[],
+  entryFiles: Set<string>,
+): Promise<void> {
+  for (const e of out.entry_points.filter((x) => x.kind === 'types' && c.ix.paths.has(x.path))) {
     const main = out.entry_points.find((x) => x.kind === 'main' && x.package === e.package);
     const mf = main && facts.get(main.path);
     if (!js || !mf || !(mf.opaqueCjs || mf.symbols.length === 0)) continue;
-    const text = await readText(e.path);
+    const text = await c.readText(e.path);
     if (text === undefined) continue;
     const typed = extractJsSymbols(js, text, e.path, defaultNameFor(main.path, pkgs, entryFiles));
     mf.symbols = typed.symbols
@@ -244,100 +293,31 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
         s.export_style === 'default' || s.export_style === 'module.exports' ? { ...s, export_style: 'module.exports' as const } : s,
       );
   }
+}
 
-  const refs = referenceCounts(imports, fileSet);
-  // Tiers dominate: a helper imported everywhere still ranks below the public modules.
-  const TIER_RANK = [3000, 2000, 1000, 0];
-  const exported = [...facts.entries()]
-    .filter(([, f]) => f.symbols.some((s) => s.exported))
-    .map(([p, f]) => ({ path: p, f, rank: TIER_RANK[reached.tier.get(p) ?? 3] + Math.min(999, refs.get(p) ?? 0) }))
-    .sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : 1));
-  // The budget grows with the public API: every entry and module it exposes, plus room for helpers.
-  const publicApi = exported.filter((x) => (reached.tier.get(x.path) ?? 3) <= 1).length;
-  const keyBudget = opts.maxKeyFiles ?? Math.min(MAX_KEY_FILES, Math.max(30, publicApi + 30));
-  const ranked = exported.slice(0, keyBudget);
-  if (exported.length > ranked.length)
-    omitted.push({
-      what: 'modules with exports, not key files',
-      count: exported.length - ranked.length,
-      reason: `key-file budget of ${keyBudget} (the entry points' public modules first, then helpers, then files no entry reaches)`,
-    });
-  const cutSymbols = ranked.filter((x) => x.f.symbols.filter((s) => s.exported).length > MAX_SYMBOLS);
-  if (cutSymbols.length)
-    omitted.push({
-      what: `exported symbols past the first ${MAX_SYMBOLS} of a file (${cutSymbols
-        .map((x) => x.path)
-        .slice(0, 5)
-        .join(', ')})`,
-      count: cutSymbols.reduce((n, x) => n + x.f.symbols.filter((s) => s.exported).length - MAX_SYMBOLS, 0),
-      reason: 'per-file symbol limit',
-    });
-  if (omitted.length) out.omitted = omitted;
-  out.key_files = ranked.map(({ path: p, f, rank }): KeyFile => ({
-    path: p,
-    language: languageOfPath.get(p) ?? 'unknown',
-    rank,
-    module_system: fileModuleSystem(p, f.syntax, pkgs),
-    import_specifier: importSpecifier(p, pkgs, fileSet),
-    symbols: f.symbols.filter((s) => s.exported).slice(0, MAX_SYMBOLS),
-  }));
-
-  for (const readme of files
-    .filter((f) => /readme/i.test(f.path) && /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(f.path) && f.path.split('/').length <= 3)
-    .slice(0, 20)) {
-    const text = await readText(readme.path);
+async function usageExamples(c: Crawl, out: CrawlerOutput, pkgs: NpmPackage[]): Promise<void> {
+  for (const readme of c.ix.readmes) {
+    const text = await c.readText(readme);
     if (text === undefined) continue;
-    const dir = readme.path.includes('/') ? readme.path.slice(0, readme.path.lastIndexOf('/')) : '';
+    const dir = readme.includes('/') ? readme.slice(0, readme.lastIndexOf('/')) : '';
     const pkgName = String(pkgs.find((p) => p.dir === dir)?.json.name ?? out.project.name);
-    out.usage_examples.push(...readmeExamples(readme.path, text, exportedNames(out.key_files, importBindings(text, pkgName), pkgName)));
+    out.usage_examples.push(...readmeExamples(readme, text, exportedNames(out.key_files, importBindings(text, pkgName), pkgName)));
   }
   out.usage_examples = out.usage_examples.slice(0, 200);
+}
 
-  // Samples: ranked files until the byte budget runs out; the last may be cut.
-  let budget = opts.sampleBudgetBytes ?? 48 * 1024;
-  out.samples = [];
-  for (const k of out.key_files) {
+/** Samples: ranked files until the byte budget runs out; the last may be cut. */
+function samplesOf(keyFiles: CrawlerOutput['key_files'], texts: Map<string, string>, budgetBytes: number): CrawlerOutput['samples'] {
+  let budget = budgetBytes;
+  const samples: NonNullable<CrawlerOutput['samples']> = [];
+  for (const k of keyFiles) {
     const text = texts.get(k.path);
     if (!text || budget <= 0) continue;
     const cut = text.length > budget;
-    out.samples.push({ path: k.path, content: cut ? text.slice(0, budget) : text, truncated: cut });
+    samples.push({ path: k.path, content: cut ? text.slice(0, budget) : text, truncated: cut });
     budget -= Math.min(text.length, budget);
   }
-  out.skipped = dedupe(skipped).slice(0, 1000);
-  return out;
-}
-
-function defaultNameFor(path: string, pkgs: NpmPackage[], entries: Set<string>): string {
-  const pkg = pkgs.filter((p) => p.dir === '' || path.startsWith(`${p.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
-  const base =
-    entries.has(path) && typeof pkg?.json.name === 'string'
-      ? pkg.json.name.replace(/^@[^/]+\//, '')
-      : path.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
-  return base.replace(/[^A-Za-z0-9_$]+(.)?/g, (_m: string, c?: string) => (c ? c.toUpperCase() : '')) || 'main';
-}
-
-function owningPackage(path: string, pkgs: NpmPackage[]): NpmPackage | undefined {
-  return pkgs.filter((p) => p.dir === '' || path.startsWith(`${p.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
-}
-
-function fileModuleSystem(path: string, syntax: JsFileFacts['syntax'] | undefined, pkgs: NpmPackage[]): ModuleSystem {
-  if (path.endsWith('.py')) return 'python';
-  if (/\.m[jt]s$/.test(path)) return 'esm';
-  if (/\.c[jt]s$/.test(path)) return 'cjs';
-  if (syntax === 'esm') return 'esm';
-  if (syntax === 'cjs') return 'cjs';
-  return moduleSystemOf(owningPackage(path, pkgs));
-}
-
-function importSpecifier(path: string, pkgs: NpmPackage[], files: Set<string>): string {
-  if (path.endsWith('.py'))
-    return path
-      .replace(/^src\//, '')
-      .replace(/(\/__init__)?\.py$/, '')
-      .replace(/\//g, '.');
-  const pkg = owningPackage(path, pkgs);
-  const bare = pkg && packageSpecifier(path, pkg, files);
-  return bare ?? `./${/\.[cm]?tsx?$/.test(path) ? path.replace(/\.[cm]?tsx?$/, '') : path}`;
+  return samples;
 }
 
 function exportedNames(keyFiles: KeyFile[], bindings: string[], pkgName: string): ExportedName[] {

@@ -19,6 +19,7 @@ const CODE_FILE = /\.([cm]?[jt]sx?|py)$/;
 const CONFIG_HINT = /jest|vitest|mocharc|pytest|conftest|ava\.config|taprc/;
 
 export interface TestSetupInput {
+  /** the tree's files; only those `mayBeTestEvidence` accepts matter */
   files: string[];
   rootPkg?: NpmPackage;
   packageManager?: string;
@@ -29,49 +30,31 @@ export interface TestSetupInput {
   isPython: boolean;
 }
 
+/**
+ * False for a file that can be neither a runner config (those count only at most three folders down)
+ * nor a test file (whose names end like JS/TS/Python code: in s, x or y). Cheap, for large trees.
+ */
+export function mayBeTestEvidence(path: string): boolean {
+  const last = path.charCodeAt(path.length - 1);
+  if (last === 0x73 || last === 0x78 || last === 0x79) return true;
+  let slashes = 0;
+  for (let i = path.indexOf('/'); i >= 0 && slashes < 3; i = path.indexOf('/', i + 1)) slashes++;
+  return slashes <= 2;
+}
+
+type Vote = (f: DetectedFramework, why: string) => void;
+
 /** The existing test setup: framework, folders, naming pattern, command and the evidence for each. */
 export function detectTestSetup(inp: TestSetupInput): TestSetup {
   const votes = new Map<DetectedFramework, string[]>();
-  const vote = (f: DetectedFramework, why: string) => votes.set(f, [...(votes.get(f) ?? []), why]);
-  const configFiles: string[] = [];
-  for (const f of inp.files) {
-    if (!CONFIG_HINT.test(f)) continue; // one cheap test per file; the precise ones below run on few
-    for (const [re, fw] of CONFIGS)
-      if (re.test(f) && f.split('/').length <= 3) {
-        configFiles.push(f);
-        vote(fw, f);
-      }
-  }
+  const vote: Vote = (f, why) => votes.set(f, [...(votes.get(f) ?? []), why]);
+  const configFiles = configFileVotes(inp.files, vote);
   const pkg = inp.rootPkg?.json;
   const script =
     typeof pkg?.scripts?.test === 'string' && !/no test specified/.test(pkg.scripts.test) ? (pkg.scripts.test as string) : undefined;
-  if (script) {
-    if (/\bvitest\b/.test(script)) vote('vitest', 'scripts.test');
-    if (/\bjest\b/.test(script)) vote('jest', 'scripts.test');
-    if (/\bmocha\b/.test(script)) vote('mocha', 'scripts.test');
-    if (/node\s+(--[\w-]+\s+)*--test\b/.test(script)) vote('node-test', 'scripts.test');
-    if (/\bpytest\b/.test(script)) vote('pytest', 'scripts.test');
-    if (/(^|[;&|(]\s*)(npx\s+)?ava(\s|$)/.test(script)) vote('ava', 'scripts.test');
-    // `tap` the command (not tap-spec, tap-mocha-reporter)
-    if (/(^|[;&|(]\s*)(npx\s+)?tap(\s|$)/.test(script)) vote('node-tap', 'scripts.test');
-  }
-  const deps = { ...pkg?.dependencies, ...pkg?.devDependencies };
-  for (const f of ['vitest', 'jest', 'mocha', 'ava'] as const) if (deps[f]) vote(f, `package.json devDependencies.${f}`);
-  if (deps.tap) vote('node-tap', 'package.json devDependencies.tap');
-  if (pkg?.ava) vote('ava', 'package.json "ava" key');
-  if (pkg?.tap) vote('node-tap', 'package.json "tap" key');
-  if (pkg?.jest) vote('jest', 'package.json "jest" key');
-  if (pkg?.mocha) vote('mocha', 'package.json "mocha" key');
-  if (/^\[tool\.pytest/m.test(inp.pyproject ?? '')) {
-    vote('pytest', 'pyproject.toml [tool.pytest.ini_options]');
-    configFiles.push('pyproject.toml');
-  }
-  if (/^\[tool:pytest\]/m.test(inp.setupCfg ?? '')) {
-    vote('pytest', 'setup.cfg [tool:pytest]');
-    configFiles.push('setup.cfg');
-  }
-  if (/^\[pytest\]/m.test(inp.toxIni ?? '')) vote('pytest', 'tox.ini [pytest]');
-  if (inp.pyDeps.includes('pytest')) vote('pytest', 'Python dependencies');
+  if (script) scriptVotes(script, vote);
+  packageVotes(pkg, vote);
+  configFiles.push(...pythonConfigVotes(inp, vote));
   const testFiles = inp.files.filter((f) => CODE_FILE.test(f) && (TEST_FILE.test(f) || TEST_DIR.test(f)));
   if (inp.isPython && testFiles.some((f) => f.endsWith('.py')) && !votes.has('pytest'))
     vote('unittest', 'test_*.py files without pytest configuration');
@@ -82,20 +65,68 @@ export function detectTestSetup(inp: TestSetupInput): TestSetup {
   if (ranked.length > 1) setup.others = ranked.slice(1).map(([f]) => f);
   const pattern = namingPattern(testFiles);
   if (pattern) setup.naming_pattern = pattern;
-  const command = script
-    ? inp.packageManager === 'yarn'
-      ? 'yarn test'
-      : inp.packageManager === 'pnpm'
-        ? 'pnpm test'
-        : 'npm test'
-    : framework === 'pytest'
-      ? 'pytest'
-      : framework === 'unittest'
-        ? 'python -m unittest'
-        : undefined;
+  const command = testCommand(script, inp.packageManager, framework);
   if (command) setup.command = command;
   if (ranked[0]) setup.evidence = ranked[0][1].join(', ');
   return setup;
+}
+
+/** Runner config files near the root; each one is a vote for its runner. */
+function configFileVotes(files: string[], vote: Vote): string[] {
+  const configFiles: string[] = [];
+  for (const f of files) {
+    if (!CONFIG_HINT.test(f)) continue; // one cheap test per file; the precise ones below run on few
+    for (const [re, fw] of CONFIGS)
+      if (re.test(f) && f.split('/').length <= 3) {
+        configFiles.push(f);
+        vote(fw, f);
+      }
+  }
+  return configFiles;
+}
+
+/** The runner package.json's test script starts. */
+function scriptVotes(script: string, vote: Vote): void {
+  if (/\bvitest\b/.test(script)) vote('vitest', 'scripts.test');
+  if (/\bjest\b/.test(script)) vote('jest', 'scripts.test');
+  if (/\bmocha\b/.test(script)) vote('mocha', 'scripts.test');
+  if (/node\s+(--[\w-]+\s+)*--test\b/.test(script)) vote('node-test', 'scripts.test');
+  if (/\bpytest\b/.test(script)) vote('pytest', 'scripts.test');
+  if (/(^|[;&|(]\s*)(npx\s+)?ava(\s|$)/.test(script)) vote('ava', 'scripts.test');
+  // `tap` the command (not tap-spec, tap-mocha-reporter)
+  if (/(^|[;&|(]\s*)(npx\s+)?tap(\s|$)/.test(script)) vote('node-tap', 'scripts.test');
+}
+
+/** Runners among package.json's dependencies, and their config keys in it. */
+function packageVotes(pkg: NpmPackage['json'] | undefined, vote: Vote): void {
+  const deps = { ...pkg?.dependencies, ...pkg?.devDependencies };
+  for (const f of ['vitest', 'jest', 'mocha', 'ava'] as const) if (deps[f]) vote(f, `package.json devDependencies.${f}`);
+  if (deps.tap) vote('node-tap', 'package.json devDependencies.tap');
+  if (pkg?.ava) vote('ava', 'package.json "ava" key');
+  if (pkg?.tap) vote('node-tap', 'package.json "tap" key');
+  if (pkg?.jest) vote('jest', 'package.json "jest" key');
+  if (pkg?.mocha) vote('mocha', 'package.json "mocha" key');
+}
+
+/** pytest's sections in pyproject.toml, setup.cfg and tox.ini, and pytest among the dependencies; returns the config files. */
+function pythonConfigVotes(inp: TestSetupInput, vote: Vote): string[] {
+  const configFiles: string[] = [];
+  if (/^\[tool\.pytest/m.test(inp.pyproject ?? '')) {
+    vote('pytest', 'pyproject.toml [tool.pytest.ini_options]');
+    configFiles.push('pyproject.toml');
+  }
+  if (/^\[tool:pytest\]/m.test(inp.setupCfg ?? '')) {
+    vote('pytest', 'setup.cfg [tool:pytest]');
+    configFiles.push('setup.cfg');
+  }
+  if (/^\[pytest\]/m.test(inp.toxIni ?? '')) vote('pytest', 'tox.ini [pytest]');
+  if (inp.pyDeps.includes('pytest')) vote('pytest', 'Python dependencies');
+  return configFiles;
+}
+
+function testCommand(script: string | undefined, packageManager: string | undefined, framework: DetectedFramework): string | undefined {
+  if (script) return packageManager === 'yarn' ? 'yarn test' : packageManager === 'pnpm' ? 'pnpm test' : 'npm test';
+  return framework === 'pytest' ? 'pytest' : framework === 'unittest' ? 'python -m unittest' : undefined;
 }
 
 function score(evidence: string[]): number {
