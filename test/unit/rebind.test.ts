@@ -69,6 +69,26 @@ describe('one test file binding one local to two imports', () => {
     assert.match(file.content, /clsx\('foo', true && 'bar', \{ clsx: 1 \}\.clsx && 'baz'\)/);
   });
 
+  it("a local the test file reserves (jest's expect) is bound under a distinct name, not dropped", () => {
+    const plan = clsxPlan();
+    plan.cases = [
+      {
+        ...plan.cases[1],
+        oracle: {
+          kind: 'equals',
+          language: 'javascript',
+          call: "expect('a')",
+          expected: "'a'",
+          bindings: [{ local: 'expect', import: 'named', name: 'expect' }],
+        },
+      },
+    ];
+    const out = engineerTests(plan, 'jest');
+    assert.deepEqual(out.not_written, []);
+    assert.match(out.files[0].content, /^const \{ expect: expect_named \} = require\('\.\.\/index\.js'\);$/m);
+    assert.match(out.files[0].content, /const actual = expect_named\('a'\);\n {4}expect\(actual\)\.toBe\('a'\);/);
+  });
+
   it('the written file runs and passes against a module of that shape', function () {
     this.timeout(60000);
     const dir = mkdtempSync(join(tmpdir(), 'amtp-rebind-'));
