@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { SymbolInfo } from '../../contracts/types';
+import { withCarriedSetup } from './doctestSetup';
 import { cleandoc, doctestBlocks, raisesOf } from './pyDocstring';
 import type { PyParser } from './pyParser';
 
@@ -136,7 +137,8 @@ function paramOf(p: Node): Param | undefined {
 function addDoc(sym: SymbolInfo, doc: string | undefined): void {
   if (!doc) return;
   sym.doc = doc.slice(0, 2000);
-  const examples = doctestBlocks(doc);
+  // Later blocks get the earlier blocks' imports and assignments they use (doctestSetup.ts).
+  const examples = withCarriedSetup(doctestBlocks(doc));
   if (examples.length) sym.examples = examples;
   const throws = raisesOf(doc);
   if (throws.length) sym.throws = throws;

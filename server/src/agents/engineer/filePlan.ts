@@ -7,6 +7,7 @@ import { RENDERERS } from '../../frameworks';
 import { foreignRunner, importPathFor, testFilePlace } from '../../frameworks/layout';
 import { pythonModule } from '../../frameworks/pytest';
 import type { FrameworkRenderer, Project } from '../../frameworks/types';
+import { rebind } from './rebind';
 
 const RESERVED_LOCALS = new Set([
   'describe',
@@ -84,21 +85,11 @@ export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (
           : `${target}: ${own.why}, so its cases go to ${path}.`,
       );
     const importPath = importPathOf(cases[0], path, project, renderer);
-    const bindings = new Map<string, OracleBinding>();
-    const kept: TestCase[] = [];
-    for (const c of cases) {
-      // A binding that is not even a name is left to the body check, which rejects the case saying why.
-      const needed = bindingsOf(c).filter(wellFormed);
-      const clash = needed.find((b) => RESERVED_LOCALS.has(b.local) || (bindings.has(b.local) && !sameBinding(bindings.get(b.local)!, b)));
-      if (clash) {
-        notWritten.push({ caseId: c.id, reason: `the name '${clash.local}' is already bound differently in this test file` });
-        continue;
-      }
-      for (const b of needed) bindings.set(b.local, b);
-      kept.push(c);
-    }
+    // Two cases binding one local to different imports both stay: one gets a distinct local (rebind.ts).
+    const { cases: kept, bindings, notWritten: clashes } = rebind(cases, (c) => bindingsOf(c).filter(wellFormed), RESERVED_LOCALS);
+    notWritten.push(...clashes);
     if (!kept.length) continue;
-    groups.push({ path, target, project, importPath, bindings: [...bindings.values()], cases: kept });
+    groups.push({ path, target, project, importPath, bindings, cases: kept });
     if (place.note) layoutNotes.add(place.note);
   }
   return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes], intoNotes };
@@ -185,10 +176,6 @@ export function fallbackBinding(c: TestCase): OracleBinding[] {
     default:
       return [{ local: name, import: 'named', name }];
   }
-}
-
-function sameBinding(a: OracleBinding, b: OracleBinding): boolean {
-  return a.import === b.import && (a.name ?? a.local) === (b.name ?? b.local);
 }
 
 function uniquePath(path: string, used: Set<string>): string {
