@@ -1,7 +1,7 @@
 // The markdown table, the medians and issue 15's "Done when" checks (PASS/FAIL lines), and the
 // same figures as JSON for quoting.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, WORK } from './prepare.mjs';
 import { RERUNS } from './measure.mjs';
@@ -108,6 +108,8 @@ export function writeJson(rows, set, depth, result) {
     rows,
     ...result,
   };
-  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  // a new file renamed over the old one: a copy of bench/.work made with hard links keeps its own results
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(out, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
   return file;
 }
