@@ -4,6 +4,7 @@
 import type { CoverageUnits } from '../frameworks/runner';
 import type { FilterStep, VerificationRecord } from '../core/run';
 import { beyondImportCandidates, loadOnlyUnits, redundant, union, type Candidate } from './coverage';
+import { existenceChecksToDrop } from './existenceChecks';
 import { drop, nameOf, type VerifyState } from './state';
 
 export interface CoverageOutcome {
@@ -40,6 +41,8 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
   const loaded = await loadOnlyUnits((f, ids, o) => s.runner.run(f, ids, o), files, targets);
   const gone = redundant(beyondImportCandidates(candidates, loaded));
   const restored = perCase ? await keepSharedState(s, targets, together, gone) : 0;
+  // Measured per file, existence checks are judged together, one run per file (./existenceChecks.ts).
+  const shapeOnly = perCase ? new Map<string, string>() : await existenceChecksToDrop(s, targets, candidates, loaded, gone);
   const dropIds: string[] = [];
   for (const [key, reason] of gone) {
     const ids = perCase ? [key] : stable.filter((t) => t.file.path === key).map((t) => t.id);
@@ -47,6 +50,10 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
       drop(s, id, 'adds_coverage', perCase ? reason : `its file ${key} ${reason}`);
       dropIds.push(id);
     }
+  }
+  for (const [id, reason] of shapeOnly) {
+    drop(s, id, 'adds_coverage', reason);
+    dropIds.push(id);
   }
   const step: FilterStep = {
     step: 'adds_coverage',
