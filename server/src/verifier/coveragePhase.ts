@@ -83,7 +83,8 @@ async function measureEachFile(s: VerifyState, targets: string[], universe: Cove
   for (const [order, file] of s.files.entries()) {
     const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
     if (!ids.length) continue;
-    const { result } = await s.runner.run(file.path, ids, { coverageOf: targets });
+    // Only the stable tests: the failing ones still in the file would credit it with what they ran.
+    const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
     for (const k of result.unitKeys ?? []) universe.add(k);
     const best = ids.map((id) => s.caseOf.get(id)?.priority ?? 'P2').sort()[0];
     if (result.units) candidates.push({ id: file.path, priority: best, order, units: result.units });
@@ -97,9 +98,16 @@ async function measureTogether(s: VerifyState, targets: string[], universe: Cove
   for (const file of s.files) {
     const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
     if (!ids.length) continue;
-    const { result } = await s.runner.run(file.path, ids, { coverageOf: targets });
+    // Only the stable tests (the failing ones are still in the file until the rewrite phase).
+    const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
     if (result.units) together.set(file.path, result.units);
     for (const k of result.unitKeys ?? []) universe.add(k);
+    // V8 reports the branches of a function only once it ran: the code the failing tests reach (a
+    // quarantined possible bug) stays in the denominator through one run of the whole file.
+    if (file.ids.some((id) => !ids.includes(id))) {
+      const whole = await s.runner.run(file.path, file.ids, { coverageOf: targets });
+      for (const k of whole.result.unitKeys ?? []) universe.add(k);
+    }
   }
   await s.flushPids();
   return together;
