@@ -87,6 +87,18 @@ describe('runner entry from package.json bin', () => {
     assert.match(plan.cannot, /^mocha is not installed \(no node_modules\/mocha with a runnable `bin`/);
   });
 
+  it('a runner older than the flags AMTP passes is a clear reason, not a run that fails (tap before 18)', () => {
+    const ws = tmp();
+    const tap = join(ws, 'node_modules', 'tap');
+    mkdirSync(join(tap, 'bin'), { recursive: true });
+    writeFileSync(join(tap, 'package.json'), JSON.stringify({ name: 'tap', version: '16.3.4', bin: { tap: 'bin/run.js' } }));
+    writeFileSync(join(tap, 'bin', 'run.js'), '');
+    assert.equal(findRunnerDir(ws, 'node-tap'), ws);
+    assert.deepEqual(planRun('node-tap', ws, 'tap', []), { cannot: 'tap 16.x is installed; AMTP drives tap 18 or later' });
+    writeFileSync(join(tap, 'package.json'), JSON.stringify({ name: 'tap', version: '18.0.0', bin: { tap: 'bin/run.js' } }));
+    assert.equal((planRun('node-tap', ws, 'tap', []) as { binDir: string }).binDir, ws);
+  });
+
   it('runs mocha 5 with flags it knows, away from test/mocha.opts, and reads its report from stdout', async () => {
     const ws = tmp();
     mochaPackage(ws, '5.2.0', { mocha: './bin/mocha' }, { 'bin/mocha': FAKE_MOCHA5 });

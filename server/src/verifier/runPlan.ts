@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Framework } from '../core/frameworks';
 import { pythonWithPytest } from '../frameworks/run/python';
-import { findRunnerDir, RUNNER_PACKAGES } from '../frameworks/run/runnerBin';
+import { findRunnerDir, RUNNER_PACKAGES, unsupportedVersion } from '../frameworks/run/runnerBin';
 
 export interface RunPlan {
   framework: Framework;
@@ -49,6 +49,8 @@ export function planRun(framework: Framework, workspace: string, command: string
     const pkg = RUNNER_PACKAGES[framework].pkg;
     return { cannot: `${framework} is not installed (no node_modules/${pkg} with a runnable \`bin\` in the workspace or above)` };
   }
+  const tooOld = unsupportedVersion(binDir, framework);
+  if (tooOld) return { cannot: tooOld };
   const config = /--config[= ](\S+)/.exec(command)?.[1];
   if (framework === 'jest' && config) args.push('--config', config.replace(/^['"]|['"]$/g, ''));
   if (framework === 'mocha' && /--node-option[= ]import=tsx\b/.test(command)) args.push('--node-option', 'import=tsx');

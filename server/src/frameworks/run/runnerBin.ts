@@ -13,6 +13,8 @@ interface RunnerPackage {
   command: string;
   /** node_modules-relative entry of the tested version, used when package.json has no usable `bin` */
   known: string;
+  /** the oldest major version whose command-line flags the runner file (frameworks/run/) uses, if it matters */
+  minMajor?: number;
 }
 
 export const RUNNER_PACKAGES: Record<NodeRunnerFramework, RunnerPackage> = {
@@ -20,7 +22,8 @@ export const RUNNER_PACKAGES: Record<NodeRunnerFramework, RunnerPackage> = {
   vitest: { pkg: 'vitest', command: 'vitest', known: 'vitest/vitest.mjs' },
   mocha: { pkg: 'mocha', command: 'mocha', known: 'mocha/bin/mocha.js' },
   ava: { pkg: 'ava', command: 'ava', known: 'ava/entrypoints/cli.mjs' },
-  'node-tap': { pkg: 'tap', command: 'tap', known: 'tap/dist/esm/run.mjs' },
+  // tap before 18 has no --disable-coverage (its own coverage then fails the run below 100%).
+  'node-tap': { pkg: 'tap', command: 'tap', known: 'tap/dist/esm/run.mjs', minMajor: 18 },
 };
 
 interface PackageJson {
@@ -72,4 +75,12 @@ export function runnerVersion(binDir: string, framework: NodeRunnerFramework): [
   const v = packageJson(binDir, RUNNER_PACKAGES[framework].pkg)?.version;
   const m = typeof v === 'string' ? /^(\d+)\.(\d+)/.exec(v) : null;
   return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+/** Why the runner installed in `binDir` cannot be driven (a version older than its flags), if so. */
+export function unsupportedVersion(binDir: string, framework: NodeRunnerFramework): string | undefined {
+  const { pkg, minMajor } = RUNNER_PACKAGES[framework];
+  const major = runnerVersion(binDir, framework)?.[0];
+  if (minMajor === undefined || major === undefined || major >= minMajor) return undefined;
+  return `${pkg} ${major}.x is installed; AMTP drives ${pkg} ${minMajor} or later`;
 }
