@@ -1,13 +1,15 @@
 // One subject × framework: `amtp generate --provider offline --yes --json` (dist/cli.js: crawl →
 // generate → engineer → verify with the real runner) on a fresh copy, then the bench's own checks
 // of what was kept: the written files run 3 more times with the same runner binary, and each kept
-// test's case is classed existence/arity-only or not from the generator's plan.
+// test's case is classed existence/arity-only or not from the plan the engineer got (the generator's,
+// with characterization cases in place of the existence checks they replaced).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWritten } from '../../server/src/core/run.ts';
 import { runTests } from '../../server/src/frameworks/runner.ts';
 import { RunStore } from '../../server/src/pipeline/store.ts';
+import { testPlan } from '../../server/src/pipeline/testPlan.ts';
 import { planRun } from '../../server/src/verifier/runPlan.ts';
 import { REPO, makeWorkspace } from './prepare.mjs';
 
@@ -102,7 +104,9 @@ async function fromStore(dir, runId, keptIds) {
   const run = await store.getRun(runId);
   if (!run?.activities.some((a) => a.agent === 'engineer' && a.artifactId)) return { existenceKept: 0, stable: 0 };
   const engineer = await store.agentOutput(run, 'engineer');
-  const cases = new Map((await store.agentOutput(run, 'generator')).cases.map((c) => [c.id, c]));
+  // The plan the engineer got: characterization cases (pinned observed values) in place of the existence
+  // checks they replaced. The generator's plan lacks them, and an unknown id would count as existence-only.
+  const cases = new Map((await testPlan(store, run)).cases.map((c) => [c.id, c]));
   const existenceKept = keptIds.filter((id) => isExistenceCheck(cases.get(id))).length;
   const notWritten = countReasons((engineer.not_written ?? []).map((n) => ({ outcome: 'not written', reason: n.reason })));
   return { existenceKept, notWritten, ...(keptIds.length ? await rerun(dir, run, engineer, keptIds) : { stable: 0 }) };

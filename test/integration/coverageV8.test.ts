@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import libCoverage from 'istanbul-lib-coverage';
 import { beyondImport } from '../../server/src/coverage/beyondImport';
+import { LOAD_ONLY_GREP } from '../../server/src/coverage/loadOnly';
+import { runTests } from '../../server/src/frameworks/runner';
 import { writeReport } from '../../server/src/coverage/reports';
 import { unitsOf } from '../../server/src/coverage/units';
 import { v8Env, v8ToMap } from '../../server/src/coverage/v8';
@@ -100,4 +102,43 @@ describe('coverage/v8: V8 coverage without c8', function () {
     writeReport(map, 'cobertura', cob, dir);
     assert.match(readFileSync(cob, 'utf8'), /<class name="lib.js" filename="lib.js" line-rate="[0-9.]+"/);
   });
+});
+
+// A published dist/ file is often minified to one line: one v8-to-istanbul statement that loading
+// covers. Cut at its functions (server/src/coverage/lineSegments.ts), it has four pieces: the code
+// before `pad` (0), `pad` (13), `shout` (81) and the code after them (134).
+const MINIFIED =
+  "'use strict';function pad(s,n){var o=String(s);while(o.length<n)o=' '+o;return o}function shout(s){return String(s).toUpperCase()+'!'}const VERSION='1';module.exports={pad:pad,shout:shout,VERSION:VERSION};\n";
+
+describe('coverage of minified code: statements cut at function boundaries, for node (v8) and jest (v8)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  const root = join(__dirname, '..', '..');
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'amtp-mincov-'));
+    writeFileSync(join(dir, 'min.js'), MINIFIED);
+    writeFileSync(join(dir, 'package.json'), '{"name":"mincov","private":true}\n');
+    writeFileSync(
+      join(dir, 'min.test.js'),
+      "const assert = require('node:assert');\nconst { shout } = require('./min.js');\n" +
+        "const t = typeof test === 'function' ? test : require('node:test');\nt('shouts', () => { assert.equal(shout('hi'), 'HI!'); });\n",
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const framework of ['node-test', 'jest'] as const) {
+    it(`${framework}: the test covers shout's piece, not pad's; loading covers the code around them`, async () => {
+      const run = (grep?: string) =>
+        runTests(framework, dir, ['min.test.js'], { binDir: root, coverageOf: ['min.js'], ...(grep ? { grep } : {}) });
+      const tested = await run();
+      const loaded = await run(LOAD_ONLY_GREP);
+      assert.equal(tested.passed, 1, tested.output);
+      const pieces = (u: Set<string> | undefined) => [...(u ?? [])].filter((k) => k.startsWith('min.js:s@')).sort();
+      assert.deepEqual(pieces(tested.unitKeys), ['min.js:s@1:0', 'min.js:s@1:13', 'min.js:s@1:134', 'min.js:s@1:81']);
+      assert.deepEqual(pieces(tested.units), ['min.js:s@1:0', 'min.js:s@1:134', 'min.js:s@1:81']);
+      assert.deepEqual(pieces(loaded.units), ['min.js:s@1:0', 'min.js:s@1:134']);
+      assert.equal(tested.statements, 75);
+      assert.deepEqual(beyondImport(tested.units!, loaded.units!, tested.unitKeys!), { percent: 50, byTests: 1, leftByLoading: 2 });
+    });
+  }
 });

@@ -244,6 +244,9 @@ describe('verifier: run what was written, keep only assured tests', function () 
     const s = parse(r.stdout);
     assert.equal(s.verification!.status, 'skipped');
     assert.match(s.verification!.reason!, /--no-verify/);
+    // The text summary says it up front: a run whose tests never ran is not a clean pass.
+    const text = await runCli(['generate', ws, '--provider', 'offline', '--no-verify']);
+    assert.equal(text.stdout.split('\n')[1], '  NOT VERIFIED: the written tests were not run (verification is off (--no-verify))');
     for (const bad of [
       ['--runs', '0'],
       ['--runs', 'x'],

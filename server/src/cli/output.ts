@@ -10,6 +10,9 @@ import { err } from './pipeline';
 
 export function summaryText(s: RunSummary): string {
   const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];
+  // A skipped verification must not read as a clean run with no failing test.
+  if (s.verification?.status === 'skipped')
+    out.push(`  NOT VERIFIED: the written tests were not run (${s.verification.reason ?? 'verification skipped'})`);
   for (const a of s.activities)
     out.push(
       `  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`,

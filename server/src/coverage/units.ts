@@ -2,9 +2,11 @@
 // Units are keyed by source position, not by istanbul's ids: V8 numbers branches and functions in the
 // order it reports its ranges, which differs between runs that execute different code.
 import { isAbsolute, relative } from 'node:path';
+import { statementPieces } from './lineSegments';
 
 interface Loc {
   start: { line: number; column: number | null };
+  end?: { line: number; column: number | null };
 }
 
 export interface IstanbulFile {
@@ -48,7 +50,8 @@ export function unitsOf(map: IstanbulMap, dir: string): MeasuredUnits {
   };
   for (const [f, d] of Object.entries(map)) {
     const rel = relOf(dir, f);
-    for (const [id, n] of Object.entries(d.s)) add(`${rel}:s@${at(d.statementMap[id])}`, n);
+    // A line holding several functions (minified code) is several statements (./lineSegments.ts).
+    for (const [pos, covered] of statementPieces(d)) add(`${rel}:s@${pos}`, covered ? 1 : 0);
     for (const [id, ns] of Object.entries(d.b)) ns.forEach((n, i) => add(`${rel}:b@${at(d.branchMap[id]?.locations[i])}`, n));
     for (const [id, n] of Object.entries(d.f)) add(`${rel}:f@${at(d.fnMap[id]?.decl ?? d.fnMap[id]?.loc)}`, n);
   }

@@ -4,6 +4,7 @@
 import type { CoverageUnits } from '../frameworks/runner';
 import type { FilterStep, VerificationRecord } from '../core/run';
 import { beyondImportCandidates, loadOnlyUnits, redundant, union, type Candidate } from './coverage';
+import { existenceChecksToDrop } from './existenceChecks';
 import { drop, nameOf, type VerifyState } from './state';
 
 export interface CoverageOutcome {
@@ -40,6 +41,8 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
   const loaded = await loadOnlyUnits((f, ids, o) => s.runner.run(f, ids, o), files, targets);
   const gone = redundant(beyondImportCandidates(candidates, loaded));
   const restored = perCase ? await keepSharedState(s, targets, together, gone) : 0;
+  // Measured per file, existence checks are judged together, one run per file (./existenceChecks.ts).
+  const shapeOnly = perCase ? new Map<string, string>() : await existenceChecksToDrop(s, targets, candidates, loaded, gone);
   const dropIds: string[] = [];
   for (const [key, reason] of gone) {
     const ids = perCase ? [key] : stable.filter((t) => t.file.path === key).map((t) => t.id);
@@ -47,6 +50,10 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
       drop(s, id, 'adds_coverage', perCase ? reason : `its file ${key} ${reason}`);
       dropIds.push(id);
     }
+  }
+  for (const [id, reason] of shapeOnly) {
+    drop(s, id, 'adds_coverage', reason);
+    dropIds.push(id);
   }
   const step: FilterStep = {
     step: 'adds_coverage',
@@ -76,7 +83,8 @@ async function measureEachFile(s: VerifyState, targets: string[], universe: Cove
   for (const [order, file] of s.files.entries()) {
     const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
     if (!ids.length) continue;
-    const { result } = await s.runner.run(file.path, ids, { coverageOf: targets });
+    // Only the stable tests: the failing ones still in the file would credit it with what they ran.
+    const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
     for (const k of result.unitKeys ?? []) universe.add(k);
     const best = ids.map((id) => s.caseOf.get(id)?.priority ?? 'P2').sort()[0];
     if (result.units) candidates.push({ id: file.path, priority: best, order, units: result.units });
@@ -90,9 +98,16 @@ async function measureTogether(s: VerifyState, targets: string[], universe: Cove
   for (const file of s.files) {
     const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
     if (!ids.length) continue;
-    const { result } = await s.runner.run(file.path, ids, { coverageOf: targets });
+    // Only the stable tests (the failing ones are still in the file until the rewrite phase).
+    const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
     if (result.units) together.set(file.path, result.units);
     for (const k of result.unitKeys ?? []) universe.add(k);
+    // V8 reports the branches of a function only once it ran: the code the failing tests reach (a
+    // quarantined possible bug) stays in the denominator through one run of the whole file.
+    if (file.ids.some((id) => !ids.includes(id))) {
+      const whole = await s.runner.run(file.path, file.ids, { coverageOf: targets });
+      for (const k of whole.result.unitKeys ?? []) universe.add(k);
+    }
   }
   await s.flushPids();
   return together;

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Framework } from '../core/frameworks';
 import { pythonWithPytest } from '../frameworks/run/python';
+import { findRunnerDir, RUNNER_PACKAGES, unsupportedVersion } from '../frameworks/run/runnerBin';
 
 export interface RunPlan {
   framework: Framework;
@@ -15,14 +16,6 @@ export interface RunPlan {
   /** why coverage cannot be measured (the filter is then skipped), if so */
   noCoverage?: string;
 }
-
-const RUNNER_BIN: Record<Exclude<Framework, 'node-test' | 'pytest'>, string> = {
-  jest: 'jest/bin/jest.js',
-  vitest: 'vitest/vitest.mjs',
-  mocha: 'mocha/bin/mocha.js',
-  ava: 'ava/entrypoints/cli.mjs',
-  'node-tap': 'tap/dist/esm/run.mjs',
-};
 
 /** The nearest directory at or above `from` whose node_modules holds `rel`. */
 export function findBinDir(from: string, rel: string): string | undefined {
@@ -51,8 +44,13 @@ export function planRun(framework: Framework, workspace: string, command: string
     }
     return { framework, binDir: workspace, args, env };
   }
-  const binDir = findBinDir(workspace, RUNNER_BIN[framework]);
-  if (!binDir) return { cannot: `${framework} is not installed (no node_modules/${RUNNER_BIN[framework]} in the workspace or above)` };
+  const binDir = findRunnerDir(workspace, framework);
+  if (!binDir) {
+    const pkg = RUNNER_PACKAGES[framework].pkg;
+    return { cannot: `${framework} is not installed (no node_modules/${pkg} with a runnable \`bin\` in the workspace or above)` };
+  }
+  const tooOld = unsupportedVersion(binDir, framework);
+  if (tooOld) return { cannot: tooOld };
   const config = /--config[= ](\S+)/.exec(command)?.[1];
   if (framework === 'jest' && config) args.push('--config', config.replace(/^['"]|['"]$/g, ''));
   if (framework === 'mocha' && /--node-option[= ]import=tsx\b/.test(command)) args.push('--node-option', 'import=tsx');

@@ -3,7 +3,8 @@
 // `Name: message`, then "FILE exited with a non-zero exit code".
 import { fileURLToPath } from 'node:url';
 import type { Parsed, TestOutcome } from './results';
-import { bin, counted, relOf } from './results';
+import { counted, relOf } from './results';
+import { runnerEntry } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
 import type { TapPoint } from './tapTree';
 import { diagText, tapTree } from './tapTree';
@@ -15,7 +16,7 @@ export const avaRunner: FrameworkRunner = {
     const match = ids.flatMap((id) => ['--match', `*${id}*`]);
     return {
       cmd: process.execPath,
-      args: [bin(opts, 'ava/entrypoints/cli.mjs'), '--tap', '--timeout=60s', ...match, ...(opts.args ?? []), ...files],
+      args: [runnerEntry(opts.binDir, 'ava'), '--tap', '--timeout=60s', ...match, ...(opts.args ?? []), ...files],
       read: (o, dir) => avaResults(o, dir),
     };
   },

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Parsed, TestOutcome } from './results';
-import { bin, NO_RESULTS, relOf } from './results';
+import { NO_RESULTS, relOf } from './results';
+import { runnerEntry } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
 import { asText, grepOf } from './runnerTypes';
 
@@ -31,7 +32,7 @@ export const jestRunner: FrameworkRunner = {
     return {
       cmd: process.execPath,
       args: [
-        bin(opts, 'jest/bin/jest.js'),
+        runnerEntry(opts.binDir, 'jest'),
         '--ci',
         '--json',
         `--outputFile=${file}`,
@@ -56,7 +57,7 @@ export const vitestRunner: FrameworkRunner = {
     return {
       cmd: process.execPath,
       args: [
-        bin(opts, 'vitest/vitest.mjs'),
+        runnerEntry(opts.binDir, 'vitest'),
         'run',
         '--root',
         '.',

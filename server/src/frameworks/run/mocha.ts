@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Parsed, TestOutcome } from './results';
-import { bin, NO_RESULTS, relOf } from './results';
+import { NO_RESULTS, relOf } from './results';
+import { runnerEntry, runnerVersion } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
 import { asText, grepOf } from './runnerTypes';
 
@@ -18,27 +19,45 @@ export const mochaRunner: FrameworkRunner = {
     const file = join(out, 'mocha.json');
     const g = grepOf(opts, '|');
     const grep = g ? ['--grep', g] : [];
+    // The file's name when mocha's report cannot say it (its JSON has `file` from mocha 6 on).
+    const only = files.length === 1 ? files[0] : undefined;
     return {
       cmd: process.execPath,
-      args: [
-        bin(opts, 'mocha/bin/mocha.js'),
-        '--no-config',
-        '--no-package',
-        '--reporter',
-        'json',
-        '--reporter-option',
-        `output=${file}`,
-        ...grep,
-        ...(opts.args ?? []),
-        ...files,
-      ],
-      read: (_o, dir) => (existsSync(file) ? mochaResults(readFileSync(file, 'utf8'), dir) : NO_RESULTS),
+      args: [runnerEntry(opts.binDir, 'mocha'), ...reportFlags(opts.binDir, out, file), ...grep, ...(opts.args ?? []), ...files],
+      // mocha before 9.1 ignores `output=` and prints the report on stdout.
+      read: (output, dir) => (existsSync(file) ? mochaResults(readFileSync(file, 'utf8'), dir, only) : fromStdout(output, dir, only)),
     };
   },
 };
 
+/**
+ * The JSON reporter, written to `file` where mocha can (9.1 on; before, it goes to stdout), and the
+ * flags that keep the project's own mocha config out (their names changed with mocha 6 and 8; mocha 5's
+ * commander also refuses `--reporter-option`, which it spells `--reporter-options`).
+ */
+function reportFlags(binDir: string, out: string, file: string): string[] {
+  const major = runnerVersion(binDir, 'mocha')?.[0];
+  const json = ['--reporter', 'json', '--reporter-option', `output=${file}`];
+  if (major === undefined || major >= 8) return ['--no-config', '--no-package', ...json];
+  if (major >= 6) return ['--no-config', '--no-package', '--no-opts', ...json];
+  // mocha < 6 reads the project's mocha.opts unless told another opts file: here one that does not exist.
+  return ['--opts', join(out, 'none.opts'), '--reporter', 'json'];
+}
+
+/** The JSON report mocha printed (pretty, starting with `"stats"`, closed by a `}` at column 0). */
+export function fromStdout(output: string, dir: string, only?: string): Parsed {
+  const start = output.lastIndexOf('{\n  "stats"');
+  if (start < 0) return NO_RESULTS;
+  const end = output.indexOf('\n}', start);
+  try {
+    return mochaResults(output.slice(start, end < 0 ? undefined : end + 2), dir, only);
+  } catch {
+    return NO_RESULTS;
+  }
+}
+
 /** mocha's JSON report as results; a failing "before all"/"after all" hook is its file's error. */
-export function mochaResults(json: string, dir: string): Parsed {
+export function mochaResults(json: string, dir: string, only?: string): Parsed {
   const r = JSON.parse(json) as {
     stats: { tests: number; passes: number; failures: number };
     passes?: MochaTest[];
@@ -49,7 +68,7 @@ export function mochaResults(json: string, dir: string): Parsed {
   const fileErrors: Parsed['fileErrors'] = [];
   const add = (list: MochaTest[] | undefined, status: TestOutcome['status']) => {
     for (const t of list ?? []) {
-      const rel = t.file ? relOf(dir, t.file) : undefined;
+      const rel = t.file ? relOf(dir, t.file) : only && relOf(dir, only);
       // A failing "before all" hook or a load error is reported as a pseudo-test.
       if (status === 'failed' && /^"(before all|after all)" hook/.test(t.title)) {
         if (rel) fileErrors.push({ file: rel, message: t.err?.message ?? t.title });

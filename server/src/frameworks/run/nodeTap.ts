@@ -2,7 +2,8 @@
 // Each file is a top-level subtest; its `t.test(...)` blocks are AMTP's tests, their points the
 // assertions. A file with no tests that failed did not load (its stderr comes as non-TAP lines).
 import type { Parsed, TestOutcome } from './results';
-import { bin, counted, relOf } from './results';
+import { counted, relOf } from './results';
+import { runnerEntry } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
 import { grepOf } from './runnerTypes';
 import type { TapPoint } from './tapTree';
@@ -15,7 +16,7 @@ export const nodeTapRunner: FrameworkRunner = {
     // tap measures coverage itself and fails below 100%; AMTP measures coverage with c8 instead
     return {
       cmd: process.execPath,
-      args: [bin(opts, 'tap/dist/esm/run.mjs'), '--reporter=tap', '--disable-coverage', ...grep, ...(opts.args ?? []), ...files],
+      args: [runnerEntry(opts.binDir, 'node-tap'), '--reporter=tap', '--disable-coverage', ...grep, ...(opts.args ?? []), ...files],
       read: (o, dir) => nodeTapResults(o, dir),
     };
   },
