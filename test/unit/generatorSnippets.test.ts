@@ -15,6 +15,15 @@ describe('generator: reading documented snippets', () => {
     ]);
   });
 
+  it('reads a result written as a statement, without its semicolon', () => {
+    assert.deepEqual(calls('capitalize("foo Bar") // => "Foo Bar";\nf(1);\n// => [1, 2];\ng() // => Foo bar;'), [
+      ['capitalize("foo Bar")', 'value', '"Foo Bar"'],
+      ['f(1)', 'value', '[1, 2]'],
+      // not one expression: kept as the printed text it is
+      ['g()', 'prints', 'Foo bar;'],
+    ]);
+  });
+
   it('does not mistake prose comments for results', () => {
     assert.deepEqual(calls('f(1) // works\n// now the second form\nf(2)\n// see below'), []);
   });
