@@ -174,6 +174,8 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
 
   // Entry points first, then what they import and re-export, then other product files (reach.ts).
   const entryFiles = new Set(out.entry_points.map((e) => e.path).filter((p) => fileSet.has(p)));
+  // Only the package's own entry is its namesake: a subpath export (`colord/plugins/a11y`) is named by its file.
+  const packageNamed = new Set(out.entry_points.filter((e) => e.kind !== 'exports' || e.name === '.').map((e) => e.path));
   const code = new Map(
     files
       .filter(
@@ -204,7 +206,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     fill,
     budget: opts.maxAnalyzedFiles ?? 1000,
     fillBudget: opts.maxFillFiles ?? 300,
-    analyse: (wave) => analyseWave(reader, js, wave, (p) => defaultNameFor(p, pkgs, entryFiles)),
+    analyse: (wave) => analyseWave(reader, js, wave, (p) => defaultNameFor(p, pkgs, packageNamed)),
     resolve: (from, spec) => resolveImport(from, spec, fileSet),
   });
   skipped.push(...reached.skipped);
@@ -237,7 +239,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
     if (!js || !mf || !(mf.opaqueCjs || mf.symbols.length === 0)) continue;
     const text = await readText(e.path);
     if (text === undefined) continue;
-    const typed = extractJsSymbols(js, text, e.path, defaultNameFor(main.path, pkgs, entryFiles));
+    const typed = extractJsSymbols(js, text, e.path, defaultNameFor(main.path, pkgs, packageNamed));
     mf.symbols = typed.symbols
       .filter((s) => s.kind !== 'interface' && s.kind !== 'type')
       .map((s) =>
@@ -348,7 +350,12 @@ function exportedNames(keyFiles: KeyFile[], bindings: string[], pkgName: string)
     for (const s of k.symbols) {
       if (s.kind === 'method' && !s.name.includes('.')) continue;
       const calls = new Set<string>([s.name]);
-      if (s.export_style === 'module.exports' || s.export_style === 'default') receivers.forEach((r) => calls.add(r));
+      if (s.export_style === 'module.exports' || s.export_style === 'default') {
+        receivers.forEach((r) => calls.add(r));
+        // Docs call a file's module value by the file's name (`pred(…)` for pred.js), whatever its function is named.
+        const base = /^([A-Za-z_$][\w$]*)\.[cm]?[jt]sx?$/.exec(k.path.replace(/^.*\//, ''))?.[1];
+        if (base && base !== 'index') calls.add(base);
+      }
       if (s.export_style === 'exports.property' || s.export_style === 'named' || s.export_style === 'python')
         receivers.forEach((r) => calls.add(`${r}.${s.name}`));
       if (s.kind === 'method') calls.delete(s.name.split('.').pop()!);
