@@ -9,6 +9,7 @@ import type { CrawlerOutput } from '../../server/src/contracts/types';
 import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { modulesWithExamples } from '../../server/src/agents/crawler/batches';
 import { generateCases } from '../../server/src/agents/generator/offline';
+import { namespaceAliases, withoutNamespaces } from '../../server/src/agents/crawler/namespaceAliases';
 
 function workspace(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'amtp-attr-'));
@@ -72,5 +73,52 @@ describe('README examples are attributed to the module they call', () => {
       ['pred.js', 'pred("b")', '"a"'],
       ['succ.js', 'succ("a")', '"b"'],
     ]);
+  });
+});
+
+describe('README examples through an unbound namespace (`d3.min(…)`)', () => {
+  const exported = new Set(['min', 'max', 'quantile', 'descending']);
+
+  it('an unbound identifier whose called members are mostly exports is an alias; bound names and globals are not', () => {
+    const blocks = [
+      'd3.min([3, 2, 1]); // 1\nd3.max([1, 5]); // 5\nd3.nope(1);',
+      'Math.min(1, 2);\nJSON.parse("1");',
+      'x.min(1);\nx.max(2);',
+    ];
+    assert.deepEqual([...namespaceAliases(blocks, exported)], ['d3', 'x']);
+    // `x` is bound by a snippet of the same document; one member alone is not enough on a whole document
+    assert.deepEqual([...namespaceAliases([...blocks, 'const x = make();'], exported)], ['d3']);
+    assert.deepEqual([...namespaceAliases(['d3.min([1]);'], exported)], []);
+    assert.deepEqual([...namespaceAliases(['d3.min([1]);'], exported, 1)], ['d3']);
+  });
+
+  it('the alias is removed from calls and arguments, comments kept', () => {
+    assert.equal(
+      withoutNamespaces('d3.quantile(a, 0.5); // 10\nd3.rank([1, 2], d3.descending); // [1, 0]', new Set(['d3'])),
+      'quantile(a, 0.5); // 10\nrank([1, 2], descending); // [1, 0]',
+    );
+  });
+
+  it('plans each documented call as a call of the export, with an import binding for it', async () => {
+    const dir = workspace({
+      'package.json': JSON.stringify({ name: 'arr', version: '1.0.0', type: 'module', main: 'src/index.js' }),
+      'src/index.js': 'export {default as min} from "./min.js";\nexport {default as quantile} from "./quantile.js";\n',
+      'src/min.js': 'export default function min(values) { return Math.min(...values); }\n',
+      'src/quantile.js': 'export default function quantile(values, p) { return values[Math.floor(p * (values.length - 1))]; }\n',
+      'README.md': '# arr\n\n```js\nd3.min([3, 2, 1]); // 1\n```\n\n```js\nvar a = [0, 10, 30];\nd3.quantile(a, 0.5); // 10\n```\n',
+    });
+    try {
+      const { map } = await crawlWorkspace(dir);
+      const cases = generateCases(map, 'standard').cases.filter((c) => c.evidence?.source === 'readme');
+      assert.deepEqual(
+        cases.map((c) => [c.target.file, c.oracle?.call, c.oracle?.expected, c.oracle?.setup, c.oracle?.bindings]),
+        [
+          ['src/min.js', 'min([3, 2, 1])', '1', undefined, [{ local: 'min', import: 'default' }]],
+          ['src/quantile.js', 'quantile(a, 0.5)', '10', 'var a = [0, 10, 30]', [{ local: 'quantile', import: 'default' }]],
+        ],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,7 @@ import type { OracleBinding } from '../../contracts/types';
 import { parseLiteral } from '../../frameworks/literals';
 import { typescript } from '../../util/typescript';
 import { documentedError, isPrintedToken, stripResultMarker, type DocExample, type ParsedSnippet, type ResultText } from './examples';
+import { withoutNamespaces } from '../crawler/namespaceAliases';
 import { importOf } from './jsImports';
 import { SetupList } from './setupList';
 import { splitStatements, textOf, type SnippetItem, type Statement } from './jsStatements';
@@ -16,6 +17,8 @@ import { splitStatements, textOf, type SnippetItem, type Statement } from './jsS
 export interface SnippetContext {
   imports: OracleBinding[];
   setup: SetupList;
+  /** namespaces the document calls exports through without binding them (`d3` of `d3.min(…)`) */
+  namespaces?: Set<string>;
 }
 
 export function newSnippetContext(): SnippetContext {
@@ -27,7 +30,8 @@ export function newSnippetContext(): SnippetContext {
  * @param context bindings of earlier blocks of the same document; updated with this block's
  */
 export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context: SnippetContext = newSnippetContext()): ParsedSnippet {
-  const items = splitStatements(snippet);
+  // `d3.min(x)` through an unbound namespace is a call of the export `min` (crawler/namespaceAliases.ts).
+  const items = splitStatements(context.namespaces ? withoutNamespaces(snippet, context.namespaces) : snippet);
   const examples: DocExample[] = [];
   const skipped: ParsedSnippet['skipped'] = [];
   const setup = context.setup.fork();
