@@ -6,6 +6,7 @@ import type { CasePlan, CrawlerOutput, PlannedCase, TestCase, TestCases } from '
 import type { Depth } from '../../core/frameworks';
 import type { AgentBatching, PlannedBatch } from '../batching';
 import { planViews, splitView } from '../crawler/batches';
+import { separateBindings } from './bindingClash';
 import { caseId } from './caseId';
 import { projectBlock } from './project';
 
@@ -63,7 +64,7 @@ export const generatorBatching: AgentBatching<'generator'> = {
       schema_version: '1',
       depth_level: ctx.depth,
       project: projectBlock(map),
-      cases: withIds(plans),
+      cases: separateBindings(withIds(plans)),
       ...(notPlanned.length ? { not_planned: notPlanned } : {}),
     };
   },

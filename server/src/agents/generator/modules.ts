@@ -43,11 +43,15 @@ export function describeModules(map: CrawlerOutput): ModuleInfo[] {
         .pop()!
         .replace(/\.[^.]+$/, '');
       const mainName = main && main.name !== 'default' && isIdentifier(main.name) ? main.name : undefined;
+      const named = camelIdentifier(base === 'index' || base === '__init__' ? map.project.name : base);
+      // colord's entry exports a function `colord`: the module value needs another name, or a test
+      // file would bind `colord` twice (module value for one case, the named export for another).
+      const clash = moduleSystem !== 'python' && !mainName && runtime.some((s) => s.name === named);
       return {
         file,
         language,
         moduleSystem,
-        local: mainName ?? camelIdentifier(base === 'index' || base === '__init__' ? map.project.name : base),
+        local: mainName ?? (clash ? `${named}Module` : named),
         main,
         entry,
         mainEntry,
