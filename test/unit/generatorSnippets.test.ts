@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parseDoctest } from '../../server/src/agents/generator/doctest';
+import { parseDoctest, withoutUnicodePrefixes } from '../../server/src/agents/generator/doctest';
 import { parseJsSnippet } from '../../server/src/agents/generator/jsExamples';
 import { caseId } from '../../server/src/agents/generator/caseId';
 
@@ -12,6 +12,15 @@ describe('generator: reading documented snippets', () => {
       ['f(2)', 'value', 'undefined'],
       ['f(3)', 'value', 'NaN'],
       ['g()', 'value', 'null'],
+    ]);
+  });
+
+  it('reads a result written as a statement, without its semicolon', () => {
+    assert.deepEqual(calls('capitalize("foo Bar") // => "Foo Bar";\nf(1);\n// => [1, 2];\ng() // => Foo bar;'), [
+      ['capitalize("foo Bar")', 'value', '"Foo Bar"'],
+      ['f(1)', 'value', '[1, 2]'],
+      // not one expression: kept as the printed text it is
+      ['g()', 'prints', 'Foo bar;'],
     ]);
   });
 
@@ -70,6 +79,20 @@ describe('generator: reading documented snippets', () => {
       [['sorted(x)', '[1, 3]', ['x = [3,\n1]']]],
     );
     assert.equal(r.skipped.length, 2);
+  });
+
+  it("reads Python 2 doctest strings (u'…') as the str Python 3 compares them to", () => {
+    const doc = ">>> transliterate(u'\u00e4l\u00e4')\nu'ala'\n>>> split(u'a b')\n[u'a', U\"b\", {u'k': 1}]\n>>> name()\nuser";
+    assert.deepEqual(
+      parseDoctest(doc).examples.map((e) => [e.call, e.outcome, e.expected]),
+      [
+        ["transliterate(u'\u00e4l\u00e4')", 'value', "'ala'"],
+        ["split(u'a b')", 'value', "['a', \"b\", {'k': 1}]"],
+        // not a literal: its repr text is kept as shown
+        ['name()', 'value', 'user'],
+      ],
+    );
+    assert.equal(withoutUnicodePrefixes("ur'x'"), "ur'x'");
   });
 
   it('derives ids from target and scenario only', () => {

@@ -17,16 +17,28 @@ export function mapBase(map: CrawlerOutput): CrawlerOutput {
   return { ...rest, key_files: [], usage_examples: [], skipped: [] };
 }
 
-/** Each usage example goes with the first key file that exports a symbol it names. */
+/**
+ * Each usage example goes with a key file that exports a symbol it names. Several files can export
+ * the same name (pred.js's function is also called `succ`; every plugin of a package can default-export
+ * a function): the package's own entry wins, then a file whose name the example calls (`pred(…)` → pred.js), then map order.
+ */
 export function modulesWithExamples(map: CrawlerOutput): { modules: (Work & { file: KeyFile })[]; orphans: Example[] } {
   const modules: (Work & { file: KeyFile })[] = map.key_files.map((file) => ({
     file,
     examples: [],
     sample: map.samples?.find((s) => s.path === file.path),
   }));
+  const mainEntries = new Set(
+    map.entry_points.filter((e) => (e.kind !== 'exports' || e.name === '.') && e.kind !== 'bin').map((e) => e.path),
+  );
+  const calledByFileName = (m: Work & { file: KeyFile }, code: string) => {
+    const base = m.file.path.replace(/^.*\//, '').replace(/\..*$/, '');
+    return /^[A-Za-z_$][\w$]*$/.test(base) && new RegExp(`(^|[^\\w$.])${base.replace(/\$/g, '\\$')}\\s*\\(`, 'm').test(code);
+  };
   const orphans: Example[] = [];
   for (const ex of map.usage_examples) {
-    const owner = modules.find((m) => m.file.symbols.some((s) => ex.symbols.includes(s.name)));
+    const named = modules.filter((m) => m.file.symbols.some((s) => ex.symbols.includes(s.name)));
+    const owner = named.find((m) => mainEntries.has(m.file.path)) ?? named.find((m) => calledByFileName(m, ex.code)) ?? named[0];
     if (owner) owner.examples.push(ex);
     else orphans.push(ex);
   }

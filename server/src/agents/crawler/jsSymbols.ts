@@ -124,14 +124,18 @@ class FileReader {
         this.facts.imports.push(st.source.value);
         return 'esm';
       case 'ExpressionStatement': {
-        const e = st.expression as EsNode;
-        if (e.type !== 'AssignmentExpression' || e.operator !== '=') return undefined;
-        const target = cjsTarget(e.left);
-        if (!target) return undefined;
-        this.docSpot.set(st, spot);
-        if (isFunctionOrClass(e.right)) this.docSpot.set(e.right, spot);
-        this.cjsExport(st, target, e.right, defaultName);
-        return 'cjs';
+        // Minified builds join the exports in one statement: `exports.a=x,exports.b=y;`.
+        const top = st.expression as EsNode;
+        let cjs = false;
+        for (const e of top.type === 'SequenceExpression' ? (top.expressions as EsNode[]) : [top]) {
+          const target = e.type === 'AssignmentExpression' && e.operator === '=' ? cjsTarget(e.left) : undefined;
+          if (!target) continue;
+          cjs = true;
+          this.docSpot.set(st, spot);
+          if (isFunctionOrClass(e.right)) this.docSpot.set(e.right, spot);
+          this.cjsExport(st, target, e.right, defaultName);
+        }
+        return cjs ? 'cjs' : undefined;
       }
     }
     return undefined;

@@ -1,4 +1,5 @@
 import type { CrawlerOutput } from '../../contracts/types';
+import { namespaceAliases } from './namespaceAliases';
 
 type Example = CrawlerOutput['usage_examples'][number];
 
@@ -30,9 +31,10 @@ export interface ExportedName {
  * Fenced code blocks of a README, each linked to the exported symbols it calls.
  * Blocks are kept as data only: nothing in them is followed or executed.
  */
-export function readmeExamples(source: string, markdown: string, exported: ExportedName[]): Example[] {
+export function readmeExamples(source: string, markdown: string, names: ExportedName[]): Example[] {
   const out: Example[] = [];
   const lines = markdown.split(/\r?\n/);
+  const exported = withNamespaceAliases(fencedBlocks(lines), names);
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s{0,3})(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[i]);
     if (!open) continue;
@@ -52,6 +54,30 @@ export function readmeExamples(source: string, markdown: string, exported: Expor
   }
   out.push(...tableExamples(source, lines, exported));
   return out;
+}
+
+/** The code of the fenced blocks in a code language. */
+function fencedBlocks(lines: string[]): string[] {
+  const blocks: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s{0,3})(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[i]);
+    if (!open) continue;
+    const body: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !lines[j].trim().startsWith(open[2])) body.push(lines[j++]);
+    if (CODE_LANGS.has(open[3].toLowerCase())) blocks.push(body.join('\n'));
+    i = j;
+  }
+  return blocks;
+}
+
+/** Exports are also called through a namespace the document never binds (`d3.min(…)`: namespaceAliases.ts). */
+function withNamespaceAliases(blocks: string[], exported: ExportedName[]): ExportedName[] {
+  const aliases = namespaceAliases(blocks, new Set(exported.map((e) => e.name).filter((n) => !n.includes('.'))));
+  if (!aliases.size) return exported;
+  return exported.map((e) =>
+    e.name.includes('.') ? e : { ...e, callNames: [...e.callNames, ...[...aliases].map((a) => `${a}.${e.name}`)] },
+  );
 }
 
 /**

@@ -111,10 +111,10 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const code = new Map(
     c.ix.code.filter((f) => (f.size ?? 0) <= MAX_SOURCE_BYTES || entryFiles.has(f.path)).map((f): [string, TreeEntry] => [f.path, f]),
   );
-  const { reached, js } = await parseReachable(c, out, pkgs, code, entryFiles, opts);
+  const { reached, js } = await parseReachable(c, out, pkgs, code, opts);
   c.skipped.push(...reached.skipped);
   const omitted = parseOmissions(code, reached, opts);
-  await typedUmdExports(c, out, reached.facts, js, pkgs, entryFiles);
+  await typedUmdExports(c, out, reached.facts, js, pkgs);
   out.key_files = rankKeyFiles(reached, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
   if (omitted.length) out.omitted = omitted;
   await usageExamples(c, out, pkgs);
@@ -212,14 +212,19 @@ function describeProject(
   }
 }
 
+/** Only the package's own entry is its namesake: a subpath export (`colord/plugins/a11y`) is named by its file. */
+function packageNamedEntries(out: CrawlerOutput): Set<string> {
+  return new Set(out.entry_points.filter((e) => e.kind !== 'exports' || e.name === '.').map((e) => e.path));
+}
+
 async function parseReachable(
   c: Crawl,
   out: CrawlerOutput,
   pkgs: NpmPackage[],
   code: Map<string, TreeEntry>,
-  entryFiles: Set<string>,
   opts: CrawlOptions,
 ): Promise<{ reached: Reached; js: JsParser | undefined }> {
+  const packageNamed = packageNamedEntries(out);
   const seeds = seedFiles(out, pkgs, c.ix.paths);
   const altBuilds = alternateBuildDirs(out, pkgs, seeds);
   // Other conditions' builds of the seeds (`import` beside `require`) are not filled in: same code twice.
@@ -240,7 +245,7 @@ async function parseReachable(
     fill,
     budget: opts.maxAnalyzedFiles ?? 1000,
     fillBudget: opts.maxFillFiles ?? 300,
-    analyse: (wave) => analyseWave(c.reader, js, wave, (p) => defaultNameFor(p, pkgs, entryFiles)),
+    analyse: (wave) => analyseWave(c.reader, js, wave, (p) => defaultNameFor(p, pkgs, packageNamed)),
     resolve: (from, spec) => resolveImport(from, spec, c.ix.paths),
   });
   return { reached, js };
@@ -278,15 +283,15 @@ async function typedUmdExports(
   facts: Reached['facts'],
   js: JsParser | undefined,
   pkgs: NpmPackage[],
-  entryFiles: Set<string>,
 ): Promise<void> {
+  const packageNamed = packageNamedEntries(out);
   for (const e of out.entry_points.filter((x) => x.kind === 'types' && c.ix.paths.has(x.path))) {
     const main = out.entry_points.find((x) => x.kind === 'main' && x.package === e.package);
     const mf = main && facts.get(main.path);
     if (!js || !mf || !(mf.opaqueCjs || mf.symbols.length === 0)) continue;
     const text = await c.readText(e.path);
     if (text === undefined) continue;
-    const typed = extractJsSymbols(js, text, e.path, defaultNameFor(main.path, pkgs, entryFiles));
+    const typed = extractJsSymbols(js, text, e.path, defaultNameFor(main.path, pkgs, packageNamed));
     mf.symbols = typed.symbols
       .filter((s) => s.kind !== 'interface' && s.kind !== 'type')
       .map((s) =>
@@ -328,7 +333,12 @@ function exportedNames(keyFiles: KeyFile[], bindings: string[], pkgName: string)
     for (const s of k.symbols) {
       if (s.kind === 'method' && !s.name.includes('.')) continue;
       const calls = new Set<string>([s.name]);
-      if (s.export_style === 'module.exports' || s.export_style === 'default') receivers.forEach((r) => calls.add(r));
+      if (s.export_style === 'module.exports' || s.export_style === 'default') {
+        receivers.forEach((r) => calls.add(r));
+        // Docs call a file's module value by the file's name (`pred(…)` for pred.js), whatever its function is named.
+        const base = /^([A-Za-z_$][\w$]*)\.[cm]?[jt]sx?$/.exec(k.path.replace(/^.*\//, ''))?.[1];
+        if (base && base !== 'index') calls.add(base);
+      }
       if (s.export_style === 'exports.property' || s.export_style === 'named' || s.export_style === 'python')
         receivers.forEach((r) => calls.add(`${r}.${s.name}`));
       if (s.kind === 'method') calls.delete(s.name.split('.').pop()!);

@@ -60,7 +60,8 @@ function classify(code: string, output: string[]): Omit<DocExample, 'setup' | 'l
   if (/\.\.\./.test(text)) return 'output uses the ELLIPSIS wildcard';
   const printed = /^print\(([\s\S]*)\)$/.exec(code.trim());
   if (printed) return { call: printed[1], outcome: 'prints', expected: text };
-  if (parseLiteral(text, 'python')) return { call: code, outcome: 'value', expected: text };
+  const value = withoutUnicodePrefixes(text);
+  if (parseLiteral(value, 'python')) return { call: code, outcome: 'value', expected: value };
   // Not a literal (e.g. `Decimal('1.5')`): doctest compares repr text, and the engineer does too.
   if (/ at 0x[0-9a-f]+/i.test(text)) return 'output contains a memory address';
   return { call: code, outcome: 'value', expected: text };
@@ -78,4 +79,25 @@ function assertedEquality(code: string): { call: string; expected: string } | un
   if (parseLiteral(r, 'python') && !parseLiteral(l, 'python')) return { call: l, expected: r };
   if (parseLiteral(l, 'python') && !parseLiteral(r, 'python')) return { call: r, expected: l };
   return undefined;
+}
+
+/**
+ * Python 2 doctests print text as `u'…'`; in Python 3 the same value is `'…'` (the prefix means
+ * nothing there), so the prefix of each string literal, read from the syntax tree, is dropped.
+ * Output that does not parse as Python is left as it is.
+ */
+export function withoutUnicodePrefixes(text: string): string {
+  const tree = parsePython(text);
+  if (firstError(tree) !== undefined) return text;
+  const prefixed: number[] = [];
+  tree.iterate({
+    enter: (n) => {
+      if (n.name !== 'String') return undefined;
+      if (/^[uU]['"]/.test(text.slice(n.from, n.from + 2))) prefixed.push(n.from);
+      return false;
+    },
+  });
+  let out = text;
+  for (const at of prefixed.reverse()) out = out.slice(0, at) + out.slice(at + 1);
+  return out;
 }

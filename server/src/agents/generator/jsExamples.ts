@@ -7,7 +7,8 @@ import type * as TS from 'typescript';
 import type { OracleBinding } from '../../contracts/types';
 import { parseLiteral } from '../../frameworks/literals';
 import { typescript } from '../../util/typescript';
-import { documentedError, isPrintedToken, stripResultMarker, type DocExample, type ParsedSnippet } from './examples';
+import { documentedError, isPrintedToken, stripResultMarker, type DocExample, type ParsedSnippet, type ResultText } from './examples';
+import { withoutNamespaces } from '../crawler/namespaceAliases';
 import { importOf } from './jsImports';
 import { SetupList } from './setupList';
 import { splitStatements, textOf, type SnippetItem, type Statement } from './jsStatements';
@@ -16,6 +17,8 @@ import { splitStatements, textOf, type SnippetItem, type Statement } from './jsS
 export interface SnippetContext {
   imports: OracleBinding[];
   setup: SetupList;
+  /** namespaces the document calls exports through without binding them (`d3` of `d3.min(…)`) */
+  namespaces?: Set<string>;
 }
 
 export function newSnippetContext(): SnippetContext {
@@ -27,7 +30,8 @@ export function newSnippetContext(): SnippetContext {
  * @param context bindings of earlier blocks of the same document; updated with this block's
  */
 export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context: SnippetContext = newSnippetContext()): ParsedSnippet {
-  const items = splitStatements(snippet);
+  // `d3.min(x)` through an unbound namespace is a call of the export `min` (crawler/namespaceAliases.ts).
+  const items = splitStatements(context.namespaces ? withoutNamespaces(snippet, context.namespaces) : snippet);
   const examples: DocExample[] = [];
   const skipped: ParsedSnippet['skipped'] = [];
   const setup = context.setup.fork();
@@ -72,19 +76,33 @@ function resultFor(stmt: Statement, next: SnippetItem | undefined): Shown | unde
   // What console.log shows is printed text even without a marker (`console.log(f(x)) // 1.34 kB`).
   const logs = /^console\.(?:log|info)\(/.test(stmt.code);
   if (stmt.comment) {
-    const r = stripResultMarker(stmt.comment);
+    const r = withoutStatementEnd(stripResultMarker(stmt.comment));
     if (looksLikeResult(r.text, r.marked || logs)) return { ...r, marked: r.marked || logs, fromNextLine: false };
   }
   // `bytes(1024);\n// output: '1KB'`: a comment line right after the statement, but only when it
   // reads as a result, so prose comments that introduce the next call are not mistaken for one.
   if (next && next.code === undefined && next.line === stmt.line + stmt.code.split('\n').length) {
-    const r = stripResultMarker(next.comment);
+    const r = withoutStatementEnd(stripResultMarker(next.comment));
     if ((r.marked || parseLiteral(r.text) !== undefined || documentedError(r.text)) && looksLikeResult(r.text, r.marked))
       return { ...r, fromNextLine: true };
   }
   // `f(x) === 'v';`: the snippet states the result itself.
   const eq = equalityOf(stmt.node);
   return eq ? { text: eq.expected, marked: true, fromNextLine: false } : undefined;
+}
+
+/**
+ * Docs often write the shown result as a statement of its own (`// => "Foo Bar";`). When the text
+ * parses as exactly one expression statement, the result is that expression, without its `;`.
+ */
+function withoutStatementEnd(r: ResultText): ResultText {
+  if (!r.text.endsWith(';')) return r;
+  const ts = typescript();
+  const sf = ts.createSourceFile('result.ts', r.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const broken = ((sf as unknown as { parseDiagnostics?: TS.Diagnostic[] }).parseDiagnostics ?? []).length > 0;
+  const [only] = sf.statements;
+  if (broken || sf.statements.length !== 1 || !ts.isExpressionStatement(only)) return r;
+  return { ...r, text: only.expression.getText(sf) };
 }
 
 function looksLikeResult(text: string, marked: boolean): boolean {

@@ -11,6 +11,8 @@ export interface ModuleInfo {
   /** the symbol that *is* the module value (CJS `module.exports = fn`, ESM default export) */
   main?: SymbolInfo;
   entry: boolean;
+  /** the package's own entry (`main`, `module`, exports `.`), not a subpath export such as `pkg/plugins/x` */
+  mainEntry?: boolean;
   /** specifiers docs may import this module by */
   specifiers: string[];
   runtime: SymbolInfo[];
@@ -19,7 +21,9 @@ export interface ModuleInfo {
 const TYPE_ONLY = new Set(['type', 'interface']);
 
 export function describeModules(map: CrawlerOutput): ModuleInfo[] {
-  const entries = new Set(map.entry_points.filter((e) => e.kind !== 'types' && e.kind !== 'bin').map((e) => normalizePath(e.path)));
+  const runnable = map.entry_points.filter((e) => e.kind !== 'types' && e.kind !== 'bin');
+  const entries = new Set(runnable.map((e) => normalizePath(e.path)));
+  const mainEntries = new Set(runnable.filter((e) => e.kind !== 'exports' || e.name === '.').map((e) => normalizePath(e.path)));
   return map.key_files
     .filter((f) => f.symbols.some((s) => s.exported))
     .map((file) => {
@@ -29,23 +33,45 @@ export function describeModules(map: CrawlerOutput): ModuleInfo[] {
       const main = runtime.find((s) => s.export_style === 'module.exports' || s.export_style === 'default');
       const path = normalizePath(file.path);
       const entry = entries.has(path) || [...entries].some((e) => sameModule(e, path));
-      const specifiers = [file.import_specifier, entry ? map.project.name : undefined, `./${path}`, path].filter((s): s is string => !!s);
+      const mainEntry = mainEntries.has(path) || [...mainEntries].some((e) => sameModule(e, path));
+      // Only the package's own entry answers to the bare package name; a plugin at `pkg/plugins/x` does not.
+      const specifiers = [file.import_specifier, mainEntry ? map.project.name : undefined, `./${path}`, path].filter(
+        (s): s is string => !!s,
+      );
       const base = (file.import_specifier ?? (entry ? map.project.name : path))
         .split('/')
         .pop()!
         .replace(/\.[^.]+$/, '');
       const mainName = main && main.name !== 'default' && isIdentifier(main.name) ? main.name : undefined;
+      const named = camelIdentifier(base === 'index' || base === '__init__' ? map.project.name : base);
+      // colord's entry exports a function `colord`: the module value needs another name, or a test
+      // file would bind `colord` twice (module value for one case, the named export for another).
+      const clash = moduleSystem !== 'python' && !mainName && runtime.some((s) => s.name === named);
       return {
         file,
         language,
         moduleSystem,
-        local: mainName ?? camelIdentifier(base === 'index' || base === '__init__' ? map.project.name : base),
+        local: mainName ?? (clash ? `${named}Module` : named),
         main,
         entry,
+        mainEntry,
         specifiers,
         runtime,
       };
     });
+}
+
+/**
+ * The name a file's module value goes by in docs: its file name (`pred` for pred.js), which can
+ * differ from the name of the function it exports. Undefined for index files and Python.
+ */
+export function fileBaseName(mod: ModuleInfo): string | undefined {
+  if (mod.moduleSystem === 'python') return undefined;
+  const base = normalizePath(mod.file.path)
+    .split('/')
+    .pop()!
+    .replace(/\.[^.]+$/, '');
+  return base === 'index' ? undefined : camelIdentifier(base);
 }
 
 function languageOf(file: KeyFile): ModuleInfo['language'] {

@@ -3,6 +3,7 @@ import type { Depth } from '../../core/frameworks';
 import { exampleCase, type ExampleSource } from './exampleCases';
 import { hasDoctest, parseDoctest } from './doctest';
 import type { ParsedSnippet } from './examples';
+import { namespaceAliases } from '../crawler/namespaceAliases';
 import { newSnippetContext, parseJsSnippet, type SnippetContext } from './jsExamples';
 import { looksRandom } from './random';
 import { keepValidCases } from './schemaGuard';
@@ -91,7 +92,7 @@ function collectExamples(
   const inOrder = [...map.usage_examples].sort((a, b) => docOrder.indexOf(a.source) - docOrder.indexOf(b.source) || a.line - b.line);
   for (const u of inOrder) {
     const src: ExampleSource = { evidence: 'readme', location: `${u.source}:${u.line}`, readme: /readme/i.test(u.source) };
-    if (!contexts.has(u.source)) contexts.set(u.source, newSnippetContext());
+    if (!contexts.has(u.source)) contexts.set(u.source, { ...newSnippetContext(), namespaces: aliasesOf(map, u.source, mods) });
     const parsed = parseSnippet(u.code, u.lang, mods, map.project.name, contexts.get(u.source));
     if (parsed) take(parsed, src);
   }
@@ -115,6 +116,26 @@ function collectExamples(
     }
   }
   return out;
+}
+
+/**
+ * Namespaces a document calls the exports through without binding them (`d3.min(…)`). A batch sees
+ * only some blocks of the document, each linked by the crawler to the exports it calls, so one such
+ * export called through the name is enough here. Module names (`bytes.format`) are not aliases.
+ */
+function aliasesOf(map: CrawlerOutput, source: string, mods: ModuleInfo[]): Set<string> {
+  const blocks = map.usage_examples.filter((u) => u.source === source && JS_LANGS.test(u.lang));
+  const linked = new Set([...mods.flatMap((m) => m.runtime.map((s) => s.name)), ...blocks.flatMap((u) => u.symbols)]);
+  const modules = new Set(mods.map((m) => m.local));
+  // Members of an analysed entry (`lib.pretty` of a `lib = require('pkg')` this batch may not show)
+  // already bind through the entry's module value (resolve.ts): only the other exports count.
+  const viaEntry = new Set(mods.filter((m) => m.entry).flatMap((m) => m.runtime.filter((s) => s !== m.main).map((s) => s.name)));
+  const aliases = namespaceAliases(
+    blocks.map((u) => u.code),
+    new Set([...linked].filter((n) => !n.includes('.') && !viaEntry.has(n))),
+    1,
+  );
+  return new Set([...aliases].filter((a) => !modules.has(a)));
 }
 
 function parseSnippet(

@@ -1,7 +1,7 @@
 // Which module, symbol and bindings a documented example exercises, from the names it uses.
 import type { OracleBinding, SymbolInfo } from '../../contracts/types';
 import type { DocExample } from './examples';
-import { bindingFor, mainImport, type ModuleInfo } from './modules';
+import { bindingFor, fileBaseName, mainImport, type ModuleInfo } from './modules';
 
 export interface ResolvedExample {
   mod: ModuleInfo;
@@ -25,9 +25,19 @@ export function namesUsed(code: string): NameUse[] {
 
 /** Tries the entry-point modules first: README snippets describe the public API. */
 export function resolveExample(example: DocExample, mods: ModuleInfo[], preferred?: ModuleInfo): ResolvedExample | undefined {
+  // The package's own entry first, then a module named like the called function (`succ(…)` → succ.js,
+  // even when another file's function is also called succ), then the other entries, by rank.
+  const called = namesUsed(example.call)[0]?.name;
+  const namedLike = (m: ModuleInfo) => Number(!!called && fileBaseName(m) === called);
   const ordered = preferred
     ? [preferred, ...mods.filter((m) => m !== preferred)]
-    : [...mods].sort((a, b) => Number(b.entry) - Number(a.entry) || b.file.rank - a.file.rank);
+    : [...mods].sort(
+        (a, b) =>
+          Number(!!b.mainEntry) - Number(!!a.mainEntry) ||
+          namedLike(b) - namedLike(a) ||
+          Number(b.entry) - Number(a.entry) ||
+          b.file.rank - a.file.rank,
+      );
   for (const mod of ordered) {
     const r = resolveIn(example, mod);
     if (r) return r;
@@ -97,6 +107,8 @@ function throughSetup(
 
 function bindingForName(name: string, mod: ModuleInfo, prop?: string): OracleBinding | undefined {
   if (name === mod.local) return { local: name, import: mainImport(mod) };
+  // A file's module value by its file name (`pred(…)` for pred.js whose function is named otherwise).
+  if (mod.main && !mod.entry && name === fileBaseName(mod)) return { local: name, import: mainImport(mod) };
   // Docs name the package by their own alias (`R.add(2, 3)` in ramda's @example): an unknown name
   // whose property an entry point exports is that entry's module value.
   if (prop && mod.entry && !mod.runtime.some((s) => s.name === name) && mod.runtime.some((s) => s.name === prop && s !== mod.main))
