@@ -150,6 +150,9 @@ describe('crawler entry points: package.json resolved as Node resolves it', () =
       ],
     };
     assert.deepEqual(alternateBuildDirs(entries, [pkg], ['src/index.js']), ['es/', 'dist/']);
+    // main at the package root, module in es/ (voca): es/ is another build, not part of the root's code
+    const rootMain = { dir: '', manifest: 'package.json', json: { name: 'voca', main: 'index.js', module: 'es/index.js' } };
+    assert.deepEqual(alternateBuildDirs({ entry_points: [{ path: 'es/index.js', kind: 'module' }] }, [rootMain], ['index.js']), ['es/']);
   });
 
   it('a file `exports` does not expose has no package specifier; without `exports` every file is importable', () => {

@@ -157,5 +157,7 @@ export function alternateBuildDirs(out: EntryList, pkgs: NpmPackage[], seeds: st
   for (const pkg of pkgs)
     for (const t of exportTargets(pkg.json.exports))
       if (t.target.includes('*')) others.push(dirOf(join(pkg.dir, t.target.slice(0, t.target.indexOf('*')))));
-  return [...new Set(others)].filter((d) => d && ![...seedDirs].some((s) => s.startsWith(d) || d.startsWith(s)));
+  // A seed at the package root ('' : voca's index.js beside es/) holds no other build inside it.
+  const overlaps = (s: string, d: string) => s === d || (s !== '' && d.startsWith(s)) || s.startsWith(d);
+  return [...new Set(others)].filter((d) => d && ![...seedDirs].some((s) => overlaps(s, d)));
 }
