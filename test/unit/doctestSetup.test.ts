@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { withCarriedSetup } from '../../server/src/agents/crawler/doctestSetup';
 import { doctestBlocks } from '../../server/src/agents/crawler/pyDocstring';
 import { parseDoctest } from '../../server/src/agents/generator/doctest';
+import { requirePytest } from '../helpers/python';
 
 // humanize 4.4.0's precisedelta docstring, shortened: setup in the first blocks, calls further down.
 const DOC = `Return a precise representation of a timedelta.
@@ -59,12 +60,11 @@ describe('doctest blocks of one docstring share their setup', () => {
     assert.equal(own[2], '>>> x = 2\n>>> y = x + 1\n>>> y\n3');
   });
 
-  it('each carried block runs on its own under Python doctest', function () {
-    const probe = spawnSync('python3', ['-c', 'import doctest'], { encoding: 'utf8' });
-    if (probe.status !== 0) this.skip();
+  it('each carried block runs on its own under Python doctest', () => {
+    const python = requirePytest(); // a python3 is needed: fails with the install hint, never skips
     const script =
       'import doctest, sys\nfor b in sys.stdin.read().split("\\0"):\n  t = doctest.DocTestParser().get_doctest(b, {}, "b", None, 0)\n  r = doctest.DocTestRunner().run(t)\n  assert r.failed == 0, b\nprint("ok")';
-    const runs = (blocks: string[]) => spawnSync('python3', ['-c', script], { input: blocks.join('\0'), encoding: 'utf8' });
+    const runs = (blocks: string[]) => spawnSync(python, ['-c', script], { input: blocks.join('\0'), encoding: 'utf8' });
     // As the blocks were split, the third fails with NameError: name 'delta' is not defined.
     const split = runs(doctestBlocks(DOC));
     assert.notEqual(split.status, 0);
