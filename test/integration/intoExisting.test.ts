@@ -181,10 +181,13 @@ describe('--into-existing and the verifier: only this run’s tests leave the pe
     const id = s.verification!.results[0].caseId;
     assert.ok(
       q.endsWith(
-        `  it.skip('${id}: zeroPad(\\'7\\', 3) returns \\'007\\'', () => {\n    const actual = zeroPad('7', 3);\n    assert.strictEqual(actual, '007');\n  });\n});\n`,
+        `('${id}: zeroPad(\\'7\\', 3) returns \\'007\\'', () => {\n    const actual = zeroPad('7', 3);\n    assert.strictEqual(actual, '007');\n  });\n});\n`,
       ),
       q,
     );
+    // the quarantined test is skipped, not run: node:test reports it as a skip under its name
+    const quarantined = execFileSync(process.execPath, ['--test', 'test/padkit.amtp.quarantine.test.js'], { cwd: ws, encoding: 'utf8' });
+    assert.match(quarantined, new RegExp(`ok 1 - ${id}: zeroPad\\('7', 3\\) returns '007' # SKIP`));
     const out = execFileSync(process.execPath, ['--test', 'test/'], { cwd: ws, encoding: 'utf8' });
     assert.match(out, /# pass 1\n# fail 0/);
   });
