@@ -53,13 +53,7 @@ async function pickDepth(): Promise<P.Depth | undefined> {
     description: d === def ? 'default' : '',
     detail: DEPTH_DETAIL[d],
   }));
-  return (
-    await vscode.window.showQuickPick(items, {
-      title: 'AMTP: test depth',
-      placeHolder: 'How deep should the generated tests go?',
-      ignoreFocusOut: true,
-    })
-  )?.label as P.Depth | undefined;
+  return pickLabel(items, 'AMTP: test depth', 'How deep should the generated tests go?');
 }
 
 async function pickFramework(ctx: Ctx): Promise<P.FrameworkChoice | undefined> {
@@ -80,13 +74,16 @@ async function pickFramework(ctx: Ctx): Promise<P.FrameworkChoice | undefined> {
       .filter(Boolean)
       .join(' · '),
   }));
-  return (
-    await vscode.window.showQuickPick(items, {
-      title: 'AMTP: test framework',
-      placeHolder: 'Which framework should the tests use?',
-      ignoreFocusOut: true,
-    })
-  )?.label as P.FrameworkChoice | undefined;
+  return pickLabel(items, 'AMTP: test framework', 'Which framework should the tests use?');
+}
+
+/** The label of the picked item, typed as the choices it was built from; undefined when dismissed. */
+async function pickLabel<T extends string>(
+  items: (vscode.QuickPickItem & { label: T })[],
+  title: string,
+  placeHolder: string,
+): Promise<T | undefined> {
+  return (await vscode.window.showQuickPick(items, { title, placeHolder, ignoreFocusOut: true }))?.label;
 }
 
 export async function generate(
