@@ -60,6 +60,11 @@ describe('verdicts: load errors, unmet goals and possible bugs (fake OpenAI)', f
   const repairCalls = () => fake.requests.filter((q: ReceivedRequest) => q.envelope?.from_agent === 'verifier');
   const repairPayload = (i: number) =>
     (repairCalls()[i].envelope as unknown as { payload: { error: string; imports?: string; test: string } }).payload;
+  /** The engineer writes `body` for case `id`; its one repair session gives up. */
+  const scriptBodyThenGiveUp = (id: string, body: string) => {
+    fake.script('engineer', fence({ schema_version: '1', tests: [{ case_id: id, body }], not_written: [] }));
+    fake.script('engineer', fence({ schema_version: '1', case_id: id, verdict: 'cannot_fix', reason: 'gave up' }));
+  };
   /** The add case, its oracle binding `local` (a wrong export name makes the ESM file fail to load). */
   const caseWith = (local: string) => ({
     ...structuredClone(ADD_CASE),
@@ -134,15 +139,7 @@ describe('verdicts: load errors, unmet goals and possible bugs (fake OpenAI)', f
   it('a wrong test whose body repeats the documented literal is not a possible bug: it goes to repair', async () => {
     const ws = await workspace({ 'index.js': ADDER, 'README.md': README }, { type: 'module' });
     const id = caseIdOf(ADD_CASE);
-    fake.script(
-      'engineer',
-      fence({
-        schema_version: '1',
-        tests: [{ case_id: id, body: '// the README says add(2, 3) is 5\nassert.equal(add(2, 3), 6);' }],
-        not_written: [],
-      }),
-    );
-    fake.script('engineer', fence({ schema_version: '1', case_id: id, verdict: 'cannot_fix', reason: 'gave up' }));
+    scriptBodyThenGiveUp(id, '// the README says add(2, 3) is 5\nassert.equal(add(2, 3), 6);');
     const { v } = await generate(ws);
     assert.deepEqual(
       v.results.map((x) => [x.caseId, x.outcome]),
@@ -161,8 +158,7 @@ describe('verdicts: load errors, unmet goals and possible bugs (fake OpenAI)', f
     const c = { ...structuredClone(ADD_CASE), oracle: { ...ADD_CASE.oracle, bindings: [{ local: 'add', import: 'default' as const }] } };
     const id = caseIdOf(c);
     fake.script('generator', fence({ schema_version: '1', cases: [c] }));
-    fake.script('engineer', fence({ schema_version: '1', tests: [{ case_id: id, body: 'assert.equal(add(2, 3), 5);' }], not_written: [] }));
-    fake.script('engineer', fence({ schema_version: '1', case_id: id, verdict: 'cannot_fix', reason: 'gave up' }));
+    scriptBodyThenGiveUp(id, 'assert.equal(add(2, 3), 5);');
     const { v } = await generate(ws);
     assert.deepEqual(
       v.results.map((x) => x.outcome),
@@ -199,15 +195,7 @@ describe('verdicts: load errors, unmet goals and possible bugs (fake OpenAI)', f
     const id = caseIdOf(c);
     fake.script('generator', fence({ schema_version: '1', cases: [c] }));
     // The body reaches for `textkit.core`, a name the file never imported: NameError in the test itself.
-    fake.script(
-      'engineer',
-      fence({
-        schema_version: '1',
-        tests: [{ case_id: id, body: 'assert textkit.core.slug("Hello World") == "hello-world"' }],
-        not_written: [],
-      }),
-    );
-    fake.script('engineer', fence({ schema_version: '1', case_id: id, verdict: 'cannot_fix', reason: 'gave up' }));
+    scriptBodyThenGiveUp(id, 'assert textkit.core.slug("Hello World") == "hello-world"');
     const { v } = await generate(ws);
     assert.deepEqual(
       v.results.map((x) => [x.caseId, x.outcome]),
