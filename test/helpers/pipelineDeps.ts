@@ -1,3 +1,4 @@
+import { createProvider } from '../../server/src/app/providers';
 import { standardStages } from '../../server/src/app/stages';
 import { crawlMap } from '../../server/src/agents/crawler/staticMap';
 import { approveAll } from '../../server/src/gateway/approvers';
@@ -29,5 +30,18 @@ export function openAiDeps(
     backoff: { rateLimitBaseMs: 10, transientBaseMs: 5, maxTransportRetries: 3 },
     signal: opts.signal,
     onEvent: (e) => opts.events?.push(e),
+  };
+}
+
+/** Real pipeline wiring with the offline provider. */
+export function offlineDeps(ws: string, approver: Approver = approveAll, extra: Partial<PipelineDeps> = {}): PipelineDeps {
+  return {
+    workspace: ws,
+    store: new RunStore(ws),
+    provider: createProvider({ provider: 'offline' }),
+    approver,
+    stages: standardStages(),
+    crawl: crawlMap,
+    ...extra,
   };
 }

@@ -1,17 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { standardStages } from '../../server/src/app/stages';
-import { crawlMap, crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
+import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { approveAll, deferAll, rejectAll } from '../../server/src/gateway/approvers';
 import type { Approver } from '../../server/src/gateway/gateway';
 import { connectInProcess } from '../../server/src/mcp/inProcess';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
-import { createProvider } from '../../server/src/app/providers';
-import { RunStore } from '../../server/src/pipeline/store';
 import { FakeOpenAi, type ReceivedRequest, type ScriptedReply } from '../helpers/fakeOpenAi';
-import { openAiDeps } from '../helpers/pipelineDeps';
+import { openAiDeps, offlineDeps } from '../helpers/pipelineDeps';
 import { ADD_CASE, GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace } from '../helpers/scriptedModel';
 import { rmTemp, snapshot, tally } from './helpers/common';
 
@@ -167,17 +164,7 @@ describe('hostile 3: hostile workspaces', function () {
   ] as [string, Approver][]) {
     it(`offline provider on the hostile workspace (${label}): only new test files are written, nothing outside changes`, async () => {
       const before = await snapshot(parent);
-      const run = await startRun(
-        {
-          workspace: ws,
-          store: new RunStore(ws),
-          provider: createProvider({ provider: 'offline' }),
-          approver,
-          stages: standardStages(),
-          crawl: crawlMap,
-        },
-        resolveParams({ provider: 'offline' }),
-      );
+      const run = await startRun(offlineDeps(ws, approver), resolveParams({ provider: 'offline' }));
       assert.equal(run.status, 'completed', run.reason);
       const after = await snapshot(parent);
       const changed = diffKeys(before, after).filter((k) => !k.startsWith(`${path.basename(ws)}/.amtp/`));

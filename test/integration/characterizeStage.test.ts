@@ -7,21 +7,17 @@ import { promisify } from 'node:util';
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createProvider } from '../../server/src/app/providers';
-import { standardStages } from '../../server/src/app/stages';
-import { crawlMap } from '../../server/src/agents/crawler/staticMap';
 import { DEFAULT_VERIFY, type RunParams, type RunRecord } from '../../server/src/core/run';
 import { approveAll, deferAll, runWideApprovalId } from '../../server/src/gateway/approvers';
 import type { Approver } from '../../server/src/gateway/gateway';
 import { resolveParams } from '../../server/src/pipeline/config';
-import type { PipelineDeps } from '../../server/src/pipeline/deps';
 import { resumeRun, startRun } from '../../server/src/pipeline/orchestrator';
 import { RunStore } from '../../server/src/pipeline/store';
 import { summarize } from '../../server/src/pipeline/summary';
 import { runCli } from '../helpers/cli';
 import { requirePytest } from '../helpers/python';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
-import { openAiDeps } from '../helpers/pipelineDeps';
+import { openAiDeps, offlineDeps } from '../helpers/pipelineDeps';
 import { goodModel, makeBigAddWorkspace } from '../helpers/scriptedModel';
 
 const execFileP = promisify(execFile);
@@ -33,17 +29,7 @@ async function workspace(): Promise<string> {
   return ws;
 }
 
-function deps(ws: string, approver: Approver, extra: Partial<PipelineDeps> = {}): PipelineDeps {
-  return {
-    workspace: ws,
-    store: new RunStore(ws),
-    provider: createProvider({ provider: 'offline' }),
-    approver,
-    stages: standardStages(),
-    crawl: crawlMap,
-    ...extra,
-  };
-}
+const deps = offlineDeps;
 
 function params(characterize: boolean, verify = true): RunParams {
   return { ...resolveParams({ provider: 'offline' }), verify: { ...DEFAULT_VERIFY, enabled: verify, runs: 1 }, characterize };

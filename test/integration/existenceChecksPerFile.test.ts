@@ -5,14 +5,10 @@ import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createProvider } from '../../server/src/app/providers';
-import { standardStages } from '../../server/src/app/stages';
-import { crawlMap } from '../../server/src/agents/crawler/staticMap';
 import { DEFAULT_VERIFY } from '../../server/src/core/run';
-import { approveAll } from '../../server/src/gateway/approvers';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
-import { RunStore } from '../../server/src/pipeline/store';
+import { offlineDeps } from '../helpers/pipelineDeps';
 
 const REPO = path.resolve(__dirname, '../..');
 // Two exports with no documented result: each gets only an existence check, in hello's test file.
@@ -33,15 +29,7 @@ describe('verifier: existence-only checks are judged when coverage is measured p
     dirs.push(ws);
     await fsp.cp(path.join(REPO, 'test/fixtures/verifier-marker'), ws, { recursive: true });
     await fsp.appendFile(path.join(ws, 'index.js'), UNDOCUMENTED);
-    const deps = {
-      workspace: ws,
-      store: new RunStore(ws),
-      provider: createProvider({ provider: 'offline' }),
-      approver: approveAll,
-      stages: standardStages(),
-      crawl: crawlMap,
-    };
-    const run = await startRun(deps, {
+    const run = await startRun(offlineDeps(ws), {
       ...resolveParams({ provider: 'offline' }),
       verify: { ...DEFAULT_VERIFY, runs: 1, maxCoverageRuns },
       characterize: false,

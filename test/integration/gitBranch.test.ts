@@ -5,19 +5,14 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { createProvider } from '../../server/src/app/providers';
-import { standardStages } from '../../server/src/app/stages';
-import { crawlMap } from '../../server/src/agents/crawler/staticMap';
 import { DEFAULT_VERIFY, type RunRecord } from '../../server/src/core/run';
 import { approveAll, deferAll, rejectAll } from '../../server/src/gateway/approvers';
-import type { Approver } from '../../server/src/gateway/gateway';
 import { branchNameFor, cleanBranchName, checkedBranchName } from '../../server/src/git/branchName';
 import { commitMessage } from '../../server/src/git/stage';
 import { resolveParams } from '../../server/src/pipeline/config';
-import type { PipelineDeps } from '../../server/src/pipeline/deps';
 import { resumeRun, startRun } from '../../server/src/pipeline/orchestrator';
-import { RunStore } from '../../server/src/pipeline/store';
 import { makeAddWorkspace } from '../helpers/scriptedModel';
+import { offlineDeps } from '../helpers/pipelineDeps';
 
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'Person',
@@ -40,16 +35,7 @@ async function gitWorkspace(): Promise<string> {
   return ws;
 }
 
-function deps(ws: string, approver: Approver): PipelineDeps {
-  return {
-    workspace: ws,
-    store: new RunStore(ws),
-    provider: createProvider({ provider: 'offline' }),
-    approver,
-    stages: standardStages(),
-    crawl: crawlMap,
-  };
-}
+const deps = offlineDeps;
 
 function params(commit: boolean) {
   return { ...resolveParams({ provider: 'offline' }), verify: { ...DEFAULT_VERIFY, runs: 1 }, commit };
