@@ -6,17 +6,7 @@
 // the agent's result (AgentResults), the artifact the next agent's batches are cut from.
 import type { AgentId, ArtifactKind } from '../core/agents';
 import type { SchemaName } from './schemas';
-import type {
-  CasePlan,
-  Characterization,
-  CrawlerOutput,
-  CrawlerPatch,
-  EngineerInput,
-  EngineerOutput,
-  RepairOutput,
-  TestBodies,
-  TestCases,
-} from './types';
+import type { SchemaTypes } from './schemaTypes';
 
 /** What each agent's batch reply must satisfy. */
 export const OUTPUT_SCHEMA = {
@@ -39,35 +29,22 @@ export const RESULT_SCHEMA = {
   engineer: 'engineer-output',
 } as const satisfies Record<AgentId, SchemaName>;
 
-export interface AgentInputs {
-  crawler: CrawlerOutput;
-  generator: CrawlerOutput;
-  engineer: EngineerInput;
-}
-
-export interface AgentOutputs {
-  crawler: CrawlerPatch;
-  generator: CasePlan;
-  engineer: TestBodies;
-}
-
-export interface AgentResults {
-  crawler: CrawlerOutput;
-  generator: TestCases;
-  engineer: EngineerOutput;
-}
+/** The type of each agent's batch envelope payload, batch reply and merged result: the schemas' types. */
+export type AgentInputs = { [A in AgentId]: SchemaTypes[(typeof INPUT_SCHEMA)[A]] };
+export type AgentOutputs = { [A in AgentId]: SchemaTypes[(typeof OUTPUT_SCHEMA)[A]] };
+export type AgentResults = { [A in AgentId]: SchemaTypes[(typeof RESULT_SCHEMA)[A]] };
 
 /** The content type of each kind of persisted artifact. */
 export interface ArtifactContents {
-  crawler_output: CrawlerOutput;
-  generator_output: TestCases;
-  engineer_output: EngineerOutput;
-  repair_output: RepairOutput;
-  crawler_batch: CrawlerPatch;
-  generator_batch: CasePlan;
-  engineer_batch: TestBodies;
-  static_map: CrawlerOutput;
-  characterization: Characterization;
+  crawler_output: AgentResults['crawler'];
+  generator_output: AgentResults['generator'];
+  engineer_output: AgentResults['engineer'];
+  repair_output: SchemaTypes['repair-output'];
+  crawler_batch: AgentOutputs['crawler'];
+  generator_batch: AgentOutputs['generator'];
+  engineer_batch: AgentOutputs['engineer'];
+  static_map: SchemaTypes['crawler-output'];
+  characterization: SchemaTypes['characterization'];
 }
 
 export type ContentOf<K extends ArtifactKind> = ArtifactContents[K];
