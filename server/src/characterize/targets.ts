@@ -7,6 +7,7 @@ import { bindingFor, describeModules, normalizePath, targetOf, type ModuleInfo }
 import { symbolInfo } from '../agents/engineer/batches';
 import type { CrawlerOutput, OracleBinding, SymbolInfo, TestCase, TestCases } from '../contracts/types';
 import type { CharTarget } from './characterize';
+import { exampleArgs } from './exampleArgs';
 
 /** How a test reaches a characterized function: the generator's target, binding and access expression. */
 export interface CharReach {
@@ -46,23 +47,6 @@ export function exportPath(binding: OracleBinding, access: string): string[] | u
   }
 }
 
-/** Argument lists of documented calls `name(a, b)` whose arguments are JSON literals (no result needed). */
-function exampleArgs(symbol: SymbolInfo): unknown[][] {
-  const short = symbol.name.split('.').pop()!;
-  const out: unknown[][] = [];
-  for (const ex of symbol.examples ?? []) {
-    for (const m of ex.matchAll(new RegExp(`\\b${short.replace(/\$/g, '\\$')}\\(([^()]*)\\)`, 'g'))) {
-      try {
-        const args = JSON.parse(`[${m[1].replace(/'([^'\\]*)'/g, '"$1"')}]`) as unknown[];
-        out.push(args);
-      } catch {
-        // not literal arguments (variables, calls): the other seeds cover the function
-      }
-    }
-  }
-  return out.slice(0, 10);
-}
-
 function signatureOf(symbol: SymbolInfo): string | undefined {
   if (symbol.params?.some((p) => p.type)) return `(${symbol.params.map((p) => (p.type ? `${p.name}: ${p.type}` : p.name)).join(', ')})`;
   return symbol.signature;
@@ -91,7 +75,7 @@ export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
         signature: signatureOf(symbol),
         doc: info.doc,
         source: info.source,
-        examples: exampleArgs(symbol),
+        examples: exampleArgs(symbol.name, symbol.examples ?? [], mod.language === 'python' ? 'python' : 'javascript'),
       });
       job.reach.set(path.join('.'), { target, access, bindings: [binding], replaces: cases.map((c) => c.id) });
     }
