@@ -12,6 +12,7 @@ import { approveAll, deferAll, runWideApprovalId } from '../../server/src/gatewa
 import type { Approver } from '../../server/src/gateway/gateway';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { resumeRun, startRun } from '../../server/src/pipeline/orchestrator';
+import { sealApproval } from '../../server/src/pipeline/ownership';
 import { RunStore } from '../../server/src/pipeline/store';
 import { summarize } from '../../server/src/pipeline/summary';
 import { runCli } from '../helpers/cli';
@@ -172,7 +173,7 @@ describe('characterize stage', function () {
     // `amtp approve` records the decision; the resumed run finds it. Any other question would be a "no".
     const store = new RunStore(ws);
     const rec = (await store.getRun(waiting.id))!;
-    rec.approvals[0] = { ...rec.approvals[0], decision: 'approved', decidedBy: 'test' };
+    rec.approvals[0] = sealApproval(waiting.id, ws, { ...rec.approvals[0], decision: 'approved', decidedBy: 'test' });
     await store.saveRun(rec);
     const onlyRecorded: Approver = { ask: async () => ({ decision: 'rejected', by: 'not asked twice' }) };
     const done = await resumeRun(deps(ws, onlyRecorded), waiting.id);

@@ -7,6 +7,7 @@ import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunRecord } from '../core/run';
 import { deferAll } from '../gateway/approvers';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
+import { sealApproval } from '../pipeline/ownership';
 import { RunStore } from '../pipeline/store';
 import { recordedDeps } from '../record/wire';
 import { riskFlags } from './args';
@@ -85,7 +86,7 @@ export async function approve(positionals: string[], v: FlagValues, signal: Abor
   const saved = await store.saveRun({
     ...run,
     approvals: run.approvals.map((a) =>
-      a.decision === 'pending' ? { ...a, decision, note: v.note, decidedBy: 'cli approve', decidedAt: now } : a,
+      a.decision === 'pending' ? sealApproval(run.id, ws, { ...a, decision, note: v.note, decidedBy: 'cli approve', decidedAt: now }) : a,
     ),
     // Pending files are settled again on resume, now with a decision on record.
     files: run.files.filter((f) => f.action !== 'pending'),

@@ -107,6 +107,8 @@ export interface ApprovalRecord {
   decidedBy?: string;
   requestedAt: string;
   decidedAt?: string;
+  /** an HMAC of the decision and what it covers, under the person's owner key (pipeline/ownership.ts) */
+  seal?: string;
 }
 
 export interface AuditRow {

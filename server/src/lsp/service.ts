@@ -9,6 +9,7 @@ import { resumeRun, startRun } from '../pipeline/orchestrator';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
 import { RunStore } from '../pipeline/store';
+import { ignoredRunsNote } from '../pipeline/runRecords';
 import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
@@ -217,12 +218,9 @@ export class AmtpService {
   }
 
   async runs(): Promise<P.RunsResult> {
-    const runs = await this.store.listRuns();
-    const foreign = await this.store.foreignRunIds();
-    if (foreign.length)
-      this.port.log(
-        `warning: ignoring ${foreign.length} run record(s) in .amtp/runs that were not created by you in this workspace (they may have come with the repository): ${foreign.join(', ')}`,
-      );
+    const { runs, ignored } = await this.store.scanRuns();
+    const note = ignoredRunsNote(ignored);
+    if (note) this.port.log(`warning: ${note}`);
     return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
   }
 
