@@ -2,7 +2,7 @@ import type { CrawlerOutput, KeyFile } from '../../contracts/types';
 import { formatContractErrors, validate } from '../../contracts/validate';
 import { type ResponseCache, type CacheStats } from '../../mcp/cache';
 import { connectInProcess } from '../../mcp/inProcess';
-import type { TreeEntry } from '../../mcp/walk';
+import { MAX_DEPTH, type TreeEntry } from '../../mcp/walk';
 import type { TreeResult } from '../../mcp/treeTool';
 import { loadJsParser, type JsParser } from './jsParser';
 import { analyseWave } from './analyseFiles';
@@ -48,7 +48,8 @@ export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {})
     analyse(new WorkspaceReader(opts.tap ? opts.tap(tools) : tools), workspace, opts).then((map) => checked(map, opts));
   // A replay answers the tools from a recording: no workspace, no server.
   if (opts.tools) return { map: await read(opts.tools), cache: { hits: 0, misses: 0, entries: 0, bytes: 0, evictions: 0 } };
-  const ws = await connectInProcess(workspace, { cache: opts.cache, walk: { gitignore: opts.gitignore } });
+  // Unredacted: the crawler parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
+  const ws = await connectInProcess(workspace, { cache: opts.cache, walk: { gitignore: opts.gitignore }, redact: false });
   try {
     const before = ws.cache.stats();
     const map = await read(clientCaller(ws.client));
@@ -113,7 +114,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   );
   const { reached, js } = await parseReachable(c, out, pkgs, code, opts);
   c.skipped.push(...reached.skipped);
-  const omitted = parseOmissions(code, reached, opts);
+  const omitted = [...treeOmissions(tree), ...parseOmissions(code, reached, opts)];
   await typedUmdExports(c, out, reached.facts, js, pkgs);
   out.key_files = rankKeyFiles(reached, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
   if (omitted.length) out.omitted = omitted;
@@ -249,6 +250,18 @@ async function parseReachable(
     resolve: (from, spec) => resolveImport(from, spec, c.ix.paths),
   });
   return { reached, js };
+}
+
+/** What the walk itself cut: folders past its depth limit (each is named in the map's skipped list too). */
+function treeOmissions(tree: TreeResult): NonNullable<CrawlerOutput['omitted']> {
+  if (!tree.depthCut) return [];
+  return [
+    {
+      what: `folders deeper than ${MAX_DEPTH} levels, not listed`,
+      count: tree.depthCut,
+      reason: `the tree walk stops at ${MAX_DEPTH} levels (server/src/mcp/walk.ts)`,
+    },
+  ];
 }
 
 function parseOmissions(code: Map<string, TreeEntry>, reached: Reached, opts: CrawlOptions): NonNullable<CrawlerOutput['omitted']> {
