@@ -254,13 +254,19 @@ export interface LmChatParams {
   justification: string;
   /** the client gives up after this long without a text fragment */
   idleTimeoutMs: number;
+  /** the client gives up after this long in all, however the text streams */
+  deadlineMs: number;
   maxOutputTokens: number;
+  /** the client stops reading once the text passes this many UTF-8 bytes and answers with `cut` */
+  maxReplyBytes: number;
 }
 export interface LmChatResult {
   content?: string;
   model?: string;
   /** counted with the model's own tokenizer (vscode.lm reports no usage) */
   usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
+  /** the text went on past maxReplyBytes: `content` is what came before */
+  cut?: boolean;
   error?: { kind: 'NoPermissions' | 'Blocked' | 'NotFound' | 'Cancelled' | 'Timeout' | 'Other'; message: string };
 }
 /** Sent from the server to the client: one agent request through vscode.lm (one request per session); cancellable. */
@@ -293,6 +299,8 @@ export interface ServerSettings {
   headers?: Record<string, string>;
   /** idle seconds before a model request is given up (default 600) */
   modelTimeoutSeconds?: number;
+  /** seconds in all before a model request is given up (default: derived from the idle timeout and the output bound) */
+  modelDeadlineSeconds?: number;
   /** most tokens of one reply: batches are sized to it and every request carries it (default 4096) */
   maxOutputTokens?: number;
   /** ask for structured output (default true) */

@@ -151,7 +151,9 @@ const chatParams = (over: Partial<P.LmChatParams> = {}): P.LmChatParams => ({
   ],
   justification: 'because',
   idleTimeoutMs: 1000,
+  deadlineMs: 60_000,
   maxOutputTokens: 4096,
+  maxReplyBytes: 28_672,
   ...over,
 });
 

@@ -120,6 +120,13 @@ export const FLAGS = {
     commands: ENDPOINT_FLAGS,
     check: positiveNumber,
   },
+  deadline: {
+    type: 'string',
+    value: 'SECONDS',
+    help: 'give a model request up after this many seconds in all, however it streams (default AMTP_DEADLINE_SECONDS, else the --timeout plus one second for every 4 tokens of --max-output-tokens: 1624 s by default)',
+    commands: ENDPOINT_FLAGS,
+    check: positiveNumber,
+  },
   header: {
     type: 'string',
     multiple: true,

@@ -289,6 +289,7 @@ export class AmtpService {
       azureApiVersion: s.azureApiVersion,
       headers: s.headers,
       timeoutSeconds: s.modelTimeoutSeconds,
+      deadlineSeconds: s.modelDeadlineSeconds,
       maxOutputTokens: s.maxOutputTokens,
       structuredOutput: s.structuredOutput,
       lm: this.port.lm,

@@ -4,16 +4,18 @@
 import { SCHEMAS } from '../contracts/schemas';
 import type { TestCase } from '../contracts/types';
 import { frameworkConventions } from '../frameworks';
-import { MalformedLlmOutput } from '../llm/errors';
+import { LlmConfigError, MalformedLlmOutput } from '../llm/errors';
+import { estimateTokens } from '../agents/budget';
 import { SchemaValidationError } from '../core/errors';
 import type { ChatRequest, LlmProvider } from '../llm/provider';
 import { SANITIZER_VERSION, sanitize } from '../llm/sanitize';
+import { checkReplySize } from '../llm/replyLimits';
 import { requireValid } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { HandoffEnvelope } from '../contracts/envelope';
 import type { RunStore } from '../pipeline/store';
 import type { Framework } from '../core/frameworks';
-import type { RunRecord } from '../core/run';
+import { DEFAULT_BATCHING, type RunRecord } from '../core/run';
 
 export const REPAIR_ROLE = `You are the Test Engineer of AMTP, in a repair session for one failing test.
 The user message is a canonical JSON envelope from the verifier. Its payload holds the planned case
@@ -89,6 +91,7 @@ export function repairEnvelope(i: RepairInput): string {
 
 /** Steps 2–4 of the boundary for a repair reply. */
 export function acceptRepair(raw: string, caseId: string): RepairReply {
+  checkReplySize('repair', raw);
   const text = sanitize(raw);
   let parsed: unknown;
   try {
@@ -109,6 +112,26 @@ export function acceptRepair(raw: string, caseId: string): RepairReply {
   return reply;
 }
 
+/**
+ * The repair session's two messages within --max-input-tokens: the earlier attempts are left out
+ * first; a request still over the bound is not sent (the test is then dropped with the reason).
+ */
+function boundedMessages(input: RepairInput, limit: number): ChatRequest['messages'] {
+  const system = repairSystemPrompt(input.framework);
+  let envelope = repairEnvelope(input);
+  if (estimateTokens(system) + estimateTokens(envelope) > limit && input.previous.length)
+    envelope = repairEnvelope({ ...input, previous: [] });
+  const tokens = estimateTokens(system) + estimateTokens(envelope);
+  if (tokens > limit)
+    throw new LlmConfigError(
+      `the repair request for ${input.caseId} would be ${tokens} tokens, over --max-input-tokens ${limit}; it was not sent`,
+    );
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: envelope },
+  ];
+}
+
 /** Opens a new session, sends the two messages, accepts and persists the reply. The session is dropped on return. */
 export async function requestRepair(
   provider: LlmProvider,
@@ -117,10 +140,9 @@ export async function requestRepair(
   signal?: AbortSignal,
 ): Promise<{ reply: RepairReply; artifactId: string }> {
   const run = input.run;
-  const messages: ChatRequest['messages'] = [
-    { role: 'system', content: repairSystemPrompt(input.framework) },
-    { role: 'user', content: repairEnvelope(input) },
-  ];
+  // What goes to a model is held to the input bound; the offline engines send nothing anywhere.
+  const limit = provider.name === 'offline' ? Infinity : (run.params.batching?.inputTokens ?? DEFAULT_BATCHING.inputTokens);
+  const messages = boundedMessages(input, limit);
   const model = run.params.models.engineer;
   const session = provider.openSession('engineer');
   const responseSchema = { name: 'repair-output', schema: SCHEMAS['repair-output'] as Record<string, unknown> };

@@ -7,6 +7,7 @@ import type { CrawlerOutput, CrawlerPatch, KeyFile } from '../../contracts/types
 import type { AgentBatching, PlannedBatch } from '../batching';
 import { validate } from '../../contracts/validate';
 import { cutToTokens, estimateTokens, pack, type Item } from '../budget';
+import { boundNotes, droppedOperation } from './notes';
 
 type Example = CrawlerOutput['usage_examples'][number];
 type Sample = NonNullable<CrawlerOutput['samples']>[number];
@@ -214,26 +215,31 @@ export function applyToView(v: CrawlerOutput, patch: CrawlerPatch['patch']): Cra
   let doc = deepClone(v) as CrawlerOutput;
   const dropped: string[] = [];
   (patch as Operation[]).forEach((op, i) => {
-    const where = `patch operation ${i} (${op.op} ${op.path})`;
+    // fast-json-patch's messages go on to print the operation and the whole document: only their first line is kept.
     const problem = validatePatch([op], doc);
-    if (problem) return void dropped.push(`${where} was dropped: ${problem.message}`);
+    if (problem) return void dropped.push(droppedOperation(i, op, problem.message));
     let next: CrawlerOutput;
     try {
       next = applyPatch(deepClone(doc), [op], false, false).newDocument as CrawlerOutput;
     } catch (e) {
-      return void dropped.push(`${where} was dropped: ${(e as Error).message}`);
+      return void dropped.push(droppedOperation(i, op, (e as Error).message));
     }
     const r = validate('crawler-output', next);
     if (!r.ok)
       return void dropped.push(
-        `${where} was dropped: ${r.errors
-          .slice(0, 2)
-          .map((x) => `${x.path || '/'} ${x.message}`)
-          .join('; ')}`,
+        droppedOperation(
+          i,
+          op,
+          r.errors
+            .slice(0, 2)
+            .map((x) => `${x.path || '/'} ${x.message}`)
+            .join('; '),
+        ),
       );
     doc = next;
   });
-  return dropped.length ? { ...doc, notes: [...(doc.notes ?? []), ...dropped] } : doc;
+  const notes = [...(doc.notes ?? []), ...dropped];
+  return notes.length ? { ...doc, notes: boundNotes(notes) } : doc;
 }
 
 export const crawlerBatching: AgentBatching<'crawler'> = {
@@ -274,7 +280,7 @@ export const crawlerBatching: AgentBatching<'crawler'> = {
       const p = parts.get(k.path);
       return p ? { ...p[0], symbols: p.flatMap((x) => x.symbols) } : k;
     });
-    if (notes.size) merged.notes = [...notes];
+    if (notes.size) merged.notes = boundNotes(notes);
     return merged;
   },
 };
