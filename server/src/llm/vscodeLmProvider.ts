@@ -75,7 +75,7 @@ export class VscodeLmProvider implements LlmProvider {
             messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
             justification: LM_JUSTIFICATION,
             idleTimeoutMs: idle * 1000,
-            deadlineMs: (this.opts.deadlineSeconds ?? defaultDeadlineSeconds(idle, bound)) * 1000,
+            deadlineMs: ((this.opts.deadlineSeconds ?? 0) > 0 ? this.opts.deadlineSeconds! : defaultDeadlineSeconds(idle, bound)) * 1000,
             maxOutputTokens: bound,
             maxReplyBytes: streamLimitBytes(bound),
           },
