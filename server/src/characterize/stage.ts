@@ -10,6 +10,7 @@ import { crashPoint } from '../core/faults';
 import type { CharacterizationRecord, RunRecord } from '../core/run';
 import type { Characterization, ModuleCharacterizationDoc, TestCase } from '../contracts/types';
 import { requireValid } from '../contracts/validate';
+import { confinementPhrase, networkConfinement } from '../frameworks/run/confine';
 import { runWideApprovalId } from '../gateway/approvers';
 import type { Stage, StageContext } from '../pipeline/stage';
 import type { ModuleCharacterization } from './characterize';
@@ -74,7 +75,7 @@ export const characterizeStage: Stage = async (ctx) => {
   }
   await save((r) => {
     r.stage = 'characterize';
-    r.characterization = fresh({ modules: r.characterization?.modules ?? [] });
+    r.characterization = fresh({ modules: r.characterization?.modules ?? [], confinement: networkConfinement() });
   });
   const result = await runJobs(ctx, runnable);
   if (!result.ran) return stopped(ctx, result.decision);
@@ -98,7 +99,7 @@ async function runJobs(ctx: StageContext, runnable: CharJob[]): Promise<CharRunR
     {
       trusted: () => !deps.canExecute || deps.canExecute(),
       approvalId: runWideApprovalId(runId, 'tests.run'),
-      summary: `Run workspace code: ${n} module(s) in a sandbox to pin what their undocumented functions do (characterization tests), then the tests this run writes (one approval covers both)`,
+      summary: `Run workspace code: ${n} module(s) in a sandbox (${confinementPhrase()}) to pin what their undocumented functions do (characterization tests), then the tests this run writes (one approval covers both)`,
       signal: deps.signal,
       skip: new Set(runnable.filter((j) => finished.has(j.module)).map(abs)),
       done: async (m) => {

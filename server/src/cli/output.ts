@@ -31,6 +31,7 @@ export function summaryText(s: RunSummary): string {
         : `  characterization: ${c.status}${c.reason ? ` — ${c.reason}` : ''}`,
     );
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
+  if (s.confinement) out.push(`  workspace code is confined: ${s.confinement.detail}`);
   if (s.layoutNote) out.push(`  ${s.layoutNote}`);
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);
   const v = s.verification;

@@ -231,6 +231,14 @@ export interface BranchRecord {
   labels?: string[];
 }
 
+/** How the workspace code a run executes is confined (server/src/frameworks/run/confine.ts, docs/security.md). */
+export interface Confinement {
+  /** `namespace`: a network namespace with loopback only; `node-guard`: Node processes refuse other hosts */
+  network: 'namespace' | 'node-guard';
+  /** one line for people */
+  detail: string;
+}
+
 /** The characterize stage's progress: each module's result is its own artifact, saved as soon as it is done. */
 export interface CharacterizationRecord {
   status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
@@ -243,6 +251,8 @@ export interface CharacterizationRecord {
   targets: number;
   /** characterization cases kept (they replace the existence checks of their targets) */
   kept: number;
+  /** how the code it ran was confined */
+  confinement?: Confinement;
   /** existence-only cases replaced */
   replaced: number;
   stable: number;
@@ -315,6 +325,8 @@ export interface VerificationRecord {
   runs: number;
   /** runner invocations made */
   executions: number;
+  /** how the tests it ran were confined */
+  confinement?: Confinement;
   filters: FilterStep[];
   results: CaseResult[];
   /** percent of coverage units (statements, branches, functions; Python: lines, arcs) of the files under test */

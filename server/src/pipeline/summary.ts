@@ -1,5 +1,5 @@
 import type { RunStore } from './store';
-import type { BranchRecord, RunRecord } from '../core/run';
+import type { BranchRecord, Confinement, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -72,6 +72,8 @@ export interface RunSummary {
     /** characterization tests the verifier kept (passing every run); absent before verification */
     kept?: number;
   };
+  /** how the workspace code the run executes (characterization, the test runs) is confined: network namespace or Node guard */
+  confinement?: Confinement;
   /** present when the run was asked to commit (--commit): the branch made, or why not */
   branch?: BranchRecord;
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
@@ -116,10 +118,16 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
     ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
     ...(run.characterization ? { characterization: characterizationSummary(run, cases) } : {}),
+    ...confinementOf(run),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
     usage: runUsage(run),
     health: runHealth(run),
   };
+}
+
+function confinementOf(run: RunRecord): Pick<RunSummary, 'confinement'> {
+  const c = run.verification?.confinement ?? run.characterization?.confinement;
+  return c ? { confinement: { ...c } } : {};
 }
 
 function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): NonNullable<RunSummary['characterization']> {

@@ -4,6 +4,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Framework } from '../core/frameworks';
+import type { Confinement } from '../core/run';
+import { networkConfinement } from '../frameworks/run/confine';
 import { pythonWithPytest } from '../frameworks/run/python';
 import { findRunnerDir, RUNNER_PACKAGES, unsupportedVersion } from '../frameworks/run/runnerBin';
 
@@ -15,6 +17,8 @@ export interface RunPlan {
   python?: string;
   /** why coverage cannot be measured (the filter is then skipped), if so */
   noCoverage?: string;
+  /** how the runner is confined on this machine (frameworks/run/confine.ts); part of the plan, so a replay reports the recorded one */
+  confinement?: Confinement;
 }
 
 /** The nearest directory at or above `from` whose node_modules holds `rel`. */
@@ -27,6 +31,11 @@ export function findBinDir(from: string, rel: string): string | undefined {
 
 /** A plan, or the reason the tests cannot run here (then the verifier is skipped, nothing asked). */
 export function planRun(framework: Framework, workspace: string, command: string, testFiles: string[]): RunPlan | { cannot: string } {
+  const plan = runnerPlan(framework, workspace, command, testFiles);
+  return 'cannot' in plan ? plan : { ...plan, confinement: networkConfinement() };
+}
+
+function runnerPlan(framework: Framework, workspace: string, command: string, testFiles: string[]): RunPlan | { cannot: string } {
   const env: Record<string, string> = {};
   for (const m of command.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=(\S+)/g)) env[m[1]] = m[2];
   const args: string[] = [];

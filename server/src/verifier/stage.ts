@@ -9,7 +9,8 @@ import type { Save, Stage } from '../pipeline/stage';
 import { testPlan } from '../pipeline/testPlan';
 import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
-import { planRun } from './runPlan';
+import { confinementPhrase } from '../frameworks/run/confine';
+import { planRun, type RunPlan } from './runPlan';
 import { findTests } from './testFile';
 import type { VerificationRecord } from '../core/run';
 import { unmetCases } from './unmet';
@@ -28,7 +29,8 @@ function fresh(runs: number, over: Partial<VerificationRecord> = {}): Verificati
     unmet: [],
     pids: [],
     writes: [],
-    ...over,
+    // an absent field stays absent (a replayed plan from before confinement was recorded has none)
+    ...(Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined)) as Partial<VerificationRecord>),
   };
 }
 
@@ -72,11 +74,11 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     r.stage = 'verify';
     r.status = 'running';
     r.reason = undefined;
-    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior });
+    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior, confinement: plan.confinement });
   });
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log = writeLog(deps, written, prior, update);
-  const result = await gateway.execute('tests.run', testsRunRequest(state.run.id, written.files, plan.framework, params), async () => {
+  const result = await gateway.execute('tests.run', testsRunRequest(state.run.id, written.files, plan, params), async () => {
     // Trust can be revoked while the approval was pending: checked again right before anything runs.
     if (deps.canExecute && !deps.canExecute()) return false;
     await restore(deps, gateway, log, state.run, written.files, prior);
@@ -145,10 +147,10 @@ function writeLog(
   };
 }
 
-function testsRunRequest(runId: string, files: EngineerOutput['files'], framework: string, params: VerifyParams): ToolCallInfo {
+function testsRunRequest(runId: string, files: EngineerOutput['files'], plan: RunPlan, params: VerifyParams): ToolCallInfo {
   const tests = files.reduce((n, f) => n + new Set(findTests(f.path, f.content).map((b) => b.caseId)).size, 0);
   return {
-    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${framework}, ${params.runs} times plus coverage runs (executes workspace code; each run is killed after ${params.timeoutSeconds} s)`,
+    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage runs (executes workspace code, with ${confinementPhrase(plan.confinement)}; each run is killed after ${params.timeoutSeconds} s)`,
     target: files.map((f) => f.path).join(', '),
     // Stable: `amtp approve` decides this same request, and the resumed run finds it.
     approvalId: 'ap_' + sha256(`${runId}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),
