@@ -77,6 +77,8 @@ export interface RunView {
 export interface VerificationView {
   status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
   reason?: string;
+  /** AMTP's own module loader ran the tests (TypeScript, JSON imports): what the project's own command needs */
+  loaderNote?: string;
   runs: number;
   filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
   coverage?: { before?: number; after?: number; tool?: string; skipped?: string };

@@ -38,6 +38,7 @@ export function summaryText(s: RunSummary): string {
     out.push(
       `  verification: ${v.status}${v.reason ? ` — ${v.reason}` : ''}${v.executions ? ` (${v.executions} runner invocations)` : ''}`,
     );
+    if (v.loaderNote) out.push(`    loader: ${v.loaderNote}`);
     for (const f of v.filters)
       out.push(
         `    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`,

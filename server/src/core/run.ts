@@ -309,6 +309,8 @@ export interface VerificationRecord {
   status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
   reason?: string;
   framework?: Framework;
+  /** AMTP's own module loader ran the tests (TypeScript, JSON imports): what the project's own command needs to run them */
+  loaderNote?: string;
   /** runs required per test (N) */
   runs: number;
   /** runner invocations made */

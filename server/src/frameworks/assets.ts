@@ -3,6 +3,7 @@
 // them to dist/assets/, next to dist/cli.js and dist/server.js (esbuild keeps `__dirname` the bundle's).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const cache = new Map<string, string>();
 
@@ -13,4 +14,9 @@ export function asset(name: 'amtp.jest.config.cjs' | 'amtp.jest-ts-transform.cjs
     cache.set(name, text);
   }
   return text;
+}
+
+/** Where a shipped asset that a child process loads itself is (AMTP's module loader, for `node --import`). */
+export function assetUrl(name: 'amtp.node-loader.mjs'): string {
+  return pathToFileURL(join(__dirname, 'assets', name)).href;
 }

@@ -32,6 +32,8 @@ export interface RunSummary {
   verification?: {
     status: string;
     reason?: string;
+    /** AMTP's own module loader ran the tests: what the project's own command needs to run them */
+    loaderNote?: string;
     /** runs required per test */
     runs: number;
     /** runner invocations made */
@@ -149,6 +151,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
   return {
     status: v.status,
     reason: v.reason,
+    ...(v.loaderNote ? { loaderNote: v.loaderNote } : {}),
     runs: v.runs,
     executions: v.executions,
     filters: v.filters.map((f) => ({ ...f })),

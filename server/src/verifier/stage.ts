@@ -72,7 +72,11 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     r.stage = 'verify';
     r.status = 'running';
     r.reason = undefined;
-    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior });
+    r.verification = fresh(params.runs, {
+      framework: plan.framework,
+      writes: prior,
+      ...(plan.loaderNote ? { loaderNote: plan.loaderNote } : {}),
+    });
   });
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log = writeLog(deps, written, prior, update);
