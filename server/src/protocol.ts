@@ -81,7 +81,17 @@ export interface VerificationView {
   loaderNote?: string;
   runs: number;
   filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
-  coverage?: { before?: number; after?: number; tool?: string; skipped?: string };
+  coverage?: {
+    before?: number;
+    after?: number;
+    tool?: string;
+    skipped?: string;
+    statements?: number;
+    branches?: number;
+    /** product source files the figures are counted over, and those no kept test reaches */
+    productFiles?: number;
+    untestedFiles?: string[];
+  };
   quarantineFiles: string[];
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
 }

@@ -51,6 +51,10 @@ export function summaryText(s: RunSummary): string {
       out.push(
         `    statements ${v.coverage.statements}%${v.coverage.branches !== undefined ? `, branches ${v.coverage.branches}%` : ''}${v.coverage.beyondImport !== undefined ? `, beyond import ${v.coverage.beyondImport}%` : ''}`,
       );
+    if (v.coverage.productFiles !== undefined)
+      out.push(
+        `    over all ${v.coverage.productFiles} product file(s); ${v.coverage.untestedFiles?.length ?? 0} have no test at all${v.coverage.untestedFiles?.length ? ` (${v.coverage.untestedFiles.slice(0, 5).join(', ')}${v.coverage.untestedFiles.length > 5 ? ', …' : ''})` : ''}`,
+      );
     if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
     for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
     for (const r of v.results.filter((x) => x.outcome !== 'passing'))

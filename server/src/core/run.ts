@@ -329,6 +329,10 @@ export interface VerificationRecord {
     branches?: number;
     /** percent of the statements that loading the test files leaves uncovered which the tests cover (server/src/coverage/beyondImport.ts) */
     beyondImport?: number;
+    /** product source files the figures are counted over (the crawler's, in the runner's language; server/src/verifier/productFiles.ts) */
+    productFiles?: number;
+    /** product files no kept test reaches (not even by loading them), in path order */
+    untestedFiles?: string[];
     /** the kept suite's istanbul coverage map (JavaScript), for --lcov / --cobertura */
     map?: Record<string, unknown>;
   };

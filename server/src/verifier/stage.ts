@@ -10,6 +10,7 @@ import { testPlan } from '../pipeline/testPlan';
 import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { planRun } from './runPlan';
+import { productFilesOf } from './productFiles';
 import { findTests } from './testFile';
 import type { VerificationRecord } from '../core/run';
 import { unmetCases } from './unmet';
@@ -93,6 +94,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       plan,
       params,
       ...written,
+      productFiles: productFilesOf(await deps.store.agentOutput(state.run, 'crawler'), plan.framework),
       log,
       signal: deps.signal,
       update,
