@@ -8,7 +8,8 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
-import { plainMap, type IstanbulMap } from './units';
+import { byRanges, withSyntaxStatements } from './statements';
+import { plainMap, type IstanbulFile, type IstanbulMap } from './units';
 
 interface V8Range {
   startOffset: number;
@@ -101,5 +102,10 @@ async function convert(path: string, functions: V8Function[], mapped?: SourceMap
   const converter = v8ToIstanbul(pathToFileURL(path).href, 0, sources as Parameters<typeof v8ToIstanbul>[2]);
   await converter.load();
   converter.applyCoverage(functions);
-  return converter.toIstanbul() as unknown as libCoverage.CoverageMapData;
+  const data = converter.toIstanbul() as unknown as Record<string, IstanbulFile>;
+  // Statements as nyc counts them (./statements.ts): precise from the V8 ranges where the offsets are
+  // the file's own, by line where the code ran through a source map.
+  const precise = sources ? undefined : byRanges(functions.flatMap((f) => f.ranges));
+  for (const [file, cov] of Object.entries(data)) data[file] = withSyntaxStatements(cov, file, precise);
+  return data as unknown as libCoverage.CoverageMapData;
 }
