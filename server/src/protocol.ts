@@ -93,6 +93,8 @@ export interface VerificationView {
     untestedFiles?: string[];
   };
   quarantineFiles: string[];
+  /** documented examples that throw where their docs show a value: the error, apart from possible bugs */
+  docIssues?: { caseId: string; symbol: string; file: string; call: string; documented: string; error: string; where?: string }[];
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
 }
 

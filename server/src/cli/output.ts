@@ -57,6 +57,8 @@ export function summaryText(s: RunSummary): string {
       );
     if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
     for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
+    if (v.docIssues.length)
+      out.push(`    documentation issues: ${v.docIssues.length} documented example(s) throw where the docs show a value`);
     for (const r of v.results.filter((x) => x.outcome !== 'passing'))
       out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
     for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);

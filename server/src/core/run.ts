@@ -279,6 +279,20 @@ export interface CaseResult {
   step?: FilterStepName;
   /** repair sessions used for this test */
   repairs?: number;
+  /** a documented example that throws where its docs show a value (server/src/verifier/classify.ts): reported apart from possible bugs */
+  docIssue?: DocIssue;
+}
+
+export interface DocIssue {
+  symbol: string;
+  file: string;
+  /** the documented call and the value its docs show */
+  call: string;
+  documented: string;
+  /** what the call threw instead (`TypeError: …`) */
+  error: string;
+  /** where the docs show it (`README.md:12+3`, `index.js:4`) */
+  where?: string;
 }
 
 export type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';

@@ -106,6 +106,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
             filters: run.verification.filters,
             coverage: run.verification.coverage,
             quarantineFiles: run.verification.quarantineFiles,
+            docIssues: run.verification.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
             unmet: run.verification.unmet,
           },
         }

@@ -1,5 +1,5 @@
 import type { RunStore } from './store';
-import type { BranchRecord, RunRecord } from '../core/run';
+import type { BranchRecord, DocIssue, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -54,6 +54,8 @@ export interface RunSummary {
       written?: string[];
     };
     quarantineFiles: string[];
+    /** documented examples that throw where their docs show a value (apart from possible bugs) */
+    docIssues: ({ caseId: string } & DocIssue)[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
   };
@@ -164,6 +166,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     })),
     coverage: coverageSummary(v.coverage),
     quarantineFiles: v.quarantineFiles,
+    docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
   };
