@@ -9,7 +9,7 @@ import type { TestCase } from '../contracts/types';
 import type { DocIssue } from '../core/run';
 import type { Framework } from '../core/frameworks';
 import { parseAssertion, type ParsedAssertion } from './assertions';
-import { sameLiteral } from './assertions/literal';
+import { sameAcrossTypes, sameLiteral } from './assertions/literal';
 import { selfError } from './assertions/selfError';
 
 const DOC_SOURCES = new Set(['readme', 'jsdoc', 'docstring', 'doctest']);
@@ -56,6 +56,11 @@ export function classifyFailure(f: Failure): Classification {
     );
   if (c.oracle?.call && f.testText && !makesCall(f.testText, c.oracle.call))
     return wrong(`it does not make the documented call ${c.oracle.call}`);
+  // `'9'` against `9`: the docs' literal was read in another type than the call returns.
+  if (sameAcrossTypes(parsed.expected, parsed.actual))
+    return wrong(
+      `it compares across types: the documentation shows ${JSON.stringify(documented)}, the call returned ${JSON.stringify(parsed.actual)}; the same text, not a contradiction`,
+    );
   return { kind: 'possible_bug', reason: possibleBugReason(c, documented, parsed) };
 }
 

@@ -173,11 +173,18 @@ function classify(call: string, shown: Shown, printed: boolean): Found {
     if (printed && lit.t === 'string') return { call, outcome: 'prints', expected: lit.v };
     if (printed && ['number', 'bool', 'null', 'undefined', 'nan'].includes(lit.t))
       return { call, outcome: 'prints', expected: text.trim() };
+    // `x.toString() //=> 9`: a call that returns a string shows its text; compared as printed, as written.
+    if (RETURNS_STRING.test(call) && ['number', 'bool', 'null', 'nan'].includes(lit.t))
+      return { call, outcome: 'prints', expected: text.trim() };
     return { call, outcome: 'value', expected: text.trim() };
   }
   if (isPrintedToken(text, marked || printed)) return { call, outcome: 'prints', expected: text.trim() };
   return { reason: `shown result '${text.slice(0, 60)}' is not a literal value, printed token or error` };
 }
+
+/** Calls whose result is a string by definition (`.toString()`, `.toFixed(2)`, `String(x)`, `JSON.stringify(x)`). */
+const RETURNS_STRING =
+  /\.(?:toString|toFixed|toPrecision|toExponential|toISOString|toUTCString|toDateString|toTimeString|toLocale\w*String|toJSONString|join|padStart|padEnd|toUpperCase|toLowerCase|trim|trimStart|trimEnd|repeat)\s*\([^()]*\)$|^(?:String|JSON\.stringify)\s*\(/;
 
 function isDeclaration(node: TS.Statement): boolean {
   const ts = typescript();

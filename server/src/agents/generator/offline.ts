@@ -5,6 +5,7 @@ import { hasDoctest, parseDoctest } from './doctest';
 import type { ParsedSnippet } from './examples';
 import { namespaceAliases } from '../crawler/namespaceAliases';
 import { newSnippetContext, parseJsSnippet, type SnippetContext } from './jsExamples';
+import { inPlaceExample } from './inPlace';
 import { looksRandom, readsOutside } from './random';
 import { keepValidCases } from './schemaGuard';
 import { describeModules, targetOf, type ModuleInfo } from './modules';
@@ -77,7 +78,7 @@ function collectExamples(
       if (random) notPlanned.push({ target: `${src.location}+${ex.line}`, reason: random });
       else if (r) {
         if (owner && r.mod !== preferred) coveredElsewhere.add(owner);
-        out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
+        out.push(exampleCase(inPlaceExample(ex, r.symbol), r, { ...src, location: `${src.location}+${ex.line}` }));
       } else
         notPlanned.push({
           target: `${src.location}+${ex.line}`,

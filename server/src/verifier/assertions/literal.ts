@@ -33,3 +33,14 @@ function canonical(v: string): string {
 function unescape(c: string): string {
   return c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : c;
 }
+
+/**
+ * The same text across types: a quoted string on one side and the bare number, boolean or null it
+ * spells on the other (`'9'` and `9`). Such a failure says the test read the docs' literal in the
+ * wrong type, not that the code contradicts them.
+ */
+export function sameAcrossTypes(a: string, b: string): boolean {
+  const bare = (v: string) => /^(?:-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null|undefined|NaN|-?Infinity|True|False|None)$/.test(v.trim());
+  const unquoted = (v: string) => /^(['"`])(.*)\1$/s.exec(v.trim())?.[2];
+  return (bare(a) && unquoted(b) === a.trim()) || (bare(b) && unquoted(a) === b.trim());
+}
