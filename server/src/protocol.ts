@@ -8,6 +8,7 @@
 import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
+import type { DocIssue, VerificationRecord } from './core/run';
 import type { RunStatus } from './core/status';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
@@ -81,20 +82,11 @@ export interface VerificationView {
   loaderNote?: string;
   runs: number;
   filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
-  coverage?: {
-    before?: number;
-    after?: number;
-    tool?: string;
-    skipped?: string;
-    statements?: number;
-    branches?: number;
-    /** product source files the figures are counted over, and those no kept test reaches */
-    productFiles?: number;
-    untestedFiles?: string[];
-  };
+  /** the run record's figures without the map, `productFiles` and `untestedFiles` included */
+  coverage?: Omit<NonNullable<VerificationRecord['coverage']>, 'map'>;
   quarantineFiles: string[];
   /** documented examples that throw where their docs show a value: the error, apart from possible bugs */
-  docIssues?: { caseId: string; symbol: string; file: string; call: string; documented: string; error: string; where?: string }[];
+  docIssues?: ({ caseId: string } & DocIssue)[];
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
 }
 

@@ -42,6 +42,8 @@ interface Written {
   /** the run's test plan, amended by the characterize stage when it ran (pipeline/testPlan.ts) */
   cases: TestCases;
   files: EngineerOutput['files'];
+  /** every product source file the crawler found in the runner's language (coverage counts them all) */
+  productFiles: string[];
 }
 
 export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
@@ -94,7 +96,6 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       plan,
       params,
       ...written,
-      productFiles: productFilesOf(await deps.store.agentOutput(state.run, 'crawler'), plan.framework),
       log,
       signal: deps.signal,
       update,
@@ -126,7 +127,8 @@ async function writtenTests(deps: PipelineDeps, run: RunRecord): Promise<Written
     .map((f) => ({ ...f, content: run.files.find((r) => r.path === f.path)?.written ?? f.content }))
     .filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
-  return { engineer, engineerArtifactId, cases, files };
+  const productFiles = productFilesOf(await deps.store.agentOutput(run, 'crawler'), engineer.framework);
+  return { engineer, engineerArtifactId, cases, files, productFiles };
 }
 
 /** Records each file the verifier writes before it writes it; contents it knows as the run's own (restore()) are the engineer's, the written files' and earlier verifier writes. */
