@@ -18,7 +18,7 @@ import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
 
 function fresh(runs: number, over: Partial<VerificationRecord> = {}): VerificationRecord {
-  return {
+  const v: VerificationRecord = {
     status: 'running',
     runs,
     executions: 0,
@@ -31,6 +31,8 @@ function fresh(runs: number, over: Partial<VerificationRecord> = {}): Verificati
     writes: [],
     ...over,
   };
+  if (!v.loaderNote) delete v.loaderNote;
+  return v;
 }
 
 type VerifyParams = NonNullable<RunRecord['params']['verify']>;
@@ -75,11 +77,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     r.stage = 'verify';
     r.status = 'running';
     r.reason = undefined;
-    r.verification = fresh(params.runs, {
-      framework: plan.framework,
-      writes: prior,
-      ...(plan.loaderNote ? { loaderNote: plan.loaderNote } : {}),
-    });
+    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior, loaderNote: plan.loaderNote });
   });
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log = writeLog(deps, written, prior, update);
