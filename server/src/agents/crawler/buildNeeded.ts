@@ -16,7 +16,8 @@ type Module = Pick<KeyFile, 'path' | 'module_system'>;
 
 /** The first relative import of `kf` that Node cannot resolve as written, if any. */
 function unresolved(kf: Module, facts: FileFacts | undefined, files: Set<string>): string | undefined {
-  if (!facts || /\.[cm]?tsx?$/.test(kf.path)) return undefined; // TypeScript resolves through the loader (frameworks/run/tsLoader.ts)
+  // JavaScript only: TypeScript resolves through the loader (frameworks/run/tsLoader.ts), Python is not Node's.
+  if (!facts || !/\.[cm]?jsx?$/.test(kf.path)) return undefined;
   const esm = kf.module_system === 'esm' || kf.path.endsWith('.mjs');
   const dir = posix.dirname(kf.path);
   for (const spec of facts.imports) {
