@@ -18,7 +18,7 @@ interface Summary {
   verification: {
     status: string;
     results: { caseId: string; outcome: string; reason?: string }[];
-    coverage: { statements?: number; productFiles?: number; untestedFiles?: string[] };
+    coverage: { statements?: number; branches?: number; productFiles?: number; untestedFiles?: string[] };
   };
 }
 
@@ -75,13 +75,18 @@ describe('coverage over all product files, compared with nyc --all', function ()
       { cwd: dir, encoding: 'utf8' },
     );
     assert.equal(nyc.status, 0, nyc.stdout + nyc.stderr);
-    const summary = JSON.parse(readFileSync(join(report, 'coverage-summary.json'), 'utf8')) as { total: { statements: { pct: number } } };
+    const summary = JSON.parse(readFileSync(join(report, 'coverage-summary.json'), 'utf8')) as {
+      total: { statements: { pct: number }; branches: { pct: number } };
+    };
     const independent = summary.total.statements.pct;
     const amtp = v.coverage.statements!;
     // lib/format.js (its dependency is missing, so no test of it loads) counts for nyc --all, and the
     // comment lines of the JSDoc do not: the figure is far from 100%.
     assert.ok(independent < 50, `nyc --all: ${independent}%`);
     assert.ok(Math.abs(amtp - independent) <= 3, `AMTP ${amtp}% vs nyc --all ${independent}%`);
+    // Branches too are istanbul's (if/else arms, ?:, &&/||/?? leaves, switch clauses), not V8's blocks.
+    const branches = summary.total.branches.pct;
+    assert.ok(Math.abs(v.coverage.branches! - branches) <= 3, `AMTP branches ${v.coverage.branches}% vs nyc --all ${branches}%`);
   });
 
   it('an existence check that covers nothing beyond loading is never kept, also when no test covers anything', () => {

@@ -11,6 +11,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type * as TS from 'typescript';
 import { typescript } from '../util/typescript';
+import { branchesOf, withSyntaxBranches, type Branch } from './branches';
 import type { IstanbulFile } from './units';
 
 export interface Span {
@@ -27,10 +28,16 @@ export interface V8Range {
   count: number;
 }
 
-const cache = new Map<string, { key: string; spans: Span[]; locs: Loc[] } | undefined>();
+interface Syntax {
+  spans: Span[];
+  locs: Loc[];
+  branches: Branch[];
+}
+
+const cache = new Map<string, ({ key: string } & Syntax) | undefined>();
 
 /** The file's statements by istanbul's rules (offsets and line/column locations), or undefined when it does not parse. */
-export function syntaxStatements(path: string): { spans: Span[]; locs: Loc[] } | undefined {
+export function syntaxStatements(path: string): Syntax | undefined {
   let key: string;
   try {
     const st = statSync(path);
@@ -46,7 +53,7 @@ export function syntaxStatements(path: string): { spans: Span[]; locs: Loc[] } |
   return entry;
 }
 
-function parse(path: string, text: string): { spans: Span[]; locs: Loc[] } | undefined {
+function parse(path: string, text: string): Syntax | undefined {
   const ts = typescript();
   const kind = /\.[cm]?tsx$/.test(path)
     ? ts.ScriptKind.TSX
@@ -73,7 +80,7 @@ function parse(path: string, text: string): { spans: Span[]; locs: Loc[] } | und
     const p = sf.getLineAndCharacterOfPosition(o);
     return { line: p.line + 1, column: p.character };
   };
-  return { spans, locs: spans.map((s) => ({ start: at(s.start), end: at(s.end) })) };
+  return { spans, locs: spans.map((s) => ({ start: at(s.start), end: at(s.end) })), branches: branchesOf(ts, sf, at) };
 }
 
 function counts(ts: typeof TS, n: TS.Node): boolean {
@@ -108,10 +115,10 @@ function isAmbient(ts: typeof TS, n: TS.Node): boolean {
   return !!(ts.getCombinedModifierFlags(n as TS.Declaration) & ts.ModifierFlags.Ambient);
 }
 
-/** Covered when the innermost V8 range around the offset ran (ranges of every function of the script). */
-export function byRanges(ranges: V8Range[]): (s: Span) => boolean {
+/** The count of the innermost V8 range around an offset (ranges of every function of the script; 0 outside them all). */
+export function countAt(ranges: V8Range[]): (offset: number) => number {
   const sorted = [...ranges].sort((a, b) => a.endOffset - a.startOffset - (b.endOffset - b.startOffset));
-  return (s) => (sorted.find((r) => r.startOffset <= s.start && s.start < r.endOffset)?.count ?? 0) > 0;
+  return (o) => sorted.find((r) => r.startOffset <= o && o < r.endOffset)?.count ?? 0;
 }
 
 /** Covered when v8-to-istanbul's statement of the line it starts on ran (only lines are known). */
@@ -122,16 +129,20 @@ export function byLines(d: IstanbulFile, locs: Loc[], spans: Span[]): (s: Span) 
   return (s) => (line.get(locs[index.get(s)!].start.line) ?? 0) > 0;
 }
 
-/** The file's coverage with its statements re-read from the syntax tree; unchanged when the file does not parse. */
-export function withSyntaxStatements(d: IstanbulFile, path: string, covered?: (s: Span) => boolean): IstanbulFile {
+/**
+ * The file's coverage with its statements, and where the V8 counts at each offset are known (`count`)
+ * its branches, re-read from the syntax tree (./branches.ts); unchanged when the file does not parse.
+ */
+export function withSyntaxStatements(d: IstanbulFile, path: string, count?: (offset: number) => number): IstanbulFile {
   const st = syntaxStatements(path);
   if (!st) return d;
-  const ran = covered ?? byLines(d, st.locs, st.spans);
+  const ran = count ? (s: Span) => count(s.start) > 0 : byLines(d, st.locs, st.spans);
   const statementMap: IstanbulFile['statementMap'] = {};
   const s: IstanbulFile['s'] = {};
   st.spans.forEach((span, i) => {
     statementMap[`${i}`] = st.locs[i];
     s[`${i}`] = ran(span) ? 1 : 0;
   });
-  return { ...d, statementMap, s };
+  const out = { ...d, statementMap, s };
+  return count ? withSyntaxBranches(out, st.branches, count) : out;
 }

@@ -8,7 +8,7 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
-import { byRanges, withSyntaxStatements } from './statements';
+import { countAt, withSyntaxStatements } from './statements';
 import { plainMap, type IstanbulFile, type IstanbulMap } from './units';
 
 interface V8Range {
@@ -136,7 +136,7 @@ async function convert(path: string, functions: V8Function[], mapped?: SourceMap
   const data = converter.toIstanbul() as unknown as Record<string, IstanbulFile>;
   // Statements as nyc counts them (./statements.ts): precise from the V8 ranges where the offsets are
   // the file's own, by line where the code ran through a source map.
-  const precise = mapped?.data ? undefined : byRanges(functions.flatMap((f) => f.ranges));
+  const precise = mapped?.data ? undefined : countAt(functions.flatMap((f) => f.ranges));
   for (const [file, cov] of Object.entries(data)) data[file] = withSyntaxStatements(cov, file, precise);
   return data as unknown as libCoverage.CoverageMapData;
 }
