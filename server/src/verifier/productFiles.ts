@@ -4,6 +4,7 @@
 // with all its statements uncovered (server/src/coverage/v8.ts), and the run says how many there are.
 import type { CrawlerOutput } from '../contracts/types';
 import type { Framework } from '../core/frameworks';
+import type { RunScope } from '../core/scope';
 import type { CoverageUnits } from '../frameworks/runner';
 
 const JS_SOURCE = /\.(?:[cm]?[jt]sx?)$/;
@@ -12,10 +13,16 @@ const PY_SOURCE = /\.py$/;
 const NOT_PRODUCT =
   /(?:\.d\.[cm]?ts|\.min\.[cm]?js)$|(?:^|\/)(?:__tests__|test|tests|spec)\/|\.(?:test|spec)\.[^/]+$|(?:^|\/)test_[^/]*\.py$/;
 
-/** The crawler's product source files a run of `framework` can measure, in path order. */
-export function productFilesOf(crawler: Pick<CrawlerOutput, 'key_files'>, framework: Framework): string[] {
+/**
+ * The crawler's product source files a run of `framework` can measure, in path order; a scoped run
+ * (`--only`, `--changed-since`) counts the files in its scope only.
+ */
+export function productFilesOf(crawler: Pick<CrawlerOutput, 'key_files'>, framework: Framework, scope?: RunScope): string[] {
   const language = framework === 'pytest' ? PY_SOURCE : JS_SOURCE;
-  const files = crawler.key_files.map((k) => k.path).filter((p) => language.test(p) && !NOT_PRODUCT.test(p));
+  const inScope = scope ? new Set(scope.files.map((f) => f.path)) : undefined;
+  const files = crawler.key_files
+    .map((k) => k.path)
+    .filter((p) => language.test(p) && !NOT_PRODUCT.test(p) && (!inScope || inScope.has(p)));
   return [...new Set(files)].sort();
 }
 

@@ -125,7 +125,7 @@ async function writtenTests(deps: PipelineDeps, run: RunRecord): Promise<Written
     .map((f) => ({ ...f, content: run.files.find((r) => r.path === f.path)?.written ?? f.content }))
     .filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
-  const productFiles = productFilesOf(await deps.store.agentOutput(run, 'crawler'), engineer.framework);
+  const productFiles = productFilesOf(await deps.store.agentOutput(run, 'crawler'), engineer.framework, run.params.scope);
   return { engineer, engineerArtifactId, cases, files, productFiles };
 }
 
