@@ -199,6 +199,18 @@ describe('verdicts: possible bug only for the case’s own documented call and v
     });
     assert.equal(c.kind, 'test_wrong');
     assert.match(c.reason, /compares across types/);
+    // @eluvio/elv-js-helpers@3.2.3: `PersonNameModel({first: 'A'}) //=> {first: 'A'} // proxied by ObjectModel`.
+    const obj: TestCase = {
+      ...documented,
+      oracle: { kind: 'deep_equals', language: 'javascript', call: "pad('7', 3)", expected: "{first: 'A'}" },
+    };
+    const inst = fail({
+      testCase: obj,
+      testText: `it('${A}: pad', () => {\n  assert.deepStrictEqual(pad('7', 3), {first: 'A'});\n});`,
+      message: "Expected values to be strictly deep-equal:\n+ actual - expected\n\n+ PersonName {\n- {\n    first: 'A'\n  }",
+    });
+    assert.equal(inst.kind, 'test_wrong', inst.reason);
+    assert.match(inst.reason, /compares across types/);
   });
 
   it('characterization cases, undocumented evidence, another call, or no case: the test is wrong', () => {
