@@ -8,6 +8,7 @@
 import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
+import type { DocIssue, VerificationRecord } from './core/run';
 import type { RunStatus } from './core/status';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
@@ -77,10 +78,15 @@ export interface RunView {
 export interface VerificationView {
   status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
   reason?: string;
+  /** AMTP's own module loader ran the tests (TypeScript, JSON imports): what the project's own command needs */
+  loaderNote?: string;
   runs: number;
   filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
-  coverage?: { before?: number; after?: number; tool?: string; skipped?: string };
+  /** the run record's figures without the map, `productFiles` and `untestedFiles` included */
+  coverage?: Omit<NonNullable<VerificationRecord['coverage']>, 'map'>;
   quarantineFiles: string[];
+  /** documented examples that throw where their docs show a value: the error, apart from possible bugs */
+  docIssues?: ({ caseId: string } & DocIssue)[];
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
 }
 

@@ -291,6 +291,20 @@ export interface CaseResult {
   step?: FilterStepName;
   /** repair sessions used for this test */
   repairs?: number;
+  /** a documented example that throws where its docs show a value (server/src/verifier/classify.ts): reported apart from possible bugs */
+  docIssue?: DocIssue;
+}
+
+export interface DocIssue {
+  symbol: string;
+  file: string;
+  /** the documented call and the value its docs show */
+  call: string;
+  documented: string;
+  /** what the call threw instead (`TypeError: …`) */
+  error: string;
+  /** where the docs show it (`README.md:12+3`, `index.js:4`) */
+  where?: string;
 }
 
 export type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';
@@ -321,6 +335,8 @@ export interface VerificationRecord {
   status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
   reason?: string;
   framework?: Framework;
+  /** AMTP's own module loader ran the tests (TypeScript, JSON imports): what the project's own command needs to run them */
+  loaderNote?: string;
   /** runs required per test (N) */
   runs: number;
   /** runner invocations made */
@@ -341,6 +357,10 @@ export interface VerificationRecord {
     branches?: number;
     /** percent of the statements that loading the test files leaves uncovered which the tests cover (server/src/coverage/beyondImport.ts) */
     beyondImport?: number;
+    /** product source files the figures are counted over (the crawler's, in the runner's language; server/src/verifier/productFiles.ts) */
+    productFiles?: number;
+    /** product files no kept test reaches (not even by loading them), in path order */
+    untestedFiles?: string[];
     /** the kept suite's istanbul coverage map (JavaScript), for --lcov / --cobertura */
     map?: Record<string, unknown>;
   };

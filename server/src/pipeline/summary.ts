@@ -1,5 +1,5 @@
 import type { RunStore } from './store';
-import type { BranchRecord, Confinement, RunRecord } from '../core/run';
+import type { BranchRecord, Confinement, DocIssue, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -32,6 +32,8 @@ export interface RunSummary {
   verification?: {
     status: string;
     reason?: string;
+    /** AMTP's own module loader ran the tests: what the project's own command needs to run them */
+    loaderNote?: string;
     /** runs required per test */
     runs: number;
     /** runner invocations made */
@@ -52,6 +54,8 @@ export interface RunSummary {
       written?: string[];
     };
     quarantineFiles: string[];
+    /** documented examples that throw where their docs show a value (apart from possible bugs) */
+    docIssues: ({ caseId: string } & DocIssue)[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
   };
@@ -157,6 +161,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
   return {
     status: v.status,
     reason: v.reason,
+    ...(v.loaderNote ? { loaderNote: v.loaderNote } : {}),
     runs: v.runs,
     executions: v.executions,
     filters: v.filters.map((f) => ({ ...f })),
@@ -169,6 +174,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     })),
     coverage: coverageSummary(v.coverage),
     quarantineFiles: v.quarantineFiles,
+    docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
   };

@@ -45,3 +45,16 @@ export async function existenceChecksToDrop(
   await s.flushPids();
   return out;
 }
+
+/**
+ * Measured alone, an existence-only test whose units beyond import are none goes, always: also when
+ * no test covers anything (the keep rule then judges nothing) and when the shared-state check would
+ * keep its file's dropped tests (an existence check changes no state). Adds them to `gone`.
+ */
+export function dropLoadOnlyExistence(s: VerifyState, beyondImport: Candidate[], gone: Map<string, string>): void {
+  for (const c of beyondImport) {
+    const tc = s.caseOf.get(c.id);
+    if (c.units.size || !tc || !isExistenceOnly(tc)) continue;
+    gone.set(c.id, 'adds no coverage: it covers nothing beyond what loading its file covers (an existence-only test)');
+  }
+}

@@ -11,6 +11,7 @@ import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { confinementPhrase } from '../frameworks/run/confine';
 import { planRun, type RunPlan } from './runPlan';
+import { productFilesOf } from './productFiles';
 import { findTests } from './testFile';
 import type { VerificationRecord } from '../core/run';
 import { unmetCases } from './unmet';
@@ -18,7 +19,7 @@ import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
 
 function fresh(runs: number, over: Partial<VerificationRecord> = {}): VerificationRecord {
-  return {
+  const v: VerificationRecord = {
     status: 'running',
     runs,
     executions: 0,
@@ -32,6 +33,8 @@ function fresh(runs: number, over: Partial<VerificationRecord> = {}): Verificati
     // an absent field stays absent (a replayed plan from before confinement was recorded has none)
     ...(Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined)) as Partial<VerificationRecord>),
   };
+  if (!v.loaderNote) delete v.loaderNote;
+  return v;
 }
 
 type VerifyParams = NonNullable<RunRecord['params']['verify']>;
@@ -43,6 +46,8 @@ interface Written {
   /** the run's test plan, amended by the characterize stage when it ran (pipeline/testPlan.ts) */
   cases: TestCases;
   files: EngineerOutput['files'];
+  /** every product source file the crawler found in the runner's language (coverage counts them all) */
+  productFiles: string[];
 }
 
 export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
@@ -74,7 +79,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
     r.stage = 'verify';
     r.status = 'running';
     r.reason = undefined;
-    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior, confinement: plan.confinement });
+    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior, confinement: plan.confinement, loaderNote: plan.loaderNote });
   });
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log = writeLog(deps, written, prior, update);
@@ -122,7 +127,8 @@ async function writtenTests(deps: PipelineDeps, run: RunRecord): Promise<Written
     .map((f) => ({ ...f, content: run.files.find((r) => r.path === f.path)?.written ?? f.content }))
     .filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
-  return { engineer, engineerArtifactId, cases, files };
+  const productFiles = productFilesOf(await deps.store.agentOutput(run, 'crawler'), engineer.framework, run.params.scope);
+  return { engineer, engineerArtifactId, cases, files, productFiles };
 }
 
 /** Records each file the verifier writes before it writes it; contents it knows as the run's own (restore()) are the engineer's, the written files' and earlier verifier writes. */

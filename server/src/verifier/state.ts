@@ -23,6 +23,8 @@ export interface VerifyContext {
   cases: TestCases;
   /** the engineer's test files that were written, in path order */
   files: EngineerOutput['files'];
+  /** every product source file the crawler found in the runner's language: coverage is counted over them all (./productFiles.ts) */
+  productFiles?: string[];
   log: WriteLog;
   signal?: AbortSignal;
   update: (mut: (v: VerificationRecord) => void) => Promise<void>;

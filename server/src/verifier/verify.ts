@@ -9,6 +9,7 @@ import { finalCoverage, percent, union } from './coverage';
 import { coveragePhase, type CoverageOutcome } from './coveragePhase';
 import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
+import { untestedFiles } from './productFiles';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
@@ -96,6 +97,8 @@ async function report(
     cov.coverage.after = percent(union(after).size, cov.universe.size);
     // Statements, branches, beyond import, the tool and the map of the kept suite (for --lcov / --cobertura).
     Object.assign(cov.coverage, finalCoverage(runs, union(after), cov.loaded, cov.universe));
+    const product = ctx.productFiles ?? [];
+    if (product.length) Object.assign(cov.coverage, { productFiles: product.length, untestedFiles: untestedFiles(product, union(after)) });
   }
   const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) =>
     [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));

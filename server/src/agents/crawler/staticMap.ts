@@ -9,6 +9,7 @@ import { analyseWave } from './analyseFiles';
 import { alternateBuildDirs, seedFiles } from './entryPoints';
 import { indexFiles, type FileIndex } from './fileIndex';
 import { extractJsSymbols } from './jsSymbols';
+import { unbuiltSource } from './buildNeeded';
 import { defaultNameFor, rankKeyFiles } from './keyFiles';
 import { moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { warmPyPool } from './pyPool';
@@ -38,6 +39,8 @@ export interface CrawlOptions {
   tools?: CallTool;
   /** wrap the tool caller (a recording tap) */
   tap?: (inner: CallTool) => CallTool;
+  /** source files a first pass found need the build step, left out of the tree (buildNeeded.ts) */
+  hiddenSources?: Map<string, string>;
 }
 
 const MAX_SOURCE_BYTES = 512 * 1024;
@@ -82,7 +85,8 @@ interface Crawl {
 }
 
 async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOptions): Promise<CrawlerOutput> {
-  const tree = await reader.tree({ limit: opts.treeLimit ?? 300_000 });
+  const listed = await reader.tree({ limit: opts.treeLimit ?? 300_000 });
+  const tree = opts.hiddenSources ? { ...listed, entries: listed.entries.filter((e) => !opts.hiddenSources!.has(e.path)) } : listed;
   const c = startCrawl(reader, tree);
   const pkgs = await readPackages(c);
   const py = await readPythonManifests(c);
@@ -116,7 +120,12 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   c.skipped.push(...reached.skipped);
   const omitted = [...treeOmissions(tree), ...parseOmissions(code, reached, opts)];
   await typedUmdExports(c, out, reached.facts, js, pkgs);
-  out.key_files = rankKeyFiles(reached, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
+  // Source that needs the build step, beside a built output, is left out (buildNeeded.ts).
+  const unbuilt = unbuiltSource(reached.facts, c.ix.paths, { entries: entryFiles, pkgs, hidden: opts.hiddenSources });
+  if (unbuilt.rerun) return analyse(reader, workspace, { ...opts, hiddenSources: unbuilt.rerun });
+  const built = { ...reached, facts: new Map([...reached.facts].filter(([p]) => !unbuilt.failing.has(p))) };
+  out.key_files = rankKeyFiles(built, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
+  if (unbuilt.note) omitted.push(unbuilt.note);
   if (omitted.length) out.omitted = omitted;
   await usageExamples(c, out, pkgs);
   out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? 48 * 1024);

@@ -5,7 +5,8 @@ import { hasDoctest, parseDoctest } from './doctest';
 import type { ParsedSnippet } from './examples';
 import { namespaceAliases } from '../crawler/namespaceAliases';
 import { newSnippetContext, parseJsSnippet, type SnippetContext } from './jsExamples';
-import { looksRandom } from './random';
+import { inPlaceExample } from './inPlace';
+import { looksRandom, readsOutside } from './random';
 import { keepValidCases } from './schemaGuard';
 import { describeModules, targetOf, type ModuleInfo } from './modules';
 import { errorCases, propertyCases, smokeCase } from './plannedCases';
@@ -73,11 +74,11 @@ function collectExamples(
     for (const s of parsed.skipped) notPlanned.push({ target: `${src.location}+${s.line}`, reason: s.reason });
     for (const ex of parsed.examples) {
       const r = resolveExample(ex, mods, preferred);
-      const random = r && looksRandom(ex, r.symbol);
+      const random = r && (looksRandom(ex, r.symbol) ?? readsOutside(ex, r.symbol));
       if (random) notPlanned.push({ target: `${src.location}+${ex.line}`, reason: random });
       else if (r) {
         if (owner && r.mod !== preferred) coveredElsewhere.add(owner);
-        out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
+        out.push(exampleCase(inPlaceExample(ex, r.symbol), r, { ...src, location: `${src.location}+${ex.line}` }));
       } else
         notPlanned.push({
           target: `${src.location}+${ex.line}`,
