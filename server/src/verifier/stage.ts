@@ -75,12 +75,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   if ('cannot' in plan) return skip(`the tests cannot run here: ${plan.cannot}`);
 
   const prior = state.run.verification?.writes ?? [];
-  await save((r) => {
-    r.stage = 'verify';
-    r.status = 'running';
-    r.reason = undefined;
-    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior, confinement: plan.confinement, loaderNote: plan.loaderNote });
-  });
+  await startVerification(save, params, plan, prior);
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log = writeLog(deps, written, prior, update);
   const result = await gateway.execute('tests.run', testsRunRequest(state.run.id, written.files, plan, params), async () => {
@@ -109,6 +104,21 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   if (!result.ran) return notRun(save, result.approval.decision);
   await settleGoal(save, written, state.run);
 };
+
+/** The verification record a started run begins with: what runs, how it is confined, the writes kept from before. */
+async function startVerification(save: Save, params: VerifyParams, plan: RunPlan, prior: VerificationRecord['writes']): Promise<void> {
+  await save((r) => {
+    r.stage = 'verify';
+    r.status = 'running';
+    r.reason = undefined;
+    r.verification = fresh(params.runs, {
+      framework: plan.framework,
+      writes: prior,
+      confinement: plan.confinement,
+      loaderNote: plan.loaderNote,
+    });
+  });
+}
 
 const UNTRUSTED = 'the workspace is not trusted: tests never run in Restricted Mode';
 
