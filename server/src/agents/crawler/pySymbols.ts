@@ -1,7 +1,9 @@
 import type { Node } from 'web-tree-sitter';
 import type { SymbolInfo } from '../../contracts/types';
 import { withCarriedSetup } from './doctestSetup';
+import { dunderAll } from './pyAll';
 import { cleandoc, doctestBlocks, raisesOf } from './pyDocstring';
+import { stringValue } from './pyStringNode';
 import type { PyParser } from './pyParser';
 
 export interface PyFileFacts {
@@ -151,69 +153,6 @@ function docstringOf(def: Node): string | undefined {
   if (str?.type !== 'string') return undefined;
   const value = stringValue(str);
   return value === undefined ? undefined : cleandoc(value) || undefined;
-}
-
-/** The value of a string literal; undefined for f-strings and bytes, which are no docstrings. */
-function stringValue(str: Node): string | undefined {
-  const prefix = /^[A-Za-z]*/.exec(str.children[0]?.text ?? '')![0].toLowerCase();
-  if (prefix.includes('f') || prefix.includes('b')) return undefined;
-  const content = str.children.find((c) => c.type === 'string_content');
-  if (!content) return '';
-  if (prefix.includes('r')) return content.text;
-  // Escapes are decoded like Python does; the parser marks each one, so no scanning of the text is needed.
-  let out = '';
-  let at = content.startIndex;
-  const text = content.text;
-  const base = content.startIndex;
-  for (const esc of content.children) {
-    if (esc.type !== 'escape_sequence') continue;
-    out += text.slice(at - base, esc.startIndex - base) + unescape(esc.text);
-    at = esc.endIndex;
-  }
-  return out + text.slice(at - base);
-}
-
-const SIMPLE_ESCAPES: Record<string, string> = {
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  a: '\x07',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\n': '',
-};
-
-function unescape(esc: string): string {
-  const c = esc.slice(1);
-  if (c in SIMPLE_ESCAPES) return SIMPLE_ESCAPES[c];
-  if (/^[0-7]{1,3}$/.test(c)) return String.fromCharCode(parseInt(c, 8));
-  if (/^(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})$/.test(c)) return String.fromCodePoint(parseInt(c.slice(1), 16));
-  return esc; // \N{NAME} needs Unicode's name table; the escape stays as written
-}
-
-/** `__all__ = [...]` (or a tuple, annotated or not), extended by `+=`, `.extend([...])` and `.append(...)`. */
-function dunderAll(root: Node): Set<string> | undefined {
-  let names: Set<string> | undefined;
-  const strings = (n: Node | null) =>
-    n && (n.type === 'list' || n.type === 'tuple') ? n.namedChildren.filter((c) => c.type === 'string').map(stringValue) : [];
-  for (const st of root.namedChildren) {
-    const e = st.type === 'expression_statement' ? st.namedChildren[0] : undefined;
-    if (!e) continue;
-    if ((e.type === 'assignment' || e.type === 'augmented_assignment') && e.childForFieldName('left')?.text === '__all__') {
-      if (e.type === 'assignment') names = new Set();
-      names ??= new Set();
-      for (const s of strings(e.childForFieldName('right'))) if (s) names.add(s);
-    } else if (e.type === 'call' && /^__all__\.(extend|append)$/.test(e.childForFieldName('function')?.text ?? '')) {
-      names ??= new Set();
-      const args = e.childForFieldName('arguments')?.namedChildren ?? [];
-      for (const a of args) for (const s of a.type === 'string' ? [stringValue(a)] : strings(a)) if (s) names.add(s);
-    }
-  }
-  return names;
 }
 
 /** A multi-line piece of code on one line: lines trimmed and joined (linear: no regex backtracking on long runs of spaces). */
