@@ -5,6 +5,7 @@ import { parseLiteral, pyString, toPython } from './literals';
 import { printFunction, printModule, printStatements, pyDocstring, type PyFunction, type PyStatement } from './pyModel';
 import { checkPython, type PySnippet } from './pySyntax';
 import { parsePython } from './pyTree';
+import { srcConftestFor } from './pytestPath';
 import type { BodyPlan, FrameworkRenderer, PyCaseBody, TestFilePlan } from './types';
 
 type Rejected = { reason: string };
@@ -27,8 +28,14 @@ export const pytest: FrameworkRenderer = {
       })),
     ),
   render: renderPyFile,
-  runCommand: (_p, paths, targets) =>
-    `${targets.some((t) => t.startsWith('src/')) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quoteArgs(paths)}`,
+  // src/ layout: a conftest.py beside the tests puts src/ on sys.path (pytestPath.ts); only where the
+  // folder has a conftest of its own does the command carry PYTHONPATH=src.
+  supportFiles: (p, paths, targets) => {
+    const conftest = srcConftestFor(p, paths, targets);
+    return conftest ? [conftest] : [];
+  },
+  runCommand: (p, paths, targets) =>
+    `${targets.some((t) => t.startsWith('src/')) && !srcConftestFor(p, paths, targets) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quoteArgs(paths)}`,
   devDependencies: (p) =>
     p.test_setup.framework === 'pytest' || p.test_setup.framework === 'unittest' || (p.test_setup.others ?? []).includes('pytest')
       ? []
