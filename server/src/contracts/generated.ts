@@ -296,6 +296,14 @@ export interface TestCase {
       expected: string;
       kind: 'equals' | 'deep_equals' | 'prints';
     }[];
+    /**
+     * further assertions after the main one, asserted in order: the state an object was left in, what a callback received, how an argument was changed (throws: expected is the error's class name)
+     */
+    checks?: {
+      call: string;
+      expected: string;
+      kind: 'equals' | 'deep_equals' | 'throws';
+    }[];
   };
 }
 

@@ -72,7 +72,37 @@ function importSnippets(plan: BodyPlan): PySnippet[] {
 }
 
 function testFunction(c: TestCase, body: PyStatement[]): PyFunction {
-  return { name: `test_${c.id}_${slug(c.title)}`, docstring: pyString(c.title.replace(/\s+/g, ' ')), body };
+  return {
+    name: `test_${c.id}_${slug(c.title)}`,
+    docstring: pyString(c.title.replace(/\s+/g, ' ')),
+    body,
+    params: fixturesUsed(body),
+  };
+}
+
+/** pytest's own fixtures a body reads (`tmp_path`, `monkeypatch`): they become the test's parameters. */
+function fixturesUsed(body: PyStatement[]): string[] {
+  const used = new Set<string>();
+  const text = printStatements(body);
+  parsePython(text).iterate({
+    enter: (n) => {
+      if (n.name === 'VariableName' && PYTEST_FIXTURES.includes(text.slice(n.from, n.to))) used.add(text.slice(n.from, n.to));
+    },
+  });
+  return PYTEST_FIXTURES.filter((f) => used.has(f));
+}
+
+const PYTEST_FIXTURES = ['tmp_path', 'monkeypatch'];
+
+/** One of the oracle's further checks, asserted after the main one. */
+function checkStatements(k: NonNullable<Oracle['checks']>[number], i: number, expr: (field: string, source: string) => string): PyStatement[] {
+  const call = expr(`oracle.checks[${i}].call`, k.call);
+  if (k.kind === 'throws')
+    return [
+      { head: `with pytest.raises(BaseException) as excinfo_${i}:`, body: [{ code: call }] },
+      { code: `assert type(excinfo_${i}.value).__name__ == ${pyString(k.expected.split('.').pop()!)}` },
+    ];
+  return compare(`(${call})`, k.kind, k.expected).map((code) => ({ code }));
 }
 
 function pyBody(c: TestCase, plan: BodyPlan): PyCaseBody | Rejected {
@@ -92,7 +122,8 @@ function pyBody(c: TestCase, plan: BodyPlan): PyCaseBody | Rejected {
   const setup: PyStatement[] = setupText ? [{ code: use('oracle.setup', setupText, 'exec') }] : [];
   const statements = bodyStatements(c, o, (field, source) => use(field, source, 'eval'));
   if ('reason' in statements) return statements;
-  return { language: 'python', function: testFunction(c, [...setup, ...statements]), snippets };
+  const checks = (o.checks ?? []).flatMap((k, i) => checkStatements(k, i, (field, source) => use(field, source, 'eval')));
+  return { language: 'python', function: testFunction(c, [...setup, ...statements, ...checks]), snippets };
 }
 
 function bodyStatements(c: TestCase, o: Oracle, expr: (field: string, source: string) => string): PyStatement[] | Rejected {

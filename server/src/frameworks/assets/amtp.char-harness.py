@@ -317,7 +317,15 @@ except BaseException as e:  # noqa: B036 -- a module that fails to load (or exit
     out({'load': 'failed', 'name': error_name(e), 'message': str(e)})
     sys.exit(0)
 
-for call in job['calls']:
-    out(run(call))
+if 'search' in job or 'replay' in job:
+    # Call sequences (amtp_char_seqrun.py beside this file): the harness's guards, tracer and encoder are theirs too.
+    sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+    import amtp_char_seqrun
+
+    job['pkgdir'] = os.path.realpath(os.path.join(job['paths'][0], job['module'].split('.')[0]))
+    amtp_char_seqrun.main(globals(), job)
+else:
+    for call in job['calls']:
+        out(run(call))
 results.close()
 os._exit(0)
