@@ -17,6 +17,8 @@ export interface SearchRun {
   rows: PyRow[];
   /** set when the module did not load */
   loadError?: string;
+  /** the search's own count of sequences it could not pin: varying between runs (random draws), or unusable */
+  dropped?: { unstable: number; unusable: number };
 }
 
 /** `work`: { search: spec } or { replay: sequences }. */
@@ -75,7 +77,8 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
         if (!line.startsWith(`${token} `)) continue;
         const row = JSON.parse(line.slice(token.length + 1)) as PyRow & { load?: string; name?: string; message?: string; done?: boolean };
         if (row.load === 'failed') run.loadError = `${row.name}: ${row.message}`;
-        else if (!row.done) run.rows.push(row);
+        else if (row.done) run.dropped = row as unknown as { unstable: number; unusable: number };
+        else run.rows.push(row);
       }
     });
     child.stderr!.resume();

@@ -97,7 +97,11 @@ function asCase(r: PyRow): PySeqCase | undefined {
     const n = Number(l.slice(at + 1));
     return [l.slice(0, at), n, n + 1];
   });
-  return { id: r.id, path: [r.target], args: [], oracle, lines, spans, arcs: r.arcs ?? [], seq: r };
+  // A distinct exception is a unit of its own for the greedy selection: it keeps one test per
+  // exception per function even where the raising lines are covered by a test that returns.
+  const last = r.steps[r.steps.length - 1];
+  const raised = r.kind === 'throw' ? [`raises ${r.target} ${last.method ?? last.fn?.join('.')} ${r.name}`] : [];
+  return { id: r.id, path: [r.target], args: [], oracle, lines, spans, arcs: [...(r.arcs ?? []), ...raised], seq: r };
 }
 
 export async function characterizePythonSequences(
@@ -117,15 +121,18 @@ export async function characterizePythonSequences(
   const run = { signal: opts.signal, python: opts.python, budgetMs };
   const found = await runSequenceChild(modulePath, root, { search: spec }, limits, run);
   const kept = found.rows.filter((r) => r.kind !== 'unpinnable');
-  const unusable = found.rows.length - kept.length;
+  const unusable = found.rows.length - kept.length + (found.dropped?.unusable ?? 0);
   // The replay goes in reverse order: what depends on state left by an earlier sequence differs.
   const again = kept.length ? await runSequenceChild(modulePath, root, { replay: [...kept].reverse() }, limits, run) : { rows: [] };
-  const byId = new Map(again.rows.map((r) => [r.id, r]));
+  const byId = new Map<string, PyRow[]>();
+  for (const b of again.rows) byId.set(b.id, [...(byId.get(b.id) ?? []), b]);
   const stable: PySeqCase[] = [];
-  let unstable = 0;
+  let unstable = found.dropped?.unstable ?? 0;
   for (const r of kept) {
-    const b = byId.get(r.id);
-    const c = b && outcomeKey(b) === outcomeKey(r) && sameTagged(r.steps as unknown as Tagged, b.steps as unknown as Tagged) ? asCase(r) : undefined;
+    // replayed twice in a row, in reverse order: all three runs must agree
+    const runs = byId.get(r.id) ?? [];
+    const agree = runs.length === 2 && runs.every((b) => outcomeKey(b) === outcomeKey(r) && sameTagged(r.steps as unknown as Tagged, b.steps as unknown as Tagged));
+    const c = agree ? asCase(r) : undefined;
     if (c) stable.push(c);
     else unstable++;
   }

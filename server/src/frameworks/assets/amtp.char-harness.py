@@ -124,7 +124,8 @@ def decode(v):
         return v
     tag = v.get('$')
     if tag == 'num':
-        return {'NaN': math.nan, 'Infinity': math.inf, '-Infinity': -math.inf, '-0': -0.0}[v['v']]
+        # a float that JSON would turn into an int ('2.0') is tagged as its repr
+        return {'NaN': math.nan, 'Infinity': math.inf, '-Infinity': -math.inf, '-0': -0.0}.get(v['v']) or float(v['v'])
     if tag == 'undef':
         return None
     if tag == 'big':

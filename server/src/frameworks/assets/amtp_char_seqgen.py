@@ -40,10 +40,13 @@ def literal_pools(source):
             v = node.value
             kind = type(v).__name__
             if kind in ('int', 'float', 'str', 'bytes') and not (isinstance(v, str) and (len(v) > 40 or '\n' in v)):
+                # an int's neighbours too: `if n > 100` is decided by 100 and 101
+                near = [v, v + 1, v - 1] if kind == 'int' and not isinstance(v, bool) else [v]
                 for s in [''] + scopes:
                     bucket = pools.setdefault(s, {}).setdefault(kind, [])
-                    if v not in bucket and len(bucket) < 24:
-                        bucket.append(v)
+                    for x in near:
+                        if x not in bucket and len(bucket) < 24:
+                            bucket.append(x)
         for child in ast.iter_child_nodes(node):
             visit(child, scopes)
 
@@ -91,7 +94,8 @@ def tag(v):
             return {'$': 'num', 'v': 'NaN'}
         if v in (float('inf'), float('-inf')):
             return {'$': 'num', 'v': 'Infinity' if v > 0 else '-Infinity'}
-        return v
+        # 2.0 would cross JSON as the int 2 (`0 / 0` raises another message than `0.0 / 0.0`)
+        return {'$': 'num', 'v': repr(v)} if v == int(v) else v
     if isinstance(v, bytes):
         return {'$': 'bytes', 'v': v.hex()}
     if isinstance(v, tuple):

@@ -145,10 +145,11 @@ def search(H, job):
     values = gen.Values(rng, pools, classes)
     deadline = time.monotonic() + spec['budgetMs'] / 1000.0
     covered, raised, n = set(), set(), 0
+    counts = {'unstable': 0, 'unusable': 0}
     for target in spec['targets']:
         for attempt in range(spec['tries']):
             if time.monotonic() > deadline:
-                H['out']({'done': True, 'why': 'budget'})
+                H['out'](dict(counts, done=True, why='budget', kept=n))
                 return
             try:
                 seq = build(values, runner.module, target, classes, rng, '%s#%d' % (target['name'], attempt), job)
@@ -158,6 +159,8 @@ def search(H, job):
                 row = run_row(runner, seq)
             except Exception:  # noqa: BLE001 -- introspection that fails on an odd class ends its target, not the search
                 break
+            if row.get('kind') == 'unpinnable':
+                counts['unstable' if row.get('varies') else 'unusable'] += 1
             units = set(row.get('lines', [])) | set(row.get('arcs', []))
             keep = row.get('kind') in ('return', 'observe', 'throw') and bool(units - covered)
             if row.get('kind') == 'throw':
@@ -172,7 +175,7 @@ def search(H, job):
                 covered |= units
                 n += 1
                 H['out'](row)
-    H['out']({'done': True, 'why': 'tries', 'kept': n})
+    H['out'](dict(counts, done=True, why='tries', kept=n))
 
 
 def build(values, module, target, classes, rng, sid, job):
@@ -195,10 +198,13 @@ def build(values, module, target, classes, rng, sid, job):
 
 
 def replay(H, job):
+    # Each sequence twice in a row: the second run sees what the first left behind (a counter, a
+    # cache in the module), as a test does that runs after another test of the same function.
     runner = Runner(H, job)
     for seq in job['replay']:
-        obs.clear_sandbox(runner.sandbox)
-        H['out'](run_row(runner, seq))
+        for _ in range(2):
+            obs.clear_sandbox(runner.sandbox)
+            H['out'](run_row(runner, seq))
     H['out']({'done': True, 'why': 'replayed'})
 
 
