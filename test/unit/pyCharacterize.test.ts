@@ -211,9 +211,19 @@ describe('Python characterization results', () => {
   });
 
   it('keeps one sequence per branch and one per raised exception; inputs from the hints and the literals in the source (and their neighbours)', async () => {
-    const m = await characterizePythonModule(MOD, ROOT, [{ path: ['grade'], arity: 1 }, { path: ['check'], arity: 1 }], { limits: LIMITS, python });
+    const m = await characterizePythonModule(
+      MOD,
+      ROOT,
+      [
+        { path: ['grade'], arity: 1 },
+        { path: ['check'], arity: 1 },
+      ],
+      { limits: LIMITS, python },
+    );
     const pinned = m.cases
-      .map((c) => `${c.path[0]} ${c.oracle.kind === 'throws' ? `${c.oracle.errorName}: ${c.oracle.message}` : JSON.stringify(c.oracle.value)}`)
+      .map(
+        (c) => `${c.path[0]} ${c.oracle.kind === 'throws' ? `${c.oracle.errorName}: ${c.oracle.message}` : JSON.stringify(c.oracle.value)}`,
+      )
       .map((p) => p.replace(/-\d+$/, '-N').replace(/^check \d+$/, 'check N'))
       .sort();
     // 101 is not written in check's source: it is the neighbour of its literal 100
@@ -265,7 +275,7 @@ describe('Python characterization results', () => {
 
   it('a failing Python characterization test is never called a possible bug', () => {
     const c: CharCase = { id: 'grade#0', path: ['grade'], args: [95], oracle: { kind: 'equals', value: 'A' }, lines: [], spans: [] };
-    const tc = pyCharToTestCase(c, "pychar/basics.py")!;
+    const tc = pyCharToTestCase(c, 'pychar/basics.py')!;
     assert.ok(tc.title.startsWith(CHAR_PREFIX));
     assert.equal(tc.title, `${CHAR_PREFIX}grade(95) returns the observed value`);
     assert.equal(tc.priority, 'P2');

@@ -95,7 +95,11 @@ function fixturesUsed(body: PyStatement[]): string[] {
 const PYTEST_FIXTURES = ['tmp_path', 'monkeypatch'];
 
 /** One of the oracle's further checks, asserted after the main one. */
-function checkStatements(k: NonNullable<Oracle['checks']>[number], i: number, expr: (field: string, source: string) => string): PyStatement[] {
+function checkStatements(
+  k: NonNullable<Oracle['checks']>[number],
+  i: number,
+  expr: (field: string, source: string) => string,
+): PyStatement[] {
   const call = expr(`oracle.checks[${i}].call`, k.call);
   if (k.kind === 'throws')
     return [

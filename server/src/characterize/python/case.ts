@@ -17,7 +17,6 @@ import { seqToTestCase } from './seqCase';
 import type { PySeqCase } from './sequence';
 import { pyExpected, pyLiteral } from './values';
 
-
 function callText(c: CharCase): string {
   return `${[PY_MODULE_LOCAL, ...c.path].join('.')}(${c.args.map(pyLiteral).join(', ')})`;
 }

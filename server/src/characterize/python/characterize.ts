@@ -48,5 +48,9 @@ export async function characterizePythonModule(
   targets: readonly CharTarget[],
   opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal; python?: string } = {},
 ): Promise<ModuleCharacterization> {
-  return characterizePythonSequences(modulePath, root, targets, { limits: opts.limits ?? DEFAULT_LIMITS, signal: opts.signal, python: opts.python });
+  return characterizePythonSequences(modulePath, root, targets, {
+    limits: opts.limits ?? DEFAULT_LIMITS,
+    signal: opts.signal,
+    python: opts.python,
+  });
 }

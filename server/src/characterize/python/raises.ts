@@ -6,7 +6,12 @@ import { pyString } from '../../frameworks/literals';
 export const PY_MODULE_LOCAL = 'mod';
 
 /** The `with pytest.raises(...)` block and what is compared after it, for an error the call raised. */
-export function raisesOracle(errorName: string, message: string, call: string, module: string): { setup: string; call: string; expected: string } {
+export function raisesOracle(
+  errorName: string,
+  message: string,
+  call: string,
+  module: string,
+): { setup: string; call: string; expected: string } {
   const own = errorName.startsWith(`${module}.`) ? `${PY_MODULE_LOCAL}.${errorName.slice(module.length + 1)}` : undefined;
   const builtin = /^[A-Za-z_]\w*$/.test(errorName) ? errorName : undefined;
   const cls = builtin ?? own;

@@ -32,7 +32,15 @@ export async function runSequenceChild(
   const home = mkdtempSync(join(tmpdir(), 'amtp-char-'));
   const token = `AMTP-CHAR-${randomUUID()}`;
   const { module, path } = importOf(modulePath, root);
-  const job = { module, paths: [path], file: modulePath, root, bound: limits.bound, memoryMb: memoryMb(limits), callTimeoutMs: limits.callTimeoutMs };
+  const job = {
+    module,
+    paths: [path],
+    file: modulePath,
+    root,
+    bound: limits.bound,
+    memoryMb: memoryMb(limits),
+    callTimeoutMs: limits.callTimeoutMs,
+  };
   writeFileSync(join(home, 'job.json'), JSON.stringify({ ...job, ...work, token }));
   const python = opts.python ?? projectPython(root);
   try {

@@ -68,7 +68,9 @@ function oracleParts(r: PyRow, module: string): SeqOracle | undefined {
   const last = steps[steps.length - 1];
   const before = [...(r.fs ? ['monkeypatch.chdir(tmp_path)'] : []), ...callbacks(steps), ...steps.slice(0, -1).map(statementOf)];
   const main = r.kind === 'observe' ? r.expr : undefined;
-  const checks = (r.checks ?? []).filter((k) => k.expr !== main && k.expr !== stepCode(last).expr).map((k) => ({ call: k.expr, ...expectedOf(k.value) }));
+  const checks = (r.checks ?? [])
+    .filter((k) => k.expr !== main && k.expr !== stepCode(last).expr)
+    .map((k) => ({ call: k.expr, ...expectedOf(k.value) }));
   const code = stepCode(last);
   if (r.kind === 'throw') {
     const call = code.statement ?? (r.iterated ? `list(${code.expr})` : code.expr!);
@@ -76,16 +78,27 @@ function oracleParts(r: PyRow, module: string): SeqOracle | undefined {
     return { setup: [...before, o.setup].join('\n'), call: o.call, expected: o.expected, ...(checks.length ? { checks } : {}) };
   }
   if (r.kind === 'observe') {
-    return { setup: [...before, statementOf(last)].join('\n'), call: r.expr, expected: pyExpected(r.value), ...(checks.length ? { checks } : {}) };
+    return {
+      setup: [...before, statementOf(last)].join('\n'),
+      call: r.expr,
+      expected: pyExpected(r.value),
+      ...(checks.length ? { checks } : {}),
+    };
   }
   if (r.kind !== 'return') return undefined;
   if (code.statement) {
     // `obj[k] = v` returns nothing: its first check is the assertion
     const [first, ...rest] = checks;
     if (!first) return undefined;
-    return { setup: [...before, code.statement].join('\n'), call: first.call, expected: first.expected, ...(rest.length ? { checks: rest } : {}) };
+    return {
+      setup: [...before, code.statement].join('\n'),
+      call: first.call,
+      expected: first.expected,
+      ...(rest.length ? { checks: rest } : {}),
+    };
   }
-  const call = typeof r.value === 'object' && r.value !== null && !Array.isArray(r.value) && r.value.$ === 'iter' ? `list(${code.expr})` : code.expr!;
+  const call =
+    typeof r.value === 'object' && r.value !== null && !Array.isArray(r.value) && r.value.$ === 'iter' ? `list(${code.expr})` : code.expr!;
   return { setup: before.join('\n') || undefined, call, expected: pyExpected(r.value), ...(checks.length ? { checks } : {}) };
 }
 

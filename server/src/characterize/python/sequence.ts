@@ -131,7 +131,9 @@ export async function characterizePythonSequences(
   for (const r of kept) {
     // replayed twice in a row, in reverse order: all three runs must agree
     const runs = byId.get(r.id) ?? [];
-    const agree = runs.length === 2 && runs.every((b) => outcomeKey(b) === outcomeKey(r) && sameTagged(r.steps as unknown as Tagged, b.steps as unknown as Tagged));
+    const agree =
+      runs.length === 2 &&
+      runs.every((b) => outcomeKey(b) === outcomeKey(r) && sameTagged(r.steps as unknown as Tagged, b.steps as unknown as Tagged));
     const c = agree ? asCase(r) : undefined;
     if (c) stable.push(c);
     else unstable++;

@@ -35,8 +35,8 @@ class Runner:
             sys.addaudithook(self.audit)
 
     def audit(self, event, args):
-        # A write, removal or rename outside the sandbox folder (cwd, HOME, TMPDIR) makes the
-        # sequence unpinnable: its test would change the machine it runs on.
+        # A write, removal or rename outside the sandbox folder (cwd, HOME, TMPDIR) is refused and
+        # makes the sequence unpinnable: its test would change the machine it runs on.
         if event == 'open' and len(args) >= 2 and isinstance(args[1], str) and any(c in args[1] for c in 'wax+'):
             self.check_path(args[0])
         elif event in ('os.remove', 'os.rename', 'os.mkdir', 'os.rmdir', 'shutil.rmtree', 'os.replace', 'os.truncate', 'os.chmod'):
@@ -48,6 +48,8 @@ class Runner:
         p = os.path.realpath(os.fsdecode(path))
         if not (p == self.sandbox or p.startswith(self.sandbox + os.sep) or p == os.devnull):
             self.outside.append(p)
+            # refused, not only noted: characterizing never changes the project or the machine
+            raise PermissionError('AMTP sandbox: writing outside the sandbox folder is refused: %s' % p)
 
     def resolve(self, arg, env, cbs):
         if 'ref' in arg:
