@@ -133,8 +133,14 @@ def observe(H, steps, env, value, bound):
         seen = observers(H, var, value, bound)
         if not seen:
             return {'kind': 'unpinnable', 'why': 'a value of type %s with no observable state' % type(value).__name__}
+        if type(value).__module__ == H['module'].__name__:
+            row_returns = type(value).__name__  # a later sequence may call its methods (chaining)
+        else:
+            row_returns = None
         expr, first = seen[0]
         row = {'kind': 'observe', 'expr': expr, 'value': first if isinstance(first, str) else pinned(H, first, bound)[1]}
+        if row_returns:
+            row['returns'] = row_returns
         checks = [{'expr': e, 'value': v} for e, v in seen[1:]]
     recv = last.get('recv')
     if recv and recv in env:
@@ -168,23 +174,55 @@ def public_methods(cls):
 
 def class_sequence(values, cls, target, classes, rng, sid):
     """Construct `cls` (from the module), then one to four method calls on it or on instances they return."""
-    made = __import__('amtp_char_seqgen').arguments(values, cls, [target['name']], [])
+    gen = __import__('amtp_char_seqgen')
+    methods = public_methods(cls)
+    steps, objects = [], []
+    # instances of the module's classes that the constructor or the methods take (`match(version: Version)`)
+    wanted = gen.class_params([cls] + [getattr(cls, m) for m in methods], classes)
+    for k, other in enumerate(wanted[:2]):
+        made = constructor_args(values, other, {'name': other.__name__}, objects, rng)
+        if made is not None:
+            steps.append({'var': 'o%d' % (k + 1), 'fn': [other.__name__], 'args': made[0], 'kwargs': made[1]})
+            objects.append(('o%d' % (k + 1), other))
+    made = constructor_args(values, cls, target, objects, rng)
     if made is None:
         return None
-    steps = [{'var': 'obj', 'fn': [target['name']], 'args': made[0], 'kwargs': made[1]}]
-    objects = [('obj', cls)]
-    methods = public_methods(cls)
+    steps.append({'var': 'obj', 'fn': [target['name']], 'args': made[0], 'kwargs': made[1]})
+    objects.append(('obj', cls))
     for i in range(rng.randint(0, 4) if methods else 0):
         name = rng.choice(methods)
         recv = 'obj'
-        got = __import__('amtp_char_seqgen').arguments(values, getattr(cls, name), [target['name'], name], objects)
+        got = gen.arguments(values, getattr(cls, name), [target['name'], name], objects)
         if got is None:
             continue
         var = 'r%d' % (i + 1)
         steps.append({'var': var, 'recv': recv, 'method': name, 'args': got[0], 'kwargs': got[1]})
-    if len(steps) > 1 and steps[-1]['method'] == '__setitem__':
+    if steps[-1].get('method') == '__setitem__':
         steps[-1].pop('var', None)
     return {'id': sid, 'target': target['name'], 'steps': steps}
+
+
+def constructor_args(values, cls, target, objects, rng):
+    """Arguments that built the class before (mostly), documented ones (`Version('1.2.3')`), or new ones."""
+    good = values.good_inits.get(cls.__name__, [])
+    if good and rng.random() < 0.7:
+        return rng.choice(good)
+    examples = target.get('examples') or []
+    if examples and rng.random() < 0.5:
+        return [{'lit': a} for a in rng.choice(examples)], {}
+    return __import__('amtp_char_seqgen').arguments(values, cls, [cls.__name__], objects)
+
+
+def remember_constructions(values, row):
+    """Records the constructor arguments of the steps that ran without raising."""
+    steps = row.get('steps', [])
+    ran = len(steps) - (1 if row.get('kind') == 'throw' else 0)
+    for step in steps[:ran]:
+        if step.get('fn') and step.get('var'):
+            good = values.good_inits.setdefault(step['fn'][-1], [])
+            made = (step['args'], step['kwargs'])
+            if made not in good and len(good) < 12:
+                good.append(made)
 
 
 def touched_sandbox(sandbox):

@@ -117,6 +117,9 @@ class Values:
         self.callbacks = 0
         # values used earlier in the sequence, by kind: a mapping's key set by one step is read by the next
         self.used = {}
+        # constructor arguments that built an instance without an error, by class name: reused, so
+        # the search spends its tries on the methods once it knows how to make the object
+        self.good_inits = {}
 
     def fresh_sequence(self):
         self.used = {}
@@ -160,11 +163,15 @@ class Values:
                 kinds = ['callable']
         name = param.name.lower()
         if not kinds:
+            named = [c for n, c in self.classes.items() if n.lower() == name]
+            if named and any(isinstance(cls, type) and issubclass(cls, named[0]) for _v, cls in objects):
+                kinds = named
+        if not kinds:
             if name in CALLABLE_NAMES or name in ('key', 'getsizeof', 'timer') and default is None or name.endswith(('_func', '_fn', '_factory', '_callback')):
                 kinds = ['callable']
             elif name in INT_NAMES:
                 kinds = ['int']
-            elif name in STR_NAMES or name.endswith(('name', 'text', 'str')):
+            elif name in STR_NAMES or name.endswith(('name', 'text', '_str', 'string', 'spec', 'version', 'path', 'pattern')):
                 kinds = ['str']
             elif name in LIST_NAMES or name.endswith('s') and len(name) > 3:
                 kinds = ['list']
@@ -179,6 +186,22 @@ class Values:
             if v is not None:
                 return v
         return {'lit': tag(self.rng.choice(GENERIC['int'] + GENERIC['str']))}
+
+
+def class_params(funcs, classes):
+    """The module's classes that parameters of these callables take, by hint or by name (`version` → Version)."""
+    found = []
+    by_name = {n.lower(): c for n, c in classes.items()}
+    for fn in funcs:
+        sig, hints = signature_of(fn)
+        for p in (sig.parameters.values() if sig else []):
+            kinds = [k for k in kinds_of_hint(hint_of(p, hints), classes) if isinstance(k, type)]
+            if not kinds and p.name.lower() in by_name and hint_of(p, hints) is None:
+                kinds = [by_name[p.name.lower()]]
+            for k in kinds:
+                if k not in found:
+                    found.append(k)
+    return found
 
 
 def signature_of(obj):

@@ -149,12 +149,15 @@ def search(H, job):
     covered, raised, n = set(), set(), 0
     counts = {'unstable': 0, 'unusable': 0}
     for target in spec['targets']:
+        chains = []  # kept sequences of this target whose last step returned an instance of a module class
         for attempt in range(spec['tries']):
             if time.monotonic() > deadline:
                 H['out'](dict(counts, done=True, why='budget', kept=n))
                 return
             try:
-                seq = build(values, runner.module, target, classes, rng, '%s#%d' % (target['name'], attempt), job)
+                sid = '%s#%d' % (target['name'], attempt)
+                seq = extend(values, chains, classes, rng, sid) if chains and rng.random() < 0.35 else None
+                seq = seq or build(values, runner.module, target, classes, rng, sid, job)
                 if seq is None:
                     break
                 obs.clear_sandbox(runner.sandbox)
@@ -163,6 +166,8 @@ def search(H, job):
                 break
             if row.get('kind') == 'unpinnable':
                 counts['unstable' if row.get('varies') else 'unusable'] += 1
+            else:
+                obs.remember_constructions(values, row)
             units = set(row.get('lines', [])) | set(row.get('arcs', []))
             keep = row.get('kind') in ('return', 'observe', 'throw') and bool(units - covered)
             if row.get('kind') == 'throw':
@@ -177,7 +182,28 @@ def search(H, job):
                 covered |= units
                 n += 1
                 H['out'](row)
+                if row.get('returns') and len(row['steps']) < 6:
+                    chains.append(row)
     H['out'](dict(counts, done=True, why='tries', kept=n))
+
+
+def extend(values, chains, classes, rng, sid):
+    """A kept sequence that returned an instance, with one of that instance's methods called on it."""
+    base = rng.choice(chains)
+    cls = classes.get(base['returns'])
+    methods = obs.public_methods(cls) if cls else []
+    if not methods:
+        return None
+    values.fresh_sequence()
+    steps = [dict(s) for s in base['steps']]
+    var = steps[-1]['var']
+    objects = [(s['var'], classes.get((s.get('fn') or [''])[-1])) for s in steps if s.get('var') and s.get('fn')] + [(var, cls)]
+    name = rng.choice(methods)
+    got = gen.arguments(values, getattr(cls, name), [cls.__name__, name], objects)
+    if got is None:
+        return None
+    steps.append({'var': 'r%d' % len(steps), 'recv': var, 'method': name, 'args': got[0], 'kwargs': got[1]})
+    return {'id': sid, 'target': base['target'], 'steps': steps}
 
 
 def build(values, module, target, classes, rng, sid, job):
