@@ -269,7 +269,7 @@ export interface TestCase {
      */
     call?: string;
     /**
-     * literal source text of the documented result
+     * literal source text of the documented result; for `throws`, optional: a string literal of the error's message
      */
     expected?: string;
     /**
@@ -297,13 +297,23 @@ export interface TestCase {
       kind: 'equals' | 'deep_equals' | 'prints';
     }[];
     /**
-     * further assertions after the main one, asserted in order: the state an object was left in, what a callback received, how an argument was changed (throws: expected is the error's class name)
+     * assertions after the main one, in order, in the same test: an object's state, a callback's calls, how an argument was changed. `expected` is literal source text; for `throws` it is the error's name
      */
     checks?: {
       call: string;
       expected: string;
       kind: 'equals' | 'deep_equals' | 'throws';
     }[];
+    /**
+     * the test creates a temporary folder (bound to `name`) holding `files` before its setup, and removes it after its assertions, whatever they found
+     */
+    temp_dir?: {
+      name: string;
+      files?: {
+        path: string;
+        content: string;
+      }[];
+    };
   };
 }
 
