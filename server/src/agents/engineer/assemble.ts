@@ -23,11 +23,7 @@ export function assemble(
   const allIds = files.flatMap((f) => f.caseIds);
   const targets = groups.map((g) => g.target);
   for (const s of renderer.supportFiles?.(runProject, testPaths, targets) ?? []) files.push({ ...s, caseIds: allIds });
-  const command = renderer.runCommand(
-    runProject,
-    testPaths.length ? testPaths : [testDir(plan.project, renderer)],
-    targets,
-  );
+  const command = renderer.runCommand(runProject, testPaths.length ? testPaths : [testDir(plan.project, renderer)], targets);
   if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
   const layoutNote =
     [
