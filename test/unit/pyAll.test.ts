@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadPyParser, type PyParser } from '../../server/src/agents/crawler/pyParser';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
+import { arityOf } from '../../server/src/agents/generator/modules';
 
 const PARSE = resolve(__dirname, '..', 'fixtures', 'py-parse', 'parse.py');
 
@@ -48,5 +49,28 @@ describe('Python __all__ evaluated from the syntax tree', () => {
     assert.deepEqual(exported(`__all__ = [n for n in dir() if not n.startswith('_')]\n${defs('a', '_b')}`), ['a']);
     assert.deepEqual(exported(`__all__ = ['a']\n__all__ += other.__all__\n${defs('a', 'c', '_b')}`), ['a', 'c']);
     assert.deepEqual(exported(`__all__ = 'a b'.split(maxsplit=1)\n${defs('a', 'b', 'c')}`), ['a', 'b', 'c']);
+  });
+});
+
+describe('Python arity of a module-level function', () => {
+  it('counts a leading `self` as inspect.signature does (cachetools.keys.methodkey(self, *args, **kwargs) has 3)', async () => {
+    const py = await loadPyParser();
+    const src = readFileSync(resolve(__dirname, '..', 'fixtures', 'py-cachetools', 'cachetools', 'keys.py'), 'utf8');
+    const methodkey = extractPySymbols(py, src).symbols.find((s) => s.name === 'methodkey')!;
+    assert.equal(arityOf(methodkey, 'python'), 3);
+  });
+});
+
+describe('Python properties', () => {
+  it("cachetools' `@property def maxsize` is an attribute of Cache, not a method a test calls", async () => {
+    const py = await loadPyParser();
+    const src = readFileSync(resolve(__dirname, '..', 'fixtures', 'py-cachetools', 'cachetools', '__init__.py'), 'utf8');
+    const syms = extractPySymbols(py, src).symbols;
+    const maxsize = syms.filter((s) => s.name === 'Cache.maxsize');
+    assert.deepEqual(
+      maxsize.map((s) => [s.kind, s.params]),
+      [['variable', undefined]],
+    );
+    assert.equal(syms.find((s) => s.name === 'Cache.get')?.kind, 'method');
   });
 });

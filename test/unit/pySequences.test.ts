@@ -135,3 +135,36 @@ describe('Python call sequences', function () {
     }
   });
 });
+
+describe('Python call sequences: arguments and callbacks', function () {
+  this.timeout(120_000);
+  it('a list the call changed is bound to a name and checked afterwards; a callback records its calls', async () => {
+    const python = requirePytest();
+    const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-args-'));
+    try {
+      cpSync(PYCHAR, ws, { recursive: true });
+      const targets = [
+        { path: ['dedupe'], arity: 1 },
+        { path: ['each'], arity: 2 },
+      ];
+      const m = await characterizePythonModule(join(ws, 'pychar', 'seqs.py'), ws, targets, { limits: LIMITS, python });
+      const got = m.cases as PySeqCase[];
+      const changed = got.find((c) => c.seq.target === 'dedupe' && c.seq.steps[0].lit !== undefined);
+      assert.ok(changed, JSON.stringify(got.map((c) => c.seq.steps)));
+      assert.ok(
+        (changed.seq.checks ?? []).some((k) => k.expr === 'a1'),
+        'the changed list is checked',
+      );
+      const called = got.find((c) => c.seq.target === 'each' && (c.seq.checks ?? []).some((k) => /^cb\d+_calls$/.test(k.expr)));
+      assert.ok(called, 'a callback that was called is checked');
+      const text = runThrice(python, ws, plan('pychar/seqs.py', got));
+      assert.match(text, /a1 = \[.*\]\n\s+actual = mod\.dedupe\(a1\)\n\s+assert actual == \d+\n\s+assert \(a1\) == \[/);
+      assert.match(
+        text,
+        /def (cb\d+)\(\*args\):\n\s+\1_calls\.append\(args\)\n\s+return args\[0\] if args else None\n\s+actual = mod\.each\(/,
+      );
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+});

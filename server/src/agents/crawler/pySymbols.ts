@@ -16,6 +16,8 @@ type Param = NonNullable<SymbolInfo['params']>[number];
 
 /** Dunder methods that are part of how a class is used, so they are listed like public methods. */
 const PUBLIC_DUNDERS = new Set(['__init__', '__call__']);
+/** Decorators that make a method an attribute: `@property`, `@functools.cached_property`, `@x.setter`. */
+const PROPERTY = /^(?:(?:functools\.)?(?:cached_)?property|\w+\.(?:setter|getter|deleter))$/;
 
 /**
  * A module's public surface from its syntax tree: top-level functions and classes, the methods of
@@ -79,7 +81,11 @@ function classSymbols(cls: Node, name: string, exported: boolean): SymbolInfo[] 
     const member = def.node.childForFieldName('name')?.text ?? '';
     if (member.startsWith('_') && !PUBLIC_DUNDERS.has(member)) continue;
     if (def.node.type === 'class_definition') out.push(...classSymbols(def.node, `${name}.${member}`, exported));
-    else out.push(functionSymbol(def.node, `${name}.${member}`, 'method', exported, def.decorators));
+    else if (def.decorators.some((d) => PROPERTY.test(d))) {
+      // `Cache.maxsize` through the class is a property object, not callable: an attribute, listed once
+      if (!out.some((s) => s.name === `${name}.${member}`))
+        out.push({ ...functionSymbol(def.node, `${name}.${member}`, 'method', exported, []), kind: 'variable', params: undefined });
+    } else out.push(functionSymbol(def.node, `${name}.${member}`, 'method', exported, def.decorators));
   }
   return out;
 }

@@ -20,6 +20,7 @@ function argText(a: PyArg): string {
 
 /** The step as an expression, or as a statement when it assigns into the receiver (`obj[k] = v`, `del obj[k]`). */
 function stepCode(s: PyStep): { expr?: string; statement?: string } {
+  if (s.lit !== undefined) return { statement: `${s.var} = ${pyLiteral(s.lit)}` };
   const args = s.args.map(argText);
   const all = [...args, ...Object.entries(s.kwargs).map(([k, a]) => `${k}=${argText(a)}`)].join(', ');
   if (s.fn) return { expr: `${[PY_MODULE_LOCAL, ...s.fn].join('.')}(${all})` };
@@ -45,7 +46,7 @@ function stepCode(s: PyStep): { expr?: string; statement?: string } {
 }
 
 function callbacks(steps: PyStep[]): string[] {
-  const names = steps.flatMap((s) => [...s.args, ...Object.values(s.kwargs)].flatMap((a) => ('cb' in a ? [a.cb.name] : [])));
+  const names = steps.flatMap((s) => [...(s.args ?? []), ...Object.values(s.kwargs ?? {})].flatMap((a) => ('cb' in a ? [a.cb.name] : [])));
   return [...new Set(names)].map(
     (n) => `${n}_calls = []\ndef ${n}(*args):\n    ${n}_calls.append(args)\n    return args[0] if args else None`,
   );

@@ -15,6 +15,8 @@ export type PyArg = { lit: Tagged } | { ref: string } | { cb: { name: string; re
 
 export interface PyStep {
   var?: string;
+  /** `a1 = [3, 1, 2]`: a list or dict argument the sequence changed, bound to a name so its test can check it */
+  lit?: Tagged;
   /** a module function or class, by its path in the module */
   fn?: string[];
   /** a method call on an earlier step's value */

@@ -149,6 +149,43 @@ def observe(H, steps, env, value, bound):
     return row
 
 
+def bind_changed(H, steps, passed, bound, env):
+    """A list or dict literal a step changed gets a name of its own (`a1 = [3, 1, 2]`, then `f(a1)`), so its test can check it."""
+    changed = []
+    for i, key, obj in passed:
+        arg = steps[i]['args'][key] if isinstance(key, int) else steps[i]['kwargs'][key]
+        if 'lit' not in arg:
+            continue
+        ok, now = pinned(H, obj, bound)
+        if ok and now != arg['lit']:
+            changed.append((i, key, arg['lit'], obj))
+    if not changed:
+        return steps
+    out = [dict(s, args=list(s.get('args', [])), kwargs=dict(s.get('kwargs', {}))) if 'lit' not in s else s for s in steps]
+    inserted = []
+    for n, (i, key, lit, obj) in enumerate(changed):
+        name = 'a%d' % (n + 1)
+        env[name] = obj
+        target = out[i]
+        if isinstance(key, int):
+            target['args'][key] = {'ref': name}
+        else:
+            target['kwargs'][key] = {'ref': name}
+        inserted.append({'var': name, 'lit': lit, 'args': [], 'kwargs': {}})
+    return inserted + out
+
+
+def argument_checks(H, steps, env, bound):
+    """How the sequence changed the arguments bound to names: their value after it."""
+    out = []
+    for s in steps:
+        if 'lit' in s and s.get('var') in env:
+            ok, now = pinned(H, env[s['var']], bound)
+            if ok and now != s['lit']:
+                out.append({'expr': s['var'], 'value': now})
+    return out
+
+
 def callback_checks(H, cbs, bound):
     out = []
     for rec in cbs:

@@ -60,9 +60,14 @@ class Runner:
             return rec
         return self.H['decode'](arg['lit'])
 
-    def call_of(self, step, env, cbs):
+    def call_of(self, step, env, cbs, i):
+        if 'lit' in step:
+            return self.H['decode'](step['lit'])  # `a1 = [3, 1, 2]`: an argument bound to a name
         args = [self.resolve(a, env, cbs) for a in step.get('args', [])]
         kwargs = {k: self.resolve(a, env, cbs) for k, a in step.get('kwargs', {}).items()}
+        for key, v in list(enumerate(args)) + list(kwargs.items()):
+            if isinstance(v, (list, dict)):
+                self.passed.append((i, key, v))
         if 'recv' in step:
             target = env[step['recv']]
             return obs.dunder_call(target, step['method'], args, kwargs)
@@ -79,6 +84,7 @@ class Runner:
         H['arcs'].clear()
         del H['blocked'][:]
         del self.outside[:]
+        self.passed = []
         state = random.getstate()
         outcome, failed = None, None
         H['draining'] = False
@@ -87,11 +93,11 @@ class Runner:
         try:
             for i, step in enumerate(steps):
                 try:
-                    value = self.call_of(step, env, cbs)
+                    value = self.call_of(step, env, cbs, i)
                     if obs.is_iterator(value):
                         value = H['drain'](value, self.bound)
-                except (Overrun, KeyboardInterrupt):
-                    raise
+                except (Overrun, KeyboardInterrupt, MemoryError, H['Unpinnable']):
+                    raise  # not the code's behaviour: the harness's limits (time, memory, a value too long to take)
                 except BaseException as e:  # noqa: B036 -- what a step raised is its behaviour
                     outcome, failed = e, i
                     break
@@ -112,6 +118,10 @@ def run_row(runner, seq):
         env, cbs, outcome, failed, drew = runner.execute(seq['steps'])
     except Overrun:
         return {'id': seq['id'], 'kind': 'unpinnable', 'why': 'it ran out of time'}
+    except MemoryError:
+        return {'id': seq['id'], 'kind': 'unpinnable', 'why': 'out of memory (the limit is %d MB)' % runner.job['memoryMb']}
+    except H['Unpinnable'] as u:
+        return {'id': seq['id'], 'kind': 'unpinnable', 'why': str(u)}
     row = {'id': seq['id'], 'target': seq['target'], 'steps': seq['steps'][: failed + 1] if failed is not None else seq['steps']}
     if failed is not None:
         e = outcome
@@ -123,6 +133,9 @@ def run_row(runner, seq):
                 row['iterated'] = True
     else:
         row.update(obs.observe(H, row['steps'], env, outcome, runner.bound))
+    if row.get('kind') != 'unpinnable':
+        row['steps'] = obs.bind_changed(H, row['steps'], runner.passed, runner.bound, env)
+        row['checks'] = row.get('checks', []) + obs.argument_checks(H, row['steps'], env, runner.bound)
     row['checks'] = row.get('checks', []) + obs.callback_checks(H, cbs, runner.bound)
     if drew:
         row.update(kind='unpinnable', why='it drew from the random module', varies=True)
