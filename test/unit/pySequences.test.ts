@@ -167,4 +167,26 @@ describe('Python call sequences: arguments and callbacks', function () {
       rmSync(ws, { recursive: true, force: true });
     }
   });
+
+  it('a context manager is entered with `with`, its methods called inside, and its state checked after __exit__', async () => {
+    const python = requirePytest();
+    const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-with-'));
+    try {
+      cpSync(PYCHAR, ws, { recursive: true });
+      const m = await characterizePythonModule(join(ws, 'pychar', 'seqs.py'), ws, [{ path: ['Ledger'], arity: 1 }], {
+        limits: LIMITS,
+        python,
+      });
+      const got = m.cases as PySeqCase[];
+      const inside = got.find((c) => c.seq.steps.some((s) => s.method === '__enter__') && c.seq.steps.some((s) => s.method === 'add'));
+      assert.ok(inside, JSON.stringify(got.map((c) => c.seq.steps)));
+      const closed = got.find((c) => c.oracle.kind === 'throws' && c.oracle.message === 'the ledger is closed');
+      assert.ok(closed, "add() outside the with block raises the class's own RuntimeError");
+      const text = runThrice(python, ws, plan('pychar/seqs.py', got));
+      assert.match(text, /obj = mod\.Ledger\(.*\)\n\s+with obj as ctx:\n\s+r\d+ = ctx\.add\(/);
+      assert.match(text, /assert \((obj|ctx)\.open\) == False/, "the state after __exit__");
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
 });

@@ -15,9 +15,14 @@ export function raisesOracle(
   const own = errorName.startsWith(`${module}.`) ? `${PY_MODULE_LOCAL}.${errorName.slice(module.length + 1)}` : undefined;
   const builtin = /^[A-Za-z_]\w*$/.test(errorName) ? errorName : undefined;
   const cls = builtin ?? own;
-  if (cls) return { setup: `with pytest.raises(${cls}) as excinfo:\n    ${call}`, call: 'str(excinfo.value)', expected: pyString(message) };
+  // the raising code may be a block of its own (a `with` statement of a context manager)
+  const body = call
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
+  if (cls) return { setup: `with pytest.raises(${cls}) as excinfo:\n${body}`, call: 'str(excinfo.value)', expected: pyString(message) };
   return {
-    setup: `with pytest.raises(BaseException) as excinfo:\n    ${call}`,
+    setup: `with pytest.raises(BaseException) as excinfo:\n${body}`,
     call: "(type(excinfo.value).__module__ + '.' + type(excinfo.value).__qualname__, str(excinfo.value))",
     expected: `(${pyString(errorName)}, ${pyString(message)})`,
   };

@@ -64,17 +64,51 @@ function expectedOf(value: Tagged): { expected: string; kind: 'equals' | 'deep_e
 type SeqOracle = Pick<NonNullable<TestCase['oracle']>, 'setup' | 'call' | 'expected' | 'checks'>;
 
 /** Setup, call, expected and checks of a sequence; undefined when its last step pins nothing. */
+const isIter = (v: Tagged): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && v.$ === 'iter';
+
+function indented(lines: string[]): string {
+  return lines.map((l) => l.replace(/^/gm, '    ')).join('\n');
+}
+
+/** A sequence that entered a context manager: its later steps inside `with obj as ctx:`, asserted after `__exit__`. */
+function withOracle(r: PyRow, module: string, enter: number, prefix: string[], checks: NonNullable<SeqOracle['checks']>): SeqOracle | undefined {
+  const steps = r.steps;
+  const outside = steps.slice(0, enter).map(statementOf);
+  const head = `with ${steps[enter].recv} as ${steps[enter].var}:`;
+  const inner = steps.slice(enter + 1);
+  const last = inner[inner.length - 1] ?? steps[enter];
+  const lines = inner.map((s, i) => {
+    const code = stepCode(s);
+    const iterated = r.kind === 'return' ? isIter(r.value) : r.kind === 'throw' && r.iterated === true;
+    const drained = i === inner.length - 1 && iterated && code.expr && !code.expr.startsWith('list(');
+    return drained ? `${s.var} = list(${code.expr})` : statementOf(s);
+  });
+  const block = `${head}\n${indented(lines.length ? lines : ['pass'])}`;
+  const more = checks.length ? { checks } : {};
+  if (r.kind === 'throw') {
+    const o = raisesOracle(r.name, r.message, block, module);
+    return { setup: [...prefix, ...outside, o.setup].join('\n'), call: o.call, expected: o.expected, ...more };
+  }
+  const setup = [...prefix, ...outside, block].join('\n');
+  if (r.kind === 'observe') return { setup, call: r.expr, expected: pyExpected(r.value), ...more };
+  if (r.kind !== 'return' || !last.var) return undefined;
+  return { setup, call: last.var, expected: pyExpected(r.value), ...more };
+}
+
 function oracleParts(r: PyRow, module: string): SeqOracle | undefined {
   const steps = r.steps;
   const last = steps[steps.length - 1];
-  const before = [...(r.fs ? ['monkeypatch.chdir(tmp_path)'] : []), ...callbacks(steps), ...steps.slice(0, -1).map(statementOf)];
+  const prefix = [...(r.fs ? ['monkeypatch.chdir(tmp_path)'] : []), ...callbacks(steps)];
+  const before = [...prefix, ...steps.slice(0, -1).map(statementOf)];
   const main = r.kind === 'observe' ? r.expr : undefined;
   const checks = (r.checks ?? [])
     .filter((k) => k.expr !== main && k.expr !== stepCode(last).expr)
     .map((k) => ({ call: k.expr, ...expectedOf(k.value) }));
+  const enter = steps.findIndex((s) => s.method === '__enter__');
+  if (enter >= 0) return withOracle(r, module, enter, prefix, checks);
   const code = stepCode(last);
   if (r.kind === 'throw') {
-    const call = code.statement ?? (r.iterated ? `list(${code.expr})` : code.expr!);
+    const call = code.statement ?? (r.iterated && !code.expr!.startsWith('list(') ? `list(${code.expr})` : code.expr!);
     const o = raisesOracle(r.name, r.message, call, module);
     return { setup: [...before, o.setup].join('\n'), call: o.call, expected: o.expected, ...(checks.length ? { checks } : {}) };
   }
@@ -98,8 +132,7 @@ function oracleParts(r: PyRow, module: string): SeqOracle | undefined {
       ...(rest.length ? { checks: rest } : {}),
     };
   }
-  const call =
-    typeof r.value === 'object' && r.value !== null && !Array.isArray(r.value) && r.value.$ === 'iter' ? `list(${code.expr})` : code.expr!;
+  const call = isIter(r.value) && !code.expr!.startsWith('list(') ? `list(${code.expr})` : code.expr!;
   return { setup: before.join('\n') || undefined, call, expected: pyExpected(r.value), ...(checks.length ? { checks } : {}) };
 }
 

@@ -226,9 +226,14 @@ def class_sequence(values, cls, target, classes, rng, sid):
         return None
     steps.append({'var': 'obj', 'fn': [target['name']], 'args': made[0], 'kwargs': made[1]})
     objects.append(('obj', cls))
+    recv = 'obj'
+    if callable(getattr(cls, '__enter__', None)) and callable(getattr(cls, '__exit__', None)) and rng.random() < 0.5:
+        # a context manager: the calls happen inside `with obj as ctx:`, and `__exit__` runs after them
+        steps.append({'var': 'ctx', 'recv': 'obj', 'method': '__enter__', 'args': [], 'kwargs': {}})
+        objects.append(('ctx', cls))
+        recv = 'ctx'
     for i in range(rng.randint(0, 4) if methods else 0):
         name = rng.choice(methods)
-        recv = 'obj'
         got = gen.arguments(values, getattr(cls, name), [target['name'], name], objects)
         if got is None:
             continue

@@ -104,11 +104,24 @@ class Runner:
                 if step.get('var'):
                     env[step['var']] = value
                 outcome = value
+            if not self.leave(steps, env, outcome if failed is not None else None):
+                raise H['Unpinnable']('the context manager suppressed the exception')
         finally:
             sys.settrace(None)
             signal.setitimer(signal.ITIMER_REAL, 0)
         drew = random.getstate() != state
         return env, cbs, outcome, failed, drew
+
+    def leave(self, steps, env, error):
+        """Leaves the `with` block a sequence entered (`__exit__`), as the written test's `with` does; False when it swallowed the error."""
+        entered = [s for s in steps if s.get('method') == '__enter__' and s.get('var') in env]
+        if not entered:
+            return True
+        manager = env[entered[0]['recv']]
+        if error is None:
+            manager.__exit__(None, None, None)
+            return True
+        return not manager.__exit__(type(error), error, error.__traceback__)
 
 
 def run_row(runner, seq):
