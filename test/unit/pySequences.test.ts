@@ -184,7 +184,7 @@ describe('Python call sequences: arguments and callbacks', function () {
       assert.ok(closed, "add() outside the with block raises the class's own RuntimeError");
       const text = runThrice(python, ws, plan('pychar/seqs.py', got));
       assert.match(text, /obj = mod\.Ledger\(.*\)\n\s+with obj as ctx:\n\s+r\d+ = ctx\.add\(/);
-      assert.match(text, /assert \((obj|ctx)\.open\) == False/, "the state after __exit__");
+      assert.match(text, /assert \((obj|ctx)\.open\) == False/, 'the state after __exit__');
     } finally {
       rmSync(ws, { recursive: true, force: true });
     }

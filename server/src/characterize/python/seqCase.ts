@@ -71,7 +71,13 @@ function indented(lines: string[]): string {
 }
 
 /** A sequence that entered a context manager: its later steps inside `with obj as ctx:`, asserted after `__exit__`. */
-function withOracle(r: PyRow, module: string, enter: number, prefix: string[], checks: NonNullable<SeqOracle['checks']>): SeqOracle | undefined {
+function withOracle(
+  r: PyRow,
+  module: string,
+  enter: number,
+  prefix: string[],
+  checks: NonNullable<SeqOracle['checks']>,
+): SeqOracle | undefined {
   const steps = r.steps;
   const outside = steps.slice(0, enter).map(statementOf);
   const head = `with ${steps[enter].recv} as ${steps[enter].var}:`;
