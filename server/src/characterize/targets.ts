@@ -72,7 +72,10 @@ export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
         symbol.kind === 'class'
           ? plan.cases.filter((c) => normalizePath(c.target.file) === file && c.target.symbol.split('.')[0] === target.symbol)
           : casesOf(file, target.symbol);
-      if (!path || job.reach.has(path.join('.')) || !cases.every(isExistenceOnly)) continue;
+      // A class whose doctests document some methods still gets sequences for the rest: only its
+      // existence checks are replaced. A function with a documented result is not run.
+      const undocumented = symbol.kind === 'class' ? cases.some(isExistenceOnly) || !cases.length : cases.every(isExistenceOnly);
+      if (!path || job.reach.has(path.join('.')) || !undocumented) continue;
       const info = symbolInfo(map, mod.file.path, symbol.name);
       job.targets.push({
         path,
@@ -82,7 +85,7 @@ export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
         source: info.source,
         examples: exampleArgs(symbol.name, symbol.examples ?? [], mod.language === 'python' ? 'python' : 'javascript'),
       });
-      job.reach.set(path.join('.'), { target, access, bindings: [binding], replaces: cases.map((c) => c.id) });
+      job.reach.set(path.join('.'), { target, access, bindings: [binding], replaces: cases.filter(isExistenceOnly).map((c) => c.id) });
     }
     if (job.targets.length) jobs.push(job);
   }
