@@ -18,7 +18,7 @@ import { engineerTests } from '../helpers/offlineEngineer';
 import { requirePytest } from '../helpers/python';
 
 const CACHETOOLS = resolve(__dirname, '..', 'fixtures', 'py-cachetools');
-const PYCHAR = resolve(__dirname, '..', 'fixtures', 'pychar');
+const PYSEQ = resolve(__dirname, '..', 'fixtures', 'pyseq');
 const LIMITS = { callTimeoutMs: 3000, maxOldSpaceMb: 256, bound: 200 };
 const CLASSES: CharTarget[] = ['Cache', 'LRUCache', 'TTLCache', 'FIFOCache'].map((name) => ({ path: [name], arity: 0 }));
 
@@ -112,21 +112,21 @@ describe('Python call sequences', function () {
   it('a sequence that writes in its sandbox folder is written to run in tmp_path; one that writes outside it is never pinned', async () => {
     const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-files-'));
     try {
-      cpSync(PYCHAR, ws, { recursive: true });
+      cpSync(PYSEQ, ws, { recursive: true });
       const targets = [
         { path: ['save'], arity: 2 },
         { path: ['note'], arity: 1 },
       ];
-      const m = await characterizePythonModule(join(ws, 'pychar', 'files.py'), ws, targets, { limits: LIMITS, python });
+      const m = await characterizePythonModule(join(ws, 'pyseq', 'files.py'), ws, targets, { limits: LIMITS, python });
       const got = m.cases as PySeqCase[];
       assert.ok(got.some((c) => c.seq.target === 'save' && c.seq.fs === true));
       assert.ok(!got.some((c) => c.seq.target === 'note'), 'note() writes beside the module: never pinned');
       assert.ok(m.unusable > 0);
-      assert.equal(existsSync(join(ws, 'pychar', 'notes.txt')), false, 'the write outside the sandbox was refused while characterizing');
-      const text = runThrice(python, ws, plan('pychar/files.py', got));
+      assert.equal(existsSync(join(ws, 'pyseq', 'notes.txt')), false, 'the write outside the sandbox was refused while characterizing');
+      const text = runThrice(python, ws, plan('pyseq/files.py', got));
       assert.match(text, /def test_\w+\(tmp_path, monkeypatch\):\n(.*\n){1,2}\s+monkeypatch\.chdir\(tmp_path\)\n\s+actual = mod\.save\(/);
       assert.deepEqual(
-        ['notes.txt', 'a', 'abc'].filter((f) => existsSync(join(ws, f)) || existsSync(join(ws, 'pychar', f))),
+        ['notes.txt', 'a', 'abc'].filter((f) => existsSync(join(ws, f)) || existsSync(join(ws, 'pyseq', f))),
         [],
         'the tests wrote nothing into the project',
       );
@@ -142,12 +142,12 @@ describe('Python call sequences: arguments and callbacks', function () {
     const python = requirePytest();
     const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-args-'));
     try {
-      cpSync(PYCHAR, ws, { recursive: true });
+      cpSync(PYSEQ, ws, { recursive: true });
       const targets = [
         { path: ['dedupe'], arity: 1 },
         { path: ['each'], arity: 2 },
       ];
-      const m = await characterizePythonModule(join(ws, 'pychar', 'seqs.py'), ws, targets, { limits: LIMITS, python });
+      const m = await characterizePythonModule(join(ws, 'pyseq', 'seqs.py'), ws, targets, { limits: LIMITS, python });
       const got = m.cases as PySeqCase[];
       const changed = got.find((c) => c.seq.target === 'dedupe' && c.seq.steps[0].lit !== undefined);
       assert.ok(changed, JSON.stringify(got.map((c) => c.seq.steps)));
@@ -157,7 +157,7 @@ describe('Python call sequences: arguments and callbacks', function () {
       );
       const called = got.find((c) => c.seq.target === 'each' && (c.seq.checks ?? []).some((k) => /^cb\d+_calls$/.test(k.expr)));
       assert.ok(called, 'a callback that was called is checked');
-      const text = runThrice(python, ws, plan('pychar/seqs.py', got));
+      const text = runThrice(python, ws, plan('pyseq/seqs.py', got));
       assert.match(text, /a1 = \[.*\]\n\s+actual = mod\.dedupe\(a1\)\n\s+assert actual == \d+\n\s+assert \(a1\) == \[/);
       assert.match(
         text,
@@ -172,8 +172,8 @@ describe('Python call sequences: arguments and callbacks', function () {
     const python = requirePytest();
     const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-with-'));
     try {
-      cpSync(PYCHAR, ws, { recursive: true });
-      const m = await characterizePythonModule(join(ws, 'pychar', 'seqs.py'), ws, [{ path: ['Ledger'], arity: 1 }], {
+      cpSync(PYSEQ, ws, { recursive: true });
+      const m = await characterizePythonModule(join(ws, 'pyseq', 'seqs.py'), ws, [{ path: ['Ledger'], arity: 1 }], {
         limits: LIMITS,
         python,
       });
@@ -182,7 +182,7 @@ describe('Python call sequences: arguments and callbacks', function () {
       assert.ok(inside, JSON.stringify(got.map((c) => c.seq.steps)));
       const closed = got.find((c) => c.oracle.kind === 'throws' && c.oracle.message === 'the ledger is closed');
       assert.ok(closed, "add() outside the with block raises the class's own RuntimeError");
-      const text = runThrice(python, ws, plan('pychar/seqs.py', got));
+      const text = runThrice(python, ws, plan('pyseq/seqs.py', got));
       assert.match(text, /obj = mod\.Ledger\(.*\)\n\s+with obj as ctx:\n\s+r\d+ = ctx\.add\(/);
       assert.match(text, /assert \((obj|ctx)\.open\) == False/, 'the state after __exit__');
     } finally {

@@ -3,6 +3,8 @@
 # scrubbed env). argv[1] is a JSON job:
 #   { module, paths: [sys.path entries], file, root, token, bound, memoryMb,
 #     calls: [{ id, path: [names], args: [tagged] }] }
+# or, instead of `calls`, `search` (a call-sequence search) or `replay` (sequences to run again):
+# then amtp_char_seqrun.py beside this file takes over with this file's guards, tracer and encoder.
 # Before importing the module it caps the address space (RLIMIT_AS) and refuses network access to
 # anything but loopback. For each call it prints one line "<token> <json>" with what the call
 # returned or raised and the lines (and line-to-line arcs) of the module's file it ran, traced with

@@ -130,9 +130,9 @@ def run_row(runner, seq):
     try:
         env, cbs, outcome, failed, drew = runner.execute(seq['steps'])
     except Overrun:
-        return {'id': seq['id'], 'kind': 'unpinnable', 'why': 'it ran out of time'}
+        return {'id': seq['id'], 'kind': 'unpinnable', 'why': 'it ran out of time', 'limit': True}
     except MemoryError:
-        return {'id': seq['id'], 'kind': 'unpinnable', 'why': 'out of memory (the limit is %d MB)' % runner.job['memoryMb']}
+        return {'id': seq['id'], 'kind': 'unpinnable', 'why': 'out of memory (the limit is %d MB)' % runner.job['memoryMb'], 'limit': True}
     except H['Unpinnable'] as u:
         return {'id': seq['id'], 'kind': 'unpinnable', 'why': str(u)}
     row = {'id': seq['id'], 'target': seq['target'], 'steps': seq['steps'][: failed + 1] if failed is not None else seq['steps']}
@@ -174,12 +174,15 @@ def search(H, job):
     deadline = time.monotonic() + spec['budgetMs'] / 1000.0
     covered, raised, n = set(), set(), 0
     counts = {'unstable': 0, 'unusable': 0}
-    for target in spec['targets']:
+    targets = spec['targets']
+    for t, target in enumerate(targets):
         chains = []  # kept sequences of this target whose last step returned an instance of a module class
+        # each target gets an equal share of what is left, so a slow one cannot starve the others
+        share = time.monotonic() + (deadline - time.monotonic()) / (len(targets) - t)
         for attempt in range(spec['tries']):
-            if time.monotonic() > deadline:
-                H['out'](dict(counts, done=True, why='budget', kept=n))
-                return
+            if time.monotonic() > share:
+                counts['cut'] = counts.get('cut', 0) + 1
+                break
             try:
                 sid = '%s#%d' % (target['name'], attempt)
                 seq = extend(values, chains, classes, rng, sid) if chains and rng.random() < 0.35 else None
@@ -192,6 +195,8 @@ def search(H, job):
                 break
             if row.get('kind') == 'unpinnable':
                 counts['unstable' if row.get('varies') else 'unusable'] += 1
+                if row.get('limit'):
+                    break  # it ran out of time or memory once: more tries would only do that again
             else:
                 obs.remember_constructions(values, row)
             units = set(row.get('lines', [])) | set(row.get('arcs', []))
