@@ -189,4 +189,28 @@ describe('Python call sequences: arguments and callbacks', function () {
       rmSync(ws, { recursive: true, force: true });
     }
   });
+
+  it("an endless generator's first ten items are pinned, taken the same way in its test", async () => {
+    const python = requirePytest();
+    const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-gen-'));
+    try {
+      cpSync(resolve(__dirname, '..', 'fixtures', 'pychar'), ws, { recursive: true });
+      const m = await characterizePythonModule(join(ws, 'pychar', 'basics.py'), ws, [{ path: ['naturals'], arity: 0 }], {
+        limits: LIMITS,
+        python,
+      });
+      const got = m.cases as PySeqCase[];
+      assert.deepEqual(
+        got.map((c) => [c.seq.take, c.oracle.kind !== 'throws' && c.oracle.value]),
+        [[10, { $: 'iter', v: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] }]],
+      );
+      const text = runThrice(python, ws, plan('pychar/basics.py', got));
+      assert.match(
+        text,
+        /actual = \[x for _, x in zip\(range\(10\), mod\.naturals\(\)\)\]\n\s+assert actual == \[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]/,
+      );
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
 });

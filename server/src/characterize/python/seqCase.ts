@@ -138,7 +138,11 @@ function oracleParts(r: PyRow, module: string): SeqOracle | undefined {
       ...(rest.length ? { checks: rest } : {}),
     };
   }
-  const call = isIter(r.value) && !code.expr!.startsWith('list(') ? `list(${code.expr})` : code.expr!;
+  const call = r.take
+    ? `[x for _, x in zip(range(${r.take}), ${code.expr})]`
+    : isIter(r.value) && !code.expr!.startsWith('list(')
+      ? `list(${code.expr})`
+      : code.expr!;
   return { setup: before.join('\n') || undefined, call, expected: pyExpected(r.value), ...(checks.length ? { checks } : {}) };
 }
 

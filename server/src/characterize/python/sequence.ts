@@ -45,7 +45,16 @@ type Outcome =
   | { kind: 'throw'; name: string; message: string; own: boolean; iterated?: boolean }
   | { kind: 'unpinnable'; why: string; varies?: boolean };
 
-export type PyRow = PySequence & Outcome & { checks?: PyCheck[]; lines?: string[]; arcs?: string[]; fs?: boolean };
+export type PyRow = PySequence &
+  Outcome & {
+    checks?: PyCheck[];
+    lines?: string[];
+    arcs?: string[];
+    /** it made files in its sandbox folder: its test runs in tmp_path */
+    fs?: boolean;
+    /** the last step returned an endless iterator: its first `take` items are pinned */
+    take?: number;
+  };
 
 export interface PySearchSpec {
   seed: number;

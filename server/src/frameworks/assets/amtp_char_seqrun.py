@@ -8,11 +8,13 @@
 # a bounded number of tries per target keep it repeatable; a deadline bounds it on a slow machine.
 # Mode "search" prints one row per kept sequence; mode "replay" runs given sequences again and
 # prints what each did, for the two-run stability check on the TypeScript side.
-import inspect, os, random, signal, sys, time
+import inspect, itertools, os, random, signal, sys, time
 import amtp_char_seqgen as gen
 import amtp_char_observe as obs
 
 WRONG_GUESS = ('TypeError', 'AttributeError', 'IndexError')
+# items of an endless iterator pinned
+FIRST = 10
 
 
 class Overrun(BaseException):
@@ -85,6 +87,7 @@ class Runner:
         del H['blocked'][:]
         del self.outside[:]
         self.passed = []
+        self.took = None
         state = random.getstate()
         outcome, failed = None, None
         H['draining'] = False
@@ -93,9 +96,7 @@ class Runner:
         try:
             for i, step in enumerate(steps):
                 try:
-                    value = self.call_of(step, env, cbs, i)
-                    if obs.is_iterator(value):
-                        value = H['drain'](value, self.bound)
+                    value = self.take(self.call_of(step, env, cbs, i), i == len(steps) - 1)
                 except (Overrun, KeyboardInterrupt, MemoryError, H['Unpinnable']):
                     raise  # not the code's behaviour: the harness's limits (time, memory, a value too long to take)
                 except BaseException as e:  # noqa: B036 -- what a step raised is its behaviour
@@ -111,6 +112,20 @@ class Runner:
             signal.setitimer(signal.ITIMER_REAL, 0)
         drew = random.getstate() != state
         return env, cbs, outcome, failed, drew
+
+    def take(self, value, last):
+        """The items an iterator yields, taken while traced (a generator's body runs only now); of an
+        endless one, the last step's first ten (`[x for _, x in zip(range(10), gen)]` in its test)."""
+        if not obs.is_iterator(value):
+            return value
+        self.H['draining'] = True
+        items = list(itertools.islice(value, self.bound + 1))
+        self.H['draining'] = False
+        if len(items) > self.bound:
+            if not last:
+                raise self.H['Unpinnable']('an iterator of more than %d items' % self.bound)
+            items, self.took = items[:FIRST], FIRST
+        return self.H['Drained'](items)
 
     def leave(self, steps, env, error):
         """Leaves the `with` block a sequence entered (`__exit__`), as the written test's `with` does; False when it swallowed the error."""
@@ -160,6 +175,8 @@ def run_row(runner, seq):
     row['lines'] = ['%s:%d' % (rel, n) for n in sorted(H['lines'])]
     row['arcs'] = ['%s:%d>%d' % (rel, a, b) for a, b in sorted(H['arcs'])]
     row['fs'] = obs.touched_sandbox(runner.sandbox)
+    if runner.took and row.get('kind') == 'return':
+        row['take'] = runner.took
     return row
 
 
