@@ -6,6 +6,12 @@
 // process are no equality oracles (doctestVolatile.ts).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadPyParser } from '../../server/src/agents/crawler/pyParser';
+import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
+import { crawlMap } from '../../server/src/agents/crawler/staticMap';
+import { generateCases } from '../../server/src/agents/generator/offline';
 import { parseDoctest } from '../../server/src/agents/generator/doctest';
 import { volatileRead } from '../../server/src/agents/generator/doctestVolatile';
 import { requirePytest } from '../helpers/python';
@@ -83,5 +89,44 @@ describe('doctest steps', () => {
     assert.equal(volatileRead('uuid.uuid4().hex'), 'randomness (uuid)');
     assert.equal(volatileRead('time.time() > 0'), 'the clock (time.time)');
     assert.equal(volatileRead('datetime.date(2020, 1, 1).isoformat()'), undefined);
+  });
+});
+
+describe('doctests of a module docstring', () => {
+  it("python3-parse's module docstring examples become examples of the functions they call; `_` is no oracle", async () => {
+    const src = readFileSync(resolve(__dirname, '..', 'fixtures', 'py-parse', 'parse.py'), 'utf8');
+    const syms = extractPySymbols(await loadPyParser(), src).symbols;
+    const parse = syms.find((s) => s.name === 'parse')!;
+    assert.ok((parse.examples ?? []).length >= 3, JSON.stringify(parse.examples));
+    assert.match(parse.examples![0], /^>>> parse\("It's \{\}, I love it!"/);
+    const parsed = parse.examples!.map((b) => parseDoctest(b));
+    const calls = parsed.flatMap((p) => p.examples.map((e) => e.call));
+    assert.ok(calls.includes('parse("It\'s {}, I love it!", "It\'s spam, I love it!")'), calls.join('\n'));
+    const skipped = parsed.flatMap((p) => p.skipped.map((k) => k.reason));
+    assert.ok(
+      skipped.includes("the shown result depends on the interactive interpreter's last result (`_`): not an equality oracle"),
+      skipped.join('\n'),
+    );
+    assert.ok(!parsed.some((p) => p.examples.some((e) => e.setup.some((l) => /\b_\b/.test(l)))), 'a step that reads `_` is never carried');
+  });
+
+  it('the documented `parse(…)` binds the function parse of parse.py, not the module of the same name; its test passes', async () => {
+    const map = await crawlMap(resolve(__dirname, '..', 'fixtures', 'py-parse'));
+    const plan = generateCases(map, 'standard');
+    const documented = plan.cases.filter((c) => c.oracle?.call?.startsWith('parse('));
+    assert.ok(documented.length >= 3);
+    for (const c of documented) assert.deepEqual(c.oracle!.bindings, [{ local: 'parse', import: 'named', name: 'parse' }]);
+    const python = requirePytest();
+    const [c] = documented;
+    const r = spawnSync(
+      python,
+      ['-c', `from parse import parse\nassert repr(${c.oracle!.call}) == ${JSON.stringify(c.oracle!.expected)}`],
+      {
+        cwd: resolve(__dirname, '..', 'fixtures', 'py-parse'),
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', PYTHONDONTWRITEBYTECODE: '1' },
+      },
+    );
+    assert.equal(r.status, 0, r.stderr);
   });
 });

@@ -40,6 +40,7 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
       if (def.node.type === 'class_definition') symbols.push(...classSymbols(def.node, name, exported));
       else symbols.push(functionSymbol(def.node, name, 'function', exported, def.decorators));
     }
+    moduleExamples(root, symbols);
     const imports: string[] = [];
     // Imports at any depth (lazy imports in functions count as references too), found by the parser's
     // own walk in WebAssembly: cheaper than visiting the statements one call at a time from here.
@@ -150,6 +151,24 @@ function addDoc(sym: SymbolInfo, doc: string | undefined): void {
   if (examples.length) sym.examples = examples;
   const throws = raisesOf(doc);
   if (throws.length) sym.throws = throws;
+}
+
+/**
+ * A module docstring's doctests (python3-parse documents `parse(...)` only there) are examples of
+ * the exported functions they call, for those that have none of their own.
+ */
+function moduleExamples(root: Node, symbols: SymbolInfo[]): void {
+  const first = root.namedChildren.find((c) => c.type !== 'comment');
+  const str = first?.type === 'expression_statement' && first.namedChildCount === 1 ? first.namedChildren[0] : undefined;
+  const doc = str?.type === 'string' ? stringValue(str) : undefined;
+  if (!doc || !doc.includes('>>>')) return;
+  const blocks = withCarriedSetup(doctestBlocks(cleandoc(doc)));
+  for (const sym of symbols) {
+    if (sym.kind !== 'function' || !sym.exported || sym.examples?.length) continue;
+    const call = new RegExp(`^>>> (?:.*[^\\w.])?${sym.name}\\(`, 'm');
+    const mine = blocks.filter((b) => call.test(b)).slice(0, 12);
+    if (mine.length) sym.examples = mine;
+  }
 }
 
 /** The docstring: a plain string literal as the body's first statement, as Python's `__doc__` sees it. */

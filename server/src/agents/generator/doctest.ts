@@ -1,6 +1,7 @@
 // Python doctest blocks (`>>> call` followed by its printed repr) become documented examples.
 import { parseLiteral } from '../../frameworks/literals';
 import { childrenOf, firstError, parsePython } from '../../frameworks/pyTree';
+import { namesOf } from '../crawler/doctestSetup';
 import { VolatileNames } from './doctestVolatile';
 import type { DocExample, ParsedSnippet } from './examples';
 
@@ -63,6 +64,7 @@ function carriedStep(code: string, raised: boolean): string | undefined {
   const top = childrenOf(tree.topNode);
   const only = top.length === 1 && top[0].type.name === 'ExpressionStatement' ? childrenOf(top[0]) : [];
   if (only.length === 1 && /^[A-Za-z_][\w.]*$/.test(code.trim())) return undefined;
+  if (namesOf(code).uses.has('_')) return undefined; // `_` exists only in the interactive interpreter
   if (!raised) return code;
   return `try:\n${code
     .split('\n')

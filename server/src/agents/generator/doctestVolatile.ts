@@ -30,6 +30,8 @@ export function volatileRead(code: string): string | undefined {
         return false;
       }
       if (n.name === 'VariableName' && MODULES.has(text) && n.node.parent?.name === 'MemberExpression') found = `randomness (${text})`;
+      // `>>> _[0]`: the interactive interpreter's last result, which a test does not have
+      if (n.name === 'VariableName' && text === '_') found = "the interactive interpreter's last result (`_`)";
       if (n.name === 'MemberExpression') found = memberRead(text.replace(/\s+/g, ''));
       if (n.name === 'CallExpression') {
         const callee = n.node.firstChild;
