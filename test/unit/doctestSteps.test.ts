@@ -8,6 +8,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { doctestBlocks } from '../../server/src/agents/crawler/pyDocstring';
 import { loadPyParser } from '../../server/src/agents/crawler/pyParser';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
 import { crawlMap } from '../../server/src/agents/crawler/staticMap';
@@ -127,6 +128,37 @@ describe('doctests of a module docstring', () => {
         env: { PATH: process.env.PATH ?? '', PYTHONDONTWRITEBYTECODE: '1' },
       },
     );
+    assert.equal(r.status, 0, r.stderr);
+  });
+});
+
+describe('a doctest string continued without `...`', () => {
+  // docopt 0.6.2's docopt() docstring (Debian python3-docopt), shortened: the string's lines carry no prompt
+  const DOC = [
+    '>>> from docopt import docopt',
+    ">>> doc = \'\'\'",
+    'Usage:',
+    '    my_program tcp <host> <port> [--timeout=<seconds>]',
+    '',
+    'Options:',
+    '    -h, --help  Show this screen and exit.',
+    "\'\'\'",
+    ">>> argv = ['tcp', '127.0.0.1', '80']",
+    '>>> docopt(doc, argv)',
+    "{'<host>': '127.0.0.1'}",
+  ].join('\n');
+
+  it('keeps the string, blank line included, as one step, so the later call has `doc`', () => {
+    const blocks = doctestBlocks(DOC);
+    assert.equal(blocks.length, 1);
+    const [ex] = parseDoctest(blocks[0]).examples;
+    assert.equal(ex.call, 'docopt(doc, argv)');
+    assert.equal(
+      ex.setup[1],
+      "doc = \'\'\'\nUsage:\n    my_program tcp <host> <port> [--timeout=<seconds>]\n\nOptions:\n    -h, --help  Show this screen and exit.\n\'\'\'",
+    );
+    const python = requirePytest();
+    const r = spawnSync(python, ['-c', `${ex.setup[1]}\nassert doc.splitlines()[4] == 'Options:', doc`], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
   });
 });
