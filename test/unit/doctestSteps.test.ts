@@ -136,13 +136,13 @@ describe('a doctest string continued without `...`', () => {
   // docopt 0.6.2's docopt() docstring (Debian python3-docopt), shortened: the string's lines carry no prompt
   const DOC = [
     '>>> from docopt import docopt',
-    ">>> doc = \'\'\'",
+    ">>> doc = '''",
     'Usage:',
     '    my_program tcp <host> <port> [--timeout=<seconds>]',
     '',
     'Options:',
     '    -h, --help  Show this screen and exit.',
-    "\'\'\'",
+    "'''",
     ">>> argv = ['tcp', '127.0.0.1', '80']",
     '>>> docopt(doc, argv)',
     "{'<host>': '127.0.0.1'}",
@@ -155,7 +155,7 @@ describe('a doctest string continued without `...`', () => {
     assert.equal(ex.call, 'docopt(doc, argv)');
     assert.equal(
       ex.setup[1],
-      "doc = \'\'\'\nUsage:\n    my_program tcp <host> <port> [--timeout=<seconds>]\n\nOptions:\n    -h, --help  Show this screen and exit.\n\'\'\'",
+      "doc = '''\nUsage:\n    my_program tcp <host> <port> [--timeout=<seconds>]\n\nOptions:\n    -h, --help  Show this screen and exit.\n'''",
     );
     const python = requirePytest();
     const r = spawnSync(python, ['-c', `${ex.setup[1]}\nassert doc.splitlines()[4] == 'Options:', doc`], { encoding: 'utf8' });
