@@ -36,7 +36,7 @@ export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharac
     const reach = job.reach.get(c.path.join('.'));
     if (!reach) continue;
     const tc = job.language === 'python' ? pyCharToTestCase(c, job.module) : charToTestCase(c, job.module, language, reach);
-    if (seen.has(tc.id)) continue;
+    if (!tc || seen.has(tc.id)) continue;
     seen.add(tc.id);
     cases.push(tc);
     reach.replaces.forEach((id) => replaces.add(id));

@@ -21,12 +21,9 @@ export function assemble(
   const runProject = runProjectOf(plan, groups, files);
   const testPaths = files.map((f) => f.path);
   const allIds = files.flatMap((f) => f.caseIds);
-  for (const s of renderer.supportFiles?.(runProject, testPaths) ?? []) files.push({ ...s, caseIds: allIds });
-  const command = renderer.runCommand(
-    runProject,
-    testPaths.length ? testPaths : [testDir(plan.project, renderer)],
-    groups.map((g) => g.target),
-  );
+  const targets = groups.map((g) => g.target);
+  for (const s of renderer.supportFiles?.(runProject, testPaths, targets) ?? []) files.push({ ...s, caseIds: allIds });
+  const command = renderer.runCommand(runProject, testPaths.length ? testPaths : [testDir(plan.project, renderer)], targets);
   if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
   const layoutNote =
     [

@@ -116,6 +116,9 @@ function cjsDefault(b: OracleBinding, mod: ModuleInfo): OracleBinding {
 }
 
 function bindingForName(name: string, mod: ModuleInfo, prop?: string): OracleBinding | undefined {
+  // python3-parse: `parse(…)` in parse.py is the function `parse`, not the module of the same name
+  const own = mod.moduleSystem === 'python' && !prop ? mod.runtime.find((s) => s.name === name) : undefined;
+  if (own) return bindingFor(mod, own).binding;
   if (name === mod.local) return { local: name, import: mainImport(mod) };
   // A file's module value by its file name (`pred(…)` for pred.js whose function is named otherwise).
   if (mod.main && !mod.entry && name === fileBaseName(mod)) return { local: name, import: mainImport(mod) };
