@@ -9,7 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assetPath, scrubbedEnv, type SandboxLimits } from '../sandbox';
+import { assetFile } from '../../frameworks/assets';
+import { confined } from '../../frameworks/run/confine';
+import { childEnv } from '../../util/childEnv';
+import { SANDBOX_VARS, type SandboxLimits } from '../sandbox';
 import { importOf, memoryMb, projectPython } from './sandbox';
 import type { PyRow, PySearchSpec, PySequence } from './sequence';
 
@@ -44,9 +47,10 @@ export async function runSequenceChild(
   writeFileSync(join(home, 'job.json'), JSON.stringify({ ...job, ...work, token }));
   const python = opts.python ?? projectPython(root);
   try {
-    const child = spawn(python, ['-I', '-B', assetPath('amtp.char-harness.py'), join(home, 'job.json')], {
+    const c = confined(python, ['-I', '-B', assetFile('amtp.char-harness.py'), join(home, 'job.json')], SANDBOX_VARS);
+    const child = spawn(c.command, c.args, {
       cwd: home,
-      env: scrubbedEnv(process.env, home),
+      env: childEnv({ home, set: c.set }),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
