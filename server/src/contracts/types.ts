@@ -7,10 +7,12 @@ export type {
   CrawlerOutput,
   CrawlerPatch,
   EngineerOutput,
+  HelperSpan,
   KeyFile,
   RepairInput,
   RepairOutput,
   SymbolInfo,
+  SymbolSource,
   TestBodies,
 } from './generated';
 

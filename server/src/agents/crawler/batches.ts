@@ -148,7 +148,7 @@ function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: nu
 }
 
 /** Symbols in order, a class's methods (`Cls.m`) grouped with the class. */
-function classGroups(symbols: KeyFile['symbols']): KeyFile['symbols'][] {
+export function classGroups(symbols: KeyFile['symbols']): KeyFile['symbols'][] {
   const groups: KeyFile['symbols'][] = [];
   const byClass = new Map<string, KeyFile['symbols']>();
   for (const sym of symbols) {
@@ -238,7 +238,8 @@ export function applyToView(v: CrawlerOutput, patch: CrawlerPatch['patch']): Cra
 
 export const crawlerBatching: AgentBatching<'crawler'> = {
   plan(map, ctx): PlannedBatch<'crawler'>[] {
-    return planViews(map, ctx.budget.payloadTokens).map((payload) => ({ key: keyOf(payload), payload }));
+    // Every path the prompt names exists in the view: `/notes/-` appends to a list that is there.
+    return planViews(map, ctx.budget.payloadTokens).map((v) => ({ key: keyOf(v), payload: { ...v, notes: v.notes ?? [] } }));
   },
 
   split: splitView,

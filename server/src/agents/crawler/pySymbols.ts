@@ -1,11 +1,14 @@
 import type { Node } from 'web-tree-sitter';
-import type { SymbolInfo } from '../../contracts/types';
+import type { HelperSpan, SymbolInfo } from '../../contracts/types';
 import { withCarriedSetup } from './doctestSetup';
 import { cleandoc, doctestBlocks, raisesOf } from './pyDocstring';
 import type { PyParser } from './pyParser';
+import { PySpanReader } from './pySpans';
 
 export interface PyFileFacts {
   symbols: SymbolInfo[];
+  /** the top-level definitions the symbols' code uses, with their lines (pySpans.ts) */
+  helpers?: HelperSpan[];
   /** modules imported anywhere in the file, as written (`.ops`, `pkg.mod`) */
   imports: string[];
 }
@@ -28,13 +31,14 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
     const root = tree.rootNode;
     const all = dunderAll(root);
     const symbols: SymbolInfo[] = [];
+    const spans = new PySpanReader(root);
     for (const st of root.namedChildren) {
       const def = definitionOf(st);
       if (!def) continue;
       const name = def.node.childForFieldName('name')?.text ?? '';
       const exported = all ? all.has(name) : !name.startsWith('_');
-      if (def.node.type === 'class_definition') symbols.push(...classSymbols(def.node, name, exported));
-      else symbols.push(functionSymbol(def.node, name, 'function', exported, def.decorators));
+      if (def.node.type === 'class_definition') symbols.push(...classSymbols(spans, def.node, name, exported));
+      else symbols.push(functionSymbol(spans, def.node, name, 'function', exported, def.decorators));
     }
     const imports: string[] = [];
     // Imports at any depth (lazy imports in functions count as references too), found by the parser's
@@ -48,7 +52,8 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
           imports.push((n.type === 'aliased_import' ? n.childForFieldName('name') : n)?.text ?? '');
       }
     }
-    return { symbols, imports: imports.filter(Boolean) };
+    const helpers = spans.helpers();
+    return { symbols, imports: imports.filter(Boolean), ...(helpers.length ? { helpers } : {}) };
   } finally {
     tree.delete(); // the tree lives in WebAssembly memory, which no garbage collector frees
   }
@@ -65,8 +70,8 @@ function definitionOf(st: Node): { node: Node; decorators: string[] } | undefine
 }
 
 /** The class, then its public methods and nested classes, depth first. Methods are as exported as their class. */
-function classSymbols(cls: Node, name: string, exported: boolean): SymbolInfo[] {
-  const sym: SymbolInfo = { name, kind: 'class', exported, export_style: 'python', line: cls.startPosition.row + 1 };
+function classSymbols(spans: PySpanReader, cls: Node, name: string, exported: boolean): SymbolInfo[] {
+  const sym: SymbolInfo = { name, kind: 'class', exported, export_style: 'python', ...spanOf(spans, cls, name) };
   const supers = cls.childForFieldName('superclasses');
   sym.signature = `${cls.childForFieldName('name')?.text ?? name}${supers ? oneLine(supers.text) : ''}`;
   addDoc(sym, docstringOf(cls));
@@ -76,14 +81,21 @@ function classSymbols(cls: Node, name: string, exported: boolean): SymbolInfo[] 
     if (!def) continue;
     const member = def.node.childForFieldName('name')?.text ?? '';
     if (member.startsWith('_') && !PUBLIC_DUNDERS.has(member)) continue;
-    if (def.node.type === 'class_definition') out.push(...classSymbols(def.node, `${name}.${member}`, exported));
-    else out.push(functionSymbol(def.node, `${name}.${member}`, 'method', exported, def.decorators));
+    if (def.node.type === 'class_definition') out.push(...classSymbols(spans, def.node, `${name}.${member}`, exported));
+    else out.push(functionSymbol(spans, def.node, `${name}.${member}`, 'method', exported, def.decorators));
   }
   return out;
 }
 
-function functionSymbol(fn: Node, name: string, kind: 'function' | 'method', exported: boolean, decorators: string[]): SymbolInfo {
-  const sym: SymbolInfo = { name, kind, exported, export_style: 'python', line: fn.startPosition.row + 1 };
+function functionSymbol(
+  spans: PySpanReader,
+  fn: Node,
+  name: string,
+  kind: 'function' | 'method',
+  exported: boolean,
+  decorators: string[],
+): SymbolInfo {
+  const sym: SymbolInfo = { name, kind, exported, export_style: 'python', ...spanOf(spans, fn, name) };
   const isAsync = fn.children.some((c) => c.type === 'async');
   const paramNodes = (fn.childForFieldName('parameters')?.namedChildren ?? []).filter((p) => p.type !== 'comment');
   const returns = fn.childForFieldName('return_type');
@@ -98,6 +110,12 @@ function functionSymbol(fn: Node, name: string, kind: 'function' | 'method', exp
   if (returns) sym.returns = oneLine(returns.text);
   addDoc(sym, docstringOf(fn));
   return sym;
+}
+
+/** A definition's lines (the `def`/`class` line to its last) and the module's top-level names it uses. */
+function spanOf(spans: PySpanReader, node: Node, name: string): Pick<SymbolInfo, 'line' | 'end_line' | 'calls'> {
+  const calls = spans.calls(node, name);
+  return { line: node.startPosition.row + 1, end_line: node.endPosition.row + 1, ...(calls.length ? { calls } : {}) };
 }
 
 /** One parameter node; undefined for the `/` and `*` markers. */
