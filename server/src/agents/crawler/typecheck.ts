@@ -62,9 +62,10 @@ async function jestChecks(inp: TypecheckInput): Promise<Omit<TypeCheck, 'strict'
     if (opts.isolatedModules === true) return { checked: false, evidence: `${where}: ts-jest with isolatedModules (transpile only)` };
     return { checked: true, evidence: `${where}: ts-jest reports type errors (diagnostics on), failing the whole test file` };
   }
-  if (transform.length || found)
-    return { checked: false, evidence: `${where}: TypeScript is compiled without a type check (${transform.length ? 'its transform' : 'babel-jest'})` };
-  return undefined;
+  return {
+    checked: false,
+    evidence: `${where}: TypeScript is compiled without a type check (${transform.length ? 'its transform' : 'babel-jest'})`,
+  };
 }
 
 async function mocharc(inp: TypecheckInput): Promise<string> {

@@ -3,7 +3,7 @@
 // and an excerpt of its source, and the framework's conventions — sized so the request and the
 // expected test bodies fit the budget. The reply is the body of each test; AMTP assembles the files.
 import type { CrawlerOutput, EngineerInput, TestCase, TestCases } from '../../contracts/types';
-import { frameworkConventions, resolveFramework } from '../../frameworks';
+import { frameworkConventions, projectConventions, resolveFramework } from '../../frameworks';
 import type { FrameworkRenderer } from '../../frameworks/types';
 import type { AgentBatching, PlannedBatch } from '../batching';
 import { estimateTokens, pack, type Budget } from '../budget';
@@ -84,7 +84,8 @@ function targetItems(fp: ReturnType<typeof planFiles>, map: CrawlerOutput, budge
       let chunk: TestCase[] = [];
       let used = head;
       const flush = () => {
-        if (chunk.length) items.push({ value: { g, file: g.target, name, info, cases: chunk }, inTokens: used, outTokens: OUT_PER_CASE * chunk.length });
+        if (chunk.length)
+          items.push({ value: { g, file: g.target, name, info, cases: chunk }, inTokens: used, outTokens: OUT_PER_CASE * chunk.length });
         chunk = [];
         used = head;
       };
@@ -108,6 +109,7 @@ function conventions(plan: TestCases, framework: EngineerInput['framework']): st
   const setup = plan.project.test_setup;
   return [
     frameworkConventions(framework),
+    projectConventions(framework, plan.project),
     setup.command ? `The project's test command: ${setup.command}.` : '',
     setup.naming_pattern ? `Its test files are named ${setup.naming_pattern}.` : '',
     'Write only the body of each test: AMTP writes the test function (named with the case id), the imports listed for its file, and the file itself.',
@@ -132,7 +134,13 @@ export const engineerBatching: AgentBatching<'engineer'> = {
         framework,
         project: plan.project,
         view: { batch: i + 1, of: batches.length, cases: plan.cases.length },
-        files: groups.map((g) => fileEntry(fp.renderer, g, batch.filter((b) => b.g === g).map((b) => b.c))),
+        files: groups.map((g) =>
+          fileEntry(
+            fp.renderer,
+            g,
+            batch.filter((b) => b.g === g).map((b) => b.c),
+          ),
+        ),
         cases: batch.map(({ g, c }) => ({ file: g.path, case: c })),
         symbols: [...symbols.values()],
         conventions: conventions(plan, framework),

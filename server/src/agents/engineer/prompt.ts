@@ -6,7 +6,8 @@ cases, in the framework named in "framework", with what their tests need:
 - "symbols": each target symbol's signature, documentation, its whole source ("source", starting
   at "line"; "source_truncated" when it was too large and shows only its outline) and the same
   module's declarations it uses ("helpers");
-- "conventions": how tests look in this framework, and the project's test command.
+- "conventions": how tests look in this framework, how this project imports its sources and
+  whether its runner type-checks the test file, and the project's test command.
 
 Your job: write the body of one test per case — the statements inside the test function, using
 the names the file's imports bind. AMTP writes the test function itself (its name starts with the
