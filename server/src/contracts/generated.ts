@@ -515,6 +515,78 @@ export interface RepairInput {
    * earlier repair attempts of this test and how they failed
    */
   previous?: {}[];
+  /**
+   * present when the runner did not collect the test file at all: what AMTP read of where the runner looks
+   */
+  collect?: {
+    runner: string;
+    runs?: TestRuns;
+    /**
+     * the runner config files the crawler saw
+     */
+    config_files?: string[];
+    /**
+     * folders where the project's own tests are
+     */
+    test_dirs?: string[];
+  };
+  typecheck?: TypeCheck;
+}
+/**
+ * the files the project's own test command runs, when AMTP could read it
+ */
+export interface TestRuns {
+  /**
+   * root-relative globs; /regex/ for a jest testRegex; a plain path names one file
+   */
+  patterns: string[];
+  /**
+   * folders the runner looks in (jest roots, vitest dir): a file outside every one is never run, whatever its name
+   */
+  roots?: string[];
+  /**
+   * paths the runner skips (jest testPathIgnorePatterns as /regex/, vitest exclude globs)
+   */
+  ignore?: string[];
+  /**
+   * jest or vitest projects: a file runs when one project's roots and patterns take it
+   */
+  projects?: {
+    name?: string;
+    patterns: string[];
+    roots?: string[];
+    ignore?: string[];
+  }[];
+  /**
+   * where they come from, e.g. scripts.test, package.json jest.testMatch, pyproject.toml testpaths
+   */
+  source: string;
+  /**
+   * settings AMTP could not read without running the config (computed values); the runner's defaults stand in for them
+   */
+  unread?: string;
+  /**
+   * the runner the test command starts (mocha, jest, vitest, node-test, ava, pytest, …)
+   */
+  runner?: string;
+  /**
+   * the test command as written
+   */
+  command?: string;
+}
+/**
+ * TypeScript projects: whether the test runner type-checks test files (a type error then fails the whole file)
+ */
+export interface TypeCheck {
+  /**
+   * true: ts-jest with diagnostics, ts-node without transpile-only; false: babel, esbuild, swc, tsx
+   */
+  checked: boolean;
+  /**
+   * tsconfig.json compilerOptions.strict
+   */
+  strict?: boolean;
+  evidence: string;
 }
 
 /**
@@ -524,9 +596,9 @@ export type RepairOutput = {
   schema_version: '1';
   case_id: string;
   /**
-   * fixed: `test` replaces the failing test; code_bug: the code contradicts its documentation, keep the test (quarantined); cannot_fix: drop it
+   * fixed: `test` replaces the failing test; code_bug: the code contradicts its documentation, keep the test (quarantined); wrong_place: the test is right but its file sits where the runner does not collect it, `path` says where it would; cannot_fix: drop it
    */
-  verdict: 'fixed' | 'code_bug' | 'cannot_fix';
+  verdict: 'fixed' | 'code_bug' | 'wrong_place' | 'cannot_fix';
   /**
    * the complete replacement test (one it()/test() call, or one Python test function), its name still starting with the case id
    */
@@ -535,6 +607,10 @@ export type RepairOutput = {
    * with verdict fixed, when the test fails because of a wrong import: the complete replacement of the file's import lines (payload.imports)
    */
   imports?: string;
+  /**
+   * with verdict wrong_place: the workspace-relative path the test file moves to, where the project's runner collects it (payload.collect says what AMTP read of its config)
+   */
+  path?: string;
   reason: string;
 };
 

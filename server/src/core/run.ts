@@ -300,9 +300,11 @@ export interface FilterStep {
 export interface RepairRecord {
   caseId: string;
   attempt: number;
-  outcome: 'fixed' | 'still_failing' | 'code_bug' | 'cannot_fix' | 'invalid_reply';
+  outcome: 'fixed' | 'still_failing' | 'code_bug' | 'wrong_place' | 'cannot_fix' | 'invalid_reply';
   error?: string;
   artifactId?: string;
+  /** the tokens this session's reply cost (repair sessions count in the run's usage) */
+  usage?: TokenUsage;
 }
 
 export interface VerificationRecord {
@@ -338,4 +340,6 @@ export interface VerificationRecord {
   pids: number[];
   /** write-ahead log of the files the verifier wrote, so a re-verification can restore them */
   writes: { path: string; sha256: string | null }[];
+  /** test files the runner did not collect where they were written: moved (to) where it does, or why not */
+  places?: { file: string; to?: string; reason: string }[];
 }

@@ -95,9 +95,12 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
       ...(isCharacterizationCase(c) ? { characterization: true } : {}),
     }));
   }
-  const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
+  const planned = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
     ? (await store.agentOutput(run, 'engineer')).layout_note
     : undefined;
+  // Files the runner did not collect where they were written, found by running them (verifier/placePhase.ts).
+  const found = (run.verification?.places ?? []).map((p) => `${p.reason}.`);
+  const layoutNote = [planned, ...found].filter(Boolean).join(' ') || undefined;
   return {
     runId: run.id,
     status: run.status,

@@ -74,6 +74,8 @@ export interface VerifyState {
   /** tests written (with a case id) before any filter */
   written: number;
   loadFailures: LoadFailure[];
+  /** files the runner never collected where they were written (placePhase.ts) */
+  notCollected: LoadFailure[];
   failing: Map<string, FailingTest>;
   /** tests that passed every run, with their file */
   stable: { id: string; file: TestFileState }[];

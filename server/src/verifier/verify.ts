@@ -9,6 +9,7 @@ import { finalCoverage, percent, union } from './coverage';
 import { coveragePhase, type CoverageOutcome } from './coveragePhase';
 import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
+import { placePhase } from './placePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
@@ -22,8 +23,9 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   await runPhase(s);
   crashPoint('verify:ran');
   ctx.info(
-    `verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.results.size} dropped after ${ctx.params.runs} run(s)`,
+    `verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.notCollected.reduce((n, f) => n + f.ids.length, 0)} not collected, ${s.results.size} dropped after ${ctx.params.runs} run(s)`,
   );
+  await placePhase(s);
   await judgePhase(s);
   const cov = await coveragePhase(s);
   for (const t of s.stable)
@@ -58,6 +60,7 @@ function prepare(ctx: VerifyContext): VerifyState {
     files: [],
     written: 0,
     loadFailures: [],
+    notCollected: [],
     failing: new Map(),
     stable: [],
   };
