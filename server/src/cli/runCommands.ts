@@ -15,6 +15,7 @@ import { finish } from './output';
 import { minCoverageArg } from './coverageOut';
 import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
 import { approverFor, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
+import { runPrices } from '../usage/defaultPrices';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
 
@@ -43,8 +44,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
-  const prices = await priceTableOption(v, process.env);
-  if (prices) params.prices = prices;
+  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env)));
   const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
   const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };

@@ -167,6 +167,8 @@ export interface RunParams {
   intoExisting?: boolean;
   /** USD per million tokens by model, when the person gave a price table; kept so a resume prices the same way */
   prices?: PriceTable;
+  /** set when `prices` is AMTP's default table: the date its prices were published (usage/defaultPrices.ts) */
+  pricesAsOf?: string;
   /** run exported functions with no documented result to pin what they do (docs/characterization.md); absent = off */
   characterize?: boolean;
 }
@@ -303,8 +305,6 @@ export interface RepairRecord {
   outcome: 'fixed' | 'still_failing' | 'code_bug' | 'wrong_place' | 'cannot_fix' | 'invalid_reply';
   error?: string;
   artifactId?: string;
-  /** the tokens this session's reply cost (repair sessions count in the run's usage) */
-  usage?: TokenUsage;
 }
 
 export interface VerificationRecord {
@@ -340,6 +340,10 @@ export interface VerificationRecord {
   pids: number[];
   /** write-ahead log of the files the verifier wrote, so a re-verification can restore them */
   writes: { path: string; sha256: string | null }[];
+  /** smoke cases whose written test calls its target and asserts on it: behaviour checks, never counted as existence checks */
+  behaviourChecks?: string[];
+  /** tokens of the verifier's own model sessions: repairs and coverage rounds (they count in the run's usage) */
+  usage?: { repair?: TokenUsage; rounds?: TokenUsage };
   /** test files the runner did not collect where they were written: moved (to) where it does, or why not */
   places?: { file: string; to?: string; reason: string }[];
 }

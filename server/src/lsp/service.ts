@@ -24,6 +24,7 @@ import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
 import { sharedCapabilities } from '../llm/capabilities';
 import { parsePriceTable } from '../usage/priceTable';
+import { runPrices } from '../usage/defaultPrices';
 
 export type ProgressValue =
   | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
@@ -118,7 +119,8 @@ export class AmtpService {
       },
       (w) => this.port.log(`warning: ${w}`),
     );
-    if (s.priceTable) params.prices = parsePriceTable(s.priceTable, 'amtp.priceTable'); // a bad table is a clear error, not a wrong cost
+    // A bad table is a clear error, not a wrong cost; no table: AMTP's dated default for hosted endpoints.
+    Object.assign(params, runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined));
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,

@@ -86,12 +86,14 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
   if (gen?.artifactId) {
     // The plan the engineer got: characterization cases in place of the existence checks they replaced.
     const content = await testPlan(store, run);
+    // A smoke case whose written test calls its target checks behaviour (verifier/existenceChecks.ts).
+    const behaviour = new Set(run.verification?.behaviourChecks ?? []);
     cases = content.cases.map((c) => ({
       id: c.id,
       priority: c.priority,
       title: c.title,
       kind: c.kind,
-      existenceOnly: isExistenceOnly(c),
+      existenceOnly: isExistenceOnly(c) && !behaviour.has(c.id),
       ...(isCharacterizationCase(c) ? { characterization: true } : {}),
     }));
   }

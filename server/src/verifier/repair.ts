@@ -6,7 +6,9 @@ import type { RepairInput as RepairInputDoc, TestCase } from '../contracts/types
 import { frameworkConventions } from '../frameworks';
 import { MalformedLlmOutput } from '../llm/errors';
 import { SchemaValidationError } from '../core/errors';
-import type { ChatRequest, LlmProvider } from '../llm/provider';
+import type { ChatReply, ChatRequest, LlmProvider } from '../llm/provider';
+import { replyUsage, type TokenUsage } from '../core/usage';
+import { failedAttemptUsage } from '../pipeline/failedAttempt';
 import { SANITIZER_VERSION, sanitize } from '../llm/sanitize';
 import { requireValid } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
@@ -132,6 +134,8 @@ export async function requestRepair(
   store: RunStore,
   input: RepairInput,
   signal?: AbortSignal,
+  /** told the tokens of every reply received, accepted or not (repairs count in the run's usage) */
+  onUsage?: (u: TokenUsage) => Promise<void>,
 ): Promise<{ reply: RepairReply; artifactId: string }> {
   const run = input.run;
   const messages: ChatRequest['messages'] = [
@@ -141,17 +145,25 @@ export async function requestRepair(
   const model = run.params.models.engineer;
   const session = provider.openSession('engineer');
   const responseSchema = { name: 'repair-output', schema: SCHEMAS['repair-output'] as Record<string, unknown> };
-  const res = await session.complete({
-    agent: 'engineer',
-    model,
-    messages,
-    temperature: run.params.temperature,
-    top_p: 1,
-    seed: run.params.seed,
-    responseSchema,
-    attempt: input.attempt,
-    signal,
-  });
+  let res: ChatReply;
+  try {
+    res = await session.complete({
+      agent: 'engineer',
+      model,
+      messages,
+      temperature: run.params.temperature,
+      top_p: 1,
+      seed: run.params.seed,
+      responseSchema,
+      attempt: input.attempt,
+      signal,
+    });
+  } catch (e) {
+    const spent = failedAttemptUsage(e, undefined);
+    if (spent) await onUsage?.(spent);
+    throw e;
+  }
+  await onUsage?.(replyUsage(res.usage));
   const reply = acceptRepair(res.content, input.caseId);
   const artifact = await store.putArtifact(run.id, 'repair_output', reply, {
     sanitizer: SANITIZER_VERSION,

@@ -2,6 +2,7 @@
 // failing test. A candidate replaces the test on disk, must pass N runs alone, and is reverted otherwise.
 import { AmtpError, CancelledError, SchemaValidationError, errorMessage } from '../core/errors';
 import type { RepairRecord } from '../core/run';
+import { addUsage } from '../core/usage';
 import { MalformedLlmOutput } from '../llm/errors';
 import { firstLine } from './classify';
 import { putFile } from './files';
@@ -114,6 +115,10 @@ async function ask(
         ...(ctx.cases.project.test_setup.typecheck ? { typecheck: ctx.cases.project.test_setup.typecheck } : {}),
       },
       ctx.signal,
+      (u) =>
+        ctx.update((v) => {
+          v.usage = { ...v.usage, repair: addUsage(v.usage?.repair, u) };
+        }),
     );
     return { kind: 'reply', ...got };
   } catch (e) {

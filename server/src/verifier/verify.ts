@@ -13,6 +13,8 @@ import { placePhase } from './placePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
+import { isExistenceOnly } from '../agents/generator/existence';
+import { isShapeOnlyTest } from './existenceChecks';
 import { drop, type PersonalFile, type VerifyContext, type VerifyState } from './state';
 import { findTests } from './testFile';
 
@@ -118,8 +120,12 @@ async function report(
     cov.step,
   ];
   const order = new Map(ctx.cases.cases.map((c, i) => [c.id, i]));
+  const behaviour = s.files.flatMap((f) =>
+    f.ids.filter((id) => isExistenceOnly(s.caseOf.get(id) ?? { kind: 'example' }) && !isShapeOnlyTest(s, f.path, f.content, id)),
+  );
   await ctx.update((v) => {
     v.filters = filters;
+    if (behaviour.length) v.behaviourChecks = behaviour;
     v.results = [...results.values()].sort((a, b) => (order.get(a.caseId) ?? 1e9) - (order.get(b.caseId) ?? 1e9));
     v.coverage = cov.coverage;
     v.quarantineFiles = quarantineFiles;
