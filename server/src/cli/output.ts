@@ -50,6 +50,11 @@ export function summaryText(s: RunSummary): string {
       out.push(
         `    statements ${v.coverage.statements}%${v.coverage.branches !== undefined ? `, branches ${v.coverage.branches}%` : ''}${v.coverage.beyondImport !== undefined ? `, beyond import ${v.coverage.beyondImport}%` : ''}`,
       );
+    for (const r of v.rounds ?? [])
+      out.push(
+        `    coverage round ${r.round}: ${r.targets} function(s) with uncovered code, ${r.batches} batch(es), ${r.written} new test(s), ${r.kept} kept`,
+      );
+    if (v.roundsStopped) out.push(`    coverage rounds stopped: ${v.roundsStopped}`);
     if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
     for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
     for (const r of v.results.filter((x) => x.outcome !== 'passing'))

@@ -38,6 +38,8 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     verify: !v['no-verify'],
     characterize: !v['no-characterize'],
     runs: num(v.runs),
+    rounds: num(v.rounds),
+    roundTokens: num(v['round-tokens']),
     testTimeout: num(v['test-timeout']),
     commit: v.commit,
     intoExisting: v['into-existing'],
@@ -49,9 +51,6 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   const runId = newRunId();
   const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
-  // A replay runs no code, and recordings do not hold what characterization observed yet: a recorded run does not characterize.
-  if (params.characterize) err('amtp: note: --record turns characterization off (a replay cannot run code)');
-  params.characterize = false;
   const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
   try {
     const run = await startRun(recording, params, runId);

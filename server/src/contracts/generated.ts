@@ -787,3 +787,105 @@ export interface Characterization {
     unusable: number;
   }[];
 }
+
+/**
+ * Coverage round input: functions whose code the kept tests leave uncovered (or whose mutants survive), with their source and tests
+ */
+export interface RoundInput {
+  schema_version: '1';
+  round: {
+    index: number;
+    of: number;
+    batch: number;
+    batches: number;
+  };
+  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap';
+  /**
+   * the test files new tests go into, with the import lines at their top and the names those bind
+   */
+  files: {
+    path: string;
+    /**
+     * the module under test
+     */
+    target: string;
+    /**
+     * the file's import lines, above its first test
+     */
+    imports: string;
+  }[];
+  targets: {
+    /**
+     * the module
+     */
+    file: string;
+    symbol: string;
+    /**
+     * files[].path the new tests go into
+     */
+    test_file: string;
+    /**
+     * ids for the new tests: each test's name starts with one
+     */
+    case_ids: string[];
+    signature?: string;
+    doc?: string;
+    /**
+     * the line `source` starts at
+     */
+    line: number;
+    /**
+     * the function's whole source
+     */
+    source: string;
+    helpers?: {
+      name: string;
+      source: string;
+    }[];
+    /**
+     * lines of the function no kept test runs
+     */
+    uncovered_lines: number[];
+    /**
+     * lines where a branch arm no kept test takes starts
+     */
+    uncovered_branches: number[];
+    /**
+     * surviving mutants of the function: changes no kept test notices (a unified diff each)
+     */
+    mutants?: {
+      id: string;
+      diff: string;
+    }[];
+    /**
+     * the kept tests of the function, whole
+     */
+    tests: string[];
+  }[];
+  conventions?: string;
+}
+
+/**
+ * Coverage round output: new tests that reach what the kept tests leave uncovered
+ */
+export interface RoundOutput {
+  schema_version: '1';
+  tests: {
+    /**
+     * one of the target's case_ids
+     */
+    case_id: string;
+    /**
+     * the complete test: one it()/test() call (JavaScript/TypeScript) or one test function (Python), its name starting with the case id
+     */
+    test: string;
+    /**
+     * which uncovered lines or branch, or which mutant, it targets
+     */
+    reaches?: string;
+  }[];
+  not_written?: {
+    target: string;
+    reason: string;
+  }[];
+}

@@ -11,6 +11,8 @@ export type {
   KeyFile,
   RepairInput,
   RepairOutput,
+  RoundInput,
+  RoundOutput,
   SymbolInfo,
   SymbolSource,
   TestBodies,

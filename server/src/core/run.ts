@@ -261,9 +261,21 @@ export interface VerifyParams {
   repairAttempts: number;
   /** above this many candidate tests, coverage contribution is measured per file instead of per test */
   maxCoverageRuns: number;
+  /** coverage-guided rounds after verification (LLM providers only; verifier/rounds.ts); absent: none */
+  rounds?: number;
+  /** the prompt tokens all rounds may spend together */
+  roundTokens?: number;
 }
 
-export const DEFAULT_VERIFY: VerifyParams = { enabled: true, runs: 3, timeoutSeconds: 120, repairAttempts: 2, maxCoverageRuns: 60 };
+export const DEFAULT_VERIFY: VerifyParams = {
+  enabled: true,
+  runs: 3,
+  timeoutSeconds: 120,
+  repairAttempts: 2,
+  maxCoverageRuns: 60,
+  rounds: 2,
+  roundTokens: 50_000,
+};
 
 export type CaseOutcome = 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing';
 
@@ -307,6 +319,25 @@ export interface RepairRecord {
   artifactId?: string;
 }
 
+/** One coverage round: its batches (each a new session and a `round_batch` artifact) and the tests it added. */
+export interface RoundRecord {
+  round: number;
+  /** functions with uncovered code (or surviving mutants) when it started */
+  targets: number;
+  batches: {
+    index: number;
+    key: string;
+    requestTokens: number;
+    status: 'done' | 'failed' | 'skipped';
+    artifactId?: string;
+    /** new tests the reply held, and those kept (passed every run and covered something new or killed a mutant) */
+    written: number;
+    kept: number;
+    error?: string;
+  }[];
+  kept: number;
+}
+
 export interface VerificationRecord {
   status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
   reason?: string;
@@ -342,6 +373,9 @@ export interface VerificationRecord {
   writes: { path: string; sha256: string | null }[];
   /** smoke cases whose written test calls its target and asserts on it: behaviour checks, never counted as existence checks */
   behaviourChecks?: string[];
+  /** coverage rounds after verification (verifier/rounds.ts), and why they stopped before their number */
+  rounds?: RoundRecord[];
+  roundsStopped?: string;
   /** tokens of the verifier's own model sessions: repairs and coverage rounds (they count in the run's usage) */
   usage?: { repair?: TokenUsage; rounds?: TokenUsage };
   /** test files the runner did not collect where they were written: moved (to) where it does, or why not */

@@ -54,6 +54,9 @@ export interface RunSummary {
     quarantineFiles: string[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
+    /** coverage rounds after verification: functions they aimed at, batches (sessions), new tests written and kept */
+    rounds?: { round: number; targets: number; batches: number; written: number; kept: number }[];
+    roundsStopped?: string;
   };
   /** present once the characterize stage ran or was skipped (with the reason): pinned current behaviour, docs/characterization.md */
   characterization?: {
@@ -168,6 +171,18 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     quarantineFiles: v.quarantineFiles,
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
+    ...(v.rounds
+      ? {
+          rounds: v.rounds.map((r) => ({
+            round: r.round,
+            targets: r.targets,
+            batches: r.batches.filter((b) => b.status !== 'skipped').length,
+            written: r.batches.reduce((n, b) => n + b.written, 0),
+            kept: r.kept,
+          })),
+        }
+      : {}),
+    ...(v.roundsStopped ? { roundsStopped: v.roundsStopped } : {}),
   };
 }
 

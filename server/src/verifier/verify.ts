@@ -1,5 +1,6 @@
 // The verifier's work once the test run is approved, in named phases (docs/verifier.md):
-// prepare → run (N times) → judge (repair / quarantine / drop) → adds coverage → rewrite → confirm → report.
+// prepare → run (N times) → place → judge (repair / quarantine / drop) → adds coverage → rewrite → confirm →
+// coverage rounds (then confirm again) → report.
 // Each phase reads and updates one typed state (state.ts).
 import type { TestCase } from '../contracts/types';
 import { crashPoint } from '../core/faults';
@@ -12,6 +13,7 @@ import { judgePhase } from './judgePhase';
 import { placePhase } from './placePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
+import { roundsPhase } from './rounds';
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
 import { isExistenceOnly } from '../agents/generator/existence';
 import { isShapeOnlyTest } from './existenceChecks';
@@ -33,8 +35,11 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   for (const t of s.stable)
     if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await rewritePhase(s);
-  const { after, runs } = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
-  await report(s, cov, after, runs, quarantineFiles);
+  let confirmed = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
+  // Coverage rounds add tests for what the kept suite leaves uncovered; the suite is then confirmed again.
+  if (cov.coverage.tool && (await roundsPhase(s, union(confirmed.after), cov.universe, cov.targets)))
+    confirmed = await confirmPhase(s, cov.targets, cov.universe);
+  await report(s, cov, confirmed.after, confirmed.runs, quarantineFiles);
 }
 
 /** Phase "prepare": the files' tests by case id; a case the engineer listed but no test carries does not load. */
