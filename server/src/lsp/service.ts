@@ -135,7 +135,6 @@ export class AmtpService {
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
     if (s.record) {
-      params.characterize = false; // a replay runs no code, and recordings do not hold what characterization observed yet
       const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
       const r = recordedDeps(deps, params, runId, file, this.secrets());
       deps = r.deps;
