@@ -56,14 +56,20 @@ describe('runner configs: where the runner looks, read without running the confi
     assert.deepEqual(json.patterns, ['/(/checks/.*)\\.js$/']);
     assert.equal(json.source, 'jest.config.json testRegex');
     const named = (await detectTestRuns(
-      input({ scripts: { test: 'jest --config config/jest.unit.js' } }, { 'config/jest.unit.js': "module.exports = { roots: ['<rootDir>/src'] };" }),
+      input(
+        { scripts: { test: 'jest --config config/jest.unit.js' } },
+        { 'config/jest.unit.js': "module.exports = { roots: ['<rootDir>/src'] };" },
+      ),
     ))!;
     assert.deepEqual(named.roots, ['src'], 'the --config the test command names');
   });
 
   it('jest projects: a file runs when one inline project takes it; a project naming another config is reported', async () => {
     const runs = (await detectTestRuns(
-      input({ scripts: { test: 'jest' }, jest: { projects: [{ displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.unit.ts'] }, 'packages/*'] } }),
+      input({
+        scripts: { test: 'jest' },
+        jest: { projects: [{ displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.unit.ts'] }, 'packages/*'] },
+      }),
     ))!;
     assert.deepEqual(runs.projects, [{ name: 'unit', patterns: ['**/*.unit.ts'], roots: ['src'] }]);
     assert.match(runs.unread ?? '', /projects packages\/\* name other configs/);
@@ -94,14 +100,22 @@ describe('runner configs: where the runner looks, read without running the confi
         },
       ),
     ))!;
-    assert.deepEqual({ patterns: runs.patterns, roots: runs.roots, ignore: runs.ignore }, { patterns: ['**/*.spec.ts'], roots: ['src'], ignore: ['**/legacy/**'] });
+    assert.deepEqual(
+      { patterns: runs.patterns, roots: runs.roots, ignore: runs.ignore },
+      { patterns: ['**/*.spec.ts'], roots: ['src'], ignore: ['**/legacy/**'] },
+    );
     assert.equal(collects(runs, 'test/a.spec.ts'), false);
     assert.equal(collects(runs, 'src/legacy/a.spec.ts'), false);
-    assert.equal(testFilePlace('src/array.ts', project(runs, 'vitest', ['test']), RENDERERS.vitest).path, 'src/__tests__/array.amtp.spec.ts');
+    assert.equal(
+      testFilePlace('src/array.ts', project(runs, 'vitest', ['test']), RENDERERS.vitest).path,
+      'src/__tests__/array.amtp.spec.ts',
+    );
     const projects = (await detectTestRuns(
       input(
         { scripts: { test: 'vitest' } },
-        { 'vitest.config.mjs': "export default { test: { projects: [{ test: { name: 'node', include: ['tests/node/**/*.test.ts'] } }] } };" },
+        {
+          'vitest.config.mjs': "export default { test: { projects: [{ test: { name: 'node', include: ['tests/node/**/*.test.ts'] } }] } };",
+        },
       ),
     ))!;
     assert.deepEqual(projects.projects, [{ name: 'node', patterns: ['tests/node/**/*.test.ts'] }]);
@@ -109,13 +123,22 @@ describe('runner configs: where the runner looks, read without running the confi
 
   it('mocha .mocharc.cjs spec and ava.config.js files, read as data', async () => {
     const mocha = await detectTestRuns(
-      input({ scripts: { test: 'mocha' } }, { '.mocharc.cjs': "module.exports = { require: 'ts-node/register', spec: ['spec/**/*.spec.ts'] };" }),
+      input(
+        { scripts: { test: 'mocha' } },
+        { '.mocharc.cjs': "module.exports = { require: 'ts-node/register', spec: ['spec/**/*.spec.ts'] };" },
+      ),
     );
-    assert.deepEqual(mocha && { patterns: mocha.patterns, source: mocha.source }, { patterns: ['spec/**/*.spec.ts'], source: '.mocharc.cjs spec' });
+    assert.deepEqual(mocha && { patterns: mocha.patterns, source: mocha.source }, {
+      patterns: ['spec/**/*.spec.ts'],
+      source: '.mocharc.cjs spec',
+    });
     const ava = await detectTestRuns(
       input({ scripts: { test: 'ava' } }, { 'ava.config.js': "export default { files: ['checks/**/*.js', '!checks/helpers/**'] };" }),
     );
-    assert.deepEqual(ava && { patterns: ava.patterns, source: ava.source }, { patterns: ['checks/**/*.js'], source: 'ava.config.js files' });
+    assert.deepEqual(ava && { patterns: ava.patterns, source: ava.source }, {
+      patterns: ['checks/**/*.js'],
+      source: 'ava.config.js files',
+    });
   });
 
   it('pytest settings in tox.ini and setup.cfg', async () => {
@@ -124,7 +147,9 @@ describe('runner configs: where the runner looks, read without running the confi
       patterns: ['checks/**/test_*.py', 'checks/**/*_test.py'],
       source: 'tox.ini [pytest]',
     });
-    const cfg = await detectTestRuns(input(undefined, { 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\npython_files = check_*.py\n' }, true));
+    const cfg = await detectTestRuns(
+      input(undefined, { 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\npython_files = check_*.py\n' }, true),
+    );
     assert.deepEqual(cfg && { runner: cfg.runner, patterns: cfg.patterns, source: cfg.source }, {
       runner: 'pytest',
       patterns: ['**/check_*.py'],

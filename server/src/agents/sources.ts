@@ -92,5 +92,10 @@ export function dedupeSources(list: SymbolSource[]): SymbolSource[] {
   }
   const all = [...byKey.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   const end = (s: SymbolSource) => s.line + s.code.split('\n').length - 1;
-  return all.filter((s) => !all.some((o) => o !== s && !o.outline && o.path === s.path && o.line <= s.line && end(o) >= end(s) && (o.line < s.line || end(o) > end(s))));
+  return all.filter(
+    (s) =>
+      !all.some(
+        (o) => o !== s && !o.outline && o.path === s.path && o.line <= s.line && end(o) >= end(s) && (o.line < s.line || end(o) > end(s)),
+      ),
+  );
 }

@@ -82,9 +82,13 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
 
 /** Folders to try, in order: the project's test folders, then inside each root (its __tests__ first), then the patterns' fixed folders. */
 function placeDirs(project: Project, dir: string, runs: TestRuns): string[] {
-  const concrete = project.test_setup.test_dirs.map((d) => d.replace(/^\.\//, '').replace(/\/$/, '')).filter((d) => d && !/[*?{]/.test(d) && !d.startsWith('..'));
+  const concrete = project.test_setup.test_dirs
+    .map((d) => d.replace(/^\.\//, '').replace(/\/$/, ''))
+    .filter((d) => d && !/[*?{]/.test(d) && !d.startsWith('..'));
   const scopes = runs.projects?.length ? runs.projects : [runs];
-  const rooted = scopes.flatMap((s) => (s.roots ?? []).flatMap((r) => [posix.join(r, '__tests__'), r, ...s.patterns.flatMap(dirsOf).map((d) => posix.join(r, d))]));
+  const rooted = scopes.flatMap((s) =>
+    (s.roots ?? []).flatMap((r) => [posix.join(r, '__tests__'), r, ...s.patterns.flatMap(dirsOf).map((d) => posix.join(r, d))]),
+  );
   return [...new Set([dir, ...concrete, ...rooted, ...scopes.flatMap((s) => s.patterns.flatMap(dirsOf))])].filter(
     (d) => !posix.isAbsolute(d) && !d.startsWith('..'),
   );

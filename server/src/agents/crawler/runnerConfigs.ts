@@ -89,7 +89,10 @@ function jestRuns(config: StaticConfig, name: string, defaults: string[], root =
     .filter((r) => !r.startsWith('..'));
   const ignore = list(v.testPathIgnorePatterns).map((r) => `/${r.replaceAll('<rootDir>', rootDir === '.' ? '' : `/${rootDir}`)}/`);
   const projects = jestProjects(v.projects, name, defaults, rootDir);
-  const unread = [unreadOf(config, name.trim(), ['testMatch', 'testRegex', 'roots', 'rootDir', 'projects', 'testPathIgnorePatterns']), projects.unread]
+  const unread = [
+    unreadOf(config, name.trim(), ['testMatch', 'testRegex', 'roots', 'rootDir', 'projects', 'testPathIgnorePatterns']),
+    projects.unread,
+  ]
     .filter(Boolean)
     .join('; ');
   const own = match.length ? match : regex.length ? regex : undefined;
@@ -107,7 +110,12 @@ function jestRuns(config: StaticConfig, name: string, defaults: string[], root =
 }
 
 /** Inline project objects as their own runs; a path to another config is not followed (reported in `unread`). */
-function jestProjects(value: unknown, name: string, defaults: string[], rootDir: string): { list: NonNullable<TestRuns['projects']>; unread?: string } {
+function jestProjects(
+  value: unknown,
+  name: string,
+  defaults: string[],
+  rootDir: string,
+): { list: NonNullable<TestRuns['projects']>; unread?: string } {
   if (!Array.isArray(value)) return { list: [] };
   const list: NonNullable<TestRuns['projects']> = [];
   const other: string[] = [];
@@ -120,9 +128,17 @@ function jestProjects(value: unknown, name: string, defaults: string[], rootDir:
     const runs = jestRuns({ value: p as Record<string, unknown>, computed: [] }, name, defaults, rootDir);
     const proj = p as { displayName?: unknown };
     const label = typeof proj.displayName === 'string' ? proj.displayName : `projects[${i}]`;
-    list.push({ name: label, patterns: runs?.patterns ?? defaults, ...(runs?.roots ? { roots: runs.roots } : {}), ...(runs?.ignore ? { ignore: runs.ignore } : {}) });
+    list.push({
+      name: label,
+      patterns: runs?.patterns ?? defaults,
+      ...(runs?.roots ? { roots: runs.roots } : {}),
+      ...(runs?.ignore ? { ignore: runs.ignore } : {}),
+    });
   });
-  return { list, ...(other.length ? { unread: `${name.trim()} projects ${other.join(', ')} name other configs, which AMTP does not follow` } : {}) };
+  return {
+    list,
+    ...(other.length ? { unread: `${name.trim()} projects ${other.join(', ')} name other configs, which AMTP does not follow` } : {}),
+  };
 }
 
 function vitestRuns(config: StaticConfig, name: string, defaults: string[]): ConfigRuns | undefined {
@@ -138,7 +154,12 @@ function vitestRuns(config: StaticConfig, name: string, defaults: string[]): Con
     if (!t) return [];
     const pRoot = typeof t.root === 'string' ? posix.join(root, dotless(t.root)) : root;
     const pats = list(t.include).map((x) => posix.join(pRoot, dotless(x)));
-    return [{ name: typeof t.name === 'string' ? t.name : `projects[${i}]`, patterns: pats.length ? pats : defaults.map((d) => posix.join(pRoot, d)) }];
+    return [
+      {
+        name: typeof t.name === 'string' ? t.name : `projects[${i}]`,
+        patterns: pats.length ? pats : defaults.map((d) => posix.join(pRoot, d)),
+      },
+    ];
   });
   const unread = unreadOf(config, name.trim(), ['test', 'test.include', 'test.exclude', 'test.dir', 'test.root', 'root', 'test.projects']);
   if (!include.length && dir === '.' && !projects.length && !exclude.length && !unread) return undefined;
@@ -155,7 +176,9 @@ function vitestRuns(config: StaticConfig, name: string, defaults: string[]): Con
 
 /** "FILE: testMatch, roots are computed" for the settings that matter here, or undefined. */
 function unreadOf(config: StaticConfig, file: string, keys: string[]): string | undefined {
-  const hit = config.computed.filter((c) => c === '(config)' || c.startsWith('(config)') || keys.some((k) => c === k || c.startsWith(`${k}.`) || c.startsWith(`${k}[`)));
+  const hit = config.computed.filter(
+    (c) => c === '(config)' || c.startsWith('(config)') || keys.some((k) => c === k || c.startsWith(`${k}.`) || c.startsWith(`${k}[`)),
+  );
   if (!hit.length) return undefined;
   if (hit.some((h) => h.startsWith('(config)')))
     return `${file} builds its config at run time (not a literal object); AMTP does not run configs, so the runner's defaults stand in`;

@@ -114,7 +114,13 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   if (out.project.typescript) {
     const pkg = (rootPkg?.json ?? {}) as Record<string, unknown>;
     const runner = runs?.runner ?? out.test_setup.framework;
-    const typecheck = await detectTypecheck({ runner, script: JSON.stringify(pkg.scripts ?? ''), pkg, files: c.ix.paths, read: c.readText });
+    const typecheck = await detectTypecheck({
+      runner,
+      script: JSON.stringify(pkg.scripts ?? ''),
+      pkg,
+      files: c.ix.paths,
+      read: c.readText,
+    });
     if (typecheck) out.test_setup.typecheck = typecheck;
   }
 

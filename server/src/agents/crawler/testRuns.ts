@@ -217,7 +217,13 @@ async function fromConfig(runner: string, inp: TestRunsInput, inv: Invocation): 
   if (runner === 'ava' && Array.isArray(avaFiles))
     return { patterns: strings(avaFiles).filter((p) => !p.startsWith('!')), source: 'package.json ava.files' };
   const configArg = inv.args.find((a, i) => i > 0 && (inv.args[i - 1] === '--config' || inv.args[i - 1] === '-c'));
-  const fromRunner = await configRuns(runner, { pkg, files: inp.files, read: inp.read, defaults: DEFAULTS, ...(configArg ? { configArg } : {}) });
+  const fromRunner = await configRuns(runner, {
+    pkg,
+    files: inp.files,
+    read: inp.read,
+    defaults: DEFAULTS,
+    ...(configArg ? { configArg } : {}),
+  });
   if (fromRunner) return fromRunner;
   if (runner === 'mocha') return mochaConfig(pkg, inp);
   if (runner === 'pytest') return pytestConfig(inp);
