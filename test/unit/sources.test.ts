@@ -12,6 +12,7 @@ import { loadJsParser } from '../../server/src/agents/crawler/jsParser';
 import { loadPyParser } from '../../server/src/agents/crawler/pyParser';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
 import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
+import { crawlerBatching } from '../../server/src/agents/crawler/batches';
 import { engineerBatching, symbolInfo } from '../../server/src/agents/engineer/batches';
 import { generatorBatching } from '../../server/src/agents/generator/batches';
 import { projectBlock } from '../../server/src/agents/generator/project';
@@ -87,8 +88,8 @@ describe('sources: spans and helpers from the syntax tree', () => {
     const facts = extractPySymbols(await loadPyParser(), text);
     const scale = facts.symbols.find((s) => s.name === 'scale')!;
     assert.equal(linesOf(text, scale.line!, scale.end_line!), 'def scale(x, k=2):\n    """Scales x."""\n    return _clip(x * k)');
-    assert.deepEqual(scale.calls, ['_clip', 'LIMIT']);
-    assert.deepEqual(facts.symbols.find((s) => s.name === 'Box.fill')!.calls, ['_clip', 'LIMIT']);
+    assert.deepEqual(scale.calls, ['_clip'], "what it uses directly: _clip, not _clip's LIMIT");
+    assert.deepEqual(facts.symbols.find((s) => s.name === 'Box.fill')!.calls, ['_clip']);
     assert.deepEqual(
       facts.helpers?.map((h) => h.name),
       ['LIMIT', '_clip'],
@@ -134,6 +135,18 @@ describe('sources: the generator and the engineer get whole sources within the b
     const whole = split.flatMap((b) => b.payload.sources ?? []).find((s) => s.name === 'huge')!;
     assert.equal(whole.outline, undefined);
     assert.ok(whole.code.endsWith('  return -1;\n}'));
+  });
+
+  it("the crawler's views leave out the derived calls and helpers, and its merged map has them back", () => {
+    const ctx = { budget: { payloadTokens: 3000, outputTokens: 4000 }, depth: 'standard' as const, framework: 'auto' as const };
+    const views = crawlerBatching.plan(map, ctx);
+    assert.ok(views.every((v) => v.payload.key_files.every((k) => !k.helpers && k.symbols.every((x) => !x.calls))));
+    const merged = crawlerBatching.merge(
+      map,
+      views.map((v) => ({ payload: v.payload, output: { schema_version: '1' as const, patch: [] } })),
+      ctx,
+    );
+    assert.deepEqual(merged.key_files, map.key_files);
   });
 
   it('a view cut in two keeps, in each half, exactly the sources its symbols need', () => {

@@ -4,8 +4,8 @@
 import type { HelperSpan } from '../../contracts/types';
 import type { EsNode } from './jsParser';
 
-/** Most helpers followed from one symbol: a file whose functions all call each other stays bounded. */
-const MAX_CALLS = 24;
+/** Most helpers named for one symbol: a function that uses every name of its file stays bounded. */
+const MAX_CALLS = 16;
 
 export class SpanReader {
   private readonly refs = new WeakMap<EsNode, string[]>();
@@ -27,7 +27,7 @@ export class SpanReader {
     return Math.max(startLine, this.lineOf(Math.max(node.start, node.end - 1)));
   }
 
-  /** The top-level names `node`'s code uses, helpers of helpers included (at most MAX_CALLS), in first-use order. */
+  /** The top-level names `node`'s code uses directly (at most MAX_CALLS): their own helpers stay out, so a request stays small. */
   calls(node: EsNode, ownName?: string): string[] {
     const out: string[] = [];
     const queue = [...this.directRefs(node)];
@@ -36,7 +36,6 @@ export class SpanReader {
       const decl = this.locals.get(name);
       if (name === ownName || out.includes(name) || !decl || decl === node) continue;
       out.push(name);
-      queue.push(...this.directRefs(decl));
     }
     for (const n of out) this.used.add(n);
     return out;

@@ -4,7 +4,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { HelperSpan } from '../../contracts/types';
 
-const MAX_CALLS = 24;
+const MAX_CALLS = 16;
 
 export class PySpanReader {
   /** top-level definitions and assignments by name */
@@ -26,7 +26,7 @@ export class PySpanReader {
     }
   }
 
-  /** The top-level names `node` uses, helpers of helpers included (at most MAX_CALLS). */
+  /** The top-level names `node` uses directly (at most MAX_CALLS). */
   calls(node: Node, ownName: string): string[] {
     const out: string[] = [];
     const queue = [...this.directRefs(node)];
@@ -35,7 +35,6 @@ export class PySpanReader {
       const decl = this.locals.get(name);
       if (name === ownName || out.includes(name) || !decl) continue;
       out.push(name);
-      queue.push(...this.directRefs(decl));
     }
     for (const n of out) this.used.add(n);
     return out;
