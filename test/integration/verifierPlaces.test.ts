@@ -71,6 +71,9 @@ describe('verifier: tests where the runner looks, and per-test repair of a file 
   before(async () => {
     fake = await new FakeOpenAi(() => ({ status: 500 })).start();
   });
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
   after(async () => {
     await fake.stop();
     for (const d of dirs) await fsp.rm(path.dirname(d), { recursive: true, force: true });
