@@ -18,7 +18,7 @@
 // (--keep leaves each workspace, with the written tests and .amtp/, in place and prints its path)
 import { parseArgs } from 'node:util';
 import { measure } from './quality/measure.mjs';
-import { checks, printChecks, table, writeJson } from './quality/report.mjs';
+import { checks, printChecks, table, writeResults } from './quality/report.mjs';
 import { REPORTED, SEEN, TUNING } from './quality/subjects.mjs';
 
 const { values } = parseArgs({
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     keep: { type: 'boolean', default: false },
     runners: { type: 'string', default: 'declared' },
+    'no-mutation': { type: 'boolean', default: false },
   },
 });
 const SETS = { reported: REPORTED, seen: SEEN, tuning: TUNING };
@@ -44,7 +45,7 @@ for (const s of subjects) {
     process.stderr.write(`${s.name} × ${fw} … `);
     let row;
     try {
-      row = await measure(s, fw, { depth: values.depth, keep: values.keep, runners: values.runners });
+      row = await measure(s, fw, { depth: values.depth, keep: values.keep, runners: values.runners, mutation: !values['no-mutation'] });
     } catch (e) {
       // A package that cannot be fetched or installed is reported, not skipped.
       row = {
@@ -65,5 +66,6 @@ for (const s of subjects) {
 }
 
 const result = checks(rows);
-console.log(`\n${table(rows, values.set, values.depth)}\n${printChecks(result)}`);
-console.log(`\nJSON: ${writeJson(rows, values.set, values.depth, result)}`);
+const markdown = `${table(rows, values.set, values.depth)}\n${printChecks(result)}`;
+console.log(`\n${markdown}`);
+console.log(`\nJSON: ${writeResults(rows, values.set, values.depth, result, markdown)} (and .md)`);

@@ -33,6 +33,7 @@
  * @property {Kind[]} [kinds]
  * @property {string} [why]         why it is in the set, and where its examples are
  * @property {boolean} [about50]    the package of about 50 modules (issues 15 and 25)
+ * @property {string[][]} [copies]  groups of path prefixes that hold the same build twice (product.mjs counts one)
  */
 
 export { SEEN } from './subjects-seen.mjs';
@@ -95,6 +96,7 @@ export const REPORTED = [
     '^10.3.0',
     ['cjs', 'esm', 'classes', 'promises', 'ts-typed'],
     'classes Mutex, Semaphore and the withTimeout/tryAcquire decorators, all promise-based; built from TypeScript (lib/ CommonJS, es6/ ESM, 8 modules each; src not shipped); test script: mocha',
+    { copies: [['lib/', 'es6/']] },
   ),
   npm(
     'p-queue@8.1.0',
@@ -123,6 +125,7 @@ export const REPORTED = [
     '^18.7.2',
     ['esm', 'cjs', 'dist-only', 'classes', 'ts-typed'],
     'class Yallist (doubly linked list: push/shift/map/reduce/splice/reverse) built from TypeScript by tshy: dist/commonjs and dist/esm only; test script: tap',
+    { copies: [['dist/commonjs/', 'dist/esm/']] },
   ),
   // TypeScript source, dist-only bundles
   npm(
@@ -145,6 +148,7 @@ export const REPORTED = [
     '^2.1.3',
     ['cjs', 'esm', 'dist-only', 'classes', 'promises', 'ts-typed'],
     'only a built bundle ships: dist/index.cjs.js and dist/index.es.js (+ .d.ts); classes Ok/Err and ResultAsync (a promise wrapper) with chained methods; README examples; test script: vitest run',
+    { copies: [['dist/index.cjs.js', 'dist/index.es.js']] },
   ),
   // about 50 modules
   npm(
