@@ -64,6 +64,8 @@ for (const s of subjects) {
     }
     process.stderr.write(`${row.status}, ${row.kept ?? 0} kept, ${(row.ms / 1000).toFixed(0)} s\n`);
     rows.push(row);
+    // after every package, so a run cut short keeps what it measured
+    writeResults(rows, values.set, values.depth, checks(rows), table(rows, values.set, values.depth));
   }
 }
 

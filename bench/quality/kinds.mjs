@@ -3,11 +3,13 @@
 // 1. existence check: the title is the smoke shape of agents/generator/plannedCases.ts (`X is a
 //    function`, `… taking N declared parameter(s)`, `X is callable`, `X is defined`), or every
 //    assertion of the body only looks at `typeof`, `callable()`, `hasattr()`, `!== undefined`;
-// 2. documented: the case's evidence is documentation (readme, jsdoc, docstring, doctest);
-// 3. sequence: the body builds a call sequence: `new`, a callback or function passed in, or two or
+// 2. documented: the case's evidence is documentation (readme, jsdoc, docstring, doctest), or it is
+//    a property/combinatorial case built from documented calls;
+// 3. pinned value: the title starts with 'pins current behaviour: ' (frameworks/header.ts
+//    CHAR_PREFIX) and the body makes one call (its result or error is pinned) — with two or more
+//    call statements before the assertion it is a sequence;
+// 4. sequence: the body builds a call sequence: `new`, a callback or function passed in, or two or
 //    more statements that call something before the assertion (the search generator's tests);
-// 4. pinned value: the title starts with 'pins current behaviour: ' (frameworks/header.ts
-//    CHAR_PREFIX): one call whose observed result is pinned;
 // 5. other: the rest (an error case planned from a `throw` in the source, a signature case).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +18,8 @@ export const KINDS = ['documented', 'sequence', 'pinned', 'existence', 'other'];
 const DOCS = new Set(['readme', 'jsdoc', 'docstring', 'doctest']);
 const SHAPE_TITLE = / (is a function|is callable)( taking \d+ declared parameter\(s\))?$| is defined$/;
 const PIN_PREFIX = 'pins current behaviour: ';
+/** Property and combinatorial cases built from documented calls (agents/generator/plannedCases.ts). */
+const DOC_DERIVED = / gives the same result on a second call$|^\d+ documented calls of /;
 const SHAPE_ASSERT = /typeof|callable\(|hasattr\(|!== undefined|is not None|toBeDefined|toBeTypeOf|\.length\b|inspect\.signature/;
 const ASSERT =
   /^\s*(assert|expect|t\.(is|deepEqual|true|false|throws|same|equal|ok|not|match|rejects)|await (assert|expect|t\.))\b|^\s*with pytest\.raises/;
@@ -58,8 +62,13 @@ function isSequence(body) {
   )
     return true;
   if (/\blambda\b/.test(text)) return true;
-  const calls = lines.filter((l) => !isAssert(l) && /[\w$\]]\s*\(/.test(l) && !/\b(require|import)\b/.test(l));
-  return calls.length >= 2;
+  return callStatements(lines) >= 2;
+}
+
+/** Statements that call something, not counting assertions, imports and `catch (`, `if (`, `for (`…. */
+function callStatements(lines) {
+  const KEYWORD_PAREN = /\b(catch|if|for|while|switch|function|return|with)\s*\(/g;
+  return lines.filter((l) => !isAssert(l) && /[\w$\]]\s*\(/.test(l.replace(KEYWORD_PAREN, '')) && !/\b(require|import)\b/.test(l)).length;
 }
 
 function isShapeOnly(body) {
@@ -73,9 +82,10 @@ function isShapeOnly(body) {
 export function kindOf(test, kase) {
   if (!test) return 'other';
   if (SHAPE_TITLE.test(test.title) || isShapeOnly(test.body)) return 'existence';
-  if (kase?.evidence && DOCS.has(kase.evidence.source)) return 'documented';
+  if ((kase?.evidence && DOCS.has(kase.evidence.source)) || DOC_DERIVED.test(test.title)) return 'documented';
+  // a pinned title with one call (its argument may be `new X()` or a function) is a pinned value
+  if (test.title.startsWith(PIN_PREFIX)) return callStatements(statements(test.body)) >= 2 ? 'sequence' : 'pinned';
   if (isSequence(test.body)) return 'sequence';
-  if (test.title.startsWith(PIN_PREFIX)) return 'pinned';
   return 'other';
 }
 

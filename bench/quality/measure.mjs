@@ -92,7 +92,7 @@ function fromSummary(s) {
 /** Why a run did not end with verified tests: the run's reason, the first agent error, or the verifier's reason. */
 function problemOf(s) {
   const parts = [];
-  if (s.error) parts.push(`error: ${s.error}`);
+  if (s.error) parts.push(`error: ${typeof s.error === 'string' ? s.error : JSON.stringify(s.error)}`);
   if (s.reason) parts.push(`run: ${s.reason}`);
   for (const a of s.activities ?? []) for (const e of a.errors ?? []) parts.push(`${a.agent} (${a.status}): ${e.kind}: ${e.message}`);
   if (s.verification && s.verification.status !== 'done') parts.push(`verify ${s.verification.status}: ${s.verification.reason ?? ''}`);

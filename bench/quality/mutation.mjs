@@ -34,14 +34,21 @@ export function importedModules(dir, files) {
   return [...out].filter((f) => !files.includes(f)).sort();
 }
 
+/** Stryker 9's mocha runner drives mocha 7.2–11; a newer mocha goes through the command runner. */
+function pluginFor(framework, root) {
+  if (framework !== 'mocha') return STRYKER_RUNNER[framework];
+  const mocha = JSON.parse(readFileSync(join(root, 'node_modules/mocha/package.json'), 'utf8')).version;
+  return Number(mocha.split('.')[0]) >= 12 ? undefined : STRYKER_RUNNER.mocha;
+}
+
 function config(framework, files, mutate, root, plan) {
-  const plugin = STRYKER_RUNNER[framework];
+  const plugin = pluginFor(framework, root);
   const c = {
     mutate,
     testRunner: plugin ? plugin.replace('@stryker-mutator/', '').replace('-runner', '') : 'command',
     concurrency: 1,
     timeoutMS: 10_000,
-    coverageAnalysis: ['mocha', 'jest', 'vitest'].includes(framework) ? 'perTest' : 'off',
+    coverageAnalysis: plugin && plugin !== STRYKER_RUNNER['node-tap'] ? 'perTest' : 'off',
     reporters: ['json', 'progress-append-only'],
     jsonReporter: { fileName: join(root, '.bench-mutation.json') },
     tempDirName: '.stryker-tmp',
@@ -49,7 +56,7 @@ function config(framework, files, mutate, root, plan) {
     disableTypeChecks: '{src,lib,dist}/**/*.{js,ts,jsx,tsx,html,vue,cjs,mjs,mts,cts}',
     ignorePatterns: ['.amtp'],
   };
-  if (framework === 'mocha')
+  if (framework === 'mocha' && plugin)
     c.mochaOptions = { spec: files, ...(plan.args.includes('import=tsx') ? { 'node-option': ['import=tsx'] } : {}) };
   if (framework === 'jest') {
     const configFile = plan.args[plan.args.indexOf('--config') + 1];

@@ -25,7 +25,8 @@ function mutationCell(r) {
   const m = r.mutation;
   if (!m) return r.kept ? 'off' : '–';
   if (m.score === undefined) return m.problem?.startsWith('not measured') ? 'not measured' : 'failed';
-  return `${fmt(m.score)} (${m.partial ? `${m.tested} of ${m.mutants}, partial` : `${m.mutants}`})`;
+  // a run cut by the time limit: Stryker's progress counts only the mutants it runs, not the uncovered ones
+  return m.partial ? `≤ ${fmt(m.score)} (partial: ${m.tested} of ${m.mutants} covered mutants)` : `${fmt(m.score)} (${m.mutants})`;
 }
 
 export function table(rows, set, depth) {
@@ -70,7 +71,8 @@ export function checks(rows) {
   const stmts = median(rows.map((r) => num(r.independentStatements) ?? 0));
   const branches = median(rows.map((r) => num(r.independentBranches) ?? 0));
   const reported = median(rows.map((r) => num(r.statements)));
-  const scored = rows.filter((r) => r.mutation?.score !== undefined);
+  // a partial score (cut by the time limit) leaves out the uncovered mutants: an upper bound, not counted
+  const scored = rows.filter((r) => r.mutation?.score !== undefined && !r.mutation.partial);
   const notScored = rows.filter((r) => r.kept && r.mutation?.score === undefined);
   const mutation = median(scored.map((r) => r.mutation.score));
   const noTests = rows.filter((r) => !r.kept).map((r) => r.subject);

@@ -52,6 +52,17 @@ describe('index.js (AMTP)', () => {
     await assert.rejects(async () => lib.parse(null), (e) => e.name === 'TypeError');
   });
 
+  it('tc_000000000006: pins current behaviour: lib.promise(undefined) throws Error', () => {
+    let thrown;
+    try {
+      lib.promise(undefined);
+    }
+    catch (err) {
+      thrown = err;
+    }
+    assert.ok(thrown !== undefined);
+  });
+
   it('tc_000000000005: a queue drains after two pushes', async () => {
     const q = new lib.Queue();
     q.push(1);
@@ -97,6 +108,7 @@ describe('bench:quality rules', () => {
       tc_000000000003: 'pinned',
       tc_000000000004: 'pinned',
       tc_000000000005: 'sequence',
+      tc_000000000006: 'pinned',
       tc_0000000000a1: 'existence',
       tc_0000000000a2: 'pinned',
     });
