@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unpackNpmPackage } from '../../test/helpers/npmPack.ts';
+import { peersIn } from './peers.mjs';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WORK = join(REPO, 'bench/.work');
@@ -105,6 +106,7 @@ export function installRunner(subject, framework, source, runners, tools) {
   const deps = { ...pkg.dependencies, ...configuredTools(source, pkg, framework) };
   const runner = RUNNER_PACKAGE[framework];
   if (runner) deps[runner] = frameworkRange(subject, framework, runners);
+  if (tools) Object.assign(deps, resolvedPeers(subject, framework, source, runners, deps));
   Object.assign(deps, typeof tools === 'function' ? tools(deps) : tools);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -121,6 +123,15 @@ export function installRunner(subject, framework, source, runners, tools) {
   const installed = [runner ? version(runner) : `node ${process.version}`, ...configured].join(' + ');
   writeFileSync(done, JSON.stringify(installed));
   return { dir, installed };
+}
+
+/**
+ * The measuring folder is installed with --legacy-peer-deps (Stryker's plugins declare peers the
+ * package's framework range may not meet), so npm would leave out the peers that the run's folder
+ * got, such as ts-jest's `typescript`, and the kept files would not load where they loaded for AMTP.
+ */
+function resolvedPeers(subject, framework, source, runners, deps) {
+  return peersIn(join(installRunner(subject, framework, source, runners).dir, 'node_modules'), deps);
 }
 
 const CONFIG_FILE = /^(\.mocharc\..+|jest\.config\..+|ava\.config\..+|vitest\.config\..+|vite\.config\..+|\.taprc)$/;

@@ -175,6 +175,7 @@ export const REPORTED = [
     '^27.0.6',
     ['ts-source', 'cjs', 'esm'],
     'TypeScript source under src/ beside dist/ (CommonJS) and esm/: a template-tag and function that removes indentation, with interpolated values; test script: jest (ts-jest)',
+    { copies: [['dist/', 'esm/']] },
   ),
   deb(
     'python3-isodate',

@@ -1,5 +1,6 @@
 // The quality bench's own rules (bench/quality/): which kept test is of which kind, which files are
-// a package's product, which copy of a twice-shipped build counts, and what a kept test wrote.
+// a package's product, which copy of a twice-shipped build counts, what a kept test wrote, and which
+// peers the measuring folder must add to load what AMTP's run loaded.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -21,6 +22,9 @@ interface Product {
     product: string[],
     perFile: Record<string, { statements: { covered: number } }>,
   ): string[];
+}
+interface Peers {
+  peersIn(modules: string, deps: Record<string, string>): Record<string, string>;
 }
 interface Writes {
   snapshot(dir: string): Map<string, string>;
@@ -158,5 +162,22 @@ describe('bench:quality rules', () => {
     fs.writeFileSync(path.join(dir, 'new.txt'), 'c');
     fs.writeFileSync(path.join(dir, '__pycache__/x.pyc'), 'cache');
     assert.deepEqual(diffSnapshots(before, snapshot(dir)), { added: ['new.txt'], changed: ['change.txt'], removed: ['gone.txt'] });
+  });
+
+  it("gives the measuring folder the peers the run's folder resolved (ts-jest's typescript), at their versions", async () => {
+    const { peersIn } = await load<Peers>('peers.mjs');
+    const manifest = (name: string, body: object) => {
+      fs.mkdirSync(path.join(dir, name), { recursive: true });
+      fs.writeFileSync(path.join(dir, name, 'package.json'), JSON.stringify({ name, ...body }));
+    };
+    manifest('ts-jest', { version: '27.1.5', peerDependencies: { typescript: '>=3.8 <5.0', jest: '^27.0.0', '@types/jest': '^27' } });
+    manifest('jest', { version: '27.5.1', peerDependencies: { 'node-notifier': '^8' } });
+    manifest('typescript', { version: '4.9.5' });
+    const peers = peersIn(dir, { jest: '^27.0.6', 'ts-jest': '^27.0.4' });
+    assert.deepEqual(
+      peers,
+      { typescript: '4.9.5' },
+      'a peer the run did not install (node-notifier, @types/jest) or that deps already name (jest) is left out',
+    );
   });
 });
