@@ -34,6 +34,11 @@ export interface CrawlOptions {
   gitignore?: 'auto' | 'always' | 'never';
   /** validate the map against crawler-output (default true) */
   validateOutput?: boolean;
+  /**
+   * false: take the slow paths the crawl skips when they cannot change the map (parsing every README's
+   * code blocks for namespace aliases, aliasPrecheck.ts). A test holds both maps byte-identical.
+   */
+  shortcuts?: boolean;
   /** answer tool calls without a workspace (a replay); the MCP server is not started */
   tools?: CallTool;
   /** wrap the tool caller (a recording tap) */
@@ -118,7 +123,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   await typedUmdExports(c, out, reached.facts, js, pkgs);
   out.key_files = rankKeyFiles(reached, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
   if (omitted.length) out.omitted = omitted;
-  await usageExamples(c, out, pkgs);
+  await usageExamples(c, out, pkgs, opts.shortcuts === false);
   out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? 48 * 1024);
   out.skipped = dedupe(c.skipped).slice(0, 1000);
   return out;
@@ -313,13 +318,14 @@ async function typedUmdExports(
   }
 }
 
-async function usageExamples(c: Crawl, out: CrawlerOutput, pkgs: NpmPackage[]): Promise<void> {
+async function usageExamples(c: Crawl, out: CrawlerOutput, pkgs: NpmPackage[], alwaysParse: boolean): Promise<void> {
   for (const readme of c.ix.readmes) {
     const text = await c.readText(readme);
     if (text === undefined) continue;
     const dir = readme.includes('/') ? readme.slice(0, readme.lastIndexOf('/')) : '';
     const pkgName = String(pkgs.find((p) => p.dir === dir)?.json.name ?? out.project.name);
-    out.usage_examples.push(...readmeExamples(readme, text, exportedNames(out.key_files, importBindings(text, pkgName), pkgName)));
+    const names = exportedNames(out.key_files, importBindings(text, pkgName), pkgName);
+    out.usage_examples.push(...readmeExamples(readme, text, names, { alwaysParse }));
   }
   out.usage_examples = out.usage_examples.slice(0, 200);
 }
