@@ -5,6 +5,7 @@ import { version } from '../../../package.json';
 import type { ResponseCache } from './cache';
 import { readWorkspaceFile } from './readFile';
 import { searchWorkspace } from './search';
+import { lazyJsonSchemaValidator } from './lazyValidator';
 import { ToolError, toToolError } from './toolError';
 import { registerRunTools, type RunTools } from './runTools';
 import { REPO_TOOLS } from './toolNames';
@@ -35,7 +36,7 @@ type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent
 export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions = {}): McpServer {
   const realRoot = fs.realpathSync(root);
   if (!fs.statSync(realRoot).isDirectory()) throw new Error(`not a directory: ${root}`);
-  const server = new McpServer({ name: 'amtp-workspace', version });
+  const server = new McpServer({ name: 'amtp-workspace', version }, { jsonSchemaValidator: lazyJsonSchemaValidator() });
 
   const w: Workspace = {
     root: realRoot,
