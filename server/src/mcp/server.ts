@@ -9,7 +9,7 @@ import { lazyJsonSchemaValidator } from './lazyValidator';
 import { ToolError, toToolError } from './toolError';
 import { registerRunTools, type RunTools } from './runTools';
 import { REPO_TOOLS } from './toolNames';
-import { treeTool } from './treeTool';
+import { treeTool, type TreeText } from './treeTool';
 import { REDACTED, redactText } from '../util/redact';
 import type { WalkOptions } from './walk';
 
@@ -28,6 +28,8 @@ export interface WorkspaceServerOptions {
    * turns it off: it parses the bytes, and redacts the map before any of it reaches a model.
    */
   redact?: boolean;
+  /** repo.tree's text: a line per entry (default), or the count line alone for a client that reads the structured entries (treeTool.ts) */
+  treeText?: TreeText;
 }
 
 type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
@@ -43,6 +45,7 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
     walk: { gitignore: opts.walk?.gitignore },
     cache: opts.cache,
     redact: opts.redact === false ? undefined : (t) => redactText(t),
+    treeText: opts.treeText ?? 'lines',
   };
   registerTreeTool(server, w);
   registerReadFileTool(server, w);
@@ -59,6 +62,7 @@ interface Workspace {
   cache?: ResponseCache;
   /** what leaves the server of a file's text: credentials redacted (util/redact.ts), as the crawler redacts them */
   redact?: (text: string) => string;
+  treeText: TreeText;
 }
 
 /** repo.tree: the sorted workspace tree. */
@@ -80,7 +84,7 @@ function registerTreeTool(server: McpServer, w: Workspace): void {
       },
       annotations: { readOnlyHint: true },
     },
-    async (args) => wrap(args.path ?? '.', () => treeTool(w.root, args, w.walk, w.cache)),
+    async (args) => wrap(args.path ?? '.', () => treeTool(w.root, args, w.walk, w.cache, w.treeText)),
   );
 }
 

@@ -54,7 +54,13 @@ export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {})
   // A replay answers the tools from a recording: no workspace, no server.
   if (opts.tools) return { map: await read(opts.tools), cache: { hits: 0, misses: 0, entries: 0, bytes: 0, evictions: 0 } };
   // Unredacted: the crawler parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
-  const ws = await connectInProcess(workspace, { cache: opts.cache, walk: { gitignore: opts.gitignore }, redact: false });
+  // It reads the tree's structured entries: the text form is the count line alone (treeTool.ts).
+  const ws = await connectInProcess(workspace, {
+    cache: opts.cache,
+    walk: { gitignore: opts.gitignore },
+    redact: false,
+    treeText: 'summary',
+  });
   try {
     const before = ws.cache.stats();
     const map = await read(clientCaller(ws.client));
