@@ -53,7 +53,7 @@ export interface SandboxLimits {
 export const DEFAULT_LIMITS: SandboxLimits = { callTimeoutMs: 2000, maxOldSpaceMb: 256, bound: 200 };
 
 /** What a characterization child gets beside childEnv's allow-list: UTC, so pinned dates do not depend on the machine. */
-const SANDBOX_VARS = { TZ: 'UTC', FORCE_COLOR: '0', NO_COLOR: '1' };
+export const SANDBOX_VARS = { TZ: 'UTC', FORCE_COLOR: '0', NO_COLOR: '1' };
 
 /** Runs every call (in order) and returns one result per call; never throws for what the module does. */
 export async function runInSandbox(
