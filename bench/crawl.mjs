@@ -1,7 +1,7 @@
 // Crawler benchmark: npm run bench -- crawl   (AMTP_BENCH_TREE=/some/tree to override the Linux tree)
 // Every measurement runs with one busy process beside it (a node busy loop the bench starts), and
 // every crawl time is paired with an `rg --files` run just before it in the same conditions: the
-// ratio is the median of the per-round ratios (7 rounds after a warm-up), so load from elsewhere
+// ratio is the median of the per-round ratios (7 rounds after a warm-up; AMTP_BENCH_ROUNDS=N), so load from elsewhere
 // weighs on both sides alike. The machine's load average is printed before and after.
 //  1. a ~50-module published package (markdown-it, fetched with `npm pack` into bench/.work when absent):
 //     `node dist/cli.js crawl --json` in a fresh process, as a person runs it: wall and CPU (user+sys);
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { BUNDLE_ALIAS, BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from '../scripts/bundling.mjs';
-import { machine, median, paired, row, runMeasured, spread, startBusy } from './measure.mjs';
+import { machine, median, paired, row, runMeasured, spread, startBusy, unpackedPackage } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const work = path.join(here, '.work');
@@ -31,7 +31,7 @@ mkdirSync(work, { recursive: true });
 const tree = process.env.AMTP_BENCH_TREE ?? path.join(work, 'linux', 'linux-source-6.1');
 const CLI = path.join(here, '..', 'dist', 'cli.js');
 const PACKAGE = 'markdown-it@13.0.2'; // 53 CommonJS modules (lib/, rules, presets), a bin, README; not tuned on
-const ROUNDS = 7;
+const ROUNDS = Number(process.env.AMTP_BENCH_ROUNDS ?? 7);
 
 const bundle = path.join(work, 'crawler-bench.cjs');
 const bundled = {
@@ -68,19 +68,7 @@ const ms = (x) => `${x.toFixed(0)} ms`;
 const times = (x) => `${x.toFixed(1)}×`;
 const header = () => row('measure', 'median', 'min–max', 'ratio to rg', 'goal');
 
-/** The unpacked tarball of `spec` under bench/.work/pkg (fetched once with `npm pack`). */
-const unpacked = (spec) => {
-  const pkgDir = path.join(work, 'pkg', spec.replace(/[^\w.-]/g, '_'));
-  if (!existsSync(path.join(pkgDir, 'package'))) {
-    mkdirSync(pkgDir, { recursive: true });
-    const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', pkgDir], { cwd: pkgDir, encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .pop();
-    execFileSync('tar', ['-xzf', path.join(pkgDir, tgz), '-C', pkgDir]);
-  }
-  return path.join(pkgDir, 'package');
-};
+const unpacked = (spec) => unpackedPackage(work, spec);
 const pkgRoot = unpacked(PACKAGE);
 const REACH_PACKAGE = 'ramda@0.30.1';
 const reachRoot = unpacked(REACH_PACKAGE);

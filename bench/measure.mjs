@@ -2,10 +2,10 @@
 // figures of a command (wall, CPU of its process tree, peak RSS), paired rounds against a reference
 // command, medians, and the machine's load. Whole processes are timed from outside: CPU and memory
 // come from the kernel's accounting of the finished child (GNU time, else python3's os.wait4).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const spread = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
@@ -96,3 +96,17 @@ export async function paired(rounds, reference, subject) {
 
 /** A table row: what, then columns right-aligned. */
 export const row = (what, ...cols) => console.log(`${what.padEnd(50)}${cols.map((c) => String(c).padStart(16)).join('')}`);
+
+/** The unpacked tarball of the published package `spec` under `work`/pkg (fetched once with `npm pack`). */
+export function unpackedPackage(work, spec) {
+  const pkgDir = resolve(work, 'pkg', spec.replace(/[^\w.-]/g, '_'));
+  if (!existsSync(join(pkgDir, 'package'))) {
+    mkdirSync(pkgDir, { recursive: true });
+    const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', pkgDir], { cwd: pkgDir, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
+    execFileSync('tar', ['-xzf', join(pkgDir, tgz), '-C', pkgDir]);
+  }
+  return join(pkgDir, 'package');
+}

@@ -1,7 +1,7 @@
 import type { CrawlerOutput, KeyFile } from '../../contracts/types';
 import { formatContractErrors, validate } from '../../contracts/validate';
-import { type ResponseCache, type CacheStats } from '../../mcp/cache';
-import { connectInProcess } from '../../mcp/inProcess';
+import { ResponseCache, type CacheStats } from '../../mcp/cache';
+import { readingToolCaller } from '../../mcp/readingTools';
 import { MAX_DEPTH, type TreeEntry } from '../../mcp/walk';
 import type { TreeResult } from '../../mcp/treeTool';
 import { loadJsParser, type JsParser } from './jsParser';
@@ -20,7 +20,7 @@ import { isProductPath } from './targets';
 import { detectTestRuns } from './testRuns';
 import { detectTestSetup } from './testSetup';
 import { detectTypecheck } from './typecheck';
-import { WorkspaceReader, clientCaller } from './workspaceReader';
+import { WorkspaceReader } from './workspaceReader';
 import type { CallTool } from '../../record/toolTap';
 
 export interface CrawlOptions {
@@ -59,18 +59,15 @@ export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {})
     analyse(new WorkspaceReader(opts.tap ? opts.tap(tools) : tools), workspace, opts).then((map) => checked(map, opts));
   // A replay answers the tools from a recording: no workspace, no server.
   if (opts.tools) return { map: await read(opts.tools), cache: { hits: 0, misses: 0, entries: 0, bytes: 0, evictions: 0 } };
-  // Unredacted: the crawler parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
+  // The MCP server's own reading tools, called in this process (readingTools.ts). Unredacted: the crawler
+  // parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
   // It reads the tree's structured entries: the text form is the count line alone (treeTool.ts).
-  const walk = { gitignore: opts.gitignore };
-  const ws = await connectInProcess(workspace, { cache: opts.cache, walk, redact: false, treeText: 'summary' });
-  try {
-    const before = ws.cache.stats();
-    const map = await read(clientCaller(ws.client));
-    const after = ws.cache.stats();
-    return { map, cache: { ...after, hits: after.hits - before.hits, misses: after.misses - before.misses } };
-  } finally {
-    await ws.close();
-  }
+  const cache = opts.cache ?? new ResponseCache();
+  const tools = readingToolCaller(workspace, { cache, walk: { gitignore: opts.gitignore }, redact: false, treeText: 'summary' });
+  const before = cache.stats();
+  const map = await read(tools);
+  const after = cache.stats();
+  return { map, cache: { ...after, hits: after.hits - before.hits, misses: after.misses - before.misses } };
 }
 
 /** The map alone: what the orchestrator's crawl stage needs. */
