@@ -54,7 +54,11 @@ await build({
   outfile: bundle,
 });
 // The Python parsing threads' script, beside the bundle as dist/pyWorker.js is beside dist/server.js.
-await build({ ...bundled, entryPoints: [path.join(here, '..', 'server/src/agents/crawler/pyWorker.ts')], outfile: path.join(work, 'pyWorker.js') });
+await build({
+  ...bundled,
+  entryPoints: [path.join(here, '..', 'server/src/agents/crawler/pyWorker.ts')],
+  outfile: path.join(work, 'pyWorker.js'),
+});
 if (!existsSync(CLI)) throw new Error(`no ${CLI}: run \`npm run build\` first (npm run bench does)`);
 
 const rgArgs = ['--files', '--no-ignore-vcs', '--no-ignore-parent', '--hidden', '--no-messages'];
@@ -89,7 +93,13 @@ const pkgMap = JSON.parse(cliCrawl(pkgRoot)().stdout);
 console.log(`package: ${PACKAGE} (${pkgMap.tree.files} files, ${pkgMap.key_files.length} key files): \`node dist/cli.js crawl --json\`\n`);
 header();
 row('rg --files, wall', ms(median(pkg.ref.map((r) => r.wall))), spread(pkg.ref.map((r) => r.wall)), '1.0×', '');
-row('amtp crawl, fresh process, wall', ms(median(pkg.sub.map((r) => r.wall))), spread(pkg.sub.map((r) => r.wall)), times(pkg.ratio), '≤ 300 ms');
+row(
+  'amtp crawl, fresh process, wall',
+  ms(median(pkg.sub.map((r) => r.wall))),
+  spread(pkg.sub.map((r) => r.wall)),
+  times(pkg.ratio),
+  '≤ 300 ms',
+);
 row('  CPU (user+sys, all threads)', ms(median(pkg.sub.map((r) => r.cpu))), spread(pkg.sub.map((r) => r.cpu)), '', '');
 row('  peak RSS', `${median(pkg.sub.map((r) => r.rssMb)).toFixed(0)} MB`, '', '', '');
 console.log('');
@@ -107,7 +117,9 @@ const cases = lib.generateCases(reachMap, 'standard').cases;
 // which tests the same function as a case in add.js would.
 const planned = new Set(cases.map((c) => c.target.symbol.split('.').pop()));
 const reached = runtime.filter((k) => planned.has(k));
-console.log(`reach: ${REACH_PACKAGE}, ${reachMap.tree.files} files, ${reachMap.key_files.length} key files, ${cases.length} cases (standard)`);
+console.log(
+  `reach: ${REACH_PACKAGE}, ${reachMap.tree.files} files, ${reachMap.key_files.length} key files, ${cases.length} cases (standard)`,
+);
 console.log(
   `runtime exports planned (own module or entry point): ${reached.length}/${runtime.length} = ${((reached.length / runtime.length) * 100).toFixed(1)} % (goal ≥ 80 %)`,
 );

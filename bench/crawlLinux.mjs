@@ -55,6 +55,12 @@ export async function measureLinux({ lib, tree, rg, cliCrawl, rgArgs, rounds, he
   line('full crawl, second (warm cache, in process)', second);
   line('amtp crawl, fresh process', fresh);
   row('peak RSS (bench process, first crawls)', `${(peakRss / 1048576).toFixed(0)} MB`, '', '', '≤ 300 MB');
-  row('second-crawl cache hit rate', `${(hitRate * 100).toFixed(1)} %`, `${last.cache.hits}/${last.cache.hits + last.cache.misses}`, '', '≥ 95 %');
+  row(
+    'second-crawl cache hit rate',
+    `${(hitRate * 100).toFixed(1)} %`,
+    `${last.cache.hits}/${last.cache.hits + last.cache.misses}`,
+    '',
+    '≥ 95 %',
+  );
   row('fresh process peak RSS', `${median(fresh.sub.map((r) => r.rssMb)).toFixed(0)} MB`, '', '', '');
 }

@@ -79,7 +79,17 @@ const keptFiles = (summary, ws) => summary.files.map((f) => f.path).filter((f) =
 
 /** One run of the kept test files under mocha with coverage (c8), and c8's statement figure over lib/. */
 function coverageRun(ws, files) {
-  const c8 = ['--all', '--include', 'lib/**', '--include', 'index.js', '--reporter', 'text-summary', '--temp-directory', path.join(ws, '.c8')];
+  const c8 = [
+    '--all',
+    '--include',
+    'lib/**',
+    '--include',
+    'index.js',
+    '--reporter',
+    'text-summary',
+    '--temp-directory',
+    path.join(ws, '.c8'),
+  ];
   const r = runMeasured(process.execPath, [C8, ...c8, process.execPath, mochaEntry(ws), ...files], { cwd: ws });
   const statements = /Statements\s*:\s*([\d.]+)%/.exec(r.stdout)?.[1];
   if (r.status !== 0 || !statements) console.log(`the coverage run exited ${r.status}:\n${r.stdout.slice(-1500)}${r.stderr.slice(-1500)}`);

@@ -11,7 +11,10 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 export const spread = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
 
 /** "2 cores, load 15.9 14.2 13.0" */
-export const machine = () => `${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`;
+export const machine = () =>
+  `${cpus().length} cores, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`;
 
 /**
  * One CPU-bound process beside the measurements (a node busy loop), as on a developer's laptop or a
@@ -41,7 +44,7 @@ function pickReporter() {
   if (reporter) return reporter;
   if (existsSync(GNU_TIME) && spawnSync(GNU_TIME, ['-f', '%e', 'true']).status === 0) reporter = 'time';
   else if (spawnSync('python3', ['-c', 'import os; os.wait4']).status === 0) reporter = 'python3';
-  else throw new Error('the benchmark needs GNU time (apt-get install time) or python3 to read a finished process\'s CPU time');
+  else throw new Error("the benchmark needs GNU time (apt-get install time) or python3 to read a finished process's CPU time");
   return reporter;
 }
 
@@ -71,7 +74,14 @@ export function runMeasured(cmd, args, opts = {}) {
       const [wall, user, sys, rssKb, status] = text.split('\n').pop().split(' ').map(Number);
       f = { wall, user, sys, rssKb, status };
     } else f = JSON.parse(text);
-    return { wall: f.wall * 1000, cpu: (f.user + f.sys) * 1000, rssMb: f.rssKb / 1024, status: f.status, stdout: r.stdout, stderr: r.stderr };
+    return {
+      wall: f.wall * 1000,
+      cpu: (f.user + f.sys) * 1000,
+      rssMb: f.rssKb / 1024,
+      status: f.status,
+      stdout: r.stdout,
+      stderr: r.stderr,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

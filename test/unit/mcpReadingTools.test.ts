@@ -26,7 +26,8 @@ describe('reading tools called directly', () => {
         ['repo.read_file', { path: '../outside.js' }],
         ['repo.search', { query: 'exports' }],
       ];
-      for (const [name, args] of calls) assert.deepEqual(await direct(name, args), await viaMcp(name, args), `${name} ${JSON.stringify(args)}`);
+      for (const [name, args] of calls)
+        assert.deepEqual(await direct(name, args), await viaMcp(name, args), `${name} ${JSON.stringify(args)}`);
       const read = await direct('repo.read_file', { path: 'lib/b.js' });
       assert.match(String(read.structuredContent?.content), /\[REDACTED\]/, 'redacted by default, as on the server');
       const bad = await direct('repo.read_file', { path: 'a.js', startLine: 0 });

@@ -9,7 +9,7 @@ import type { ResponseCache } from './cache';
 import { readWorkspaceFile } from './readFile';
 import { searchWorkspace } from './search';
 import { ToolError, toToolError } from './toolError';
-import { REPO_TOOLS, type RepoTool } from './toolNames';
+import type { RepoTool } from './toolNames';
 import { treeTool, type TreeText } from './treeTool';
 import { REDACTED, redactText } from '../util/redact';
 import type { WalkOptions } from './walk';
