@@ -6,7 +6,7 @@ import { registerRunTools, type RunTools } from './runTools';
 import { REPO_TOOLS } from './toolNames';
 
 export interface WorkspaceServerOptions extends ReadingToolOptions {
-  /** adds tests_generate and tests_run (`amtp mcp`); the crawler's in-process server reads only */
+  /** adds tests_generate and tests_run (`amtp mcp`); without it the server only reads */
   runs?: RunTools;
   /** aborts running tool calls when the server shuts down */
   signal?: AbortSignal;

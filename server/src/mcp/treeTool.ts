@@ -21,7 +21,7 @@ export interface TreeResult extends Omit<WalkResult, 'fingerprint'> {
 export const DEFAULT_TREE_LIMIT = 5000;
 
 /**
- * `summary`: the text is the count line alone. For the crawler's in-process server, which reads the
+ * `summary`: the text is the count line alone. For the crawler (readingTools.ts), which reads the
  * structured entries: rendering a line per entry cost a 78k-file tree a visible share of its crawl.
  */
 export type TreeText = 'lines' | 'summary';
