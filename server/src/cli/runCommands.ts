@@ -15,7 +15,8 @@ import type { FlagValues } from './flags';
 import { finish } from './output';
 import { minCoverageArg } from './coverageOut';
 import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
-import { approverFor, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
+import { err, workspaceArg } from './io';
+import { approverFor, pipelineDeps, runParams } from './pipeline';
 import { runPrices } from '../usage/defaultPrices';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
