@@ -129,12 +129,11 @@ describe('coverage/v8: V8 coverage without c8', function () {
 // A published dist/ file is often minified to one line: one v8-to-istanbul statement that loading
 // covers. Read from the syntax tree (server/src/coverage/statements.ts) it has istanbul's 7
 // statements: pad's 4 (columns 37, 47, 64, 72), shout's return (99), and the module body's 2 (148, 152).
-// jest's v8 report only knows lines; its line statements are then cut at the functions
-// (server/src/coverage/lineSegments.ts), so pad's statements stay uncovered there too.
+// jest's istanbul (--coverageProvider=babel) counts the same 7 statements itself, at the same places.
 const MINIFIED =
   "'use strict';function pad(s,n){var o=String(s);while(o.length<n)o=' '+o;return o}function shout(s){return String(s).toUpperCase()+'!'}const VERSION='1';module.exports={pad:pad,shout:shout,VERSION:VERSION};\n";
 
-describe('coverage of minified code: statements cut at function boundaries, for node (v8) and jest (v8)', function () {
+describe('coverage of minified code: statements as istanbul counts them, for node (v8) and jest (istanbul)', function () {
   this.timeout(120_000);
   let dir: string;
   const root = join(__dirname, '..', '..');
