@@ -15,7 +15,7 @@ import type { Approver } from '../gateway/gateway';
 import type { RiskOverrides } from '../gateway/policy';
 import { resolveParams } from '../pipeline/config';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
-import { RunStore } from '../pipeline/store';
+import { LowdbStore } from '../store/lowdb';
 
 export const err = (line: string) => process.stderr.write(line + '\n');
 
@@ -99,7 +99,7 @@ export async function pipelineDeps(
 ): Promise<PipelineDeps> {
   return {
     workspace: ws,
-    store: new RunStore(ws),
+    store: new LowdbStore(ws),
     provider: createProvider({ log: (line) => err(`amtp: ${line}`), ...llm }),
     approver,
     stages: standardStages(),

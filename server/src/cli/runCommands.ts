@@ -7,8 +7,9 @@ import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunRecord } from '../core/run';
 import { deferAll } from '../gateway/approvers';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
-import { sealApproval } from '../pipeline/ownership';
-import { RunStore } from '../pipeline/store';
+import { sealApproval } from '../store/ownership';
+import { LowdbStore } from '../store/lowdb';
+import type { RunStore } from '../store/types';
 import { recordedDeps } from '../record/wire';
 import { riskFlags } from './args';
 import type { FlagValues } from './flags';
@@ -65,7 +66,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
 
 async function existingRun(positionals: string[]): Promise<{ ws: string; store: RunStore; run: RunRecord }> {
   const ws = await workspaceArg(positionals[1]);
-  const store = new RunStore(ws);
+  const store = new LowdbStore(ws);
   // Only a run this person created here: a run record that came with the repository is never resumed or approved.
   const run = await store.getOwnRun(positionals[0]);
   return { ws, store, run };

@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import { crawlWorkspace } from '../agents/crawler/staticMap';
 import { canonicalJson } from '../core/canonical';
 import { UsageError } from '../core/errors';
-import { ignoredRunsNote } from '../pipeline/runRecords';
-import { RunStore } from '../pipeline/store';
+import { ignoredRunsNote } from '../store/runRecords';
+import { LowdbStore } from '../store/lowdb';
 import { EXIT } from '../pipeline/summary';
 import { replayRecording } from '../record/replay';
 import { checkDeterminism } from '../record/determinism';
@@ -29,7 +29,7 @@ export async function crawl(positionals: string[], v: FlagValues): Promise<numbe
 }
 
 export async function runs(positionals: string[], v: FlagValues): Promise<number> {
-  const store = new RunStore(await workspaceArg(positionals[0]));
+  const store = new LowdbStore(await workspaceArg(positionals[0]));
   const { runs: all, ignored } = await store.scanRuns();
   const note = ignoredRunsNote(ignored);
   if (note) err(`amtp: ${note}`);

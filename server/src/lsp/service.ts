@@ -8,8 +8,9 @@ import { newRunId } from '../core/ids';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
-import { RunStore } from '../pipeline/store';
-import { ignoredRunsNote } from '../pipeline/runRecords';
+import { LowdbStore, STORE_DIR } from '../store/lowdb';
+import type { RunStore } from '../store/types';
+import { ignoredRunsNote } from '../store/runRecords';
 import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
@@ -62,7 +63,7 @@ export class AmtpService {
   ) {
     this.settings = init.settings;
     this.trusted = init.trusted;
-    this.store = new RunStore(workspace);
+    this.store = new LowdbStore(workspace);
   }
 
   settingsChanged(s: P.ServerSettings): void {
@@ -135,7 +136,7 @@ export class AmtpService {
     let close = () => undefined as void;
     if (s.record) {
       params.characterize = false; // a replay runs no code, and recordings do not hold what characterization observed yet
-      const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
+      const file = path.join(this.workspace, STORE_DIR, 'recordings', `${runId}.jsonl`);
       const r = recordedDeps(deps, params, runId, file, this.secrets());
       deps = r.deps;
       close = () => r.recorder.close();

@@ -9,7 +9,7 @@ import type { LlmProvider } from '../llm/provider';
 import type { runTests } from '../frameworks/runner';
 import type { BackoffPolicy } from './retry';
 import type { Stage } from './stage';
-import type { RunStore } from './store';
+import type { RunStore } from '../store/types';
 
 export type PipelineEvent =
   | { type: 'run'; run: RunRecord }
