@@ -5,34 +5,14 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ForeignRunError, StoreCorruptError, UsageError } from '../../server/src/core/errors';
-import type { ArtifactMeta, RunRecord } from '../../server/src/core/run';
-import { resolveParams } from '../../server/src/pipeline/config';
+import type { ArtifactMeta } from '../../server/src/core/run';
 import { LowdbStore } from '../../server/src/store/lowdb';
-import { ownerMark } from '../../server/src/store/ownership';
 import { PostgresStore } from '../../server/src/store/postgres';
 import { sessionKey, type RunStore } from '../../server/src/store/types';
+import { newRun } from '../helpers/runRecord';
 import { newDatabase, useServices } from '../helpers/services';
 
 const META: ArtifactMeta = { sanitizer: 'v1.0.0', provider: 'offline', model: 'offline', seed: 1, promptHash: 'f'.repeat(64), attempt: 1 };
-
-export function newRun(id: string, ws: string, created = new Date()): RunRecord {
-  const now = created.toISOString();
-  return {
-    schema_version: 1,
-    id,
-    version: 0,
-    status: 'running',
-    stage: 'crawler',
-    createdAt: now,
-    updatedAt: now,
-    params: resolveParams({}),
-    owner: ownerMark(id, ws),
-    activities: [{ agent: 'crawler', status: 'pending', attempts: 0, errors: [] }],
-    files: [],
-    approvals: [],
-    audit: [],
-  };
-}
 
 interface Backend {
   name: string;
