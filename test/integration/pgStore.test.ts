@@ -56,7 +56,7 @@ describe('Postgres store', function () {
     run = await store.saveRun({
       ...run,
       stage: 'generator',
-      activities: [{ agent: 'crawler', status: 'completed', attempts: 1, errors: [], batches: [{ index: 1, key: 'k1', status: 'completed', attempts: 1, errors: [] }] }],
+      activities: [{ agent: 'crawler', status: 'completed', attempts: 1, errors: [], batches: [{ index: 1, key: 'k1', status: 'completed', attempts: 1, errors: [], requestTokens: 100 }] }],
       audit: [{ at: run.updatedAt, tool: 'fs.create_test', risk: 'medium', outcome: 'executed' }],
     });
     await store.saveRun({ ...run, status: 'completed', stage: 'done' });
@@ -81,13 +81,13 @@ describe('Postgres store', function () {
           ]),
         );
         assert.ok(killed.rowCount! >= 1, 'the store had a connection to drop');
-        run = await store.saveRun({ ...run, stage: `s${i}` });
+        run = await store.saveRun({ ...run, reason: `s${i}` });
         await store.putArtifact('r_drop', 'crawler_output', { n: i }, { merged_from: [] });
       }
     } finally {
       await admin.close();
     }
-    assert.equal((await store.getRun('r_drop'))!.stage, 's4');
+    assert.equal((await store.getRun('r_drop'))!.reason, 's4');
     assert.equal((await store.getRun('r_drop'))!.version, 6);
   });
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { version } from '../../../package.json';
 import type { ResponseCache } from './cache';
 import { readWorkspaceFile } from './readFile';
-import { searchWorkspace } from './search';
+import { searchWorkspaceShared } from './search';
 import { ToolError, toToolError } from './toolError';
 import { registerRunTools, type RunTools } from './runTools';
 import { REPO_TOOLS } from './toolNames';
@@ -139,7 +139,7 @@ function registerSearchTool(server: McpServer, w: Workspace): void {
     },
     async (args) =>
       wrap(args.query, async () => {
-        const r = searchWorkspace(w.root, args, w.walk, w.cache, w.redact);
+        const r = await searchWorkspaceShared(w.root, args, w.walk, w.cache, w.redact);
         const lines = r.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
         if (r.truncated) lines.push('[truncated]');
         return { text: lines.join('\n') || 'no matches', structured: { ...r } };
