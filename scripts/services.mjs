@@ -53,7 +53,7 @@ function postgresUid() {
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((l) => l.startsWith('postgres:'));
-  if (!line) throw new Error('no postgres user: install Debian\'s postgresql (apt-get install postgresql)');
+  if (!line) throw new Error("no postgres user: install Debian's postgresql (apt-get install postgresql)");
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
@@ -81,14 +81,22 @@ function redisPidFile(dir) {
 
 function startRedisOn(dir, port) {
   execFileSync('redis-server', [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--save', '',
-    '--appendonly', 'no',
-    '--daemonize', 'yes',
-    '--dir', dir,
-    '--pidfile', redisPidFile(dir),
-    '--logfile', join(dir, 'redis.log'),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'yes',
+    '--dir',
+    dir,
+    '--pidfile',
+    redisPidFile(dir),
+    '--logfile',
+    join(dir, 'redis.log'),
   ]);
   waitFor(() => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG', 'redis to answer');
   return { port, url: `redis://127.0.0.1:${port}` };
@@ -164,7 +172,9 @@ export function stop(dir) {
 async function cli(argv) {
   const [command, arg] = argv;
   if (command === 'start') {
-    process.stdout.write(JSON.stringify(await start({ postgres: !argv.includes('--no-postgres'), redis: !argv.includes('--no-redis') })) + '\n');
+    process.stdout.write(
+      JSON.stringify(await start({ postgres: !argv.includes('--no-postgres'), redis: !argv.includes('--no-redis') })) + '\n',
+    );
   } else if (command === 'restart-redis' && arg) restartRedis(arg);
   else if (command === 'stop' && arg) stop(arg);
   else {

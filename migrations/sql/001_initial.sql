@@ -104,7 +104,7 @@ CREATE TABLE amtp.attempts (
   agent        text        NOT NULL,
   provider     text        NOT NULL,
   request      jsonb       NOT NULL,
-  reply        jsonb,
+  reply        json,   -- the reply exactly as the model sent it (json keeps its text)
   error        jsonb,
   worker       text,
   requested_at timestamptz NOT NULL DEFAULT now(),

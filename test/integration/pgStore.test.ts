@@ -56,16 +56,32 @@ describe('Postgres store', function () {
     run = await store.saveRun({
       ...run,
       stage: 'generator',
-      activities: [{ agent: 'crawler', status: 'completed', attempts: 1, errors: [], batches: [{ index: 1, key: 'k1', status: 'completed', attempts: 1, errors: [], requestTokens: 100 }] }],
+      activities: [
+        {
+          agent: 'crawler',
+          status: 'completed',
+          attempts: 1,
+          errors: [],
+          batches: [{ index: 1, key: 'k1', status: 'completed', attempts: 1, errors: [], requestTokens: 100 }],
+        },
+      ],
       audit: [{ at: run.updatedAt, tool: 'fs.create_test', risk: 'medium', outcome: 'executed' }],
     });
     await store.saveRun({ ...run, status: 'completed', stage: 'done' });
     const q = (sql: string) => store.query((c) => c.query(sql)).then((r) => r.rows);
-    assert.deepEqual(await q(`SELECT agent, status, attempts FROM amtp.activities WHERE run_id = 'r_q'`), [{ agent: 'crawler', status: 'completed', attempts: 1 }]);
-    assert.deepEqual(await q(`SELECT batch_index, batch_key, status FROM amtp.batches WHERE run_id = 'r_q'`), [{ batch_index: 1, batch_key: 'k1', status: 'completed' }]);
-    assert.deepEqual(await q(`SELECT seq, tool, outcome FROM amtp.audit WHERE run_id = 'r_q'`), [{ seq: 0, tool: 'fs.create_test', outcome: 'executed' }]);
+    assert.deepEqual(await q(`SELECT agent, status, attempts FROM amtp.activities WHERE run_id = 'r_q'`), [
+      { agent: 'crawler', status: 'completed', attempts: 1 },
+    ]);
+    assert.deepEqual(await q(`SELECT batch_index, batch_key, status FROM amtp.batches WHERE run_id = 'r_q'`), [
+      { batch_index: 1, batch_key: 'k1', status: 'completed' },
+    ]);
+    assert.deepEqual(await q(`SELECT seq, tool, outcome FROM amtp.audit WHERE run_id = 'r_q'`), [
+      { seq: 0, tool: 'fs.create_test', outcome: 'executed' },
+    ]);
     assert.deepEqual(
-      (await q(`SELECT version, status, stage FROM amtp.events WHERE run_id = 'r_q' ORDER BY version`)).map((r) => `${r.version} ${r.status} ${r.stage}`),
+      (await q(`SELECT version, status, stage FROM amtp.events WHERE run_id = 'r_q' ORDER BY version`)).map(
+        (r) => `${r.version} ${r.status} ${r.stage}`,
+      ),
       ['1 running crawler', '2 running generator', '3 completed done'],
     );
   });

@@ -67,13 +67,19 @@ for (const backend of BACKENDS) {
       const { contentText } = await store.loadArtifact('r_1', a.id);
       assert.equal(contentText, '{"x":1}');
       await assert.rejects(store.putArtifact('r_1', 'crawler_output', { x: 1 }, { ...META, sanitizer: 'v0' as 'v1.0.0' }), /schema/);
-      await assert.rejects(store.getArtifact('r_1', 'a_' + '0'.repeat(32)), (e: unknown) => e instanceof StoreCorruptError && /missing/.test(e.message));
+      await assert.rejects(
+        store.getArtifact('r_1', 'a_' + '0'.repeat(32)),
+        (e: unknown) => e instanceof StoreCorruptError && /missing/.test(e.message),
+      );
     });
 
     it('an artifact changed behind the store is detected, not trusted', async () => {
       const a = await store.putArtifact('r_1', 'crawler_output', { x: 1 }, META);
       await backend.tamper(store, 'r_1', a.id);
-      await assert.rejects(store.getArtifact('r_1', a.id), (e: unknown) => e instanceof StoreCorruptError && /does not match its id/.test(e.message));
+      await assert.rejects(
+        store.getArtifact('r_1', a.id),
+        (e: unknown) => e instanceof StoreCorruptError && /does not match its id/.test(e.message),
+      );
     });
 
     it('session artifacts are found by kind and prompt hash; merged outputs are not session artifacts', async () => {

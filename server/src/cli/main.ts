@@ -1,4 +1,5 @@
 // Dispatch: parse argv, then run the command. Each command's code lives in its own file.
+import { closeServices } from '../app/store';
 import { AmtpError, errorMessage } from '../core/errors';
 import { EXIT } from '../pipeline/summary';
 import { parseCli } from './args';
@@ -8,6 +9,7 @@ import { VERSION, commandHelp, usage } from './help';
 import { mcp } from './mcpCommand';
 import { approve, generate, resume } from './runCommands';
 import { crawl, replay, replayCheckCommand, runs } from './workspaceCommands';
+import { worker } from './workerCommand';
 
 type Handler = (positionals: string[], values: FlagValues, signal: AbortSignal) => Promise<number>;
 
@@ -20,6 +22,7 @@ const HANDLERS: Record<CommandName, Handler> = {
   replay,
   'verify-determinism': replayCheckCommand,
   mcp,
+  worker,
 };
 
 export async function main(argv: string[], signal: AbortSignal): Promise<number> {
@@ -46,5 +49,7 @@ export async function main(argv: string[], signal: AbortSignal): Promise<number>
         ) + '\n',
       );
     throw e;
+  } finally {
+    await closeServices(); // store, cache and queue connections: the process ends when the command does
   }
 }

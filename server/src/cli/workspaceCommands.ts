@@ -6,7 +6,7 @@ import { crawlWorkspace } from '../agents/crawler/staticMap';
 import { canonicalJson } from '../core/canonical';
 import { UsageError } from '../core/errors';
 import { ignoredRunsNote } from '../store/runRecords';
-import { LowdbStore } from '../store/lowdb';
+import { openRunStore, storeUrl } from '../app/store';
 import { EXIT } from '../pipeline/summary';
 import { replayRecording } from '../record/replay';
 import { checkDeterminism } from '../record/determinism';
@@ -29,7 +29,7 @@ export async function crawl(positionals: string[], v: FlagValues): Promise<numbe
 }
 
 export async function runs(positionals: string[], v: FlagValues): Promise<number> {
-  const store = new LowdbStore(await workspaceArg(positionals[0]));
+  const store = openRunStore(await workspaceArg(positionals[0]), storeUrl(v.store));
   const { runs: all, ignored } = await store.scanRuns();
   const note = ignoredRunsNote(ignored);
   if (note) err(`amtp: ${note}`);

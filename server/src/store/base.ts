@@ -57,7 +57,8 @@ export abstract class BaseRunStore implements RunStore {
     const id = run.activities.find((a) => a.agent === agent)?.artifactId;
     if (!id) throw new StoreCorruptError(`run ${run.id} has no committed ${agent} output`);
     const artifact = await this.getArtifact(run.id, id);
-    if (artifact.kind !== ARTIFACT_KIND[agent]) throw new StoreCorruptError(`artifact ${id} is ${artifact.kind}, not the ${agent}'s output`);
+    if (artifact.kind !== ARTIFACT_KIND[agent])
+      throw new StoreCorruptError(`artifact ${id} is ${artifact.kind}, not the ${agent}'s output`);
     // Validated against the agent's output contract before it was stored, and hash-checked on load.
     return artifact.content as AgentResults[A];
   }
@@ -82,7 +83,9 @@ export abstract class BaseRunStore implements RunStore {
     const text = await this.readArtifactText(runId, id);
     if (text === undefined) throw new StoreCorruptError(`artifact ${id} is missing from ${this.artifactPlace(runId, id)}`);
     if ('a_' + sha256(text).slice(0, 32) !== id)
-      throw new StoreCorruptError(`artifact ${id} content does not match its id: it was edited or damaged (${this.artifactPlace(runId, id)})`);
+      throw new StoreCorruptError(
+        `artifact ${id} content does not match its id: it was edited or damaged (${this.artifactPlace(runId, id)})`,
+      );
     return text;
   }
 

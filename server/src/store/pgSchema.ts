@@ -81,6 +81,8 @@ function checkApplied(applied: Map<number, string>, migrations: Migration[]): vo
         `the Postgres store's schema is at version ${Math.max(...applied.keys())}, newer than this AMTP knows (${newest}): upgrade AMTP`,
       );
     if (m.checksum !== checksum)
-      throw new StoreCorruptError(`migration ${version} (${m.name}) was changed after it was applied to this database; restore migrations/sql/`);
+      throw new StoreCorruptError(
+        `migration ${version} (${m.name}) was changed after it was applied to this database; restore migrations/sql/`,
+      );
   }
 }

@@ -76,7 +76,9 @@ export class PostgresStore extends BaseRunStore {
   }
 
   protected async readArtifactText(runId: string, id: string): Promise<string | undefined> {
-    const r = await this.query((c) => c.query<{ text: string }>('SELECT text FROM amtp.artifacts WHERE id = $1 AND run_id = $2', [id, runId]));
+    const r = await this.query((c) =>
+      c.query<{ text: string }>('SELECT text FROM amtp.artifacts WHERE id = $1 AND run_id = $2', [id, runId]),
+    );
     return r.rows[0]?.text;
   }
 
@@ -112,7 +114,17 @@ export class PostgresStore extends BaseRunStore {
              record = EXCLUDED.record, updated_at = EXCLUDED.updated_at
            WHERE r.version = $9 OR (r.version = EXCLUDED.version AND r.record ->> 'updatedAt' = EXCLUDED.record ->> 'updatedAt')
            RETURNING version`,
-          [next.id, this.workspaceKey, next.version, next.status, next.stage, JSON.stringify(next), next.createdAt, next.updatedAt, run.version],
+          [
+            next.id,
+            this.workspaceKey,
+            next.version,
+            next.status,
+            next.stage,
+            JSON.stringify(next),
+            next.createdAt,
+            next.updatedAt,
+            run.version,
+          ],
         );
         if (!r.rowCount) return false;
         await writeRunRows(c, next, this.saved.get(next.id));
@@ -161,11 +173,15 @@ export class PostgresStore extends BaseRunStore {
         ),
       );
       if (got.rowCount) return this.holdLock(id, holder);
-      const held = await this.query((c) => c.query<{ host: string; pid: number }>('SELECT host, pid FROM amtp.locks WHERE run_id = $1', [id]));
+      const held = await this.query((c) =>
+        c.query<{ host: string; pid: number }>('SELECT host, pid FROM amtp.locks WHERE run_id = $1', [id]),
+      );
       const owner = held.rows[0];
       if (owner && (owner.host !== os.hostname() || owner.pid === process.pid || isAlive(owner.pid)))
         throw new Error(`run ${id} is in use by process ${owner.pid} on ${owner.host}`);
-      await this.query((c) => c.query('DELETE FROM amtp.locks WHERE run_id = $1 AND host = $2 AND pid = $3', [id, owner?.host, owner?.pid]));
+      await this.query((c) =>
+        c.query('DELETE FROM amtp.locks WHERE run_id = $1 AND host = $2 AND pid = $3', [id, owner?.host, owner?.pid]),
+      );
     }
     throw new Error(`could not lock run ${id}`);
   }

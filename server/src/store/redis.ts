@@ -4,7 +4,7 @@
 // ioredis is imported only when a Redis URL is given.
 import { createHash } from 'node:crypto';
 import * as os from 'node:os';
-import type { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { ServiceUnavailableError, UsageError, errorMessage } from '../core/errors';
 import type { SharedToolCache } from '../mcp/cache';
 
@@ -19,9 +19,12 @@ export function parseRedisUrl(url: string): URL {
   try {
     u = new URL(url.replace(/^valkey(s?):/i, 'redis$1:'));
   } catch {
-    throw new UsageError(`a cache or queue must be a redis://HOST:PORT (or valkey://) URL (got ${JSON.stringify(url.replace(/:[^:@/]*@/, ':***@'))})`);
+    throw new UsageError(
+      `a cache or queue must be a redis://HOST:PORT (or valkey://) URL (got ${JSON.stringify(url.replace(/:[^:@/]*@/, ':***@'))})`,
+    );
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new UsageError(`a cache or queue URL must start with redis://, rediss:// or valkey:// (got ${u.protocol}//…)`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new UsageError(`a cache or queue URL must start with redis://, rediss:// or valkey:// (got ${u.protocol}//…)`);
   return u;
 }
 
@@ -37,14 +40,7 @@ export function describeRedis(u: URL): string {
 export async function connectRedis(url: string, opts: { forQueue?: boolean } = {}): Promise<Redis> {
   const u = parseRedisUrl(url);
   const { Redis: Client } = await import('ioredis');
-  const client = new Client(u.href, {
-    lazyConnect: true,
-    connectTimeout: 3000,
-    // BullMQ's blocking connections must wait for the server indefinitely; the cache must not.
-    maxRetriesPerRequest: opts.forQueue ? null : 1,
-    enableOfflineQueue: !!opts.forQueue,
-    retryStrategy: (n) => Math.min(200 * n, 2000),
-  });
+  const client = new Client({ ...redisOptions(u, opts), lazyConnect: true });
   client.on('error', () => undefined); // reconnects are retried; errors reach the callers of commands
   try {
     await client.connect();
@@ -54,6 +50,23 @@ export async function connectRedis(url: string, opts: { forQueue?: boolean } = {
     throw new ServiceUnavailableError(`cannot reach Redis at ${describeRedis(u)}: ${errorMessage(e)}`, { cause: e });
   }
   return client;
+}
+
+/** The connection options of a URL (BullMQ opens its blocking connections with them). */
+export function redisOptions(u: URL, opts: { forQueue?: boolean } = {}): RedisOptions {
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) || 0 } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    connectTimeout: 3000,
+    // BullMQ's connections must wait for the server indefinitely; the cache's must not.
+    maxRetriesPerRequest: opts.forQueue ? null : 1,
+    enableOfflineQueue: !!opts.forQueue,
+    retryStrategy: (n: number) => Math.min(200 * n, 2000),
+  };
 }
 
 /** A hold on one endpoint and model, shared by every process that uses the same Redis. */
