@@ -118,7 +118,14 @@ export class ResponseCache<V = unknown> {
   }
 
   stats(): CacheStats {
-    return { hits: this.hits, misses: this.misses, entries: this.map.size, bytes: this.bytes, evictions: this.evictions, sharedHits: this.sharedHits };
+    return {
+      hits: this.hits,
+      misses: this.misses,
+      entries: this.map.size,
+      bytes: this.bytes,
+      evictions: this.evictions,
+      sharedHits: this.sharedHits,
+    };
   }
 }
 

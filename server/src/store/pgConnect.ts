@@ -34,7 +34,7 @@ export async function openPool(u: URL): Promise<Pool> {
     connectionString: u.href,
     max: 8,
     // A refused or silent server is an error within seconds, never a hang.
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 10_000,
     application_name: 'amtp',
   });
@@ -49,7 +49,7 @@ export function isConnectionError(e: unknown): boolean {
   const code = (e as { code?: string }).code;
   if (code && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|57P01|57P02|57P03|08000|08003|08006|08001|08004)$/.test(code))
     return true;
-  return /Connection terminated|connection timeout|terminating connection|Client has encountered a connection error|not queryable/i.test(
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|terminating connection|Client has encountered a connection error|not queryable/i.test(
     errorMessage(e),
   );
 }

@@ -46,7 +46,7 @@ export class PostgresStore extends BaseRunStore {
     this.pool ??= openPool(this.url);
     const pool = await this.pool;
     // The first connection fails fast (a wrong URL, a server that is not there); later ones ride out a restart.
-    this.ready ??= withConnection(pool, this.location, async (c) => void (await migrate(c)), 3000).catch((e) => {
+    this.ready ??= withConnection(pool, this.location, async (c) => void (await migrate(c)), 5000).catch((e) => {
       this.ready = undefined; // a later call tries again
       throw e;
     });
