@@ -43,9 +43,10 @@ export async function worker(positionals: string[], v: FlagValues, signal: Abort
       log: (line) => err(`amtp: ${line}`),
     }),
   );
-  await stopped(signal);
+  const why = await Promise.race([stopped(signal).then(() => undefined), running.stoppedItself]);
   err(`amtp: worker stopping after ${running.answered()} answered job(s); a job it was running goes back to the queue`);
-  return EXIT.ok;
+  if (why) err(`amtp: ${why}`);
+  return why ? EXIT.failed : EXIT.ok;
 }
 
 /** Until Ctrl-C (the CLI's signal) or SIGTERM (a service manager). */

@@ -34,6 +34,8 @@ export interface RunningWorker {
   worker: Worker<JobData>;
   /** how many jobs this worker answered (a re-delivered job already answered is not counted) */
   answered(): number;
+  /** resolves when the worker stopped by itself: its workspace moved to another commit */
+  stoppedItself: Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,8 +44,16 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const { Worker: BullWorker } = await import('bullmq');
   const name = `${os.hostname()}:${process.pid}`;
   let answered = 0;
+  let stopSelf: (why: string) => void = () => undefined;
+  const stoppedItself = new Promise<string>((resolve) => (stopSelf = resolve));
   const processor = async (job: Job<JobData>): Promise<string> => {
-    await refuseIfForeign(job.data, await o.commit(), commit, o.log);
+    const now = await o.commit();
+    if (now !== commit) {
+      // This worker listens on its old commit's queue: it takes no more jobs there.
+      stopSelf(`the workspace moved from commit ${commit} to ${now}; start the worker again to serve ${now}`);
+      void worker.close();
+    }
+    await refuseIfForeign(job.data, now, commit, o.log);
     const answer = await answerJob(job.data, o, name);
     if (answer === 'answered before') return answer;
     answered++;
@@ -62,7 +72,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   worker.on('failed', (job, e) => o.log(`job ${job?.id} not done here: ${errorMessage(e)}`));
   await worker.waitUntilReady();
   o.log(`worker ${name} listening for jobs of commit ${commit} (AMTP ${AMTP_VERSION}, ${o.concurrency} at a time)`);
-  return { worker, answered: () => answered, close: () => worker.close() };
+  return { worker, answered: () => answered, stoppedItself, close: () => worker.close() };
 }
 
 async function refuseIfForeign(data: JobData, now: string, started: string, log: (l: string) => void): Promise<void> {
