@@ -291,6 +291,12 @@ export const TrustChanged = notification<TrustChangedParams>('amtp/trustChanged'
 export interface ServerSettings {
   provider: ProviderName;
   baseURL?: string;
+  /** run store: empty for the .amtp/ files, or postgres://… (docs/scale.md); read when the server starts */
+  store?: string;
+  /** redis:// or valkey:// for the shared 429 hold and MCP results */
+  cache?: string;
+  /** redis:// or valkey:// of the queue `amtp worker` processes serve (needs a Postgres store) */
+  queue?: string;
   /** Azure OpenAI: resource URL (classic) or …/openai/v1 */
   azureEndpoint?: string;
   azureDeployment?: string;

@@ -4,9 +4,16 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { REPO } from './workspaces';
+import { existsSync } from 'node:fs';
 
-const SCRIPT = path.join(REPO, 'scripts', 'services.mjs');
+/** scripts/services.mjs, found upwards from here (this file is also bundled into bench/.work/). */
+const SCRIPT = ((): string => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const f = path.join(dir, 'scripts', 'services.mjs');
+    if (existsSync(f)) return f;
+  }
+  throw new Error('scripts/services.mjs not found');
+})();
 
 export interface Services {
   dir: string;

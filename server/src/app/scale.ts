@@ -63,9 +63,10 @@ export async function scaleDeps(
   given: ScaleSettings,
   provider: LlmProvider,
   endpoint: string,
+  opened?: RunStore,
 ): Promise<Pick<PipelineDeps, 'store' | 'provider'> & Partial<Pick<PipelineDeps, 'crawl' | 'sharedLimit'>>> {
   const s = scaleSettings(given);
-  const store: RunStore = openRunStore(ws, s.store);
+  const store: RunStore = opened ?? openRunStore(ws, s.store);
   const out: Awaited<ReturnType<typeof scaleDeps>> = { store, provider };
   const limit = await sharedLimits(s, endpoint);
   if (limit) out.sharedLimit = limit;

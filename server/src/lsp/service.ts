@@ -8,7 +8,9 @@ import { newRunId } from '../core/ids';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
-import { LowdbStore, STORE_DIR } from '../store/lowdb';
+import { STORE_DIR } from '../store/lowdb';
+import { openRunStore, storeUrl } from '../app/store';
+import { endpointOf, scaleDeps } from '../app/scale';
 import type { RunStore } from '../store/types';
 import { ignoredRunsNote } from '../store/runRecords';
 import type { RunRecord } from '../core/run';
@@ -63,7 +65,8 @@ export class AmtpService {
   ) {
     this.settings = init.settings;
     this.trusted = init.trusted;
-    this.store = new LowdbStore(workspace);
+    // The store a person chose (amtp.store, machine scope) is read once: a change needs a reload.
+    this.store = openRunStore(workspace, storeUrl(init.settings.store, {}));
   }
 
   settingsChanged(s: P.ServerSettings): void {
@@ -249,16 +252,18 @@ export class AmtpService {
     const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
     // Before the run is tracked: a misconfigured provider (no key, bad URL) fails here and leaves nothing behind.
     const llm = this.provider(provider);
+    const s = this.settings;
+    // With amtp.cache / amtp.queue: the shared limits, cache and queue (docs/scale.md); an unreachable one fails here too.
+    const scale = await scaleDeps(this.workspace, { cache: s.cache ?? '', queue: s.queue ?? '' }, llm, endpointOf(s), this.store);
     const controller = new AbortController();
     this.active.set(runId, controller);
     let lastState = '';
     return {
       workspace: this.workspace,
-      store: this.store,
-      provider: llm,
+      crawl: crawlMap,
+      ...scale,
       approver: this.approver(),
       stages: standardStages(),
-      crawl: crawlMap,
       ...policy,
       signal: controller.signal,
       // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.

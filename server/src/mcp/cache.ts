@@ -124,7 +124,7 @@ export class ResponseCache<V = unknown> {
       entries: this.map.size,
       bytes: this.bytes,
       evictions: this.evictions,
-      sharedHits: this.sharedHits,
+      ...(this.shared ? { sharedHits: this.sharedHits } : {}),
     };
   }
 }
