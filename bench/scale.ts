@@ -43,6 +43,14 @@ interface Result {
   peakRssMb: number[];
 }
 
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status }));
+  });
+}
+
 function peakRss(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
@@ -55,7 +63,9 @@ async function measure(svc: Services, ws: string, workers: number, fake: FakeOpe
     await Promise.all(procs.map((p) => new Promise<void>((resolve) => p.stderr!.on('data', (d: Buffer) => /listening for jobs/.test(d.toString()) && resolve()))));
     const before = arrivals.length;
     const t0 = Date.now();
-    execFileSync(process.execPath, [CLI, 'generate', ws, '--no-verify', '--no-characterize', '--concurrency', '16', '--json'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    // Not execFileSync: the loopback model answers from this process's event loop.
+    const { status } = await run(process.execPath, [CLI, 'generate', ws, '--no-verify', '--no-characterize', '--concurrency', '16', '--json'], env);
+    if (status !== 0) throw new Error(`generate exited ${status}`);
     const wallS = (Date.now() - t0) / 1000;
     const mine = arrivals.slice(before);
     return { workers, calls: mine.length, wallS, modelS: (Date.now() - mine[0]) / 1000, peakRssMb: procs.map((p) => peakRss(p.pid!)) };
