@@ -9,6 +9,7 @@ import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
 import type { RunStatus } from './core/status';
+import type { ScaleUrls } from './core/settings';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
 export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
@@ -288,15 +289,9 @@ export interface TrustChangedParams {
 /** Sent from the client to the server when the person grants Workspace Trust. */
 export const TrustChanged = notification<TrustChangedParams>('amtp/trustChanged', 'clientToServer');
 
-export interface ServerSettings {
+export interface ServerSettings extends ScaleUrls {
   provider: ProviderName;
   baseURL?: string;
-  /** run store: empty for the .amtp/ files, or postgres://… (docs/scale.md); read when the server starts */
-  store?: string;
-  /** redis:// or valkey:// for the shared 429 hold and MCP results */
-  cache?: string;
-  /** redis:// or valkey:// of the queue `amtp worker` processes serve (needs a Postgres store) */
-  queue?: string;
   /** Azure OpenAI: resource URL (classic) or …/openai/v1 */
   azureEndpoint?: string;
   azureDeployment?: string;

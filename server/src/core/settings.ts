@@ -53,6 +53,16 @@ export const SETTINGS = {
   codeLens: { scope: 'window', clientOnly: true },
 } as const satisfies Record<string, SettingSpec>;
 
+/** amtp.store, amtp.cache, amtp.queue as the server receives them (docs/scale.md); the store is read when the server starts. */
+export interface ScaleUrls {
+  /** empty for the .amtp/ files, or postgres://… */
+  store?: string;
+  /** redis:// or valkey:// for the shared 429 hold and MCP results */
+  cache?: string;
+  /** redis:// or valkey:// of the queue `amtp worker` processes serve (needs a Postgres store) */
+  queue?: string;
+}
+
 export type SettingKey = keyof typeof SETTINGS;
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 
