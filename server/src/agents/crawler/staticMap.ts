@@ -9,6 +9,7 @@ import { analyseWave } from './analyseFiles';
 import { alternateBuildDirs, seedFiles } from './entryPoints';
 import { indexFiles, type FileIndex } from './fileIndex';
 import { extractJsSymbols } from './jsSymbols';
+import { unbuiltSource } from './buildNeeded';
 import { defaultNameFor, rankKeyFiles } from './keyFiles';
 import { moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { warmPyPool } from './pyPool';
@@ -18,6 +19,7 @@ import { importBindings, readmeExamples, type ExportedName } from './readmeExamp
 import { isProductPath } from './targets';
 import { detectTestRuns } from './testRuns';
 import { detectTestSetup } from './testSetup';
+import { detectTypecheck } from './typecheck';
 import { WorkspaceReader, clientCaller } from './workspaceReader';
 import type { CallTool } from '../../record/toolTap';
 
@@ -38,9 +40,16 @@ export interface CrawlOptions {
   tools?: CallTool;
   /** wrap the tool caller (a recording tap) */
   tap?: (inner: CallTool) => CallTool;
+  /** source files a first pass found need the build step, left out of the tree (buildNeeded.ts) */
+  hiddenSources?: Map<string, string>;
 }
 
 const MAX_SOURCE_BYTES = 512 * 1024;
+/**
+ * Every key file's whole text, up to this much in all: the generator and the engineer are sent each
+ * target's whole source (agents/sources.ts), which is cut from these texts by the symbols' lines.
+ */
+const SAMPLE_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** The Repo Crawler's static analysis. It reads the workspace only through the MCP tools. */
 export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {}): Promise<{ map: CrawlerOutput; cache: CacheStats }> {
@@ -82,7 +91,8 @@ interface Crawl {
 }
 
 async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOptions): Promise<CrawlerOutput> {
-  const tree = await reader.tree({ limit: opts.treeLimit ?? 300_000 });
+  const listed = await reader.tree({ limit: opts.treeLimit ?? 300_000 });
+  const tree = opts.hiddenSources ? { ...listed, entries: listed.entries.filter((e) => !opts.hiddenSources!.has(e.path)) } : listed;
   const c = startCrawl(reader, tree);
   const pkgs = await readPackages(c);
   const py = await readPythonManifests(c);
@@ -106,6 +116,18 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const runs = await detectTestRuns({ pkg: rootPkg?.json, files: c.ix.paths, read: c.readText, pyproject: py.pyproject, isPython });
   if (runs) out.test_setup.runs = runs;
   describeProject(out, workspace, pkgs, py, c.ix, isPython);
+  if (out.project.typescript) {
+    const pkg = (rootPkg?.json ?? {}) as Record<string, unknown>;
+    const runner = runs?.runner ?? out.test_setup.framework;
+    const typecheck = await detectTypecheck({
+      runner,
+      script: JSON.stringify(pkg.scripts ?? ''),
+      pkg,
+      files: c.ix.paths,
+      read: c.readText,
+    });
+    if (typecheck) out.test_setup.typecheck = typecheck;
+  }
 
   // Entry points first, then what they import and re-export, then other product files (reach.ts).
   const entryFiles = new Set(out.entry_points.map((e) => e.path).filter((p) => c.ix.paths.has(p)));
@@ -116,10 +138,15 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   c.skipped.push(...reached.skipped);
   const omitted = [...treeOmissions(tree), ...parseOmissions(code, reached, opts)];
   await typedUmdExports(c, out, reached.facts, js, pkgs);
-  out.key_files = rankKeyFiles(reached, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
+  // Source that needs the build step, beside a built output, is left out (buildNeeded.ts).
+  const unbuilt = unbuiltSource(reached.facts, c.ix.paths, { entries: entryFiles, pkgs, hidden: opts.hiddenSources });
+  if (unbuilt.rerun) return analyse(reader, workspace, { ...opts, hiddenSources: unbuilt.rerun });
+  const built = { ...reached, facts: new Map([...reached.facts].filter(([p]) => !unbuilt.failing.has(p))) };
+  out.key_files = rankKeyFiles(built, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
+  if (unbuilt.note) omitted.push(unbuilt.note);
   if (omitted.length) out.omitted = omitted;
   await usageExamples(c, out, pkgs);
-  out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? 48 * 1024);
+  out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? SAMPLE_BUDGET_BYTES);
   out.skipped = dedupe(c.skipped).slice(0, 1000);
   return out;
 }
