@@ -6,6 +6,7 @@
 //
 //   node scripts/services.mjs start [--no-postgres] [--no-redis]   prints {dir, postgres, redis} as JSON
 //   node scripts/services.mjs restart-redis DIR                      stops Redis and starts it on the same port (empty)
+//   node scripts/services.mjs restart-postgres DIR                   crashes Postgres (immediate stop) and starts it again
 //   node scripts/services.mjs stop DIR                               stops both and removes DIR
 //
 // Postgres refuses to run as root: as root, initdb and pg_ctl run as the `postgres` user (runuser),
@@ -70,9 +71,19 @@ async function startPostgres(dir) {
   }
   asPostgres(pgBin('initdb'), ['-D', data, '-A', 'trust', '-U', 'amtp', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
-  const opts = `-p ${port} -k ${sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  asPostgres(pgBin('pg_ctl'), ['-D', data, '-l', join(sock, 'postgres.log'), '-w', '-t', '60', '-o', opts, 'start']);
+  startPostgresOn(dir, port);
   return { port, url: `postgres://amtp@127.0.0.1:${port}/postgres` };
+}
+
+function startPostgresOn(dir, port) {
+  const sock = join(dir, 'pgsock');
+  const opts = `-p ${port} -k ${sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
+  asPostgres(pgBin('pg_ctl'), ['-D', join(dir, 'pg'), '-l', join(sock, 'postgres.log'), '-w', '-t', '60', '-o', opts, 'start']);
+}
+
+/** `-m immediate`: every backend ends at once with no checkpoint, as in a crash; the start runs crash recovery. */
+function stopPostgres(dir) {
+  asPostgres(pgBin('pg_ctl'), ['-D', join(dir, 'pg'), '-m', 'immediate', '-w', 'stop']);
 }
 
 function redisPidFile(dir) {
@@ -156,12 +167,19 @@ export function restartRedis(dir) {
   startRedisOn(dir, state.redis.port);
 }
 
+/** Crashes Postgres and starts it again on the same port, its data kept (crash recovery). */
+export function restartPostgres(dir) {
+  const state = JSON.parse(readFileSync(join(dir, STATE), 'utf8'));
+  stopPostgres(dir);
+  startPostgresOn(dir, state.postgres.port);
+}
+
 export function stop(dir) {
   if (!existsSync(join(dir, STATE))) return;
   stopRedis(dir);
   if (existsSync(join(dir, 'pg', 'postmaster.pid'))) {
     try {
-      asPostgres(pgBin('pg_ctl'), ['-D', join(dir, 'pg'), '-m', 'immediate', '-w', 'stop']);
+      stopPostgres(dir);
     } catch (e) {
       process.stderr.write(`services: ${e.message}\n`);
     }
@@ -176,9 +194,10 @@ async function cli(argv) {
       JSON.stringify(await start({ postgres: !argv.includes('--no-postgres'), redis: !argv.includes('--no-redis') })) + '\n',
     );
   } else if (command === 'restart-redis' && arg) restartRedis(arg);
+  else if (command === 'restart-postgres' && arg) restartPostgres(arg);
   else if (command === 'stop' && arg) stop(arg);
   else {
-    process.stderr.write('usage: services.mjs start [--no-postgres] [--no-redis] | restart-redis DIR | stop DIR\n');
+    process.stderr.write('usage: services.mjs start [--no-postgres] [--no-redis] | restart-redis DIR | restart-postgres DIR | stop DIR\n');
     process.exitCode = 2;
   }
 }

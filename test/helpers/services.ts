@@ -1,7 +1,8 @@
 // Real PostgreSQL and Redis for a test suite, started by the project's script (scripts/services.mjs)
 // on free loopback ports in a temporary folder, and stopped by it: no system service, no mock.
 // Use in a suite: `const svc = useServices();` then `svc.postgres`, `svc.redis` in its tests.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
@@ -33,6 +34,12 @@ export function stopServices(s: Services | undefined): void {
 /** Stops Redis (SIGKILL) and starts it again, empty, on the same port. */
 export function restartRedis(s: Services): void {
   execFileSync(process.execPath, [SCRIPT, 'restart-redis', s.dir], { stdio: 'inherit' });
+}
+
+/** Crashes Postgres (`pg_ctl stop -m immediate`: every connection ends, no checkpoint) and starts it again on the same port with its data. */
+export async function restartPostgres(s: Services): Promise<void> {
+  // Not execFileSync: a test's loopback model answers from this process's event loop meanwhile.
+  await promisify(execFile)(process.execPath, [SCRIPT, 'restart-postgres', s.dir]);
 }
 
 /** Starts the services before the suite and stops them after it, failures included. */

@@ -1,6 +1,6 @@
 // A run fanned out over `amtp worker` processes (BullMQ on Redis 7, the ledger in Postgres 15, both
 // started by scripts/services.mjs) gives what one process gives, survives a worker killed with -9,
-// a Redis restart and dropped Postgres connections, and refuses what it must.
+// a Redis restart, dropped Postgres connections and a Postgres crash, and loses or doubles nothing.
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import * as os from 'node:os';
@@ -10,7 +10,7 @@ import { runCli } from '../helpers/cli';
 import { offlineReply } from '../helpers/offlineModel';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { cliEnv, gitWorkspace, runArtifacts, startWorker, stopWorkers, writtenFiles } from '../helpers/scaleRuns';
-import { newDatabase, restartRedis, useServices } from '../helpers/services';
+import { newDatabase, restartPostgres, restartRedis, useServices } from '../helpers/services';
 import { removeWorkspace } from '../helpers/workspaces';
 
 const svc = useServices();
@@ -45,6 +45,26 @@ async function sql<T>(storeUrl: string, text: string, params: unknown[]): Promis
   } finally {
     await store.close();
   }
+}
+
+/** Nothing doubled: one artifact per batch, and each is the one its batch committed. */
+async function assertOneArtifactPerBatch(store: string, runId: string): Promise<void> {
+  const twice = await sql(
+    store,
+    'SELECT kind, prompt_hash FROM amtp.artifacts WHERE run_id = $1 AND prompt_hash IS NOT NULL GROUP BY 1, 2 HAVING count(*) > 1',
+    [runId],
+  );
+  assert.deepEqual(twice, [], 'one artifact per batch');
+  const [{ n }] = await sql<{ n: string }>(
+    store,
+    'SELECT count(*) AS n FROM amtp.artifacts WHERE run_id = $1 AND prompt_hash IS NOT NULL',
+    [runId],
+  );
+  const [{ b }] = await sql<{ b: string }>(store, "SELECT count(*) AS b FROM amtp.batches WHERE run_id = $1 AND status = 'completed'", [
+    runId,
+  ]);
+  assert.equal(n, b, 'every batch artifact is the one its batch committed');
+  assert.ok(Number(b) >= 6, `${b} batches`);
 }
 
 /** The files an offline single-process run writes into a workspace like these (computed once). */
@@ -143,21 +163,7 @@ describe('a run fanned out over a queue', function () {
         fake.requests.slice(1).some((r) => JSON.stringify(r.body.messages) === JSON.stringify(first)),
         "the killed worker's call was sent again by the other worker",
       );
-      const twice = await sql(
-        store,
-        'SELECT kind, prompt_hash FROM amtp.artifacts WHERE run_id = $1 AND prompt_hash IS NOT NULL GROUP BY 1, 2 HAVING count(*) > 1',
-        [out.runId],
-      );
-      assert.deepEqual(twice, [], 'one artifact per batch');
-      const [{ n }] = await sql<{ n: string }>(
-        store,
-        'SELECT count(*) AS n FROM amtp.artifacts WHERE run_id = $1 AND prompt_hash IS NOT NULL',
-        [out.runId],
-      );
-      const [{ b }] = await sql<{ b: string }>(store, "SELECT count(*) AS b FROM amtp.batches WHERE run_id = $1 AND status = 'completed'", [
-        out.runId,
-      ]);
-      assert.equal(n, b, 'every batch artifact is the one its batch committed');
+      await assertOneArtifactPerBatch(store, out.runId);
       assert.deepEqual(await writtenFiles(w, out.files), await referenceFiles(12, made), 'no file lost or half-written');
     } finally {
       await fake.stop();
@@ -168,13 +174,15 @@ describe('a run fanned out over a queue', function () {
     const { fake } = await model(400);
     try {
       const w = await ws(12);
-      const env = { AMTP_STORE: await newDatabase(svc), AMTP_QUEUE: svc.redis, ...llmEnv(fake) };
+      const store = await newDatabase(svc);
+      const env = { AMTP_STORE: store, AMTP_QUEUE: svc.redis, ...llmEnv(fake) };
       await Promise.all([startWorker(w, env), startWorker(w, env)].map((x) => x.ready));
       const run = generate(w, env);
       await until('a few answered calls', () => fake.requests.length >= 3);
       restartRedis(svc);
       const out = await run;
       assert.equal(out.status, 'completed');
+      await assertOneArtifactPerBatch(store, out.runId);
       assert.deepEqual(await writtenFiles(w, out.files), await referenceFiles(12, made));
     } finally {
       await fake.stop();
@@ -202,6 +210,33 @@ describe('a run fanned out over a queue', function () {
       const out = await run;
       assert.ok(dropped >= 3, `${dropped} connections dropped`);
       assert.equal(out.status, 'completed');
+      await assertOneArtifactPerBatch(store, out.runId);
+      assert.deepEqual(await writtenFiles(w, out.files), await referenceFiles(12, made));
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  it('resumes its work when the Postgres server crashes mid-run and comes back: the run and its workers reconnect', async () => {
+    const { fake } = await model(400);
+    try {
+      const w = await ws(12);
+      const store = await newDatabase(svc);
+      const env = { AMTP_STORE: store, AMTP_QUEUE: svc.redis, ...llmEnv(fake) };
+      const workers = [startWorker(w, env), startWorker(w, env)];
+      await Promise.all(workers.map((x) => x.ready));
+      const run = generate(w, env);
+      await until('a few answered calls', () => fake.requests.length >= 3);
+      const before = fake.requests.length;
+      await restartPostgres(svc);
+      const out = await run;
+      assert.equal(out.status, 'completed');
+      assert.ok(fake.requests.length > before, 'model calls went on after the crash');
+      assert.ok(
+        workers.every((x) => x.child.exitCode === null),
+        'the workers outlived the outage: ' + workers.map((x) => x.log()).join('\n'),
+      );
+      await assertOneArtifactPerBatch(store, out.runId);
       assert.deepEqual(await writtenFiles(w, out.files), await referenceFiles(12, made));
     } finally {
       await fake.stop();

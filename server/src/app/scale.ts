@@ -33,6 +33,25 @@ export function scaleSettings(given: ScaleSettings, env: NodeJS.ProcessEnv = pro
   return { store: storeUrl(given.store, env), cache: envOr(given.cache, 'AMTP_CACHE', env), queue: envOr(given.queue, 'AMTP_QUEUE', env) };
 }
 
+/**
+ * What a recording, a log line or a child must never hold: the password of each service URL in
+ * force (as written and decoded). Messages show a URL as host, port and database only.
+ */
+export function scaleSecrets(given: ScaleSettings, env: NodeJS.ProcessEnv = process.env): string[] {
+  const s = scaleSettings(given, env);
+  return [s.store, s.cache, s.queue].flatMap((url) => {
+    const m = url ? /^[a-z][a-z0-9+.-]*:\/\/[^/@]*?:([^@/]+)@/i.exec(url) : null;
+    if (!m) return [];
+    let decoded = m[1];
+    try {
+      decoded = decodeURIComponent(m[1]);
+    } catch {
+      // kept as written
+    }
+    return [...new Set([m[1], decoded])];
+  });
+}
+
 /** Where a provider's requests go, as the shared 429 hold names it: the same endpoint gives the same key on every machine. */
 export function endpointOf(s: Pick<ProviderSettings, 'provider' | 'baseURL' | 'azureEndpoint'>): string {
   if (s.provider === 'azure') return `azure ${s.azureEndpoint ?? ''}`;

@@ -9,6 +9,7 @@ import { deferAll } from '../gateway/approvers';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
 import { sealApproval } from '../store/ownership';
 import { openRunStore, storeUrl } from '../app/store';
+import { scaleSecrets } from '../app/scale';
 import type { RunStore } from '../store/types';
 import { recordedDeps } from '../record/wire';
 import { riskFlags } from './args';
@@ -53,7 +54,10 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   const runId = newRunId();
   const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
-  const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
+  const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [
+    ...secretsOf(llm),
+    ...scaleSecrets(scaleFlags(v)),
+  ]);
   try {
     const run = await startRun(recording, params, runId);
     err(`amtp: recorded to ${v.record}`);

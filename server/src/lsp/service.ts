@@ -10,7 +10,7 @@ import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
 import { STORE_DIR } from '../store/lowdb';
 import { openRunStore, storeUrl } from '../app/store';
-import { endpointOf, scaleDeps } from '../app/scale';
+import { endpointOf, scaleDeps, scaleSecrets } from '../app/scale';
 import type { RunStore } from '../store/types';
 import { ignoredRunsNote } from '../store/runRecords';
 import type { RunRecord } from '../core/run';
@@ -253,9 +253,9 @@ export class AmtpService {
     const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
     // Before the run is tracked: a misconfigured provider (no key, bad URL) fails here and leaves nothing behind.
     const llm = this.provider(provider);
-    const s = this.settings;
     // With amtp.cache / amtp.queue: the shared limits, cache and queue (docs/scale.md); an unreachable one fails here too.
-    const scale = await scaleDeps(this.workspace, { cache: s.cache ?? '', queue: s.queue ?? '' }, llm, endpointOf(s), this.store);
+    const { cache = '', queue = '' } = this.settings;
+    const scale = await scaleDeps(this.workspace, { cache, queue }, llm, endpointOf(this.settings), this.store);
     const controller = new AbortController();
     this.active.set(runId, controller);
     let lastState = '';
@@ -305,9 +305,9 @@ export class AmtpService {
     });
   }
 
-  /** Secrets a recording must never hold: the key and every header value. */
+  /** Secrets a recording must never hold: the key, every header value, the service URLs' passwords. */
   private secrets(): string[] {
-    return [this.apiKey ?? '', ...Object.values(this.settings.headers ?? {})];
+    return [this.apiKey ?? '', ...Object.values(this.settings.headers ?? {}), ...scaleSecrets(this.settings)];
   }
 
   /** per-run progress reporters and the latest case count each run has shown */
