@@ -6,7 +6,9 @@ import { cpSync, existsSync } from 'node:fs';
 
 const only = process.argv.slice(2);
 // scale needs PostgreSQL and Redis (started by scripts/services.mjs): only when asked for by name.
-const benches = ['boundary', 'batches', 'scoped', 'scale'].filter((b) => (b === 'scale' ? only.includes(b) : !only.length || only.includes(b)));
+const benches = ['boundary', 'batches', 'scoped', 'scale'].filter((b) =>
+  b === 'scale' ? only.includes(b) : !only.length || only.includes(b),
+);
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;
   await build({

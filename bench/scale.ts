@@ -27,8 +27,12 @@ function workspace(root: string, name: string): string {
       `/**\n * Multiplies a number by ${i + 2}.\n * @example ${n}(3) // => ${3 * (i + 2)}\n */\nfunction ${n}(x) {\n  return x * ${i + 2};\n}\nmodule.exports = { ${n} };\n`,
     );
   writeFileSync(path.join(ws, 'index.js'), names.map((n) => `exports.${n} = require('./src/${n}').${n};`).join('\n') + '\n');
-  writeFileSync(path.join(ws, 'package.json'), JSON.stringify({ name: 'lib200', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }));
-  const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=b@amtp.test', '-c', 'user.name=b', ...a], { cwd: ws, stdio: 'ignore' });
+  writeFileSync(
+    path.join(ws, 'package.json'),
+    JSON.stringify({ name: 'lib200', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }),
+  );
+  const git = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.email=b@amtp.test', '-c', 'user.name=b', ...a], { cwd: ws, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'bench');
@@ -57,14 +61,31 @@ function peakRss(pid: number): number {
 }
 
 async function measure(svc: Services, ws: string, workers: number, fake: FakeOpenAi, arrivals: number[]): Promise<Result> {
-  const env = { ...process.env, AMTP_STORE: await newDatabase(svc), AMTP_QUEUE: svc.redis, AMTP_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: 'sk-bench' };
-  const procs = Array.from({ length: workers }, () => spawn(process.execPath, [CLI, 'worker', ws, '--jobs', '1'], { env, stdio: ['ignore', 'ignore', 'pipe'] }));
+  const env = {
+    ...process.env,
+    AMTP_STORE: await newDatabase(svc),
+    AMTP_QUEUE: svc.redis,
+    AMTP_PROVIDER: 'openai',
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_API_KEY: 'sk-bench',
+  };
+  const procs = Array.from({ length: workers }, () =>
+    spawn(process.execPath, [CLI, 'worker', ws, '--jobs', '1'], { env, stdio: ['ignore', 'ignore', 'pipe'] }),
+  );
   try {
-    await Promise.all(procs.map((p) => new Promise<void>((resolve) => p.stderr!.on('data', (d: Buffer) => /listening for jobs/.test(d.toString()) && resolve()))));
+    await Promise.all(
+      procs.map(
+        (p) => new Promise<void>((resolve) => p.stderr!.on('data', (d: Buffer) => /listening for jobs/.test(d.toString()) && resolve())),
+      ),
+    );
     const before = arrivals.length;
     const t0 = Date.now();
     // Not execFileSync: the loopback model answers from this process's event loop.
-    const { status } = await run(process.execPath, [CLI, 'generate', ws, '--no-verify', '--no-characterize', '--concurrency', '16', '--json'], env);
+    const { status } = await run(
+      process.execPath,
+      [CLI, 'generate', ws, '--no-verify', '--no-characterize', '--concurrency', '16', '--json'],
+      env,
+    );
     if (status !== 0) throw new Error(`generate exited ${status}`);
     const wallS = (Date.now() - t0) / 1000;
     const mine = arrivals.slice(before);

@@ -251,9 +251,8 @@ export class AmtpService {
 
   private async deps(provider: string, runId: string): Promise<PipelineDeps> {
     const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
-    // Before the run is tracked: a misconfigured provider (no key, bad URL) fails here and leaves nothing behind.
+    // Before the run is tracked: a misconfigured provider or an unreachable cache or queue fails here and leaves nothing behind.
     const llm = this.provider(provider);
-    // With amtp.cache / amtp.queue: the shared limits, cache and queue (docs/scale.md); an unreachable one fails here too.
     const { cache = '', queue = '' } = this.settings;
     const scale = await scaleDeps(this.workspace, { cache, queue }, llm, endpointOf(this.settings), this.store);
     const controller = new AbortController();
