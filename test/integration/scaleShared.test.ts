@@ -1,5 +1,5 @@
 // What processes share through Redis and Postgres (started by scripts/services.mjs): a 429 seen by
-// one process pauses the others; two runs share one store; a worker on another commit refuses; bad
+// one process (or one queue worker) pauses the others; two runs share one store; a worker on another commit refuses; bad
 // or unreachable services are clear errors with an exit code, quickly.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
@@ -65,6 +65,35 @@ describe('what processes share', function () {
       shared.arrivals.some((t) => t >= shared.at429 + HOLD_S * 1000 - 300),
       'and they went on after it',
     );
+  });
+
+  it('on a queue, a 429 answered to one worker stops the calls of every worker for the time it names', async () => {
+    const arrivals: number[] = [];
+    let at429 = 0;
+    const fake = await new FakeOpenAi((req, n) => {
+      arrivals.push(Date.now());
+      if (n !== 5) return offlineReply(req, 250);
+      at429 = Date.now();
+      return { status: 429, headers: { 'retry-after': String(HOLD_S) }, body: { error: { message: 'slow down' } } };
+    }).start();
+    try {
+      const w = await gitWorkspace(40);
+      made.push(w);
+      const env = { AMTP_STORE: await newDatabase(svc), AMTP_QUEUE: svc.redis, AMTP_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseURL };
+      const workerEnv = { ...env, OPENAI_API_KEY: 'sk-test-429' };
+      await Promise.all([0, 1, 2].map(() => startWorker(w, workerEnv).ready));
+      const r = await runCli(['generate', w, ...BATCHES, '--concurrency', '3'], cliEnv(workerEnv), undefined, { timeout: 240_000 });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(at429 > 0, 'the 429 was sent');
+      const before = arrivals.filter((t) => t < at429).length;
+      const inside = arrivals.filter((t) => t > at429 + 300 && t < at429 + HOLD_S * 1000 - 300).length;
+      const after = arrivals.filter((t) => t >= at429 + HOLD_S * 1000 - 300).length;
+      assert.ok(before >= 4, `${before} calls before the 429: the workers were busy`);
+      assert.equal(inside, 0, `no worker sent anything during the ${HOLD_S} s hold`);
+      assert.ok(after >= 5, `${after} calls after the hold: the run went on`);
+    } finally {
+      await fake.stop();
+    }
   });
 
   it('two runs share one Postgres store with no collision', async () => {
