@@ -107,6 +107,22 @@ describe('Postgres store', function () {
     assert.equal((await store.getRun('r_drop'))!.version, 6);
   });
 
+  it('survives a connection dropped while an operation holds it between two queries, and runs the operation again', async () => {
+    let tries = 0;
+    const one = await store.query(async (c) => {
+      tries++;
+      const pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      if (tries === 1) {
+        const ended = new Promise((r) => c.once('end', r)); // after the client's error event: unhandled, it would end the process
+        await store.query((d) => d.query('SELECT pg_terminate_backend($1)', [pid]));
+        await ended;
+      }
+      return (await c.query<{ one: number }>('SELECT 1 AS one')).rows[0].one;
+    });
+    assert.equal(one, 1);
+    assert.equal(tries, 2, 'the operation ran again on a new connection');
+  });
+
   it('a malformed URL is a usage error; a port nobody listens on is a clear error within seconds', async () => {
     assert.throws(() => new PostgresStore(ws, 'postgres//nohost'), UsageError);
     assert.throws(() => new PostgresStore(ws, 'mysql://x@127.0.0.1/db'), /postgres:\/\//);

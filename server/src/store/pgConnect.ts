@@ -41,6 +41,9 @@ export async function openPool(u: URL): Promise<Pool> {
   // An idle connection the server dropped (restart, pg_terminate_backend) is discarded by the pool;
   // without a listener its error event would end the process.
   pool.on('error', () => undefined);
+  // The same for a connection in use (between two queries of one operation) when the server crashes:
+  // the pool listens only to idle ones. The operation's next query fails, and withConnection retries.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
