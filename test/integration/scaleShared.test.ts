@@ -14,32 +14,35 @@ const svc = useServices();
 const BATCHES = ['--no-verify', '--no-characterize', '--max-input-tokens', '3000', '--json'];
 const HOLD_S = 3;
 
-/** Two independent runs against one loopback model that answers the 6th request with a 429 (Retry-After: 3 s). */
-async function twoRunsWith429(shared: boolean, made: string[]): Promise<{ at429: number; arrivals: number[] }> {
-  const arrivals: number[] = [];
+/**
+ * Two independent runs (told apart by their API keys) against one loopback model that answers with a
+ * 429 (Retry-After: 3 s) the first request after both runs have been heard from: the other run is
+ * then surely under way, whatever the machine's load.
+ */
+async function twoRunsWith429(shared: boolean, made: string[]): Promise<{ at429: number; hit: string; arrivals: [number, string][] }> {
+  const arrivals: [number, string][] = [];
   let at429 = 0;
-  const fake = await new FakeOpenAi((req, n) => {
-    arrivals.push(Date.now());
-    if (n !== 6) return offlineReply(req, 250);
-    at429 = Date.now();
+  let hit = '';
+  const fake = await new FakeOpenAi((req) => {
+    const key = String(req.headers.authorization);
+    arrivals.push([Date.now(), key]);
+    if (at429 || new Set(arrivals.map(([, k]) => k)).size < 2 || arrivals.length < 4) return offlineReply(req, 250);
+    [at429, hit] = [Date.now(), key];
     return { status: 429, headers: { 'retry-after': String(HOLD_S) }, body: { error: { message: 'slow down' } } };
   }).start();
   try {
-    const env = {
-      AMTP_PROVIDER: 'openai',
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_API_KEY: 'sk-test-429',
-      ...(shared ? { AMTP_CACHE: svc.redis } : {}),
-    };
+    const env = { AMTP_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseURL, ...(shared ? { AMTP_CACHE: svc.redis } : {}) };
     const runs = await Promise.all(
-      [0, 1].map(async () => {
+      [0, 1].map(async (i) => {
         const w = await gitWorkspace(40);
         made.push(w);
-        return runCli(['generate', w, ...BATCHES, '--concurrency', '2'], cliEnv(env), undefined, { timeout: 240_000 });
+        const mine = cliEnv({ ...env, OPENAI_API_KEY: `sk-test-429-${i}` });
+        return runCli(['generate', w, ...BATCHES, '--concurrency', '2'], mine, undefined, { timeout: 240_000 });
       }),
     );
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
-    return { at429, arrivals };
+    assert.ok(at429 > 0, 'the 429 was sent');
+    return { at429, hit, arrivals };
   } finally {
     await fake.stop();
   }
@@ -54,16 +57,16 @@ describe('what processes share', function () {
   });
 
   it('a 429 seen by one process pauses every process for that endpoint and model until the time it names', async () => {
-    // Requests that arrive well inside the hold, by run with and without the shared regime.
-    const inside = ({ at429, arrivals }: { at429: number; arrivals: number[] }) =>
-      arrivals.filter((t) => t > at429 + 300 && t < at429 + HOLD_S * 1000 - 300).length;
+    // Requests of the run that did not get the 429, arriving well inside the hold, with and without the shared regime.
+    const inside = ({ at429, hit, arrivals }: Awaited<ReturnType<typeof twoRunsWith429>>) =>
+      arrivals.filter(([t, key]) => key !== hit && t > at429 + 300 && t < at429 + HOLD_S * 1000 - 300).length;
     const alone = await twoRunsWith429(false, made);
     const shared = await twoRunsWith429(true, made);
     assert.ok(inside(alone) > 0, 'without --cache the other run keeps sending (the control)');
-    assert.equal(inside(shared), 0, `with --cache no process sent anything during the ${HOLD_S} s hold`);
+    assert.equal(inside(shared), 0, `with --cache the other process sent nothing during the ${HOLD_S} s hold`);
     assert.ok(
-      shared.arrivals.some((t) => t >= shared.at429 + HOLD_S * 1000 - 300),
-      'and they went on after it',
+      shared.arrivals.some(([t, key]) => key !== shared.hit && t >= shared.at429 + HOLD_S * 1000 - 300),
+      'and it went on after it',
     );
   });
 
