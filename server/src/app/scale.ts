@@ -52,6 +52,11 @@ export function scaleSecrets(given: ScaleSettings, env: NodeJS.ProcessEnv = proc
   });
 }
 
+/** What a recording must never hold: the key, every header value, and the service URLs' passwords. */
+export function recordingSecrets(apiKey: string | null | undefined, s: ScaleSettings & { headers?: Record<string, string> }): string[] {
+  return [apiKey ?? '', ...Object.values(s.headers ?? {}), ...scaleSecrets(s)];
+}
+
 /** Where a provider's requests go, as the shared 429 hold names it: the same endpoint gives the same key on every machine. */
 export function endpointOf(s: Pick<ProviderSettings, 'provider' | 'baseURL' | 'azureEndpoint'>): string {
   if (s.provider === 'azure') return `azure ${s.azureEndpoint ?? ''}`;

@@ -10,7 +10,7 @@ import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
 import { STORE_DIR } from '../store/lowdb';
 import { openRunStore, storeUrl } from '../app/store';
-import { endpointOf, scaleDeps, scaleSecrets } from '../app/scale';
+import { endpointOf, recordingSecrets, scaleDeps } from '../app/scale';
 import type { RunStore } from '../store/types';
 import { ignoredRunsNote } from '../store/runRecords';
 import type { RunRecord } from '../core/run';
@@ -125,7 +125,10 @@ export class AmtpService {
       (w) => this.port.log(`warning: ${w}`),
     );
     // A bad table is a clear error, not a wrong cost; no table: AMTP's dated default for hosted endpoints.
-    Object.assign(params, runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined));
+    Object.assign(
+      params,
+      runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined, Boolean(this.apiKey)),
+    );
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,
@@ -141,7 +144,7 @@ export class AmtpService {
     let close = () => undefined as void;
     if (s.record) {
       const file = path.join(this.workspace, STORE_DIR, 'recordings', `${runId}.jsonl`);
-      const r = recordedDeps(deps, params, runId, file, this.secrets());
+      const r = recordedDeps(deps, params, runId, file, recordingSecrets(this.apiKey, this.settings));
       deps = r.deps;
       close = () => r.recorder.close();
       this.port.log(`recording run ${runId} to ${file}`);
@@ -302,11 +305,6 @@ export class AmtpService {
       capabilities: sharedCapabilities(),
       log: (line) => this.port.log(`info: ${line}`),
     });
-  }
-
-  /** Secrets a recording must never hold: the key, every header value, the service URLs' passwords. */
-  private secrets(): string[] {
-    return [this.apiKey ?? '', ...Object.values(this.settings.headers ?? {}), ...scaleSecrets(this.settings)];
   }
 
   /** per-run progress reporters and the latest case count each run has shown */
