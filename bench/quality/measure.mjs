@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWritten } from '../../server/src/core/run.ts';
 import { runTests } from '../../server/src/frameworks/runner.ts';
-import { RunStore } from '../../server/src/pipeline/store.ts';
+import { LowdbStore } from '../../server/src/store/lowdb.ts';
 import { testPlan } from '../../server/src/pipeline/testPlan.ts';
 import { planRun } from '../../server/src/verifier/runPlan.ts';
 import { independent } from './independent.mjs';
@@ -110,7 +110,7 @@ function countReasons(results) {
 
 /** What the run left in .amtp/: the plan (existence class of kept cases), the cases not written and why, and a rerun. */
 async function fromStore(dir, runId, keptIds) {
-  const store = new RunStore(dir);
+  const store = new LowdbStore(dir);
   const run = await store.getRun(runId);
   if (!run?.activities.some((a) => a.agent === 'engineer' && a.artifactId)) return { existenceKept: 0, stable: 0 };
   const engineer = await store.agentOutput(run, 'engineer');

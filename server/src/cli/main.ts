@@ -1,4 +1,5 @@
 // Dispatch: parse argv, then run the command. Each command's code lives in its own file.
+import { closeServices } from '../app/store';
 import { AmtpError, errorMessage } from '../core/errors';
 import { EXIT } from '../core/exitCodes';
 import { parseCli } from './args';
@@ -21,6 +22,7 @@ const HANDLERS: Record<CommandName, () => Promise<Handler>> = {
   replay: async () => (await import('./workspaceCommands')).replay,
   'verify-determinism': async () => (await import('./workspaceCommands')).replayCheckCommand,
   mcp: async () => (await import('./mcpCommand')).mcp,
+  worker: async () => (await import('./workerCommand')).worker,
 };
 
 export async function main(argv: string[], signal: AbortSignal): Promise<number> {
@@ -48,5 +50,7 @@ export async function main(argv: string[], signal: AbortSignal): Promise<number>
         ) + '\n',
       );
     throw e;
+  } finally {
+    await closeServices(); // store, cache and queue connections: the process ends when the command does
   }
 }

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { RunRecord } from '../core/run';
 import { formatAgentHealth, formatRunHealth, formatRunUsage } from '../core/usageFormat';
-import type { RunStore } from '../pipeline/store';
+import type { RunStore } from '../store/types';
 import { EXIT } from '../core/exitCodes';
 import { exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
 import { applyCoverageOut, type CoverageOut } from './coverageOut';

@@ -3,6 +3,7 @@
 import { crawlMap } from '../agents/crawler/staticMap';
 import { runPolicy } from '../app/policy';
 import { createProvider, type ProviderSettings } from '../app/providers';
+import { endpointOf, scaleDeps, type ScaleSettings } from '../app/scale';
 import { standardStages } from '../app/stages';
 import type { AgentId } from '../core/agents';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
@@ -12,7 +13,6 @@ import type { Approver } from '../gateway/gateway';
 import type { RiskOverrides } from '../gateway/policy';
 import { resolveParams } from '../pipeline/config';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
-import { RunStore } from '../pipeline/store';
 import { err } from './io';
 
 export function approverFor(yes: boolean | undefined): Approver {
@@ -90,14 +90,16 @@ export async function pipelineDeps(
   signal: AbortSignal,
   risk: RiskOverrides = {},
   onEvent: (e: PipelineEvent) => void = logEvent,
+  scale: ScaleSettings = {},
 ): Promise<PipelineDeps> {
+  const provider = createProvider({ log: (line) => err(`amtp: ${line}`), ...llm });
   return {
     workspace: ws,
-    store: new RunStore(ws),
-    provider: createProvider({ log: (line) => err(`amtp: ${line}`), ...llm }),
     approver,
     stages: standardStages(),
     crawl: crawlMap,
+    // The store, and with --cache/--queue the shared cache, limits and queue (app/scale.ts).
+    ...(await scaleDeps(ws, scale, provider, endpointOf(llm))),
     signal,
     backoff: backoffFromEnv(),
     onEvent,
@@ -111,7 +113,7 @@ function envNumber(name: string): number | undefined {
 }
 
 /** Test and CI knob: AMTP_BACKOFF_SCALE=0.001 makes the spec's 7.5 s / 1.5 s waits milliseconds. */
-function backoffFromEnv(): PipelineDeps['backoff'] {
+export function backoffFromEnv(): PipelineDeps['backoff'] {
   const scale = Number(process.env.AMTP_BACKOFF_SCALE);
   if (!Number.isFinite(scale) || scale <= 0) return undefined;
   return { rateLimitBaseMs: 7500 * scale, transientBaseMs: 1500 * scale, maxDelayMs: 120_000 * scale };

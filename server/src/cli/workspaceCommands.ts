@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { canonicalJson } from '../core/canonical';
 import { UsageError } from '../core/errors';
-import { ignoredRunsNote } from '../pipeline/runRecords';
-import { RunStore } from '../pipeline/store';
+import { ignoredRunsNote } from '../store/runRecords';
+import { openRunStore, storeUrl } from '../app/store';
 import { EXIT } from '../core/exitCodes';
 import { replayRecording } from '../record/replay';
 import { checkDeterminism } from '../record/determinism';
@@ -15,7 +15,7 @@ import { err, workspaceArg } from './io';
 const out = (text: string) => process.stdout.write(text + '\n');
 
 export async function runs(positionals: string[], v: FlagValues): Promise<number> {
-  const store = new RunStore(await workspaceArg(positionals[0]));
+  const store = openRunStore(await workspaceArg(positionals[0]), storeUrl(v.store));
   const { runs: all, ignored } = await store.scanRuns();
   const note = ignoredRunsNote(ignored);
   if (note) err(`amtp: ${note}`);

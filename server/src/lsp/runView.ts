@@ -1,6 +1,6 @@
 import type { CaseStatus, CaseView, RunView } from '../protocol';
 import type { EngineerOutput, TestCase } from '../contracts/types';
-import type { RunStore } from '../pipeline/store';
+import type { RunStore } from '../store/types';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { runHealth, runUsage } from '../usage/health';
 import { isCharacterizationCase } from '../characterize/case';

@@ -8,8 +8,11 @@ import { newRunId } from '../core/ids';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
-import { RunStore } from '../pipeline/store';
-import { ignoredRunsNote } from '../pipeline/runRecords';
+import { STORE_DIR } from '../store/lowdb';
+import { openRunStore, storeUrl } from '../app/store';
+import { endpointOf, recordingSecrets, scaleDeps } from '../app/scale';
+import type { RunStore } from '../store/types';
+import { ignoredRunsNote } from '../store/runRecords';
 import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
@@ -63,7 +66,8 @@ export class AmtpService {
   ) {
     this.settings = init.settings;
     this.trusted = init.trusted;
-    this.store = new RunStore(workspace);
+    // The store a person chose (amtp.store, machine scope) is read once: a change needs a reload.
+    this.store = openRunStore(workspace, storeUrl(init.settings.store, {}));
   }
 
   settingsChanged(s: P.ServerSettings): void {
@@ -139,8 +143,8 @@ export class AmtpService {
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
     if (s.record) {
-      const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
-      const r = recordedDeps(deps, params, runId, file, this.secrets());
+      const file = path.join(this.workspace, STORE_DIR, 'recordings', `${runId}.jsonl`);
+      const r = recordedDeps(deps, params, runId, file, recordingSecrets(this.apiKey, this.settings));
       deps = r.deps;
       close = () => r.recorder.close();
       this.port.log(`recording run ${runId} to ${file}`);
@@ -250,18 +254,19 @@ export class AmtpService {
 
   private async deps(provider: string, runId: string): Promise<PipelineDeps> {
     const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
-    // Before the run is tracked: a misconfigured provider (no key, bad URL) fails here and leaves nothing behind.
+    // Before the run is tracked: a misconfigured provider or an unreachable cache or queue fails here and leaves nothing behind.
     const llm = this.provider(provider);
+    const { cache = '', queue = '' } = this.settings;
+    const scale = await scaleDeps(this.workspace, { cache, queue }, llm, endpointOf(this.settings), this.store);
     const controller = new AbortController();
     this.active.set(runId, controller);
     let lastState = '';
     return {
       workspace: this.workspace,
-      store: this.store,
-      provider: llm,
+      crawl: crawlMap,
+      ...scale,
       approver: this.approver(),
       stages: standardStages(),
-      crawl: crawlMap,
       ...policy,
       signal: controller.signal,
       // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.
@@ -300,11 +305,6 @@ export class AmtpService {
       capabilities: sharedCapabilities(),
       log: (line) => this.port.log(`info: ${line}`),
     });
-  }
-
-  /** Secrets a recording must never hold: the key and every header value. */
-  private secrets(): string[] {
-    return [this.apiKey ?? '', ...Object.values(this.settings.headers ?? {})];
   }
 
   /** per-run progress reporters and the latest case count each run has shown */

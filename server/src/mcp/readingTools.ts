@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { z } from 'zod';
 import type { ResponseCache } from './cache';
 import { readWorkspaceFile } from './readFile';
-import { searchWorkspace } from './search';
+import { searchWorkspaceShared } from './search';
 import { ToolError, toToolError } from './toolError';
 import type { RepoTool } from './toolNames';
 import { treeTool, type TreeText } from './treeTool';
@@ -159,7 +159,7 @@ function searchToolOf(w: Workspace) {
     },
     handler: async (args) =>
       wrap(args.query, async () => {
-        const r = searchWorkspace(w.root, args, w.walk, w.cache, w.redact);
+        const r = await searchWorkspaceShared(w.root, args, w.walk, w.cache, w.redact);
         const lines = r.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
         if (r.truncated) lines.push('[truncated]');
         return { text: lines.join('\n') || 'no matches', structured: { ...r } };

@@ -51,7 +51,7 @@ export async function treeTool(
   });
   // The walk is the cost either way; the key (every listed path, size and mtime) spares re-rendering an unchanged tree.
   const key = ResponseCache.key(`repo.tree ${textForm}`, args, walk.fingerprint);
-  const cached = cache?.get(key) as { text: string; structured: Record<string, unknown> } | undefined;
+  const cached = (await cache?.fetch(key)) as { text: string; structured: Record<string, unknown> } | undefined;
   if (cached) return cached;
   const result: TreeResult = {
     path: start || '.',
@@ -67,7 +67,7 @@ export async function treeTool(
     text: textForm === 'lines' ? renderTree(result) : countLine(result),
     structured: result as unknown as Record<string, unknown>,
   };
-  cache?.set(key, out, out.text.length * 4 + 200);
+  cache?.set(key, out, out.text.length * 4 + 200, true);
   return out;
 }
 

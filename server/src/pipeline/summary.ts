@@ -1,4 +1,4 @@
-import type { RunStore } from './store';
+import type { RunStore } from '../store/types';
 import type { BranchRecord, Confinement, DocIssue, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
