@@ -82,8 +82,14 @@ describe('documented oracles that hold, on published packages', function () {
   it('dlv@1.1.3: `import delve from "dlv"` binds the CommonJS function, and the example that throws is a documentation issue', async () => {
     const { s } = generate(await unpackNpmPackage('dlv@1.1.3'));
     assert.equal(s.status, 'completed');
-    const passing = s.verification.results.filter((r) => r.outcome === 'passing');
-    assert.equal(passing.length, 8, JSON.stringify(s.verification.results));
+    // Nine README/JSDoc calls: every one that does not throw passes; those whose covered units
+    // (statements, branch arms) others already cover go by the adds-coverage rule, the throwing one is a doc issue.
+    const results = s.verification.results;
+    const passing = results.filter((r) => r.outcome === 'passing');
+    const noCoverage = results.filter((r) => r.outcome === 'dropped' && /^adds no coverage/.test(r.reason ?? ''));
+    assert.ok(passing.length >= 4, JSON.stringify(results));
+    assert.equal(passing.length + noCoverage.length, 8, JSON.stringify(results));
+    assert.ok(passing.some((r) => /delve\(undefined, 'a\.b\.c'\) returns undefined/.test(JSON.stringify(r))));
     assert.ok(!s.verification.results.some((r) => /is not a function/.test(r.reason ?? '')));
     assert.deepEqual(
       s.verification.docIssues.map((d) => [d.call, d.documented]),

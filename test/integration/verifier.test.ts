@@ -287,7 +287,9 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
   const engineerWith = (expected: string) => ({
     content: JSON.stringify({ ...goodEngineerOutput(), tests: [{ case_id: CASE_ID, body: `assert.equal(add(2, 3), ${expected});` }] }),
   });
-  const repairCalls = () => fake.requests.filter((r: ReceivedRequest) => r.envelope?.from_agent === 'verifier');
+  // Repair sessions (coverage rounds come from the verifier too, with a `round` payload).
+  const repairCalls = () =>
+    fake.requests.filter((r: ReceivedRequest) => r.envelope?.from_agent === 'verifier' && 'case' in r.envelope.payload);
   const env = () => ({ OPENAI_API_KEY: 'sk-test-verifier', OPENAI_BASE_URL: fake.baseURL, AMTP_BACKOFF_SCALE: '0.001' });
 
   it('the engineer asserts 6 (not documented); one fresh repair session fixes it to 5 and the test is kept', async () => {

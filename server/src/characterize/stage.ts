@@ -15,7 +15,8 @@ import { runWideApprovalId } from '../gateway/approvers';
 import type { Stage, StageContext } from '../pipeline/stage';
 import type { ModuleCharacterization } from './characterize';
 import { charToTestCase } from './case';
-import { characterizerFor } from './language';
+import { characterizerFor, type Characterizer } from './language';
+import type { CharRunAccess } from '../pipeline/deps';
 import { pyCharToTestCase } from './python/case';
 import { characterizeApproved, type CharRunResult } from './run';
 import { charJobs, type CharJob } from './targets';
@@ -95,7 +96,7 @@ async function runJobs(ctx: StageContext, runnable: CharJob[]): Promise<CharRunR
   return characterizeApproved(
     ctx.gateway,
     deps.workspace,
-    runnable.map((j) => ({ modulePath: abs(j), targets: j.targets, characterizer: characterizerFor(j.language) })),
+    runnable.map((j) => ({ modulePath: abs(j), targets: j.targets, characterizer: tapped(deps.charRuns, j) })),
     {
       trusted: () => !deps.canExecute || deps.canExecute(),
       approvalId: runWideApprovalId(runId, 'tests.run'),
@@ -114,6 +115,14 @@ async function runJobs(ctx: StageContext, runnable: CharJob[]): Promise<CharRunR
       },
     },
   );
+}
+
+/** The module's engine, through the recording's tap or the replay's answers when there is one. */
+function tapped(access: CharRunAccess | undefined, j: CharJob): Characterizer | undefined {
+  const engine = characterizerFor(j.language);
+  if (!engine || !access) return engine;
+  return (modulePath, root, targets, opts) =>
+    access.run({ module: j.module, targets }, root, () => engine(modulePath, root, targets, opts));
 }
 
 async function stopped(ctx: StageContext, decision: string): Promise<void> {

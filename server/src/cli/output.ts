@@ -62,6 +62,11 @@ function verificationLines(v: NonNullable<RunSummary['verification']>): string[]
     out.push(
       `    over all ${v.coverage.productFiles} product file(s); ${v.coverage.untestedFiles?.length ?? 0} have no test at all${v.coverage.untestedFiles?.length ? ` (${v.coverage.untestedFiles.slice(0, 5).join(', ')}${v.coverage.untestedFiles.length > 5 ? ', …' : ''})` : ''}`,
     );
+  for (const r of v.rounds ?? [])
+    out.push(
+      `    coverage round ${r.round}: ${r.targets} function(s) with uncovered code, ${r.batches} batch(es), ${r.written} new test(s), ${r.kept} kept`,
+    );
+  if (v.roundsStopped) out.push(`    coverage rounds stopped: ${v.roundsStopped}`);
   if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
   for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
   if (v.docIssues.length)

@@ -16,6 +16,7 @@ import { finish } from './output';
 import { minCoverageArg } from './coverageOut';
 import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
 import { approverFor, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
+import { runPrices } from '../usage/defaultPrices';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
 
@@ -38,21 +39,19 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     verify: !v['no-verify'],
     characterize: !v['no-characterize'],
     runs: num(v.runs),
+    rounds: num(v.rounds),
+    roundTokens: num(v['round-tokens']),
     testTimeout: num(v['test-timeout']),
     commit: v.commit,
     intoExisting: v['into-existing'],
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
-  const prices = await priceTableOption(v, process.env);
-  if (prices) params.prices = prices;
+  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env)));
   const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
   const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
-  // A replay runs no code, and recordings do not hold what characterization observed yet: a recorded run does not characterize.
-  if (params.characterize) err('amtp: note: --record turns characterization off (a replay cannot run code)');
-  params.characterize = false;
   const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
   try {
     const run = await startRun(recording, params, runId);

@@ -25,6 +25,7 @@ import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
 import { sharedCapabilities } from '../llm/capabilities';
 import { parsePriceTable } from '../usage/priceTable';
+import { runPrices } from '../usage/defaultPrices';
 
 export type ProgressValue =
   | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
@@ -119,7 +120,8 @@ export class AmtpService {
       },
       (w) => this.port.log(`warning: ${w}`),
     );
-    if (s.priceTable) params.prices = parsePriceTable(s.priceTable, 'amtp.priceTable'); // a bad table is a clear error, not a wrong cost
+    // A bad table is a clear error, not a wrong cost; no table: AMTP's dated default for hosted endpoints.
+    Object.assign(params, runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined));
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,
@@ -134,7 +136,6 @@ export class AmtpService {
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
     if (s.record) {
-      params.characterize = false; // a replay runs no code, and recordings do not hold what characterization observed yet
       const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
       const r = recordedDeps(deps, params, runId, file, this.secrets());
       deps = r.deps;

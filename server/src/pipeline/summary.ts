@@ -58,6 +58,9 @@ export interface RunSummary {
     docIssues: ({ caseId: string } & DocIssue)[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
+    /** coverage rounds after verification: functions they aimed at, batches (sessions), new tests written and kept */
+    rounds?: { round: number; targets: number; batches: number; written: number; kept: number }[];
+    roundsStopped?: string;
   };
   /** present once the characterize stage ran or was skipped (with the reason): pinned current behaviour, docs/characterization.md */
   characterization?: {
@@ -92,18 +95,23 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
   if (gen?.artifactId) {
     // The plan the engineer got: characterization cases in place of the existence checks they replaced.
     const content = await testPlan(store, run);
+    // A smoke case whose written test calls its target checks behaviour (verifier/existenceChecks.ts).
+    const behaviour = new Set(run.verification?.behaviourChecks ?? []);
     cases = content.cases.map((c) => ({
       id: c.id,
       priority: c.priority,
       title: c.title,
       kind: c.kind,
-      existenceOnly: isExistenceOnly(c),
+      existenceOnly: isExistenceOnly(c) && !behaviour.has(c.id),
       ...(isCharacterizationCase(c) ? { characterization: true } : {}),
     }));
   }
-  const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
+  const planned = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
     ? (await store.agentOutput(run, 'engineer')).layout_note
     : undefined;
+  // Files the runner did not collect where they were written, found by running them (verifier/placePhase.ts).
+  const found = (run.verification?.places ?? []).map((p) => `${p.reason}.`);
+  const layoutNote = [planned, ...found].filter(Boolean).join(' ') || undefined;
   return {
     runId: run.id,
     status: run.status,
@@ -177,6 +185,18 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
+    ...(v.rounds
+      ? {
+          rounds: v.rounds.map((r) => ({
+            round: r.round,
+            targets: r.targets,
+            batches: r.batches.filter((b) => b.status !== 'skipped').length,
+            written: r.batches.reduce((n, b) => n + b.written, 0),
+            kept: r.kept,
+          })),
+        }
+      : {}),
+    ...(v.roundsStopped ? { roundsStopped: v.roundsStopped } : {}),
   };
 }
 

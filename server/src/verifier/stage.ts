@@ -1,7 +1,7 @@
 // The 'verify' stage, after 'write': asks once for `tests.run` (high risk: it executes workspace code),
 // then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
 // killed during verification restores the files it had rewritten and verifies again.
-import type { EngineerOutput, TestCases } from '../contracts/types';
+import type { CrawlerOutput, EngineerOutput, TestCases } from '../contracts/types';
 import type { Gateway, ToolCallInfo } from '../gateway/gateway';
 import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
@@ -48,6 +48,8 @@ interface Written {
   files: EngineerOutput['files'];
   /** every product source file the crawler found in the runner's language (coverage counts them all) */
   productFiles: string[];
+  /** the crawler's map: each function's lines and source, for coverage rounds */
+  map: CrawlerOutput;
 }
 
 export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
@@ -95,6 +97,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       signal: deps.signal,
       update,
       runTests: deps.tests?.run,
+      ...(deps.mutants ? { mutants: deps.mutants } : {}),
       info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
     });
     return true;
@@ -137,8 +140,9 @@ async function writtenTests(deps: PipelineDeps, run: RunRecord): Promise<Written
     .map((f) => ({ ...f, content: run.files.find((r) => r.path === f.path)?.written ?? f.content }))
     .filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
-  const productFiles = productFilesOf(await deps.store.agentOutput(run, 'crawler'), engineer.framework, run.params.scope);
-  return { engineer, engineerArtifactId, cases, files, productFiles };
+  const map = await deps.store.agentOutput(run, 'crawler');
+  const productFiles = productFilesOf(map, engineer.framework, run.params.scope);
+  return { engineer, engineerArtifactId, cases, files, productFiles, map };
 }
 
 /** Records each file the verifier writes before it writes it; contents it knows as the run's own (restore()) are the engineer's, the written files' and earlier verifier writes. */

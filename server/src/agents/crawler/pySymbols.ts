@@ -1,13 +1,16 @@
 import type { Node } from 'web-tree-sitter';
-import type { SymbolInfo } from '../../contracts/types';
+import type { HelperSpan, SymbolInfo } from '../../contracts/types';
 import { withCarriedSetup } from './doctestSetup';
 import { dunderAll } from './pyAll';
 import { cleandoc, doctestBlocks, raisesOf } from './pyDocstring';
 import { stringValue } from './pyStringNode';
 import type { PyParser } from './pyParser';
+import { PySpanReader } from './pySpans';
 
 export interface PyFileFacts {
   symbols: SymbolInfo[];
+  /** the top-level definitions the symbols' code uses, with their lines (pySpans.ts) */
+  helpers?: HelperSpan[];
   /** modules imported anywhere in the file, as written (`.ops`, `pkg.mod`) */
   imports: string[];
 }
@@ -32,13 +35,14 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
     const root = tree.rootNode;
     const all = dunderAll(root);
     const symbols: SymbolInfo[] = [];
+    const spans = new PySpanReader(root);
     for (const st of root.namedChildren) {
       const def = definitionOf(st);
       if (!def) continue;
       const name = def.node.childForFieldName('name')?.text ?? '';
       const exported = all ? all.has(name) : !name.startsWith('_');
-      if (def.node.type === 'class_definition') symbols.push(...classSymbols(def.node, name, exported));
-      else symbols.push(functionSymbol(def.node, name, 'function', exported, def.decorators));
+      if (def.node.type === 'class_definition') symbols.push(...classSymbols(spans, def.node, name, exported));
+      else symbols.push(functionSymbol(spans, def.node, name, 'function', exported, def.decorators));
     }
     moduleExamples(root, symbols);
     const imports: string[] = [];
@@ -53,7 +57,8 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
           imports.push((n.type === 'aliased_import' ? n.childForFieldName('name') : n)?.text ?? '');
       }
     }
-    return { symbols, imports: imports.filter(Boolean) };
+    const helpers = spans.helpers();
+    return { symbols, imports: imports.filter(Boolean), ...(helpers.length ? { helpers } : {}) };
   } finally {
     tree.delete(); // the tree lives in WebAssembly memory, which no garbage collector frees
   }
@@ -70,8 +75,8 @@ function definitionOf(st: Node): { node: Node; decorators: string[] } | undefine
 }
 
 /** The class, then its public methods and nested classes, depth first. Methods are as exported as their class. */
-function classSymbols(cls: Node, name: string, exported: boolean): SymbolInfo[] {
-  const sym: SymbolInfo = { name, kind: 'class', exported, export_style: 'python', line: cls.startPosition.row + 1 };
+function classSymbols(spans: PySpanReader, cls: Node, name: string, exported: boolean): SymbolInfo[] {
+  const sym: SymbolInfo = { name, kind: 'class', exported, export_style: 'python', ...spanOf(spans, cls, name) };
   const supers = cls.childForFieldName('superclasses');
   sym.signature = `${cls.childForFieldName('name')?.text ?? name}${supers ? oneLine(supers.text) : ''}`;
   addDoc(sym, docstringOf(cls));
@@ -81,18 +86,25 @@ function classSymbols(cls: Node, name: string, exported: boolean): SymbolInfo[] 
     if (!def) continue;
     const member = def.node.childForFieldName('name')?.text ?? '';
     if (member.startsWith('_') && !PUBLIC_DUNDERS.has(member)) continue;
-    if (def.node.type === 'class_definition') out.push(...classSymbols(def.node, `${name}.${member}`, exported));
+    if (def.node.type === 'class_definition') out.push(...classSymbols(spans, def.node, `${name}.${member}`, exported));
     else if (def.decorators.some((d) => PROPERTY.test(d))) {
       // `Cache.maxsize` through the class is a property object, not callable: an attribute, listed once
       if (!out.some((s) => s.name === `${name}.${member}`))
-        out.push({ ...functionSymbol(def.node, `${name}.${member}`, 'method', exported, []), kind: 'variable', params: undefined });
-    } else out.push(functionSymbol(def.node, `${name}.${member}`, 'method', exported, def.decorators));
+        out.push({ ...functionSymbol(spans, def.node, `${name}.${member}`, 'method', exported, []), kind: 'variable', params: undefined });
+    } else out.push(functionSymbol(spans, def.node, `${name}.${member}`, 'method', exported, def.decorators));
   }
   return out;
 }
 
-function functionSymbol(fn: Node, name: string, kind: 'function' | 'method', exported: boolean, decorators: string[]): SymbolInfo {
-  const sym: SymbolInfo = { name, kind, exported, export_style: 'python', line: fn.startPosition.row + 1 };
+function functionSymbol(
+  spans: PySpanReader,
+  fn: Node,
+  name: string,
+  kind: 'function' | 'method',
+  exported: boolean,
+  decorators: string[],
+): SymbolInfo {
+  const sym: SymbolInfo = { name, kind, exported, export_style: 'python', ...spanOf(spans, fn, name) };
   const isAsync = fn.children.some((c) => c.type === 'async');
   const paramNodes = (fn.childForFieldName('parameters')?.namedChildren ?? []).filter((p) => p.type !== 'comment');
   const returns = fn.childForFieldName('return_type');
@@ -107,6 +119,12 @@ function functionSymbol(fn: Node, name: string, kind: 'function' | 'method', exp
   if (returns) sym.returns = oneLine(returns.text);
   addDoc(sym, docstringOf(fn));
   return sym;
+}
+
+/** A definition's lines (the `def`/`class` line to its last) and the module's top-level names it uses. */
+function spanOf(spans: PySpanReader, node: Node, name: string): Pick<SymbolInfo, 'line' | 'end_line' | 'calls'> {
+  const calls = spans.calls(node, name);
+  return { line: node.startPosition.row + 1, end_line: node.endPosition.row + 1, ...(calls.length ? { calls } : {}) };
 }
 
 /** One parameter node; undefined for the `/` and `*` markers. */

@@ -19,6 +19,7 @@ import { importBindings, readmeExamples, type ExportedName } from './readmeExamp
 import { isProductPath } from './targets';
 import { detectTestRuns } from './testRuns';
 import { detectTestSetup } from './testSetup';
+import { detectTypecheck } from './typecheck';
 import { WorkspaceReader, clientCaller } from './workspaceReader';
 import type { CallTool } from '../../record/toolTap';
 
@@ -44,6 +45,11 @@ export interface CrawlOptions {
 }
 
 const MAX_SOURCE_BYTES = 512 * 1024;
+/**
+ * Every key file's whole text, up to this much in all: the generator and the engineer are sent each
+ * target's whole source (agents/sources.ts), which is cut from these texts by the symbols' lines.
+ */
+const SAMPLE_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** The Repo Crawler's static analysis. It reads the workspace only through the MCP tools. */
 export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {}): Promise<{ map: CrawlerOutput; cache: CacheStats }> {
@@ -110,6 +116,18 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const runs = await detectTestRuns({ pkg: rootPkg?.json, files: c.ix.paths, read: c.readText, pyproject: py.pyproject, isPython });
   if (runs) out.test_setup.runs = runs;
   describeProject(out, workspace, pkgs, py, c.ix, isPython);
+  if (out.project.typescript) {
+    const pkg = (rootPkg?.json ?? {}) as Record<string, unknown>;
+    const runner = runs?.runner ?? out.test_setup.framework;
+    const typecheck = await detectTypecheck({
+      runner,
+      script: JSON.stringify(pkg.scripts ?? ''),
+      pkg,
+      files: c.ix.paths,
+      read: c.readText,
+    });
+    if (typecheck) out.test_setup.typecheck = typecheck;
+  }
 
   // Entry points first, then what they import and re-export, then other product files (reach.ts).
   const entryFiles = new Set(out.entry_points.map((e) => e.path).filter((p) => c.ix.paths.has(p)));
@@ -128,7 +146,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   if (unbuilt.note) omitted.push(unbuilt.note);
   if (omitted.length) out.omitted = omitted;
   await usageExamples(c, out, pkgs);
-  out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? 48 * 1024);
+  out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? SAMPLE_BUDGET_BYTES);
   out.skipped = dedupe(c.skipped).slice(0, 1000);
   return out;
 }

@@ -14,7 +14,7 @@ export function assemble(
   outputs: TestBodies[],
   ownTestFile?: (path: string) => boolean,
 ): EngineerOutput {
-  const { renderer, groups, notWritten, layoutNotes, intoNotes } = planFiles(plan, framework, ownTestFile);
+  const { renderer, groups, notWritten, layoutNotes, unreadNotes, intoNotes } = planFiles(plan, framework, ownTestFile);
   const reported = new Set(notWritten.map((n) => n.caseId));
   const { bodies, devDeps } = collectBodies(outputs, reported, notWritten);
   const files = renderFiles(groups, bodies, renderer, reported, notWritten);
@@ -31,6 +31,7 @@ export function assemble(
       files.length && layoutNotes.length
         ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}`
         : '',
+      files.length && unreadNotes.length ? `AMTP could not check every setting of the runner's config: ${unreadNotes.join(' ')}.` : '',
     ]
       .filter(Boolean)
       .join(' ') || undefined;
