@@ -125,7 +125,8 @@ describe("--into-existing: AMTP's cases go into the person's own test file", fun
 
   it('when the tests cannot be added without changing what is there, nothing is written and the audit says why', async () => {
     // Their file binds `it` to node:test's `test`: AMTP's `const { describe, it } = require('node:test')` would bind `it` twice, differently.
-    const theirs = "const { test: it } = require('node:test');\nconst assert = require('node:assert');\n\nit('mine', () => assert.ok(true));\n";
+    const theirs =
+      "const { test: it } = require('node:test');\nconst assert = require('node:assert');\n\nit('mine', () => assert.ok(true));\n";
     await fsp.writeFile(path.join(ws, THEIRS), theirs);
     const { code, s, stderr } = await generate(ws, ['--yes', '--into-existing']);
     assert.deepEqual(s.files, [{ path: THEIRS, action: 'failed' }], stderr);

@@ -4,7 +4,7 @@
 import type * as TS from 'typescript';
 import type { OracleBinding } from '../contracts/types';
 import { typescript } from '../util/typescript';
-import { access, arrow, call, declare, id, print, statement, str } from './jsNodes';
+import { arrow, call, declare, id, print, statement, str } from './jsNodes';
 import { fileHeader } from './header';
 import type { JsCaseBody, TestFilePlan } from './types';
 
