@@ -127,3 +127,11 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     health: runHealth(run),
   };
 }
+
+/** "verifying 40 tests in 3 files · 57 runner runs": what is being verified, so the run count has a scale. */
+export function verifyingMessage(run: RunRecord): string {
+  const files = run.files.filter((f) => WRITTEN_ACTIONS.has(f.action));
+  const tests = files.reduce((n, f) => n + f.caseIds.length, 0);
+  const runs = run.verification?.executions ?? 0;
+  return `verifying ${tests} test${tests === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} · ${runs} runner run${runs === 1 ? '' : 's'}`;
+}
