@@ -61,7 +61,8 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
         this.model.latest()?.runId === run.runId ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
       const item = new vscode.TreeItem(runLabel(run), state);
       item.id = run.runId;
-      item.description = describeRun(run);
+      // the id last: runs are told apart by scope and time, the id stays findable (amtp runs, the CLI)
+      item.description = `${describeRun(run)} · ${run.runId}`;
       item.tooltip = [
         `run ${run.runId} · ${run.params.depth} · ${run.framework ?? run.params.framework}`,
         describeTally(runTally(run)),

@@ -1,5 +1,6 @@
 // Publishes written tests to the native Testing API (one item per file, one child per case) and
 // runs them through the server (amtp/runTests: the project's runner, structured results by case id).
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
 import { debugConfigFor } from './model/debugConfig';
@@ -59,7 +60,14 @@ export class TestingBridge implements vscode.Disposable {
     if (!root) return;
     this.owner.clear();
     const items: vscode.TestItem[] = [];
-    for (const [file, tests] of testsByFile(this.model.list())) {
+    const read = (file: string) => {
+      try {
+        return fs.readFileSync(vscode.Uri.joinPath(root, file).fsPath, 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    for (const [file, tests] of testsByFile(this.model.list(), read)) {
       const uri = vscode.Uri.joinPath(root, file);
       const item = this.controller.createTestItem(`file:${file}`, file, uri);
       item.children.replace(

@@ -54,6 +54,24 @@ describe('client: the Testing view lists every written test of a file, across ru
     assert.deepEqual(listed([workspace, scoped]), listed([scoped, workspace]));
   });
 
+  it('what the file holds decides: a test a later write took out is not listed, and each test is at the line its id is on', () => {
+    // a run whose record still names tc_a and tc_e, but whose file was put back without them
+    const file = "const assert = require('node:assert');\n\nit('tc_c: x', () => {});\nit('tc_b: y', () => {});\n";
+    const read = (f: string) => (f === 'test/lib.amtp.test.js' ? file : undefined);
+    assert.deepEqual(
+      testsByFile([workspace, scoped], read).map(([f, tests]) => [f, tests.map((t) => `${t.runId}:${t.case.id}:${t.case.testLine}`)]),
+      [
+        ['test/lib.amtp.test.js', ['r_1:tc_c:2', 'r_2:tc_b:3']],
+        ['test/other.amtp.test.js', ['r_1:tc_o:3']],
+      ],
+    );
+    assert.deepEqual(
+      testsByFile([workspace], () => ''),
+      [],
+      'an empty file lists nothing',
+    );
+  });
+
   it('a newer run that dropped a test removes it from the list', () => {
     const dropping = run('r_3', '2026-01-01T11:00:00Z', [kase('tc_a', 'dropped', 4)]);
     assert.deepEqual(listed([workspace, scoped, dropping])[0], ['test/lib.amtp.test.js', ['r_1:tc_c:12', 'r_2:tc_b:14', 'r_2:tc_e:18']]);
