@@ -28,6 +28,9 @@ const OTHER_TOOLS = new Set([
   '--no-textconv',
   '--ignore-submodules',
   '--no-gpg-sign',
+  // tap's coverage switches (docs/verifier.md: tap 15–17 and 18+)
+  '--no-coverage',
+  '--disable-coverage',
 ]);
 
 interface Invocation {
