@@ -47,7 +47,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
-  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env)));
+  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env), Boolean(llm.apiKey)));
   const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
   const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
