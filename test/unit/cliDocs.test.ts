@@ -28,7 +28,8 @@ const OTHER_TOOLS = new Set([
   '--no-textconv',
   '--ignore-submodules',
   '--no-gpg-sign',
-  // tap's coverage switches (docs/verifier.md: tap 15–17 and 18+)
+  // c8's (docs/relay-run-d3-array.md), and tap's coverage switches (docs/verifier.md: tap 15–17 and 18+)
+  '--all',
   '--no-coverage',
   '--disable-coverage',
 ]);
