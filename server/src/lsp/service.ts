@@ -17,7 +17,7 @@ import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
 import { checkDeterminism } from '../record/determinism';
-import { runView } from './runView';
+import { runView, verifyingMessage } from './runView';
 import { runWrittenTests } from './runTests';
 import { exportedSymbols } from './fileSymbols';
 import { isFramework } from '../core/frameworks';
@@ -325,8 +325,7 @@ export class AmtpService {
           });
         if (e.type === 'run' && e.run.stage === 'write')
           this.port.progress(token, { kind: 'report', message: `writing files · ${e.run.files.length} done${cases()}` });
-        if (e.type === 'run' && e.run.stage === 'verify')
-          this.port.progress(token, { kind: 'report', message: `verifying tests · ${e.run.verification?.executions ?? 0} runs${cases()}` });
+        if (e.type === 'run' && e.run.stage === 'verify') this.port.progress(token, { kind: 'report', message: verifyingMessage(e.run) });
       });
     }
     const work = (async () => {
