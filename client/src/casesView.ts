@@ -1,6 +1,7 @@
 // The Test Cases view: runs → target files → cases, from the RunsModel.
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
+import { describeFileMutation, fileMutationLines } from './model/mutation';
 import { caseIcon, describeCase, PINNED_NOTE, describeRun, runHealthLines, type RunsModel, type TreeNode } from './model/runsModel';
 
 const STATUS_ICON: Record<P.CaseStatus, [string, string?]> = {
@@ -63,7 +64,10 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     if (node.kind === 'file') {
       const item = new vscode.TreeItem(node.file, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `${node.runId}:${node.file}`;
-      item.description = `${node.cases.length} case${node.cases.length === 1 ? '' : 's'}`;
+      const run = this.model.get(node.runId);
+      item.description = `${node.cases.length} case${node.cases.length === 1 ? '' : 's'}${run ? describeFileMutation(run, node.file) : ''}`;
+      const mutation = run ? fileMutationLines(run, node.file) : [];
+      if (mutation.length) item.tooltip = [node.file, ...mutation].join('\n');
       item.iconPath = vscode.ThemeIcon.File;
       item.resourceUri = vscode.Uri.file(node.file);
       item.contextValue = 'amtp.file';

@@ -5,6 +5,7 @@
  * vscode-jsonrpc majors, so their own RequestType classes are not shared; these objects are.
  * This file must stay free of runtime dependencies (only `import type`).
  */
+import type { MutationView } from './core/mutation';
 import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
@@ -82,6 +83,8 @@ export interface VerificationView {
   coverage?: { before?: number; after?: number; tool?: string; skipped?: string };
   quarantineFiles: string[];
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
+  /** mutation analysis: the score per file (the Test Cases view) and the surviving mutants (diagnostics on their lines) */
+  mutation?: MutationView;
 }
 
 export interface GenerateParams {
@@ -318,6 +321,10 @@ export interface ServerSettings {
   characterize?: boolean;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
+  /** mutate the files under test while verifying (default true; docs/mutation.md) */
+  mutation?: boolean;
+  /** wall-clock budget of the mutation phase, in seconds (default 60) */
+  mutationBudgetSeconds?: number;
   /** add the cases to the person's own test file of each module when there is one (an overwrite: asks with the diff) */
   intoExistingTestFile?: boolean;
   /** batch budgets: tokens of one request, and batches in flight at once */

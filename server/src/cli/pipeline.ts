@@ -9,6 +9,7 @@ import { standardStages } from '../app/stages';
 import type { AgentId } from '../core/agents';
 import { UsageError } from '../core/errors';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
+import { DEFAULT_MUTATION } from '../core/mutation';
 import { DEFAULT_VERIFY, type RunParams } from '../core/run';
 import { approveAll, deferAll, ttyApprover } from '../gateway/approvers';
 import type { Approver } from '../gateway/gateway';
@@ -49,6 +50,9 @@ export interface RunOptions {
   characterize?: boolean;
   runs?: number;
   testTimeout?: number;
+  /** mutation analysis while verifying (default on) and its budget in seconds */
+  mutation?: boolean;
+  mutationBudget?: number;
   commit?: boolean;
   intoExisting?: boolean;
 }
@@ -81,6 +85,7 @@ export function runParams(o: RunOptions): RunParams {
     enabled: o.verify !== false,
     ...(o.runs !== undefined ? { runs: o.runs } : {}),
     ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
+    mutation: { enabled: o.mutation !== false, budgetSeconds: o.mutationBudget ?? DEFAULT_MUTATION.budgetSeconds },
   };
   if (o.commit) params.commit = true;
   params.characterize = o.characterize !== false;

@@ -38,6 +38,8 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     characterize: !v['no-characterize'],
     runs: num(v.runs),
     testTimeout: num(v['test-timeout']),
+    mutation: !v['no-mutation'],
+    mutationBudget: num(v['mutation-budget']),
     commit: v.commit,
     intoExisting: v['into-existing'],
   });
@@ -47,7 +49,12 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   if (prices) params.prices = prices;
   const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
-  const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
+  const coverage = {
+    lcov: v.lcov,
+    cobertura: v.cobertura,
+    min: minCoverageArg(v['min-coverage']),
+    minMutation: minCoverageArg(v['min-mutation-score'], '--min-mutation-score'),
+  };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
   // A replay runs no code, and recordings do not hold what characterization observed yet: a recorded run does not characterize.
   if (params.characterize) err('amtp: note: --record turns characterization off (a replay cannot run code)');

@@ -5,6 +5,7 @@ import type { AgentId, ArtifactKind } from './agents';
 import type { ContractError } from './errors';
 import type { Depth, Framework, FrameworkChoice } from './frameworks';
 import type { Risk, ToolName } from './risk';
+import type { MutationParams, MutationRecord } from './mutation';
 import type { RunScope } from './scope';
 import type { RunStatus } from './status';
 import type { PriceTable, RunHealth, RunUsage, TokenUsage } from './usage';
@@ -259,6 +260,8 @@ export interface VerifyParams {
   repairAttempts: number;
   /** above this many candidate tests, coverage contribution is measured per file instead of per test */
   maxCoverageRuns: number;
+  /** mutation analysis of the files under test (docs/mutation.md); absent = off (runs made before it, library callers) */
+  mutation?: MutationParams;
 }
 
 export const DEFAULT_VERIFY: VerifyParams = { enabled: true, runs: 3, timeoutSeconds: 120, repairAttempts: 2, maxCoverageRuns: 60 };
@@ -279,9 +282,18 @@ export interface CaseResult {
   step?: FilterStepName;
   /** repair sessions used for this test */
   repairs?: number;
+  /** for a test the keep filter dropped: the rule that dropped it */
+  rule?: KeepRule;
 }
 
 export type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';
+
+/**
+ * The keep filter's rule (step adds_coverage): `existence_only` drops a test that covers nothing beyond
+ * loading its file; `unique_coverage` keeps a test that covers a unit no kept test covers (mutation off);
+ * `unique_coverage_or_kill` also keeps one that kills a mutant no kept test kills (mutation on).
+ */
+export type KeepRule = 'existence_only' | 'unique_coverage' | 'unique_coverage_or_kill';
 
 export interface FilterStep {
   step: FilterStepName;
@@ -295,6 +307,8 @@ export interface FilterStep {
   names: string[];
   /** set when the filter could not be applied (e.g. no coverage tool) */
   skipped?: string;
+  /** the keep filter's rule this run (adds_coverage only) */
+  rule?: KeepRule;
 }
 
 export interface RepairRecord {
@@ -330,6 +344,8 @@ export interface VerificationRecord {
     /** the kept suite's istanbul coverage map (JavaScript), for --lcov / --cobertura */
     map?: Record<string, unknown>;
   };
+  /** mutation analysis of the files under test by the tests that passed every run (docs/mutation.md) */
+  mutation?: MutationRecord;
   repairs: RepairRecord[];
   quarantineFiles: string[];
   /** P0/P1 cases with neither a passing test nor a recorded reason */

@@ -1,4 +1,5 @@
 import type { CaseStatus, CaseView, RunView } from '../protocol';
+import type { MutationRecord, MutationView } from '../core/mutation';
 import type { EngineerOutput, TestCase } from '../contracts/types';
 import type { RunStore } from '../pipeline/store';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
@@ -106,10 +107,24 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
             coverage: run.verification.coverage,
             quarantineFiles: run.verification.quarantineFiles,
             unmet: run.verification.unmet,
+            ...(run.verification.mutation ? { mutation: mutationView(run.verification.mutation) } : {}),
           },
         }
       : {}),
     usage: runUsage(run),
     health: runHealth(run),
+  };
+}
+
+function mutationView(m: MutationRecord): MutationView {
+  return {
+    status: m.status,
+    ...(m.reason ? { reason: m.reason } : {}),
+    ...(m.score !== undefined ? { score: m.score } : {}),
+    seconds: m.seconds,
+    budgetSeconds: m.budgetSeconds,
+    files: m.files,
+    notRun: m.notRun,
+    survivors: m.survivors,
   };
 }

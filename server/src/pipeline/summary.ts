@@ -1,4 +1,5 @@
 import type { RunStore } from './store';
+import type { MutationRecord } from '../core/mutation';
 import type { BranchRecord, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
@@ -36,11 +37,13 @@ export interface RunSummary {
     runs: number;
     /** runner invocations made */
     executions: number;
-    filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
+    filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string; rule?: string }[];
     results: {
       caseId: string;
       outcome: 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing';
       reason?: string;
+      /** for a test the keep filter dropped: existence_only, unique_coverage or unique_coverage_or_kill */
+      rule?: string;
       test?: string;
       file?: string;
     }[];
@@ -50,6 +53,11 @@ export interface RunSummary {
       target?: { min: number; met: boolean };
       /** files written by --lcov / --cobertura */
       written?: string[];
+    };
+    /** mutation analysis (docs/mutation.md): score per run and per file, what was not mutated, surviving mutants */
+    mutation?: MutationRecord & {
+      /** set by --min-mutation-score: the target and whether the kept suite met it */
+      target?: { min: number; met: boolean };
     };
     quarantineFiles: string[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
@@ -156,10 +164,12 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
       caseId: r.caseId,
       outcome: r.outcome,
       ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.rule ? { rule: r.rule } : {}),
       ...(r.test ? { test: r.test } : {}),
       ...(r.file ? { file: r.file } : {}),
     })),
     coverage: coverageSummary(v.coverage),
+    ...(v.mutation ? { mutation: structuredClone(v.mutation) } : {}),
     quarantineFiles: v.quarantineFiles,
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
@@ -167,7 +177,15 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
 }
 
 /** 130 = 128 + SIGINT: the shell convention for a command stopped by Ctrl-C. */
-export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4, coverageBelowTarget: 5, interrupted: 130 } as const;
+export const EXIT = {
+  ok: 0,
+  usage: 2,
+  needsReview: 3,
+  failed: 4,
+  coverageBelowTarget: 5,
+  mutationBelowTarget: 6,
+  interrupted: 130,
+} as const;
 
 export function exitCodeFor(status: RunStatus): number {
   switch (status) {

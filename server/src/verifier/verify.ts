@@ -1,5 +1,6 @@
 // The verifier's work once the test run is approved, in named phases (docs/verifier.md):
-// prepare → run (N times) → judge (repair / quarantine / drop) → adds coverage → rewrite → confirm → report.
+// prepare → run (N times) → judge (repair / quarantine / drop) → mutation → adds coverage (the keep
+// rule) → rewrite → confirm → report.
 // Each phase reads and updates one typed state (state.ts).
 import type { TestCase } from '../contracts/types';
 import { crashPoint } from '../core/faults';
@@ -9,6 +10,8 @@ import { finalCoverage, percent, union } from './coverage';
 import { coveragePhase, type CoverageOutcome } from './coveragePhase';
 import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
+import { mutationPhase } from './mutationPhase';
+import type { MutationRecord } from '../core/mutation';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
@@ -25,12 +28,13 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
     `verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.results.size} dropped after ${ctx.params.runs} run(s)`,
   );
   await judgePhase(s);
-  const cov = await coveragePhase(s);
+  const mutation = await mutationPhase(s);
+  const cov = await coveragePhase(s, mutation?.kills);
   for (const t of s.stable)
     if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await rewritePhase(s);
   const { after, runs } = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
-  await report(s, cov, after, runs, quarantineFiles);
+  await report(s, cov, after, runs, quarantineFiles, mutation?.record);
 }
 
 /** Phase "prepare": the files' tests by case id; a case the engineer listed but no test carries does not load. */
@@ -89,6 +93,7 @@ async function report(
   after: Parameters<typeof union>[0],
   runs: RunResult[],
   quarantineFiles: string[],
+  mutation: MutationRecord | undefined,
 ): Promise<void> {
   const { ctx, results } = s;
   if (cov.coverage.tool) {
@@ -121,5 +126,6 @@ async function report(
     v.coverage = cov.coverage;
     v.quarantineFiles = quarantineFiles;
     v.executions = s.runner.executions;
+    if (mutation) v.mutation = mutation;
   });
 }

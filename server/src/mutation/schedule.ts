@@ -1,0 +1,127 @@
+// Runs the planned mutants within the budget (docs/mutation.md), through a language's backend:
+// - in-process mutants in batches, each batch ONE runner invocation that switches its mutants one
+//   after another; a batch is sized to what is left of the budget, and the estimate of a test's cost
+//   is corrected after every batch from what the batch really took;
+// - an invocation that is killed (a mutant hung its test in a way no in-process limit caught) has its
+//   batch cut in halves and run again, down to the one mutant, which is then a timeout (killed);
+// - static mutants (reached while modules load) one invocation each, with what budget is left.
+// What the budget does not reach is `not_run`, with the reason.
+import type { PlannedMutant } from './rounds';
+
+export type TestOutcome = 'killed' | 'timeout' | 'survived';
+
+export interface BatchRun {
+  /** per mutant and test, what happened; a pair with no entry did not run */
+  results: { mutant: string; test: string; outcome: TestOutcome }[];
+  /** the invocation was killed at its time limit */
+  timedOut: boolean;
+  elapsedMs: number;
+}
+
+export interface Backend {
+  runBatch(batch: PlannedMutant[], timeoutMs: number): Promise<BatchRun>;
+  runStatic(mutant: PlannedMutant, timeoutMs: number): Promise<BatchRun>;
+}
+
+export interface ScheduleLimits {
+  /** when the budget ends (ms since the epoch) */
+  deadline: number;
+  /** one runner invocation's cost before its first test (from the coverage round) */
+  startupMs: number;
+  /** the cost of running one test once, beyond its own time, first guess */
+  perTestMs: number;
+  /** hard limit of one invocation */
+  invocationTimeoutMs: number;
+  now?: () => number;
+}
+
+export interface ScheduleResult {
+  results: BatchRun['results'];
+  /** mutants whose whole invocation hung even alone: killed by a timeout of every test that reaches them */
+  hung: string[];
+  notRun: Map<string, string>;
+  invocations: number;
+}
+
+const MIN_BATCH_MS = 5000;
+
+export async function schedule(backend: Backend, planned: PlannedMutant[], limits: ScheduleLimits): Promise<ScheduleResult> {
+  const now = limits.now ?? Date.now;
+  const out: ScheduleResult = { results: [], hung: [], notRun: new Map(), invocations: 0 };
+  let perTest = limits.perTestMs;
+  const cost = (m: PlannedMutant) => m.costMs + perTest * m.tests.length;
+  const queue: PlannedMutant[][] = [];
+  const inProcess = planned.filter((m) => !m.static);
+  const total = inProcess.reduce((n, m) => n + cost(m), 0);
+  // A few batches: a hang costs one batch, and the estimate is corrected between them.
+  const target = Math.max(MIN_BATCH_MS, total / 3);
+  let rest = inProcess;
+  while (rest.length) {
+    const left = limits.deadline - now() - limits.startupMs;
+    const batch = take(rest, Math.min(target, left), cost);
+    if (!batch.length) break;
+    rest = rest.slice(batch.length);
+    queue.push(batch);
+    while (queue.length) {
+      if (limits.deadline - now() <= limits.startupMs) {
+        for (const q of queue.splice(0)) for (const m of q) out.notRun.set(m.id, 'budget');
+        break;
+      }
+      const b = queue.shift()!;
+      const est = b.reduce((n, m) => n + cost(m), 0);
+      const run = await backend.runBatch(b, invocationLimit(limits, est));
+      out.invocations++;
+      out.results.push(...run.results);
+      if (!run.timedOut) {
+        const execs = run.results.length || 1;
+        perTest = Math.max(0.2, (run.elapsedMs - limits.startupMs - b.reduce((n, m) => n + m.costMs, 0)) / execs);
+        continue;
+      }
+      const unfinished = b.filter((m) => !run.results.some((r) => r.mutant === m.id));
+      if (unfinished.length === 1) out.hung.push(unfinished[0].id);
+      else if (unfinished.length > 1) {
+        const half = Math.ceil(unfinished.length / 2);
+        queue.unshift(unfinished.slice(0, half), unfinished.slice(half));
+      }
+    }
+  }
+  for (const m of rest) out.notRun.set(m.id, 'budget');
+  await runStatics(backend, planned, limits, out, cost);
+  return out;
+}
+
+/** As many mutants (in order) as fit `ms`; always at least one when one fits. */
+function take(rest: PlannedMutant[], ms: number, cost: (m: PlannedMutant) => number): PlannedMutant[] {
+  const batch: PlannedMutant[] = [];
+  let sum = 0;
+  for (const m of rest) {
+    if (sum + cost(m) > ms) break;
+    sum += cost(m);
+    batch.push(m);
+  }
+  return batch;
+}
+
+function invocationLimit(limits: ScheduleLimits, estimateMs: number): number {
+  return Math.min(limits.invocationTimeoutMs, Math.max(15_000, 4 * (estimateMs + limits.startupMs)));
+}
+
+async function runStatics(
+  backend: Backend,
+  planned: PlannedMutant[],
+  limits: ScheduleLimits,
+  out: ScheduleResult,
+  cost: (m: PlannedMutant) => number,
+): Promise<void> {
+  const now = limits.now ?? Date.now;
+  for (const m of planned.filter((x) => x.static)) {
+    if (limits.deadline - now() < limits.startupMs + cost(m)) {
+      out.notRun.set(m.id, 'static');
+      continue;
+    }
+    const run = await backend.runStatic(m, invocationLimit(limits, cost(m)));
+    out.invocations++;
+    out.results.push(...run.results);
+    if (run.timedOut && !run.results.some((r) => r.mutant === m.id)) out.hung.push(m.id);
+  }
+}
