@@ -15,6 +15,8 @@ export interface BatchRun {
   results: { mutant: string; test: string; outcome: TestOutcome }[];
   /** the invocation was killed at its time limit */
   timedOut: boolean;
+  /** when it was killed: the mutants its processes were running then (their tests hung) */
+  hung?: string[];
   elapsedMs: number;
 }
 
@@ -33,6 +35,8 @@ export interface ScheduleLimits {
   /** hard limit of one invocation */
   invocationTimeoutMs: number;
   now?: () => number;
+  /** progress lines (each invocation: what it ran and how long it took) */
+  info?: (message: string) => void;
 }
 
 export interface ScheduleResult {
@@ -71,23 +75,39 @@ export async function schedule(backend: Backend, planned: PlannedMutant[], limit
       const est = b.reduce((n, m) => n + cost(m), 0);
       const run = await backend.runBatch(b, invocationLimit(limits, est));
       out.invocations++;
+      limits.info?.(
+        `mutation: batch of ${b.length} mutant(s), ${run.results.length} test run(s) in ${Math.round(run.elapsedMs)} ms (estimated ${Math.round(est + limits.startupMs)})${run.timedOut ? ', killed at its time limit' : ''}`,
+      );
       out.results.push(...run.results);
       if (!run.timedOut) {
         const execs = run.results.length || 1;
         perTest = Math.max(0.2, (run.elapsedMs - limits.startupMs - b.reduce((n, m) => n + m.costMs, 0)) / execs);
         continue;
       }
-      const unfinished = b.filter((m) => !run.results.some((r) => r.mutant === m.id));
-      if (unfinished.length === 1) out.hung.push(unfinished[0].id);
-      else if (unfinished.length > 1) {
-        const half = Math.ceil(unfinished.length / 2);
-        queue.unshift(unfinished.slice(0, half), unfinished.slice(half));
-      }
+      queue.unshift(...afterHang(b, run, out));
     }
   }
   for (const m of rest) out.notRun.set(m.id, 'budget');
   await runStatics(backend, planned, limits, out, cost);
   return out;
+}
+
+/**
+ * A killed invocation: the mutants it was running are timeouts (killed), and the rest of the batch runs
+ * again; where the processes could not say what they ran, the batch is cut in halves instead.
+ */
+function afterHang(b: PlannedMutant[], run: BatchRun, out: ScheduleResult): PlannedMutant[][] {
+  const unfinished = b.filter((m) => !run.results.some((r) => r.mutant === m.id));
+  const hung = new Set((run.hung ?? []).filter((id) => unfinished.some((m) => m.id === id)));
+  if (hung.size || unfinished.length === 1) {
+    const ids = hung.size ? hung : new Set([unfinished[0].id]);
+    out.hung.push(...ids);
+    const rest = unfinished.filter((m) => !ids.has(m.id));
+    return rest.length ? [rest] : [];
+  }
+  if (!unfinished.length) return [];
+  const half = Math.ceil(unfinished.length / 2);
+  return [unfinished.slice(0, half), unfinished.slice(half)];
 }
 
 /** As many mutants (in order) as fit `ms`; always at least one when one fits. */
@@ -102,8 +122,15 @@ function take(rest: PlannedMutant[], ms: number, cost: (m: PlannedMutant) => num
   return batch;
 }
 
+/**
+ * A hung test is caught by the stall watch (stall.ts) within seconds; this limit only bounds a batch
+ * that is slow without hanging (mutants that make a test loop to its hit limit or backtrack long): it
+ * may use what is left of the budget, and at least three times its estimate.
+ */
 function invocationLimit(limits: ScheduleLimits, estimateMs: number): number {
-  return Math.min(limits.invocationTimeoutMs, Math.max(15_000, 4 * (estimateMs + limits.startupMs)));
+  const now = limits.now ?? Date.now;
+  const left = limits.deadline - now();
+  return Math.min(limits.invocationTimeoutMs, Math.max(10_000, 3 * (estimateMs + limits.startupMs), left));
 }
 
 async function runStatics(

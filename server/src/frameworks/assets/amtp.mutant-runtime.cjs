@@ -28,6 +28,18 @@
     }
   }
 
+  // What runs now, so that when a mutant hangs its process in a way no limit here can stop (a regular
+  // expression that backtracks for ever), the engine that kills the process knows which one it was.
+  var progress = config.progress ? config.progress + '-' + ((g.process && g.process.pid) || 0) : null;
+  function mark(text) {
+    if (!progress) return;
+    try {
+      fs.writeFileSync(progress, text);
+    } catch (e) {
+      progress = null;
+    }
+  }
+
   function enter(round, caseId) {
     if (round.mutant === null) {
       ns.activeMutant = envMutant;
@@ -37,10 +49,12 @@
       ns.hitCount = 0;
       ns.hitLimit = round.hitLimit;
     }
+    if (caseId) mark((round.mutant === null ? envMutant || '' : round.mutant) + '\n' + caseId);
     return Date.now();
   }
 
   function leave(round, caseId, started) {
+    if (caseId) mark('');
     if (round.mutant === null) {
       ns.currentTestId = undefined;
       if (caseId) {
@@ -170,8 +184,52 @@
     };
   }
 
+  function ownModule(key) {
+    return !!config.root && key.indexOf(config.root) === 0 && key.indexOf('/node_modules/') < 0;
+  }
+
+  /**
+   * Registers a fresh round: its mutant on while the modules under test load anew (jest: an isolated
+   * module registry; plain CommonJS: the sandbox's modules out of require.cache, then put back), so a
+   * mutant in code that runs at load time is in the modules its tests use.
+   */
+  function fresh(round, fn, jestObject, req, registrars) {
+    ns.activeMutant = round.mutant;
+    try {
+      return isolated(fn, jestObject, req);
+    } catch (e) {
+      // The modules do not even load with this mutant on: each of the round's tests fails with why.
+      var register = registrars.it || registrars.test || registrars.specify;
+      for (var id of round.tests)
+        register(id + ': loading the modules with the mutant on', function () {
+          throw e;
+        });
+    } finally {
+      ns.activeMutant = envMutant;
+    }
+  }
+
+  function isolated(fn, jestObject, req) {
+    if (jestObject && typeof jestObject.isolateModules === 'function') return jestObject.isolateModules(fn);
+    var cache = req && req.cache;
+    if (!cache) return fn();
+    var saved = {};
+    for (var key of Object.keys(cache))
+      if (ownModule(key)) {
+        saved[key] = cache[key];
+        delete cache[key];
+      }
+    try {
+      return fn();
+    } finally {
+      for (var loaded of Object.keys(cache)) if (ownModule(loaded)) delete cache[loaded];
+      Object.assign(cache, saved);
+    }
+  }
+
   return {
     rounds: config.rounds,
+    fresh: fresh,
     /** The wrappers of one round, for the registrars and hooks the file uses (undefined where it has none). */
     wrappers: function (round, fns) {
       var out = {};

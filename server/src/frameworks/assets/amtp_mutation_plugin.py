@@ -118,6 +118,12 @@ def on_alarm(signum, frame):
     raise AmtpTimeout("AMTP: the mutant made the test run past its time limit")
 
 
+def progress(text):
+    """What runs now ("mutant\ntest", or nothing between tests): the engine's watchdog reads it."""
+    with open(PLAN["out"] + ".progress", "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def run_round(items, rnd, results):
     from _pytest.runner import runtestprotocol
     ns = namespace()
@@ -125,6 +131,7 @@ def run_round(items, rnd, results):
         item = items.get(cid)
         if item is None:
             continue
+        progress("%s\n%s" % (rnd["mutant"], cid))
         if hasattr(item, "_initrequest"):
             item._initrequest()
         ns["active"], ns["hits"], ns["limit"] = rnd["mutant"], 0, rnd.get("hitLimit")
@@ -137,6 +144,7 @@ def run_round(items, rnd, results):
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             ns["active"], ns["limit"] = None, None
+            progress("")
         timed_out = timed_out or any(r.failed and "AmtpTimeout" in str(r.longrepr) for r in reports)
         killed = timed_out or any(r.failed for r in reports)
         results.append([rnd["mutant"], cid, "timeout" if timed_out else "killed" if killed else "survived"])

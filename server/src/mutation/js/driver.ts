@@ -22,12 +22,18 @@ export interface DriverRound {
   hitLimit?: number;
   /** an async test still running after this long fails */
   timeoutMs?: number;
+  /** load the modules under test anew for this round, with its mutant on (a static mutant; CommonJS files only) */
+  fresh?: boolean;
 }
 
 export interface DriverPlan {
   rounds: DriverRound[];
   /** where the coverage round writes which mutants each test reached (JSON) */
   out?: string;
+  /** each process writes `<progress>-<pid>`: the mutant and test it is running (empty between tests) */
+  progress?: string;
+  /** the sandbox: a fresh round unloads the modules under it (never node_modules) and loads them again */
+  root?: string;
 }
 
 const TEST_NAMES = ['it', 'test', 'specify'];
@@ -41,8 +47,17 @@ export function labelOf(mutant: string): string {
   return `[amtp-mutant ${mutant}]`;
 }
 
-/** The driver's text, or why this file cannot be driven (then its tests are not mutation-tested). */
-export function driverFile(path: string, content: string, framework: Framework, plan: DriverPlan): { text: string } | { cannot: string } {
+/**
+ * The driver's text, or why this file cannot be driven (then its tests are not mutation-tested).
+ * `fresh`: the file is CommonJS, so a round can load the modules under test anew with its mutant on
+ * (a static mutant, one that runs while modules load, is then tested in this process too).
+ */
+export function driverFile(
+  path: string,
+  content: string,
+  framework: Framework,
+  plan: DriverPlan,
+): { text: string; fresh: boolean } | { cannot: string } {
   const ts = typescript();
   const sf = ts.createSourceFile(path, content, ts.ScriptTarget.Latest, true, scriptKind(ts, path));
   const split = splitFile(ts, sf);
@@ -50,20 +65,43 @@ export function driverFile(path: string, content: string, framework: Framework, 
   const names = registrarsUsed(ts, split.body, split.declared);
   if (!names.some((n) => TEST_NAMES.includes(n)))
     return { cannot: 'it registers no test through it(), test() or specify() at its top level' };
-  const esm = split.header.some((s) => ts.isImportDeclaration(s)) || /\.m[jt]s$/.test(path);
-  const serial = framework === 'ava';
+  const esm = split.header.some((s) => ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s)) || /\.m[jt]s$/.test(path);
+  if (esm && plan.rounds.some((r) => r.fresh)) return { cannot: 'a round loads its modules anew, which an ES module cannot' };
   const label = framework === 'ava' || framework === 'node-tap' ? 'prefix' : 'title';
   const rounds = plan.rounds.map((r) => ({
     mutant: r.mutant,
     tests: r.tests,
     hitLimit: r.hitLimit,
     timeoutMs: r.timeoutMs,
+    ...(r.fresh ? { fresh: true } : {}),
     ...(r.label ? (label === 'prefix' ? { prefix: `${r.label} ` } : { title: r.label }) : {}),
   }));
-  const config = { rounds, out: plan.out ?? null, serial, tests: TEST_NAMES };
+  const config = {
+    rounds,
+    out: plan.out ?? null,
+    progress: plan.progress ?? null,
+    root: plan.root ?? null,
+    serial: framework === 'ava',
+    tests: TEST_NAMES,
+  };
+  const text = (part: (s: TS.Statement) => string) => ({ header: split.header.map(part), body: split.body.map(part) });
+  const parts = text((s) => s.getFullText(sf).replace(/^\n+/, ''));
+  return { text: driverText(path, framework, esm, names, config, parts), fresh: !esm };
+}
+
+function driverText(
+  path: string,
+  framework: Framework,
+  esm: boolean,
+  names: string[],
+  config: { rounds: { fresh?: boolean }[] },
+  parts: { header: string[]; body: string[] },
+): string {
+  const args = names.map((n) => `__amtpW.${n}`).join(', ');
+  const fresh = config.rounds.some((r) => r.fresh);
   const text = [
     /\.[cm]?tsx?$/.test(path) ? '// @ts-nocheck' : '',
-    ...split.header.map((s) => s.getFullText(sf).replace(/^\n+/, '')),
+    ...parts.header,
     esm ? "import * as __amtpFs from 'node:fs';" : "const __amtpFs = require('node:fs');",
     describeBinding(framework, esm),
     `const __amtpRt = ${mutationAsset('amtp.mutant-runtime.cjs')
@@ -71,17 +109,23 @@ export function driverFile(path: string, content: string, framework: Framework, 
       .trim()
       .replace(/;$/, '')}(${JSON.stringify(config)}, __amtpFs);`,
     `function __amtpBody(${names.join(', ')}) {`,
-    ...split.body.map((s) => s.getFullText(sf).replace(/^\n+/, '')),
+    ...parts.body,
     '}',
+    // A fresh round runs the requires again (modules loaded anew, its mutant on), then the tests over them.
+    ...(fresh
+      ? ['function __amtpFreshBody(__amtpW) {', ...parts.header, `(function (${names.join(', ')}) {`, ...parts.body, `})(${args});`, '}']
+      : []),
     'for (const __amtpRound of __amtpRt.rounds) {',
     `  const __amtpW = __amtpRt.wrappers(__amtpRound, { ${names.map((n) => `${n}: typeof ${n} === 'undefined' ? undefined : ${n}`).join(', ')} });`,
-    `  const __amtpRun = () => __amtpBody(${names.map((n) => `__amtpW.${n}`).join(', ')});`,
+    `  const __amtpRun = __amtpRound.fresh`,
+    "    ? () => __amtpRt.fresh(__amtpRound, () => __amtpFreshBody(__amtpW), typeof jest === 'undefined' ? undefined : jest, require, __amtpW)",
+    `    : () => __amtpBody(${args});`,
     "  if (__amtpRound.title && typeof __amtpDescribe === 'function') __amtpDescribe(__amtpRound.title, __amtpRun);",
     '  else __amtpRun();',
     '}',
     '',
   ];
-  return { text: text.filter((l) => l !== '').join('\n') };
+  return text.filter((l) => l !== '').join('\n');
 }
 
 function scriptKind(ts: typeof TS, path: string): TS.ScriptKind {

@@ -6,13 +6,14 @@
 // - mutant rounds in a few batches, each ONE runner invocation over all test files, switching its
 //   mutants one after another with only the tests that reach each (schedule.ts);
 // - static mutants (reached while modules load) one invocation each, as the budget allows.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CancelledError } from '../../core/errors';
 import { runTests as realRunTests, type RunResult } from '../../frameworks/runner';
 import { mutantResults } from '../outcome';
 import { mergeCoverage, planMutants, readCoverage, widenStatics, type CoverageRound, type PlannedMutant } from '../rounds';
 import { schedule, type BatchRun, type TestOutcome } from '../schedule';
+import { stallLimit, watchStalls } from '../stall';
 import type { MutationOutcome, MutationRequest } from '../types';
 import { driverFile, labelOf, MUTANT_LABEL, type DriverRound } from './driver';
 import { instrumentJs } from './instrument';
@@ -26,6 +27,10 @@ const PER_TEST_MS: Record<string, number> = { mocha: 1, jest: 3, vitest: 2, 'nod
 interface JsRun {
   req: MutationRequest;
   sandbox: Sandbox;
+  /** the sandbox's real path (require.cache keys are real paths) */
+  root: string;
+  /** test files whose rounds can load the modules anew (CommonJS) */
+  freshFiles: Set<string>;
   /** test file → the case ids of its tests that are run against mutants */
   testsOf: Map<string, string[]>;
   /** test file → its original text */
@@ -37,7 +42,9 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
   const started = Date.now();
   const sources = new Map<string, string>();
   for (const t of req.targets) if (existsSync(join(req.workspace, t))) sources.set(t, readFileSync(join(req.workspace, t), 'utf8'));
+  const log = (m: string) => req.info?.(`mutation: ${m} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   const ins = await instrumentJs(sources, req.signal);
+  log(`instrumented ${ins.files.size} file(s), ${ins.mutants.length} mutant(s)`);
   const outcome: MutationOutcome = {
     tool: STRYKER_TOOL,
     mutants: [],
@@ -51,17 +58,30 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
   const sandbox = createSandbox(req.workspace);
   try {
     for (const [rel, text] of ins.files) sandbox.write(rel, text);
-    const run: JsRun = { req, sandbox, testsOf: new Map(), texts: new Map(), executions: 0 };
+    log(`sandbox of ${sandbox.files} file(s)`);
+    const run: JsRun = {
+      req,
+      sandbox,
+      root: realpathSync(sandbox.root),
+      freshFiles: new Set(),
+      testsOf: new Map(),
+      texts: new Map(),
+      executions: 0,
+    };
     const cov = await coverageRound(run, outcome);
+    log(`coverage round: ${cov.usable.size} test(s) usable, ${cov.staticIds.size} static mutant(s)`);
     const placed = ins.mutants.filter((m) => !m.filtered).map((m) => m.id);
     const { planned, noCoverage } = planMutants(placed, cov);
     widenStatics(planned, new Map(ins.mutants.map((m) => [m.id, m.file])), req.tests, cov.usable);
+    inProcessStatics(run, planned);
     const sched = await schedule(backend(run), planned, {
       deadline: started + req.budgetMs,
       startupMs: Math.max(200, cov.wallMs - [...cov.ms.values()].reduce((a, b) => a + b, 0)),
       perTestMs: PER_TEST_MS[req.plan.framework] ?? 3,
       invocationTimeoutMs: req.timeoutMs,
+      info: req.info,
     });
+    log(`${sched.invocations} mutant invocation(s)`);
     outcome.mutants = mutantResults(ins.mutants, planned, noCoverage, sched);
     outcome.executions = run.executions;
   } finally {
@@ -86,6 +106,7 @@ async function coverageRound(run: JsRun, outcome: MutationOutcome): Promise<Cove
       for (const id of ids) outcome.excludedTests.push({ caseId: id, reason: `its file cannot be driven: ${d.cannot}` });
       continue;
     }
+    if (d.fresh) run.freshFiles.add(file);
     sandbox.write(file, d.text);
     run.texts.set(file, text);
     run.testsOf.set(file, ids);
@@ -107,6 +128,22 @@ async function coverageRound(run: JsRun, outcome: MutationOutcome): Promise<Cove
   return { ...cov, usable, wallMs };
 }
 
+/** Cost of loading the modules under test again for a fresh round (a first guess). */
+const FRESH_ROUND_MS = 30;
+
+/** A static mutant whose tests all sit in CommonJS files runs in process, its round loading the modules anew. */
+function inProcessStatics(run: JsRun, planned: PlannedMutant[]): void {
+  const fileOf = new Map<string, string>();
+  for (const [file, ids] of run.testsOf) for (const id of ids) fileOf.set(id, file);
+  for (const p of planned.filter((x) => x.static)) {
+    const files = new Set(p.tests.map((t) => fileOf.get(t)));
+    if (!p.tests.length || [...files].some((f) => !f || !run.freshFiles.has(f))) continue;
+    p.static = false;
+    p.fresh = true;
+    p.costMs += FRESH_ROUND_MS * files.size;
+  }
+}
+
 function backend(run: JsRun) {
   return {
     runBatch: (batch: PlannedMutant[], timeoutMs: number) => runRounds(run, batch, {}, timeoutMs),
@@ -124,23 +161,68 @@ async function runRounds(run: JsRun, batch: PlannedMutant[], env: Record<string,
       const tests = m.tests.filter((t) => ids.includes(t));
       if (!tests.length) continue;
       // A static mutant is on for the whole process (the env): its round is a plain run of its tests.
-      rounds.push(
-        isStatic ? { mutant: null, tests } : { mutant: m.id, tests, label: labelOf(m.id), hitLimit: m.hitLimit, timeoutMs: m.timeoutMs },
-      );
+      const round = {
+        mutant: m.id,
+        tests,
+        label: labelOf(m.id),
+        hitLimit: m.hitLimit,
+        timeoutMs: m.timeoutMs,
+        ...(m.fresh ? { fresh: true } : {}),
+      };
+      rounds.push(isStatic ? { mutant: null, tests } : round);
     }
     if (!rounds.length) continue;
-    const d = driverFile(file, run.texts.get(file)!, run.req.plan.framework, { rounds });
+    const d = driverFile(file, run.texts.get(file)!, run.req.plan.framework, { rounds, progress: progressPrefix(run), root: run.root });
     if ('cannot' in d) continue;
     run.sandbox.write(file, d.text);
     files.push(file);
   }
   const t0 = Date.now();
   if (!files.length) return { results: [], timedOut: false, elapsedMs: 0 };
-  const result = await invoke(run, files, env, timeoutMs);
-  return { results: outcomes(result, isStatic ? batch[0].id : undefined), timedOut: result.timedOut, elapsedMs: Date.now() - t0 };
+  clearProgress(run);
+  const watch = watchStalls(() => readProgress(run), stallLimit(batch), run.req.signal);
+  try {
+    const result = await invoke(run, files, env, timeoutMs, watch.signal);
+    const stalled = watch.stalled();
+    const killed = result.timedOut || stalled.length > 0;
+    const hung = stalled.length ? stalled : result.timedOut ? readProgress(run).map((p) => p.split('\n')[0]) : [];
+    const results = isStatic ? [...outcomes(result, batch[0].id), ...loadFailures(run, result, batch[0])] : outcomes(result, undefined);
+    return { results, timedOut: killed, hung, elapsedMs: Date.now() - t0 };
+  } finally {
+    watch.stop();
+  }
 }
 
-async function invoke(run: JsRun, files: string[], env: Record<string, string>, timeoutMs: number): Promise<RunResult> {
+const progressPrefix = (run: JsRun) => join(run.sandbox.root, '.amtp-mutation', 'progress');
+
+function clearProgress(run: JsRun): void {
+  const dir = dirname(progressPrefix(run));
+  for (const f of readdirSync(dir)) if (f.startsWith('progress-')) rmSync(join(dir, f), { force: true });
+}
+
+/** What each runner process runs now ("mutant\ntest"; '' between tests), from its progress file. */
+function readProgress(run: JsRun): string[] {
+  const dir = dirname(progressPrefix(run));
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('progress-'))
+    .map((f) => {
+      try {
+        return readFileSync(join(dir, f), 'utf8');
+      } catch {
+        return '';
+      }
+    })
+    .filter((m) => m !== '');
+}
+
+/** One runner invocation in the sandbox; `signal` may stop it for a stall (then it is not a cancellation). */
+async function invoke(
+  run: JsRun,
+  files: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+  signal = run.req.signal,
+): Promise<RunResult> {
   const { req } = run;
   run.executions++;
   const result = await (req.runTests ?? realRunTests)(req.plan.framework, run.sandbox.root, files, {
@@ -148,11 +230,21 @@ async function invoke(run: JsRun, files: string[], env: Record<string, string>, 
     args: req.plan.args,
     env: { ...req.plan.env, ...env },
     timeoutMs,
-    signal: req.signal,
+    signal,
     onSpawn: req.onSpawn,
   });
-  if (result.cancelled) throw new CancelledError();
+  if (result.cancelled && (req.signal?.aborted || signal === req.signal)) throw new CancelledError();
   return result;
+}
+
+/** A static mutant's process whose test files do not even load: each of their tests kills it. */
+function loadFailures(run: JsRun, result: RunResult, m: PlannedMutant): BatchRun['results'] {
+  const failed = new Set(result.fileErrors.map((e) => e.file));
+  const out: BatchRun['results'] = [];
+  for (const [file, ids] of run.testsOf)
+    if (failed.has(file) || (!result.tests.length && result.exitCode !== 0 && !result.timedOut))
+      for (const test of m.tests.filter((t) => ids.includes(t))) out.push({ mutant: m.id, test, outcome: 'killed' });
+  return out;
 }
 
 /** The runner's report, per mutant (from the round's label, or the static mutant) and case id. */

@@ -15,6 +15,7 @@ import { mutationAssetPath } from '../assets';
 import { mutantResults } from '../outcome';
 import { planMutants, readCoverage, widenStatics, type CoverageRound, type PlannedMutant } from '../rounds';
 import { schedule, type BatchRun, type TestOutcome } from '../schedule';
+import { stallLimit, watchStalls } from '../stall';
 import type { MutationOutcome, MutationRequest } from '../types';
 import { instrumentPython } from './instrument';
 
@@ -60,6 +61,7 @@ export async function mutatePython(req: MutationRequest): Promise<MutationOutcom
       startupMs: Math.max(300, cov.wallMs - [...cov.ms.values()].reduce((a, b) => a + b, 0)),
       perTestMs: 3,
       invocationTimeoutMs: req.timeoutMs,
+      info: req.info,
     });
     outcome.mutants = mutantResults(ins.mutants, planned, noCoverage, sched);
     outcome.executions = run.executions;
@@ -101,13 +103,27 @@ function backend(run: PyRun) {
   const round = (m: PlannedMutant) => ({ mutant: m.id, tests: m.tests, hitLimit: m.hitLimit, timeoutMs: m.timeoutMs });
   const batch = async (mutants: PlannedMutant[], env: Record<string, string>, timeoutMs: number): Promise<BatchRun> => {
     const t0 = Date.now();
-    const { json, result } = await invoke(run, { mode: 'mutants', rounds: mutants.map(round) }, env, timeoutMs);
-    const rows = ((json as { results?: [string, string, string][] }).results ?? []).map(([mutant, test, outcome]) => ({
-      mutant,
-      test,
-      outcome: outcome as TestOutcome,
-    }));
-    return { results: rows, timedOut: result.timedOut, elapsedMs: Date.now() - t0 };
+    const progress = join(run.dir, `out-${run.executions + 1}.json.progress`);
+    const read = () => (existsSync(progress) ? [readFileSync(progress, 'utf8')] : []);
+    const watch = watchStalls(read, stallLimit(mutants), run.req.signal);
+    try {
+      const { json, result } = await invoke(run, { mode: 'mutants', rounds: mutants.map(round) }, env, timeoutMs, watch.signal);
+      const rows = ((json as { results?: [string, string, string][] }).results ?? []).map(([mutant, test, outcome]) => ({
+        mutant,
+        test,
+        outcome: outcome as TestOutcome,
+      }));
+      const hung = watch.stalled().length
+        ? watch.stalled()
+        : result.timedOut
+          ? read()
+              .map((p) => p.split('\n')[0])
+              .filter(Boolean)
+          : [];
+      return { results: rows, timedOut: result.timedOut || hung.length > 0, hung, elapsedMs: Date.now() - t0 };
+    } finally {
+      watch.stop();
+    }
   };
   return {
     runBatch: (mutants: PlannedMutant[], timeoutMs: number) => batch(mutants, {}, timeoutMs),
@@ -121,6 +137,7 @@ async function invoke(
   plan: { mode: string; rounds: unknown[] },
   env: Record<string, string>,
   timeoutMs: number,
+  signal = run.req.signal,
 ): Promise<{ json: unknown; result: RunResult }> {
   const { req, dir } = run;
   const n = ++run.executions;
@@ -136,9 +153,9 @@ async function invoke(
     env: { ...req.plan.env, ...env, PYTHONPATH: pythonPath, AMTP_MUTATION_PLAN: planFile },
     python: req.plan.python,
     timeoutMs,
-    signal: req.signal,
+    signal,
     onSpawn: req.onSpawn,
   });
-  if (result.cancelled) throw new CancelledError();
+  if (result.cancelled && (req.signal?.aborted || signal === req.signal)) throw new CancelledError();
   return { json: existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as unknown) : {}, result };
 }
