@@ -8,6 +8,7 @@ import type { MutationOutcome, MutationRequest } from './types';
 
 export type { MutantResult, MutationOutcome, MutationRequest, MutationTest } from './types';
 export { mutationRecord, mutationScore, skippedMutation } from './score';
+export { instrumentModules, MUTANT_SWITCH, survivorsByFunction, type FunctionSurvivors, type InstrumentedModule } from './guide';
 
 /** Runs the language's engine; a failure of the engine itself is an outcome with `skipped`, never a thrown error (cancellation aside). */
 export async function runMutation(req: MutationRequest): Promise<MutationOutcome> {
