@@ -21,7 +21,7 @@ export interface PlannedMutant {
   tests: string[];
   /** the module is loaded with it switched on: one process of its own */
   static: boolean;
-  /** a static mutant run in process: its round loads the modules under test anew (CommonJS test files) */
+  /** a static mutant run in process after all: its round loads the modules under test anew (CommonJS test files) */
   fresh?: boolean;
   /** a test that hits the mutant's switch more often than this fails (an endless loop) */
   hitLimit: number;

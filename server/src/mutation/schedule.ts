@@ -55,7 +55,7 @@ export async function schedule(backend: Backend, planned: PlannedMutant[], limit
   let perTest = limits.perTestMs;
   const cost = (m: PlannedMutant) => m.costMs + perTest * m.tests.length;
   const queue: PlannedMutant[][] = [];
-  const inProcess = planned.filter((m) => !m.static);
+  const inProcess = planned.filter((m) => !m.static || m.fresh);
   const total = inProcess.reduce((n, m) => n + cost(m), 0);
   // A few batches: a hang costs one batch, and the estimate is corrected between them.
   const target = Math.max(MIN_BATCH_MS, total / 3);
@@ -141,7 +141,7 @@ async function runStatics(
   cost: (m: PlannedMutant) => number,
 ): Promise<void> {
   const now = limits.now ?? Date.now;
-  for (const m of planned.filter((x) => x.static)) {
+  for (const m of planned.filter((x) => x.static && !x.fresh)) {
     if (limits.deadline - now() < limits.startupMs + cost(m)) {
       out.notRun.set(m.id, 'static');
       continue;

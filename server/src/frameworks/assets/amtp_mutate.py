@@ -75,6 +75,8 @@ def is_logging_call(node):
         return f.id == "print"
     if isinstance(f, ast.Attribute):
         owner = name_of(f.value)
+        if isinstance(f.value, ast.Call) and name_of(f.value.func) == "getLogger":
+            owner = "logger"  # logging.getLogger(__name__).debug(...)
         return owner in LOG_OBJECTS and (f.attr in LOG_METHODS or owner == "warnings")
     return False
 
@@ -112,7 +114,7 @@ class Instrumenter(ast.NodeTransformer):
              "endLine": node.end_lineno, "endColumn": node.end_col_offset}
         if self.ignored:
             m["status"] = "Ignored"
-            m["statusReason"] = self.ignored[-1]
+            m["statusReason"] = self.ignored[0]  # the outermost reason, as StrykerJS's ignorers do
         self.mutants.append(m)
         return None if self.ignored else mid
 

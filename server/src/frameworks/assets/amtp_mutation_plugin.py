@@ -145,7 +145,7 @@ def run_round(items, rnd, results):
             signal.setitimer(signal.ITIMER_REAL, 0)
             ns["active"], ns["limit"] = None, None
             progress("")
-        timed_out = timed_out or any(r.failed and "AmtpTimeout" in str(r.longrepr) for r in reports)
+        timed_out = timed_out or any(r.failed and ("AmtpTimeout" in str(r.longrepr) or "_AmtpHitLimit" in str(r.longrepr)) for r in reports)
         killed = timed_out or any(r.failed for r in reports)
         results.append([rnd["mutant"], cid, "timeout" if timed_out else "killed" if killed else "survived"])
 

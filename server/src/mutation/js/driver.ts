@@ -118,8 +118,9 @@ function driverText(
     'for (const __amtpRound of __amtpRt.rounds) {',
     `  const __amtpW = __amtpRt.wrappers(__amtpRound, { ${names.map((n) => `${n}: typeof ${n} === 'undefined' ? undefined : ${n}`).join(', ')} });`,
     `  const __amtpRun = __amtpRound.fresh`,
-    "    ? () => __amtpRt.fresh(__amtpRound, () => __amtpFreshBody(__amtpW), typeof jest === 'undefined' ? undefined : jest, require, __amtpW)",
-    `    : () => __amtpBody(${args});`,
+    // Block bodies: jest refuses a describe callback that returns a value.
+    "    ? () => { __amtpRt.fresh(__amtpRound, () => __amtpFreshBody(__amtpW), typeof jest === 'undefined' ? undefined : jest, require, __amtpW); }",
+    `    : () => { __amtpBody(${args}); };`,
     "  if (__amtpRound.title && typeof __amtpDescribe === 'function') __amtpDescribe(__amtpRound.title, __amtpRun);",
     '  else __amtpRun();',
     '}',

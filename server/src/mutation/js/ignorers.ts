@@ -33,11 +33,31 @@ const LOGGER_METHODS = new Set(['log', 'debug', 'info', 'warn', 'error', 'trace'
 const LOGGER_FUNCTIONS = new Set(['debug', 'log', 'trace', 'logDebug']);
 const JUMPS = new Set(['ReturnStatement', 'ThrowStatement', 'BreakStatement', 'ContinueStatement']);
 
+/**
+ * The branch a constant condition never takes is noted when its `if`/`while` is entered: by the time the
+ * branch is, the instrumenter has already replaced the condition with its mutant switches.
+ */
+const neverTaken = new WeakSet<object>();
+
 export const ACH_IGNORERS: Ignorer[] = [
   { shouldIgnore: (p) => (isLoggingCall(p.node) ? FILTER_REASONS.logging : undefined) },
-  { shouldIgnore: (p) => (isDeadCode(p) ? FILTER_REASONS.dead : undefined) },
+  {
+    shouldIgnore: (p) => {
+      noteDeadBranch(p.node);
+      return neverTaken.has(p.node) || isDeadCode(p) ? FILTER_REASONS.dead : undefined;
+    },
+  },
   { shouldIgnore: (p) => (isErrorMessageText(p) ? FILTER_REASONS.errorMessage : undefined) },
 ];
+
+/** `if (false) A else B`: A never runs (B does); `if (true) A else B`: B never runs; `while (0) A`: A never runs. */
+export function noteDeadBranch(n: BabelNode): void {
+  const test = node(n.test);
+  if (n.type === 'IfStatement') {
+    const dead = isFalsyLiteral(test) ? n.consequent : isTruthyLiteral(test) ? n.alternate : undefined;
+    if (dead && typeof dead === 'object') neverTaken.add(dead);
+  } else if (n.type === 'WhileStatement' && isFalsyLiteral(test) && n.body && typeof n.body === 'object') neverTaken.add(n.body);
+}
 
 const node = (v: unknown): BabelNode | undefined =>
   v && typeof v === 'object' && typeof (v as BabelNode).type === 'string' ? (v as BabelNode) : undefined;
@@ -63,13 +83,10 @@ function lastName(e: BabelNode | undefined): string | undefined {
   return undefined;
 }
 
-/** The branch of `if (false)` / `while (0)`, and statements after a `return`, `throw`, `break` or `continue` in the same block. */
+/** Statements after a `return`, `throw`, `break` or `continue` in the same block (constant conditions: noteDeadBranch). */
 export function isDeadCode(p: NodePath): boolean {
   const parent = p.parentPath?.node;
   if (!parent) return false;
-  if ((parent.type === 'IfStatement' && p.key === 'consequent') || (parent.type === 'WhileStatement' && p.key === 'body'))
-    return isFalsyLiteral(node(parent.test));
-  if (parent.type === 'IfStatement' && p.key === 'alternate') return isTruthyLiteral(node(parent.test));
   if ((parent.type === 'BlockStatement' || parent.type === 'Program') && Array.isArray(parent.body)) {
     // A function declaration is hoisted: callable from before the jump.
     if (p.node.type === 'FunctionDeclaration') return false;

@@ -138,7 +138,6 @@ function inProcessStatics(run: JsRun, planned: PlannedMutant[]): void {
   for (const p of planned.filter((x) => x.static)) {
     const files = new Set(p.tests.map((t) => fileOf.get(t)));
     if (!p.tests.length || [...files].some((f) => !f || !run.freshFiles.has(f))) continue;
-    p.static = false;
     p.fresh = true;
     p.costMs += FRESH_ROUND_MS * files.size;
   }
@@ -154,7 +153,7 @@ function backend(run: JsRun) {
 /** One invocation: each test file's driver with the rounds of the mutants its tests reach. */
 async function runRounds(run: JsRun, batch: PlannedMutant[], env: Record<string, string>, timeoutMs: number): Promise<BatchRun> {
   const files: string[] = [];
-  const isStatic = batch.length === 1 && batch[0].static;
+  const isStatic = batch.length === 1 && batch[0].static && !batch[0].fresh;
   for (const [file, ids] of run.testsOf) {
     const rounds: DriverRound[] = [];
     for (const m of batch) {
