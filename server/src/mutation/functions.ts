@@ -21,6 +21,8 @@ export function functionAt(file: string, source: string, line: number): Function
 const lineOf = (source: string, offset: number) => source.slice(0, offset).split('\n').length;
 
 function span(source: string, name: string, from: number, to: number): FunctionSpan {
+  // A Python block's node runs to the next line's start: the function ends at its last character.
+  while (to > from && /\s/.test(source[to - 1])) to--;
   const startLine = lineOf(source, from);
   const endLine = lineOf(source, to);
   return {

@@ -1,6 +1,6 @@
 // The guide (docs/mutation.md, issue 23 point 4): what the offline search and the LLM rounds can ask
 // of the mutation engine, without running a test.
-// - For the offline search (server/src/search/): a module's mutants and its instrumented text, to load
+// - For the offline search (the call-sequence generator): a module's mutants and its instrumented text, to load
 //   in a sandbox child instead of the module, where one switch turns a mutant on and the child reads
 //   which mutants a call reached (MUTANT_SWITCH says where, per language).
 // - For the LLM rounds: per function, its surviving mutants as unified diffs with the function source.

@@ -4,7 +4,8 @@
 //   is corrected after every batch from what the batch really took;
 // - an invocation that is killed (a mutant hung its test in a way no in-process limit caught) has its
 //   batch cut in halves and run again, down to the one mutant, which is then a timeout (killed);
-// - static mutants (reached while modules load) one invocation each, with what budget is left.
+// - static mutants (reached while modules load) last: first those whose round reloads the modules in
+//   process, then those that need one invocation each, with what budget is left.
 // What the budget does not reach is `not_run`, with the reason.
 import type { PlannedMutant } from './rounds';
 
@@ -55,7 +56,8 @@ export async function schedule(backend: Backend, planned: PlannedMutant[], limit
   let perTest = limits.perTestMs;
   const cost = (m: PlannedMutant) => m.costMs + perTest * m.tests.length;
   const queue: PlannedMutant[][] = [];
-  const inProcess = planned.filter((m) => !m.static || m.fresh);
+  // Static mutants cost a module reload each (fresh) or a process each: the others go first.
+  const inProcess = [...planned.filter((m) => !m.static), ...planned.filter((m) => m.static && m.fresh)];
   const total = inProcess.reduce((n, m) => n + cost(m), 0);
   // A few batches: a hang costs one batch, and the estimate is corrected between them.
   const target = Math.max(MIN_BATCH_MS, total / 3);

@@ -1,0 +1,103 @@
+// The mutant driver (server/src/mutation/js/driver.ts): a test file rewritten so one runner process
+// runs its tests against many mutants. Which files it can take, and that what it writes is valid code
+// (the real runs are in test/integration/mutationRealRuns.test.ts).
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { driverFile, labelOf, MUTANT_LABEL } from '../../server/src/mutation/js/driver';
+
+const rounds = [
+  { mutant: null, tests: ['tc_000000000001'] },
+  { mutant: '7', tests: ['tc_000000000001'], label: labelOf('7'), hitLimit: 10_000, timeoutMs: 5000 },
+];
+
+function checks(text: string, ext: string): void {
+  const dir = mkdtempSync(join(tmpdir(), 'amtp-driver-'));
+  try {
+    const file = join(dir, `driver${ext}`);
+    writeFileSync(file, text);
+    const r = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });
+    assert.equal(r.status, 0, `${r.stderr}\n${text}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('mutant driver', () => {
+  it('keeps a CommonJS file requires at the top and calls its tests once per round; its rounds may reload modules', () => {
+    const src = [
+      "const assert = require('node:assert');",
+      "const { f } = require('../src/f.js');",
+      "describe('f', () => {",
+      '  beforeEach(() => {});',
+      "  it('tc_000000000001: f works', () => assert.equal(f(), 1));",
+      '});',
+    ].join('\n');
+    const d = driverFile('test/f.test.js', src, 'mocha', {
+      rounds: [...rounds, { ...rounds[1], mutant: '8', label: labelOf('8'), fresh: true }],
+      root: '/sandbox',
+    });
+    assert.ok('text' in d);
+    assert.equal(d.fresh, true);
+    assert.match(d.text, /^const assert = require\('node:assert'\);\nconst \{ f \} = require\('\.\.\/src\/f\.js'\);/);
+    assert.match(d.text, /function __amtpBody\(it, beforeEach\) \{/);
+    assert.match(d.text, /function __amtpFreshBody\(__amtpW\) \{/);
+    checks(d.text, '.cjs');
+    assert.equal(MUTANT_LABEL.exec('f [amtp-mutant 12] tc_000000000001: f works')?.[1], '12');
+  });
+
+  it('takes an ES module file (imports stay where they are) but never reloads its modules', () => {
+    const src = [
+      "import { describe, it, expect } from 'vitest';",
+      "import f from '../src/f.js';",
+      "it('tc_000000000001: f', () => expect(f()).toBe(1));",
+    ].join('\n');
+    const d = driverFile('test/f.test.mjs', src, 'vitest', { rounds });
+    assert.ok('text' in d && d.fresh === false);
+    assert.match(d.text, /import \{ describe as __amtpDescribe \} from 'vitest';/);
+    checks(d.text, '.mjs');
+    assert.deepEqual(driverFile('test/f.test.mjs', src, 'vitest', { rounds: [{ ...rounds[1], fresh: true }] }), {
+      cannot: 'a round loads its modules anew, which an ES module cannot',
+    });
+  });
+
+  it('runs ava tests one after another, the mutant in their names', () => {
+    const src = ["const test = require('ava');", "test('tc_000000000001: f', (t) => t.pass());"].join('\n');
+    const d = driverFile('test/f.test.js', src, 'ava', { rounds });
+    assert.ok('text' in d);
+    assert.match(d.text, /"serial":true/);
+    assert.match(d.text, /"prefix":"\[amtp-mutant 7\] "/);
+    assert.match(d.text, /const __amtpDescribe = undefined;/);
+    checks(d.text, '.cjs');
+  });
+
+  it('does not shadow a name the file declares itself', () => {
+    const src = [
+      "const { test: t } = require('node:test');",
+      'const test = 1;',
+      "t('tc_000000000001: x', () => {});",
+      "it('tc_000000000001: y', () => {});",
+    ].join('\n');
+    const d = driverFile('test/x.test.js', src, 'node-test', { rounds });
+    assert.ok('text' in d);
+    assert.match(d.text, /function __amtpBody\(it\) \{/);
+    checks(d.text, '.cjs');
+  });
+
+  it('says why it cannot take a file: exports, a top-level await, no registrar it can wrap', () => {
+    assert.deepEqual(driverFile('a.test.js', "export const x = 1;\nit('tc_000000000001', () => {});", 'mocha', { rounds }), {
+      cannot: 'it exports something',
+    });
+    assert.deepEqual(driverFile('a.test.mjs', "import t from 'x';\nawait t();\nit('tc_000000000001', () => {});", 'mocha', { rounds }), {
+      cannot: 'it awaits at its top level',
+    });
+    assert.deepEqual(
+      driverFile('a.test.js', "const t = require('tap');\nt.test('tc_000000000001', async () => {});", 'node-tap', { rounds }),
+      {
+        cannot: 'it registers no test through it(), test() or specify() at its top level',
+      },
+    );
+  });
+});
