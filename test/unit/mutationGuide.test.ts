@@ -131,7 +131,7 @@ describe('mutation guide', function () {
         '',
       ].join('\n'),
     );
-    assert.match(groups[2].mutants[0].diff, /^-        return self\.size \+ by$/m);
-    assert.match(groups[2].mutants[0].diff, /^\+        return self\.size - by$/m);
+    assert.match(groups[2].mutants[0].diff, /^- {8}return self\.size \+ by$/m);
+    assert.match(groups[2].mutants[0].diff, /^\+ {8}return self\.size - by$/m);
   });
 });

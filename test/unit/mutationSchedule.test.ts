@@ -43,7 +43,7 @@ function backend(killers: Record<string, string[]>, hangs: string[] = [], log: s
     );
     return { results, timedOut: false, elapsedMs: 100 };
   };
-  return { runBatch: run, runStatic: run };
+  return { runBatch: run, runStatic: (m) => run([m]) };
 }
 
 describe('mutation rounds, budget and score', () => {
