@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 
 const only = process.argv.slice(2);
-const benches = ['boundary', 'batches', 'scoped'].filter((b) => !only.length || only.includes(b));
+const benches = ['boundary', 'batches', 'scoped', 'mutation'].filter((b) => !only.length || only.includes(b));
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;
   await build({
@@ -21,6 +21,8 @@ for (const name of benches) {
     logLevel: 'warning',
   });
   cpSync(ASSETS_DIR, 'bench/.work/assets', { recursive: true });
+  // The mutation engine starts the StrykerJS instrumenter's bundle from beside its own (npm run bench builds dist/ first).
+  if (existsSync('dist/mutationWorker.js')) cpSync('dist/mutationWorker.js', 'bench/.work/mutationWorker.js');
   const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
