@@ -26,7 +26,7 @@ export function mutantResults(
     const p = plan.get(m.id);
     const common = { ...base, killedBy: [] as string[], coveredBy: p?.tests ?? [], ...(p?.static ? { static: true } : {}) };
     if (filtered) return { ...common, status: 'filtered', reason: filtered };
-    if (none.has(m.id)) return { ...common, status: 'no_coverage' };
+    if (none.has(m.id) || (p && !p.tests.length)) return { ...common, status: 'no_coverage' };
     if (hung.has(m.id)) return { ...common, status: 'timeout', killedBy: [...common.coveredBy], reason: 'its runner process hung' };
     const notRun = run.notRun.get(m.id);
     if (notRun) return { ...common, status: 'not_run', reason: NOT_RUN_REASONS[notRun] ?? notRun };

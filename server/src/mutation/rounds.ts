@@ -105,15 +105,14 @@ export function planMutants(ids: string[], cov: CoverageRound): { planned: Plann
   return { planned, noCoverage };
 }
 
-/** A static mutant runs with its whole module switched: every test of that module may notice, not only those that reached it. */
-export function widenStatics(
-  planned: PlannedMutant[],
-  fileOf: Map<string, string>,
-  tests: { caseId: string; target?: string }[],
-  usable: Set<string>,
-): void {
+/**
+ * A static mutant changes what a module is once loaded, so any test of any module that loads it may
+ * notice (as StrykerJS runs every test against a static mutant): it runs with every usable test.
+ */
+export function widenStatics(planned: PlannedMutant[], cov: Pick<CoverageRound, 'usable' | 'ms'>): void {
+  const all = [...cov.usable].sort();
   for (const p of planned.filter((x) => x.static)) {
-    const extra = tests.filter((t) => t.target === fileOf.get(p.id) && usable.has(t.caseId)).map((t) => t.caseId);
-    p.tests = [...new Set([...p.tests, ...extra])].sort();
+    p.tests = [...new Set([...p.tests, ...all])].sort();
+    p.costMs = p.tests.reduce((n, t) => n + (cov.ms.get(t) ?? 0), 0);
   }
 }

@@ -72,7 +72,7 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
     log(`coverage round: ${cov.usable.size} test(s) usable, ${cov.staticIds.size} static mutant(s)`);
     const placed = ins.mutants.filter((m) => !m.filtered).map((m) => m.id);
     const { planned, noCoverage } = planMutants(placed, cov);
-    widenStatics(planned, new Map(ins.mutants.map((m) => [m.id, m.file])), req.tests, cov.usable);
+    widenStatics(planned, cov);
     inProcessStatics(run, planned);
     const sched = await schedule(backend(run), planned, {
       deadline: started + req.budgetMs,

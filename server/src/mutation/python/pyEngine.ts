@@ -55,7 +55,7 @@ export async function mutatePython(req: MutationRequest): Promise<MutationOutcom
       ins.mutants.filter((m) => !m.filtered).map((m) => m.id),
       cov,
     );
-    widenStatics(planned, new Map(ins.mutants.map((m) => [m.id, m.file])), req.tests, cov.usable);
+    widenStatics(planned, cov);
     const sched = await schedule(backend(run), planned, {
       deadline: started + req.budgetMs,
       startupMs: Math.max(300, cov.wallMs - [...cov.ms.values()].reduce((a, b) => a + b, 0)),
