@@ -2,7 +2,16 @@
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
 import { describeFileMutation, fileMutationLines } from './model/mutation';
-import { caseIcon, describeCase, PINNED_NOTE, describeRun, runHealthLines, type RunsModel, type TreeNode } from './model/runsModel';
+import {
+  caseIcon,
+  describeCase,
+  PINNED_NOTE,
+  describeRun,
+  runHealthLines,
+  verificationLines,
+  type RunsModel,
+  type TreeNode,
+} from './model/runsModel';
 
 const STATUS_ICON: Record<P.CaseStatus, [string, string?]> = {
   planned: ['circle-outline'],
@@ -53,6 +62,7 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
         `provider ${run.params.provider}`,
         run.reason,
         run.testCommand && `test command: ${run.testCommand}`,
+        ...verificationLines(run),
         ...runHealthLines(run),
       ]
         .filter(Boolean)

@@ -36,8 +36,8 @@ describe('the sample workspace (README main command)', function () {
       // file, or its test was dropped because it added no coverage nor killed a mutant the kept tests
       // do not (with that reason on record).
       const content = await fsp.readFile(path.join(ws, s.files[0].path), 'utf8');
-      const plan = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
-      assert.equal(plan[0].runId, s.runId);
+      const { runs } = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
+      assert.equal(runs[0].runId, s.runId);
       for (const call of ["parseDuration('2h')", 'formatBytes(1536)', 'clamp(5, 0, 3)', "slugify('Hello, World!')"]) {
         const dropped = v.results.some(
           (r: { outcome: string; reason?: string; test?: string }) =>

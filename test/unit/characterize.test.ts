@@ -10,7 +10,8 @@ import { characterizeModule, type CharCase } from '../../server/src/characterize
 import { candidateInputs, FIXED_SEED } from '../../server/src/characterize/inputs';
 import { CHAR_PREFIX, renderNodeTest } from '../../server/src/characterize/render';
 import { characterizeApproved } from '../../server/src/characterize/run';
-import { runInSandbox, scrubbedEnv, type CallResult } from '../../server/src/characterize/sandbox';
+import { runInSandbox, type CallResult } from '../../server/src/characterize/sandbox';
+import { childEnv } from '../../server/src/util/childEnv';
 import { greedySelect } from '../../server/src/characterize/select';
 import { jsLiteral, tag } from '../../server/src/characterize/values';
 import { approveAll, deferAll } from '../../server/src/gateway/approvers';
@@ -84,9 +85,9 @@ describe('characterization sandbox', () => {
     try {
       const r = await one('secret', []);
       assert.equal(r.kind === 'return' && r.value, 'absent');
-      const env = scrubbedEnv(
+      const env = childEnv(
+        { home: '/tmp/h' },
         { PATH: '/bin', OPENAI_API_KEY: 'x', GITHUB_TOKEN: 'y', AWS_SECRET_ACCESS_KEY: 'z', HOME: '/home/me' },
-        '/tmp/h',
       );
       assert.deepEqual(
         Object.keys(env).filter((k) => /KEY|TOKEN|SECRET/.test(k)),

@@ -31,7 +31,17 @@ describe('docs/verifier.md: only what exists', () => {
   it('every CLI flag in the settings table is a flag of amtp generate', () => {
     const flags = new Set(flagsOf('generate').map((f) => `--${f}`));
     const named = settingsRows().flatMap((r) => [...r[1].matchAll(/--[a-z-]+/g)].map((m) => m[0]));
-    assert.deepEqual(named, ['--verify', '--no-verify', '--runs', '--test-timeout', '--mutation', '--no-mutation', '--mutation-budget']);
+    assert.deepEqual(named, [
+      '--verify',
+      '--no-verify',
+      '--runs',
+      '--test-timeout',
+      '--mutation',
+      '--no-mutation',
+      '--mutation-budget',
+      '--rounds',
+      '--round-tokens',
+    ]);
     for (const f of named) assert.ok(flags.has(f), `${f} is not a flag of generate`);
   });
 
@@ -51,6 +61,8 @@ describe('docs/verifier.md: only what exists', () => {
     assert.match(byWhat.get('per-test coverage measurement')!, new RegExp(`up to ${DEFAULT_VERIFY.maxCoverageRuns} tests`));
     assert.equal(byWhat.get('mutation analysis (the keep rule, the score)'), DEFAULT_MUTATION.enabled ? '**on**' : 'off');
     assert.equal(byWhat.get('time budget of the mutation phase'), `${DEFAULT_MUTATION.budgetSeconds} s`);
+    assert.match(byWhat.get('coverage rounds after verification')!, new RegExp(`^${DEFAULT_VERIFY.rounds} `));
+    assert.equal(byWhat.get('prompt tokens all rounds share'), String(DEFAULT_VERIFY.roundTokens));
   });
 
   it('every source file it cites exists', () => {

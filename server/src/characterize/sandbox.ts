@@ -1,13 +1,18 @@
 // Runs calls into one workspace module in a child Node process (the harness,
 // server/src/frameworks/assets/amtp.char-harness.cjs) under the rules in docs/characterization.md:
-// a temporary HOME and cwd, an env without secrets, no network but loopback (amtp.char-nonet.cjs),
-// a heap limit, and a per-call timeout after which the whole process group is killed (as
-// server/src/frameworks/runner.ts `exec` does) and the remaining calls go to a fresh child.
+// a temporary HOME and cwd, an env without secrets (util/childEnv.ts), no network but loopback (the
+// in-process guard amtp.char-nonet.cjs, and for the processes the module starts the confinement of
+// frameworks/run/confine.ts), a heap limit, and a per-call timeout after which the whole process
+// group is killed (as server/src/frameworks/runner.ts `exec` does) and the remaining calls go to a
+// fresh child.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assetFile } from '../frameworks/assets';
+import { confined } from '../frameworks/run/confine';
+import { childEnv } from '../util/childEnv';
 import type { Tagged } from './values';
 
 export interface SandboxCall {
@@ -47,26 +52,8 @@ export interface SandboxLimits {
 
 export const DEFAULT_LIMITS: SandboxLimits = { callTimeoutMs: 2000, maxOldSpaceMb: 256, bound: 200 };
 
-/** Names of env variables that are never passed to code AMTP runs (keys, tokens, passwords, cloud creds). */
-const SECRET_NAME =
-  /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|SESSION|COOKIE|PRIVATE|^AWS_|^AZURE_|^GCP_|^GOOGLE_|^OPENAI|^ANTHROPIC|^NPM_CONFIG_|^GH_|^GITHUB_/i;
-/** Only these survive at all: enough for node to run, nothing that identifies the user. */
-const KEPT = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'];
-
-export function scrubbedEnv(source: NodeJS.ProcessEnv, home: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of KEPT) {
-    const v = source[k];
-    if (v !== undefined && !SECRET_NAME.test(k)) env[k] = v;
-  }
-  return { ...env, HOME: home, USERPROFILE: home, TMPDIR: home, TZ: 'UTC', FORCE_COLOR: '0', NO_COLOR: '1' };
-}
-
-export function assetPath(name: string): string {
-  // From source the assets sit in ../frameworks/assets; in the bundles esbuild.mjs copies them to dist/assets.
-  const fromSource = join(__dirname, '..', 'frameworks', 'assets', name);
-  return existsSync(fromSource) ? fromSource : join(__dirname, 'assets', name);
-}
+/** What a characterization child gets beside childEnv's allow-list: UTC, so pinned dates do not depend on the machine. */
+export const SANDBOX_VARS = { TZ: 'UTC', FORCE_COLOR: '0', NO_COLOR: '1' };
 
 /** Runs every call (in order) and returns one result per call; never throws for what the module does. */
 export async function runInSandbox(
@@ -81,8 +68,8 @@ export async function runInSandbox(
     args: [
       `--max-old-space-size=${limits.maxOldSpaceMb}`,
       '--require',
-      assetPath('amtp.char-nonet.cjs'),
-      assetPath('amtp.char-harness.cjs'),
+      assetFile('amtp.char-nonet.cjs'),
+      assetFile('amtp.char-harness.cjs'),
       jobFile,
     ],
   });
@@ -127,11 +114,12 @@ export async function oneChild(
   const token = `AMTP-CHAR-${randomUUID()}`;
   const jobFile = join(home, 'job.json');
   writeFileSync(jobFile, JSON.stringify({ ...job, token, calls }));
-  const { command, args } = start(jobFile);
+  const harness = start(jobFile);
+  const c = confined(harness.command, harness.args, SANDBOX_VARS);
   try {
-    const child = spawn(command, args, {
+    const child = spawn(c.command, c.args, {
       cwd: home,
-      env: scrubbedEnv(process.env, home),
+      env: childEnv({ home, set: c.set }),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

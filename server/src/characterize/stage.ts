@@ -10,11 +10,13 @@ import { crashPoint } from '../core/faults';
 import type { CharacterizationRecord, RunRecord } from '../core/run';
 import type { Characterization, ModuleCharacterizationDoc, TestCase } from '../contracts/types';
 import { requireValid } from '../contracts/validate';
+import { confinementPhrase, networkConfinement } from '../frameworks/run/confine';
 import { runWideApprovalId } from '../gateway/approvers';
 import type { Stage, StageContext } from '../pipeline/stage';
 import type { ModuleCharacterization } from './characterize';
 import { charToTestCase } from './case';
-import { characterizerFor } from './language';
+import { characterizerFor, type Characterizer } from './language';
+import type { CharRunAccess } from '../pipeline/deps';
 import { pyCharToTestCase } from './python/case';
 import { characterizeApproved, type CharRunResult } from './run';
 import { charJobs, type CharJob } from './targets';
@@ -35,7 +37,7 @@ export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharac
     const reach = job.reach.get(c.path.join('.'));
     if (!reach) continue;
     const tc = job.language === 'python' ? pyCharToTestCase(c, job.module) : charToTestCase(c, job.module, language, reach);
-    if (seen.has(tc.id)) continue;
+    if (!tc || seen.has(tc.id)) continue;
     seen.add(tc.id);
     cases.push(tc);
     reach.replaces.forEach((id) => replaces.add(id));
@@ -74,7 +76,7 @@ export const characterizeStage: Stage = async (ctx) => {
   }
   await save((r) => {
     r.stage = 'characterize';
-    r.characterization = fresh({ modules: r.characterization?.modules ?? [] });
+    r.characterization = fresh({ modules: r.characterization?.modules ?? [], confinement: networkConfinement() });
   });
   const result = await runJobs(ctx, runnable);
   if (!result.ran) return stopped(ctx, result.decision);
@@ -94,11 +96,11 @@ async function runJobs(ctx: StageContext, runnable: CharJob[]): Promise<CharRunR
   return characterizeApproved(
     ctx.gateway,
     deps.workspace,
-    runnable.map((j) => ({ modulePath: abs(j), targets: j.targets, characterizer: characterizerFor(j.language) })),
+    runnable.map((j) => ({ modulePath: abs(j), targets: j.targets, characterizer: tapped(deps.charRuns, j) })),
     {
       trusted: () => !deps.canExecute || deps.canExecute(),
       approvalId: runWideApprovalId(runId, 'tests.run'),
-      summary: `Run workspace code: ${n} module(s) in a sandbox to pin what their undocumented functions do (characterization tests), then the tests this run writes (one approval covers both)`,
+      summary: `Run workspace code: ${n} module(s) in a sandbox (${confinementPhrase()}) to pin what their undocumented functions do (characterization tests), then the tests this run writes (one approval covers both)`,
       signal: deps.signal,
       skip: new Set(runnable.filter((j) => finished.has(j.module)).map(abs)),
       done: async (m) => {
@@ -113,6 +115,14 @@ async function runJobs(ctx: StageContext, runnable: CharJob[]): Promise<CharRunR
       },
     },
   );
+}
+
+/** The module's engine, through the recording's tap or the replay's answers when there is one. */
+function tapped(access: CharRunAccess | undefined, j: CharJob): Characterizer | undefined {
+  const engine = characterizerFor(j.language);
+  if (!engine || !access) return engine;
+  return (modulePath, root, targets, opts) =>
+    access.run({ module: j.module, targets }, root, () => engine(modulePath, root, targets, opts));
 }
 
 async function stopped(ctx: StageContext, decision: string): Promise<void> {

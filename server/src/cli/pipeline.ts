@@ -49,6 +49,9 @@ export interface RunOptions {
   /** run undocumented functions to pin what they do (default on) */
   characterize?: boolean;
   runs?: number;
+  /** coverage rounds after verification, and the prompt tokens they share */
+  rounds?: number;
+  roundTokens?: number;
   testTimeout?: number;
   /** mutation analysis while verifying (default on) and its budget in seconds */
   mutation?: boolean;
@@ -84,6 +87,8 @@ export function runParams(o: RunOptions): RunParams {
     ...DEFAULT_VERIFY,
     enabled: o.verify !== false,
     ...(o.runs !== undefined ? { runs: o.runs } : {}),
+    ...(o.rounds !== undefined ? { rounds: o.rounds } : {}),
+    ...(o.roundTokens !== undefined ? { roundTokens: o.roundTokens } : {}),
     ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
     mutation: { enabled: o.mutation !== false, budgetSeconds: o.mutationBudget ?? DEFAULT_MUTATION.budgetSeconds },
   };

@@ -1,6 +1,6 @@
 import type { RunStore } from './store';
 import type { MutationRecord } from '../core/mutation';
-import type { BranchRecord, RunRecord } from '../core/run';
+import type { BranchRecord, Confinement, DocIssue, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -33,6 +33,8 @@ export interface RunSummary {
   verification?: {
     status: string;
     reason?: string;
+    /** AMTP's own module loader ran the tests: what the project's own command needs to run them */
+    loaderNote?: string;
     /** runs required per test */
     runs: number;
     /** runner invocations made */
@@ -60,8 +62,13 @@ export interface RunSummary {
       target?: { min: number; met: boolean };
     };
     quarantineFiles: string[];
+    /** documented examples that throw where their docs show a value (apart from possible bugs) */
+    docIssues: ({ caseId: string } & DocIssue)[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
+    /** coverage rounds after verification: functions they aimed at, batches (sessions), new tests written and kept */
+    rounds?: { round: number; targets: number; batches: number; written: number; kept: number }[];
+    roundsStopped?: string;
   };
   /** present once the characterize stage ran or was skipped (with the reason): pinned current behaviour, docs/characterization.md */
   characterization?: {
@@ -80,6 +87,8 @@ export interface RunSummary {
     /** characterization tests the verifier kept (passing every run); absent before verification */
     kept?: number;
   };
+  /** how the workspace code the run executes (characterization, the test runs) is confined: network namespace or Node guard */
+  confinement?: Confinement;
   /** present when the run was asked to commit (--commit): the branch made, or why not */
   branch?: BranchRecord;
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
@@ -94,18 +103,23 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
   if (gen?.artifactId) {
     // The plan the engineer got: characterization cases in place of the existence checks they replaced.
     const content = await testPlan(store, run);
+    // A smoke case whose written test calls its target checks behaviour (verifier/existenceChecks.ts).
+    const behaviour = new Set(run.verification?.behaviourChecks ?? []);
     cases = content.cases.map((c) => ({
       id: c.id,
       priority: c.priority,
       title: c.title,
       kind: c.kind,
-      existenceOnly: isExistenceOnly(c),
+      existenceOnly: isExistenceOnly(c) && !behaviour.has(c.id),
       ...(isCharacterizationCase(c) ? { characterization: true } : {}),
     }));
   }
-  const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
+  const planned = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
     ? (await store.agentOutput(run, 'engineer')).layout_note
     : undefined;
+  // Files the runner did not collect where they were written, found by running them (verifier/placePhase.ts).
+  const found = (run.verification?.places ?? []).map((p) => `${p.reason}.`);
+  const layoutNote = [planned, ...found].filter(Boolean).join(' ') || undefined;
   return {
     runId: run.id,
     status: run.status,
@@ -124,10 +138,16 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
     ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
     ...(run.characterization ? { characterization: characterizationSummary(run, cases) } : {}),
+    ...confinementOf(run),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
     usage: runUsage(run),
     health: runHealth(run),
   };
+}
+
+function confinementOf(run: RunRecord): Pick<RunSummary, 'confinement'> {
+  const c = run.verification?.confinement ?? run.characterization?.confinement;
+  return c ? { confinement: { ...c } } : {};
 }
 
 function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): NonNullable<RunSummary['characterization']> {
@@ -157,6 +177,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
   return {
     status: v.status,
     reason: v.reason,
+    ...(v.loaderNote ? { loaderNote: v.loaderNote } : {}),
     runs: v.runs,
     executions: v.executions,
     filters: v.filters.map((f) => ({ ...f })),
@@ -171,8 +192,21 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     coverage: coverageSummary(v.coverage),
     ...(v.mutation ? { mutation: structuredClone(v.mutation) } : {}),
     quarantineFiles: v.quarantineFiles,
+    docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
+    ...(v.rounds
+      ? {
+          rounds: v.rounds.map((r) => ({
+            round: r.round,
+            targets: r.targets,
+            batches: r.batches.filter((b) => b.status !== 'skipped').length,
+            written: r.batches.reduce((n, b) => n + b.written, 0),
+            kept: r.kept,
+          })),
+        }
+      : {}),
+    ...(v.roundsStopped ? { roundsStopped: v.roundsStopped } : {}),
   };
 }
 

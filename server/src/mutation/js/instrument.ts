@@ -1,6 +1,6 @@
 // Runs the StrykerJS instrumenter (instrumentWorker.ts) in a child process: dist/mutationWorker.js
-// beside this bundle, or, run from source (tests), instrumentWorker.ts through tsx. The child gets no
-// env but PATH and an empty temporary cwd, and file names under that folder: babel, which looks for
+// beside this bundle, or, run from source (tests), instrumentWorker.ts through tsx. The child gets the
+// allow-list env of util/childEnv.ts (no secret) with an empty temporary cwd as its HOME, and file names under that folder: babel, which looks for
 // a project's babel config from the cwd and the file's folder, finds none, and no secret is in reach.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InstrumentAnswer, WorkerMutant } from './instrumentWorker';
 import type { Mutant } from '../types';
+import { childEnv } from '../../util/childEnv';
 
 export interface InstrumentedFiles {
   /** workspace-relative path → instrumented text */
@@ -77,7 +78,7 @@ export function textAt(source: string, start: { line: number; column: number }, 
 
 function runWorker(input: string, cwd: string, signal?: AbortSignal): Promise<InstrumentAnswer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, workerCommand(), { cwd, env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, workerCommand(), { cwd, env: childEnv({ home: cwd }), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const onAbort = () => child.kill('SIGKILL');

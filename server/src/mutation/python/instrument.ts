@@ -1,6 +1,6 @@
 // Lists the mutants of Python modules with AMTP's `ast` instrumenter
-// (server/src/frameworks/assets/amtp_mutate.py), run by the project's interpreter with no env but PATH,
-// from an empty temporary folder, in isolated mode (-I: neither the cwd nor the user's site is on
+// (server/src/frameworks/assets/amtp_mutate.py), run by the project's interpreter with the allow-list env of
+// util/childEnv.ts (no secret; HOME is the empty temporary folder it runs from), in isolated mode (-I: neither the cwd nor the user's site is on
 // sys.path). The ids it gives each file (from `firstId` on) are the ones the pytest plugin places when
 // it instruments the same file again as it is imported.
 import { spawn } from 'node:child_process';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mutationAssetPath } from '../assets';
 import type { Mutant } from '../types';
+import { childEnv } from '../../util/childEnv';
 
 interface PyMutant {
   id: string;
@@ -71,7 +72,7 @@ function run(python: string, input: string, cwd: string, signal?: AbortSignal): 
   return new Promise((resolve, reject) => {
     const child = spawn(python, ['-I', mutationAssetPath('amtp_mutate.py')], {
       cwd,
-      env: { PATH: process.env.PATH ?? '' },
+      env: childEnv({ home: cwd }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
