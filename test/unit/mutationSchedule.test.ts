@@ -3,9 +3,9 @@
 // what each invocation reports; the real runners are driven in test/integration/mutationRealRuns.test.ts.
 import { strict as assert } from 'node:assert';
 import { mutantResults } from '../../server/src/mutation/outcome';
-import { planMutants, type CoverageRound, type PlannedMutant } from '../../server/src/mutation/rounds';
+import { planMutants, widenStatics, type CoverageRound, type PlannedMutant } from '../../server/src/mutation/rounds';
 import { schedule, type Backend, type BatchRun } from '../../server/src/mutation/schedule';
-import { countMutants, mutationRecord, mutationScore } from '../../server/src/mutation/score';
+import { addKills, countMutants, mutationRecord, mutationScore } from '../../server/src/mutation/score';
 import type { Mutant } from '../../server/src/mutation/types';
 
 function coverage(perTest: Record<string, Record<string, number>>, staticIds: string[] = []): CoverageRound {
@@ -149,5 +149,62 @@ describe('mutation rounds, budget and score', () => {
     const run = await schedule(backend({}), planned, { deadline: Date.now() - 1, startupMs: 100, perTestMs: 1, invocationTimeoutMs: 1000 });
     assert.equal(run.invocations, 0);
     assert.equal(run.notRun.get('1'), 'budget');
+  });
+
+  it('a static mutant runs with every usable test, not only those that reached it while loading, and costs their time', () => {
+    const cov = coverage({ tc_1: { '1': 1 }, tc_2: {}, tc_3: { '2': 1 } }, ['2']);
+    cov.ms.set('tc_2', 40);
+    const { planned } = planMutants(['1', '2'], cov);
+    widenStatics(planned, cov);
+    assert.deepEqual(
+      planned.map((p) => [p.id, p.tests, p.costMs]),
+      [
+        ['1', ['tc_1'], planned[0].costMs],
+        ['2', ['tc_1', 'tc_2', 'tc_3'], 44],
+      ],
+    );
+  });
+
+  it('a later test that kills survivors moves them to killed in the run, its file and its kills', () => {
+    const results = mutantResults(
+      [mutant('1'), mutant('2'), mutant('3', 'src/b.js')],
+      planMutants(['1', '2'], coverage({ tc_1: { '1': 1, '2': 1 } })).planned,
+      ['3'],
+      {
+        results: [
+          { mutant: '1', test: 'tc_1', outcome: 'killed' },
+          { mutant: '2', test: 'tc_1', outcome: 'survived' },
+        ],
+        hung: [],
+        notRun: new Map(),
+        invocations: 1,
+      },
+    );
+    const record = mutationRecord(
+      {
+        tool: 't',
+        mutants: results,
+        files: ['src/a.js', 'src/b.js'],
+        failedFiles: [],
+        excludedTests: [],
+        executions: 2,
+        elapsedMs: 10,
+        budgetMs: 1000,
+      },
+      1,
+    );
+    assert.equal(record.score, 33.3);
+    addKills(record, 'tc_9', ['2', '3', 'unknown']);
+    assert.equal(record.score, 100);
+    assert.deepEqual([record.counts.killed, record.counts.survived, record.counts.noCoverage], [3, 0, 0]);
+    assert.deepEqual(
+      record.files.map((f) => [f.file, f.score]),
+      [
+        ['src/a.js', 100],
+        ['src/b.js', 100],
+      ],
+    );
+    assert.deepEqual(record.survivors, []);
+    assert.deepEqual(record.kills, { tc_1: ['1'], tc_9: ['2', '3'] });
   });
 });

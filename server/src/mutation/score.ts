@@ -54,6 +54,31 @@ export function mutationRecord(o: MutationOutcome, budgetSeconds: number): Mutat
   };
 }
 
+/**
+ * Counts survivors that a test added later (a coverage round's) kills as killed, in the run's and the
+ * file's counts and scores, and moves them from `survivors` to that test's kills.
+ */
+export function addKills(record: MutationRecord, caseId: string, ids: string[]): void {
+  const gone = record.survivors.filter((m) => ids.includes(m.id));
+  if (!gone.length) return;
+  record.survivors = record.survivors.filter((m) => !ids.includes(m.id));
+  const move = (c: MutationCounts, m: SurvivingMutant) => {
+    if (m.status === 'no_coverage') c.noCoverage--;
+    else c.survived--;
+    c.killed++;
+  };
+  for (const m of gone) {
+    move(record.counts, m);
+    const f = record.files.find((x) => x.file === m.file);
+    if (!f) continue;
+    move(f.counts, m);
+    // a kill makes the score defined
+    f.score = mutationScore(f.counts)!;
+  }
+  record.score = mutationScore(record.counts)!;
+  record.kills[caseId] = [...(record.kills[caseId] ?? []), ...gone.map((m) => m.id)];
+}
+
 export function skippedMutation(reason: string, budgetSeconds: number): MutationRecord {
   const counts = countMutants([]);
   return {

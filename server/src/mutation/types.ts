@@ -76,6 +76,8 @@ export interface MutationRequest {
   signal?: AbortSignal;
   onSpawn?: (pid: number) => void;
   info?: (message: string) => void;
+  /** only the mutants with these keys (mutantKey) are run and reported: a new test against known survivors */
+  only?: Set<string>;
   /** frameworks/runner.ts runTests unless a caller stands in */
   runTests?: typeof runTests;
 }
@@ -95,4 +97,9 @@ export interface MutationOutcome {
   budgetMs: number;
   /** set when the engine could not run at all */
   skipped?: string;
+}
+
+/** A mutant's identity across mutation runs of the same code (engine ids depend on which files were instrumented). */
+export function mutantKey(m: Pick<Mutant, 'file' | 'mutator' | 'replacement' | 'start' | 'end'>): string {
+  return `${m.file}:${m.start.line}:${m.start.column}-${m.end.line}:${m.end.column}:${m.mutator}:${m.replacement}`;
 }

@@ -4,7 +4,7 @@
 // keepRule.ts) and the run its mutation score. Because the keep filter keeps a killer of every killed
 // mutant, the score of every passing test is the kept suite's score.
 import type { MutationRecord } from '../core/mutation';
-import { mutationRecord, runMutation, skippedMutation } from '../mutation';
+import { mutationRecord, runMutation, skippedMutation, type MutationRunPlan } from '../mutation';
 import type { VerifyState } from './state';
 
 export interface MutationPhaseOutcome {
@@ -29,7 +29,7 @@ export async function mutationPhase(s: VerifyState): Promise<MutationPhaseOutcom
   const pids: number[] = [];
   const outcome = await runMutation({
     workspace: ctx.workspace,
-    plan: { framework: ctx.plan.framework, binDir: ctx.plan.binDir, args: ctx.plan.args, env: ctx.plan.env, python: ctx.plan.python },
+    plan: mutationPlan(s),
     tests,
     targets,
     budgetMs: params.budgetSeconds * 1000,
@@ -52,4 +52,10 @@ export async function mutationPhase(s: VerifyState): Promise<MutationPhaseOutcom
   for (const m of outcome.mutants)
     if (m.status === 'killed' || m.status === 'timeout') for (const t of m.killedBy) kills.set(t, (kills.get(t) ?? new Set()).add(m.id));
   return { record, kills };
+}
+
+/** How the mutants' test runs start: the verifier's own plan (its runner, confinement and env allow-list apply). */
+export function mutationPlan(s: VerifyState): MutationRunPlan {
+  const { plan } = s.ctx;
+  return { framework: plan.framework, binDir: plan.binDir, args: plan.args, env: plan.env, python: plan.python };
 }

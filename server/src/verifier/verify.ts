@@ -10,6 +10,7 @@ import { finalCoverage, percent, union } from './coverage';
 import { coveragePhase, type CoverageOutcome } from './coveragePhase';
 import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
+import { mutantProvider } from './mutantProvider';
 import { mutationPhase } from './mutationPhase';
 import type { MutationRecord } from '../core/mutation';
 import { untestedFiles } from './productFiles';
@@ -36,6 +37,8 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   await judgePhase(s);
   const mutation = await mutationPhase(s);
   const cov = await coveragePhase(s, mutation?.kills);
+  // The coverage rounds also get the survivors, and keep a new test that kills one (./mutantProvider.ts).
+  if (!ctx.mutants && mutation?.record.status === 'done') ctx.mutants = mutantProvider(s, mutation.record);
   for (const t of s.stable)
     if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await rewritePhase(s);

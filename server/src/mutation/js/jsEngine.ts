@@ -14,7 +14,7 @@ import { mutantResults } from '../outcome';
 import { mergeCoverage, planMutants, readCoverage, widenStatics, type CoverageRound, type PlannedMutant } from '../rounds';
 import { schedule, type BatchRun, type TestOutcome } from '../schedule';
 import { stallLimit, watchStalls } from '../stall';
-import type { MutationOutcome, MutationRequest } from '../types';
+import { mutantKey, type MutationOutcome, type MutationRequest } from '../types';
 import { driverFile, labelOf, MUTANT_LABEL, type DriverRound } from './driver';
 import { instrumentJs } from './instrument';
 import { createSandbox, type Sandbox } from './sandbox';
@@ -70,7 +70,8 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
     };
     const cov = await coverageRound(run, outcome);
     log(`coverage round: ${cov.usable.size} test(s) usable, ${cov.staticIds.size} static mutant(s)`);
-    const placed = ins.mutants.filter((m) => !m.filtered).map((m) => m.id);
+    const wanted = ins.mutants.filter((m) => !req.only || req.only.has(mutantKey(m)));
+    const placed = wanted.filter((m) => !m.filtered).map((m) => m.id);
     const { planned, noCoverage } = planMutants(placed, cov);
     widenStatics(planned, cov);
     inProcessStatics(run, planned);
@@ -82,7 +83,7 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
       info: req.info,
     });
     log(`${sched.invocations} mutant invocation(s)`);
-    outcome.mutants = mutantResults(ins.mutants, planned, noCoverage, sched);
+    outcome.mutants = mutantResults(wanted, planned, noCoverage, sched);
     outcome.executions = run.executions;
   } finally {
     sandbox.remove();

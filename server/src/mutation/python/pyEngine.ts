@@ -16,7 +16,7 @@ import { mutantResults } from '../outcome';
 import { planMutants, readCoverage, widenStatics, type CoverageRound, type PlannedMutant } from '../rounds';
 import { schedule, type BatchRun, type TestOutcome } from '../schedule';
 import { stallLimit, watchStalls } from '../stall';
-import type { MutationOutcome, MutationRequest } from '../types';
+import { mutantKey, type MutationOutcome, type MutationRequest } from '../types';
 import { instrumentPython } from './instrument';
 
 export const PYTHON_TOOL = 'AMTP ast operators (mutant schemata), run by pytest';
@@ -51,8 +51,9 @@ export async function mutatePython(req: MutationRequest): Promise<MutationOutcom
     const targets = Object.fromEntries([...ins.firstIds].map(([rel, first]) => [join(req.workspace, rel), first]));
     const run: PyRun = { req, dir, targets, files: [...new Set(req.tests.map((t) => t.file))].sort(), executions: 0 };
     const cov = await coverageRound(run, outcome);
+    const wanted = ins.mutants.filter((m) => !req.only || req.only.has(mutantKey(m)));
     const { planned, noCoverage } = planMutants(
-      ins.mutants.filter((m) => !m.filtered).map((m) => m.id),
+      wanted.filter((m) => !m.filtered).map((m) => m.id),
       cov,
     );
     widenStatics(planned, cov);
@@ -63,7 +64,7 @@ export async function mutatePython(req: MutationRequest): Promise<MutationOutcom
       invocationTimeoutMs: req.timeoutMs,
       info: req.info,
     });
-    outcome.mutants = mutantResults(ins.mutants, planned, noCoverage, sched);
+    outcome.mutants = mutantResults(wanted, planned, noCoverage, sched);
     outcome.executions = run.executions;
   } finally {
     rmSync(dir, { recursive: true, force: true });
