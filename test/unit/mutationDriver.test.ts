@@ -3,9 +3,9 @@
 // (the real runs are in test/integration/mutationRealRuns.test.ts).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { driverFile, labelOf, MUTANT_LABEL } from '../../server/src/mutation/js/driver';
 
 const rounds = [
@@ -99,5 +99,36 @@ describe('mutant driver', () => {
         cannot: 'it registers no test through it(), test() or specify() at its top level',
       },
     );
+  });
+
+  it('logs each test that ends, with its mutant and outcome, so a process killed later keeps what finished (real mocha)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amtp-driver-finished-'));
+    try {
+      const src = [
+        "const assert = require('node:assert');",
+        "it('tc_000000000001: passes', () => assert.equal(1, 1));",
+        "it('tc_000000000002: fails', () => assert.equal(1, 2));",
+        "it('tc_000000000003: fails through done', (done) => done(new Error('no')));",
+      ].join('\n');
+      const tests = ['tc_000000000001', 'tc_000000000002', 'tc_000000000003'];
+      const d = driverFile('f.test.js', src, 'mocha', {
+        rounds: [{ mutant: '7', tests, label: labelOf('7'), hitLimit: 10_000, timeoutMs: 5000 }],
+        finished: join(dir, 'finished'),
+      });
+      assert.ok('text' in d);
+      writeFileSync(join(dir, 'f.test.js'), d.text);
+      const mocha = resolve(__dirname, '../../node_modules/mocha/bin/mocha.js');
+      const r = spawnSync(process.execPath, [mocha, join(dir, 'f.test.js')], { cwd: dir, encoding: 'utf8' });
+      assert.equal(r.status, 2, r.stdout + r.stderr);
+      const logs = readdirSync(dir).filter((f) => f.startsWith('finished-'));
+      assert.equal(logs.length, 1);
+      assert.deepEqual(readFileSync(join(dir, logs[0]), 'utf8').trim().split('\n'), [
+        '7\ttc_000000000001\tpassed',
+        '7\ttc_000000000002\tfailed',
+        '7\ttc_000000000003\tfailed',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -207,4 +207,72 @@ describe('mutation rounds, budget and score', () => {
     assert.deepEqual(record.survivors, []);
     assert.deepEqual(record.kills, { tc_1: ['1'], tc_9: ['2', '3'] });
   });
+
+  it('a batch the budget stops keeps what its tests finished; the rest is not run, never a timeout, and no invocation outlives the budget', async () => {
+    const { planned } = planMutants(['1', '2', '3'], coverage({ tc_1: { '1': 1, '2': 1, '3': 1 }, tc_2: { '1': 1, '2': 1, '3': 1 } }));
+    let t = 0;
+    const limits: number[] = [];
+    const stopped: Backend = {
+      // Killed at its limit after mutant 1 finished both tests and mutant 2 one of its two.
+      runBatch: async (_b, ms) => {
+        limits.push(ms);
+        t += ms;
+        return {
+          results: [
+            { mutant: '1', test: 'tc_1', outcome: 'survived' },
+            { mutant: '1', test: 'tc_2', outcome: 'killed' },
+            { mutant: '2', test: 'tc_1', outcome: 'survived' },
+          ],
+          timedOut: true,
+          hung: ['2'],
+          elapsedMs: ms,
+        };
+      },
+      runStatic: () => Promise.reject(new Error('no static mutant here')),
+    };
+    const run = await schedule(stopped, planned, {
+      deadline: 4000,
+      startupMs: 100,
+      perTestMs: 1,
+      invocationTimeoutMs: 120_000,
+      now: () => t,
+    });
+    assert.deepEqual(limits, [4000], 'one invocation, limited to what was left of the budget');
+    const results = mutantResults([mutant('1'), mutant('2'), mutant('3')], planned, [], run);
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status, r.killedBy]),
+      [
+        ['1', 'killed', ['tc_2']],
+        ['2', 'not_run', []],
+        ['3', 'not_run', []],
+      ],
+    );
+  });
+
+  it('a batch the stall watch stops keeps what finished: the hung mutant is a timeout, the unfinished rest runs again', async () => {
+    const { planned } = planMutants(['1', '2', '3'], coverage({ tc_1: { '1': 1, '2': 1, '3': 1 } }));
+    const log: string[][] = [];
+    const b: Backend = {
+      runBatch: async (batch) => {
+        log.push(batch.map((m) => m.id));
+        if (batch.length === 3)
+          return {
+            results: [{ mutant: '1', test: 'tc_1', outcome: 'survived' }],
+            timedOut: true,
+            stalled: true,
+            hung: ['2'],
+            elapsedMs: 50,
+          };
+        return { results: batch.map((m) => ({ mutant: m.id, test: 'tc_1', outcome: 'killed' as const })), timedOut: false, elapsedMs: 50 };
+      },
+      runStatic: () => Promise.reject(new Error('no static mutant here')),
+    };
+    const run = await schedule(b, planned, { deadline: Date.now() + 60_000, startupMs: 10, perTestMs: 1, invocationTimeoutMs: 60_000 });
+    assert.deepEqual(log, [['1', '2', '3'], ['3']]);
+    const results = mutantResults([mutant('1'), mutant('2'), mutant('3')], planned, [], run);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['survived', 'timeout', 'killed'],
+    );
+  });
 });

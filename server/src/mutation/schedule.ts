@@ -2,8 +2,10 @@
 // - in-process mutants in batches, each batch ONE runner invocation that switches its mutants one
 //   after another; a batch is sized to what is left of the budget, and the estimate of a test's cost
 //   is corrected after every batch from what the batch really took;
-// - an invocation that is killed (a mutant hung its test in a way no in-process limit caught) has its
-//   batch cut in halves and run again, down to the one mutant, which is then a timeout (killed);
+// - an invocation that is killed (a mutant hung its test in a way no in-process limit caught) keeps
+//   what its tests finished; the mutant it hung on is a timeout (killed), and the rest of the batch
+//   runs again (cut in halves where the processes could not say what they ran);
+// - no invocation runs past the budget: one the budget stops leaves its unfinished mutants not run;
 // - static mutants (reached while modules load) last: first those whose round reloads the modules in
 //   process, then those that need one invocation each, with what budget is left.
 // What the budget does not reach is `not_run`, with the reason.
@@ -18,6 +20,8 @@ export interface BatchRun {
   timedOut: boolean;
   /** when it was killed: the mutants its processes were running then (their tests hung) */
   hung?: string[];
+  /** it was killed by the stall watch (a test hung), not at its time limit */
+  stalled?: boolean;
   elapsedMs: number;
 }
 
@@ -75,7 +79,8 @@ export async function schedule(backend: Backend, planned: PlannedMutant[], limit
       }
       const b = queue.shift()!;
       const est = b.reduce((n, m) => n + cost(m), 0);
-      const run = await backend.runBatch(b, invocationLimit(limits, est));
+      const limit = invocationLimit(limits, est);
+      const run = await backend.runBatch(b, limit.ms);
       out.invocations++;
       limits.info?.(
         `mutation: batch of ${b.length} mutant(s), ${run.results.length} test run(s) in ${Math.round(run.elapsedMs)} ms (estimated ${Math.round(est + limits.startupMs)})${run.timedOut ? ', killed at its time limit' : ''}`,
@@ -85,6 +90,11 @@ export async function schedule(backend: Backend, planned: PlannedMutant[], limit
         const execs = run.results.length || 1;
         perTest = Math.max(0.2, (run.elapsedMs - limits.startupMs - b.reduce((n, m) => n + m.costMs, 0)) / execs);
         continue;
+      }
+      if (limit.byBudget && !run.stalled) {
+        // The budget ran out in this batch: what it did not finish is not run (never a timeout).
+        for (const m of [...unfinished(b, run), ...queue.splice(0).flat()]) out.notRun.set(m.id, 'budget');
+        break;
       }
       queue.unshift(...afterHang(b, run, out));
     }
@@ -99,17 +109,29 @@ export async function schedule(backend: Backend, planned: PlannedMutant[], limit
  * again; where the processes could not say what they ran, the batch is cut in halves instead.
  */
 function afterHang(b: PlannedMutant[], run: BatchRun, out: ScheduleResult): PlannedMutant[][] {
-  const unfinished = b.filter((m) => !run.results.some((r) => r.mutant === m.id));
-  const hung = new Set((run.hung ?? []).filter((id) => unfinished.some((m) => m.id === id)));
-  if (hung.size || unfinished.length === 1) {
-    const ids = hung.size ? hung : new Set([unfinished[0].id]);
+  const open = unfinished(b, run);
+  const hung = new Set((run.hung ?? []).filter((id) => open.some((m) => m.id === id)));
+  if (hung.size || open.length === 1) {
+    const ids = hung.size ? hung : new Set([open[0].id]);
     out.hung.push(...ids);
-    const rest = unfinished.filter((m) => !ids.has(m.id));
+    const rest = open.filter((m) => !ids.has(m.id));
     return rest.length ? [rest] : [];
   }
-  if (!unfinished.length) return [];
-  const half = Math.ceil(unfinished.length / 2);
-  return [unfinished.slice(0, half), unfinished.slice(half)];
+  if (!open.length) return [];
+  const half = Math.ceil(open.length / 2);
+  return [open.slice(0, half), open.slice(half)];
+}
+
+/**
+ * The mutants of a killed invocation still to decide: neither killed by a test that ended nor run
+ * with all their tests (the runtime logs each test that ends, so a kill keeps what finished), and
+ * those its processes were running when it was killed.
+ */
+function unfinished(b: PlannedMutant[], run: BatchRun): PlannedMutant[] {
+  const ended = new Set(run.results.map((r) => `${r.mutant}\n${r.test}`));
+  const killed = new Set(run.results.filter((r) => r.outcome !== 'survived').map((r) => r.mutant));
+  const hung = new Set(run.hung ?? []);
+  return b.filter((m) => hung.has(m.id) || (!killed.has(m.id) && m.tests.some((t) => !ended.has(`${m.id}\n${t}`))));
 }
 
 /** As many mutants (in order) as fit `ms`; always at least one when one fits. */
@@ -126,13 +148,14 @@ function take(rest: PlannedMutant[], ms: number, cost: (m: PlannedMutant) => num
 
 /**
  * A hung test is caught by the stall watch (stall.ts) within seconds; this limit only bounds a batch
- * that is slow without hanging (mutants that make a test loop to its hit limit or backtrack long): it
- * may use what is left of the budget, and at least three times its estimate.
+ * that is slow without hanging (mutants that make a test loop to its hit limit or backtrack long):
+ * three times its estimate, at least 10 s, but never past the budget (`byBudget`: the budget set it).
  */
-function invocationLimit(limits: ScheduleLimits, estimateMs: number): number {
+function invocationLimit(limits: ScheduleLimits, estimateMs: number): { ms: number; byBudget: boolean } {
   const now = limits.now ?? Date.now;
-  const left = limits.deadline - now();
-  return Math.min(limits.invocationTimeoutMs, Math.max(10_000, 3 * (estimateMs + limits.startupMs), left));
+  const left = Math.max(1000, limits.deadline - now());
+  const wanted = Math.min(limits.invocationTimeoutMs, Math.max(10_000, 3 * (estimateMs + limits.startupMs)));
+  return wanted > left ? { ms: left, byBudget: true } : { ms: wanted, byBudget: false };
 }
 
 async function runStatics(
@@ -148,7 +171,7 @@ async function runStatics(
       out.notRun.set(m.id, 'static');
       continue;
     }
-    const run = await backend.runStatic(m, invocationLimit(limits, cost(m)));
+    const run = await backend.runStatic(m, invocationLimit(limits, cost(m)).ms);
     out.invocations++;
     out.results.push(...run.results);
     if (run.timedOut && !run.results.some((r) => r.mutant === m.id)) out.hung.push(m.id);

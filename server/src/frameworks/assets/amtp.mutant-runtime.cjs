@@ -40,6 +40,21 @@
     }
   }
 
+  // Each test that ends is logged, so what a process finished is not lost when it is killed later (a
+  // hang, the budget) before its runner reports.
+  var finished = config.finished ? config.finished + '-' + ((g.process && g.process.pid) || 0) : null;
+  var LIMIT = /timed out|hit its limit|Hit count limit/i;
+  function logEnd(round, caseId, failed, error) {
+    var mutant = round.mutant === null ? envMutant : round.mutant;
+    if (!finished || !caseId || !mutant) return;
+    var outcome = !failed ? 'passed' : LIMIT.test(String(error && error.message)) ? 'timeout' : 'failed';
+    try {
+      fs.appendFileSync(finished, mutant + '\t' + caseId + '\t' + outcome + '\n');
+    } catch (e) {
+      finished = null;
+    }
+  }
+
   function enter(round, caseId) {
     if (round.mutant === null) {
       ns.activeMutant = envMutant;
@@ -89,18 +104,19 @@
       var args = Array.prototype.slice.call(arguments);
       var started = enter(round, caseId);
       var settled = false;
-      var finish = function () {
+      var finish = function (failed, error) {
         if (!settled) {
           settled = true;
           leave(round, caseId, started);
+          logEnd(round, caseId, failed, error);
         }
       };
       var last = args.length - 1;
       var callback = last >= 0 && typeof args[last] === 'function' && fn.length > last;
       if (callback) {
         var done = args[last];
-        args[last] = Object.assign(function () {
-          finish();
+        args[last] = Object.assign(function (err) {
+          finish(err !== undefined && err !== null, err);
           return done.apply(this, arguments);
         }, done);
       }
@@ -108,7 +124,7 @@
       try {
         result = fn.apply(this, args);
       } catch (e) {
-        finish();
+        finish(true, e);
         throw e;
       }
       if (result && typeof result.then === 'function') {
@@ -118,7 +134,7 @@
             return v;
           },
           function (e) {
-            finish();
+            finish(true, e);
             throw e;
           },
         );

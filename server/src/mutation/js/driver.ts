@@ -32,6 +32,8 @@ export interface DriverPlan {
   out?: string;
   /** each process writes `<progress>-<pid>`: the mutant and test it is running (empty between tests) */
   progress?: string;
+  /** each process appends to `<finished>-<pid>` a line per test that ended ("mutant\tcase id\tpassed|failed|timeout") */
+  finished?: string;
   /** the sandbox: a fresh round unloads the modules under it (never node_modules) and loads them again */
   root?: string;
 }
@@ -80,6 +82,7 @@ export function driverFile(
     rounds,
     out: plan.out ?? null,
     progress: plan.progress ?? null,
+    finished: plan.finished ?? null,
     root: plan.root ?? null,
     serial: framework === 'ava',
     tests: TEST_NAMES,

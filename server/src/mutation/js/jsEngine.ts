@@ -172,7 +172,12 @@ async function runRounds(run: JsRun, batch: PlannedMutant[], env: Record<string,
       rounds.push(isStatic ? { mutant: null, tests } : round);
     }
     if (!rounds.length) continue;
-    const d = driverFile(file, run.texts.get(file)!, run.req.plan.framework, { rounds, progress: progressPrefix(run), root: run.root });
+    const d = driverFile(file, run.texts.get(file)!, run.req.plan.framework, {
+      rounds,
+      progress: progressPrefix(run),
+      finished: finishedPrefix(run),
+      root: run.root,
+    });
     if ('cannot' in d) continue;
     run.sandbox.write(file, d.text);
     files.push(file);
@@ -187,17 +192,38 @@ async function runRounds(run: JsRun, batch: PlannedMutant[], env: Record<string,
     const killed = result.timedOut || stalled.length > 0;
     const hung = stalled.length ? stalled : result.timedOut ? readProgress(run).map((p) => p.split('\n')[0]) : [];
     const results = isStatic ? [...outcomes(result, batch[0].id), ...loadFailures(run, result, batch[0])] : outcomes(result, undefined);
-    return { results, timedOut: killed, hung, elapsedMs: Date.now() - t0 };
+    // Killed before its runner reported: the tests that ended are in the runtime's log.
+    if (killed) results.push(...finishedTests(run, results));
+    return { results, timedOut: killed, hung, stalled: stalled.length > 0, elapsedMs: Date.now() - t0 };
   } finally {
     watch.stop();
   }
 }
 
 const progressPrefix = (run: JsRun) => join(run.sandbox.root, '.amtp-mutation', 'progress');
+const finishedPrefix = (run: JsRun) => join(run.sandbox.root, '.amtp-mutation', 'finished');
 
 function clearProgress(run: JsRun): void {
   const dir = dirname(progressPrefix(run));
-  for (const f of readdirSync(dir)) if (f.startsWith('progress-')) rmSync(join(dir, f), { force: true });
+  for (const f of readdirSync(dir)) if (f.startsWith('progress-') || f.startsWith('finished-')) rmSync(join(dir, f), { force: true });
+}
+
+const FINISHED: Record<string, TestOutcome> = { passed: 'survived', failed: 'killed', timeout: 'timeout' };
+
+/** The tests the runtime logged as ended ("mutant\tcase id\toutcome" lines) that `known` does not hold. */
+function finishedTests(run: JsRun, known: BatchRun['results']): BatchRun['results'] {
+  const dir = dirname(finishedPrefix(run));
+  const seen = new Set(known.map((r) => `${r.mutant}\t${r.test}`));
+  const out: BatchRun['results'] = [];
+  for (const f of readdirSync(dir).filter((x) => x.startsWith('finished-')))
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      const [mutant, test, ended] = line.split('\t');
+      const outcome = FINISHED[ended];
+      if (!outcome || seen.has(`${mutant}\t${test}`)) continue;
+      seen.add(`${mutant}\t${test}`);
+      out.push({ mutant, test, outcome });
+    }
+  return out;
 }
 
 /** What each runner process runs now ("mutant\ntest"; '' between tests), from its progress file. */
