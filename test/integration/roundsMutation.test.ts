@@ -103,6 +103,7 @@ describe('coverage rounds with mutation: surviving mutants go to the engineer, a
     });
     assert.equal(r.code, 0, r.stderr + r.stdout);
     const s = JSON.parse(r.stdout) as {
+      files: { path: string }[];
       verification: {
         rounds: { round: number; kept: number; written: number }[];
         results: { caseId: string; outcome: string; reason?: string }[];
@@ -137,7 +138,8 @@ describe('coverage rounds with mutation: surviving mutants go to the engineer, a
     assert.equal(v.mutation.score, 100);
     assert.equal(v.mutation.counts.survived, 0);
     assert.deepEqual(v.mutation.survivors, []);
-    const file = await fsp.readFile(path.join(ws, 'test/index.amtp.test.js'), 'utf8');
+    assert.equal(s.files.length, 1);
+    const file = await fsp.readFile(path.join(ws, s.files[0].path), 'utf8');
     assert.ok(file.includes('isAdult(18)') && file.includes('isAdult(17)') && !file.includes('isAdult(40)'), file);
   });
 });
