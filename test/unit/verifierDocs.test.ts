@@ -69,7 +69,17 @@ describe('docs/verifier.md: only what exists', () => {
     const cited = [...new Set([...DOC.matchAll(/`((?:server|schemas|test)\/[\w./-]+\.(?:ts|json))`/g)].map((m) => m[1]))];
     assert.ok(cited.length >= 5, cited.join(' '));
     for (const f of cited) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} does not exist`);
-    for (const f of ['runPhase.ts', 'judgePhase.ts', 'mutationPhase.ts', 'keepRule.ts', 'repairLoop.ts', 'coveragePhase.ts', 'rewritePhase.ts', 'classify.ts', 'verify.ts'])
+    for (const f of [
+      'runPhase.ts',
+      'judgePhase.ts',
+      'mutationPhase.ts',
+      'keepRule.ts',
+      'repairLoop.ts',
+      'coveragePhase.ts',
+      'rewritePhase.ts',
+      'classify.ts',
+      'verify.ts',
+    ])
       assert.ok(fs.existsSync(path.join(ROOT, 'server/src/verifier', f)), f);
   });
 });
