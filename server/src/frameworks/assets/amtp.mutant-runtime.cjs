@@ -211,6 +211,11 @@
    */
   function fresh(round, fn, jestObject, req, registrars) {
     ns.activeMutant = round.mutant;
+    // Loading runs the mutant too: a loop it makes hits the limit (the load fails, so its tests do), and
+    // a load that hangs where no limit reaches is named to the stall watch.
+    ns.hitCount = 0;
+    ns.hitLimit = round.hitLimit;
+    mark(round.mutant + '\n(loading)');
     try {
       return isolated(fn, jestObject, req);
     } catch (e) {
@@ -221,7 +226,10 @@
           throw e;
         });
     } finally {
+      mark('');
       ns.activeMutant = envMutant;
+      ns.hitCount = undefined;
+      ns.hitLimit = undefined;
     }
   }
 
