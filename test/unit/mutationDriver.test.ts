@@ -3,10 +3,11 @@
 // (the real runs are in test/integration/mutationRealRuns.test.ts).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { driverFile, labelOf, MUTANT_LABEL } from '../../server/src/mutation/js/driver';
+import { instrumentJs } from '../../server/src/mutation/js/instrument';
 
 const rounds = [
   { mutant: null, tests: ['tc_000000000001'] },
@@ -127,6 +128,43 @@ describe('mutant driver', () => {
         '7\ttc_000000000002\tfailed',
         '7\ttc_000000000003\tfailed',
       ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a static mutant that loops while its module loads hits the limit in a fresh round: its test fails, the next round runs (real mocha, real instrumenter)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amtp-driver-fresh-'));
+    try {
+      // Counted at load time: `n++` for `n--` never ends without the hit limit.
+      const source = 'let n = 3;\nwhile (n > 0) n--;\nmodule.exports = { n };\n';
+      const ins = await instrumentJs(new Map([['lib/m.js', source]]));
+      const loop = ins.mutants.find((m) => m.replacement === 'n++');
+      assert.ok(loop, JSON.stringify(ins.mutants.map((m) => m.replacement)));
+      mkdirSync(join(dir, 'lib'));
+      writeFileSync(join(dir, 'lib/m.js'), ins.files.get('lib/m.js')!);
+      const src = [
+        "const assert = require('node:assert');",
+        "const { n } = require('../lib/m.js');",
+        "it('tc_000000000001: n is 0', () => assert.equal(n, 0));",
+      ].join('\n');
+      const tests = ['tc_000000000001'];
+      const d = driverFile('test/m.test.js', src, 'mocha', {
+        rounds: [
+          { mutant: loop.id, tests, label: labelOf(loop.id), hitLimit: 10_000, timeoutMs: 5000, fresh: true },
+          { mutant: '999', tests, label: labelOf('999'), hitLimit: 10_000, timeoutMs: 5000 },
+        ],
+        finished: join(dir, 'finished'),
+        root: dir,
+      });
+      assert.ok('text' in d);
+      mkdirSync(join(dir, 'test'));
+      writeFileSync(join(dir, 'test/m.test.js'), d.text);
+      const mocha = resolve(__dirname, '../../node_modules/mocha/bin/mocha.js');
+      const r = spawnSync(process.execPath, [mocha, 'test/m.test.js'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 1, r.stdout + r.stderr);
+      assert.match(r.stdout, /Hit count limit reached/);
+      assert.match(r.stdout, /1 passing/, 'the round after it runs');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
