@@ -26,9 +26,10 @@ for (const name of benches) {
   const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-// Plain-JS benches contributed alongside (crawl), run if present.
-for (const extra of ['bench/crawl.mjs']) {
-  if ((!only.length || only.includes('crawl')) && existsSync(extra)) {
+// Plain-JS benches: the crawl (bench/crawl.mjs) and the whole offline run (bench/e2e.mjs).
+for (const name of ['crawl', 'e2e']) {
+  const extra = `bench/${name}.mjs`;
+  if ((!only.length || only.includes(name)) && existsSync(extra)) {
     const r = spawnSync(process.execPath, ['--expose-gc', extra], { stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }

@@ -1,13 +1,10 @@
 // How the CLI (and the MCP server it starts) wires a run: the workspace, the provider from the
 // environment, the person's approver and risk flags, and log lines on stderr.
-import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import { crawlMap } from '../agents/crawler/staticMap';
 import { runPolicy } from '../app/policy';
 import { createProvider, type ProviderSettings } from '../app/providers';
 import { standardStages } from '../app/stages';
 import type { AgentId } from '../core/agents';
-import { UsageError } from '../core/errors';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import { DEFAULT_MUTATION } from '../core/mutation';
 import { DEFAULT_VERIFY, type RunParams } from '../core/run';
@@ -17,15 +14,7 @@ import type { RiskOverrides } from '../gateway/policy';
 import { resolveParams } from '../pipeline/config';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { RunStore } from '../pipeline/store';
-
-export const err = (line: string) => process.stderr.write(line + '\n');
-
-export async function workspaceArg(dir: string | undefined): Promise<string> {
-  const ws = path.resolve(dir ?? process.cwd());
-  const st = await fsp.stat(ws).catch(() => undefined);
-  if (!st?.isDirectory()) throw new UsageError(`not a directory: ${ws}`);
-  return ws;
-}
+import { err } from './io';
 
 export function approverFor(yes: boolean | undefined): Approver {
   if (yes) return approveAll;

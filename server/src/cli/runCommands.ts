@@ -15,7 +15,8 @@ import type { FlagValues } from './flags';
 import { finish } from './output';
 import { minCoverageArg } from './coverageOut';
 import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
-import { approverFor, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
+import { err, workspaceArg } from './io';
+import { approverFor, pipelineDeps, runParams } from './pipeline';
 import { runPrices } from '../usage/defaultPrices';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
@@ -49,7 +50,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
-  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env)));
+  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env), Boolean(llm.apiKey)));
   const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
   const coverage = {

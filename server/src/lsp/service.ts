@@ -122,7 +122,10 @@ export class AmtpService {
       (w) => this.port.log(`warning: ${w}`),
     );
     // A bad table is a clear error, not a wrong cost; no table: AMTP's dated default for hosted endpoints.
-    Object.assign(params, runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined));
+    Object.assign(
+      params,
+      runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined, Boolean(this.apiKey)),
+    );
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,

@@ -7,6 +7,7 @@ import { runHealth, runUsage } from '../usage/health';
 import { isExistenceOnly } from '../agents/generator/existence';
 import { isCharacterizationCase } from '../characterize/case';
 import { testPlan } from './testPlan';
+import { EXIT } from '../core/exitCodes';
 
 type CoverageRecord = NonNullable<NonNullable<RunRecord['verification']>['coverage']>;
 
@@ -211,15 +212,6 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
 }
 
 /** 130 = 128 + SIGINT: the shell convention for a command stopped by Ctrl-C. */
-export const EXIT = {
-  ok: 0,
-  usage: 2,
-  needsReview: 3,
-  failed: 4,
-  coverageBelowTarget: 5,
-  mutationBelowTarget: 6,
-  interrupted: 130,
-} as const;
 
 export function exitCodeFor(status: RunStatus): number {
   switch (status) {
