@@ -6,7 +6,7 @@ import { createProvider, type ProviderSettings } from '../app/providers';
 import { standardStages } from '../app/stages';
 import type { AgentId } from '../core/agents';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
-import { DEFAULT_MUTATION } from '../core/mutation';
+import { mutationParams } from '../core/mutation';
 import { DEFAULT_VERIFY, type RunParams } from '../core/run';
 import { approveAll, deferAll, ttyApprover } from '../gateway/approvers';
 import type { Approver } from '../gateway/gateway';
@@ -79,7 +79,7 @@ export function runParams(o: RunOptions): RunParams {
     ...(o.rounds !== undefined ? { rounds: o.rounds } : {}),
     ...(o.roundTokens !== undefined ? { roundTokens: o.roundTokens } : {}),
     ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
-    mutation: { enabled: o.mutation !== false, budgetSeconds: o.mutationBudget ?? DEFAULT_MUTATION.budgetSeconds },
+    mutation: mutationParams(o.mutation, o.mutationBudget),
   };
   if (o.commit) params.commit = true;
   params.characterize = o.characterize !== false;

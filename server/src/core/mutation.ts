@@ -10,6 +10,11 @@ export interface MutationParams {
 /** On whenever verification runs: the keep rule and the score need it, and a budget bounds its cost (docs/mutation.md). */
 export const DEFAULT_MUTATION: MutationParams = { enabled: true, budgetSeconds: 60 };
 
+/** A run's mutation setting from an on/off switch and a budget in seconds (the CLI's flags, VS Code's settings); unset or invalid: the default. */
+export function mutationParams(enabled: boolean | undefined, budgetSeconds: number | undefined): MutationParams {
+  return { enabled: enabled !== false, budgetSeconds: budgetSeconds && budgetSeconds > 0 ? budgetSeconds : DEFAULT_MUTATION.budgetSeconds };
+}
+
 /** The run record keeps at most this many surviving mutants (the counts are always whole). */
 export const MAX_SURVIVORS = 2000;
 
