@@ -2,6 +2,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { ASSETS_DIR, BUNDLE_ALIAS, BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from './scripts/bundling.mjs';
+import { MUTATION_WORKER_EXTERNALS, strykerBundlePlugin } from './scripts/strykerBundle.mjs';
 
 const common = {
   bundle: true,
@@ -21,6 +22,16 @@ await Promise.all([
   build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   // The crawler's Python parsing threads load this file from beside server.js / cli.js.
   build({ ...common, entryPoints: ['server/src/agents/crawler/pyWorker.ts'], outfile: 'dist/pyWorker.js' }),
+  // The StrykerJS instrumenter's child process (server/src/mutation/js/instrument.ts): babel loads only when mutation runs.
+  build({
+    ...common,
+    entryPoints: ['server/src/mutation/js/instrumentWorker.ts'],
+    outfile: 'dist/mutationWorker.js',
+    sourcemap: false,
+    minify: true,
+    plugins: [strykerBundlePlugin],
+    external: MUTATION_WORKER_EXTERNALS,
+  }),
 ]);
 
 // Files the renderers write or run as they are (jest helpers, the Python syntax check): read at run

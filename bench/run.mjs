@@ -6,7 +6,7 @@ import { cpSync, existsSync } from 'node:fs';
 
 const only = process.argv.slice(2);
 // scale needs PostgreSQL and Redis (started by scripts/services.mjs): only when asked for by name.
-const benches = ['boundary', 'batches', 'scoped', 'scale'].filter((b) =>
+const benches = ['boundary', 'batches', 'scoped', 'mutation', 'scale'].filter((b) =>
   b === 'scale' ? only.includes(b) : !only.length || only.includes(b),
 );
 for (const name of benches) {
@@ -24,6 +24,8 @@ for (const name of benches) {
     logLevel: 'warning',
   });
   cpSync(ASSETS_DIR, 'bench/.work/assets', { recursive: true });
+  // The mutation engine starts the StrykerJS instrumenter's bundle from beside its own (npm run bench builds dist/ first).
+  if (existsSync('dist/mutationWorker.js')) cpSync('dist/mutationWorker.js', 'bench/.work/mutationWorker.js');
   const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -1,6 +1,7 @@
 // The Test Cases view: runs → target files → cases, from the RunsModel.
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
+import { describeFileMutation, fileMutationLines } from './model/mutation';
 import {
   caseIcon,
   describeCase,
@@ -79,16 +80,7 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
       item.contextValue = `amtp.run.${run.status}`;
       return item;
     }
-    if (node.kind === 'file') {
-      const item = new vscode.TreeItem(node.file, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `${node.runId}:${node.file}`;
-      const kept = node.cases.filter(isKept).length;
-      item.description = `${kept} kept${kept < node.cases.length ? ` of ${node.cases.length}` : ''}`;
-      item.iconPath = vscode.ThemeIcon.File;
-      item.resourceUri = vscode.Uri.file(node.file);
-      item.contextValue = 'amtp.file';
-      return item;
-    }
+    if (node.kind === 'file') return this.fileItem(node);
     const c = node.case;
     const item = new vscode.TreeItem(c.title, vscode.TreeItemCollapsibleState.None);
     item.id = `${node.runId}:${c.id}`;
@@ -109,6 +101,20 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     item.iconPath = new vscode.ThemeIcon(caseIcon(c, icon), color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `amtp.case.${c.status}`;
     item.command = { command: 'amtp.openCase', title: 'Open Test', arguments: [c] };
+    return item;
+  }
+
+  private fileItem(node: Extract<TreeNode, { kind: 'file' }>): vscode.TreeItem {
+    const item = new vscode.TreeItem(node.file, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `${node.runId}:${node.file}`;
+    const kept = node.cases.filter(isKept).length;
+    const run = this.model.get(node.runId);
+    item.description = `${kept} kept${kept < node.cases.length ? ` of ${node.cases.length}` : ''}${run ? describeFileMutation(run, node.file) : ''}`;
+    const mutation = run ? fileMutationLines(run, node.file) : [];
+    if (mutation.length) item.tooltip = [node.file, ...mutation].join('\n');
+    item.iconPath = vscode.ThemeIcon.File;
+    item.resourceUri = vscode.Uri.file(node.file);
+    item.contextValue = 'amtp.file';
     return item;
   }
 

@@ -5,6 +5,7 @@ import * as P from '../../server/src/protocol';
 import { ApprovalUi } from './approvals';
 import { ApprovalsView } from './approvalsView';
 import { CasesView } from './casesView';
+import { registerMutationDiagnostics } from './mutationDiagnostics';
 import * as cmd from './commands';
 import { vscodeLmHandlers } from './lm';
 import { createLanguageClient } from './lspClient';
@@ -98,6 +99,8 @@ function registerViews(context: vscode.ExtensionContext, ctx: cmd.Ctx): void {
   );
   const approvalsView = new ApprovalsView(approvals.queue);
   const casesTree = vscode.window.createTreeView('amtp.cases', { treeDataProvider: casesView, showCollapseAll: true });
+  const folder = root();
+  if (folder) context.subscriptions.push(registerMutationDiagnostics(model, folder));
   context.subscriptions.push(
     casesView,
     approvalsView,

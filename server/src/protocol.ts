@@ -268,6 +268,10 @@ export interface ServerSettings extends ScaleUrls {
   characterize?: boolean;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
+  /** mutate the files under test while verifying (default true; docs/mutation.md) */
+  mutation?: boolean;
+  /** wall-clock budget of the mutation phase, in seconds (default 60) */
+  mutationBudgetSeconds?: number;
   /** add the cases to the person's own test file of each module when there is one (an overwrite: asks with the diff) */
   intoExistingTestFile?: boolean;
   /** batch budgets: tokens of one request, and batches in flight at once */

@@ -1,6 +1,7 @@
 // The data the server shows the client about runs (the Test Cases tree, the run view): part of
 // server/src/protocol.ts, which re-exports it; kept apart so each file holds one job. Type-only.
 import type { Depth, FrameworkChoice } from './core/frameworks';
+import type { MutationView } from './core/mutation';
 import type { DocIssue, VerificationRecord } from './core/run';
 import type { Risk, ToolName } from './core/risk';
 import type { RunStatus } from './core/status';
@@ -61,6 +62,8 @@ export interface VerificationView {
   /** documented examples that throw where their docs show a value: the error, apart from possible bugs */
   docIssues?: ({ caseId: string } & DocIssue)[];
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
+  /** mutation analysis: the score per file (the Test Cases view) and the surviving mutants (diagnostics on their lines) */
+  mutation?: MutationView;
 }
 
 export interface ApprovalParams {

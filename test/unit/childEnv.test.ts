@@ -175,8 +175,11 @@ describe('every spawn site in server/src takes its env from childEnv', () => {
   it('finds the spawn sites by parsing the sources, and each passes env: childEnv(...) and no shell', () => {
     const all = sources(path.join(ROOT, 'server', 'src')).map(spawnSites);
     const calls = all.reduce((n, s) => n + s.calls, 0);
-    // git, the runner, the characterization sandbox, the replays, the confinement probe, three Python probes
-    assert.ok(calls >= 8, `only ${calls} spawn site(s) found: the parser no longer sees them`);
+    // git, the runner, the characterization sandbox, the replays, the confinement probe, three Python probes,
+    // the two mutation instrumenters (the mutants themselves run through the runner's spawn)
+    assert.ok(calls >= 10, `only ${calls} spawn site(s) found: the parser no longer sees them`);
+    for (const f of ['server/src/mutation/js/instrument.ts', 'server/src/mutation/python/instrument.ts'])
+      assert.equal(spawnSites(path.join(ROOT, f)).calls, 1, `${f} spawns its instrumenter`);
     assert.deepEqual(
       all.flatMap((s) => s.sites),
       [],

@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { flagsOf } from '../../server/src/cli/flags';
+import { DEFAULT_MUTATION } from '../../server/src/core/mutation';
 import { DEFAULT_VERIFY } from '../../server/src/core/run';
 import { SETTING_KEYS } from '../../server/src/core/settings';
 
@@ -30,7 +31,17 @@ describe('docs/verifier.md: only what exists', () => {
   it('every CLI flag in the settings table is a flag of amtp generate', () => {
     const flags = new Set(flagsOf('generate').map((f) => `--${f}`));
     const named = settingsRows().flatMap((r) => [...r[1].matchAll(/--[a-z-]+/g)].map((m) => m[0]));
-    assert.deepEqual(named, ['--verify', '--no-verify', '--runs', '--test-timeout', '--rounds', '--round-tokens']);
+    assert.deepEqual(named, [
+      '--verify',
+      '--no-verify',
+      '--runs',
+      '--test-timeout',
+      '--mutation',
+      '--no-mutation',
+      '--mutation-budget',
+      '--rounds',
+      '--round-tokens',
+    ]);
     for (const f of named) assert.ok(flags.has(f), `${f} is not a flag of generate`);
   });
 
@@ -38,7 +49,7 @@ describe('docs/verifier.md: only what exists', () => {
     const named = settingsRows()
       .flatMap((r) => [...r[2].matchAll(/`(\w+)`/g)].map((m) => m[1]))
       .filter((n) => n !== 'ServerSettings');
-    assert.deepEqual(named, ['verify', 'verifyRuns', 'testTimeoutSeconds']);
+    assert.deepEqual(named, ['verify', 'verifyRuns', 'testTimeoutSeconds', 'mutation', 'mutationBudgetSeconds']);
     for (const n of named) assert.ok((SETTING_KEYS as string[]).includes(n), `${n} is not a setting`);
   });
 
@@ -48,6 +59,8 @@ describe('docs/verifier.md: only what exists', () => {
     assert.equal(byWhat.get('limit of one runner invocation'), `${DEFAULT_VERIFY.timeoutSeconds} s`);
     assert.match(byWhat.get('repair sessions per failing test')!, new RegExp(`^${DEFAULT_VERIFY.repairAttempts} `));
     assert.match(byWhat.get('per-test coverage measurement')!, new RegExp(`up to ${DEFAULT_VERIFY.maxCoverageRuns} tests`));
+    assert.equal(byWhat.get('mutation analysis (the keep rule, the score)'), DEFAULT_MUTATION.enabled ? '**on**' : 'off');
+    assert.equal(byWhat.get('time budget of the mutation phase'), `${DEFAULT_MUTATION.budgetSeconds} s`);
     assert.match(byWhat.get('coverage rounds after verification')!, new RegExp(`^${DEFAULT_VERIFY.rounds} `));
     assert.equal(byWhat.get('prompt tokens all rounds share'), String(DEFAULT_VERIFY.roundTokens));
   });
@@ -56,7 +69,17 @@ describe('docs/verifier.md: only what exists', () => {
     const cited = [...new Set([...DOC.matchAll(/`((?:server|schemas|test)\/[\w./-]+\.(?:ts|json))`/g)].map((m) => m[1]))];
     assert.ok(cited.length >= 5, cited.join(' '));
     for (const f of cited) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} does not exist`);
-    for (const f of ['runPhase.ts', 'judgePhase.ts', 'repairLoop.ts', 'coveragePhase.ts', 'rewritePhase.ts', 'classify.ts', 'verify.ts'])
+    for (const f of [
+      'runPhase.ts',
+      'judgePhase.ts',
+      'mutationPhase.ts',
+      'keepRule.ts',
+      'repairLoop.ts',
+      'coveragePhase.ts',
+      'rewritePhase.ts',
+      'classify.ts',
+      'verify.ts',
+    ])
       assert.ok(fs.existsSync(path.join(ROOT, 'server/src/verifier', f)), f);
   });
 });

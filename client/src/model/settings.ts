@@ -79,6 +79,9 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   if (runs !== undefined) s.verifyRuns = runs;
   const testTimeout = positiveInt(get('testTimeoutSeconds'));
   if (testTimeout !== undefined) s.testTimeoutSeconds = testTimeout;
+  if (get('mutation') === false) s.mutation = false;
+  const budget = positiveInt(get('mutationBudgetSeconds'));
+  if (budget !== undefined) s.mutationBudgetSeconds = budget;
   if (get('intoExistingTestFile') === true) s.intoExistingTestFile = true;
   for (const key of ['maxInputTokens', 'concurrency'] as const) {
     const n = positiveInt(get(key));

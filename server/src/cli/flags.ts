@@ -179,6 +179,30 @@ export const FLAGS = {
     help: 'do not run undocumented functions to pin what they do (characterization tests; docs/characterization.md)',
     commands: ['generate'],
   },
+  mutation: {
+    type: 'boolean',
+    help: 'mutate the files under test while verifying: the keep rule keeps a test that kills a mutant no other kept test kills, and the summary gives the mutation score (the default; docs/mutation.md)',
+    commands: ['generate'],
+    conflicts: 'no-mutation',
+  },
+  'no-mutation': {
+    type: 'boolean',
+    help: 'verify without mutation: a test is kept only when it covers something no other kept test covers',
+    commands: ['generate'],
+  },
+  'mutation-budget': {
+    type: 'string',
+    value: 'SECONDS',
+    help: 'wall-clock budget of the mutation phase (default 60); the summary says which mutants it did not reach',
+    commands: ['generate'],
+    check: positive,
+  },
+  'min-mutation-score': {
+    type: 'string',
+    value: 'N',
+    help: 'mutation score target in percent: the summary says whether the verified run met it, and amtp exits 6 when not',
+    commands: ['generate'],
+  },
   runs: {
     type: 'string',
     value: 'N',

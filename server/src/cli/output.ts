@@ -69,11 +69,36 @@ function verificationLines(v: NonNullable<RunSummary['verification']>): string[]
     );
   if (v.roundsStopped) out.push(`    coverage rounds stopped: ${v.roundsStopped}`);
   if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
+  if (v.mutation) out.push(...mutationLines(v.mutation));
   for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
   if (v.docIssues.length)
     out.push(`    documentation issues: ${v.docIssues.length} documented example(s) throw where the docs show a value`);
   for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
   for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);
+  return out;
+}
+
+/** The mutation score and what was and was not mutated within the budget (docs/mutation.md). */
+export function mutationLines(m: NonNullable<NonNullable<RunSummary['verification']>['mutation']>): string[] {
+  if (m.status === 'skipped') return [`    mutation: skipped — ${m.reason ?? ''}`];
+  const c = m.counts;
+  const out = [
+    `    mutation score ${m.score ?? '—'}%: ${c.killed + c.timeout} killed, ${c.survived} survived, ${c.noCoverage} not covered, of ${c.mutants - c.filtered - c.notRun - c.error} mutants in ${m.files.length} file(s); ${m.seconds} s of a ${m.budgetSeconds} s budget`,
+  ];
+  for (const f of m.files) if (f.score !== undefined) out.push(`      ${f.file}: ${f.score}%`);
+  if (c.notRun)
+    out.push(
+      `    not mutated within the budget: ${c.notRun} mutant(s): ${m.notRun.map((n) => `${n.file} ${n.mutants} (${n.reason})`).join('; ')}`,
+    );
+  for (const f of m.notMutated) out.push(`    not mutated: ${f.file} (${f.reason})`);
+  const filtered = Object.entries(m.filtered);
+  if (filtered.length) out.push(`    left out as equivalent-mutant noise: ${filtered.map(([why, n]) => `${n} ${why}`).join(', ')}`);
+  if (c.error) out.push(`    ${c.error} mutant(s) could not be run`);
+  if (m.excludedTests.length)
+    out.push(
+      `    ${m.excludedTests.length} test(s) not run against mutants (e.g. ${m.excludedTests[0].caseId}: ${m.excludedTests[0].reason})`,
+    );
+  if (m.target) out.push(`    --min-mutation-score ${m.target.min}%: ${m.target.met ? 'met' : 'NOT met'}`);
   return out;
 }
 
@@ -97,10 +122,11 @@ export async function finish(
   coverage?: CoverageOut,
 ): Promise<number> {
   const s = await summarize(run, store);
-  const missed = coverage ? applyCoverageOut(run, s, workspace, coverage) : false;
+  const missed = coverage ? applyCoverageOut(run, s, workspace, coverage) : undefined;
   process.stdout.write((json ? JSON.stringify(s) : summaryText(s)) + '\n');
   const hint = waitingHint(s, workspace);
   if (hint) err(hint);
   const code = exitCodeFor(run.status);
-  return code === EXIT.ok && missed ? EXIT.coverageBelowTarget : code;
+  if (code !== EXIT.ok || !missed) return code;
+  return missed === 'coverage' ? EXIT.coverageBelowTarget : EXIT.mutationBelowTarget;
 }

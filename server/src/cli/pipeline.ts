@@ -7,6 +7,7 @@ import { endpointOf, scaleDeps, type ScaleSettings } from '../app/scale';
 import { standardStages } from '../app/stages';
 import type { AgentId } from '../core/agents';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
+import { mutationParams } from '../core/mutation';
 import { DEFAULT_VERIFY, type RunParams } from '../core/run';
 import { approveAll, deferAll, ttyApprover } from '../gateway/approvers';
 import type { Approver } from '../gateway/gateway';
@@ -41,6 +42,9 @@ export interface RunOptions {
   rounds?: number;
   roundTokens?: number;
   testTimeout?: number;
+  /** mutation analysis while verifying (default on) and its budget in seconds */
+  mutation?: boolean;
+  mutationBudget?: number;
   commit?: boolean;
   intoExisting?: boolean;
 }
@@ -75,6 +79,7 @@ export function runParams(o: RunOptions): RunParams {
     ...(o.rounds !== undefined ? { rounds: o.rounds } : {}),
     ...(o.roundTokens !== undefined ? { roundTokens: o.roundTokens } : {}),
     ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
+    mutation: mutationParams(o.mutation, o.mutationBudget),
   };
   if (o.commit) params.commit = true;
   params.characterize = o.characterize !== false;

@@ -45,6 +45,8 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     rounds: num(v.rounds),
     roundTokens: num(v['round-tokens']),
     testTimeout: num(v['test-timeout']),
+    mutation: !v['no-mutation'],
+    mutationBudget: num(v['mutation-budget']),
     commit: v.commit,
     intoExisting: v['into-existing'],
   });
@@ -53,7 +55,12 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   Object.assign(params, runPrices(provider, await priceTableOption(v, process.env), Boolean(llm.apiKey)));
   const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk), undefined, scaleFlags(v));
   const runId = newRunId();
-  const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
+  const coverage = {
+    lcov: v.lcov,
+    cobertura: v.cobertura,
+    min: minCoverageArg(v['min-coverage']),
+    minMutation: minCoverageArg(v['min-mutation-score'], '--min-mutation-score'),
+  };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
   const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [
     ...secretsOf(llm),

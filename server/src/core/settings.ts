@@ -46,6 +46,8 @@ export const SETTINGS = {
   verify: { scope: 'resource' },
   verifyRuns: { scope: 'resource' },
   characterize: { scope: 'resource' },
+  mutation: { scope: 'resource' },
+  mutationBudgetSeconds: { scope: 'resource' },
   testTimeoutSeconds: { scope: 'resource' },
   intoExistingTestFile: { scope: 'resource' },
   maxInputTokens: { scope: 'window' },

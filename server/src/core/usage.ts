@@ -71,6 +71,17 @@ export interface AgentHealth {
   costUsd?: number;
 }
 
+/** The mutation phase in a run's health: its score, and its time against its budget. */
+export interface MutationHealth {
+  /** percent, absent when no mutant counted or mutation was skipped */
+  score?: number;
+  wallMs: number;
+  budgetMs: number;
+  /** mutants the budget did not reach */
+  notRun: number;
+  skipped?: string;
+}
+
 export interface RunHealth {
   /** run created → last update */
   wallMs: number;
@@ -80,4 +91,6 @@ export interface RunHealth {
   usage: TokenUsage;
   costUsd?: number;
   agents: AgentHealth[];
+  /** present once verification recorded a mutation phase (docs/mutation.md) */
+  mutation?: MutationHealth;
 }

@@ -1,5 +1,5 @@
 // One-line texts for usage and health, shared by the CLI summary and the VS Code run view.
-import type { AgentHealth, RunHealth, RunUsage, TokenUsage } from './usage';
+import type { AgentHealth, MutationHealth, RunHealth, RunUsage, TokenUsage } from './usage';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -36,7 +36,15 @@ export function formatAgentHealth(a: AgentHealth): string {
   return `${a.agent}: ${formatSeconds(a.wallMs)}, ${plural(a.attempts, 'attempt')}, ${errors}, ${a.usage.promptTokens} + ${a.usage.completionTokens} tokens${cost}`;
 }
 
-/** "run: 12.3 s, 4 attempts, 1 error (25%)" */
+/** "run: 12.3 s, 4 attempts, 1 error (25%); mutation 78.5% in 21 s of 60 s" */
 export function formatRunHealth(h: RunHealth): string {
-  return `run: ${formatSeconds(h.wallMs)}, ${plural(h.attempts, 'attempt')}, ${plural(h.errors, 'error')}${h.errors ? ` (${Math.round(h.errorRatio * 100)}%)` : ''}`;
+  const run = `run: ${formatSeconds(h.wallMs)}, ${plural(h.attempts, 'attempt')}, ${plural(h.errors, 'error')}${h.errors ? ` (${Math.round(h.errorRatio * 100)}%)` : ''}`;
+  return h.mutation ? `${run}; ${formatMutationHealth(h.mutation)}` : run;
+}
+
+/** "mutation 78.5% in 21 s of 60 s, 12 mutants not run", or "mutation skipped (why)" */
+export function formatMutationHealth(m: MutationHealth): string {
+  if (m.skipped) return `mutation skipped (${m.skipped})`;
+  const notRun = m.notRun ? `, ${plural(m.notRun, 'mutant')} not run` : '';
+  return `mutation ${m.score !== undefined ? `${m.score}%` : '—'} in ${formatSeconds(m.wallMs)} of ${formatSeconds(m.budgetMs)}${notRun}`;
 }

@@ -1,6 +1,7 @@
 // The verifier's part of the run record: its parameters, each case's result, the filter steps,
 // repairs, coverage rounds and coverage. Types only (plus the defaults); core/run.ts re-exports them.
 import type { Framework } from './frameworks';
+import type { MutationParams, MutationRecord } from './mutation';
 import type { TokenUsage } from './usage';
 
 /** How the workspace code a run executes is confined (server/src/frameworks/run/confine.ts, docs/security.md). */
@@ -26,6 +27,8 @@ export interface VerifyParams {
   rounds?: number;
   /** the prompt tokens all rounds may spend together */
   roundTokens?: number;
+  /** mutation analysis of the files under test (docs/mutation.md); absent = off (runs made before it, library callers) */
+  mutation?: MutationParams;
 }
 
 export const DEFAULT_VERIFY: VerifyParams = {
@@ -56,6 +59,8 @@ export interface CaseResult {
   repairs?: number;
   /** a documented example that throws where its docs show a value (server/src/verifier/classify.ts): reported apart from possible bugs */
   docIssue?: DocIssue;
+  /** for a test the keep filter dropped: the rule that dropped it */
+  rule?: KeepRule;
 }
 
 export interface DocIssue {
@@ -72,6 +77,13 @@ export interface DocIssue {
 
 export type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';
 
+/**
+ * The keep filter's rule (step adds_coverage): `existence_only` drops a test that covers nothing beyond
+ * loading its file; `unique_coverage` keeps a test that covers a unit no kept test covers (mutation off);
+ * `unique_coverage_or_kill` also keeps one that kills a mutant no kept test kills (mutation on).
+ */
+export type KeepRule = 'existence_only' | 'unique_coverage' | 'unique_coverage_or_kill';
+
 export interface FilterStep {
   step: FilterStepName;
   /** tests that went through this filter and stayed */
@@ -84,6 +96,8 @@ export interface FilterStep {
   names: string[];
   /** set when the filter could not be applied (e.g. no coverage tool) */
   skipped?: string;
+  /** the keep filter's rule this run (adds_coverage only) */
+  rule?: KeepRule;
 }
 
 export interface RepairRecord {
@@ -146,6 +160,8 @@ export interface VerificationRecord {
     /** the kept suite's istanbul coverage map (JavaScript), for --lcov / --cobertura */
     map?: Record<string, unknown>;
   };
+  /** mutation analysis of the files under test by the tests that passed every run (docs/mutation.md) */
+  mutation?: MutationRecord;
   repairs: RepairRecord[];
   quarantineFiles: string[];
   /** P0/P1 cases with neither a passing test nor a recorded reason */

@@ -1,4 +1,5 @@
 import type { CaseStatus, CaseView, RunView } from '../protocol';
+import type { MutationRecord, MutationView } from '../core/mutation';
 import type { EngineerOutput, TestCase } from '../contracts/types';
 import type { RunStore } from '../store/types';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
@@ -120,6 +121,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
             quarantineFiles: run.verification.quarantineFiles,
             docIssues: run.verification.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
             unmet: run.verification.unmet,
+            ...(run.verification.mutation ? { mutation: mutationView(run.verification.mutation) } : {}),
           },
         }
       : {}),
@@ -134,4 +136,17 @@ export function verifyingMessage(run: RunRecord): string {
   const tests = files.reduce((n, f) => n + f.caseIds.length, 0);
   const runs = run.verification?.executions ?? 0;
   return `verifying ${tests} test${tests === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} · ${runs} runner run${runs === 1 ? '' : 's'}`;
+}
+
+function mutationView(m: MutationRecord): MutationView {
+  return {
+    status: m.status,
+    ...(m.reason ? { reason: m.reason } : {}),
+    ...(m.score !== undefined ? { score: m.score } : {}),
+    seconds: m.seconds,
+    budgetSeconds: m.budgetSeconds,
+    files: m.files,
+    notRun: m.notRun,
+    survivors: m.survivors,
+  };
 }

@@ -24,6 +24,7 @@ import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
 import { standardStages } from '../app/stages';
+import { mutationParams } from '../core/mutation';
 import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
 import { sharedCapabilities } from '../llm/capabilities';
@@ -134,6 +135,7 @@ export class AmtpService {
       enabled: s.verify !== false,
       ...(s.verifyRuns && s.verifyRuns > 0 ? { runs: Math.floor(s.verifyRuns) } : {}),
       ...(s.testTimeoutSeconds && s.testTimeoutSeconds > 0 ? { timeoutSeconds: s.testTimeoutSeconds } : {}),
+      mutation: mutationParams(s.mutation, s.mutationBudgetSeconds),
     };
     params.characterize = s.characterize !== false;
     const scope = await resolveScope(this.workspace, p.scope ?? {});

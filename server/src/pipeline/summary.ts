@@ -1,4 +1,5 @@
 import type { RunStore } from '../store/types';
+import type { MutationRecord } from '../core/mutation';
 import type { BranchRecord, Confinement, DocIssue, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
@@ -39,11 +40,13 @@ export interface RunSummary {
     runs: number;
     /** runner invocations made */
     executions: number;
-    filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
+    filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string; rule?: string }[];
     results: {
       caseId: string;
       outcome: 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing';
       reason?: string;
+      /** for a test the keep filter dropped: existence_only, unique_coverage or unique_coverage_or_kill */
+      rule?: string;
       test?: string;
       file?: string;
     }[];
@@ -53,6 +56,11 @@ export interface RunSummary {
       target?: { min: number; met: boolean };
       /** files written by --lcov / --cobertura */
       written?: string[];
+    };
+    /** mutation analysis (docs/mutation.md): score per run and per file, what was not mutated, surviving mutants */
+    mutation?: MutationRecord & {
+      /** set by --min-mutation-score: the target and whether the kept suite met it */
+      target?: { min: number; met: boolean };
     };
     quarantineFiles: string[];
     /** documented examples that throw where their docs show a value (apart from possible bugs) */
@@ -178,10 +186,12 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
       caseId: r.caseId,
       outcome: r.outcome,
       ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.rule ? { rule: r.rule } : {}),
       ...(r.test ? { test: r.test } : {}),
       ...(r.file ? { file: r.file } : {}),
     })),
     coverage: coverageSummary(v.coverage),
+    ...(v.mutation ? { mutation: structuredClone(v.mutation) } : {}),
     quarantineFiles: v.quarantineFiles,
     docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
     unmet: v.unmet,

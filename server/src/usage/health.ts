@@ -1,7 +1,7 @@
 // Sums and the health block of a run, derived from its activities: per agent wall time, attempts,
 // error ratio, tokens and cost. Pure functions of the run record, so the record, the CLI summary,
 // --json and the VS Code run view all show the same figures.
-import { addUsage, NO_USAGE, type AgentHealth, type RunHealth, type RunUsage, type TokenUsage } from '../core/usage';
+import { addUsage, NO_USAGE, type AgentHealth, type MutationHealth, type RunHealth, type RunUsage, type TokenUsage } from '../core/usage';
 import type { ActivityRecord, RunRecord } from '../core/run';
 import { costOf, priceFor } from './cost';
 
@@ -69,6 +69,7 @@ export function runHealth(run: RunRecord, now: string = new Date().toISOString()
   const attempts = agents.reduce((n, a) => n + a.attempts, 0);
   const errors = agents.reduce((n, a) => n + a.errors, 0);
   const usage = runUsage(run);
+  const mutation = mutationHealth(run);
   return {
     wallMs: ms(run.createdAt, run.status === 'running' ? now : run.updatedAt),
     attempts,
@@ -77,6 +78,19 @@ export function runHealth(run: RunRecord, now: string = new Date().toISOString()
     usage: usage.total,
     ...(usage.costUsd !== undefined ? { costUsd: usage.costUsd } : {}),
     agents,
+    ...(mutation ? { mutation } : {}),
+  };
+}
+
+function mutationHealth(run: RunRecord): MutationHealth | undefined {
+  const m = run.verification?.mutation;
+  if (!m) return undefined;
+  return {
+    ...(m.score !== undefined ? { score: m.score } : {}),
+    wallMs: Math.round(m.seconds * 1000),
+    budgetMs: m.budgetSeconds * 1000,
+    notRun: m.counts.notRun,
+    ...(m.status === 'skipped' ? { skipped: m.reason ?? 'skipped' } : {}),
   };
 }
 

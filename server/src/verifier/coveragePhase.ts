@@ -1,11 +1,13 @@
 // Phase "adds coverage" (docs/verifier.md, filter 3): each stable test alone (or each file, above
-// maxCoverageRuns), most important first; a test is kept only if it covers a unit no kept test covers.
+// maxCoverageRuns), most important first; a test is kept only if it covers a unit no kept test covers,
+// or, when mutation ran, kills a mutant no kept test kills (keepRule.ts).
 // Also measures "before" (every stable test together) and keeps the denominator for "after".
 import type { CoverageUnits } from '../frameworks/runner';
 import type { FilterStep, VerificationRecord } from '../core/run';
 import { beyondImportCandidates, loadOnlyUnits, redundant, union, type Candidate } from './coverage';
 import { dropLoadOnlyExistence, existenceChecksToDrop } from './existenceChecks';
 import { measuredFiles } from './productFiles';
+import { keepKillers, ruleOf, type KeepUnit } from './keepRule';
 import { drop, nameOf, type VerifyState } from './state';
 
 export interface CoverageOutcome {
@@ -19,7 +21,8 @@ export interface CoverageOutcome {
   targets: string[];
 }
 
-export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
+/** @param kills case id → the mutants it kills, when mutation ran (mutationPhase.ts) */
+export async function coveragePhase(s: VerifyState, kills?: Map<string, Set<string>>): Promise<CoverageOutcome> {
   const { ctx, stable } = s;
   const coverage: CoverageOutcome['coverage'] = {};
   const universe: CoverageUnits = new Set();
@@ -48,18 +51,18 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
   if (perCase) dropLoadOnlyExistence(s, beyond, gone);
   // Measured per file, existence checks are judged together, one run per file (./existenceChecks.ts).
   const shapeOnly = perCase ? new Map<string, string>() : await existenceChecksToDrop(s, targets, candidates, loaded, gone);
+  const killers = kills ? keepMutantKillers(s, perCase, gone, shapeOnly, kills) : 0;
   const dropIds: string[] = [];
+  const dropped = (id: string, reason: string) => {
+    drop(s, id, 'adds_coverage', reason);
+    s.results.get(id)!.rule = ruleOf(reason, !!kills);
+    dropIds.push(id);
+  };
   for (const [key, reason] of gone) {
     const ids = perCase ? [key] : stable.filter((t) => t.file.path === key).map((t) => t.id);
-    for (const id of ids) {
-      drop(s, id, 'adds_coverage', perCase ? reason : `its file ${key} ${reason}`);
-      dropIds.push(id);
-    }
+    for (const id of ids) dropped(id, perCase ? reason : `its file ${key} ${reason}`);
   }
-  for (const [id, reason] of shapeOnly) {
-    drop(s, id, 'adds_coverage', reason);
-    dropIds.push(id);
-  }
+  for (const [id, reason] of shapeOnly) dropped(id, reason);
   const step: FilterStep = {
     step: 'adds_coverage',
     kept: stable.length - dropIds.length,
@@ -68,6 +71,8 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
   };
   if (!perCase) step.skipped = `more than ${ctx.params.maxCoverageRuns} tests: contribution measured per file`;
   if (restored) step.skipped = `${restored} test(s) kept: their file covers more with them than without (shared state)`;
+  step.rule = kills ? 'unique_coverage_or_kill' : 'unique_coverage';
+  if (killers) s.ctx.info(`verify: ${killers} test(s) that add no coverage are kept: each kills a mutant no other kept test kills`);
   return { coverage, step, universe, before: union(together.values()), loaded, targets };
 }
 
@@ -147,4 +152,32 @@ async function keepSharedState(
   }
   await s.flushPids();
   return restored;
+}
+
+/** The keep rule with mutation: what the coverage filter would drop stays when it kills a mutant no kept test kills (keepRule.ts). */
+function keepMutantKillers(
+  s: VerifyState,
+  perCase: boolean,
+  gone: Map<string, string>,
+  shapeOnly: Map<string, string>,
+  kills: Map<string, Set<string>>,
+): number {
+  const priority = (id: string) => s.caseOf.get(id)?.priority ?? 'P2';
+  const tests: KeepUnit[] = s.stable.map((t, order) => ({ key: t.id, priority: priority(t.id), order, tests: [t.id] }));
+  if (perCase) return keepKillers(tests, gone, kills).length;
+  const files: KeepUnit[] = s.files.map((f, order) => {
+    const ids = s.stable.filter((t) => t.file === f).map((t) => t.id);
+    return { key: f.path, priority: ids.map(priority).sort()[0] ?? 'P3', order, tests: ids };
+  });
+  const fromFiles = keepKillers(
+    files.filter((f) => f.tests.length),
+    gone,
+    kills,
+  );
+  const fromChecks = keepKillers(
+    tests.filter((t) => !gone.has(s.stable[t.order].file.path)),
+    shapeOnly,
+    kills,
+  );
+  return fromFiles.reduce((n, f) => n + files.find((x) => x.key === f)!.tests.length, 0) + fromChecks.length;
 }

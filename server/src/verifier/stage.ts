@@ -170,7 +170,7 @@ function writeLog(
 function testsRunRequest(runId: string, files: EngineerOutput['files'], plan: RunPlan, params: VerifyParams): ToolCallInfo {
   const tests = files.reduce((n, f) => n + new Set(findTests(f.path, f.content).map((b) => b.caseId)).size, 0);
   return {
-    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage runs (executes workspace code, with ${confinementPhrase(plan.confinement)}; each run is killed after ${params.timeoutSeconds} s)`,
+    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage and mutation runs (executes workspace code, with ${confinementPhrase(plan.confinement)}; each run is killed after ${params.timeoutSeconds} s)`,
     target: files.map((f) => f.path).join(', '),
     // Stable: `amtp approve` decides this same request, and the resumed run finds it.
     approvalId: 'ap_' + sha256(`${runId}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),

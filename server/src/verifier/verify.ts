@@ -1,6 +1,6 @@
 // The verifier's work once the test run is approved, in named phases (docs/verifier.md):
-// prepare → run (N times) → place → judge (repair / quarantine / drop) → adds coverage → rewrite → confirm →
-// coverage rounds (then confirm again) → report.
+// prepare → run (N times) → place → judge (repair / quarantine / drop) → mutation → adds coverage (the
+// keep rule) → rewrite → confirm → coverage rounds (then confirm again) → report.
 // Each phase reads and updates one typed state (state.ts).
 import type { TestCase } from '../contracts/types';
 import { crashPoint } from '../core/faults';
@@ -10,6 +10,9 @@ import { finalCoverage, percent, union } from './coverage';
 import { coveragePhase, type CoverageOutcome } from './coveragePhase';
 import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
+import { mutantProvider } from './mutantProvider';
+import { mutationPhase } from './mutationPhase';
+import type { MutationRecord } from '../core/mutation';
 import { untestedFiles } from './productFiles';
 import { placePhase } from './placePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
@@ -32,7 +35,10 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   );
   await placePhase(s);
   await judgePhase(s);
-  const cov = await coveragePhase(s);
+  const mutation = await mutationPhase(s);
+  const cov = await coveragePhase(s, mutation?.kills);
+  // The coverage rounds also get the survivors, and keep a new test that kills one (./mutantProvider.ts).
+  if (!ctx.mutants && mutation?.record.status === 'done') ctx.mutants = mutantProvider(s, mutation.record);
   for (const t of s.stable)
     if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await rewritePhase(s);
@@ -40,7 +46,7 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   // Coverage rounds add tests for what the kept suite leaves uncovered; the suite is then confirmed again.
   if (cov.coverage.tool && (await roundsPhase(s, union(confirmed.after), cov.universe, cov.targets)))
     confirmed = await confirmPhase(s, cov.targets, cov.universe);
-  await report(s, cov, confirmed.after, confirmed.runs, quarantineFiles);
+  await report(s, cov, confirmed.after, confirmed.runs, quarantineFiles, mutation?.record);
 }
 
 /** Phase "prepare": the files' tests by case id; a case the engineer listed but no test carries does not load. */
@@ -100,6 +106,7 @@ async function report(
   after: Parameters<typeof union>[0],
   runs: RunResult[],
   quarantineFiles: string[],
+  mutation: MutationRecord | undefined,
 ): Promise<void> {
   const { ctx, results } = s;
   if (cov.coverage.tool) {
@@ -138,5 +145,6 @@ async function report(
     v.coverage = cov.coverage;
     v.quarantineFiles = quarantineFiles;
     v.executions = s.runner.executions;
+    if (mutation) v.mutation = mutation;
   });
 }
