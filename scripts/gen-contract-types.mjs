@@ -26,6 +26,7 @@ export const CONTRACTS = {
   characterization: 'Characterization',
   'round-input': 'RoundInput',
   'round-output': 'RoundOutput',
+  decision: 'TestDecision',
 };
 
 /** contracts whose $refs point into another contract's $defs */

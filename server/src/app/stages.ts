@@ -1,14 +1,16 @@
 // The standard run: the three agents in bounded batches (with the characterize stage running the
-// undocumented functions before the engineer writes tests), then writing the files, verifying them,
+// undocumented functions before the engineer writes tests, and the person's earlier per-test decisions applied), then writing the files, verifying them,
 // and (when the run asked for it) a branch with one commit of the kept files.
 import { BATCHINGS } from '../agents/batchings';
 import { characterizeStage } from '../characterize/stage';
 import { branchStage } from '../git/stage';
 import { batchedAgentStage } from '../pipeline/batchStage';
+import { decisionStage } from '../pipeline/decisionStage';
 import { emptyPlanStage } from '../pipeline/emptyPlan';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
 import { verifyStage } from '../verifier/stage';
+import { findTests } from '../verifier/testFile';
 import { mergeTestFile } from '../verifier/testMerge';
 
 export function standardStages(): Stage[] {
@@ -17,6 +19,7 @@ export function standardStages(): Stage[] {
     batchedAgentStage('generator', BATCHINGS.generator),
     emptyPlanStage,
     characterizeStage,
+    decisionStage((path, content) => findTests(path, content).map((b) => b.caseId)),
     batchedAgentStage('engineer', BATCHINGS.engineer),
     writeStage(mergeTestFile),
     verifyStage,

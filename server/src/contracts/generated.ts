@@ -907,3 +907,30 @@ export interface RoundOutput {
     reason: string;
   }[];
 }
+
+/**
+ * A person's decision about one generated test, kept in .amtp/decisions/<caseId>.json and sealed under their owner key
+ */
+export interface TestDecision {
+  schema_version: '1';
+  caseId: string;
+  /**
+   * accepted: keep it; rejected: never write it back; deleted: gone by hand from AMTP's file (detected), held back like a rejection; real_bug: keep it quarantined and skipped with the note; docs_wrong: report a documentation issue; wrong_test: the test is wrong, held back and kept as a lesson
+   */
+  verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test';
+  reason?: string;
+  target: {
+    file: string;
+    symbol: string;
+    /**
+     * sha256 of the target's declaration when the decision was taken: a quarantine answer (real_bug, docs_wrong) lapses when the code changed
+     */
+    sourceHash?: string;
+  };
+  title?: string;
+  testFile?: string;
+  runId: string;
+  decidedBy: 'cli' | 'mcp' | 'vscode' | 'detected';
+  at: string;
+  seal: string;
+}

@@ -14,6 +14,7 @@ import testBodies from '../../../schemas/test-bodies.schema.json';
 import characterization from '../../../schemas/characterization.schema.json';
 import roundInput from '../../../schemas/round-input.schema.json';
 import roundOutput from '../../../schemas/round-output.schema.json';
+import decision from '../../../schemas/decision.schema.json';
 
 export const SCHEMAS = {
   'crawler-output': crawlerOutput,
@@ -31,6 +32,7 @@ export const SCHEMAS = {
   characterization,
   'round-input': roundInput,
   'round-output': roundOutput,
+  decision,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

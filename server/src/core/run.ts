@@ -216,6 +216,20 @@ export interface RunRecord {
   health?: RunHealth;
   /** the branch the `branch` stage created, or why it did not (server/src/git) */
   branch?: BranchRecord;
+  /** what the person decided earlier about this run's planned cases (pipeline/decisionStage.ts); absent until that stage ran */
+  decisions?: RunDecisions;
+}
+
+/** The person's earlier per-test decisions as this run applied them. */
+export interface RunDecisions {
+  /** planned cases no test is written for: rejected, deleted by hand, or answered "the test is wrong" */
+  heldBack: { caseId: string; verdict: 'rejected' | 'deleted' | 'wrong_test'; reason?: string }[];
+  /** planned cases whose quarantine question was answered for the code as it is: not asked again */
+  answered: { caseId: string; verdict: 'real_bug' | 'docs_wrong'; reason?: string }[];
+  /** tests of earlier runs found gone from AMTP's files: recorded as deleted by hand */
+  detectedDeletions: string[];
+  /** decision files left aside: not taken by this person here, or unreadable */
+  ignored: number;
 }
 
 /** The outcome of `git.branch`: a new branch holding one commit of exactly the files the run kept. */
