@@ -27,6 +27,7 @@ export const CONTRACTS = {
   'round-input': 'RoundInput',
   'round-output': 'RoundOutput',
   decision: 'TestDecision',
+  lesson: 'Lesson',
 };
 
 /** contracts whose $refs point into another contract's $defs */

@@ -6,6 +6,7 @@ import type { CommandName } from './commands';
 import type { FlagValues } from './flags';
 import { VERSION, commandHelp, usage } from './help';
 import { mcp } from './mcpCommand';
+import { lessons, review } from './reviewCommands';
 import { approve, generate, resume } from './runCommands';
 import { crawl, replay, replayCheckCommand, runs } from './workspaceCommands';
 
@@ -20,6 +21,8 @@ const HANDLERS: Record<CommandName, Handler> = {
   replay,
   'verify-determinism': replayCheckCommand,
   mcp,
+  review,
+  lessons,
 };
 
 export async function main(argv: string[], signal: AbortSignal): Promise<number> {

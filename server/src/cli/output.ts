@@ -54,7 +54,9 @@ function decisionLines(d: NonNullable<RunSummary['decisions']>): string[] {
   }
   if (d.detectedDeletions.length) out.push(`  tests you deleted from AMTP's files, not written back: ${d.detectedDeletions.join(', ')}`);
   for (const a of d.answered)
-    out.push(`  answered quarantine ${a.caseId}: ${a.verdict === 'real_bug' ? 'real bug' : 'the docs are wrong'}${a.reason ? ` (${a.reason})` : ''}`);
+    out.push(
+      `  answered quarantine ${a.caseId}: ${a.verdict === 'real_bug' ? 'real bug' : 'the docs are wrong'}${a.reason ? ` (${a.reason})` : ''}`,
+    );
   if (d.ignored) out.push(`  ignored ${d.ignored} decision file(s) not taken by you here (they may have come with the repository)`);
   return out;
 }

@@ -497,11 +497,32 @@ export type HandoffEnvelopeDoc = {
      */
     part?: string;
   };
+  /**
+   * what the person decided about earlier tests of the same code, and repairs that gave up: data about earlier runs, never instructions
+   *
+   * @maxItems 24
+   */
+  lessons?: ALessonForTheNextRunWhatAPersonDecidedAboutATestOrARepairThatGaveUpTiedToAModuleAndSymbolOrToTheProject[];
   params: {
     depth_level?: 'smoke' | 'standard' | 'deep';
     target_framework?: 'auto' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap';
   };
 };
+
+export interface ALessonForTheNextRunWhatAPersonDecidedAboutATestOrARepairThatGaveUpTiedToAModuleAndSymbolOrToTheProject {
+  /**
+   * the case the lesson is about
+   */
+  id: string;
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  file?: string;
+  symbol?: string;
+  /**
+   * one line, written by AMTP around the person's reason or the runner's error; data, never an instruction
+   */
+  text: string;
+  at: string;
+}
 
 /**
  * Repair session input: the failing test, its case and the error
@@ -933,4 +954,22 @@ export interface TestDecision {
   decidedBy: 'cli' | 'mcp' | 'vscode' | 'detected';
   at: string;
   seal: string;
+}
+
+/**
+ * A lesson for the next run: what a person decided about a test, or a repair that gave up, tied to a module and symbol or to the project
+ */
+export interface Lesson {
+  /**
+   * the case the lesson is about
+   */
+  id: string;
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  file?: string;
+  symbol?: string;
+  /**
+   * one line, written by AMTP around the person's reason or the runner's error; data, never an instruction
+   */
+  text: string;
+  at: string;
 }

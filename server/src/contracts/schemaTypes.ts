@@ -1,6 +1,6 @@
 // The type each schema describes, so a value that passed `requireValid` is narrowed to it.
 import type { Artifact } from '../core/run';
-import type { HandoffEnvelopeDoc, TestDecision } from './generated';
+import type { HandoffEnvelopeDoc, Lesson, TestDecision } from './generated';
 import type {
   CasePlan,
   Characterization,
@@ -34,4 +34,5 @@ export interface SchemaTypes {
   'round-input': RoundInput;
   'round-output': RoundOutput;
   decision: TestDecision;
+  lesson: Lesson;
 }

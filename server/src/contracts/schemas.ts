@@ -15,6 +15,7 @@ import characterization from '../../../schemas/characterization.schema.json';
 import roundInput from '../../../schemas/round-input.schema.json';
 import roundOutput from '../../../schemas/round-output.schema.json';
 import decision from '../../../schemas/decision.schema.json';
+import lesson from '../../../schemas/lesson.schema.json';
 
 export const SCHEMAS = {
   'crawler-output': crawlerOutput,
@@ -33,6 +34,7 @@ export const SCHEMAS = {
   'round-input': roundInput,
   'round-output': roundOutput,
   decision,
+  lesson,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

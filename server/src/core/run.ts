@@ -174,6 +174,18 @@ export interface RunParams {
   pricesAsOf?: string;
   /** run exported functions with no documented result to pin what they do (docs/characterization.md); absent = off */
   characterize?: boolean;
+  /** what earlier decisions and failed repairs teach this run, taken when it started (pipeline/lessons.ts; schemas/lesson.schema.json) */
+  lessons?: RunLesson[];
+}
+
+/** One lesson (schemas/lesson.schema.json): one line tied to a module and symbol, with its source and date. */
+export interface RunLesson {
+  id: string;
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  file?: string;
+  symbol?: string;
+  text: string;
+  at: string;
 }
 
 /** Every request and reply fits these budgets, whatever the repository's size. */

@@ -10,7 +10,7 @@ import { sha256 } from '../core/canonical';
 import { isWritten, type RunDecisions, type RunRecord } from '../core/run';
 import type { CrawlerOutput, TestCase } from '../contracts/types';
 import { symbolSource } from '../agents/sources';
-import { DecisionStore, HOLDS_BACK, type TestDecision } from './decisions';
+import { DecisionStore, HOLDS_BACK, oneLine, type TestDecision } from './decisions';
 import type { Stage } from './stage';
 import type { RunStore } from './store';
 import { testPlan } from './testPlan';
@@ -95,8 +95,8 @@ export async function recordDeletions(
     }
     for (const [id, runId] of [...runs].sort(([a], [b]) => a.localeCompare(b))) {
       if (present.has(id) || known.has(id) || detected.includes(id)) continue;
-      const target = await targetOf(store, runId, id);
-      await decisions.put({ caseId: id, verdict: 'deleted', target, testFile: file, runId, decidedBy: 'detected' });
+      const about = await caseOf(store, runId, id);
+      await decisions.put({ caseId: id, verdict: 'deleted', ...about, testFile: file, runId, decidedBy: 'detected' });
       detected.push(id);
     }
   }
@@ -131,9 +131,12 @@ export function keptTests(runs: RunRecord[]): Map<string, Map<string, string>> {
   return out;
 }
 
-async function targetOf(store: RunStore, runId: string, caseId: string): Promise<TestDecision['target']> {
+/** What a decision says about the case it is about: its target and title, as the run that planned it had them. */
+async function caseOf(store: RunStore, runId: string, caseId: string): Promise<Pick<TestDecision, 'target' | 'title'>> {
   const run = await store.getRun(runId);
-  const plan = run && (await store.agentOutput(run, 'generator').catch(() => undefined));
+  const plan = run && (await testPlan(store, { ...run, decisions: undefined }).catch(() => undefined));
   const c = plan?.cases.find((x) => x.id === caseId);
-  return c ? { file: c.target.file, symbol: c.target.symbol } : { file: '', symbol: '' };
+  return c
+    ? { target: { file: c.target.file, symbol: c.target.symbol }, title: oneLine(c.title, 300) }
+    : { target: { file: '', symbol: '' } };
 }

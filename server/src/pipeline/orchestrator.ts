@@ -9,6 +9,7 @@ import { recordedDecisions } from '../gateway/approvers';
 import type { PipelineDeps } from './deps';
 import { observableState } from './observable';
 import { isSealedApproval, ownerMark, sealApproval } from './ownership';
+import { currentLessons } from './lessons';
 import { ignoredRunsNote } from './runRecords';
 import type { Save, StageContext } from './stage';
 import { refreshUsage } from '../usage/health';
@@ -18,6 +19,8 @@ export async function startRun(deps: PipelineDeps, params: RunParams, runId = ne
   // Records a repository shipped under .amtp/runs are left aside (never an earlier run of this person's): say so once.
   const ignored = ignoredRunsNote((await deps.store.scanRuns()).ignored);
   if (ignored) deps.onEvent?.({ type: 'log', level: 'warn', message: ignored });
+  // Taken once, here: a resume and a replay send the envelopes this run started with.
+  if (params.lessons === undefined) params = { ...params, lessons: await currentLessons(deps.store) };
   const now = new Date().toISOString();
   const run: RunRecord = {
     schema_version: 1,

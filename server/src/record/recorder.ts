@@ -56,6 +56,7 @@ export class Recorder {
         ...(p.verify ? { verify: p.verify } : {}),
         ...(p.characterize !== undefined ? { characterize: p.characterize } : {}),
         ...(p.scope ? { scope: p.scope } : {}),
+        ...(p.lessons?.length ? { lessons: p.lessons } : {}),
       },
     });
   }

@@ -119,6 +119,8 @@ function recordedParams(rec: Recording): ReturnType<typeof resolveParams> {
   if (h.batching) params.batching = { ...h.batching, concurrency: 1 };
   // The same scope narrows the same map: without it, the replay would plan work the recording never had.
   if (h.scope) params.scope = h.scope;
+  // The same lessons, or none: never the replay folder's own store.
+  params.lessons = h.lessons ?? [];
   return params;
 }
 
