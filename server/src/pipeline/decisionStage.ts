@@ -105,8 +105,8 @@ export async function recordDeletions(
 
 /**
  * Each file's tests that AMTP left there, by case id with the run that left it. Runs are read oldest
- * first and the latest run that wrote a case decides: a test a later run's verifier dropped is not
- * "deleted by hand", and a run whose verification has not settled says nothing about its cases.
+ * first and the latest run that wrote a case decides: a test a later run's verifier dropped or a later
+ * run held back is not "deleted by hand", and a run whose verification has not settled says nothing.
  */
 export function keptTests(runs: RunRecord[]): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
@@ -127,6 +127,8 @@ export function keptTests(runs: RunRecord[]): Map<string, Map<string, string>> {
       }
       out.set(f.path, ids);
     }
+    // A case a later run held back is no test of AMTP's any more: once its decision is forgotten, it may come back.
+    for (const h of run.decisions?.heldBack ?? []) for (const ids of out.values()) ids.delete(h.caseId);
   }
   return out;
 }
