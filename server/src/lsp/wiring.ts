@@ -55,6 +55,11 @@ export function wireService(
   );
   P.onRequest(
     on,
+    P.Review,
+    handle((p) => svc().review(p)),
+  );
+  P.onRequest(
+    on,
     P.SetCredentials,
     handle((p) => svc().setCredentials(p)),
   );
