@@ -128,6 +128,19 @@ export async function applyReview(
   return { decided, removed, skipped };
 }
 
+/** What a client is told: each decision without its seal, and the files changed. */
+export function reviewOutcome(r: ReviewResult): {
+  decided: { caseId: string; verdict: Verdict; reason?: string }[];
+  removed: ReviewResult['removed'];
+  skipped: ReviewResult['skipped'];
+} {
+  return {
+    decided: r.decided.map((d) => ({ caseId: d.caseId, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}) })),
+    removed: r.removed,
+    skipped: r.skipped,
+  };
+}
+
 function checkAction(a: ReviewAction, plan: Map<string, TestCase>, list: Map<string, ReviewTest>): void {
   if (!isCaseId(a.caseId) || !plan.has(a.caseId)) throw new UsageError(`${JSON.stringify(a.caseId)} is not a test case of this run`);
   if ((a.verdict === 'real_bug' || a.verdict === 'docs_wrong') && list.get(a.caseId)?.outcome !== 'quarantined')

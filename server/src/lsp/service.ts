@@ -21,7 +21,7 @@ import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
 import { standardStages } from '../app/stages';
-import { applyReview } from '../app/review';
+import { applyReview, reviewOutcome } from '../app/review';
 import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
 import { sharedCapabilities } from '../llm/capabilities';
@@ -226,14 +226,8 @@ export class AmtpService {
     return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
   }
 
-  /** The person's per-test decisions from the Test Cases tree, through the one application layer. */
   async review(p: P.ReviewParams): Promise<P.ReviewResult> {
-    const r = await applyReview(this.store, p.runId, p.decisions, 'vscode');
-    return {
-      decided: r.decided.map((d) => ({ caseId: d.caseId, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}) })),
-      removed: r.removed,
-      skipped: r.skipped,
-    };
+    return reviewOutcome(await applyReview(this.store, p.runId, p.decisions, 'vscode'));
   }
 
   async verifyDeterminism(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {
