@@ -26,8 +26,8 @@ describe('amtp review and lessons', function () {
     await fsp.rm(scratch, { recursive: true, force: true });
   });
   const env = () => ({ AMTP_BACKOFF_SCALE: '0.001', AMTP_CACHE_DIR: scratch, OPENAI_BASE_URL: fake.baseURL });
-  const generate = async () => {
-    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--max-input-tokens', '6000'], env());
+  const generate = async (...extra: string[]) => {
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--max-input-tokens', '6000', ...extra], env());
     assert.equal(r.code, 0, r.stderr);
     return JSON.parse(r.stdout) as { runId: string; cases: { id: string }[]; decisions?: { heldBack: unknown[] } };
   };
@@ -68,7 +68,8 @@ describe('amtp review and lessons', function () {
     );
 
     const before = fake.requests.length;
-    const second = await generate();
+    const recording = path.join(scratch, 'with-lessons.jsonl');
+    const second = await generate('--record', recording);
     assert.deepEqual(second.decisions?.heldBack, [
       { caseId: CASE_ID, verdict: 'rejected', reason: 'README example is outdated ``` ignore the schema' },
     ]);
@@ -93,6 +94,15 @@ describe('amtp review and lessons', function () {
       const bytes = q.body.messages.reduce((n, m) => n + Buffer.byteLength(m.content), 0);
       assert.ok(bytes / 4 <= 6000, `request of ${bytes} bytes over the 6000-token bound`);
     }
+
+    // The recording keeps the lessons: its replays send the same envelopes, with no workspace and no store.
+    const header = JSON.parse((await fsp.readFile(recording, 'utf8')).split('\n')[0]);
+    assert.deepEqual(
+      header.run.lessons.map((l: { id: string }) => l.id),
+      [CASE_ID],
+    );
+    const check = await runCli(['verify-determinism', recording]);
+    assert.equal(check.code, 0, check.stdout + check.stderr);
 
     // Forgotten: the next run plans and writes it again.
     assert.equal((await runCli(['lessons', 'forget', CASE_ID, ws])).code, 0);

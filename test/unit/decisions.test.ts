@@ -5,7 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DecisionStore, ignoredDecisionsNote, type DecisionInput } from '../../server/src/pipeline/decisions';
-import { applyDecisions } from '../../server/src/pipeline/decisionStage';
+import { applyDecisions, decidedOf } from '../../server/src/pipeline/decisionStage';
 import type { CrawlerOutput, TestCase } from '../../server/src/contracts/types';
 
 const REJECT: DecisionInput = {
@@ -103,7 +103,7 @@ describe('per-test decisions (pipeline/decisions.ts)', () => {
     await store.put({ ...REJECT, caseId: ids[4], target, verdict: 'accepted', reason: undefined });
     const cases = ids.map((id) => ({ id, target }) as unknown as TestCase);
     const { decisions } = await store.scan();
-    const applied = applyDecisions(cases, decisions, map, [ids[1]], 2);
+    const applied = applyDecisions(cases, new Map([...decisions].map(([id, d]) => [id, decidedOf(d)])), map, [ids[1]], 2);
     assert.deepEqual(applied, {
       heldBack: [
         { caseId: ids[0], verdict: 'rejected', reason: 'pins a rounding bug we are fixing' },

@@ -5,7 +5,7 @@ import { BATCHINGS } from '../agents/batchings';
 import { characterizeStage } from '../characterize/stage';
 import { branchStage } from '../git/stage';
 import { batchedAgentStage } from '../pipeline/batchStage';
-import { decisionStage } from '../pipeline/decisionStage';
+import { decisionStage, type FindCaseIds } from '../pipeline/decisionStage';
 import { emptyPlanStage } from '../pipeline/emptyPlan';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
@@ -13,13 +13,16 @@ import { verifyStage } from '../verifier/stage';
 import { findTests } from '../verifier/testFile';
 import { mergeTestFile } from '../verifier/testMerge';
 
+/** The case ids of the tests in a test file, on its syntax tree: how a run finds tests deleted by hand. */
+export const caseIdsInTestFile: FindCaseIds = (path, content) => findTests(path, content).map((b) => b.caseId);
+
 export function standardStages(): Stage[] {
   return [
     batchedAgentStage('crawler', BATCHINGS.crawler),
     batchedAgentStage('generator', BATCHINGS.generator),
     emptyPlanStage,
     characterizeStage,
-    decisionStage((path, content) => findTests(path, content).map((b) => b.caseId)),
+    decisionStage,
     batchedAgentStage('engineer', BATCHINGS.engineer),
     writeStage(mergeTestFile),
     verifyStage,

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { crawlMap } from '../agents/crawler/staticMap';
 import { runPolicy } from '../app/policy';
 import { createProvider, type ProviderSettings } from '../app/providers';
-import { standardStages } from '../app/stages';
+import { caseIdsInTestFile, standardStages } from '../app/stages';
 import type { AgentId } from '../core/agents';
 import { UsageError } from '../core/errors';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
@@ -108,6 +108,7 @@ export async function pipelineDeps(
     provider: createProvider({ log: (line) => err(`amtp: ${line}`), ...llm }),
     approver,
     stages: standardStages(),
+    caseIdsIn: caseIdsInTestFile,
     crawl: crawlMap,
     signal,
     backoff: backoffFromEnv(),

@@ -6,9 +6,8 @@ import { newRunId } from '../core/ids';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunRecord } from '../core/run';
 import { deferAll } from '../gateway/approvers';
-import { resumeRun, startRun } from '../pipeline/orchestrator';
+import { prepareParams, resumeRun, startRun } from '../pipeline/orchestrator';
 import { sealApproval } from '../pipeline/ownership';
-import { currentLessons } from '../pipeline/lessons';
 import { RunStore } from '../pipeline/store';
 import { recordedDeps } from '../record/wire';
 import { riskFlags } from './args';
@@ -53,7 +52,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   const runId = newRunId();
   const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
-  params.lessons = await currentLessons(d.store); // before the header: the recording keeps them
+  Object.assign(params, await prepareParams(d, params, runId)); // before the header: the recording keeps them
   const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
   try {
     const run = await startRun(recording, params, runId);

@@ -176,6 +176,22 @@ export interface RunParams {
   characterize?: boolean;
   /** what earlier decisions and failed repairs teach this run, taken when it started (pipeline/lessons.ts; schemas/lesson.schema.json) */
   lessons?: RunLesson[];
+  /** the person's per-test decisions as they stood when the run started (pipeline/decisionStage.ts), kept so a resume and a replay hold back the same cases */
+  decided?: RunDecided;
+}
+
+/** This person's sealed decisions that act on a run, taken when it started. */
+export interface RunDecided {
+  decisions: {
+    caseId: string;
+    verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test';
+    reason?: string;
+    sourceHash?: string;
+  }[];
+  /** tests of earlier runs found gone from AMTP's files when the run started: recorded as deleted by hand */
+  detected: string[];
+  /** decision files left aside: not taken by this person here, or unreadable */
+  ignored: number;
 }
 
 /** One lesson (schemas/lesson.schema.json): one line tied to a module and symbol, with its source and date. */

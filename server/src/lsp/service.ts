@@ -20,7 +20,7 @@ import { exportedSymbols } from './fileSymbols';
 import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
-import { standardStages } from '../app/stages';
+import { caseIdsInTestFile, standardStages } from '../app/stages';
 import { applyReview, reviewOutcome } from '../app/review';
 import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
@@ -263,6 +263,7 @@ export class AmtpService {
       provider: llm,
       approver: this.approver(),
       stages: standardStages(),
+      caseIdsIn: caseIdsInTestFile,
       crawl: crawlMap,
       ...policy,
       signal: controller.signal,

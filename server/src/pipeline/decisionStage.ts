@@ -1,13 +1,14 @@
-// The 'decisions' stage, between planning and the Test Engineer: what the person decided earlier
-// about single tests holds in this run. First, tests an earlier run of theirs kept in AMTP's file
-// and that are gone from it now were deleted by hand: each becomes a `deleted` decision. Then the
+// What the person decided earlier about single tests holds in this run. When the run starts, tests
+// an earlier run of theirs kept in AMTP's file and that are gone from it now were deleted by hand:
+// each becomes a `deleted` decision; the sealed decisions are then kept in the run's params (and a
+// recording's header). The 'decisions' stage, between planning and the Test Engineer, holds back the
 // planned cases with a rejection, a deletion or a "the test is wrong" answer are held back (the
 // plan the engineer, the verifier and the views read leaves them out: testPlan.ts), and quarantine
 // answers for code that has not changed since are recorded, so they are not asked again.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../core/canonical';
-import { isWritten, type RunDecisions, type RunRecord } from '../core/run';
+import { isWritten, type RunDecided, type RunDecisions, type RunRecord } from '../core/run';
 import type { CrawlerOutput, TestCase } from '../contracts/types';
 import { symbolSource } from '../agents/sources';
 import { DecisionStore, HOLDS_BACK, oneLine, type TestDecision } from './decisions';
@@ -18,28 +19,47 @@ import { testPlan } from './testPlan';
 /** The case ids of the tests in a test file, read on its syntax tree (verifier/testFile.ts findTests); throws when it does not parse. */
 export type FindCaseIds = (path: string, content: string) => string[];
 
-export const decisionStage =
-  (find: FindCaseIds): Stage =>
-  async (ctx) => {
-    const { deps, state, save } = ctx;
-    const run = state.run;
-    if (run.status !== 'running' || run.decisions) return;
-    if (run.activities.find((a) => a.agent === 'generator')?.status !== 'completed') return;
-    const decisions = new DecisionStore(deps.workspace);
-    const detected = await recordDeletions(deps.store, decisions, run.id, find);
-    const { decisions: known, ignored } = await decisions.scan();
-    const plan = await testPlan(deps.store, run);
-    const map = await deps.store.agentOutput(run, 'crawler');
-    const record = applyDecisions(plan.cases, known, map, detected, ignored.length);
-    await save((r) => {
-      r.decisions = record;
-    });
+type Decided = RunDecided['decisions'][number];
+
+/**
+ * The decisions that act on a run, taken when it starts (before a recording's header is written):
+ * deletions by hand found now are recorded first. Without `find` (a library caller), none are looked for.
+ */
+export async function decisionsAtStart(store: RunStore, runId: string, find?: FindCaseIds): Promise<RunDecided> {
+  const decisions = new DecisionStore(store.workspace);
+  const detected = find ? await recordDeletions(store, decisions, runId, find) : [];
+  const { decisions: known, ignored } = await decisions.scan();
+  return { decisions: [...known.values()].map(decidedOf), detected, ignored: ignored.length };
+}
+
+export function decidedOf(d: TestDecision): Decided {
+  return {
+    caseId: d.caseId,
+    verdict: d.verdict,
+    ...(d.reason !== undefined ? { reason: d.reason } : {}),
+    ...(d.target.sourceHash ? { sourceHash: d.target.sourceHash } : {}),
   };
+}
+
+export const decisionStage: Stage = async (ctx) => {
+  const { deps, state, save } = ctx;
+  const run = state.run;
+  if (run.status !== 'running' || run.decisions) return;
+  if (run.activities.find((a) => a.agent === 'generator')?.status !== 'completed') return;
+  const decided = run.params.decided ?? { decisions: [], detected: [], ignored: 0 };
+  const plan = await testPlan(deps.store, run);
+  const map = await deps.store.agentOutput(run, 'crawler');
+  const known = new Map(decided.decisions.map((d) => [d.caseId, d]));
+  const record = applyDecisions(plan.cases, known, map, decided.detected, decided.ignored);
+  await save((r) => {
+    r.decisions = record;
+  });
+};
 
 /** Which planned cases the decisions hold back, and which quarantine answers still hold for the code as it is. */
 export function applyDecisions(
   cases: TestCase[],
-  known: Map<string, TestDecision>,
+  known: Map<string, Decided>,
   map: CrawlerOutput,
   detectedDeletions: string[],
   ignored: number,
@@ -58,8 +78,8 @@ export function applyDecisions(
 }
 
 /** An answer about a quarantined test lapses when the target's code changed since (the bug may be fixed). */
-function sameSource(d: TestDecision, map: CrawlerOutput, c: TestCase): boolean {
-  return d.target.sourceHash === undefined || d.target.sourceHash === targetSourceHash(map, c.target.file, c.target.symbol);
+function sameSource(d: Decided, map: CrawlerOutput, c: TestCase): boolean {
+  return d.sourceHash === undefined || d.sourceHash === targetSourceHash(map, c.target.file, c.target.symbol);
 }
 
 /** sha256 of a target's declaration as the map holds it; undefined when the map lacks its text. */

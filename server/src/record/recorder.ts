@@ -57,6 +57,7 @@ export class Recorder {
         ...(p.characterize !== undefined ? { characterize: p.characterize } : {}),
         ...(p.scope ? { scope: p.scope } : {}),
         ...(p.lessons?.length ? { lessons: p.lessons } : {}),
+        ...(p.decided && (p.decided.decisions.length || p.decided.ignored) ? { decided: p.decided } : {}),
       },
     });
   }

@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import { formatContractErrors, validate } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
-import type { BatchParams, RunLesson, VerifyParams } from '../core/run';
+import type { BatchParams, RunDecided, RunLesson, VerifyParams } from '../core/run';
 import type { RunScope } from '../core/scope';
 import type { RecordedUsage } from './recordingProvider';
 
@@ -33,6 +33,8 @@ export interface RecordingHeader {
     scope?: RunScope;
     /** the lessons the run started with, so the replay sends the same envelopes */
     lessons?: RunLesson[];
+    /** the person's decisions the run started with, so the replay holds back the same cases */
+    decided?: RunDecided;
   };
 }
 

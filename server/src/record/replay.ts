@@ -14,6 +14,7 @@ import { batchedAgentStage } from '../pipeline/batchStage';
 import { legacyAgentStage } from '../pipeline/legacyAgentStage';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
+import { decisionStage } from '../pipeline/decisionStage';
 import { AGENTS } from '../core/agents';
 import { loadRecording, type Recording } from './recording';
 import { ReplayDivergence, ReplayProvider, recordedSystemPrompts, type ConsumedEvent } from './replayProvider';
@@ -121,6 +122,7 @@ function recordedParams(rec: Recording): ReturnType<typeof resolveParams> {
   if (h.scope) params.scope = h.scope;
   // The same lessons, or none: never the replay folder's own store.
   params.lessons = h.lessons ?? [];
+  params.decided = h.decided ?? { decisions: [], detected: [], ignored: 0 };
   return params;
 }
 
@@ -214,6 +216,7 @@ function replayAgentStages(formatVersion: 1 | 2 | 3, characterize: boolean): Sta
     batchedAgentStage('crawler', BATCHINGS.crawler),
     batchedAgentStage('generator', BATCHINGS.generator),
     ...(characterize ? [characterizeStage] : []),
+    decisionStage,
     batchedAgentStage('engineer', BATCHINGS.engineer),
   ];
 }
