@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { crawlMap } from '../agents/crawler/staticMap';
 import { runPolicy } from '../app/policy';
 import { createProvider, type ProviderSettings } from '../app/providers';
-import { caseIdsInTestFile, standardStages } from '../app/stages';
+import { standardRun } from '../app/stages';
 import type { AgentId } from '../core/agents';
 import { UsageError } from '../core/errors';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
@@ -107,8 +107,7 @@ export async function pipelineDeps(
     store: new RunStore(ws),
     provider: createProvider({ log: (line) => err(`amtp: ${line}`), ...llm }),
     approver,
-    stages: standardStages(),
-    caseIdsIn: caseIdsInTestFile,
+    ...standardRun(),
     crawl: crawlMap,
     signal,
     backoff: backoffFromEnv(),

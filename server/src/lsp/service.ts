@@ -20,7 +20,7 @@ import { exportedSymbols } from './fileSymbols';
 import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
-import { caseIdsInTestFile, standardStages } from '../app/stages';
+import { standardRun } from '../app/stages';
 import { applyReview, reviewOutcome } from '../app/review';
 import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
@@ -262,8 +262,7 @@ export class AmtpService {
       store: this.store,
       provider: llm,
       approver: this.approver(),
-      stages: standardStages(),
-      caseIdsIn: caseIdsInTestFile,
+      ...standardRun(),
       crawl: crawlMap,
       ...policy,
       signal: controller.signal,
