@@ -26,6 +26,8 @@ export const CONTRACTS = {
   characterization: 'Characterization',
   'round-input': 'RoundInput',
   'round-output': 'RoundOutput',
+  decision: 'TestDecision',
+  lesson: 'Lesson',
 };
 
 /** contracts whose $refs point into another contract's $defs */

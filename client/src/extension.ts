@@ -7,9 +7,10 @@ import { ApprovalsView } from './approvalsView';
 import { CasesView } from './casesView';
 import { registerMutationDiagnostics } from './mutationDiagnostics';
 import * as cmd from './commands';
+import * as review from './reviewCommands';
 import { vscodeLmHandlers } from './lm';
 import { createLanguageClient } from './lspClient';
-import { RunsModel } from './model/runsModel';
+import { RunsModel, type TreeNode } from './model/runsModel';
 import { toServerSettings, userSafeGetter } from './model/settings';
 import { CODE_LENS_LANGUAGES, GenerateCodeLens } from './codeLens';
 import { createStatusBar } from './statusBar';
@@ -149,6 +150,9 @@ function registerCommands(context: vscode.ExtensionContext, ctx: cmd.Ctx, output
   register('amtp.runTests', (arg?) => cmd.runTests(ctx, arg));
   register('amtp.showOutput', () => output.show(true));
   register('amtp.filterCases', () => cmd.filterCases(ctx));
+  register('amtp.acceptTest', (node?: TreeNode) => review.decideTest(ctx, node, 'accepted'));
+  register('amtp.rejectTest', (node?: TreeNode, reason?: string) => review.decideTest(ctx, node, 'rejected', reason));
+  register('amtp.answerQuarantine', (node?: TreeNode) => review.answerQuarantine(ctx, node));
 }
 
 export async function deactivate(): Promise<void> {

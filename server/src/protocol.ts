@@ -217,6 +217,21 @@ export const LmChat = request<LmChatParams, LmChatResult>('amtp/lmChat', 'server
 /** Sent from the client to the server: verify a recording's determinism (two replays). */
 export const VerifyDeterminism = request<VerifyDeterminismParams, VerifyDeterminismResult>('amtp/verifyDeterminism', 'clientToServer');
 
+export interface ReviewParams {
+  runId: string;
+  /** the person's decisions about single tests of the run (server/src/app/review.ts) */
+  decisions: { caseId: string; verdict: 'accepted' | 'rejected' | 'real_bug' | 'docs_wrong' | 'wrong_test'; reason?: string }[];
+}
+export interface ReviewResult {
+  decided: { caseId: string; verdict: string; reason?: string }[];
+  /** tests removed from their files now, by file */
+  removed: { file: string; caseIds: string[] }[];
+  /** quarantined tests marked skipped with the person's note, by file */
+  skipped: { file: string; caseIds: string[] }[];
+}
+/** Sent from the client to the server: the person keeps, rejects or answers single tests; the decisions hold in later runs. */
+export const Review = request<ReviewParams, ReviewResult>('amtp/review', 'clientToServer');
+
 /** initializationOptions the client sends at startup. */
 export interface InitOptions {
   /** Workspace Trust: when false the server only crawls; no writes, no test runs */
@@ -296,6 +311,7 @@ export const MESSAGES = [
   ExportedSymbols,
   SetCredentials,
   VerifyDeterminism,
+  Review,
   TrustChanged,
   SettingsChanged,
   LmModels,

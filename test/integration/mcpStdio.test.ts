@@ -46,7 +46,14 @@ describe('mcp workspace server over stdio (real SDK client)', function () {
 
   it('lists the tools under names every client accepts, with every parameter described', async () => {
     const tools = (await client.listTools()).tools;
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['repo_read_file', 'repo_search', 'repo_tree', 'tests_generate', 'tests_run']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'repo_read_file',
+      'repo_search',
+      'repo_tree',
+      'tests_generate',
+      'tests_review',
+      'tests_run',
+    ]);
     for (const t of tools) {
       assert.match(t.name, /^[A-Za-z0-9_-]{1,64}$/);
       assert.ok(t.description && t.description.length > 40, t.name);

@@ -1,5 +1,6 @@
 // A scoped run (one function, as the CodeLens asks) merges into the test file an earlier run wrote:
-// the rest of the file, a person's own test included, is kept; no overwrite approval is needed.
+// the rest of the file, a person's own test included, is kept; no overwrite approval is needed; a
+// test the person deleted from it stays deleted.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
@@ -45,16 +46,16 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
     );
 
     const merged = await fsp.readFile(abs, 'utf8');
-    // Every clamp case the scoped run planned is in the file: the one the person deleted, and any the
-    // full run's verifier had dropped for adding no coverage.
-    const clampIds = (JSON.parse(r.stdout).cases as { id: string; title: string }[])
-      .filter((c) => /^clamp\(/.test(c.title))
-      .map((c) => c.id);
+    // Every clamp case the scoped run planned is in the file (those the full run's verifier had dropped
+    // for adding no coverage come back), except the one the person deleted: that one is held back.
+    assert.deepEqual(s.decisions.detectedDeletions, [dropped[1]]);
+    assert.deepEqual(s.decisions.heldBack, [{ caseId: dropped[1], verdict: 'deleted' }]);
+    const clampIds = (s.cases as { id: string; title: string }[]).filter((c) => /^clamp\(/.test(c.title)).map((c) => c.id);
+    assert.ok(!clampIds.includes(dropped[1]), 'the deleted case is not planned for this run');
     const added = clampIds.filter((id) => !edited.includes(id)).length;
-    assert.ok(added >= 1);
     assert.equal((merged.match(/^ {2}it\('/gm) ?? []).length, others + added, 'the clamp tests are back, nothing else changed in number');
     assert.ok(merged.includes("it('my own test'"), "the person's test is kept");
-    assert.ok(merged.includes(`it('${dropped[1]}: ${dropped[2]}'`));
+    assert.ok(!merged.includes(dropped[1]), 'the test the person deleted is not written back');
     // clamp is back in the file's one import of the module, once
     const imports = merged.match(/^.*require\('\.\.\/src\/index\.js'\).*$/gm) ?? [];
     assert.equal(imports.length, 1, merged);

@@ -18,6 +18,7 @@ import { SCHEMAS } from '../../server/src/contracts/schemas';
 import { selfContained } from '../../server/src/contracts/selfContained';
 import type { CrawlerOutput, TestCase } from '../../server/src/contracts/types';
 import { REPAIR_ROLE } from '../../server/src/verifier/repair';
+import { lessonsFor, type Lesson } from '../../server/src/pipeline/lessons';
 
 /** Every object key anywhere in a value. */
 function keysOf(v: unknown, out = new Set<string>()): Set<string> {
@@ -55,6 +56,15 @@ function unknownFields(prompt: string, envelope: unknown, outputSchema: unknown,
   const known = new Set([...keysOf(envelope), ...schemaWords(inputSchema), ...schemaWords(outputSchema)]);
   return namedFields(prompt).filter((f) => !known.has(f));
 }
+
+const LESSON: Lesson = {
+  id: 'tc_0123456789ab',
+  source: 'rejected',
+  file: 'src/index.js',
+  symbol: 'clamp',
+  text: 'The person rejected the test "clamp(0) returns 0". It is not written again.',
+  at: '2026-11-25T04:00:00.000Z',
+};
 
 const envelope = (to: string, payload: unknown, params: Record<string, unknown>) => ({
   schema_version: '1',
@@ -100,7 +110,12 @@ describe('prompts and the envelopes they are sent with agree', () => {
   it('the Test Case Generator: "sources" and every other field it names are in its view', () => {
     const [view] = BATCHINGS.generator.plan(map, ctx);
     assert.ok(view.payload.sources?.some((s) => s.name === 'clamp'));
-    const env = envelope('generator', view.payload, { depth_level: 'standard' });
+    // A run with lessons sends those about the batch's code (pipeline/lessons.ts), as batchSession.ts does.
+    const env = {
+      ...envelope('generator', view.payload, { depth_level: 'standard' }),
+      lessons: lessonsFor([LESSON], [{ file: 'src/index.js' }], 600),
+    };
+    assert.equal(env.lessons.length, 1);
     assert.deepEqual(unknownFields(GENERATOR_ROLE, env, selfContained(OUTPUT_SCHEMA.generator), selfContained(INPUT_SCHEMA.generator)), []);
   });
 
@@ -118,7 +133,8 @@ describe('prompts and the envelopes they are sent with agree', () => {
     const cases: TestCase[] = [{ ...c, id: caseIdOf(c) }];
     const plan = { schema_version: '1' as const, depth_level: 'standard' as const, project: projectBlock(map), cases };
     const [batch] = BATCHINGS.engineer.plan({ plan, map }, ctx);
-    const env = envelope('engineer', batch.payload, { target_framework: 'auto' });
+    const env = { ...envelope('engineer', batch.payload, { target_framework: 'auto' }), lessons: lessonsFor([LESSON], [c.target], 600) };
+    assert.equal(env.lessons.length, 1);
     assert.ok(batch.payload.symbols[0].source?.includes('return Math.min(x, LIMIT);'));
     assert.deepEqual(
       batch.payload.symbols[0].helpers?.map((h) => h.source),

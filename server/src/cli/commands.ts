@@ -35,6 +35,24 @@ export const COMMANDS = {
     max: 2,
     summary: "decide a run's pending high-risk actions (approve, or --reject), then continue it",
   },
+  review: {
+    args: 'RUN_ID [DIR]',
+    min: 1,
+    max: 2,
+    summary: "list a run's tests, or keep, drop or answer single tests; the decisions hold in every later run",
+    details:
+      'Without a decision flag it lists every test the run planned: its outcome and your decision. --drop\n' +
+      'removes the test from its file now and no later run writes it back; --keep accepts it; a quarantined\n' +
+      'test is answered --real-bug (stays quarantined, skipped, with your note), --docs-wrong (reported as a\n' +
+      'documentation issue) or --wrong-test (removed, held back, and a lesson for the next run). --reason is\n' +
+      'kept with each decision given. Decisions are sealed under your owner key in .amtp/decisions/.',
+  },
+  lessons: {
+    args: '[list|forget CASE_ID] [DIR]',
+    min: 0,
+    max: 3,
+    summary: 'list what the next run learns from your decisions and failed repairs, or forget one',
+  },
   replay: { args: 'FILE.jsonl', min: 1, max: 1, summary: 'run a recorded pipeline again from the file alone (no workspace, no network)' },
   'verify-determinism': {
     args: 'FILE.jsonl',

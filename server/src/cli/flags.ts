@@ -37,7 +37,7 @@ const RUN_FLAGS = ['generate', 'resume'] as const;
 /** Where a run's requests go and how they look: the person's choice, for any command that calls a model. */
 const ENDPOINT_FLAGS = ['generate', 'resume', 'mcp', 'worker'] as const;
 /** Commands that read or write a run store. */
-const STORE_FLAGS = ['generate', 'resume', 'approve', 'runs', 'worker'] as const;
+const STORE_FLAGS = ['generate', 'resume', 'approve', 'runs', 'worker', 'review', 'lessons'] as const;
 
 export const FLAGS = {
   framework: {
@@ -316,6 +316,41 @@ export const FLAGS = {
     commands: ['worker'],
     check: positive,
   },
+  keep: { type: 'string', multiple: true, value: 'CASE_ID', help: 'accept this test (repeatable)', commands: ['review'] },
+  drop: {
+    type: 'string',
+    multiple: true,
+    value: 'CASE_ID',
+    help: 'reject this test: removed from its file now, never written back (repeatable)',
+    commands: ['review'],
+  },
+  'real-bug': {
+    type: 'string',
+    multiple: true,
+    value: 'CASE_ID',
+    help: 'a quarantined test shows a real bug: it stays quarantined and skipped with your reason (repeatable)',
+    commands: ['review'],
+  },
+  'docs-wrong': {
+    type: 'string',
+    multiple: true,
+    value: 'CASE_ID',
+    help: 'a quarantined test follows documentation that is wrong: reported as a documentation issue (repeatable)',
+    commands: ['review'],
+  },
+  'wrong-test': {
+    type: 'string',
+    multiple: true,
+    value: 'CASE_ID',
+    help: 'a quarantined (or any) test is wrong: removed, never written back, and a lesson for the next run (repeatable)',
+    commands: ['review'],
+  },
+  reason: {
+    type: 'string',
+    value: 'TEXT',
+    help: 'why: kept with each decision of this call (one line, at most 500 characters)',
+    commands: ['review'],
+  },
   reject: { type: 'boolean', help: 'reject the pending actions instead of approving them', commands: ['approve'] },
   note: { type: 'string', value: 'TEXT', help: 'a note kept with the decision in the run record', commands: ['approve'] },
   out: { type: 'string', value: 'DIR', help: 'where the replay writes its files (default a new temporary folder)', commands: ['replay'] },
@@ -327,13 +362,13 @@ export const FLAGS = {
   json: {
     type: 'boolean',
     help: 'print one JSON object instead of text, for scripts (for a run: runId, status, activities, cases, files, approvals, verification, branch)',
-    commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay'],
+    commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'review', 'lessons'],
   },
   help: {
     type: 'boolean',
     short: 'h',
     help: "print this command's help",
-    commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp', 'worker'],
+    commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp', 'worker', 'review', 'lessons'],
   },
 } as const satisfies Record<string, FlagSpec>;
 

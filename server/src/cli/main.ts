@@ -23,6 +23,8 @@ const HANDLERS: Record<CommandName, () => Promise<Handler>> = {
   'verify-determinism': async () => (await import('./workspaceCommands')).replayCheckCommand,
   mcp: async () => (await import('./mcpCommand')).mcp,
   worker: async () => (await import('./workerCommand')).worker,
+  review: async () => (await import('./reviewCommands')).review,
+  lessons: async () => (await import('./reviewCommands')).lessons,
 };
 
 export async function main(argv: string[], signal: AbortSignal): Promise<number> {

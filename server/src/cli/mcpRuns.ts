@@ -23,6 +23,7 @@ import { runPolicy } from '../app/policy';
 import { resolveInside } from '../util/safePath';
 import { planRun, type RunPlan } from '../verifier/runPlan';
 import { summaryText } from './output';
+import { mcpReview } from './mcpReview';
 import { pipelineDeps, runParams } from './pipeline';
 
 export interface McpRunSettings {
@@ -47,6 +48,7 @@ export function mcpRuns(s: McpRunSettings): RunTools {
   return {
     generate: (input, ctx) => exclusive('tests_generate', () => generate(s, input, ctx)),
     runTests: (input, ctx) => exclusive('tests_run', () => runTestsOnce(s, input, ctx)),
+    review: (input, ctx) => exclusive('tests_review', () => mcpReview(s.workspace, input, ctx)),
   };
 }
 

@@ -31,6 +31,7 @@ export function summaryText(s: RunSummary): string {
         ? `  characterization: ${c.planned} test(s) pin current behaviour of ${c.targets} undocumented function(s), replacing ${c.replaced} existence check(s)${c.kept !== undefined ? `; ${c.kept} kept after verification` : ''}`
         : `  characterization: ${c.status}${c.reason ? ` — ${c.reason}` : ''}`,
     );
+  if (s.decisions) out.push(...decisionLines(s.decisions));
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   if (s.confinement) out.push(`  workspace code is confined: ${s.confinement.detail}`);
   if (s.layoutNote) out.push(`  ${s.layoutNote}`);
@@ -41,6 +42,24 @@ export function summaryText(s: RunSummary): string {
     out.push(`  branch: ${b.name} (${b.commit?.slice(0, 10)}) with ${b.files.length} file(s); push it with: git push origin ${b.name}`);
   else if (b) out.push(`  branch: ${b.status}${b.reason ? ` — ${b.reason}` : ''}`);
   return out.join('\n');
+}
+
+/** What the person's earlier decisions did in this run: held-back cases by verdict, answered quarantines, deletions found. */
+function decisionLines(d: NonNullable<RunSummary['decisions']>): string[] {
+  const out: string[] = [];
+  if (d.heldBack.length) {
+    const by = (v: string) => d.heldBack.filter((h) => h.verdict === v).length;
+    out.push(
+      `  held back by your decisions: ${d.heldBack.length} case(s) (rejected ${by('rejected')}, deleted by hand ${by('deleted')}, wrong test ${by('wrong_test')}); amtp lessons forget CASE_ID brings one back`,
+    );
+  }
+  if (d.detectedDeletions.length) out.push(`  tests you deleted from AMTP's files, not written back: ${d.detectedDeletions.join(', ')}`);
+  for (const a of d.answered)
+    out.push(
+      `  answered quarantine ${a.caseId}: ${a.verdict === 'real_bug' ? 'real bug' : 'the docs are wrong'}${a.reason ? ` (${a.reason})` : ''}`,
+    );
+  if (d.ignored) out.push(`  ignored ${d.ignored} decision file(s) not taken by you here (they may have come with the repository)`);
+  return out;
 }
 
 function verificationLines(v: NonNullable<RunSummary['verification']>): string[] {

@@ -4,7 +4,7 @@ import { crawlMap } from '../agents/crawler/staticMap';
 import { runPolicy } from '../app/policy';
 import { createProvider, type ProviderSettings } from '../app/providers';
 import { endpointOf, scaleDeps, type ScaleSettings } from '../app/scale';
-import { standardStages } from '../app/stages';
+import { standardRun } from '../app/stages';
 import type { AgentId } from '../core/agents';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import { mutationParams } from '../core/mutation';
@@ -101,7 +101,7 @@ export async function pipelineDeps(
   return {
     workspace: ws,
     approver,
-    stages: standardStages(),
+    ...standardRun(),
     crawl: crawlMap,
     // The store, and with --cache/--queue the shared cache, limits and queue (app/scale.ts).
     ...(await scaleDeps(ws, scale, provider, endpointOf(llm))),

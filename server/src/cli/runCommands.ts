@@ -6,7 +6,7 @@ import { newRunId } from '../core/ids';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunRecord } from '../core/run';
 import { deferAll } from '../gateway/approvers';
-import { resumeRun, startRun } from '../pipeline/orchestrator';
+import { prepareParams, resumeRun, startRun } from '../pipeline/orchestrator';
 import { sealApproval } from '../store/ownership';
 import { openRunStore, storeUrl } from '../app/store';
 import { scaleSecrets } from '../app/scale';
@@ -62,6 +62,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     minMutation: minCoverageArg(v['min-mutation-score'], '--min-mutation-score'),
   };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
+  Object.assign(params, await prepareParams(d, params, runId)); // before the header: the recording keeps them
   const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [
     ...secretsOf(llm),
     ...scaleSecrets(scaleFlags(v)),

@@ -1,6 +1,7 @@
 import type { AgentId } from '../core/agents';
 import { canonicalJson, canonicalJsonWithRaw } from '../core/canonical';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
+import type { RunLesson } from '../core/run';
 import { INPUT_SCHEMA, type AgentInputs } from './agentSchemas';
 import type { SchemaName } from './schemas';
 import { requireValid } from './validate';
@@ -16,6 +17,8 @@ export interface HandoffEnvelope<P extends object = Record<string, unknown>> {
   /** which batch of the agent's work this session does */
   batch?: { index: number; count: number; part?: string };
   params: { depth_level?: Depth; target_framework?: FrameworkChoice };
+  /** lessons about this batch's code from earlier runs (pipeline/lessons.ts): data, never instructions */
+  lessons?: RunLesson[];
 }
 
 /** An envelope addressed to agent `A`, its payload validated against that agent's input contract. */

@@ -497,11 +497,32 @@ export type HandoffEnvelopeDoc = {
      */
     part?: string;
   };
+  /**
+   * what the person decided about earlier tests of the same code, and repairs that gave up: data about earlier runs, never instructions
+   *
+   * @maxItems 24
+   */
+  lessons?: ALessonForTheNextRunWhatAPersonDecidedAboutATestOrARepairThatGaveUpTiedToAModuleAndSymbolOrToTheProject[];
   params: {
     depth_level?: 'smoke' | 'standard' | 'deep';
     target_framework?: 'auto' | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap';
   };
 };
+
+export interface ALessonForTheNextRunWhatAPersonDecidedAboutATestOrARepairThatGaveUpTiedToAModuleAndSymbolOrToTheProject {
+  /**
+   * the case the lesson is about
+   */
+  id: string;
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  file?: string;
+  symbol?: string;
+  /**
+   * one line, written by AMTP around the person's reason or the runner's error; data, never an instruction
+   */
+  text: string;
+  at: string;
+}
 
 /**
  * Repair session input: the failing test, its case and the error
@@ -906,4 +927,49 @@ export interface RoundOutput {
     target: string;
     reason: string;
   }[];
+}
+
+/**
+ * A person's decision about one generated test, kept in .amtp/decisions/<caseId>.json and sealed under their owner key
+ */
+export interface TestDecision {
+  schema_version: '1';
+  caseId: string;
+  /**
+   * accepted: keep it; rejected: never write it back; deleted: gone by hand from AMTP's file (detected), held back like a rejection; real_bug: keep it quarantined and skipped with the note; docs_wrong: report a documentation issue; wrong_test: the test is wrong, held back and kept as a lesson
+   */
+  verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test';
+  reason?: string;
+  target: {
+    file: string;
+    symbol: string;
+    /**
+     * sha256 of the target's declaration when the decision was taken: a quarantine answer (real_bug, docs_wrong) lapses when the code changed
+     */
+    sourceHash?: string;
+  };
+  title?: string;
+  testFile?: string;
+  runId: string;
+  decidedBy: 'cli' | 'mcp' | 'vscode' | 'detected';
+  at: string;
+  seal: string;
+}
+
+/**
+ * A lesson for the next run: what a person decided about a test, or a repair that gave up, tied to a module and symbol or to the project
+ */
+export interface Lesson {
+  /**
+   * the case the lesson is about
+   */
+  id: string;
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  file?: string;
+  symbol?: string;
+  /**
+   * one line, written by AMTP around the person's reason or the runner's error; data, never an instruction
+   */
+  text: string;
+  at: string;
 }

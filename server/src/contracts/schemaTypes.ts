@@ -1,6 +1,6 @@
 // The type each schema describes, so a value that passed `requireValid` is narrowed to it.
 import type { Artifact } from '../core/run';
-import type { HandoffEnvelopeDoc } from './generated';
+import type { HandoffEnvelopeDoc, Lesson, TestDecision } from './generated';
 import type {
   CasePlan,
   Characterization,
@@ -33,4 +33,6 @@ export interface SchemaTypes {
   characterization: Characterization;
   'round-input': RoundInput;
   'round-output': RoundOutput;
+  decision: TestDecision;
+  lesson: Lesson;
 }

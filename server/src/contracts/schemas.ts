@@ -14,6 +14,8 @@ import testBodies from '../../../schemas/test-bodies.schema.json';
 import characterization from '../../../schemas/characterization.schema.json';
 import roundInput from '../../../schemas/round-input.schema.json';
 import roundOutput from '../../../schemas/round-output.schema.json';
+import decision from '../../../schemas/decision.schema.json';
+import lesson from '../../../schemas/lesson.schema.json';
 
 export const SCHEMAS = {
   'crawler-output': crawlerOutput,
@@ -31,6 +33,8 @@ export const SCHEMAS = {
   characterization,
   'round-input': roundInput,
   'round-output': roundOutput,
+  decision,
+  lesson,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -174,6 +174,34 @@ export interface RunParams {
   pricesAsOf?: string;
   /** run exported functions with no documented result to pin what they do (docs/characterization.md); absent = off */
   characterize?: boolean;
+  /** what earlier decisions and failed repairs teach this run, taken when it started (pipeline/lessons.ts; schemas/lesson.schema.json) */
+  lessons?: RunLesson[];
+  /** the person's per-test decisions as they stood when the run started (pipeline/decisionStage.ts), kept so a resume and a replay hold back the same cases */
+  decided?: RunDecided;
+}
+
+/** This person's sealed decisions that act on a run, taken when it started. */
+export interface RunDecided {
+  decisions: {
+    caseId: string;
+    verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test';
+    reason?: string;
+    sourceHash?: string;
+  }[];
+  /** tests of earlier runs found gone from AMTP's files when the run started: recorded as deleted by hand */
+  detected: string[];
+  /** decision files left aside: not taken by this person here, or unreadable */
+  ignored: number;
+}
+
+/** One lesson (schemas/lesson.schema.json): one line tied to a module and symbol, with its source and date. */
+export interface RunLesson {
+  id: string;
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  file?: string;
+  symbol?: string;
+  text: string;
+  at: string;
 }
 
 /** Every request and reply fits these budgets, whatever the repository's size. */
@@ -216,6 +244,20 @@ export interface RunRecord {
   health?: RunHealth;
   /** the branch the `branch` stage created, or why it did not (server/src/git) */
   branch?: BranchRecord;
+  /** what the person decided earlier about this run's planned cases (pipeline/decisionStage.ts); absent until that stage ran */
+  decisions?: RunDecisions;
+}
+
+/** The person's earlier per-test decisions as this run applied them. */
+export interface RunDecisions {
+  /** planned cases no test is written for: rejected, deleted by hand, or answered "the test is wrong" */
+  heldBack: { caseId: string; verdict: 'rejected' | 'deleted' | 'wrong_test'; reason?: string }[];
+  /** planned cases whose quarantine question was answered for the code as it is: not asked again */
+  answered: { caseId: string; verdict: 'real_bug' | 'docs_wrong'; reason?: string }[];
+  /** tests of earlier runs found gone from AMTP's files: recorded as deleted by hand */
+  detectedDeletions: string[];
+  /** decision files left aside: not taken by this person here, or unreadable */
+  ignored: number;
 }
 
 /** The outcome of `git.branch`: a new branch holding one commit of exactly the files the run kept. */

@@ -20,10 +20,11 @@ import { checkDeterminism } from '../record/determinism';
 import { runView, verifyingMessage } from './runView';
 import { runWrittenTests } from './runTests';
 import { exportedSymbols } from './fileSymbols';
-import { isFramework } from '../core/frameworks';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
-import { standardStages } from '../app/stages';
+import { standardRun } from '../app/stages';
+import { applyReview, reviewOutcome } from '../app/review';
+import { crawlResult, detectResult } from './crawlViews';
 import { mutationParams } from '../core/mutation';
 import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
@@ -85,26 +86,11 @@ export class AmtpService {
   }
 
   async crawl(): Promise<P.CrawlResult> {
-    const { map } = await crawlWorkspace(this.workspace);
-    return {
-      project: map.project.name,
-      files: map.tree.files,
-      languages: map.languages.map((l) => ({ name: l.name, files: l.files })),
-      testFramework: map.test_setup.framework,
-      testDirs: map.test_setup.test_dirs,
-      entryPoints: map.entry_points.map((e) => e.path),
-      keyFiles: map.key_files.length,
-      examples: map.usage_examples.length,
-      skipped: map.skipped.length,
-    };
+    return crawlResult((await crawlWorkspace(this.workspace)).map);
   }
 
   async detect(): Promise<P.DetectResult> {
-    const { map } = await crawlWorkspace(this.workspace);
-    const fw = map.test_setup.framework;
-    const language = map.project.module_system === 'python' ? 'python' : map.project.typescript ? 'typescript' : 'javascript';
-    const framework: P.FrameworkChoice = isFramework(fw) ? fw : language === 'python' ? 'pytest' : 'node-test';
-    return { framework, language };
+    return detectResult((await crawlWorkspace(this.workspace)).map);
   }
 
   async generate(p: P.GenerateParams): Promise<P.GenerateResult> {
@@ -234,6 +220,10 @@ export class AmtpService {
     return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
   }
 
+  async review(p: P.ReviewParams): Promise<P.ReviewResult> {
+    return reviewOutcome(await applyReview(this.store, p.runId, p.decisions, 'vscode'));
+  }
+
   async verifyDeterminism(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {
     const file = path.resolve(this.workspace, p.file);
     const r = await checkDeterminism(file, this.cliPath);
@@ -268,7 +258,7 @@ export class AmtpService {
       crawl: crawlMap,
       ...scale,
       approver: this.approver(),
-      stages: standardStages(),
+      ...standardRun(),
       ...policy,
       signal: controller.signal,
       // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.

@@ -53,6 +53,7 @@ export function wireService(
     P.VerifyDeterminism,
     handle((p) => svc().verifyDeterminism(p)),
   );
+  wireReview(on, svc, handle);
   P.onRequest(
     on,
     P.SetCredentials,
@@ -60,4 +61,13 @@ export function wireService(
   );
   P.onNotification(on, P.SettingsChanged, (s) => svc().settingsChanged(s));
   P.onNotification(on, P.TrustChanged, (p) => svc().setTrusted(p.trusted));
+}
+
+/** Per-test review from the Test Cases tree (server/src/app/review.ts). */
+function wireReview(on: P.Receiver, svc: () => AmtpService, handle: <A, R>(fn: (a: A) => R | Promise<R>) => (a: A) => Promise<R>): void {
+  P.onRequest(
+    on,
+    P.Review,
+    handle((p) => svc().review(p)),
+  );
 }

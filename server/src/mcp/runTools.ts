@@ -30,6 +30,11 @@ export interface GenerateInput {
   intoExisting?: boolean;
 }
 
+export interface ReviewInput {
+  runId: string;
+  decisions?: { caseId: string; verdict: 'accepted' | 'rejected' | 'real_bug' | 'docs_wrong' | 'wrong_test'; reason?: string }[];
+}
+
 export interface RunTestsInput {
   runId?: string;
   files?: string[];
@@ -44,6 +49,7 @@ export interface ToolOutput {
 export interface RunTools {
   generate(input: GenerateInput, ctx: ToolCallContext): Promise<ToolOutput>;
   runTests(input: RunTestsInput, ctx: ToolCallContext): Promise<ToolOutput>;
+  review(input: ReviewInput, ctx: ToolCallContext): Promise<ToolOutput>;
 }
 
 const HIGH_RISK =
@@ -59,6 +65,37 @@ interface RunToolOptions {
 export function registerRunTools(server: McpServer, runs: RunTools, opts: RunToolOptions = {}): void {
   registerGenerateTool(server, runs, opts);
   registerRunTestsTool(server, runs, opts);
+  registerReviewTool(server, runs, opts);
+}
+
+/** tests_review: a run's tests with their outcome and the person's decision, or decisions about single tests. */
+function registerReviewTool(server: McpServer, runs: RunTools, opts: RunToolOptions): void {
+  server.registerTool(
+    RUN_TOOLS.review,
+    {
+      description:
+        "Without decisions: list a run's tests (case id, title, outcome, file, the person's earlier decision). With decisions: " +
+        'keep (accepted), drop (rejected: removed from its file, never written back), or answer a quarantined test ' +
+        '(real_bug: stays quarantined and skipped; docs_wrong: reported as a documentation issue; wrong_test: removed and a lesson). ' +
+        'Decisions hold in every later run, so the person confirms them through the MCP client first (elicitation); ' +
+        'a client that cannot ask gets them refused.',
+      inputSchema: {
+        runId: z.string().describe('the run, as tests_generate returned it (runId)'),
+        decisions: z
+          .array(
+            z.object({
+              caseId: z.string().describe('the test case id, tc_ followed by 12 hex digits'),
+              verdict: z.enum(['accepted', 'rejected', 'real_bug', 'docs_wrong', 'wrong_test']),
+              reason: z.string().max(500).optional().describe("the person's reason, one line"),
+            }),
+          )
+          .optional()
+          .describe('the decisions to take; leave out to list the tests'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args, extra) => call(() => runs.review(args, context(server, extra, opts))),
+  );
 }
 
 /** tests_generate: a whole run (or a scoped one) with every parameter described for the calling model. */

@@ -16,7 +16,7 @@ export const REPO_TOOLS = {
 export type RepoTool = keyof typeof REPO_TOOLS;
 
 /** The tools that run the pipeline (only when the server is given a RunTools implementation). */
-export const RUN_TOOLS = { generate: 'tests_generate', run: 'tests_run' } as const;
+export const RUN_TOOLS = { generate: 'tests_generate', run: 'tests_run', review: 'tests_review' } as const;
 
 export const MCP_TOOL_NAMES = [...Object.values(REPO_TOOLS), ...Object.values(RUN_TOOLS)];
 

@@ -22,6 +22,7 @@ import { sessionKey } from '../store/types';
 import { planAfterTruncation } from './truncation';
 import { askInNewSession } from './askInNewSession';
 import { failedAttemptUsage, type RetryBudget } from './failedAttempt';
+import { lessonReserve, lessonsFor } from './lessons';
 
 /** What a batch ended as; `needs_review` and `failed` stop the agent's other batches from starting. */
 export type BatchEnd = 'done' | 'split' | 'needs_review' | 'failed';
@@ -73,6 +74,21 @@ interface Session {
   promptHash: string;
 }
 
+/** The lessons about the batch's own code, within the share of the budget kept for them; none for the crawler. */
+function batchLessons<A extends AgentId>(agent: A, payload: AgentInputs[A], run: RunRecord): Pick<HandoffEnvelope, 'lessons'> {
+  const all = run.params.lessons ?? [];
+  if (!all.length || agent === 'crawler') return {};
+  const targets =
+    agent === 'engineer'
+      ? (payload as AgentInputs['engineer']).cases.map((c) => ({ file: c.case.target.file, symbol: c.case.target.symbol }))
+      : (payload as AgentInputs['generator']).key_files.flatMap((f) => [
+          { file: f.path },
+          ...f.symbols.map((s) => ({ file: f.path, symbol: s.name })),
+        ]);
+  const picked = lessonsFor(all, targets, lessonReserve(run.params.batching?.inputTokens ?? DEFAULT_BATCHING.inputTokens));
+  return picked.length ? { lessons: picked } : {};
+}
+
 /** Changes this batch's record (and through `r`, anything else of the run) and saves it. */
 async function saveBatch(ctx: StageContext, agent: AgentId, index: number, mut: (b: BatchRecord, r: RunRecord) => void): Promise<void> {
   await ctx.save((r) =>
@@ -103,6 +119,7 @@ async function openSession<A extends AgentId>(ctx: StageContext, job: BatchJob<A
       payload: job.planned.payload,
       batch: job.position,
       params: paramsFor(agent, state.run),
+      ...batchLessons(agent, job.planned.payload, state.run),
     });
   } catch (e) {
     if (e instanceof SchemaValidationError) return review(ctx, agent, index, e, 0);

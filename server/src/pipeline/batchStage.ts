@@ -21,6 +21,7 @@ import { pool } from './pool';
 import { RateGate } from './rateGate';
 import type { Stage, StageContext } from './stage';
 import { testPlan } from './testPlan';
+import { lessonReserve } from './lessons';
 
 /** Room an envelope needs besides its payload (ids, params, the batch field, JSON punctuation). */
 const ENVELOPE_TOKENS = 96;
@@ -113,7 +114,9 @@ function leaves(records: BatchRecord[]): BatchRecord[] {
 function planContext(ctx: StageContext, agent: AgentId, prompt: string): PlanContext {
   const { params } = ctx.state.run;
   const budget = params.batching ?? DEFAULT_BATCHING;
-  const payloadTokens = budget.inputTokens - estimateTokens(prompt) - ENVELOPE_TOKENS;
+  // A run with lessons keeps a fixed share of each request for them (batchSession.ts adds them).
+  const reserve = params.lessons?.length && agent !== 'crawler' ? lessonReserve(budget.inputTokens) : 0;
+  const payloadTokens = budget.inputTokens - estimateTokens(prompt) - ENVELOPE_TOKENS - reserve;
   if (payloadTokens < 512) {
     throw new LlmConfigError(
       `the input budget (${budget.inputTokens} tokens) leaves no room for a ${agent} batch beside its ${estimateTokens(prompt)}-token system prompt: raise it (--max-input-tokens)`,

@@ -10,14 +10,28 @@ import type { PipelineDeps } from './deps';
 import { observableState } from './observable';
 import { isSealedApproval, ownerMark, sealApproval } from '../store/ownership';
 import { ignoredRunsNote } from '../store/runRecords';
+import { currentLessons } from './lessons';
+import { decisionsAtStart } from './decisionStage';
 import type { Save, StageContext } from './stage';
 import { refreshUsage } from '../usage/health';
+
+/**
+ * The person's decisions and the lessons a run starts with, taken once (deletions by hand found
+ * first, so they are lessons too) and kept in its params: a resume and a replay (the recording's
+ * header holds them) hold back the same cases and send the same envelopes. Given ones are kept.
+ */
+export async function prepareParams(deps: PipelineDeps, params: RunParams, runId: string): Promise<RunParams> {
+  const decided = params.decided ?? (await decisionsAtStart(deps.store, runId, deps.caseIdsIn));
+  const lessons = params.lessons ?? (await currentLessons(deps.store));
+  return { ...params, decided, lessons };
+}
 
 export async function startRun(deps: PipelineDeps, params: RunParams, runId = newRunId()): Promise<RunRecord> {
   await deps.store.init();
   // Records a repository shipped under .amtp/runs are left aside (never an earlier run of this person's): say so once.
   const ignored = ignoredRunsNote((await deps.store.scanRuns()).ignored);
   if (ignored) deps.onEvent?.({ type: 'log', level: 'warn', message: ignored });
+  params = await prepareParams(deps, params, runId);
   const now = new Date().toISOString();
   const run: RunRecord = {
     schema_version: 1,

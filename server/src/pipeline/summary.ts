@@ -1,6 +1,6 @@
 import type { RunStore } from '../store/types';
 import type { MutationRecord } from '../core/mutation';
-import type { BranchRecord, Confinement, DocIssue, RunRecord } from '../core/run';
+import type { BranchRecord, Confinement, DocIssue, RunDecisions, RunRecord } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -92,6 +92,8 @@ export interface RunSummary {
   confinement?: Confinement;
   /** present when the run was asked to commit (--commit): the branch made, or why not */
   branch?: BranchRecord;
+  /** the person's earlier per-test decisions as this run applied them: cases held back, quarantine answers, deletions found */
+  decisions?: RunDecisions;
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
   usage: RunUsage;
   /** per agent wall time, attempts, error ratio and tokens */
@@ -141,6 +143,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     ...(run.characterization ? { characterization: characterizationSummary(run, cases) } : {}),
     ...confinementOf(run),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
+    ...(run.decisions ? { decisions: structuredClone(run.decisions) } : {}),
     usage: runUsage(run),
     health: runHealth(run),
   };

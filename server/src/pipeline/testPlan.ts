@@ -15,6 +15,9 @@ export async function characterizationOf(store: RunStore, run: RunRecord): Promi
   return artifact.content as Characterization;
 }
 
+/** The plan without the cases the person's earlier decisions hold back (pipeline/decisionStage.ts). */
 export async function testPlan(store: RunStore, run: RunRecord): Promise<TestCases> {
-  return amendPlan(await store.agentOutput(run, 'generator'), await characterizationOf(store, run));
+  const plan = amendPlan(await store.agentOutput(run, 'generator'), await characterizationOf(store, run));
+  const held = new Set(run.decisions?.heldBack.map((h) => h.caseId));
+  return held.size ? { ...plan, cases: plan.cases.filter((c) => !held.has(c.id)) } : plan;
 }

@@ -56,6 +56,8 @@ export class Recorder {
         ...(p.verify ? { verify: p.verify } : {}),
         ...(p.characterize !== undefined ? { characterize: p.characterize } : {}),
         ...(p.scope ? { scope: p.scope } : {}),
+        ...(p.lessons?.length ? { lessons: p.lessons } : {}),
+        ...(p.decided && (p.decided.decisions.length || p.decided.ignored) ? { decided: p.decided } : {}),
       },
     });
   }

@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import { formatContractErrors, validate } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
-import type { BatchParams, VerifyParams } from '../core/run';
+import type { BatchParams, RunDecided, RunLesson, VerifyParams } from '../core/run';
 import type { RunScope } from '../core/scope';
 import type { RecordedUsage } from './recordingProvider';
 
@@ -31,6 +31,10 @@ export interface RecordingHeader {
     characterize?: boolean;
     /** format_version 3: the run's resolved scope (--only, --changed-since), so the replay plans the same work */
     scope?: RunScope;
+    /** the lessons the run started with, so the replay sends the same envelopes */
+    lessons?: RunLesson[];
+    /** the person's decisions the run started with, so the replay holds back the same cases */
+    decided?: RunDecided;
   };
 }
 

@@ -15,6 +15,7 @@ import { batchedAgentStage } from '../pipeline/batchStage';
 import { legacyAgentStage } from '../pipeline/legacyAgentStage';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
+import { decisionStage } from '../pipeline/decisionStage';
 import { AGENTS } from '../core/agents';
 import { loadRecording, type Recording } from './recording';
 import { ReplayDivergence, ReplayProvider, recordedSystemPrompts, type ConsumedEvent } from './replayProvider';
@@ -120,6 +121,9 @@ function recordedParams(rec: Recording): ReturnType<typeof resolveParams> {
   if (h.batching) params.batching = { ...h.batching, concurrency: 1 };
   // The same scope narrows the same map: without it, the replay would plan work the recording never had.
   if (h.scope) params.scope = h.scope;
+  // The same lessons, or none: never the replay folder's own store.
+  params.lessons = h.lessons ?? [];
+  params.decided = h.decided ?? { decisions: [], detected: [], ignored: 0 };
   return params;
 }
 
@@ -213,6 +217,7 @@ function replayAgentStages(formatVersion: 1 | 2 | 3, characterize: boolean): Sta
     batchedAgentStage('crawler', BATCHINGS.crawler),
     batchedAgentStage('generator', BATCHINGS.generator),
     ...(characterize ? [characterizeStage] : []),
+    decisionStage,
     batchedAgentStage('engineer', BATCHINGS.engineer),
   ];
 }

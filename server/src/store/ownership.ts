@@ -92,3 +92,17 @@ export function sealApproval<A extends Sealed>(runId: string, workspace: string,
 export function isSealedApproval(runId: string, workspace: string, a: Sealed & { seal?: string }): boolean {
   return sameMark(a.seal, approvalMac(runId, workspace, a));
 }
+
+/**
+ * A per-test decision's seal (pipeline/decisions.ts): the workspace and every field that changes what
+ * the decision does, as canonical JSON, under the owner key. A decision file a repository brought,
+ * edited by hand, or copied from another checkout or another case does not verify and is ignored.
+ */
+export function decisionMac(workspace: string, fields: Record<string, string | undefined>): string {
+  const text = JSON.stringify(['decision', realPath(workspace), Object.entries(fields).sort(([a], [b]) => a.localeCompare(b))]);
+  return 'd1_' + createHmac('sha256', ownerKey().key).update(text).digest('hex');
+}
+
+export function sameDecisionMac(got: unknown, want: string): boolean {
+  return sameMark(got, want);
+}
