@@ -170,12 +170,19 @@ describe('every spawn site in server/src takes its env from childEnv', () => {
   it('finds the spawn sites by parsing the sources, and each passes env: childEnv(...) and no shell', () => {
     const all = sources(path.join(ROOT, 'server', 'src')).map(spawnSites);
     const calls = all.reduce((n, s) => n + s.calls, 0);
-    // git, the runner, the characterization sandbox, the replays, the confinement probe, three Python probes
-    assert.ok(calls >= 8, `only ${calls} spawn site(s) found: the parser no longer sees them`);
+    // git, the runner, the characterization sandbox, the replays, the confinement probe, three Python
+    // probes, taskkill (util/killTree.ts, Windows)
+    assert.ok(calls >= 9, `only ${calls} spawn site(s) found: the parser no longer sees them`);
     assert.deepEqual(
       all.flatMap((s) => s.sites),
       [],
     );
+  });
+
+  it('sees the Windows taskkill of util/killTree.ts among the spawn sites, and it passes', () => {
+    const { sites, calls } = spawnSites(path.join(ROOT, 'server', 'src', 'util', 'killTree.ts'));
+    assert.equal(calls, 1);
+    assert.deepEqual(sites, []);
   });
 
   it('the check itself catches an inherited environment, a spread, a shell and a namespace import', () => {
