@@ -49,10 +49,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
 
   client = createLanguageClient(context, output, { trusted: vscode.workspace.isTrusted, settings: settings() });
   const lc = client;
-  // The string-method overloads, which are what protocol.ts's typed wrappers call.
+  // The client's own typed overloads take protocol.ts's messages; each handler is disposed with the extension.
+  const disposedWithExtension = <D extends vscode.Disposable>(d: D): D => (context.subscriptions.push(d), d);
   const receiver: P.Receiver = {
-    onRequest: (method, handler) => context.subscriptions.push(lc.onRequest(method, handler)),
-    onNotification: (method, handler) => context.subscriptions.push(lc.onNotification(method, handler)),
+    onRequest: (type, handler) => disposedWithExtension(lc.onRequest(type, handler)),
+    onNotification: (type, handler) => disposedWithExtension(lc.onNotification(type, handler)),
   };
   wireClient(receiver, { runChanged: (p) => model.upsert(p.run), requestApproval: (p) => approvals.handle(p), lm: vscodeLmHandlers(log) });
   await lc.start();

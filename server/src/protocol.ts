@@ -1,10 +1,20 @@
 /**
- * THE custom messages between the VS Code client and the AMTP language server: one typed object
- * per message (method, params and result types, direction), used by both sides through the small
- * dependency-free wrappers at the end of this file. Client and server use different
- * vscode-jsonrpc majors, so their own RequestType classes are not shared; these objects are.
- * This file must stay free of runtime dependencies (only `import type`).
+ * THE custom messages between the VS Code client and the AMTP language server: one typed object per
+ * message, used by both sides, as vscode-eslint shares its custom messages. Client
+ * (vscode-languageclient) and server (vscode-languageserver) are pinned to the same release, so they
+ * share one vscode-languageserver-protocol and these are the library's own RequestType and
+ * NotificationType, each marked with the side that sends it (the library's MessageDirection).
+ * Apart from that library, this file imports only types.
  */
+import {
+  MessageDirection,
+  NotificationType,
+  RequestType,
+  type CancellationToken,
+  type Disposable,
+  type NotificationHandler,
+  type RequestHandler,
+} from 'vscode-languageserver-protocol';
 import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
@@ -16,25 +26,18 @@ export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
 export type { ApprovalParams, CaseStatus, CaseView, RunView, VerificationView } from './protocolViews';
 import type { ApprovalParams, RunView } from './protocolViews';
 
-export type Direction = 'clientToServer' | 'serverToClient';
+export { MessageDirection };
 
-/** A request: `P` in, `R` back. The type parameters exist for the compiler only. */
-export interface RequestType<P, R> {
-  readonly kind: 'request';
-  readonly method: string;
-  readonly direction: Direction;
-  readonly _types?: { params: P; result: R };
-}
+/** A request of this protocol: `P` in, `R` back, sent by one side only. */
+export type Request<P, R> = RequestType<P, R, void> & { readonly messageDirection: MessageDirection };
+export type Notification<P> = NotificationType<P> & { readonly messageDirection: MessageDirection };
 
-export interface NotificationType<P> {
-  readonly kind: 'notification';
-  readonly method: string;
-  readonly direction: Direction;
-  readonly _types?: { params: P };
-}
-
-const request = <P, R>(method: string, direction: Direction): RequestType<P, R> => ({ kind: 'request', method, direction });
-const notification = <P>(method: string, direction: Direction): NotificationType<P> => ({ kind: 'notification', method, direction });
+const toServer = MessageDirection.clientToServer;
+const toClient = MessageDirection.serverToClient;
+const request = <P, R>(method: string, messageDirection: MessageDirection): Request<P, R> =>
+  Object.assign(new RequestType<P, R, void>(method), { messageDirection });
+const notification = <P>(method: string, messageDirection: MessageDirection): Notification<P> =>
+  Object.assign(new NotificationType<P>(method), { messageDirection });
 
 export interface GenerateParams {
   depth: Depth;
@@ -50,7 +53,7 @@ export interface GenerateResult {
   runId: string;
 }
 /** Sent from the client to the server: start a run on the workspace. */
-export const Generate = request<GenerateParams, GenerateResult>('amtp/generate', 'clientToServer');
+export const Generate = request<GenerateParams, GenerateResult>('amtp/generate', toServer);
 
 export interface CrawlResult {
   project: string;
@@ -64,52 +67,52 @@ export interface CrawlResult {
   skipped: number;
 }
 /** Sent from the client to the server: crawl only (allowed in untrusted workspaces). */
-export const Crawl = request<null, CrawlResult>('amtp/crawl', 'clientToServer');
+export const Crawl = request<null, CrawlResult>('amtp/crawl', toServer);
 
 export interface DetectResult {
   framework: FrameworkChoice;
   language: string;
 }
 /** Sent from the client to the server: what the crawler would detect, to preselect the framework. */
-export const Detect = request<null, DetectResult>('amtp/detect', 'clientToServer');
+export const Detect = request<null, DetectResult>('amtp/detect', toServer);
 
 export interface RunChangedParams {
   run: RunView;
 }
 /** Sent from the server to the client whenever a run's status, stage or cases change (drives the tree). */
-export const RunChanged = notification<RunChangedParams>('amtp/runChanged', 'serverToClient');
+export const RunChanged = notification<RunChangedParams>('amtp/runChanged', toClient);
 
 export interface ApprovalResult {
   decision: 'approved' | 'rejected' | 'timeout';
   note?: string;
 }
 /** Sent from the server to the client: ask a person to decide a high-risk action; the answer unblocks the run. */
-export const RequestApproval = request<ApprovalParams, ApprovalResult>('amtp/requestApproval', 'serverToClient');
+export const RequestApproval = request<ApprovalParams, ApprovalResult>('amtp/requestApproval', toClient);
 
 export interface RunIdParams {
   runId: string;
 }
 /** Sent from the client to the server: cancel a running run. */
-export const Cancel = request<RunIdParams, { cancelled: boolean }>('amtp/cancel', 'clientToServer');
+export const Cancel = request<RunIdParams, { cancelled: boolean }>('amtp/cancel', toServer);
 
 export interface ResumeParams {
   runId: string;
   workDoneToken?: string;
 }
 /** Sent from the client to the server: continue a run from its last committed boundary. */
-export const Resume = request<ResumeParams, GenerateResult>('amtp/resume', 'clientToServer');
+export const Resume = request<ResumeParams, GenerateResult>('amtp/resume', toServer);
 
 export interface RunsResult {
   runs: RunView[];
 }
 /** Sent from the client to the server: list the workspace's runs, newest last. */
-export const Runs = request<null, RunsResult>('amtp/runs', 'clientToServer');
+export const Runs = request<null, RunsResult>('amtp/runs', toServer);
 
 export interface SetCredentialsParams {
   apiKey: string | null;
 }
 /** Sent from the client to the server: the API key from SecretStorage (null clears it). Never logged. */
-export const SetCredentials = request<SetCredentialsParams, void>('amtp/setCredentials', 'clientToServer');
+export const SetCredentials = request<SetCredentialsParams, void>('amtp/setCredentials', toServer);
 
 export interface VerifyDeterminismParams {
   file: string;
@@ -157,7 +160,7 @@ export interface RunTestsResult {
  * Sent from the client to the server when the person runs the written tests (Run Generated Tests,
  * the Testing view): the project's runner with fixed arguments, the person's click as the approval.
  */
-export const RunTests = request<RunTestsParams, RunTestsResult>('amtp/runTests', 'clientToServer');
+export const RunTests = request<RunTestsParams, RunTestsResult>('amtp/runTests', toServer);
 
 export interface ExportedSymbolsParams {
   /** workspace-relative file */
@@ -169,7 +172,7 @@ export interface ExportedSymbolsResult {
   symbols: { name: string; kind: string; line: number; endLine: number }[];
 }
 /** Sent from the client to the server: a file's exported functions and classes (CodeLens, "for Selection"). */
-export const ExportedSymbols = request<ExportedSymbolsParams, ExportedSymbolsResult>('amtp/exportedSymbols', 'clientToServer');
+export const ExportedSymbols = request<ExportedSymbolsParams, ExportedSymbolsResult>('amtp/exportedSymbols', toServer);
 
 /** A chat model that vscode.lm.selectChatModels offers. */
 export interface LmModelInfo {
@@ -184,7 +187,7 @@ export interface LmModelsResult {
   models: LmModelInfo[];
 }
 /** Sent from the server to the client: list the VS Code language models (provider vscode-lm). */
-export const LmModels = request<null, LmModelsResult>('amtp/lmModels', 'serverToClient');
+export const LmModels = request<null, LmModelsResult>('amtp/lmModels', toClient);
 
 export interface LmChatParams {
   agent: string;
@@ -212,10 +215,10 @@ export interface LmChatResult {
   error?: { kind: 'NoPermissions' | 'Blocked' | 'NotFound' | 'Cancelled' | 'Timeout' | 'Other'; message: string };
 }
 /** Sent from the server to the client: one agent request through vscode.lm (one request per session); cancellable. */
-export const LmChat = request<LmChatParams, LmChatResult>('amtp/lmChat', 'serverToClient');
+export const LmChat = request<LmChatParams, LmChatResult>('amtp/lmChat', toClient);
 
 /** Sent from the client to the server: verify a recording's determinism (two replays). */
-export const VerifyDeterminism = request<VerifyDeterminismParams, VerifyDeterminismResult>('amtp/verifyDeterminism', 'clientToServer');
+export const VerifyDeterminism = request<VerifyDeterminismParams, VerifyDeterminismResult>('amtp/verifyDeterminism', toServer);
 
 export interface ReviewParams {
   runId: string;
@@ -230,7 +233,7 @@ export interface ReviewResult {
   skipped: { file: string; caseIds: string[] }[];
 }
 /** Sent from the client to the server: the person keeps, rejects or answers single tests; the decisions hold in later runs. */
-export const Review = request<ReviewParams, ReviewResult>('amtp/review', 'clientToServer');
+export const Review = request<ReviewParams, ReviewResult>('amtp/review', toServer);
 
 /** initializationOptions the client sends at startup. */
 export interface InitOptions {
@@ -243,7 +246,7 @@ export interface TrustChangedParams {
   trusted: boolean;
 }
 /** Sent from the client to the server when the person grants Workspace Trust. */
-export const TrustChanged = notification<TrustChangedParams>('amtp/trustChanged', 'clientToServer');
+export const TrustChanged = notification<TrustChangedParams>('amtp/trustChanged', toServer);
 
 export interface ServerSettings extends ScaleUrls {
   provider: ProviderName;
@@ -295,7 +298,7 @@ export interface ServerSettings extends ScaleUrls {
 }
 
 /** Sent from the client to the server when settings change. */
-export const SettingsChanged = notification<ServerSettings>('amtp/settingsChanged', 'clientToServer');
+export const SettingsChanged = notification<ServerSettings>('amtp/settingsChanged', toServer);
 
 /** Every message, for the tests that check both sides wire all of them. */
 export const MESSAGES = [
@@ -318,43 +321,43 @@ export const MESSAGES = [
   LmChat,
 ] as const;
 
-// Typed wrappers over whatever connection a side has (vscode-languageclient or vscode-languageserver):
-// each only needs the string-method overloads both libraries offer.
+// What each side's connection offers (vscode-languageclient's LanguageClient, vscode-languageserver's
+// Connection): the library's typed overloads, so params and results are checked against the message.
 
-/** What both libraries' cancellation tokens offer (vscode.CancellationToken too). */
+/** What a handler needs of a cancellation token: the library's and vscode's both offer it. */
 export interface CancellationLike {
   readonly isCancellationRequested: boolean;
   onCancellationRequested(listener: () => void): unknown;
 }
 
 export interface RequestSender {
-  sendRequest(method: string, params?: unknown, token?: CancellationLike): Promise<unknown>;
+  sendRequest<P, R, E>(type: RequestType<P, R, E>, params: P, token?: CancellationToken): Promise<R>;
 }
 export interface NotificationSender {
-  sendNotification(method: string, params?: unknown): unknown;
+  sendNotification<P>(type: NotificationType<P>, params?: P): Promise<void>;
 }
 export interface Receiver {
-  onRequest(method: string, handler: (params: unknown, token?: CancellationLike) => unknown): unknown;
-  onNotification(method: string, handler: (params: unknown) => void): unknown;
+  onRequest<P, R, E>(type: RequestType<P, R, E>, handler: RequestHandler<P, R, E>): Disposable;
+  onNotification<P>(type: NotificationType<P>, handler: NotificationHandler<P>): Disposable;
 }
 
-/** `token` (vscode-jsonrpc's CancellationToken) sends $/cancelRequest when it is cancelled. */
-export function sendRequest<P, R>(to: RequestSender, type: RequestType<P, R>, params: P, token?: CancellationLike): Promise<R> {
-  return (token ? to.sendRequest(type.method, params, token) : to.sendRequest(type.method, params)) as Promise<R>;
+/** `token` (the library's CancellationToken or vscode's) sends $/cancelRequest when it is cancelled. */
+export function sendRequest<P, R>(to: RequestSender, type: Request<P, R>, params: P, token?: CancellationToken): Promise<R> {
+  return to.sendRequest(type, params, token);
 }
 
-export function sendNotification<P>(to: NotificationSender, type: NotificationType<P>, params: P): void {
-  void to.sendNotification(type.method, params);
+export function sendNotification<P>(to: NotificationSender, type: Notification<P>, params: P): void {
+  void to.sendNotification(type, params);
 }
 
 export function onRequest<P, R>(
   on: Receiver,
-  type: RequestType<P, R>,
-  handler: (params: P, token?: CancellationLike) => R | Promise<R>,
-): void {
-  on.onRequest(type.method, handler as (params: unknown, token?: CancellationLike) => unknown);
+  type: Request<P, R>,
+  handler: (params: P, token: CancellationLike) => R | Promise<R>,
+): Disposable {
+  return on.onRequest(type, handler as RequestHandler<P, R, void>);
 }
 
-export function onNotification<P>(on: Receiver, type: NotificationType<P>, handler: (params: P) => void): void {
-  on.onNotification(type.method, handler as (params: unknown) => void);
+export function onNotification<P>(on: Receiver, type: Notification<P>, handler: (params: P) => void): Disposable {
+  return on.onNotification(type, handler);
 }

@@ -75,11 +75,7 @@ connection.onInitialize((params: InitializeParams) => {
   return { capabilities: {}, serverInfo: { name: 'amtp', version: '0.1.0' } };
 });
 
-// The string-method overloads, which are what protocol.ts's typed wrappers call.
-const receiver: P.Receiver = {
-  onRequest: (method, handler) => connection.onRequest(method, handler),
-  onNotification: (method, handler) => connection.onNotification(method, handler),
-};
-wireService(receiver, svc, handle);
+// The connection's own typed overloads take protocol.ts's messages (one vscode-languageserver-protocol).
+wireService(connection, svc, handle);
 
 connection.listen();

@@ -7,7 +7,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { AmtpService, RestrictedModeError } from '../../server/src/lsp/service';
 import { FakeClient } from '../helpers/fakeClient';
 import { copyWorkspace, SAMPLE_LIB } from '../helpers/workspaces';
-import type * as P from '../../server/src/protocol';
+import * as P from '../../server/src/protocol';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { CASE_ID, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
 
@@ -235,14 +235,16 @@ describe('language server handlers (in-process)', function () {
 
 describe('language server over stdio', function () {
   this.timeout(60_000);
-  it('initializes, answers amtp/detect and amtp/generate, and notifies amtp/runChanged', async () => {
+  it('initializes, answers amtp/detect and amtp/generate, and notifies amtp/runChanged (the shared message types)', async () => {
     const ws = await copySample();
     const child = spawn(process.execPath, [path.resolve(__dirname, '../../dist/server.js'), '--stdio'], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const views: P.RunView[] = [];
-    conn.onNotification('amtp/runChanged', (p: P.RunChangedParams) => {
+    // protocol.ts's message objects, as the VS Code client uses them: client and server share one
+    // vscode-languageserver-protocol, so the library's typed overloads take them on both sides.
+    P.onNotification(conn, P.RunChanged, (p) => {
       views.push(p.run);
     });
     conn.listen();
@@ -255,8 +257,10 @@ describe('language server over stdio', function () {
         initializationOptions: { trusted: true, settings } satisfies P.InitOptions,
       });
       await conn.sendNotification('initialized', {});
+      assert.deepEqual(await P.sendRequest(conn, P.Detect, null), { framework: 'node-test', language: 'javascript' });
+      // The wire names stay plain strings, for any other client.
       assert.deepEqual(await conn.sendRequest('amtp/detect', null), { framework: 'node-test', language: 'javascript' });
-      const { runId } = (await conn.sendRequest('amtp/generate', { depth: 'smoke', framework: 'auto' })) as P.GenerateResult;
+      const { runId } = await P.sendRequest(conn, P.Generate, { depth: 'smoke', framework: 'auto' });
       const deadline = Date.now() + 30_000;
       while (!views.some((v) => v.runId === runId && v.status === 'completed') && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));

@@ -176,14 +176,20 @@ describe('every spawn site in server/src takes its env from childEnv', () => {
     const all = sources(path.join(ROOT, 'server', 'src')).map(spawnSites);
     const calls = all.reduce((n, s) => n + s.calls, 0);
     // git, the runner, the characterization sandbox, the replays, the confinement probe, three Python probes,
-    // the two mutation instrumenters (the mutants themselves run through the runner's spawn)
-    assert.ok(calls >= 10, `only ${calls} spawn site(s) found: the parser no longer sees them`);
+    // the two mutation instrumenters, taskkill (util/killTree.ts, Windows) (the mutants themselves run through the runner's spawn)
+    assert.ok(calls >= 11, `only ${calls} spawn site(s) found: the parser no longer sees them`);
     for (const f of ['server/src/mutation/js/instrument.ts', 'server/src/mutation/python/instrument.ts'])
       assert.equal(spawnSites(path.join(ROOT, f)).calls, 1, `${f} spawns its instrumenter`);
     assert.deepEqual(
       all.flatMap((s) => s.sites),
       [],
     );
+  });
+
+  it('sees the Windows taskkill of util/killTree.ts among the spawn sites, and it passes', () => {
+    const { sites, calls } = spawnSites(path.join(ROOT, 'server', 'src', 'util', 'killTree.ts'));
+    assert.equal(calls, 1);
+    assert.deepEqual(sites, []);
   });
 
   it('the check itself catches an inherited environment, a spread, a shell and a namespace import', () => {

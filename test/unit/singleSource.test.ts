@@ -19,7 +19,8 @@ const setting = (key: string) => pkg.contributes.configuration.properties[`amtp.
 /** A Receiver that records what was registered. */
 function recorder(): P.Receiver & { methods: string[] } {
   const methods: string[] = [];
-  return { methods, onRequest: (m) => methods.push(m), onNotification: (m) => methods.push(m) };
+  const registered = (method: string) => (methods.push(method), { dispose: () => undefined });
+  return { methods, onRequest: (t) => registered(t.method), onNotification: (t) => registered(t.method) };
 }
 
 /** Walks a JSON Schema and returns every enum found under a property of this name. */
@@ -37,8 +38,8 @@ function enumsOf(schema: unknown, prop: string): string[][] {
 
 describe('single sources', () => {
   it('protocol: the server wires every client→server message and the client every server→client one', () => {
-    const byDirection = (d: P.Direction) =>
-      P.MESSAGES.filter((m) => m.direction === d)
+    const byDirection = (d: P.MessageDirection) =>
+      P.MESSAGES.filter((m) => m.messageDirection === d)
         .map((m) => m.method)
         .sort();
     const server = recorder();
@@ -47,10 +48,10 @@ describe('single sources', () => {
       () => assert.fail('not called while wiring'),
       (fn) => async (a) => fn(a),
     );
-    assert.deepEqual(server.methods.sort(), byDirection('clientToServer'));
+    assert.deepEqual(server.methods.sort(), byDirection(P.MessageDirection.clientToServer));
     const client = recorder();
     wireClient(client, { runChanged: () => undefined, requestApproval: async () => ({ decision: 'rejected' }) });
-    assert.deepEqual(client.methods.sort(), byDirection('serverToClient'));
+    assert.deepEqual(client.methods.sort(), byDirection(P.MessageDirection.serverToClient));
     assert.equal(new Set(P.MESSAGES.map((m) => m.method)).size, P.MESSAGES.length, 'method names are unique');
     for (const m of P.MESSAGES) assert.match(m.method, /^amtp\/[a-z][A-Za-z]+$/);
   });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { assetFile } from '../frameworks/assets';
 import { confined } from '../frameworks/run/confine';
 import { childEnv } from '../util/childEnv';
+import { killTree } from '../util/killTree';
 import type { Tagged } from './values';
 
 export interface SandboxCall {
@@ -129,16 +130,6 @@ export async function oneChild(
   }
 }
 
-/** Kills the child's whole process group (it was started detached, so it leads one). */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    /* the group is already gone */
-  }
-}
-
 /** A result line is "<token> <json>"; anything else the module printed is ignored. */
 function resultRow(line: string, token: string): Record<string, unknown> | undefined {
   if (!line.startsWith(token + ' ')) return undefined;
@@ -177,7 +168,7 @@ function collect(
       settled = true;
       if (timer) clearTimeout(timer);
       signal?.removeEventListener('abort', finish);
-      killGroup(child);
+      void killTree(child.pid, { leaderExited: child.exitCode !== null || child.signalCode !== null });
       resolve(results);
     };
     const arm = () => {

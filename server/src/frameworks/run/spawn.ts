@@ -1,5 +1,5 @@
-// Spawns a test runner as the leader of its own process group (detached) and kills the whole group on
-// timeout, cancellation or exit, so a hanging test or a worker it started never outlives the run.
+// Spawns a test runner as the leader of its own process group (detached) and kills the whole tree on
+// timeout, cancellation or exit (util/killTree.ts, Windows included), so a hanging test or a worker it started never outlives the run.
 // Output (stdout and stderr interleaved) is capped at MAX_OUTPUT. The runner gets no secret and a
 // temporary HOME (util/childEnv.ts), and no network but loopback (confine.ts).
 import { spawn } from 'node:child_process';
@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv } from '../../util/childEnv';
+import { killTree } from '../../util/killTree';
 import { confined } from './confine';
 
 export interface Proc {
@@ -20,7 +21,7 @@ export interface Proc {
 export const MAX_OUTPUT = 8 * 1024 * 1024;
 
 /**
- * Spawns `cmd` as the leader of a new process group; on timeout or abort the whole group gets SIGKILL.
+ * Spawns `cmd` as the leader of a new process group; on timeout or abort the whole tree is killed.
  * `env` holds only what AMTP sets for this run (coverage, the test command's NAME=value pairs).
  */
 export function exec(
@@ -44,14 +45,7 @@ export function exec(
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // the group is already gone
-      }
-    };
+    const killGroup = (leaderExited = false) => void killTree(child.pid, { leaderExited });
     const onData = (d: Buffer) => {
       if (output.length < MAX_OUTPUT) output += d.toString('utf8');
     };
@@ -72,7 +66,7 @@ export function exec(
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       // Whatever the tests left running in the group (servers, watchers) goes with the run.
-      killGroup();
+      if (child.pid !== undefined) killGroup(true);
       rmSync(home, { recursive: true, force: true });
       resolve({ output, code, timedOut, cancelled, pid: child.pid });
     };
