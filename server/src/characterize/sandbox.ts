@@ -5,10 +5,13 @@
 // server/src/frameworks/runner.ts `exec` does) and the remaining calls go to a fresh child.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assetPath, killGroup, scrubbedEnv } from '../search/sandboxEnv';
 import type { Tagged } from './values';
+
+export { assetPath, scrubbedEnv };
 
 export interface SandboxCall {
   id: string;
@@ -46,27 +49,6 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = { callTimeoutMs: 2000, maxOldSpaceMb: 256, bound: 200 };
-
-/** Names of env variables that are never passed to code AMTP runs (keys, tokens, passwords, cloud creds). */
-const SECRET_NAME =
-  /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|SESSION|COOKIE|PRIVATE|^AWS_|^AZURE_|^GCP_|^GOOGLE_|^OPENAI|^ANTHROPIC|^NPM_CONFIG_|^GH_|^GITHUB_/i;
-/** Only these survive at all: enough for node to run, nothing that identifies the user. */
-const KEPT = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'SYSTEMROOT'];
-
-export function scrubbedEnv(source: NodeJS.ProcessEnv, home: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of KEPT) {
-    const v = source[k];
-    if (v !== undefined && !SECRET_NAME.test(k)) env[k] = v;
-  }
-  return { ...env, HOME: home, USERPROFILE: home, TMPDIR: home, TZ: 'UTC', FORCE_COLOR: '0', NO_COLOR: '1' };
-}
-
-export function assetPath(name: string): string {
-  // From source the assets sit in ../frameworks/assets; in the bundles esbuild.mjs copies them to dist/assets.
-  const fromSource = join(__dirname, '..', 'frameworks', 'assets', name);
-  return existsSync(fromSource) ? fromSource : join(__dirname, 'assets', name);
-}
 
 /** Runs every call (in order) and returns one result per call; never throws for what the module does. */
 export async function runInSandbox(
@@ -138,16 +120,6 @@ export async function oneChild(
     return await collect(child, token, calls, limits, signal);
   } finally {
     rmSync(home, { recursive: true, force: true });
-  }
-}
-
-/** Kills the child's whole process group (it was started detached, so it leads one). */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    /* the group is already gone */
   }
 }
 
