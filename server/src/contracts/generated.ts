@@ -269,7 +269,7 @@ export interface TestCase {
      */
     call?: string;
     /**
-     * literal source text of the documented result
+     * literal source text of the documented result; for `throws`, optional: a string literal of the error's message
      */
     expected?: string;
     /**
@@ -296,6 +296,24 @@ export interface TestCase {
       expected: string;
       kind: 'equals' | 'deep_equals' | 'prints';
     }[];
+    /**
+     * assertions after the main one, in order, in the same test: an object's state, a callback's calls, how an argument was changed. `expected` is literal source text; for `throws` it is the error's name
+     */
+    checks?: {
+      call: string;
+      expected: string;
+      kind: 'equals' | 'deep_equals' | 'throws';
+    }[];
+    /**
+     * the test creates a temporary folder (bound to `name`) holding `files` before its setup, and removes it after its assertions, whatever they found
+     */
+    temp_dir?: {
+      name: string;
+      files?: {
+        path: string;
+        content: string;
+      }[];
+    };
   };
 }
 

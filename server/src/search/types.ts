@@ -98,7 +98,8 @@ export interface Observation {
   values: (ValueSeen | null | undefined)[];
   /** literal object and array arguments the sequence changed (`v` absent: changed into something unpinnable) */
   mutated: { step: number; arg: number; v?: Tagged }[];
-  callbacks: { id: number; step?: number; args: SeenArg[][]; phases: ('sync' | 'await' | 'later')[] }[];
+  /** `settledAt`: how many calls there were when the step that passed it had settled */
+  callbacks: { id: number; step?: number; args: SeenArg[][]; phases: ('sync' | 'await' | 'later')[]; settledAt?: number }[];
   events: { step: number; list: SeenArg[][]; phases: ('sync' | 'await' | 'later')[] }[];
 }
 
@@ -127,6 +128,8 @@ export interface Discovery {
   exports: ExportFn[];
   constants: { path: string[]; v: Tagged }[];
   shape: Shape;
+  /** the texts of the project files loading ran */
+  texts: Record<string, string>;
 }
 
 export interface RunReply {

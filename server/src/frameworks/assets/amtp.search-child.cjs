@@ -112,10 +112,10 @@ async function init(msg) {
   } catch (e) {
     return { type: 'ready', load: { name: e && e.name, message: String(e && e.message) } };
   }
-  await cover.take(job.root); // loading is nobody's sequence
+  const loaded = await cover.take(job.root); // loading is nobody's sequence, but its files' texts go to the parent
   env = { root: job.root, sandbox: process.cwd(), guard, pending: makePending(process.getActiveResourcesInfo()), limits: msg.limits };
   const found = await discover(mod);
-  return { type: 'ready', exports: found.fns, constants: found.constants, shape: shapeOf(mod) };
+  return { type: 'ready', exports: found.fns, constants: found.constants, shape: shapeOf(mod), texts: newTexts(loaded) };
 }
 
 async function run(msg) {
@@ -125,7 +125,7 @@ async function run(msg) {
   const guardBefore = guard.tries.length;
   const netBefore = globalThis.__amtpNetworkTries || 0;
   const uncaughtBefore = uncaught.length;
-  await cover.take(job.root);
+  // The last take reset the counters: what runs between sequences is the harness's, not a project file's.
   const obs = await runSequence(msg.seq, mod, env);
   const files = await cover.take(job.root);
   return {

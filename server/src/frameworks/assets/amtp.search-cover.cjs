@@ -1,6 +1,6 @@
 // Precise V8 block coverage for the search child, through node:inspector: taken (and so reset) around
 // every sequence, and reduced to the segments of each project file that ran, with their execution
-// counts ([start, end, count], offsets into the text V8 ran). server/src/search/probes.ts maps them to
+// counts ([start, end, count], offsets into the text V8 ran; counts are 0 or 1: binary coverage). server/src/search/probes.ts maps them to
 // statements and branches. Also finds where a function is defined ([[FunctionLocation]]), so the
 // parent can read that function's parameters and literals from its syntax tree.
 'use strict';
@@ -17,7 +17,9 @@ const scripts = new Map(); // scriptId → absolute file
 
 async function start() {
   await post('Profiler.enable');
-  await post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  // Binary block coverage: a take then costs what ran since the last one (with call counts, V8
+  // reports every function of every script each time, about 3 ms on a small heap).
+  await post('Profiler.startPreciseCoverage', { callCount: false, detailed: true });
 }
 
 function fileOf(url) {

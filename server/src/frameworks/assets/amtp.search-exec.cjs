@@ -27,11 +27,11 @@ function makePending(baseline) {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-/** Waits until nothing of the code is pending (and `until()` holds), or the deadline; true when settled. */
-async function quiet(pending, deadline, until = () => true) {
+/** Waits until nothing of the code is pending (timers, fs requests, sockets), or the deadline; true when settled. */
+async function quiet(pending, deadline) {
   for (let i = 0; ; i++) {
     await tick();
-    if (i >= 2 && pending() === 0 && until()) return true;
+    if (i >= 2 && pending() === 0) return true;
     if (Date.now() > deadline) return false;
     if (i > 20) await new Promise((r) => setTimeout(r, 2));
   }
@@ -85,18 +85,27 @@ function follow(mod, keys) {
   return { self, target };
 }
 
+/** Takes at most `max` items the way the test does: `for (const item of x)` (or `for await`), breaking at `max`. */
 async function consume(value, step, asyncIter, deadline) {
   const items = [];
-  let done = false;
-  const it = asyncIter ? value[Symbol.asyncIterator]() : value[Symbol.iterator]();
-  for (let i = 0; i < (step.max || MAX_ITEMS); i++) {
-    const r = asyncIter ? await withDeadline(it.next(), Math.max(1, deadline - Date.now())) : { v: it.next() };
-    if (r.timeout) return { items, timeout: true };
-    if (r.rejected) throw r.e;
-    if (r.v.done) { done = true; break; }
-    items.push(r.v.value);
+  const max = step.max || MAX_ITEMS;
+  if (!asyncIter) {
+    for (const item of value) {
+      items.push(item);
+      if (items.length === max) break;
+    }
+    return { items };
   }
-  return { items, done };
+  const loop = (async () => {
+    for await (const item of value) {
+      items.push(item);
+      if (items.length === max) break;
+    }
+  })();
+  const r = await withDeadline(loop, Math.max(1, deadline - Date.now()));
+  if (r.timeout) return { items, timeout: true };
+  if (r.rejected) throw r.e;
+  return { items };
 }
 
 /** The value of one step (before awaiting). */
@@ -140,7 +149,7 @@ async function runStep(step, i, mod, ctx, limits) {
     ctx.phase = 'later';
     if (r.timeout) return { timeout: true };
     ctx.values[i] = r.items;
-    return { ok: true, done: r.done, async: step.op === 'aiter' };
+    return { ok: true, async: step.op === 'aiter' };
   }
   ctx.phase = 'sync';
   let value = call(step, mod, ctx, args);
@@ -157,7 +166,8 @@ async function runStep(step, i, mod, ctx, limits) {
   ctx.values[i] = value;
   const cbs = ctx.callbacks.filter((c) => c.step === undefined);
   cbs.forEach((c) => (c.step = i));
-  if (cbs.length) await quiet(ctx.pending, deadline, () => cbs.every((c) => c.calls.length > 0));
+  if (cbs.length) await quiet(ctx.pending, deadline);
+  cbs.forEach((c) => (c.settledAt = c.calls.length));
   return { ok: true, async };
 }
 
@@ -194,7 +204,7 @@ function observe(seq, ctx, limits) {
     const now = tryEncode(f.value, limits.bound, volatile);
     if (!now.ok || JSON.stringify(now.v) !== JSON.stringify(f.before)) mutated.push({ step: f.step, arg: f.k, v: now.ok ? now.v : undefined });
   }
-  const callbacks = ctx.callbacks.map((c) => ({ id: c.id, step: c.step, args: observeArgs(c.calls, limits.bound, volatile), phases: c.phases }));
+  const callbacks = ctx.callbacks.map((c) => ({ id: c.id, step: c.step, args: observeArgs(c.calls, limits.bound, volatile), phases: c.phases, settledAt: c.settledAt }));
   const events = ctx.events.map((r) => ({ step: r.step, list: observeArgs(r.list, limits.bound, volatile), phases: r.phases }));
   return { values, mutated, callbacks, events };
 }
@@ -203,7 +213,9 @@ async function runSequence(seq, mod, env) {
   const { limits } = env;
   const tmp = path.join(env.sandbox, `s${seq.id.replace(/[^\w-]/g, '_')}`);
   env.guard.allowed = tmp;
-  fs.mkdirSync(tmp, { recursive: true });
+  // Made only when the sequence names it: creating and removing a folder costs more than a short run.
+  const made = (seq.files && seq.files.length) || JSON.stringify(seq.steps).includes('"tmp":');
+  if (made) fs.mkdirSync(tmp, { recursive: true });
   for (const f of seq.files || []) {
     fs.mkdirSync(path.dirname(path.join(tmp, f.path)), { recursive: true });
     fs.writeFileSync(path.join(tmp, f.path), f.content);
@@ -223,7 +235,7 @@ async function runSequence(seq, mod, env) {
   }
   const settled = await quiet(env.pending, started + limits.settleMs);
   const seen = observe(seq, ctx, limits);
-  fs.rmSync(tmp, { recursive: true, force: true });
+  if (made || fs.existsSync(tmp)) fs.rmSync(tmp, { recursive: true, force: true });
   env.guard.allowed = undefined;
   return { steps: ctx.results, settled, ...seen };
 }
