@@ -316,6 +316,8 @@ export interface ServerSettings {
   verifyRuns?: number;
   /** run undocumented exported functions to pin what they do (default true; needs trust and the run's tests.run approval) */
   characterize?: boolean;
+  /** time budget of the offline search of call sequences, in seconds (default 60; docs/search.md) */
+  searchBudgetSeconds?: number;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
   /** add the cases to the person's own test file of each module when there is one (an overwrite: asks with the diff) */

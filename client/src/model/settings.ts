@@ -73,6 +73,8 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   if (get('characterize') === false) s.characterize = false;
   const runs = positiveInt(get('verifyRuns'));
   if (runs !== undefined) s.verifyRuns = runs;
+  const budget = positiveInt(get('searchBudgetSeconds'));
+  if (budget !== undefined) s.searchBudgetSeconds = budget;
   const testTimeout = positiveInt(get('testTimeoutSeconds'));
   if (testTimeout !== undefined) s.testTimeoutSeconds = testTimeout;
   if (get('intoExistingTestFile') === true) s.intoExistingTestFile = true;

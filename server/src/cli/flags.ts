@@ -169,6 +169,13 @@ export const FLAGS = {
     help: 'do not run undocumented functions to pin what they do (characterization tests; docs/characterization.md)',
     commands: ['generate'],
   },
+  'search-budget': {
+    type: 'string',
+    value: 'SECONDS',
+    help: 'time budget of the offline search of call sequences that characterization runs (default 60, about right for 50 modules on 2 cores); fixed before it runs, so the same tests come out on every machine (docs/search.md)',
+    commands: ['generate'],
+    check: positive,
+  },
   runs: {
     type: 'string',
     value: 'N',

@@ -47,6 +47,8 @@ export interface RunOptions {
   verify?: boolean;
   /** run undocumented functions to pin what they do (default on) */
   characterize?: boolean;
+  /** the offline search's time budget in seconds (default 60) */
+  searchBudget?: number;
   runs?: number;
   testTimeout?: number;
   commit?: boolean;
@@ -84,6 +86,7 @@ export function runParams(o: RunOptions): RunParams {
   };
   if (o.commit) params.commit = true;
   params.characterize = o.characterize !== false;
+  if (o.searchBudget !== undefined) params.searchBudget = o.searchBudget;
   if (o.intoExisting) params.intoExisting = true;
   return params;
 }

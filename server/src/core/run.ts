@@ -169,6 +169,8 @@ export interface RunParams {
   prices?: PriceTable;
   /** run exported functions with no documented result to pin what they do (docs/characterization.md); absent = off */
   characterize?: boolean;
+  /** the offline search's time budget in seconds (`--search-budget`, docs/search.md); absent = 60 */
+  searchBudget?: number;
 }
 
 /** Every request and reply fits these budgets, whatever the repository's size. */
@@ -246,6 +248,27 @@ export interface CharacterizationRecord {
   stable: number;
   unstable: number;
   unusable: number;
+  /** wall time of the stage, once done */
+  seconds?: number;
+  /** what the search of call sequences did (JavaScript and TypeScript modules) */
+  search?: SearchTotals;
+}
+
+export interface SearchTotals {
+  budgetSeconds: number;
+  modules: number;
+  /** sequence runs the budget gave, and those done */
+  runs: number;
+  executed: number;
+  /** statements and branches reached, of those in the files the runs loaded */
+  reached: number;
+  probes: number;
+  /** runs never pinned for writing outside their folder, starting a process or trying the network */
+  sideEffects: number;
+  /** modules that did not load, with why */
+  notLoaded: string[];
+  /** modules the wall-clock safety net cut short (what they kept depends on the machine's speed) */
+  cutByClock: number;
 }
 
 /** What the verifier does; persisted in RunParams so a resumed or approved run verifies the same way. */

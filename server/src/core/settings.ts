@@ -42,6 +42,7 @@ export const SETTINGS = {
   verify: { scope: 'resource' },
   verifyRuns: { scope: 'resource' },
   characterize: { scope: 'resource' },
+  searchBudgetSeconds: { scope: 'resource' },
   testTimeoutSeconds: { scope: 'resource' },
   intoExistingTestFile: { scope: 'resource' },
   maxInputTokens: { scope: 'window' },

@@ -126,6 +126,7 @@ export class AmtpService {
       ...(s.testTimeoutSeconds && s.testTimeoutSeconds > 0 ? { timeoutSeconds: s.testTimeoutSeconds } : {}),
     };
     params.characterize = s.characterize !== false;
+    if (s.searchBudgetSeconds && s.searchBudgetSeconds > 0) params.searchBudget = s.searchBudgetSeconds;
     const scope = await resolveScope(this.workspace, p.scope ?? {});
     if (scope) params.scope = scope;
     if (p.intoExisting ?? s.intoExistingTestFile) params.intoExisting = true;

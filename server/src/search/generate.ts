@@ -15,6 +15,9 @@ import { hashSeed, makeRng } from './rng';
 import type { Observation, RunReply, Sequence, Step } from './types';
 import { isTrivialArgs } from './trivial';
 
+/** runs without a new candidate after which a module counts as saturated (at least; a quarter of its runs otherwise) */
+const STALL_MIN = 400;
+
 export interface Candidate {
   seq: Sequence;
   obs: Observation;
@@ -176,6 +179,10 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
     maxSteps: o.maxSteps ?? 6,
   };
   let cutByClock = false;
+  // Stopping after a count of runs with nothing new is as deterministic as the budget itself.
+  const stall = Math.max(STALL_MIN, Math.floor(o.executions / 4));
+  let lastCount = 0;
+  let lastGain = 0;
   try {
     for (; executed < o.executions && !o.signal?.aborted; executed++) {
       if (o.deadline !== undefined && Date.now() > o.deadline) {
@@ -187,6 +194,10 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
       if (!next) break;
       const r = await opened.child.run(next.seq, o.seed);
       if (r.kind === 'ran') loop.take(next.seq, r, executed);
+      if (loop.candidates.length !== lastCount) {
+        lastCount = loop.candidates.length;
+        lastGain = executed;
+      } else if (executed - lastGain >= stall) break; // nothing new for a long while: the module is saturated
       else {
         loop.unusable++;
         opened.child.close();

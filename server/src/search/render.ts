@@ -55,7 +55,7 @@ export function access(local: string, path: readonly string[]): string {
 /** A readable name for a step's value: a class's instance after the class, a factory's product after its name. */
 function baseName(step: Step, obs: Observation, i: number): string {
   const cls = obs.values[i]?.shape.cls;
-  if (step.op === 'new') return lowerFirst(step.path[step.path.length - 1] ?? 'instance');
+  if (step.op === 'new') return lowerFirst(step.path[step.path.length - 1] ?? (cls && cls !== 'Object' ? cls : 'instance'));
   if (cls && cls !== 'Object' && cls !== 'Function' && cls !== 'Array' && cls !== 'Promise') return lowerFirst(cls);
   if (step.op === 'call') {
     const name = step.path[step.path.length - 1] ?? 'result';

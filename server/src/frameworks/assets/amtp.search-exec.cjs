@@ -139,9 +139,12 @@ function call(step, mod, ctx, args) {
 
 async function runStep(step, i, mod, ctx, limits) {
   ctx.step = i;
-  const fresh = [];
-  const args = (step.args || []).map((a) => resolveArg(a, ctx, fresh));
-  ctx.fresh.push(...fresh.map((f, k) => ({ ...f, step: i, k })));
+  const args = (step.args || []).map((a, k) => {
+    const fresh = [];
+    const v = resolveArg(a, ctx, fresh);
+    ctx.fresh.push(...fresh.map((f) => ({ ...f, step: i, k })));
+    return v;
+  });
   const deadline = Date.now() + limits.awaitMs;
   if (step.op === 'iter' || step.op === 'aiter') {
     ctx.phase = 'await';

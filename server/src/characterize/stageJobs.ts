@@ -1,0 +1,113 @@
+// The characterize stage's work, one job per module: the offline search (server/src/search/) for a
+// JavaScript or TypeScript module, the Python characterizer (python/) for a Python one. Each job
+// returns its module's part of the `characterization` artifact (schemas/characterization.schema.json).
+// The search's runs per module come from the run's budget (`--search-budget`), fixed before anything
+// runs (server/src/search/budget.ts).
+import * as path from 'node:path';
+import { loadJsParser } from '../agents/crawler/jsParser';
+import type { CrawlerOutput, ModuleCharacterizationDoc, TestCase, TestCases } from '../contracts/types';
+import type { StageContext } from '../pipeline/stage';
+import { CLOCK_FACTOR, DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule } from '../search/budget';
+import { searchModule } from '../search/engine';
+import type { ModuleJob } from './run';
+import { characterizerFor } from './language';
+import { replacedBy, searchJobs } from './searchJobs';
+import type { ModuleCharacterization } from './characterize';
+import { pyCharToTestCase } from './python/case';
+import { charJobs, type CharJob } from './targets';
+import type { CharacterizationRecord } from '../core/run';
+
+/** Modules searched at once: two children, the reference machine's two cores. */
+export const SEARCH_WORKERS = 2;
+
+export interface StageJob extends ModuleJob<ModuleCharacterizationDoc> {
+  /** workspace-relative */
+  module: string;
+}
+
+export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput): Promise<StageJob[]> {
+  const { deps, state } = ctx;
+  const root = deps.workspace;
+  const python = charJobs(plan, map).filter((j) => j.language === 'python');
+  const out: StageJob[] = python.map((j) => ({
+    module: j.module,
+    modulePath: path.join(root, j.module),
+    run: async (signal) => {
+      const m = await characterizerFor('python')!(path.join(root, j.module), root, j.targets, { signal });
+      return moduleDoc(j, m);
+    },
+  }));
+  const search = searchJobs(plan, map);
+  if (!search.length) return out;
+  const parser = await loadJsParser();
+  const budget = state.run.params.searchBudget ?? DEFAULT_SEARCH_BUDGET_SECONDS;
+  const runs = runsPerModule(budget, search.map((j) => j.weight));
+  // The clock only guards against a machine far slower than the reference; it starts when the stage does.
+  const deadline = Date.now() + budget * CLOCK_FACTOR * 1000;
+  search.forEach((j, i) => {
+    const modulePath = path.join(root, j.module);
+    out.push({
+      module: j.module,
+      modulePath,
+      run: async (signal) => {
+        const m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline });
+        return {
+          module: j.module,
+          targets: m.callables,
+          cases: m.cases,
+          replaces: replacedBy(j.existence, m.symbols, j.job.binding.local),
+          stable: m.candidates - m.unstable,
+          unstable: m.unstable,
+          unusable: m.unusable,
+          search: {
+            runs: runs[i],
+            executed: m.executed,
+            reached: m.reached,
+            probes: m.probes,
+            side_effects: m.sideEffects,
+            ...(m.load ? { load: m.load.slice(0, 500) } : {}),
+            ...(m.cutByClock ? { cut_by_clock: true } : {}),
+          },
+        };
+      },
+    });
+  });
+  return out;
+}
+
+/** One Python module's result as the contract's document: the kept calls as cases, and the existence cases they replace. */
+export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharacterizationDoc {
+  const cases: TestCase[] = [];
+  const seen = new Set<string>();
+  const replaces = new Set<string>();
+  for (const c of m.cases) {
+    const reach = job.reach.get(c.path.join('.'));
+    if (!reach) continue;
+    const tc = pyCharToTestCase(c, job.module);
+    if (seen.has(tc.id)) continue;
+    seen.add(tc.id);
+    cases.push(tc);
+    reach.replaces.forEach((id) => replaces.add(id));
+  }
+  return { module: job.module, targets: job.targets.length, cases, replaces: [...replaces], stable: m.stable, unstable: m.unstable, unusable: m.unusable };
+}
+
+/** The search's totals for the run record and the summary. */
+export function searchTotals(modules: readonly ModuleCharacterizationDoc[], budgetSeconds: number): Pick<CharacterizationRecord, 'search'> {
+  const searched = modules.filter((m) => m.search);
+  if (!searched.length) return {};
+  const sum = (k: 'runs' | 'executed' | 'reached' | 'probes' | 'side_effects') => searched.reduce((s, m) => s + (m.search![k] ?? 0), 0);
+  return {
+    search: {
+      budgetSeconds,
+      modules: searched.length,
+      runs: sum('runs'),
+      executed: sum('executed'),
+      reached: sum('reached'),
+      probes: sum('probes'),
+      sideEffects: sum('side_effects'),
+      notLoaded: searched.filter((m) => m.search!.load).map((m) => `${m.module}: ${m.search!.load}`),
+      cutByClock: searched.filter((m) => m.search!.cut_by_clock).length,
+    },
+  };
+}
