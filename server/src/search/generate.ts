@@ -8,11 +8,13 @@ import type { JsParser } from '../agents/crawler/jsParser';
 import { rootSequence, extendSequence, type BuilderState, type Extendable } from './builder';
 import { Callables, shapeKey, symbolOf } from './callables';
 import { SearchChild, type ChildJob } from './child';
+
+type Opened = Awaited<ReturnType<typeof SearchChild.open>>;
 import { errorGoal, GoalMap } from './goals';
 import { eventNames, literalsIn } from './hints';
 import type { Seed } from './inputs';
 import { hashSeed, makeRng } from './rng';
-import type { Observation, RunReply, Sequence, Step } from './types';
+import type { Discovery, Observation, RunReply, Sequence, Step } from './types';
 import { isTrivialArgs } from './trivial';
 
 /** runs without a new candidate after which a module counts as saturated (at least; a quarter of its runs otherwise) */
@@ -83,6 +85,7 @@ class Loop {
   callables!: Callables;
   unusable = 0;
   sideEffects = 0;
+  executed: () => number = () => 0;
   private readonly openCache = new Map<string, { at: number; n: number }>();
 
   constructor(private readonly o: GenerateOptions) {
@@ -144,9 +147,57 @@ function poolsOf(goals: GoalMap, constants: { v: unknown }[], main: string): Bui
   return { ...lits, constants: constants.map((c) => c.v as BuilderState['pools']['constants'][number]).slice(0, 20) };
 }
 
+function builderState(loop: Loop, d: Discovery, o: GenerateOptions, main: string, executed: () => number): BuilderState {
+  const program = loop.goals.programOf(main);
+  return {
+    rng: makeRng(hashSeed(o.seed, main)),
+    callables: loop.callables,
+    corpus: loop.corpus,
+    receivers: loop.receivers,
+    open: (c) => loop.open(c.key, c.at, executed()),
+    pools: poolsOf(loop.goals, d.constants, main),
+    events: program ? eventNames(program) : [],
+    maxSteps: o.maxSteps ?? 6,
+  };
+}
+
+/** Runs up to `o.executions` sequences; stops early when the module is saturated or the clock cuts. */
+async function runLoop(loop: Loop, state: BuilderState, o: GenerateOptions, first: Opened): Promise<{ executed: number; cutByClock: boolean }> {
+  let opened = first;
+  // Stopping after a count of runs with nothing new is as deterministic as the budget itself.
+  const stall = Math.max(STALL_MIN, Math.floor(o.executions / 4));
+  let lastCount = 0;
+  let lastGain = 0;
+  let executed = 0;
+  loop.executed = () => executed;
+  try {
+    for (; executed < o.executions && !o.signal?.aborted; executed++) {
+      if (o.deadline !== undefined && Date.now() > o.deadline) return { executed, cutByClock: true };
+      const id = `${executed}`;
+      const next = (state.rng.chance(loop.corpus.length ? 0.55 : 0) ? extendSequence(state, id) : undefined) ?? rootSequence(state, id);
+      if (!next) break;
+      const r = await opened.child.run(next.seq, o.seed);
+      if (r.kind === 'ran') loop.take(next.seq, r, executed);
+      else {
+        loop.unusable++;
+        opened.child.close();
+        opened = await SearchChild.open(o.job);
+        if (!opened.discovery) break;
+      }
+      if (loop.candidates.length !== lastCount) {
+        lastCount = loop.candidates.length;
+        lastGain = executed;
+      } else if (executed - lastGain >= stall) break; // nothing new for a long while: the module is saturated
+    }
+  } finally {
+    opened.child.close();
+  }
+  return { executed, cutByClock: false };
+}
+
 export async function generate(o: GenerateOptions, main: string): Promise<GenerateResult> {
   const loop = new Loop(o);
-  let opened = await SearchChild.open(o.job);
+  const opened = await SearchChild.open(o.job);
   const result = (executed: number, extra: Partial<GenerateResult> = {}): GenerateResult => ({
     candidates: loop.candidates,
     executed,
@@ -165,48 +216,7 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
   loop.goals.learn(d.texts);
   loop.callables = new Callables(loop.goals, o.seeds, o.local);
   loop.callables.fromExports(d.exports);
-  const rng = makeRng(hashSeed(o.seed, main));
-  const program = loop.goals.programOf(main);
-  let executed = 0;
-  const state: BuilderState = {
-    rng,
-    callables: loop.callables,
-    corpus: loop.corpus,
-    receivers: loop.receivers,
-    open: (c) => loop.open(c.key, c.at, executed),
-    pools: poolsOf(loop.goals, d.constants, main),
-    events: program ? eventNames(program) : [],
-    maxSteps: o.maxSteps ?? 6,
-  };
-  let cutByClock = false;
-  // Stopping after a count of runs with nothing new is as deterministic as the budget itself.
-  const stall = Math.max(STALL_MIN, Math.floor(o.executions / 4));
-  let lastCount = 0;
-  let lastGain = 0;
-  try {
-    for (; executed < o.executions && !o.signal?.aborted; executed++) {
-      if (o.deadline !== undefined && Date.now() > o.deadline) {
-        cutByClock = true;
-        break;
-      }
-      const id = `${executed}`;
-      const next = (rng.chance(loop.corpus.length ? 0.55 : 0) ? extendSequence(state, id) : undefined) ?? rootSequence(state, id);
-      if (!next) break;
-      const r = await opened.child.run(next.seq, o.seed);
-      if (r.kind === 'ran') loop.take(next.seq, r, executed);
-      if (loop.candidates.length !== lastCount) {
-        lastCount = loop.candidates.length;
-        lastGain = executed;
-      } else if (executed - lastGain >= stall) break; // nothing new for a long while: the module is saturated
-      else {
-        loop.unusable++;
-        opened.child.close();
-        opened = await SearchChild.open(o.job);
-        if (!opened.discovery) break;
-      }
-    }
-  } finally {
-    opened.child.close();
-  }
+  const state = builderState(loop, d, o, main, () => loop.executed());
+  const { executed, cutByClock } = await runLoop(loop, state, o, opened);
   return result(executed, cutByClock ? { cutByClock } : {});
 }
