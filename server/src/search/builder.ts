@@ -42,7 +42,8 @@ function filesOf(ctx: InputContext, base?: Sequence): Sequence['files'] {
 }
 
 function weightOf(state: BuilderState, c: Callable): number {
-  return (1 + state.open(c)) / Math.sqrt(1 + c.tries);
+  // A callable whose runs hang (an endless async loop on some input) costs a child each time: try it less.
+  return (1 + state.open(c)) / Math.sqrt(1 + c.tries) / (1 + (c.hangs ?? 0));
 }
 
 /** Step indexes of a sequence whose values are objects or functions (arguments for later steps). */
@@ -114,5 +115,14 @@ export function extendSequence(state: BuilderState, id: string): { seq: Sequence
   const ext = extensionStep(state, base, pick.step, ctx);
   if (!ext) return undefined;
   if (ext.callable) ext.callable.tries++;
-  return { seq: { id, steps: [...base.seq.steps, ext.step], files: filesOf(ctx, base.seq) }, callable: ext.callable };
+  const steps = [...base.seq.steps, ext.step];
+  // Listening shows nothing by itself: a method call on the emitter follows in the same extension.
+  const key = ext.step.op === 'listen' ? shapeKey(base.obs.values[pick.step]!.shape) : undefined;
+  const methods = key ? state.callables.methodsOn(key) : [];
+  if (methods.length) {
+    const m = methods[state.rng.weighted(methods.map((x) => weightOf(state, x)))];
+    m.tries++;
+    steps.push({ op: 'method', recv: pick.step, name: m.method!, args: argsFor(m.params, m.arity, m.seed, ctx) });
+  }
+  return { seq: { id, steps, files: filesOf(ctx, base.seq) }, callable: ext.callable };
 }

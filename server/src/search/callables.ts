@@ -26,6 +26,8 @@ export interface Callable {
   seed?: Seed;
   at?: Place;
   tries: number;
+  /** runs of it that timed out or left work pending */
+  hangs?: number;
 }
 
 /** What kind of object a value is, for finding receivers of a method: its class, or its set of methods. */

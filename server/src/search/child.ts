@@ -28,8 +28,8 @@ export interface SearchLimits {
 export const DEFAULT_SEARCH_LIMITS: SearchLimits = {
   sequenceMs: 3000,
   loadMs: 8000,
-  awaitMs: 400,
-  settleMs: 600,
+  awaitMs: 300,
+  settleMs: 300,
   maxOldSpaceMb: 256,
   bound: 200,
 };

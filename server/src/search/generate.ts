@@ -116,6 +116,9 @@ class Loop {
     if (eg) found.push(eg);
     // V8 counts a block as run when a call in it threw: a clean return of each callable is its own goal.
     if (end && 'ok' in end && end.ok) found.push(`returns:${symbol}`);
+    // An event an emitter emits is behaviour a test can check, though it runs no new code of the project.
+    for (const ev of obs.events)
+      for (const e of ev.list) if ('v' in e[0]) found.push(`event:${stepSymbol(seq, obs, ev.step, this.o.local)}:${String(e[0].v)}`);
     // A goal reached so far only with trivial values is still open for a run with real ones.
     const trivial = isTrivialArgs(seq, obs);
     const fresh = found.filter((g) => !this.covered.has(g) || (!trivial && !this.solid.has(g)));
@@ -164,6 +167,13 @@ function builderState(loop: Loop, d: Discovery, o: GenerateOptions, main: string
 /** Runs up to `o.executions` sequences; stops early when the module is saturated or the clock cuts. */
 async function runLoop(loop: Loop, state: BuilderState, o: GenerateOptions, first: Opened): Promise<{ executed: number; cutByClock: boolean }> {
   let opened = first;
+  // A warm spare: a run that hangs or leaves work pending costs its child, not a child's start-up.
+  let spare: Promise<Opened> | undefined;
+  const replace = async () => {
+    opened.child.close();
+    opened = await (spare ?? SearchChild.open(o.job));
+    spare = SearchChild.open(o.job);
+  };
   // Stopping after a count of runs with nothing new is as deterministic as the budget itself.
   const stall = Math.max(STALL_MIN, Math.floor(o.executions / 4));
   let lastCount = 0;
@@ -178,10 +188,11 @@ async function runLoop(loop: Loop, state: BuilderState, o: GenerateOptions, firs
       if (!next) break;
       const r = await opened.child.run(next.seq, o.seed);
       if (r.kind === 'ran') loop.take(next.seq, r, executed);
-      else {
-        loop.unusable++;
-        opened.child.close();
-        opened = await SearchChild.open(o.job);
+      else loop.unusable++;
+      // A run that left work pending (an endless async loop) would leave it to the next runs too.
+      if (r.kind !== 'ran' || !r.obs.settled) {
+        if (next.callable) next.callable.hangs = (next.callable.hangs ?? 0) + 1;
+        await replace();
         if (!opened.discovery) break;
       }
       if (loop.candidates.length !== lastCount) {
@@ -191,6 +202,7 @@ async function runLoop(loop: Loop, state: BuilderState, o: GenerateOptions, firs
     }
   } finally {
     opened.child.close();
+    if (spare) void spare.then((x) => x.child.close());
   }
   return { executed, cutByClock: false };
 }

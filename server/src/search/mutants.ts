@@ -40,7 +40,7 @@ export async function killedMutants(
         const r = opened.discovery ? await opened.child.run(s.seq, seed, id) : undefined;
         const same = r?.kind === 'ran' && r.obs.settled && fingerprint(r.obs) === fingerprint(s.baseline);
         if (!same) kills.get(s.seq.id)!.push(mutantGoal(id));
-        if (r && r.kind !== 'ran') {
+        if (r && (r.kind !== 'ran' || !r.obs.settled)) {
           opened.child.close();
           opened = await SearchChild.open(mutated);
         }

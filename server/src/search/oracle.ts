@@ -118,7 +118,7 @@ export function sequenceOracle(seq: Sequence, obs: Observation, local: string, t
     const checks = extra.slice(0, MAX_CHECKS);
     return {
       oracle: { ...base, kind: main.kind, call: main.call, expected: main.expected, ...(checks.length ? { checks } : {}) },
-      outcome: { kind: 'value', text: `${end.async ? 'resolves to' : 'returns'} ${short(main.expected)}`, async: end.async },
+      outcome: { kind: 'value', text: valueText(main.expected, end.async, obs), async: end.async },
     };
   }
   const v = r.vars[lastIndex] ?? r.last;
@@ -126,7 +126,7 @@ export function sequenceOracle(seq: Sequence, obs: Observation, local: string, t
     const [main, ...checks] = [cmp(v, seen.v), ...extra];
     return {
       oracle: { ...base, kind: main.kind, call: main.call, expected: main.expected, ...(checks.length ? { checks: checks.slice(0, MAX_CHECKS) } : {}) },
-      outcome: { kind: 'value', text: `${end.async ? 'resolves to' : 'returns'} ${short(main.expected)}`, async: end.async },
+      outcome: { kind: 'value', text: valueText(main.expected, end.async, obs), async: end.async },
     };
   }
   const own = seen.same !== undefined ? [cmp(`${v} === ${r.vars[seen.same]}`, true)] : [];
@@ -138,6 +138,13 @@ export function sequenceOracle(seq: Sequence, obs: Observation, local: string, t
     oracle: { ...base, kind: main.kind, call: main.call, expected: main.expected, ...(checks.length ? { checks: checks.slice(0, MAX_CHECKS) } : {}) },
     outcome: { kind: 'state', text: seen.same !== undefined ? 'returns itself' : 'leaves the observed state', async: end.async },
   };
+}
+
+/** "returns undefined" says little when the point of the call is its callback: say how often it called back. */
+function valueText(expected: string, async: boolean, obs: Observation): string {
+  const calls = obs.callbacks.reduce((n, c) => n + (c.settledAt ?? c.args.length), 0);
+  if (expected === 'undefined' && calls) return `calls back ${calls === 1 ? 'once' : `${calls} times`}`;
+  return `${async ? 'resolves to' : 'returns'} ${short(expected)}`;
 }
 
 function short(expected: string | undefined): string {

@@ -237,9 +237,9 @@ export function shortForm(seq: Sequence, obs: Observation, local: string): strin
         case 'callv':
           return chained(i, s.recv) ? `(${args})` : `${sep}${baseName(seq.steps[s.recv], obs, s.recv)}(${args})`;
         case 'listen':
-          return ' (listening)';
+          return ' with listeners';
         default:
-          return ' (consumed)';
+          return ` read to the end`;
       }
     })
     .join('');

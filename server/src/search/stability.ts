@@ -41,7 +41,7 @@ export async function replay(job: ChildJob, seqs: readonly Sequence[], seed: num
       }
       const r = await opened.child.run(seq, seed, mutant);
       out.set(seq.id, r);
-      if (r.kind !== 'ran') {
+      if (r.kind !== 'ran' || !r.obs.settled) {
         opened.child.close();
         opened = await SearchChild.open(job);
       }

@@ -8,7 +8,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const childProcess = require('node:child_process');
 
-const state = { allowed: undefined, tries: [] };
+// `fds`: descriptors opened for writing inside the allowed folder; a write to any other number
+// (`writeFileSync(7, …)`) would go to whatever the process has open there.
+const state = { allowed: undefined, tries: [], fds: new Set([1, 2]) };
 globalThis.__amtpGuard = state;
 
 function refuse(what) {
@@ -48,7 +50,10 @@ function guardPaths(target, name, indexes) {
   if (typeof orig !== 'function') return;
   target[name] = function (...args) {
     // a file descriptor (number) was opened through open(), which is guarded by its flags
-    for (const i of indexes) if (typeof args[i] !== 'number' && !inside(args[i])) throw refuse(`${name} ${String(args[i])}`);
+    for (const i of indexes) {
+      const ok = typeof args[i] === 'number' ? state.fds.has(args[i]) : inside(args[i]);
+      if (!ok) throw refuse(`${name} ${String(args[i])}`);
+    }
     return orig.apply(this, args);
   };
 }
@@ -59,10 +64,25 @@ function guardOpen(target, name, flagIndex) {
   target[name] = function (...args) {
     const opts = args[flagIndex];
     const flags = opts && typeof opts === 'object' ? opts.flags : opts;
-    if (writesByFlags(flags) && !inside(args[0])) throw refuse(`${name} ${String(args[0])} for writing`);
+    const writes = writesByFlags(flags);
+    if (writes && !inside(args[0])) throw refuse(`${name} ${String(args[0])} for writing`);
+    if (writes && name === 'openSync') {
+      const fd = orig.apply(this, args);
+      state.fds.add(fd);
+      return fd;
+    }
+    const cb = args[args.length - 1];
+    if (writes && name === 'open' && typeof cb === 'function')
+      args[args.length - 1] = function (err, fd) {
+        if (!err) state.fds.add(fd);
+        return cb.apply(this, arguments);
+      };
     return orig.apply(this, args);
   };
 }
+
+// writes through a descriptor: only to one opened for writing inside the folder
+for (const name of ['write', 'writeSync', 'writev', 'writevSync', 'ftruncate', 'ftruncateSync', 'fchmod', 'fchmodSync']) guardPaths(fs, name, [0]);
 
 for (const [name, idx] of PATH_WRITES) {
   guardPaths(fs, name, idx);

@@ -109,7 +109,17 @@ function tryEncode(value, bound, volatile) {
   }
 }
 
-const STOP = new Set([Object.prototype, Function.prototype, Array.prototype, null]);
+// Prototypes of the language and of node: their methods are not the project's to test (an emitter is
+// listened to and a stream consumed by the search's own steps instead).
+const STOP = new Set([Object.prototype, Function.prototype, Array.prototype, Error.prototype, Promise.prototype, Map.prototype, Set.prototype, null]);
+(() => {
+  const stream = require('node:stream');
+  const events = require('node:events');
+  for (const C of [events.EventEmitter, stream.Stream, stream.Readable, stream.Writable, stream.Duplex, stream.Transform, stream.PassThrough]) STOP.add(C.prototype);
+  const gen = Object.getPrototypeOf(function* () {}).prototype;
+  const agen = Object.getPrototypeOf(async function* () {}).prototype;
+  for (const p of [gen, Object.getPrototypeOf(gen), agen, Object.getPrototypeOf(agen)]) STOP.add(p);
+})();
 const SKIP = new Set(['constructor', '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
 
 /** Methods and accessors along the prototype chain (nearest first), without Object's own. */
