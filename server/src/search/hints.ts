@@ -229,6 +229,10 @@ function useOf(n: EsNode, names: Map<string, ParamHint>): void {
       }
       break;
     }
+    case 'MemberExpression':
+      // `opts.base` read anywhere: the object has a `base`
+      hintOf(n, names);
+      break;
     case 'LogicalExpression': {
       // x = x || 'default', opts.n ?? 10
       const h = hintOf(n.left, names);
@@ -239,16 +243,22 @@ function useOf(n: EsNode, names: Map<string, ParamHint>): void {
   }
 }
 
+/** Every node under `node` (none for undefined), in source order. */
+function inSourceOrder(node: EsNode | undefined): EsNode[] {
+  const all: EsNode[] = [];
+  if (node) walk(node, (n) => all.push(n));
+  return all.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
 /** Literals of a node, in order of first appearance: numbers, and strings of at most 40 characters. */
 export function literalsIn(node: EsNode, max = 24): { numbers: number[]; strings: string[] } {
   const numbers: number[] = [];
   const strings: string[] = [];
-  walk(node, (n) => {
-    if (n.type !== 'Literal' && n.type !== 'StringLiteral' && n.type !== 'NumericLiteral') return;
+  for (const n of inSourceOrder(node)) {
+    if (n.type !== 'Literal' && n.type !== 'StringLiteral' && n.type !== 'NumericLiteral') continue;
     if (typeof n.value === 'number' && Number.isFinite(n.value) && numbers.length < max) push(numbers, n.value);
     if (typeof n.value === 'string' && n.value.length <= 40 && strings.length < max && !/^use strict$/.test(n.value)) push(strings, n.value);
-  });
-  numbers.sort((a, b) => numbers.indexOf(a) - numbers.indexOf(b));
+  }
   return { numbers, strings };
 }
 
@@ -256,7 +266,7 @@ export function literalsIn(node: EsNode, max = 24): { numbers: number[]; strings
 export function functionHints(fn: EsNode): FnHints {
   const names = new Map<string, ParamHint>();
   const params = (fn.params ?? []).map((p: EsNode) => patternHint(p.type === 'TSParameterProperty' ? p.parameter : p, names));
-  if (fn.body) walk(fn.body, (n) => useOf(n, names));
+  for (const n of inSourceOrder(fn.body)) useOf(n, names);
   const lits = fn.body ? literalsIn(fn.body) : { numbers: [], strings: [] };
   return { params, ...lits };
 }
@@ -264,11 +274,11 @@ export function functionHints(fn: EsNode): FnHints {
 /** Event names the module emits or listens to (`emit('data')`, `on('end')`). */
 export function eventNames(program: EsNode): string[] {
   const out: string[] = [];
-  walk(program, (n) => {
-    if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression' || n.callee.computed) return;
-    if (!/^(emit|on|once|addListener|off|removeListener)$/.test(n.callee.property?.name ?? '')) return;
+  for (const n of inSourceOrder(program)) {
+    if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression' || n.callee.computed) continue;
+    if (!/^(emit|on|once|addListener|off|removeListener)$/.test(n.callee.property?.name ?? '')) continue;
     const lv = literalValue(n.arguments[0]);
     if (typeof lv?.v === 'string' && out.length < 12) push(out, lv.v);
-  });
+  }
   return out;
 }

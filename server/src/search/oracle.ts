@@ -75,11 +75,11 @@ function observedSteps(obs: Observation): Set<number> {
   return out;
 }
 
-function stateChecks(obs: Observation, r: Rendered, skip: number): Check[] {
+function stateChecks(obs: Observation, r: Rendered, skip: ReadonlySet<number>): Check[] {
   const out: Check[] = [];
   obs.values.forEach((v, i) => {
     const name = r.vars[i];
-    if (!v || !name || i === skip || v.same !== undefined) return;
+    if (!v || !name || skip.has(i) || v.same !== undefined) return;
     if (v.obs?.length) out.push(...observersOf(name, v));
     else if (v.v !== undefined && i !== obs.steps.length - 1) out.push(cmp(name, v.v));
   });
@@ -104,7 +104,7 @@ export function sequenceOracle(seq: Sequence, obs: Observation, local: string, t
   if (!end.ok) {
     if (step.op === 'iter' || step.op === 'aiter') return undefined;
     const message = thrownMessage(end.error.message);
-    const checks = [...sideChecks(obs, r), ...stateChecks(obs, r, -1)].slice(0, MAX_CHECKS);
+    const checks = [...sideChecks(obs, r), ...stateChecks(obs, r, new Set())].slice(0, MAX_CHECKS);
     return {
       oracle: { ...base, kind: 'throws', call: r.last, error: end.error.name, ...(message ? { expected: message } : {}), ...(checks.length ? { checks } : {}) },
       outcome: { kind: 'throws', text: `${end.async ? 'rejects' : 'throws'} ${end.error.name}`, async: end.async },
@@ -112,7 +112,7 @@ export function sequenceOracle(seq: Sequence, obs: Observation, local: string, t
   }
   const seen = obs.values[lastIndex];
   if (!seen) return undefined;
-  const extra = [...sideChecks(obs, r), ...stateChecks(obs, r, lastIndex)];
+  const extra = [...sideChecks(obs, r), ...stateChecks(obs, r, new Set([lastIndex, ...(seen.same !== undefined ? [seen.same] : [])]))];
   if (seen.v !== undefined && !r.vars[lastIndex]) {
     const main = cmp(r.last, seen.v);
     const checks = extra.slice(0, MAX_CHECKS);

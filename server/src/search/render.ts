@@ -112,13 +112,10 @@ function stepExpr(step: Step, args: string[], c: Ctx): string {
 function callbackDecl(cb: { id: number; ret?: string; async?: boolean }, name: string, waitFor: number | undefined): string[] {
   const ret = cb.ret === 'first' ? ' return args[0];' : cb.ret === 'true' ? ' return true;' : cb.ret === 'false' ? ' return false;' : '';
   const fn = `${cb.async ? 'async ' : ''}(...args) => {`;
-  if (waitFor === undefined) return [`const calls${name} = [];`, `const callback${name} = ${fn} calls${name}.push(args);${ret} };`];
-  return [
-    `const calls${name} = [];`,
-    `let called${name};`,
-    `const waited${name} = new Promise((resolve) => (called${name} = resolve));`,
-    `const callback${name} = ${fn} calls${name}.push(args); if (calls${name}.length === ${waitFor}) called${name}();${ret} };`,
-  ];
+  const body = [`  calls${name}.push(args);`, ...(waitFor !== undefined ? [`  if (calls${name}.length === ${waitFor}) called${name}();`] : []), ...(ret ? [` ${ret}`] : [])];
+  const decl = [`const callback${name} = ${fn}`, ...body, '};'];
+  if (waitFor === undefined) return [`const calls${name} = [];`, ...decl];
+  return [`const calls${name} = [];`, `let called${name};`, `const waited${name} = new Promise((resolve) => (called${name} = resolve));`, ...decl];
 }
 
 function callbacksOf(step: Step): { id: number; ret?: string; async?: boolean }[] {
