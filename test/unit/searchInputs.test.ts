@@ -7,6 +7,7 @@ import { walk } from '../../server/src/agents/crawler/jsAst';
 import { eventNames, functionHints, literalsIn } from '../../server/src/search/hints';
 import { argsFor, kindsOfType, paramHints, valueFor, type InputContext } from '../../server/src/search/inputs';
 import { makeRng } from '../../server/src/search/rng';
+import type { Arg } from '../../server/src/search/types';
 
 let parser: JsParser;
 before(async () => {
@@ -111,7 +112,7 @@ describe('search inputs: arguments', () => {
     const params = paramHints(functionHints(firstFunction(`function f(opts, cb) { if (opts.base) cb(null, opts.depth); }`)), undefined, 2);
     const c = ctx(9);
     const drawn = Array.from({ length: 60 }, () => valueFor(params[0], c));
-    const objects = drawn.filter((a): a is { obj: Record<string, unknown> } => 'obj' in a);
+    const objects = drawn.filter((a): a is Extract<Arg, { obj: unknown }> => 'obj' in a);
     assert.ok(objects.length > 10);
     assert.ok(objects.every((o) => Object.keys(o.obj).every((k) => k === 'base' || k === 'depth')));
     assert.ok(objects.some((o) => Object.keys(o.obj).length === 2));

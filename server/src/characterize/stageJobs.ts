@@ -8,7 +8,7 @@ import { loadJsParser } from '../agents/crawler/jsParser';
 import type { CrawlerOutput, ModuleCharacterizationDoc, TestCase, TestCases } from '../contracts/types';
 import type { StageContext } from '../pipeline/stage';
 import { CLOCK_FACTOR, DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule } from '../search/budget';
-import { searchModule } from '../search/engine';
+import { searchModule, type ModuleSearch } from '../search/engine';
 import type { ModuleJob } from './run';
 import { characterizerFor } from './language';
 import { replacedBy, searchJobs } from './searchJobs';
@@ -50,7 +50,13 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
       module: j.module,
       modulePath,
       run: async (signal) => {
-        const m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline });
+        let m: ModuleSearch;
+        try {
+          m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline });
+        } catch (e) {
+          // A fault of the search on one module costs that module's tests, not the run.
+          return failedDoc(j.module, runs[i], e);
+        }
         return {
           module: j.module,
           targets: m.callables,
@@ -73,6 +79,11 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
     });
   });
   return out;
+}
+
+function failedDoc(module: string, runs: number, e: unknown): ModuleCharacterizationDoc {
+  const error = `the search failed: ${e instanceof Error ? e.message : String(e)}`.slice(0, 500);
+  return { module, targets: 0, cases: [], replaces: [], stable: 0, unstable: 0, unusable: 0, search: { runs, executed: 0, reached: 0, probes: 0, side_effects: 0, error } };
 }
 
 /** One Python module's result as the contract's document: the kept calls as cases, and the existence cases they replace. */
@@ -106,7 +117,7 @@ export function searchTotals(modules: readonly ModuleCharacterizationDoc[], budg
       reached: sum('reached'),
       probes: sum('probes'),
       sideEffects: sum('side_effects'),
-      notLoaded: searched.filter((m) => m.search!.load).map((m) => `${m.module}: ${m.search!.load}`),
+      notLoaded: searched.filter((m) => m.search!.load || m.search!.error).map((m) => `${m.module}: ${m.search!.load ?? m.search!.error}`),
       cutByClock: searched.filter((m) => m.search!.cut_by_clock).length,
     },
   };

@@ -621,6 +621,10 @@ export interface Characterization {
        */
       load?: string;
       /**
+       * the search itself failed on this module (a fault of AMTP's): its other modules still ran
+       */
+      error?: string;
+      /**
        * the wall-clock safety net stopped the runs early: what was kept then depends on the machine's speed
        */
       cut_by_clock?: boolean;

@@ -225,10 +225,16 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
     return result(0, { load: opened.load });
   }
   const d = opened.discovery;
-  loop.goals.learn(d.texts);
-  loop.callables = new Callables(loop.goals, o.seeds, o.local);
-  loop.callables.fromExports(d.exports);
-  const state = builderState(loop, d, o, main, () => loop.executed());
+  let state: BuilderState;
+  try {
+    loop.goals.learn(d.texts);
+    loop.callables = new Callables(loop.goals, o.seeds, o.local);
+    loop.callables.fromExports(d.exports);
+    state = builderState(loop, d, o, main, () => loop.executed());
+  } catch (e) {
+    opened.child.close();
+    throw e;
+  }
   const { executed, cutByClock } = await runLoop(loop, state, o, opened);
   return result(executed, cutByClock ? { cutByClock } : {});
 }

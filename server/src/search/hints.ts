@@ -25,7 +25,14 @@ export interface FnHints {
 }
 
 export function emptyHint(name?: string): ParamHint {
-  return { name, kinds: [], literals: [], props: {} };
+  // no prototype: a key read from the code (`opts.constructor`) is never an Object method
+  return { name, kinds: [], literals: [], props: Object.create(null) as Record<string, ParamHint> };
+}
+
+/** The hint of a key of `h`, created on first use. */
+function propOf(h: ParamHint, k: string): ParamHint {
+  if (!Object.prototype.hasOwnProperty.call(h.props, k)) h.props[k] = { ...emptyHint(k), kinds: kindsByName(k) };
+  return h.props[k];
 }
 
 const NAME_KINDS: [RegExp, Kind][] = [
@@ -153,8 +160,7 @@ function hintOf(n: EsNode, names: Map<string, ParamHint>): ParamHint | undefined
       return undefined;
     }
     push(owner.kinds, 'object');
-    owner.props[k] ??= { ...emptyHint(k), kinds: kindsByName(k) };
-    return owner.props[k];
+    return propOf(owner, k);
   }
   return undefined;
 }
@@ -181,7 +187,7 @@ function useOf(n: EsNode, names: Map<string, ParamHint>): void {
       if (n.operator === 'in' && literalValue(n.left)) {
         const h = hintOf(n.right, names);
         const k = literalValue(n.left)!.v;
-        if (h && typeof k === 'string') h.props[k] ??= emptyHint(k);
+        if (h && typeof k === 'string') propOf(h, k);
       }
       break;
     }
@@ -225,7 +231,7 @@ function useOf(n: EsNode, names: Map<string, ParamHint>): void {
       if (h && n.id.type === 'ObjectPattern') {
         const inner = patternHint(n.id, new Map());
         push(h.kinds, 'object');
-        for (const [k, v] of Object.entries(inner.props)) h.props[k] ??= v;
+        for (const [k, v] of Object.entries(inner.props)) if (!Object.prototype.hasOwnProperty.call(h.props, k)) h.props[k] = v;
       }
       break;
     }

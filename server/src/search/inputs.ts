@@ -123,7 +123,7 @@ function objectFor(h: ParamHint, ctx: InputContext, depth: number): Arg {
     if (objs.length && ctx.rng.chance(0.4)) return { lit: ctx.rng.pick(objs) };
     return literal(ctx.rng.pick([{ a: 1, b: 'two' }, { key: 'value' }, { name: 'x', value: 2 }]));
   }
-  const obj: Record<string, Arg> = {};
+  const obj = Object.create(null) as Record<string, Arg>;
   // Each key read by the code, or a random half of them: both the keys and their absence take branches.
   const all = ctx.rng.chance(0.5);
   for (const k of keys) if (all || ctx.rng.chance(0.5)) obj[k] = valueFor(h.props[k], ctx, depth + 1);

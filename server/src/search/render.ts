@@ -4,7 +4,7 @@
 // calls, and awaited when the code calls them later), literal arguments the code changes held in a
 // variable, paths built from the test's temporary folder (`${tmp}/file.txt`).
 import type { Arg, Observation, Sequence, Step } from './types';
-import { jsLiteral } from './values';
+import { jsLiteral, propKey } from './values';
 
 export const TMP = 'tmp';
 const RESERVED =
@@ -89,7 +89,7 @@ function argText(a: Arg, c: Ctx): string {
     return a.tmp ? `\`\${${TMP}}/${a.tmp}\`` : TMP;
   }
   if ('arr' in a) return `[${a.arr.map((x) => argText(x, c)).join(', ')}]`;
-  const entries = Object.entries(a.obj).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${argText(v, c)}`);
+  const entries = Object.entries(a.obj).map(([k, v]) => `${propKey(k)}: ${argText(v, c)}`);
   return entries.length ? `{ ${entries.join(', ')} }` : '{}';
 }
 

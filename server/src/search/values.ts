@@ -55,7 +55,7 @@ function isTag(v: Tagged): v is Exclude<Tagged, string | number | boolean | null
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function propKey(k: string): string {
+export function propKey(k: string): string {
   if (k === '__proto__') return '["__proto__"]';
   return /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k);
 }
