@@ -108,9 +108,12 @@ async function init(msg) {
   loader.install(msg);
   await cover.start();
   try {
+    guard.loading = true;
     mod = await loader.load(msg.module);
   } catch (e) {
     return { type: 'ready', load: { name: e && e.name, message: String(e && e.message) } };
+  } finally {
+    guard.loading = false;
   }
   const loaded = await cover.take(job.root); // loading is nobody's sequence, but its files' texts go to the parent
   env = { root: job.root, sandbox: process.cwd(), guard, pending: makePending(process.getActiveResourcesInfo()), limits: msg.limits };
