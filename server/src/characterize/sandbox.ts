@@ -1,8 +1,7 @@
-// Runs calls into one workspace module in a child Node process (the harness,
-// server/src/frameworks/assets/amtp.char-harness.cjs) under the rules in docs/characterization.md:
-// a temporary HOME and cwd, an env without secrets, no network but loopback (amtp.char-nonet.cjs),
-// a heap limit, and a per-call timeout after which the whole process group is killed (as
-// server/src/frameworks/runner.ts `exec` does) and the remaining calls go to a fresh child.
+// Runs calls into one workspace module in a child (the Python characterizer's, python/sandbox.ts)
+// under the rules in docs/characterization.md: a temporary HOME and cwd, an env without secrets, and a
+// per-call timeout after which the whole process group is killed (as server/src/frameworks/runner.ts
+// `exec` does) and the remaining calls go to a fresh child.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,27 +48,6 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = { callTimeoutMs: 2000, maxOldSpaceMb: 256, bound: 200 };
-
-/** Runs every call (in order) and returns one result per call; never throws for what the module does. */
-export async function runInSandbox(
-  modulePath: string,
-  root: string,
-  calls: SandboxCall[],
-  limits: SandboxLimits = DEFAULT_LIMITS,
-  signal?: AbortSignal,
-): Promise<CallResult[]> {
-  const node = (jobFile: string): ChildCommand => ({
-    command: process.execPath,
-    args: [
-      `--max-old-space-size=${limits.maxOldSpaceMb}`,
-      '--require',
-      assetPath('amtp.char-nonet.cjs'),
-      assetPath('amtp.char-harness.cjs'),
-      jobFile,
-    ],
-  });
-  return runInChildren(calls, signal, (rest) => oneChild(node, { module: modulePath, root, bound: limits.bound }, rest, limits, signal));
-}
 
 /** How to start one harness child, given the job file it reads. */
 export interface ChildCommand {

@@ -10,10 +10,10 @@ import type { StageContext } from '../pipeline/stage';
 import { CLOCK_FACTOR, DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule } from '../search/budget';
 import { searchModule, type ModuleSearch } from '../search/engine';
 import type { ModuleJob } from './run';
-import { characterizerFor } from './language';
 import { replacedBy, searchJobs } from './searchJobs';
 import type { ModuleCharacterization } from './characterize';
 import { pyCharToTestCase } from './python/case';
+import { characterizePythonModule } from './python/characterize';
 import { charJobs, type CharJob } from './targets';
 import type { CharacterizationRecord } from '../core/run';
 
@@ -28,12 +28,12 @@ export interface StageJob extends ModuleJob<ModuleCharacterizationDoc> {
 export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput): Promise<StageJob[]> {
   const { deps, state } = ctx;
   const root = deps.workspace;
-  const python = charJobs(plan, map).filter((j) => j.language === 'python');
+  const python = charJobs(plan, map);
   const out: StageJob[] = python.map((j) => ({
     module: j.module,
     modulePath: path.join(root, j.module),
     run: async (signal) => {
-      const m = await characterizerFor('python')!(path.join(root, j.module), root, j.targets, { signal });
+      const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal });
       return moduleDoc(j, m);
     },
   }));
