@@ -47,7 +47,7 @@ export function symbolOf(path: string[], local: string): string {
 
 function hintsAt(goals: GoalMap, at: Place | undefined): FnHints | undefined {
   const fn = goals.functionAt(at);
-  return fn ? functionHints(fn) : undefined;
+  return fn ? functionHints(fn, goals.regexesOf(at!.file)) : undefined;
 }
 
 /** A method's function node found by name in the module's files (a factory's object literal, an unexported class). */
@@ -107,7 +107,7 @@ export class Callables {
       const symbol = `${owner}.${m.name}`;
       const seed = this.seeds.get(symbol);
       const fn = m.at ? this.goals.functionAt(m.at) : methodNode(this.goals, m.name);
-      const params = paramHints(fn ? functionHints(fn) : undefined, seed, m.arity ?? 0);
+      const params = paramHints(fn ? functionHints(fn, m.at ? this.goals.regexesOf(m.at.file) : new Map()) : undefined, seed, m.arity ?? 0);
       this.add({ key: `method:${on}#${m.name}`, symbol, op: 'method', on, method: m.name, arity: m.arity ?? 0, params, seed, at: m.at, tries: 0 });
     }
   }

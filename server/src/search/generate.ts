@@ -12,13 +12,17 @@ import { SearchChild, type ChildJob } from './child';
 type Opened = Awaited<ReturnType<typeof SearchChild.open>>;
 import { errorGoal, GoalMap } from './goals';
 import { eventNames, literalsIn } from './hints';
+import { regexesIn, regexSamples } from './regexSamples';
 import type { Seed } from './inputs';
 import { hashSeed, makeRng } from './rng';
 import type { Discovery, Observation, RunReply, Sequence, Step } from './types';
 import { isTrivialArgs } from './trivial';
+import { key, size } from './values';
 
 /** runs without a new candidate after which a module counts as saturated (at least; a quarter of its runs otherwise) */
 const STALL_MIN = 400;
+/** values a pool of one kind holds at most */
+const MAX_POOL = 60;
 
 export interface Candidate {
   seq: Sequence;
@@ -86,6 +90,8 @@ class Loop {
   unusable = 0;
   sideEffects = 0;
   executed: () => number = () => 0;
+  /** the module's pools of values, which values calls returned join */
+  pools?: BuilderState['pools'];
   private readonly openCache = new Map<string, { at: number; n: number }>();
 
   constructor(private readonly o: GenerateOptions) {
@@ -125,10 +131,24 @@ class Loop {
     found.forEach((g) => this.covered.add(g));
     if (!trivial) found.forEach((g) => this.solid.add(g));
     if (fresh.length) this.candidates.push({ seq, obs, goals: found, order, trivial });
+    this.poolValues(obs);
     const clean = obs.steps.every((s) => 'ok' in s && s.ok);
     let learned = false;
     obs.values.forEach((v) => v && (learned = this.callables.learnShape(v.shape) || learned));
     if (clean && (fresh.length || learned) && this.corpus.length < 400) this.addToCorpus(seq, obs);
+  }
+
+  /** Values calls returned feed later calls (what `format` gives, `parse` may take), as Randoop's pool does. */
+  private poolValues(obs: Observation): void {
+    const pools = this.pools;
+    if (!pools) return;
+    for (const v of obs.values) {
+      const x = v?.v;
+      if (typeof x === 'string' && x.length <= 80 && !pools.strings.includes(x) && pools.strings.length < MAX_POOL) pools.strings.push(x);
+      else if (typeof x === 'number' && !pools.numbers.includes(x) && pools.numbers.length < MAX_POOL) pools.numbers.push(x);
+      else if (x !== undefined && x !== null && typeof x === 'object' && size(x) <= 12 && pools.constants.length < MAX_POOL)
+        if (!pools.constants.some((c) => key(c) === key(x))) pools.constants.push(x);
+    }
   }
 
   private addToCorpus(seq: Sequence, obs: Observation): void {
@@ -147,7 +167,9 @@ class Loop {
 function poolsOf(goals: GoalMap, constants: { v: unknown }[], main: string): BuilderState['pools'] {
   const program = goals.programOf(main);
   const lits = program ? literalsIn(program, 40) : { numbers: [], strings: [] };
-  return { ...lits, constants: constants.map((c) => c.v as BuilderState['pools']['constants'][number]).slice(0, 20) };
+  const matching = program ? regexesIn(program).flatMap((re) => regexSamples(re, 2)) : [];
+  const strings = [...lits.strings, ...matching.filter((s) => !lits.strings.includes(s))];
+  return { numbers: lits.numbers, strings, constants: constants.map((c) => c.v as BuilderState['pools']['constants'][number]).slice(0, 20) };
 }
 
 function builderState(loop: Loop, d: Discovery, o: GenerateOptions, main: string, executed: () => number): BuilderState {
@@ -231,6 +253,7 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
     loop.callables = new Callables(loop.goals, o.seeds, o.local);
     loop.callables.fromExports(d.exports);
     state = builderState(loop, d, o, main, () => loop.executed());
+    loop.pools = state.pools;
   } catch (e) {
     opened.child.close();
     throw e;

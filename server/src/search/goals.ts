@@ -5,6 +5,7 @@
 // mutation engine's killed mutants (`mutant:<id>`, mutants.ts).
 import type { JsParser } from '../agents/crawler/jsParser';
 import { fileProbes, functionAt, offsetOf, reached, type FileProbes } from './probes';
+import { regexesIn, type RegexSource } from './regexSamples';
 import type { CoverSegments, ErrorInfo, Place } from './types';
 
 export class GoalMap {
@@ -55,6 +56,14 @@ export class GoalMap {
 
   programOf(file: string) {
     return this.files.get(file)?.probes.program;
+  }
+
+  /** A file's regular expressions bound to names (`const TYPE_REGEXP = /…/`), by name. */
+  regexesOf(file: string): Map<string, RegexSource> {
+    const program = this.programOf(file);
+    const out = new Map<string, RegexSource>();
+    if (program) for (const re of regexesIn(program)) if (re.name) out.set(re.name, re);
+    return out;
   }
 
   get knownFiles(): string[] {

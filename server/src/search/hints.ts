@@ -1,10 +1,12 @@
 // What a function's own code says about its inputs, read from its syntax tree: each parameter's name,
 // default value and destructured keys; the properties the body reads from it (`opts.base` → an object
 // with `base`); the literals it is compared with (`mode === 'strict'`, `case 3:`); what it is used as
-// (called → a callback, `.length` → a string or an array, `typeof x === 'number'`); and the number and
-// string literals of the function and of its module. Names count too (`cb`, `dir`, `count`, `opts`).
+// (called → a callback, `.length` → a string or an array, `typeof x === 'number'`), strings the
+// regular expression it is tested against accepts (regexSamples.ts); and the number and string
+// literals of the function and of its module. Names count too (`cb`, `dir`, `count`, `opts`).
 import type { EsNode } from '../agents/crawler/jsParser';
 import { walk } from '../agents/crawler/jsAst';
+import { regexSamples, type RegexSource } from './regexSamples';
 import { tag, type Tagged } from './values';
 
 export type Kind = 'number' | 'string' | 'boolean' | 'array' | 'object' | 'function' | 'path' | 'regexp' | 'date' | 'promise' | 'emitter';
@@ -169,7 +171,13 @@ function typeofTarget(n: EsNode, names: Map<string, ParamHint>): ParamHint | und
   return n.type === 'UnaryExpression' && n.operator === 'typeof' ? hintOf(n.argument, names) : undefined;
 }
 
-function useOf(n: EsNode, names: Map<string, ParamHint>): void {
+/** The regular expression an expression is: a literal, or a name bound to one in the module. */
+function regexAt(n: EsNode, regexes: ReadonlyMap<string, RegexSource>): RegexSource | undefined {
+  if (n.regex) return { pattern: n.regex.pattern, flags: n.regex.flags ?? '' };
+  return n.type === 'Identifier' ? regexes.get(n.name) : undefined;
+}
+
+function useOf(n: EsNode, names: Map<string, ParamHint>, regexes: ReadonlyMap<string, RegexSource>): void {
   switch (n.type) {
     case 'BinaryExpression': {
       for (const [a, b] of [
@@ -210,7 +218,14 @@ function useOf(n: EsNode, names: Map<string, ParamHint>): void {
         if (recv && (m === 'on' || m === 'emit' || m === 'once')) push(recv.kinds, 'emitter');
         const arg = n.arguments[0] ? hintOf(n.arguments[0], names) : undefined;
         if (arg && m === 'isArray' && callee.object.name === 'Array') push(arg.kinds, 'array');
-        if (arg && (m === 'test' || m === 'exec') && callee.object.type === 'Literal') push(arg.kinds, 'string');
+        const re = regexAt(callee.object, regexes);
+        if (arg && (m === 'test' || m === 'exec') && re) {
+          push(arg.kinds, 'string');
+          for (const sample of regexSamples(re)) addLiteral(arg, sample);
+        }
+        const matched = n.arguments[0] ? regexAt(n.arguments[0], regexes) : undefined;
+        if (recv && matched && /^(match|matchAll|replace|replaceAll|split|search)$/.test(m))
+          for (const sample of regexSamples(matched)) addLiteral(recv, sample);
         if (arg && (m === 'keys' || m === 'entries' || m === 'values') && callee.object.name === 'Object') push(arg.kinds, 'object');
       }
       break;
@@ -268,11 +283,11 @@ export function literalsIn(node: EsNode, max = 24): { numbers: number[]; strings
   return { numbers, strings };
 }
 
-/** Everything the function node says about its parameters and literals. */
-export function functionHints(fn: EsNode): FnHints {
+/** Everything the function node says about its parameters and literals; `regexes`: the module's, by the name they are bound to. */
+export function functionHints(fn: EsNode, regexes: ReadonlyMap<string, RegexSource> = new Map()): FnHints {
   const names = new Map<string, ParamHint>();
   const params = (fn.params ?? []).map((p: EsNode) => patternHint(p.type === 'TSParameterProperty' ? p.parameter : p, names));
-  for (const n of inSourceOrder(fn.body)) useOf(n, names);
+  for (const n of inSourceOrder(fn.body)) useOf(n, names, regexes);
   const lits = fn.body ? literalsIn(fn.body) : { numbers: [], strings: [] };
   return { params, ...lits };
 }

@@ -1,4 +1,4 @@
-// The hook for a second objective: "kills a mutant no kept test kills" (server/src/mutation/ builds the
+// The hook for a second objective: "kills a mutant no kept test kills" (the mutation engine builds the
 // mutants). Given a module's code instrumented with mutant schemata (Stryker's: every mutant behind a
 // check of `globalThis.__stryker__.activeMutant`), the kept sequences are run again with each mutant
 // active, in a child that loads the instrumented text in place of the file (`overrides`); a sequence
