@@ -177,89 +177,93 @@ function regexAt(n: EsNode, regexes: ReadonlyMap<string, RegexSource>): RegexSou
   return n.type === 'Identifier' ? regexes.get(n.name) : undefined;
 }
 
-function useOf(n: EsNode, names: Map<string, ParamHint>, regexes: ReadonlyMap<string, RegexSource>): void {
+type Names = Map<string, ParamHint>;
+type Regexes = ReadonlyMap<string, RegexSource>;
+
+/** `typeof x === 'number'`, `x === 'a'`, `x > 3`, `x instanceof RegExp`, `'key' in x`. */
+function useBinary(n: EsNode, names: Names): void {
+  for (const [a, b] of [
+    [n.left, n.right],
+    [n.right, n.left],
+  ] as EsNode[][]) {
+    const t = typeofTarget(a, names);
+    const lv = literalValue(b);
+    if (t && typeof lv?.v === 'string' && TYPEOF_KIND[lv.v]) push(t.kinds, TYPEOF_KIND[lv.v]);
+    const h = hintOf(a, names);
+    if (h && lv && n.operator !== 'instanceof') addLiteral(h, lv.v);
+    if (h && /^[<>]=?$|^[-*/%]$/.test(n.operator)) push(h.kinds, 'number');
+    if (h && n.operator === 'instanceof' && b.type === 'Identifier' && INSTANCE_KIND[b.name]) push(h.kinds, INSTANCE_KIND[b.name]);
+  }
+  if (n.operator === 'in' && literalValue(n.left)) {
+    const h = hintOf(n.right, names);
+    const k = literalValue(n.left)!.v;
+    if (h && typeof k === 'string') propOf(h, k);
+  }
+}
+
+/** `x(…)` (a callback), `x.trim()` (a string), `x.push()` (an array), `re.test(x)` (a string the regex accepts). */
+function useCall(n: EsNode, names: Names, regexes: Regexes): void {
+  const callee = n.callee;
+  const direct = hintOf(callee, names);
+  if (direct) push(direct.kinds, 'function');
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
+  const m = callee.property.name;
+  const recv = callee.object.type === 'Identifier' ? names.get(callee.object.name) : hintOf(callee.object, names);
+  if (recv && STRING_METHODS.has(m)) push(recv.kinds, 'string');
+  if (recv && ARRAY_METHODS.has(m)) push(recv.kinds, 'array');
+  if (recv && (m === 'call' || m === 'apply')) push(recv.kinds, 'function');
+  if (recv && m === 'then') push(recv.kinds, 'promise');
+  if (recv && (m === 'on' || m === 'emit' || m === 'once')) push(recv.kinds, 'emitter');
+  const arg = n.arguments[0] ? hintOf(n.arguments[0], names) : undefined;
+  if (arg && m === 'isArray' && callee.object.name === 'Array') push(arg.kinds, 'array');
+  if (arg && (m === 'keys' || m === 'entries' || m === 'values') && callee.object.name === 'Object') push(arg.kinds, 'object');
+  const re = regexAt(callee.object, regexes);
+  if (arg && (m === 'test' || m === 'exec') && re) {
+    push(arg.kinds, 'string');
+    for (const sample of regexSamples(re)) addLiteral(arg, sample);
+  }
+  const matched = n.arguments[0] ? regexAt(n.arguments[0], regexes) : undefined;
+  if (recv && matched && /^(match|matchAll|replace|replaceAll|split|search)$/.test(m)) for (const sample of regexSamples(matched)) addLiteral(recv, sample);
+}
+
+/** `const { a, b = 2 } = opts`: the keys it takes. */
+function useDeclarator(n: EsNode, names: Names): void {
+  const h = n.init ? hintOf(n.init, names) : undefined;
+  if (!h || n.id.type !== 'ObjectPattern') return;
+  const inner = patternHint(n.id, new Map());
+  push(h.kinds, 'object');
+  for (const [k, v] of Object.entries(inner.props)) if (!Object.prototype.hasOwnProperty.call(h.props, k)) h.props[k] = v;
+}
+
+function useOf(n: EsNode, names: Names, regexes: Regexes): void {
   switch (n.type) {
-    case 'BinaryExpression': {
-      for (const [a, b] of [
-        [n.left, n.right],
-        [n.right, n.left],
-      ] as EsNode[][]) {
-        const t = typeofTarget(a, names);
-        const lv = literalValue(b);
-        if (t && typeof lv?.v === 'string' && TYPEOF_KIND[lv.v]) push(t.kinds, TYPEOF_KIND[lv.v]);
-        const h = hintOf(a, names);
-        if (h && lv && n.operator !== 'instanceof') addLiteral(h, lv.v);
-        if (h && /^[<>]=?$|^[-*/%]$/.test(n.operator)) push(h.kinds, 'number');
-        if (h && n.operator === 'instanceof' && b.type === 'Identifier' && INSTANCE_KIND[b.name]) push(h.kinds, INSTANCE_KIND[b.name]);
-      }
-      if (n.operator === 'in' && literalValue(n.left)) {
-        const h = hintOf(n.right, names);
-        const k = literalValue(n.left)!.v;
-        if (h && typeof k === 'string') propOf(h, k);
-      }
-      break;
-    }
+    case 'BinaryExpression':
+      return useBinary(n, names);
     case 'SwitchStatement': {
       const h = hintOf(n.discriminant, names);
       if (h) for (const c of n.cases) if (literalValue(c.test)) addLiteral(h, literalValue(c.test)!.v);
-      break;
+      return;
     }
-    case 'CallExpression': {
-      const callee = n.callee;
-      const direct = hintOf(callee, names);
-      if (direct) push(direct.kinds, 'function');
-      if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier') {
-        const m = callee.property.name;
-        const recv = callee.object.type === 'Identifier' ? names.get(callee.object.name) : hintOf(callee.object, names);
-        if (recv && STRING_METHODS.has(m)) push(recv.kinds, 'string');
-        if (recv && ARRAY_METHODS.has(m)) push(recv.kinds, 'array');
-        if (recv && (m === 'call' || m === 'apply')) push(recv.kinds, 'function');
-        if (recv && m === 'then') push(recv.kinds, 'promise');
-        if (recv && (m === 'on' || m === 'emit' || m === 'once')) push(recv.kinds, 'emitter');
-        const arg = n.arguments[0] ? hintOf(n.arguments[0], names) : undefined;
-        if (arg && m === 'isArray' && callee.object.name === 'Array') push(arg.kinds, 'array');
-        const re = regexAt(callee.object, regexes);
-        if (arg && (m === 'test' || m === 'exec') && re) {
-          push(arg.kinds, 'string');
-          for (const sample of regexSamples(re)) addLiteral(arg, sample);
-        }
-        const matched = n.arguments[0] ? regexAt(n.arguments[0], regexes) : undefined;
-        if (recv && matched && /^(match|matchAll|replace|replaceAll|split|search)$/.test(m))
-          for (const sample of regexSamples(matched)) addLiteral(recv, sample);
-        if (arg && (m === 'keys' || m === 'entries' || m === 'values') && callee.object.name === 'Object') push(arg.kinds, 'object');
-      }
-      break;
-    }
-    case 'ForOfStatement': {
-      const h = hintOf(n.right, names);
-      if (h) push(h.kinds, 'array');
-      break;
-    }
+    case 'CallExpression':
+      return useCall(n, names, regexes);
+    case 'ForOfStatement':
     case 'ForInStatement': {
       const h = hintOf(n.right, names);
-      if (h) push(h.kinds, 'object');
-      break;
+      if (h) push(h.kinds, n.type === 'ForOfStatement' ? 'array' : 'object');
+      return;
     }
-    case 'VariableDeclarator': {
-      // const { a, b = 2 } = opts
-      const h = n.init ? hintOf(n.init, names) : undefined;
-      if (h && n.id.type === 'ObjectPattern') {
-        const inner = patternHint(n.id, new Map());
-        push(h.kinds, 'object');
-        for (const [k, v] of Object.entries(inner.props)) if (!Object.prototype.hasOwnProperty.call(h.props, k)) h.props[k] = v;
-      }
-      break;
-    }
+    case 'VariableDeclarator':
+      return useDeclarator(n, names);
     case 'MemberExpression':
       // `opts.base` read anywhere: the object has a `base`
       hintOf(n, names);
-      break;
+      return;
     case 'LogicalExpression': {
       // x = x || 'default', opts.n ?? 10
       const h = hintOf(n.left, names);
       const lv = literalValue(n.right);
       if (h && lv && lv.v !== undefined) addLiteral(h, lv.v);
-      break;
+      return;
     }
   }
 }
