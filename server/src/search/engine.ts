@@ -82,7 +82,7 @@ export async function searchModule(job: SearchJob, opts: SearchOptions): Promise
     candidates: g.candidates.length,
     unusable: g.unusable,
     sideEffects: g.sideEffects,
-    reached: [...g.covered].filter((x) => !/^(error|returns|event):/.test(x)).length,
+    reached: [...g.covered].filter((x) => !/^(error|returns|event|items):/.test(x)).length,
     probes: g.goals.total,
     ...(g.load ? { load: g.load } : {}),
     ...(g.cutByClock ? { cutByClock: true } : {}),

@@ -21,6 +21,8 @@ import { key, size } from './values';
 
 /** runs without a new candidate after which a module counts as saturated (at least; a quarter of its runs otherwise) */
 const STALL_MIN = 400;
+/** sequences kept for extension at most */
+const MAX_CORPUS = 1000;
 /** values a pool of one kind holds at most */
 const MAX_POOL = 60;
 
@@ -83,6 +85,8 @@ class Loop {
   readonly covered = new Set<string>();
   /** goals reached by a run with no trivial argument */
   readonly solid = new Set<string>();
+  /** object states (observers of every value) runs have left */
+  readonly states = new Set<string>();
   readonly candidates: Candidate[] = [];
   readonly corpus: Extendable[] = [];
   readonly receivers = new Map<string, { at: number; step: number }[]>();
@@ -122,6 +126,11 @@ class Loop {
     if (eg) found.push(eg);
     // V8 counts a block as run when a call in it threw: a clean return of each callable is its own goal.
     if (end && 'ok' in end && end.ok) found.push(`returns:${symbol}`);
+    // What an iterator or a stream yields is behaviour a test can check, though reading it may run no code of the project.
+    seq.steps.forEach((s, i) => {
+      const r = obs.steps[i];
+      if ((s.op === 'iter' || s.op === 'aiter') && r && 'ok' in r && r.ok) found.push(`items:${stepSymbol(seq, obs, s.recv, this.o.local)}`);
+    });
     // An event an emitter emits is behaviour a test can check, though it runs no new code of the project.
     for (const ev of obs.events)
       for (const e of ev.list) if ('v' in e[0]) found.push(`event:${stepSymbol(seq, obs, ev.step, this.o.local)}:${String(e[0].v)}`);
@@ -135,7 +144,11 @@ class Loop {
     const clean = obs.steps.every((s) => 'ok' in s && s.ok);
     let learned = false;
     obs.values.forEach((v) => v && (learned = this.callables.learnShape(v.shape) || learned));
-    if (clean && (fresh.length || learned) && this.corpus.length < 400) this.addToCorpus(seq, obs);
+    // A state no sequence reached before (a queue one item fuller) is worth extending even when it ran no new code.
+    const state = JSON.stringify(obs.values.map((v) => v?.obs ?? null));
+    const newState = !this.states.has(state);
+    this.states.add(state);
+    if (clean && (fresh.length || learned || newState) && this.corpus.length < MAX_CORPUS) this.addToCorpus(seq, obs);
   }
 
   /** Values calls returned feed later calls (what `format` gives, `parse` may take), as Randoop's pool does. */

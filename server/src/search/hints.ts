@@ -40,7 +40,7 @@ function propOf(h: ParamHint, k: string): ParamHint {
 const NAME_KINDS: [RegExp, Kind][] = [
   [/^(cb|callback|done|next|fn|func|iteratee|iterator|predicate|handler|listener|mapper|reducer|comparator|compare|resolver|visitor|task|worker|hook|action|transform|filter|test)$|(Fn|Func|Callback|Handler|Listener|Cb)$/, 'function'],
   [/^(path|dir|directory|file|filename|filepath|folder|dest|destination|src|source|cwd|root|target|output|outDir|base)$|(Path|Dir|File|Folder)$/, 'path'],
-  [/^(n|num|number|count|size|length|len|max|min|limit|index|idx|i|j|k|start|end|offset|width|height|depth|level|times|ms|timeout|delay|wait|port|radix|precision|concurrency|amount|step|from|to|total|x|y|z|a|b)$|(Count|Size|Index|Length|Ms|Num|Number)$/, 'number'],
+  [/^(n|num|number|count|size|length|len|max|min|limit|index|idx|i|j|k|start|end|offset|width|height|depth|level|times|ms|timeout|delay|wait|port|radix|precision|concurrency|amount|step|from|to|total|capacity|cap|x|y|z|a|b)$|^(max|min)[A-Z]|(Count|Size|Index|Length|Ms|Num|Number|Capacity)$/, 'number'],
   [/^(is|has|should|can|enable|disable|allow|use|strict|loose|force|recursive|deep|silent|verbose|flag|reverse)/, 'boolean'],
   [/^(str|string|text|name|key|prefix|suffix|separator|sep|delimiter|word|char|chars|pattern|format|fmt|input|title|label|msg|message|encoding|type|mode|id|url|uri|email|tag|event|eventName|locale|lang|sql|html|json|css|glob|version|range|value)$|(Name|Str|Text|Key|Id|Url)$/, 'string'],
   [/^(arr|array|list|items|values|keys|elements|args|collection|coll|entries|rows|lines|parts|tokens|words)$|(List|Array|Items)$/, 'array'],
