@@ -23,7 +23,14 @@ const SEQLIB = join(REPO, 'test/fixtures/seqlib');
 
 async function search(root: string, file: string, runs = 700, language: SearchJob['language'] = 'javascript'): Promise<ModuleSearch> {
   const parser = await loadJsParser();
-  const job: SearchJob = { modulePath: join(root, file), root, file, language, binding: { local: 'lib', import: 'module' }, seeds: new Map() };
+  const job: SearchJob = {
+    modulePath: join(root, file),
+    root,
+    file,
+    language,
+    binding: { local: 'lib', import: 'module' },
+    seeds: new Map(),
+  };
   return searchModule(job, { parser, executions: runs });
 }
 
@@ -49,14 +56,28 @@ describe('search: sequences on the fixtures', function () {
 
   it('a class: constructs it, calls its methods, pins its state and its own error with the message', async () => {
     const m = await search(SEQLIB, 'stack.js');
-    const text = m.cases.map((c) => `${c.title}\n${c.oracle?.setup ?? ''}\n${c.oracle?.call}\n${JSON.stringify(c.oracle?.checks ?? [])}`).join('\n---\n');
-    assert.ok(m.cases.some((c) => /new lib\.Stack\(/.test(c.oracle?.setup ?? '') && /stack\.\w+\(/.test(`${c.oracle?.setup}\n${c.oracle?.call}`)), text);
+    const text = m.cases
+      .map((c) => `${c.title}\n${c.oracle?.setup ?? ''}\n${c.oracle?.call}\n${JSON.stringify(c.oracle?.checks ?? [])}`)
+      .join('\n---\n');
+    assert.ok(
+      m.cases.some((c) => /new lib\.Stack\(/.test(c.oracle?.setup ?? '') && /stack\.\w+\(/.test(`${c.oracle?.setup}\n${c.oracle?.call}`)),
+      text,
+    );
     const empty = m.cases.find((c) => c.oracle?.error === 'EmptyStackError');
     assert.ok(empty, text);
     assert.equal(empty!.oracle!.expected, '"the stack is empty"');
-    assert.ok(m.cases.some((c) => (c.oracle?.checks ?? []).some((k) => /\{ \.\.\.stack\d* \}|stack\d*\.size/.test(k.call))), 'an instance is checked through its state');
+    assert.ok(
+      m.cases.some((c) => (c.oracle?.checks ?? []).some((k) => /\{ \.\.\.stack\d* \}|stack\d*\.size/.test(k.call))),
+      'an instance is checked through its state',
+    );
     assert.ok(!m.cases.some((c) => /typeof/.test(`${c.oracle?.call}`)), 'never an "is a function" check');
-    assert.deepEqual(m.symbols.filter((s) => s.startsWith('Stack')).sort().slice(0, 2), ['Stack', 'Stack.isEmpty']);
+    assert.deepEqual(
+      m.symbols
+        .filter((s) => s.startsWith('Stack'))
+        .sort()
+        .slice(0, 2),
+      ['Stack', 'Stack.isEmpty'],
+    );
   });
 
   it('callbacks (node-style, called later) are awaited and their calls pinned; an argument the code sorts is checked', async () => {
@@ -91,7 +112,9 @@ describe('search: sequences on the fixtures', function () {
       assert.ok(c.oracle!.temp_dir, c.title);
       assert.match(c.oracle!.call ?? '', /\$\{tmp\}|\btmp\b/);
     }
-    assert.ok(!m.cases.some((c) => c.target.symbol === 'touchHere' && /touchHere\("/.test(c.oracle?.call ?? '') && c.oracle?.kind !== 'throws'));
+    assert.ok(
+      !m.cases.some((c) => c.target.symbol === 'touchHere' && /touchHere\("/.test(c.oracle?.call ?? '') && c.oracle?.kind !== 'throws'),
+    );
     assert.deepEqual(listing(SEQLIB), before);
   });
 
@@ -99,7 +122,10 @@ describe('search: sequences on the fixtures', function () {
     const root = join(REPO, 'test/fixtures/seqts');
     const m = await search(root, 'src/queue.ts', 700, 'typescript');
     assert.ok(m.cases.some((c) => /new lib\.Queue\(/.test(`${c.oracle?.setup}\n${c.oracle?.call}`)));
-    assert.ok(m.cases.some((c) => c.oracle?.error === 'RangeError' && /queue is full/.test(c.oracle.expected ?? '')), m.cases.map((c) => c.title).join('\n'));
+    assert.ok(
+      m.cases.some((c) => c.oracle?.error === 'RangeError' && /queue is full/.test(c.oracle.expected ?? '')),
+      m.cases.map((c) => c.title).join('\n'),
+    );
     assert.ok(m.cases.every((c) => c.oracle?.language === 'typescript'));
   });
 
@@ -140,7 +166,12 @@ describe('search: the mutation hook', function () {
         callbacks: [],
         events: [],
       };
-      const kills = await killedMutants({ module: file, root: dir, limits: DEFAULT_SEARCH_LIMITS }, [{ seq, baseline }], { overrides: { [file]: schema }, mutants: ['1', '2'] }, 1);
+      const kills = await killedMutants(
+        { module: file, root: dir, limits: DEFAULT_SEARCH_LIMITS },
+        [{ seq, baseline }],
+        { overrides: { [file]: schema }, mutants: ['1', '2'] },
+        1,
+      );
       assert.deepEqual(kills.get('a'), [mutantGoal('1')]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -161,10 +192,14 @@ describe('search: through the pipeline, under real runners', function () {
     dirs.push(dir);
     cpSync(SEQLIB, dir, { recursive: true });
     const before = listing(dir);
-    const r = spawnSync(process.execPath, [CLI, 'generate', dir, '--provider', 'offline', '--framework', framework, '--yes', '--json', '--search-budget', '6'], {
-      encoding: 'utf8',
-      timeout: 540_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'generate', dir, '--provider', 'offline', '--framework', framework, '--yes', '--json', '--search-budget', '6'],
+      {
+        encoding: 'utf8',
+        timeout: 540_000,
+      },
+    );
     assert.equal(r.status, 0, `amtp generate exited ${r.status}: ${r.stderr.slice(-2000)}`);
     const summary = JSON.parse(r.stdout);
     const files = (summary.files as { path: string; action: string }[]).map((f) => f.path).filter((p) => /\.test\.|amtp\.jest/.test(p));
@@ -179,7 +214,11 @@ describe('search: through the pipeline, under real runners', function () {
 
   it('node:test: the kept sequence tests pass 3 of 3, clean up their folders, and a second run writes the same files', async () => {
     const first = generate('node-test');
-    const c = first.summary.characterization as { status: string; sequences: { planned: number; kept: number }; search: { executed: number } };
+    const c = first.summary.characterization as {
+      status: string;
+      sequences: { planned: number; kept: number };
+      search: { executed: number };
+    };
     assert.equal(c.status, 'done');
     assert.ok(c.sequences.kept >= 5, JSON.stringify(c));
     const temps = testTemps();

@@ -124,7 +124,14 @@ describe('characterize stage: the amended plan', () => {
   const [job] = searchJobs(plan, m);
   const tc = sequenceCase(
     { id: '0', steps: [{ op: 'call', path: ['grade'], args: [{ lit: 90 }] }] },
-    { steps: [{ ok: true, async: false }], settled: true, values: [{ shape: { t: 'string' }, v: 'A' }], mutated: [], callbacks: [], events: [] },
+    {
+      steps: [{ ok: true, async: false }],
+      settled: true,
+      values: [{ shape: { t: 'string' }, v: 'A' }],
+      mutated: [],
+      callbacks: [],
+      events: [],
+    },
     { file: 'index.js', language: 'javascript', binding: job.job.binding },
   )!;
 

@@ -2,7 +2,7 @@
 // the sandbox rules for code the search runs, and what it records of a sequence. These run the real
 // child on test/fixtures/charlib and test/fixtures/seqlib.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SEARCH_LIMITS, SearchChild, type ChildJob } from '../../server/src/search/child';
@@ -15,7 +15,10 @@ const SEQLIB = resolve(__dirname, '..', 'fixtures', 'seqlib');
 const LIMITS = { ...DEFAULT_SEARCH_LIMITS, sequenceMs: 4000 };
 
 const job = (root: string, file: string): ChildJob => ({ module: join(root, file), root, limits: LIMITS });
-const call = (id: string, name: string, ...args: unknown[]): Sequence => ({ id, steps: [{ op: 'call', path: [name], args: args.map((a) => ({ lit: tag(a) })) }] });
+const call = (id: string, name: string, ...args: unknown[]): Sequence => ({
+  id,
+  steps: [{ op: 'call', path: [name], args: args.map((a) => ({ lit: tag(a) })) }],
+});
 
 async function withChild<T>(j: ChildJob, fn: (child: SearchChild) => Promise<T>): Promise<T> {
   const { child, load } = await SearchChild.open(j);
@@ -56,7 +59,7 @@ describe('search child: the sandbox', function () {
     assert.ok(Date.now() - started < 20_000);
   });
 
-  it('HOME is the child\'s temporary folder (so a value naming it is never pinned); the env has no secrets', async () => {
+  it("HOME is the child's temporary folder (so a value naming it is never pinned); the env has no secrets", async () => {
     process.env.AMTP_TEST_API_KEY = 'sk-must-not-leak';
     const leftBefore = readdirSync(tmpdir()).filter((d) => d.startsWith('amtp-search-')).length;
     try {
@@ -70,7 +73,10 @@ describe('search child: the sandbox', function () {
     }
     assert.ok(readdirSync(tmpdir()).filter((d) => d.startsWith('amtp-search-')).length <= leftBefore, 'the temporary HOME is removed');
     assert.notEqual(process.env.HOME, undefined);
-    const env = scrubbedEnv({ PATH: '/bin', OPENAI_API_KEY: 'x', GITHUB_TOKEN: 'y', AWS_SECRET_ACCESS_KEY: 'z', HOME: homedir() }, '/tmp/h');
+    const env = scrubbedEnv(
+      { PATH: '/bin', OPENAI_API_KEY: 'x', GITHUB_TOKEN: 'y', AWS_SECRET_ACCESS_KEY: 'z', HOME: homedir() },
+      '/tmp/h',
+    );
     assert.deepEqual(
       Object.keys(env).filter((k) => /KEY|TOKEN|SECRET/.test(k)),
       [],
@@ -81,12 +87,22 @@ describe('search child: the sandbox', function () {
   it('writes go only into the sequence folder: a write elsewhere (the cwd, the project) is refused and recorded, a child process or an exit too', async () => {
     const before = readdirSync(SEQLIB).sort();
     await withChild(job(SEQLIB, 'fsutil.js'), async (child) => {
-      const inTmp = ran(await child.run({ id: 'in', steps: [{ op: 'call', path: ['writeJson'], args: [{ tmp: 'out' }, { lit: 'a.json' }, { lit: [1] }] }] }, 1));
+      const inTmp = ran(
+        await child.run(
+          { id: 'in', steps: [{ op: 'call', path: ['writeJson'], args: [{ tmp: 'out' }, { lit: 'a.json' }, { lit: [1] }] }] },
+          1,
+        ),
+      );
       assert.deepEqual(inTmp.guard, []);
       assert.deepEqual(inTmp.obs.values[0]?.v, ['a.json']);
       const here = ran(await child.run(call('here', 'touchHere', 'stray.txt'), 1));
       assert.deepEqual(here.guard, ['writeFileSync stray.txt']);
-      const project = ran(await child.run({ id: 'p', steps: [{ op: 'call', path: ['writeJson'], args: [{ lit: SEQLIB }, { lit: 'x.json' }, { lit: 1 }] }] }, 1));
+      const project = ran(
+        await child.run(
+          { id: 'p', steps: [{ op: 'call', path: ['writeJson'], args: [{ lit: SEQLIB }, { lit: 'x.json' }, { lit: 1 }] }] },
+          1,
+        ),
+      );
       assert.equal(project.guard.length, 1);
       assert.match(project.guard[0], /^mkdirSync /);
     });
@@ -156,7 +172,12 @@ describe('search child: what it records', function () {
       assert.deepEqual(settled.obs.steps[0], { ok: true, async: true });
       const rejected = ran(await child.run(call('r', 'settle'), 1)).obs.steps[0];
       assert.ok('ok' in rejected && !rejected.ok && rejected.async && rejected.error.name === 'RangeError');
-      const each = ran(await child.run({ id: 'e', steps: [{ op: 'call', path: ['eachSeries'], args: [{ lit: [1, 2] }, { cb: { id: 0 } }, { cb: { id: 1 } }] }] }, 1));
+      const each = ran(
+        await child.run(
+          { id: 'e', steps: [{ op: 'call', path: ['eachSeries'], args: [{ lit: [1, 2] }, { cb: { id: 0 } }, { cb: { id: 1 } }] }] },
+          1,
+        ),
+      );
       assert.deepEqual(
         each.obs.callbacks.map((c) => [c.id, c.args, c.phases, c.settledAt]),
         [
@@ -190,7 +211,16 @@ describe('search child: what it records', function () {
       );
       assert.deepEqual(r.obs.values[1]?.v, [0, 1, 2]);
       assert.deepEqual(r.obs.values[3]?.v, ['a', 'b']);
-      assert.deepEqual(r.obs.events, [{ step: 5, list: [[{ v: 'change' }, { v: 10 }], [{ v: 'limit' }, { v: 10 }]], phases: ['sync', 'sync'] }]);
+      assert.deepEqual(r.obs.events, [
+        {
+          step: 5,
+          list: [
+            [{ v: 'change' }, { v: 10 }],
+            [{ v: 'limit' }, { v: 10 }],
+          ],
+          phases: ['sync', 'sync'],
+        },
+      ]);
     });
   });
 
@@ -219,7 +249,9 @@ describe('search child: what it records', function () {
   it('an argument with a key named __proto__ reaches the code as a key, and is written as one', async () => {
     const arg = JSON.parse('{"__proto__": 1, "a": 2}') as object;
     await withChild(job(CHARLIB, 'index.js'), async (child) => {
-      const r = ran(await child.run({ id: 'x', steps: [{ op: 'call', path: ['clamp'], args: [{ lit: 5 }, { lit: tag(arg) }, { lit: tag(arg) }] }] }, 1));
+      const r = ran(
+        await child.run({ id: 'x', steps: [{ op: 'call', path: ['clamp'], args: [{ lit: 5 }, { lit: tag(arg) }, { lit: tag(arg) }] }] }, 1),
+      );
       assert.deepEqual(r.obs.values[0]?.v, 5);
     });
     const literal = jsLiteral(tag(arg));

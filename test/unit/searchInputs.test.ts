@@ -48,7 +48,9 @@ describe('search inputs: what the code says about its parameters', () => {
   });
 
   it('takes default values, destructured keys with their defaults, and rest parameters', () => {
-    const h = functionHints(firstFunction(`function g(text, times = 2, { sep = ', ', trim } = {}, ...rest) { return text.repeat(times); }`));
+    const h = functionHints(
+      firstFunction(`function g(text, times = 2, { sep = ', ', trim } = {}, ...rest) { return text.repeat(times); }`),
+    );
     assert.deepEqual(
       h.params.map((p) => [p.name, p.hasDefault ?? false, p.rest ?? false, p.literals]),
       [

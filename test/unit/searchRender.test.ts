@@ -10,7 +10,12 @@ import { engineerTests } from '../helpers/offlineEngineer';
 
 const CTX: CaseContext = { file: 'lib/stack.js', language: 'javascript', binding: { local: 'stackLib', import: 'module' } };
 const stackShape = { t: 'object', cls: 'Stack', methods: [{ name: 'push', kind: 'method' as const, arity: 1 }] };
-const instance = (obs: ValueSeen['obs'], same?: number): ValueSeen => ({ shape: stackShape, why: 'an instance of Stack', obs, ...(same !== undefined ? { same } : {}) });
+const instance = (obs: ValueSeen['obs'], same?: number): ValueSeen => ({
+  shape: stackShape,
+  why: 'an instance of Stack',
+  obs,
+  ...(same !== undefined ? { same } : {}),
+});
 const ok = { ok: true as const, async: false };
 
 function observation(over: Partial<Observation>): Observation {
@@ -41,12 +46,27 @@ const chain: Sequence = {
 };
 const chainObs = observation({
   steps: [ok, ok],
-  values: [instance([{ expr: 'spread', v: { $: 'obj', v: { items: [1, 2] } } }, { expr: '.size', v: 2 }]), instance(undefined, 0)],
+  values: [
+    instance([
+      { expr: 'spread', v: { $: 'obj', v: { items: [1, 2] } } },
+      { expr: '.size', v: 2 },
+    ]),
+    instance(undefined, 0),
+  ],
 });
 
-const popEmpty: Sequence = { id: '2', steps: [{ op: 'new', path: ['Stack'], args: [] }, { op: 'method', recv: 0, name: 'pop', args: [] }] };
+const popEmpty: Sequence = {
+  id: '2',
+  steps: [
+    { op: 'new', path: ['Stack'], args: [] },
+    { op: 'method', recv: 0, name: 'pop', args: [] },
+  ],
+};
 const popObs = observation({
-  steps: [ok, { ok: false, async: false, error: { name: 'EmptyStackError', message: 'the stack is empty', engine: false, own: true, error: true } }],
+  steps: [
+    ok,
+    { ok: false, async: false, error: { name: 'EmptyStackError', message: 'the stack is empty', engine: false, own: true, error: true } },
+  ],
   values: [instance([{ expr: '.size', v: 0 }])],
 });
 
@@ -62,7 +82,11 @@ const readObs = observation({
 });
 
 const sort: Sequence = { id: '4', steps: [{ op: 'call', path: ['sortInPlace'], args: [{ lit: [3, 1, 2] }] }] };
-const sortObs = observation({ steps: [ok], values: [{ shape: { t: 'undefined' }, v: { $: 'undef' } }], mutated: [{ step: 0, arg: 0, v: [1, 2, 3] }] });
+const sortObs = observation({
+  steps: [ok],
+  values: [{ shape: { t: 'undefined' }, v: { $: 'undef' } }],
+  mutated: [{ step: 0, arg: 0, v: [1, 2, 3] }],
+});
 
 describe('search cases', () => {
   it('a method that returns its object is checked to do so, then the object is observed by its state', () => {
@@ -134,7 +158,12 @@ describe('search cases', () => {
 });
 
 describe('search cases in every JavaScript framework', () => {
-  const cases = [sequenceCase(chain, chainObs, CTX)!, sequenceCase(popEmpty, popObs, CTX)!, sequenceCase(readJson, readObs, CTX)!, sequenceCase(sort, sortObs, CTX)!];
+  const cases = [
+    sequenceCase(chain, chainObs, CTX)!,
+    sequenceCase(popEmpty, popObs, CTX)!,
+    sequenceCase(readJson, readObs, CTX)!,
+    sequenceCase(sort, sortObs, CTX)!,
+  ];
 
   for (const fw of ['node-test', 'mocha', 'jest', 'vitest', 'ava', 'node-tap'] as const) {
     it(`${fw} writes the setup, the main assertion, the checks, the message and the temporary folder`, () => {

@@ -64,7 +64,10 @@ describe('search selection', () => {
     const own = { name: 'RangeError', message: 'bad size: 12', engine: false, own: true, error: true };
     assert.equal(errorGoal('parse', own), 'error:parse:RangeError:bad size: N');
     assert.equal(errorGoal('parse', { ...own, message: 'bad size: 99' }), errorGoal('parse', own));
-    assert.equal(errorGoal('parse', { ...own, name: 'TypeError', message: "Cannot read properties of undefined (reading 'x')", engine: true }), undefined);
+    assert.equal(
+      errorGoal('parse', { ...own, name: 'TypeError', message: "Cannot read properties of undefined (reading 'x')", engine: true }),
+      undefined,
+    );
     assert.equal(errorGoal('parse', { ...own, own: false }), undefined);
     assert.equal(messageShape(`no "x" in 'y' at 3.5`), 'no Q in Q at N');
   });
@@ -125,7 +128,10 @@ describe('search probes', () => {
 describe('search budget', () => {
   it('turns seconds into runs per module before anything runs, shared by weight within a floor and a ceiling', () => {
     assert.deepEqual(runsPerModule(60, [1, 1]), [MAX_RUNS, MAX_RUNS]);
-    const many = runsPerModule(60, Array.from({ length: 50 }, (_, i) => (i === 0 ? 10 : 1)));
+    const many = runsPerModule(
+      60,
+      Array.from({ length: 50 }, (_, i) => (i === 0 ? 10 : 1)),
+    );
     assert.ok(many[0] > many[1]);
     assert.ok(many.every((n) => n >= MIN_RUNS && n <= MAX_RUNS));
     assert.deepEqual(runsPerModule(60, [3, 1, 2]), runsPerModule(60, [3, 1, 2]));

@@ -45,7 +45,10 @@ export function searchJobs(plan: TestCases, map: CrawlerOutput): SearchStageJob[
     }
     const existence = plan.cases
       .filter((c) => normalizePath(c.target.file) === file && isExistenceOnly(c))
-      .map((c) => ({ id: c.id, symbol: c.target.symbol.startsWith(`${mod.local}.`) ? c.target.symbol.slice(mod.local.length + 1) : c.target.symbol }));
+      .map((c) => ({
+        id: c.id,
+        symbol: c.target.symbol.startsWith(`${mod.local}.`) ? c.target.symbol.slice(mod.local.length + 1) : c.target.symbol,
+      }));
     jobs.push({
       module: file,
       job: {

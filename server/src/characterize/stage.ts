@@ -49,7 +49,11 @@ export const characterizeStage: Stage = async (ctx) => {
   if (!result.ran) return stopped(ctx, result.decision);
   // Finished modules stay saved; the orchestrator records the cancellation and a resume goes on from them.
   if (deps.signal?.aborted) throw new CancelledError();
-  await merge(ctx, jobs.map((j) => j.module), (Date.now() - started) / 1000);
+  await merge(
+    ctx,
+    jobs.map((j) => j.module),
+    (Date.now() - started) / 1000,
+  );
 };
 
 /** Asks once (the run-wide `tests.run`), then characterizes every module not finished before, saving each as it ends. */
@@ -103,7 +107,9 @@ async function merge(ctx: StageContext, order: string[], seconds: number): Promi
   const run: RunRecord = state.run;
   const saved = new Map(run.characterization!.modules.map((m) => [m.module, m.artifactId]));
   const ids = order.flatMap((m) => (saved.has(m) ? [saved.get(m)!] : []));
-  const modules = (await Promise.all(ids.map((id) => deps.store.getArtifact(run.id, id)))).flatMap((a) => (a.content as Characterization).modules);
+  const modules = (await Promise.all(ids.map((id) => deps.store.getArtifact(run.id, id)))).flatMap(
+    (a) => (a.content as Characterization).modules,
+  );
   const doc: Characterization = { schema_version: '1', modules };
   requireValid('characterization', doc, 'characterization merged from its modules');
   const artifact = await deps.store.putArtifact(run.id, 'characterization', doc, { merged_from: ids });

@@ -41,7 +41,10 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
   if (!search.length) return out;
   const parser = await loadJsParser();
   const budget = state.run.params.searchBudget ?? DEFAULT_SEARCH_BUDGET_SECONDS;
-  const runs = runsPerModule(budget, search.map((j) => j.weight));
+  const runs = runsPerModule(
+    budget,
+    search.map((j) => j.weight),
+  );
   // The clock only guards against a machine far slower than the reference; it starts when the stage does.
   const deadline = Date.now() + budget * CLOCK_FACTOR * 1000;
   search.forEach((j, i) => {
@@ -83,7 +86,16 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
 
 function failedDoc(module: string, runs: number, e: unknown): ModuleCharacterizationDoc {
   const error = `the search failed: ${e instanceof Error ? e.message : String(e)}`.slice(0, 500);
-  return { module, targets: 0, cases: [], replaces: [], stable: 0, unstable: 0, unusable: 0, search: { runs, executed: 0, reached: 0, probes: 0, side_effects: 0, error } };
+  return {
+    module,
+    targets: 0,
+    cases: [],
+    replaces: [],
+    stable: 0,
+    unstable: 0,
+    unusable: 0,
+    search: { runs, executed: 0, reached: 0, probes: 0, side_effects: 0, error },
+  };
 }
 
 /** One Python module's result as the contract's document: the kept calls as cases, and the existence cases they replace. */
@@ -100,7 +112,15 @@ export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharac
     cases.push(tc);
     reach.replaces.forEach((id) => replaces.add(id));
   }
-  return { module: job.module, targets: job.targets.length, cases, replaces: [...replaces], stable: m.stable, unstable: m.unstable, unusable: m.unusable };
+  return {
+    module: job.module,
+    targets: job.targets.length,
+    cases,
+    replaces: [...replaces],
+    stable: m.stable,
+    unstable: m.unstable,
+    unusable: m.unusable,
+  };
 }
 
 /** The search's totals for the run record and the summary. */

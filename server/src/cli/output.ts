@@ -90,7 +90,9 @@ export async function finish(
 function characterizationLines(c: NonNullable<RunSummary['characterization']>): string[] {
   if (c.status !== 'done') return [`  characterization: ${c.status}${c.reason ? ` — ${c.reason}` : ''}`];
   const kept = c.kept !== undefined ? `; ${c.kept} kept after verification` : '';
-  const seq = c.sequences ? `, ${c.sequences.planned} of them call sequences${c.sequences.kept !== undefined ? ` (${c.sequences.kept} kept)` : ''}` : '';
+  const seq = c.sequences
+    ? `, ${c.sequences.planned} of them call sequences${c.sequences.kept !== undefined ? ` (${c.sequences.kept} kept)` : ''}`
+    : '';
   const out = [
     `  characterization: ${c.planned} test(s) pin current behaviour of ${c.targets} function(s), class(es) and method(s)${seq}, replacing ${c.replaced} existence check(s)${kept}${c.seconds !== undefined ? ` in ${c.seconds} s` : ''}`,
   ];
@@ -99,7 +101,8 @@ function characterizationLines(c: NonNullable<RunSummary['characterization']>): 
     out.push(
       `    search: ${x.executed} of ${x.runs} sequence runs (budget ${x.budgetSeconds} s) over ${x.modules} module(s), reaching ${x.reached} of ${x.probes} statements and branches in the files they loaded; ${x.sideEffects} run(s) not pinned for side effects`,
     );
-    if (x.cutByClock) out.push(`    search: the clock cut ${x.cutByClock} module(s) short: on this machine what they kept depends on its speed`);
+    if (x.cutByClock)
+      out.push(`    search: the clock cut ${x.cutByClock} module(s) short: on this machine what they kept depends on its speed`);
     for (const m of x.notLoaded) out.push(`    search: did not load ${m}`);
   }
   return out;

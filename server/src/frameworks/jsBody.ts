@@ -179,7 +179,9 @@ function throwsBody(
   }
   const message = o.expected !== undefined ? parseLiteral(o.expected) : undefined;
   if (message?.t === 'string') {
-    const thrown = target.typescript ? f.createParenthesizedExpression(f.createAsExpression(id('thrown'), errorShape(ts, true))) : id('thrown');
+    const thrown = target.typescript
+      ? f.createParenthesizedExpression(f.createAsExpression(id('thrown'), errorShape(ts, true)))
+      : id('thrown');
     statements.push(d.is(access(thrown, 'message'), literalNode(message)));
   }
   return { language: 'javascript', statements, async };

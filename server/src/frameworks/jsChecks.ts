@@ -35,9 +35,15 @@ function isValueExpression(ts: typeof TS, n: TS.Node): boolean {
   if (ts.isPrefixUnaryExpression(n)) return n.operator === ts.SyntaxKind.MinusToken && isValueExpression(ts, n.operand);
   if (ts.isArrayLiteralExpression(n)) return n.elements.every((e) => isValueExpression(ts, e));
   if (ts.isObjectLiteralExpression(n))
-    return n.properties.every((p) => ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) && isValueExpression(ts, p.initializer));
+    return n.properties.every(
+      (p) => ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) && isValueExpression(ts, p.initializer),
+    );
   if (ts.isNewExpression(n))
-    return ts.isIdentifier(n.expression) && VALUE_CONSTRUCTORS.has(n.expression.text) && (n.arguments ?? []).every((a) => isValueExpression(ts, a));
+    return (
+      ts.isIdentifier(n.expression) &&
+      VALUE_CONSTRUCTORS.has(n.expression.text) &&
+      (n.arguments ?? []).every((a) => isValueExpression(ts, a))
+    );
   if (ts.isCallExpression(n))
     return (
       ts.isPropertyAccessExpression(n.expression) &&
@@ -50,7 +56,11 @@ function isValueExpression(ts: typeof TS, n: TS.Node): boolean {
 }
 
 /** The expected side of a comparison: a literal, or an observed value's expression; `deep` tells the comparison. */
-export function expectedNode(text: string, field: string, target: SnippetTarget): { node: () => TS.Expression; deep: boolean; nan: boolean } | Rejected {
+export function expectedNode(
+  text: string,
+  field: string,
+  target: SnippetTarget,
+): { node: () => TS.Expression; deep: boolean; nan: boolean } | Rejected {
   const lit = parseLiteral(text);
   if (lit) return { node: () => literalNode(lit), deep: isStructured(lit), nan: lit.t === 'nan' };
   const parsed = parseExpression(field, text, target);
@@ -75,7 +85,11 @@ function throwsCheck(callExpr: TS.Expression, name: string, d: CheckDialect): TS
 }
 
 /** The statements of an oracle's checks, or why one cannot be written. */
-export function checkStatements(o: Oracle, d: CheckDialect, target: SnippetTarget): { statements: TS.Statement[]; awaits: boolean } | Rejected {
+export function checkStatements(
+  o: Oracle,
+  d: CheckDialect,
+  target: SnippetTarget,
+): { statements: TS.Statement[]; awaits: boolean } | Rejected {
   const statements: TS.Statement[] = [];
   let awaits = false;
   for (const [i, c] of (o.checks ?? []).entries()) {
@@ -102,7 +116,11 @@ export function inTempDir(o: Oracle, body: TS.Statement[]): TS.Statement[] {
   const fsCall = (name: string, ...args: TS.Expression[]) => statement(call(access('nodeFs', name), ...args));
   const at = (p: string) => call(access('nodePath', 'join'), id(dir.name), str(p));
   const recursive = () => f.createObjectLiteralExpression([f.createPropertyAssignment('recursive', f.createTrue())]);
-  const make = declare('const', dir.name, call(access('nodeFs', 'mkdtempSync'), call(access('nodePath', 'join'), call(access('nodeOs', 'tmpdir')), str('amtp-'))));
+  const make = declare(
+    'const',
+    dir.name,
+    call(access('nodeFs', 'mkdtempSync'), call(access('nodePath', 'join'), call(access('nodeOs', 'tmpdir')), str('amtp-'))),
+  );
   const files = (dir.files ?? []).flatMap((file) => [
     ...(file.path.includes('/') ? [fsCall('mkdirSync', call(access('nodePath', 'dirname'), at(file.path)), recursive())] : []),
     fsCall('writeFileSync', at(file.path), str(file.content)),
@@ -110,7 +128,10 @@ export function inTempDir(o: Oracle, body: TS.Statement[]): TS.Statement[] {
   const remove = fsCall(
     'rmSync',
     id(dir.name),
-    f.createObjectLiteralExpression([f.createPropertyAssignment('recursive', f.createTrue()), f.createPropertyAssignment('force', f.createTrue())]),
+    f.createObjectLiteralExpression([
+      f.createPropertyAssignment('recursive', f.createTrue()),
+      f.createPropertyAssignment('force', f.createTrue()),
+    ]),
   );
   return [make, f.createTryStatement(f.createBlock([...files, ...body], true), undefined, f.createBlock([remove], true))];
 }

@@ -23,7 +23,15 @@ export interface RunSummary {
     errors: { kind: string; message: string; details?: unknown }[];
   }[];
   /** `sequence`: a test of a generated call sequence (docs/search.md), also a characterization test */
-  cases: { id: string; priority: string; title: string; kind?: string; existenceOnly?: boolean; characterization?: boolean; sequence?: boolean }[];
+  cases: {
+    id: string;
+    priority: string;
+    title: string;
+    kind?: string;
+    existenceOnly?: boolean;
+    characterization?: boolean;
+    sequence?: boolean;
+  }[];
   /** share (0..1) of planned cases that only check an export exists or its arity: never coverage of behaviour */
   existenceOnlyShare?: number;
   files: { path: string; action: string }[];

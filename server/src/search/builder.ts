@@ -78,14 +78,23 @@ export function rootSequence(state: BuilderState, id: string): { seq: Sequence; 
 }
 
 /** The step that extends a receiver, or undefined when it offers nothing to do. */
-function extensionStep(state: BuilderState, base: Extendable, step: number, ctx: InputContext): { step: Step; callable?: Callable } | undefined {
+function extensionStep(
+  state: BuilderState,
+  base: Extendable,
+  step: number,
+  ctx: InputContext,
+): { step: Step; callable?: Callable } | undefined {
   const v = base.obs.values[step];
   if (!v) return undefined;
   const key = shapeKey(v.shape);
   const options: (() => { step: Step; callable?: Callable })[] = [];
   for (const m of key ? state.callables.methodsOn(key) : [])
-    options.push(() => ({ step: { op: 'method', recv: step, name: m.method!, args: argsFor(m.params, m.arity, m.seed, ctx) }, callable: m }));
-  if (v.shape.t === 'function') options.push(() => ({ step: { op: 'callv', recv: step, args: argsFor([], v.shape.arity ?? 0, undefined, ctx) } }));
+    options.push(() => ({
+      step: { op: 'method', recv: step, name: m.method!, args: argsFor(m.params, m.arity, m.seed, ctx) },
+      callable: m,
+    }));
+  if (v.shape.t === 'function')
+    options.push(() => ({ step: { op: 'callv', recv: step, args: argsFor([], v.shape.arity ?? 0, undefined, ctx) } }));
   if (v.shape.iter) options.push(() => ({ step: { op: 'iter', recv: step } }));
   if (v.shape.asyncIter) options.push(() => ({ step: { op: 'aiter', recv: step } }));
   const listened = base.seq.steps.some((s) => s.op === 'listen' && s.recv === step);

@@ -108,7 +108,18 @@ export class Callables {
       const seed = this.seeds.get(symbol);
       const fn = m.at ? this.goals.functionAt(m.at) : methodNode(this.goals, m.name);
       const params = paramHints(fn ? functionHints(fn, m.at ? this.goals.regexesOf(m.at.file) : new Map()) : undefined, seed, m.arity ?? 0);
-      this.add({ key: `method:${on}#${m.name}`, symbol, op: 'method', on, method: m.name, arity: m.arity ?? 0, params, seed, at: m.at, tries: 0 });
+      this.add({
+        key: `method:${on}#${m.name}`,
+        symbol,
+        op: 'method',
+        on,
+        method: m.name,
+        arity: m.arity ?? 0,
+        params,
+        seed,
+        at: m.at,
+        tries: 0,
+      });
     }
   }
 

@@ -49,8 +49,11 @@ export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext):
     priority: error ? 'P3' : 'P2',
     preconditions: o.temp_dir ? ['a temporary folder the test creates and removes'] : [],
     steps: text.split('\n'),
-    expected: [`${built.outcome.text}${o.expected !== undefined ? `: ${o.expected.slice(0, 200)}` : ''} (observed when AMTP ran it; pins current behaviour)`],
-    rationale: 'no documented result: what the code did when AMTP ran this sequence is pinned, so a later change to it is noticed (characterization)',
+    expected: [
+      `${built.outcome.text}${o.expected !== undefined ? `: ${o.expected.slice(0, 200)}` : ''} (observed when AMTP ran it; pins current behaviour)`,
+    ],
+    rationale:
+      'no documented result: what the code did when AMTP ran this sequence is pinned, so a later change to it is noticed (characterization)',
     evidence: { source: 'source', snippet: sequence ? SEQUENCE_SNIPPET : CALL_SNIPPET },
     oracle: { ...o, language: ctx.language, bindings: [ctx.binding] },
   };

@@ -86,7 +86,14 @@ export class SearchChild {
       { cwd: home, env: scrubbedEnv(process.env, home), detached: true, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' },
     );
     const child = new SearchChild(proc, home, job.limits);
-    const init = { type: 'init', module: job.module, root: job.root, overrides: job.overrides, typescript: typescriptPath(), limits: job.limits };
+    const init = {
+      type: 'init',
+      module: job.module,
+      root: job.root,
+      overrides: job.overrides,
+      typescript: typescriptPath(),
+      limits: job.limits,
+    };
     const ready = await child.ask(init, job.limits.loadMs);
     if ('kind' in ready) return { child, load: ready.kind === 'timeout' ? 'loading the module timed out' : String(ready.detail) };
     if (ready.type === 'error') return { child, load: String(ready.message) };

@@ -93,7 +93,12 @@ export async function searchModule(job: SearchJob, opts: SearchOptions): Promise
   const symbols = new Set<string>();
   const ids = new Set<string>();
   for (const { cand, obs } of confirmed.kept) {
-    const tc = sequenceCase(cand.seq, obs, { file: job.file, language: job.language, binding: job.binding, import_specifier: job.import_specifier });
+    const tc = sequenceCase(cand.seq, obs, {
+      file: job.file,
+      language: job.language,
+      binding: job.binding,
+      import_specifier: job.import_specifier,
+    });
     if (!tc || ids.has(tc.id)) continue;
     ids.add(tc.id);
     cases.push(tc);

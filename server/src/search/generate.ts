@@ -129,7 +129,8 @@ class Loop {
     // What an iterator or a stream yields is behaviour a test can check, though reading it may run no code of the project.
     seq.steps.forEach((s, i) => {
       const r = obs.steps[i];
-      if ((s.op === 'iter' || s.op === 'aiter') && r && 'ok' in r && r.ok) found.push(`items:${stepSymbol(seq, obs, s.recv, this.o.local)}`);
+      if ((s.op === 'iter' || s.op === 'aiter') && r && 'ok' in r && r.ok)
+        found.push(`items:${stepSymbol(seq, obs, s.recv, this.o.local)}`);
     });
     // An event an emitter emits is behaviour a test can check, though it runs no new code of the project.
     for (const ev of obs.events)
@@ -182,7 +183,11 @@ function poolsOf(goals: GoalMap, constants: { v: unknown }[], main: string): Bui
   const lits = program ? literalsIn(program, 40) : { numbers: [], strings: [] };
   const matching = program ? regexesIn(program).flatMap((re) => regexSamples(re, 2)) : [];
   const strings = [...lits.strings, ...matching.filter((s) => !lits.strings.includes(s))];
-  return { numbers: lits.numbers, strings, constants: constants.map((c) => c.v as BuilderState['pools']['constants'][number]).slice(0, 20) };
+  return {
+    numbers: lits.numbers,
+    strings,
+    constants: constants.map((c) => c.v as BuilderState['pools']['constants'][number]).slice(0, 20),
+  };
 }
 
 function builderState(loop: Loop, d: Discovery, o: GenerateOptions, main: string, executed: () => number): BuilderState {
@@ -200,7 +205,12 @@ function builderState(loop: Loop, d: Discovery, o: GenerateOptions, main: string
 }
 
 /** Runs up to `o.executions` sequences; stops early when the module is saturated or the clock cuts. */
-async function runLoop(loop: Loop, state: BuilderState, o: GenerateOptions, first: Opened): Promise<{ executed: number; cutByClock: boolean }> {
+async function runLoop(
+  loop: Loop,
+  state: BuilderState,
+  o: GenerateOptions,
+  first: Opened,
+): Promise<{ executed: number; cutByClock: boolean }> {
   let opened = first;
   // A warm spare: a run that hangs or leaves work pending costs its child, not a child's start-up.
   let spare: Promise<Opened> | undefined;

@@ -38,21 +38,93 @@ function propOf(h: ParamHint, k: string): ParamHint {
 }
 
 const NAME_KINDS: [RegExp, Kind][] = [
-  [/^(cb|callback|done|next|fn|func|iteratee|iterator|predicate|handler|listener|mapper|reducer|comparator|compare|resolver|visitor|task|worker|hook|action|transform|filter|test)$|(Fn|Func|Callback|Handler|Listener|Cb)$/, 'function'],
-  [/^(path|dir|directory|file|filename|filepath|folder|dest|destination|src|source|cwd|root|target|output|outDir|base)$|(Path|Dir|File|Folder)$/, 'path'],
-  [/^(n|num|number|count|size|length|len|max|min|limit|index|idx|i|j|k|start|end|offset|width|height|depth|level|times|ms|timeout|delay|wait|port|radix|precision|concurrency|amount|step|from|to|total|capacity|cap|x|y|z|a|b)$|^(max|min)[A-Z]|(Count|Size|Index|Length|Ms|Num|Number|Capacity)$/, 'number'],
+  [
+    /^(cb|callback|done|next|fn|func|iteratee|iterator|predicate|handler|listener|mapper|reducer|comparator|compare|resolver|visitor|task|worker|hook|action|transform|filter|test)$|(Fn|Func|Callback|Handler|Listener|Cb)$/,
+    'function',
+  ],
+  [
+    /^(path|dir|directory|file|filename|filepath|folder|dest|destination|src|source|cwd|root|target|output|outDir|base)$|(Path|Dir|File|Folder)$/,
+    'path',
+  ],
+  [
+    /^(n|num|number|count|size|length|len|max|min|limit|index|idx|i|j|k|start|end|offset|width|height|depth|level|times|ms|timeout|delay|wait|port|radix|precision|concurrency|amount|step|from|to|total|capacity|cap|x|y|z|a|b)$|^(max|min)[A-Z]|(Count|Size|Index|Length|Ms|Num|Number|Capacity)$/,
+    'number',
+  ],
   [/^(is|has|should|can|enable|disable|allow|use|strict|loose|force|recursive|deep|silent|verbose|flag|reverse)/, 'boolean'],
-  [/^(str|string|text|name|key|prefix|suffix|separator|sep|delimiter|word|char|chars|pattern|format|fmt|input|title|label|msg|message|encoding|type|mode|id|url|uri|email|tag|event|eventName|locale|lang|sql|html|json|css|glob|version|range|value)$|(Name|Str|Text|Key|Id|Url)$/, 'string'],
+  [
+    /^(str|string|text|name|key|prefix|suffix|separator|sep|delimiter|word|char|chars|pattern|format|fmt|input|title|label|msg|message|encoding|type|mode|id|url|uri|email|tag|event|eventName|locale|lang|sql|html|json|css|glob|version|range|value)$|(Name|Str|Text|Key|Id|Url)$/,
+    'string',
+  ],
   [/^(arr|array|list|items|values|keys|elements|args|collection|coll|entries|rows|lines|parts|tokens|words)$|(List|Array|Items)$/, 'array'],
-  [/^(opts|options|config|cfg|conf|settings|params|props|attrs|attributes|obj|object|data|meta|context|ctx|headers|query|record|dict|hash|defaults|overrides|spec|init|env|state)$|(Options|Opts|Config)$/, 'object'],
+  [
+    /^(opts|options|config|cfg|conf|settings|params|props|attrs|attributes|obj|object|data|meta|context|ctx|headers|query|record|dict|hash|defaults|overrides|spec|init|env|state)$|(Options|Opts|Config)$/,
+    'object',
+  ],
   [/^(re|regex|regexp)$|(Regex|RegExp|Re)$/, 'regexp'],
   [/^(date|time|when|timestamp)$|(Date|Time)$/, 'date'],
 ];
 
-const STRING_METHODS = new Set(['toUpperCase', 'toLowerCase', 'trim', 'split', 'charAt', 'charCodeAt', 'startsWith', 'endsWith', 'padStart', 'padEnd', 'replace', 'replaceAll', 'match', 'substring', 'substr', 'normalize', 'codePointAt', 'localeCompare', 'trimStart', 'trimEnd', 'repeat']);
-const ARRAY_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'map', 'filter', 'forEach', 'reduce', 'some', 'every', 'find', 'findIndex', 'sort', 'splice', 'join', 'flat', 'flatMap', 'reverse', 'fill']);
-const TYPEOF_KIND: Record<string, Kind> = { number: 'number', string: 'string', boolean: 'boolean', function: 'function', object: 'object', bigint: 'number' };
-const INSTANCE_KIND: Record<string, Kind> = { RegExp: 'regexp', Date: 'date', Array: 'array', Map: 'object', Set: 'object', Promise: 'promise', Function: 'function' };
+const STRING_METHODS = new Set([
+  'toUpperCase',
+  'toLowerCase',
+  'trim',
+  'split',
+  'charAt',
+  'charCodeAt',
+  'startsWith',
+  'endsWith',
+  'padStart',
+  'padEnd',
+  'replace',
+  'replaceAll',
+  'match',
+  'substring',
+  'substr',
+  'normalize',
+  'codePointAt',
+  'localeCompare',
+  'trimStart',
+  'trimEnd',
+  'repeat',
+]);
+const ARRAY_METHODS = new Set([
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'map',
+  'filter',
+  'forEach',
+  'reduce',
+  'some',
+  'every',
+  'find',
+  'findIndex',
+  'sort',
+  'splice',
+  'join',
+  'flat',
+  'flatMap',
+  'reverse',
+  'fill',
+]);
+const TYPEOF_KIND: Record<string, Kind> = {
+  number: 'number',
+  string: 'string',
+  boolean: 'boolean',
+  function: 'function',
+  object: 'object',
+  bigint: 'number',
+};
+const INSTANCE_KIND: Record<string, Kind> = {
+  RegExp: 'regexp',
+  Date: 'date',
+  Array: 'array',
+  Map: 'object',
+  Set: 'object',
+  Promise: 'promise',
+  Function: 'function',
+};
 
 export function kindsByName(name: string | undefined): Kind[] {
   if (!name) return [];
@@ -223,7 +295,8 @@ function useCall(n: EsNode, names: Names, regexes: Regexes): void {
     for (const sample of regexSamples(re)) addLiteral(arg, sample);
   }
   const matched = n.arguments[0] ? regexAt(n.arguments[0], regexes) : undefined;
-  if (recv && matched && /^(match|matchAll|replace|replaceAll|split|search)$/.test(m)) for (const sample of regexSamples(matched)) addLiteral(recv, sample);
+  if (recv && matched && /^(match|matchAll|replace|replaceAll|split|search)$/.test(m))
+    for (const sample of regexSamples(matched)) addLiteral(recv, sample);
 }
 
 /** `const { a, b = 2 } = opts`: the keys it takes. */
@@ -282,7 +355,8 @@ export function literalsIn(node: EsNode, max = 24): { numbers: number[]; strings
   for (const n of inSourceOrder(node)) {
     if (n.type !== 'Literal' && n.type !== 'StringLiteral' && n.type !== 'NumericLiteral') continue;
     if (typeof n.value === 'number' && Number.isFinite(n.value) && numbers.length < max) push(numbers, n.value);
-    if (typeof n.value === 'string' && n.value.length <= 40 && strings.length < max && !/^use strict$/.test(n.value)) push(strings, n.value);
+    if (typeof n.value === 'string' && n.value.length <= 40 && strings.length < max && !/^use strict$/.test(n.value))
+      push(strings, n.value);
   }
   return { numbers, strings };
 }

@@ -33,7 +33,20 @@ export interface InputContext {
 }
 
 const NUMBERS = [1, 2, 3, 10, 0, 5, 100, 0.5, 42, 7, -3, 1000];
-const STRINGS = ['abc', 'Hello World', 'foo-bar_baz', 'a,b,c', 'x', 'hello world!', '  padded  ', 'CamelCase', '123', 'a.b.c', 'line1\nline2', 'ünïcödé'];
+const STRINGS = [
+  'abc',
+  'Hello World',
+  'foo-bar_baz',
+  'a,b,c',
+  'x',
+  'hello world!',
+  '  padded  ',
+  'CamelCase',
+  '123',
+  'a.b.c',
+  'line1\nline2',
+  'ünïcödé',
+];
 const TRIVIAL: Tagged[] = [{ $: 'undef' }, null, '', -1, [], { $: 'obj', v: {} }, 0];
 const TEMP_FILES: [string, string][] = [
   ['file.txt', 'hello\nworld\n'],

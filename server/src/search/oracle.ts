@@ -34,7 +34,13 @@ function observersOf(v: string, seen: ValueSeen): Check[] {
 }
 
 function argsChecks(name: string, calls: SeenArg[][]): Check[] {
-  if (calls.every((args) => args.every((a) => 'v' in a))) return [cmp(name, calls.map((args) => args.map((a) => (a as { v: Tagged }).v)))];
+  if (calls.every((args) => args.every((a) => 'v' in a)))
+    return [
+      cmp(
+        name,
+        calls.map((args) => args.map((a) => (a as { v: Tagged }).v)),
+      ),
+    ];
   const out: Check[] = [cmp(`${name}.length`, calls.length)];
   calls.forEach((args, j) =>
     args.forEach((a, k) => {
@@ -91,53 +97,65 @@ function thrownMessage(message: string): string | undefined {
   return /amtp-search-|\/tmp\/|\\Temp\\/.test(message) ? undefined : JSON.stringify(message);
 }
 
+type Base = Pick<SequenceOracle['oracle'], 'setup' | 'temp_dir'>;
+
+/** An oracle whose main assertion is the first of `all`, the rest its checks. */
+function asOracle(base: Base, all: Check[], outcome: SequenceOracle['outcome']): SequenceOracle | undefined {
+  if (!all.length) return undefined;
+  const [main, ...checks] = all;
+  const more = checks.slice(0, MAX_CHECKS);
+  return {
+    oracle: { ...base, kind: main.kind, call: main.call, expected: main.expected, ...(more.length ? { checks: more } : {}) },
+    outcome,
+  };
+}
+
+/** The last step threw (or rejected): its class and message, then what the sequence left. */
+function thrownOracle(
+  base: Base,
+  end: Extract<Observation['steps'][number], { ok: false }>,
+  obs: Observation,
+  r: Rendered,
+): SequenceOracle {
+  const message = thrownMessage(end.error.message);
+  const checks = [...sideChecks(obs, r), ...stateChecks(obs, r, new Set())].slice(0, MAX_CHECKS);
+  return {
+    oracle: {
+      ...base,
+      kind: 'throws',
+      call: r.last,
+      error: end.error.name,
+      ...(message ? { expected: message } : {}),
+      ...(checks.length ? { checks } : {}),
+    },
+    outcome: { kind: 'throws', text: `${end.async ? 'rejects' : 'throws'} ${end.error.name}`, async: end.async },
+  };
+}
+
 /** The oracle of a sequence, or undefined when nothing it did can be pinned. */
 export function sequenceOracle(seq: Sequence, obs: Observation, local: string, taken: Iterable<string>): SequenceOracle | undefined {
   const lastIndex = obs.steps.length - 1;
   const end = obs.steps[lastIndex];
-  const step = seq.steps[lastIndex];
   if (!end || 'timeout' in end) return undefined;
   const r = renderSequence(seq, obs, local, new Names(taken), observedSteps(obs));
   const temp = r.usesTmp || seq.files?.length ? { temp_dir: { name: TMP, ...(seq.files?.length ? { files: seq.files } : {}) } } : {};
   const setup = r.setup.join('\n');
-  const base = { ...(setup ? { setup } : {}), ...temp };
-  if (!end.ok) {
-    if (step.op === 'iter' || step.op === 'aiter') return undefined;
-    const message = thrownMessage(end.error.message);
-    const checks = [...sideChecks(obs, r), ...stateChecks(obs, r, new Set())].slice(0, MAX_CHECKS);
-    return {
-      oracle: { ...base, kind: 'throws', call: r.last, error: end.error.name, ...(message ? { expected: message } : {}), ...(checks.length ? { checks } : {}) },
-      outcome: { kind: 'throws', text: `${end.async ? 'rejects' : 'throws'} ${end.error.name}`, async: end.async },
-    };
-  }
+  const base: Base = { ...(setup ? { setup } : {}), ...temp };
+  const op = seq.steps[lastIndex].op;
+  if (!end.ok) return op === 'iter' || op === 'aiter' ? undefined : thrownOracle(base, end, obs, r);
   const seen = obs.values[lastIndex];
   if (!seen) return undefined;
   const extra = [...sideChecks(obs, r), ...stateChecks(obs, r, new Set([lastIndex, ...(seen.same !== undefined ? [seen.same] : [])]))];
-  if (seen.v !== undefined && !r.vars[lastIndex]) {
-    const main = cmp(r.last, seen.v);
-    const checks = extra.slice(0, MAX_CHECKS);
-    return {
-      oracle: { ...base, kind: main.kind, call: main.call, expected: main.expected, ...(checks.length ? { checks } : {}) },
-      outcome: { kind: 'value', text: valueText(main.expected, end.async, obs), async: end.async },
-    };
-  }
   const v = r.vars[lastIndex] ?? r.last;
   if (seen.v !== undefined && seen.same === undefined) {
-    const [main, ...checks] = [cmp(v, seen.v), ...extra];
-    return {
-      oracle: { ...base, kind: main.kind, call: main.call, expected: main.expected, ...(checks.length ? { checks: checks.slice(0, MAX_CHECKS) } : {}) },
-      outcome: { kind: 'value', text: valueText(main.expected, end.async, obs), async: end.async },
-    };
+    const main = cmp(v, seen.v);
+    return asOracle(base, [main, ...extra], { kind: 'value', text: valueText(main.expected, end.async, obs), async: end.async });
   }
   const own = seen.same !== undefined ? [cmp(`${v} === ${r.vars[seen.same]}`, true)] : [];
-  const target = seen.same !== undefined ? obs.values[seen.same] : seen;
-  const all = [...own, ...observersOf(seen.same !== undefined ? r.vars[seen.same]! : v, target!), ...extra];
-  if (!all.length) return undefined;
-  const [main, ...checks] = all;
-  return {
-    oracle: { ...base, kind: main.kind, call: main.call, expected: main.expected, ...(checks.length ? { checks: checks.slice(0, MAX_CHECKS) } : {}) },
-    outcome: { kind: 'state', text: seen.same !== undefined ? 'returns itself' : 'leaves the observed state', async: end.async },
-  };
+  const holder = seen.same !== undefined ? r.vars[seen.same]! : v;
+  const state = observersOf(holder, seen.same !== undefined ? obs.values[seen.same]! : seen);
+  const text = seen.same !== undefined ? 'returns itself' : 'leaves the observed state';
+  return asOracle(base, [...own, ...state, ...extra], { kind: 'state', text, async: end.async });
 }
 
 /** "returns undefined" says little when the point of the call is its callback: say how often it called back. */

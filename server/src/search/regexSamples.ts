@@ -20,7 +20,8 @@ export interface RegexSource {
 
 function regexOf(n: EsNode): { pattern: string; flags: string } | undefined {
   if (n.regex && typeof n.regex.pattern === 'string') return { pattern: n.regex.pattern, flags: n.regex.flags ?? '' };
-  const isCtor = (n.type === 'NewExpression' || n.type === 'CallExpression') && n.callee?.type === 'Identifier' && n.callee.name === 'RegExp';
+  const isCtor =
+    (n.type === 'NewExpression' || n.type === 'CallExpression') && n.callee?.type === 'Identifier' && n.callee.name === 'RegExp';
   const first = isCtor ? n.arguments?.[0] : undefined;
   if (first && (first.type === 'Literal' || first.type === 'StringLiteral') && typeof first.value === 'string') {
     const flags = n.arguments[1]?.value;

@@ -112,10 +112,19 @@ function stepExpr(step: Step, args: string[], c: Ctx): string {
 function callbackDecl(cb: { id: number; ret?: string; async?: boolean }, name: string, waitFor: number | undefined): string[] {
   const ret = cb.ret === 'first' ? ' return args[0];' : cb.ret === 'true' ? ' return true;' : cb.ret === 'false' ? ' return false;' : '';
   const fn = `${cb.async ? 'async ' : ''}(...args) => {`;
-  const body = [`  calls${name}.push(args);`, ...(waitFor !== undefined ? [`  if (calls${name}.length === ${waitFor}) called${name}();`] : []), ...(ret ? [` ${ret}`] : [])];
+  const body = [
+    `  calls${name}.push(args);`,
+    ...(waitFor !== undefined ? [`  if (calls${name}.length === ${waitFor}) called${name}();`] : []),
+    ...(ret ? [` ${ret}`] : []),
+  ];
   const decl = [`const callback${name} = ${fn}`, ...body, '};'];
   if (waitFor === undefined) return [`const calls${name} = [];`, ...decl];
-  return [`const calls${name} = [];`, `let called${name};`, `const waited${name} = new Promise((resolve) => (called${name} = resolve));`, ...decl];
+  return [
+    `const calls${name} = [];`,
+    `let called${name};`,
+    `const waited${name} = new Promise((resolve) => (called${name} = resolve));`,
+    ...decl,
+  ];
 }
 
 function callbacksOf(step: Step): { id: number; ret?: string; async?: boolean }[] {
@@ -139,7 +148,13 @@ function waitCount(obs: Observation, id: number): number | undefined {
 function consumeLoop(step: Step & { op: 'iter' | 'aiter' }, items: string, recv: string): string[] {
   const max = step.max ?? 50;
   const loop = step.op === 'aiter' ? 'for await' : 'for';
-  return [`const ${items} = [];`, `${loop} (const item of ${recv}) {`, `  ${items}.push(item);`, `  if (${items}.length === ${max}) break;`, `}`];
+  return [
+    `const ${items} = [];`,
+    `${loop} (const item of ${recv}) {`,
+    `  ${items}.push(item);`,
+    `  if (${items}.length === ${max}) break;`,
+    `}`,
+  ];
 }
 
 /** The statements of a sequence, for the steps that ran (a sequence ends at its first throw). */
@@ -173,7 +188,10 @@ export function renderSequence(seq: Sequence, obs: Observation, local: string, n
     if (step.op === 'listen') {
       const v = names.fresh('events');
       events.set(i, v);
-      setup.push(`const ${v} = [];`, `for (const name of ${JSON.stringify(step.events)}) ${c.vars[step.recv]}.on(name, (...args) => ${v}.push([name, ...args]));`);
+      setup.push(
+        `const ${v} = [];`,
+        `for (const name of ${JSON.stringify(step.events)}) ${c.vars[step.recv]}.on(name, (...args) => ${v}.push([name, ...args]));`,
+      );
       continue;
     }
     if (step.op === 'iter' || step.op === 'aiter') {

@@ -19,7 +19,10 @@ function pass<T extends Selectable>(pool: T[], covered: Set<string>, chosen: T[]
       let gain = 0;
       for (const g of c.goals) if (!covered.has(g)) gain++;
       const b = left[best];
-      if (gain > bestGain || (gain === bestGain && gain > 0 && b && (c.length < b.length || (c.length === b.length && c.order < b.order)))) {
+      if (
+        gain > bestGain ||
+        (gain === bestGain && gain > 0 && b && (c.length < b.length || (c.length === b.length && c.order < b.order)))
+      ) {
         best = i;
         bestGain = gain;
       }

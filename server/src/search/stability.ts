@@ -52,7 +52,12 @@ export async function replay(job: ChildJob, seqs: readonly Sequence[], seed: num
   return out;
 }
 
-export async function confirmStable(job: ChildJob, candidates: readonly Candidate[], seed: number, signal?: AbortSignal): Promise<Confirmed> {
+export async function confirmStable(
+  job: ChildJob,
+  candidates: readonly Candidate[],
+  seed: number,
+  signal?: AbortSignal,
+): Promise<Confirmed> {
   const verified = new Map<number, Observation>();
   const unstable = new Set<number>();
   const pool = candidates.map((c) => ({ ...c, length: c.seq.steps.length }));

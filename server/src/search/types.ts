@@ -49,10 +49,7 @@ export interface ErrorInfo {
   error: boolean;
 }
 
-export type StepResult =
-  | { ok: true; async: boolean; done?: boolean }
-  | { ok: false; async: boolean; error: ErrorInfo }
-  | { timeout: true };
+export type StepResult = { ok: true; async: boolean; done?: boolean } | { ok: false; async: boolean; error: ErrorInfo } | { timeout: true };
 
 export interface Member {
   name: string;
