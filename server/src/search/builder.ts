@@ -66,6 +66,14 @@ function callbackIds(seq: Sequence): number {
   return n;
 }
 
+/** Strings and numbers the sequence already passed, each once, in order. */
+function reusable(seq: Sequence): Tagged[] {
+  const out: Tagged[] = [];
+  for (const s of seq.steps)
+    for (const a of s.args ?? []) if ('lit' in a && (typeof a.lit === 'string' || typeof a.lit === 'number') && !out.includes(a.lit)) out.push(a.lit);
+  return out;
+}
+
 export function rootSequence(state: BuilderState, id: string): { seq: Sequence; callable: Callable } | undefined {
   const roots = state.callables.roots();
   if (!roots.length) return undefined;
@@ -121,6 +129,7 @@ export function extendSequence(state: BuilderState, id: string): { seq: Sequence
   if (base.seq.steps.length >= state.maxSteps) return undefined;
   const ctx = context(state, objectRefs(base.obs));
   ctx.callbacks.next = callbackIds(base.seq);
+  ctx.reuse = reusable(base.seq);
   const ext = extensionStep(state, base, pick.step, ctx);
   if (!ext) return undefined;
   if (ext.callable) ext.callable.tries++;

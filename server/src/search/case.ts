@@ -9,7 +9,7 @@ import type { OracleBinding, TestCase } from '../contracts/types';
 import { CHAR_PREFIX } from '../frameworks/header';
 import { stepSymbol } from './generate';
 import { sequenceOracle } from './oracle';
-import { shortForm } from './render';
+import { titleOf } from './render';
 import type { Observation, Sequence } from './types';
 
 export const SEQUENCE_SNIPPET = 'observed by running a generated call sequence (offline search)';
@@ -35,8 +35,7 @@ export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext):
   if (!built) return undefined;
   const ran = obs.steps.length;
   const symbol = stepSymbol(seq, obs, ran - 1, local);
-  const shown = shortForm(seq, obs, local);
-  const title = `${CHAR_PREFIX}${shown.length > 90 ? `${shown.slice(0, 87)}...` : shown} ${built.outcome.text}`;
+  const title = `${CHAR_PREFIX}${titleOf(seq, obs, local, built.outcome.text)}`;
   const o = built.oracle;
   const text = [o.setup, o.call].filter(Boolean).join('\n');
   const sequence = isSequence(seq, ran);

@@ -78,12 +78,13 @@ export class GoalMap {
   }
 }
 
-/** Digits, quoted parts and long words of a message vary with the input; its shape is what the code says. */
+/**
+ * What of a message the code says rather than the input: up to the first quote, digit, bracket, brace
+ * or `=` (where a value is usually spliced in: `val=${JSON.stringify(val)}`), so one check gives one goal.
+ */
 export function messageShape(message: string): string {
-  return message
-    .replace(/(["'`]).*?\1/g, 'Q')
-    .replace(/-?\d+(\.\d+)?/g, 'N')
-    .slice(0, 80);
+  const at = message.search(/["'`\d[{(=]/);
+  return (at < 0 ? message : `${message.slice(0, at)}…`).slice(0, 80);
 }
 
 /** A goal for an error the library throws itself (never one the engine or node raises on a bad value). */

@@ -30,6 +30,8 @@ export interface InputContext {
   callbacks: { next: number };
   /** files the sequence's folder gets when a path argument names one */
   files: Map<string, string>;
+  /** literals earlier steps of the sequence passed (an event name given to `on` is the one `emit` needs) */
+  reuse?: Tagged[];
 }
 
 const NUMBERS = [1, 2, 3, 10, 0, 5, 100, 0.5, 42, 7, -3, 1000];
@@ -154,6 +156,7 @@ export function valueFor(h: ParamHint, ctx: InputContext, depth = 0): Arg {
   const { rng } = ctx;
   if (rng.chance(0.06)) return { lit: rng.pick(TRIVIAL) };
   if (h.literals.length && rng.chance(0.3)) return { lit: rng.pick(h.literals) };
+  if (ctx.reuse?.length && rng.chance(0.25)) return { lit: rng.pick(ctx.reuse) };
   if (ctx.refs.length && rng.chance(h.kinds.length ? 0.08 : 0.25)) return { ref: rng.pick(ctx.refs) };
   switch (kindFor(h, ctx)) {
     case 'function':

@@ -230,32 +230,45 @@ function shortArg(a: Arg): string {
   return 'arr' in a ? '[...]' : '{...}';
 }
 
-/**
- * A short form of a sequence for a title: `new Stack().push(1).peek()` when each method is called on
- * what the step before gave (or on the same object), else `new Stack(); stack.push(1)`.
- */
-export function shortForm(seq: Sequence, obs: Observation, local: string): string {
-  const ran = obs.steps.length;
+/** Each step as a title shows it; a method on what the step before gave reads as a chain (`.push(1)`). */
+function shortSteps(seq: Sequence, obs: Observation, local: string): { text: string; chained: boolean }[] {
   const chained = (i: number, recv: number) => recv === i - 1 || obs.values[i - 1]?.same === recv;
-  return seq.steps
-    .slice(0, ran)
-    .map((s, i) => {
-      const args = (s.args ?? []).map(shortArg).join(', ');
-      const sep = i ? '; ' : '';
-      switch (s.op) {
-        case 'call':
-          return `${sep}${access(local, s.path).replace(new RegExp(`^${local}\\.`), '')}(${args})`;
-        case 'new':
-          return `${sep}new ${s.path.length ? s.path.join('.') : local}(${args})`;
-        case 'method':
-          return chained(i, s.recv) ? `.${s.name}(${args})` : `${sep}${baseName(seq.steps[s.recv], obs, s.recv)}.${s.name}(${args})`;
-        case 'callv':
-          return chained(i, s.recv) ? `(${args})` : `${sep}${baseName(seq.steps[s.recv], obs, s.recv)}(${args})`;
-        case 'listen':
-          return ' with listeners';
-        default:
-          return ` read to the end`;
+  return seq.steps.slice(0, obs.steps.length).map((s, i) => {
+    const args = (s.args ?? []).map(shortArg).join(', ');
+    switch (s.op) {
+      case 'call':
+        return { text: `${access(local, s.path).replace(new RegExp(`^${local}\\.`), '')}(${args})`, chained: false };
+      case 'new': {
+        const cls = obs.values[i]?.shape.cls;
+        const name = s.path.length ? s.path.join('.') : cls && cls !== 'Object' ? cls : local;
+        return { text: `new ${name}(${args})`, chained: false };
       }
-    })
-    .join('');
+      case 'method':
+        return chained(i, s.recv)
+          ? { text: `.${s.name}(${args})`, chained: true }
+          : { text: `${baseName(seq.steps[s.recv], obs, s.recv)}.${s.name}(${args})`, chained: false };
+      case 'callv':
+        return chained(i, s.recv) ? { text: `(${args})`, chained: true } : { text: `${baseName(seq.steps[s.recv], obs, s.recv)}(${args})`, chained: false };
+      case 'listen':
+        return { text: ' with listeners', chained: true };
+      default:
+        return { text: ' read to the end', chained: true };
+    }
+  });
+}
+
+/**
+ * A title for a sequence and its outcome: `new Stack().push(1).peek() returns 1`, steps on other
+ * objects after `; `; a long sequence leads with its last call and says what came before.
+ */
+export function titleOf(seq: Sequence, obs: Observation, local: string, outcome: string, max = 100): string {
+  const steps = shortSteps(seq, obs, local);
+  const whole = steps.map((s, i) => (i && !s.chained ? `; ${s.text}` : s.text)).join('');
+  if (whole.length + outcome.length + 1 <= max) return `${whole} ${outcome}`;
+  const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 3)}...` : t);
+  const last = steps[steps.length - 1];
+  const step = seq.steps[steps.length - 1];
+  const lastText = last.chained && 'recv' in step ? `${baseName(seq.steps[step.recv], obs, step.recv)}${last.text.startsWith('.') ? '' : ':'}${last.text}` : last.text;
+  const before = steps.length > 1 ? `, after ${cut(steps[0].text, 40)}${steps.length > 2 ? ` and ${steps.length - 2} more step(s)` : ''}` : '';
+  return `${cut(lastText, 60)} ${outcome}${before}`;
 }
