@@ -62,14 +62,16 @@ describe('search selection', () => {
 
   it('a library error is a goal per callable and message shape; an engine error is not', () => {
     const own = { name: 'RangeError', message: 'bad size: 12', engine: false, own: true, error: true };
-    assert.equal(errorGoal('parse', own), 'error:parse:RangeError:bad size: N');
+    assert.equal(errorGoal('parse', own), 'error:parse:RangeError:bad size: …');
     assert.equal(errorGoal('parse', { ...own, message: 'bad size: 99' }), errorGoal('parse', own));
     assert.equal(
       errorGoal('parse', { ...own, name: 'TypeError', message: "Cannot read properties of undefined (reading 'x')", engine: true }),
       undefined,
     );
     assert.equal(errorGoal('parse', { ...own, own: false }), undefined);
-    assert.equal(messageShape(`no "x" in 'y' at 3.5`), 'no Q in Q at N');
+    assert.equal(messageShape(`no "x" in 'y' at 3.5`), 'no …');
+    assert.equal(messageShape('val is not a non-empty string or a valid number. val={"a":1}'), 'val is not a non-empty string or a valid number. val…');
+    assert.equal(messageShape('the stack is empty'), 'the stack is empty');
   });
 });
 
