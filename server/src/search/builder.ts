@@ -41,8 +41,12 @@ function filesOf(ctx: InputContext, base?: Sequence): Sequence['files'] {
   return files.size ? [...files].sort(([a], [b]) => a.localeCompare(b)).map(([path, content]) => ({ path, content })) : undefined;
 }
 
+/** Runs of one callable that may hang (time out or leave work pending) before it is not called again. */
+export const MAX_HANGS = 2;
+
 function weightOf(state: BuilderState, c: Callable): number {
-  // A callable whose runs hang (an endless async loop on some input) costs a child each time: try it less.
+  // A callable whose runs hang (an endless loop on some input) costs a child each time: try it less, then not at all.
+  if ((c.hangs ?? 0) >= MAX_HANGS) return 0;
   return (1 + state.open(c)) / Math.sqrt(1 + c.tries) / (1 + (c.hangs ?? 0));
 }
 
@@ -75,7 +79,7 @@ function reusable(seq: Sequence): Tagged[] {
 }
 
 export function rootSequence(state: BuilderState, id: string): { seq: Sequence; callable: Callable } | undefined {
-  const roots = state.callables.roots();
+  const roots = state.callables.roots().filter((r) => weightOf(state, r) > 0);
   if (!roots.length) return undefined;
   const c = roots[state.rng.weighted(roots.map((r) => weightOf(state, r)))];
   c.tries++;
@@ -96,7 +100,8 @@ function extensionStep(
   if (!v) return undefined;
   const key = shapeKey(v.shape);
   const options: (() => { step: Step; callable?: Callable })[] = [];
-  for (const m of key ? state.callables.methodsOn(key) : [])
+  const methods = (key ? state.callables.methodsOn(key) : []).filter((m) => weightOf(state, m) > 0);
+  for (const m of methods)
     options.push(() => ({
       step: { op: 'method', recv: step, name: m.method!, args: argsFor(m.params, m.arity, m.seed, ctx) },
       callable: m,
@@ -111,10 +116,7 @@ function extensionStep(
     if (events.length) options.push(() => ({ step: { op: 'listen', recv: step, events } }));
   }
   if (!options.length) return undefined;
-  const weights = options.map((_, i) => {
-    const m = key ? state.callables.methodsOn(key)[i] : undefined;
-    return m ? weightOf(state, m) : 1;
-  });
+  const weights = options.map((_, i) => (methods[i] ? weightOf(state, methods[i]) : 1));
   return options[state.rng.weighted(weights)]();
 }
 
@@ -136,7 +138,7 @@ export function extendSequence(state: BuilderState, id: string): { seq: Sequence
   const steps = [...base.seq.steps, ext.step];
   // Listening shows nothing by itself: a method call on the emitter follows in the same extension.
   const key = ext.step.op === 'listen' ? shapeKey(base.obs.values[pick.step]!.shape) : undefined;
-  const methods = key ? state.callables.methodsOn(key) : [];
+  const methods = (key ? state.callables.methodsOn(key) : []).filter((x) => weightOf(state, x) > 0);
   if (methods.length) {
     const m = methods[state.rng.weighted(methods.map((x) => weightOf(state, x)))];
     m.tries++;

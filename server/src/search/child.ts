@@ -26,7 +26,7 @@ export interface SearchLimits {
 }
 
 export const DEFAULT_SEARCH_LIMITS: SearchLimits = {
-  sequenceMs: 3000,
+  sequenceMs: 2000,
   loadMs: 8000,
   awaitMs: 300,
   settleMs: 300,
