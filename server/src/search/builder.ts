@@ -74,7 +74,8 @@ function callbackIds(seq: Sequence): number {
 function reusable(seq: Sequence): Tagged[] {
   const out: Tagged[] = [];
   for (const s of seq.steps)
-    for (const a of s.args ?? []) if ('lit' in a && (typeof a.lit === 'string' || typeof a.lit === 'number') && !out.includes(a.lit)) out.push(a.lit);
+    for (const a of s.args ?? [])
+      if ('lit' in a && (typeof a.lit === 'string' || typeof a.lit === 'number') && !out.includes(a.lit)) out.push(a.lit);
   return out;
 }
 

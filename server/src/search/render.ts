@@ -248,7 +248,9 @@ function shortSteps(seq: Sequence, obs: Observation, local: string): { text: str
           ? { text: `.${s.name}(${args})`, chained: true }
           : { text: `${baseName(seq.steps[s.recv], obs, s.recv)}.${s.name}(${args})`, chained: false };
       case 'callv':
-        return chained(i, s.recv) ? { text: `(${args})`, chained: true } : { text: `${baseName(seq.steps[s.recv], obs, s.recv)}(${args})`, chained: false };
+        return chained(i, s.recv)
+          ? { text: `(${args})`, chained: true }
+          : { text: `${baseName(seq.steps[s.recv], obs, s.recv)}(${args})`, chained: false };
       case 'listen':
         return { text: ' with listeners', chained: true };
       default:
@@ -268,7 +270,11 @@ export function titleOf(seq: Sequence, obs: Observation, local: string, outcome:
   const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 3)}...` : t);
   const last = steps[steps.length - 1];
   const step = seq.steps[steps.length - 1];
-  const lastText = last.chained && 'recv' in step ? `${baseName(seq.steps[step.recv], obs, step.recv)}${last.text.startsWith('.') ? '' : ':'}${last.text}` : last.text;
-  const before = steps.length > 1 ? `, after ${cut(steps[0].text, 40)}${steps.length > 2 ? ` and ${steps.length - 2} more step(s)` : ''}` : '';
+  const lastText =
+    last.chained && 'recv' in step
+      ? `${baseName(seq.steps[step.recv], obs, step.recv)}${last.text.startsWith('.') ? '' : ':'}${last.text}`
+      : last.text;
+  const before =
+    steps.length > 1 ? `, after ${cut(steps[0].text, 40)}${steps.length > 2 ? ` and ${steps.length - 2} more step(s)` : ''}` : '';
   return `${cut(lastText, 60)} ${outcome}${before}`;
 }
