@@ -70,7 +70,10 @@ describe('search selection', () => {
     );
     assert.equal(errorGoal('parse', { ...own, own: false }), undefined);
     assert.equal(messageShape(`no "x" in 'y' at 3.5`), 'no …');
-    assert.equal(messageShape('val is not a non-empty string or a valid number. val={"a":1}'), 'val is not a non-empty string or a valid number. val…');
+    assert.equal(
+      messageShape('val is not a non-empty string or a valid number. val={"a":1}'),
+      'val is not a non-empty string or a valid number. val…',
+    );
     assert.equal(messageShape('the stack is empty'), 'the stack is empty');
   });
 });
