@@ -24,6 +24,8 @@ export const CONTRACTS = {
   'engineer-input': 'EngineerInput',
   'test-bodies': 'TestBodies',
   characterization: 'Characterization',
+  'round-input': 'RoundInput',
+  'round-output': 'RoundOutput',
 };
 
 /** contracts whose $refs point into another contract's $defs */

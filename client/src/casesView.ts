@@ -1,7 +1,16 @@
 // The Test Cases view: runs → target files → cases, from the RunsModel.
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
-import { caseIcon, describeCase, PINNED_NOTE, describeRun, runHealthLines, type RunsModel, type TreeNode } from './model/runsModel';
+import {
+  caseIcon,
+  describeCase,
+  PINNED_NOTE,
+  describeRun,
+  runHealthLines,
+  verificationLines,
+  type RunsModel,
+  type TreeNode,
+} from './model/runsModel';
 
 const STATUS_ICON: Record<P.CaseStatus, [string, string?]> = {
   planned: ['circle-outline'],
@@ -52,6 +61,7 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
         `provider ${run.params.provider}`,
         run.reason,
         run.testCommand && `test command: ${run.testCommand}`,
+        ...verificationLines(run),
         ...runHealthLines(run),
       ]
         .filter(Boolean)

@@ -12,6 +12,8 @@ import type { RunStatus } from './core/status';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
 export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
+export type { ApprovalParams, CaseStatus, CaseView, RunView, VerificationView } from './protocolViews';
+import type { ApprovalParams, RunView } from './protocolViews';
 
 export type Direction = 'clientToServer' | 'serverToClient';
 
@@ -32,57 +34,6 @@ export interface NotificationType<P> {
 
 const request = <P, R>(method: string, direction: Direction): RequestType<P, R> => ({ kind: 'request', method, direction });
 const notification = <P>(method: string, direction: Direction): NotificationType<P> => ({ kind: 'notification', method, direction });
-
-/** passing/failing/flaky/quarantined/dropped come from the verifier (flaky and dropped tests are removed from the files; quarantined ones are skipped in a quarantine file) */
-export type CaseStatus = 'planned' | 'written' | 'passing' | 'failing' | 'not_written' | 'flaky' | 'quarantined' | 'dropped';
-
-export interface CaseView {
-  id: string;
-  title: string;
-  priority: 'P0' | 'P1' | 'P2' | 'P3';
-  kind: string;
-  target: { file: string; symbol: string };
-  status: CaseStatus;
-  /** why a case was not written, or why it failed, was dropped or quarantined */
-  reason?: string;
-  /** the test file that holds this case, workspace-relative, and the 0-based line of its test */
-  testFile?: string;
-  testLine?: number;
-  /** a characterization case: it pins what the code did when AMTP ran it, not documented behaviour (never a possible bug) */
-  pinned?: boolean;
-}
-
-export interface RunView {
-  runId: string;
-  status: RunStatus;
-  stage: string;
-  reason?: string;
-  createdAt: string;
-  params: { depth: Depth; framework: FrameworkChoice; provider: string };
-  activities: { agent: string; status: string; attempts: number; errors: { kind: string; message: string }[] }[];
-  cases: CaseView[];
-  files: { path: string; action: string; caseIds: string[] }[];
-  /** the framework the engineer wrote for, and the command that runs its files */
-  framework?: string;
-  testCommand?: string;
-  pendingApprovals: ApprovalParams[];
-  /** what the verifier ran and kept (absent when the run has no verify stage) */
-  verification?: VerificationView;
-  /** tokens per agent and for the run, and their cost with a price table */
-  usage?: RunUsage;
-  /** per agent wall time, attempts, error ratio and tokens */
-  health?: RunHealth;
-}
-
-export interface VerificationView {
-  status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
-  reason?: string;
-  runs: number;
-  filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
-  coverage?: { before?: number; after?: number; tool?: string; skipped?: string };
-  quarantineFiles: string[];
-  unmet: { caseId: string; priority: string; title: string; reason?: string }[];
-}
 
 export interface GenerateParams {
   depth: Depth;
@@ -127,16 +78,6 @@ export interface RunChangedParams {
 /** Sent from the server to the client whenever a run's status, stage or cases change (drives the tree). */
 export const RunChanged = notification<RunChangedParams>('amtp/runChanged', 'serverToClient');
 
-export interface ApprovalParams {
-  runId: string;
-  approvalId: string;
-  tool: ToolName;
-  risk: Risk;
-  summary: string;
-  target?: string;
-  /** for file writes: current text (null for a new file) and proposed text */
-  diff?: { path: string; before: string | null; after: string };
-}
 export interface ApprovalResult {
   decision: 'approved' | 'rejected' | 'timeout';
   note?: string;
@@ -254,13 +195,19 @@ export interface LmChatParams {
   justification: string;
   /** the client gives up after this long without a text fragment */
   idleTimeoutMs: number;
+  /** the client gives up after this long in all, however the text streams */
+  deadlineMs: number;
   maxOutputTokens: number;
+  /** the client stops reading once the text passes this many UTF-8 bytes and answers with `cut` */
+  maxReplyBytes: number;
 }
 export interface LmChatResult {
   content?: string;
   model?: string;
   /** counted with the model's own tokenizer (vscode.lm reports no usage) */
   usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
+  /** the text went on past maxReplyBytes: `content` is what came before */
+  cut?: boolean;
   error?: { kind: 'NoPermissions' | 'Blocked' | 'NotFound' | 'Cancelled' | 'Timeout' | 'Other'; message: string };
 }
 /** Sent from the server to the client: one agent request through vscode.lm (one request per session); cancellable. */
@@ -293,6 +240,8 @@ export interface ServerSettings {
   headers?: Record<string, string>;
   /** idle seconds before a model request is given up (default 600) */
   modelTimeoutSeconds?: number;
+  /** seconds in all before a model request is given up (default: derived from the idle timeout and the output bound) */
+  modelDeadlineSeconds?: number;
   /** most tokens of one reply: batches are sized to it and every request carries it (default 4096) */
   maxOutputTokens?: number;
   /** ask for structured output (default true) */

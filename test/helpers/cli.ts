@@ -10,12 +10,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI as a child process, with no TTY (stdin closed), as CI does; optionally as another user. */
+/**
+ * Runs the built CLI as a child process, with no TTY (stdin closed), as CI does; optionally as another
+ * user, and killed (SIGKILL) after `timeout` ms (a run that would never end shows as that signal).
+ */
 export function runCli(
   args: string[],
   env: Record<string, string | undefined> = {},
   cwd?: string,
-  ids?: { uid: number; gid: number },
+  opts?: { uid?: number; gid?: number; timeout?: number },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -34,7 +37,8 @@ export function runCli(
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(ids ?? {}),
+      ...(opts ?? {}),
+      killSignal: 'SIGKILL',
     });
     let stdout = '';
     let stderr = '';

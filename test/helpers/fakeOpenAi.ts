@@ -22,6 +22,8 @@ export type ScriptedReply = (
       chunkDelayMs?: number;
       /** streamed: send this many chunks, then nothing more (the connection stays open) */
       stallAfterChunks?: number;
+      /** streamed: after the content, send `chunk` every `everyMs` and never finish, until the client hangs up */
+      endless?: { chunk: string; everyMs: number };
       /** a structured-output refusal instead of content */
       refusal?: string;
     }
@@ -73,6 +75,8 @@ export class FakeOpenAi {
   readonly requests: ReceivedRequest[] = [];
   /** what the server answered, by kind: reply, http 429, reset, hang, refused… */
   readonly answered: Record<string, number> = {};
+  /** content bytes written for each streamed reply, in the order the replies started (updated while they stream) */
+  readonly streamedBytes: number[] = [];
   /** usage reported for every reply unless the reply says otherwise */
   usage: FakeUsage = { prompt: 1, completion: 1 };
   refuse: Refusals = {};
@@ -196,7 +200,8 @@ export class FakeOpenAi {
     const model = reply.model ?? body.model;
     if (body.stream) {
       const withUsage = !!(body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
-      void streamReply(res, reply, model, withUsage ? usage : undefined);
+      const slot = this.streamedBytes.push(0) - 1;
+      void streamReply(res, reply, model, withUsage ? usage : undefined, (n) => (this.streamedBytes[slot] += n));
       return;
     }
     const completion = {
@@ -232,6 +237,7 @@ async function streamReply(
   reply: Extract<ScriptedReply, { content: string }>,
   model: string,
   usage: ReturnType<typeof usageJson> | undefined,
+  sent: (bytes: number) => void,
 ): Promise<void> {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model };
   const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
@@ -248,6 +254,15 @@ async function streamReply(
     await wait(reply.chunkDelayMs);
     if (res.destroyed) return;
     send({ ...base, choices: [{ index: 0, delta: { content: pieces[i] }, finish_reason: null }] });
+    sent(Buffer.byteLength(pieces[i]));
+  }
+  let closed = false;
+  res.once('close', () => (closed = true));
+  while (reply.endless && !closed) {
+    await wait(reply.endless.everyMs);
+    if (closed || res.destroyed) return;
+    send({ ...base, choices: [{ index: 0, delta: { content: reply.endless.chunk }, finish_reason: null }] });
+    sent(Buffer.byteLength(reply.endless.chunk));
   }
   if (reply.refusal) send({ ...base, choices: [{ index: 0, delta: { refusal: reply.refusal }, finish_reason: null }] });
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: reply.finishReason ?? 'stop' }] });

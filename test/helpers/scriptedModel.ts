@@ -112,6 +112,8 @@ export function goodModel(req: ReceivedRequest): ScriptedReply {
       return { content: fence({ schema_version: '1', cases: files.length ? cases : [structuredClone(ADD_CASE)] }) };
     }
     case 'engineer': {
+      // A coverage round (the verifier's, after verification): nothing more to add.
+      if (req.envelope?.payload && 'round' in req.envelope.payload) return { content: fence({ schema_version: '1', tests: [] }) };
       // A body for each case the batch holds: the documented assertion for add, a case's own oracle
       // (a characterization case: `adder.plus1(0)` is 1), an existence check otherwise.
       type Sent = { id: string; target: { symbol: string }; oracle?: { kind: string; call?: string; expected?: string } };

@@ -12,6 +12,8 @@ import { OfflineProvider } from '../../server/src/llm/offlineProvider';
 import { OpenAiProvider } from '../../server/src/llm/openaiProvider';
 import type { LlmProvider } from '../../server/src/llm/provider';
 import { acceptReply } from '../../server/src/llm/accept';
+import { streamLimitBytes } from '../../server/src/llm/replyLimits';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../server/src/core/providers';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
 import { RunStore } from '../../server/src/pipeline/store';
@@ -24,6 +26,14 @@ import { CORPUS, INJECTION, JS_BREAKOUT, TEMPLATE_BREAKOUT, type CorpusEntry } f
 import { artifactsOf, listAll, rmTemp, tally, tempDir, tempLeftovers } from './helpers/common';
 
 const params = () => resolveParams({ provider: 'openai', model: 'm', seed: 7 });
+
+/**
+ * What the pipeline makes of a reply: one that streams on past its output bound's limit is cut there
+ * (OutputTruncated) before the boundary sees it (issue 21); the rest is what acceptReply says.
+ */
+function throughPipeline(entry: CorpusEntry, raw: string): CorpusEntry['expect'] | 'OutputTruncated' {
+  return Buffer.byteLength(raw, 'utf8') > streamLimitBytes(DEFAULT_MAX_OUTPUT_TOKENS) ? 'OutputTruncated' : entry.expect;
+}
 
 describe('hostile 1: a corpus of bad LLM replies', function () {
   this.timeout(240_000);
@@ -94,7 +104,9 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
         const ws = await makeAddWorkspace('amtp-hostile-corpus-');
         try {
           const raw = entry.raw();
-          const tries = entry.expect === 'MalformedLlmOutput' ? 3 : 1;
+          const expect = throughPipeline(entry, raw);
+          // Malformed: retried up to maxAttempts; cut: a batch of one case cannot be split, so it is sent once more.
+          const tries = expect === 'MalformedLlmOutput' ? 3 : expect === 'OutputTruncated' ? 2 : 1;
           fake.setFallback(goodModel);
           fake.requests.length = 0;
           fake.script(entry.agent, ...Array.from({ length: tries }, () => ({ content: raw })));
@@ -103,17 +115,24 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
           const kinds = (await artifactsOf(ws)).map((a) => a.kind);
           const leftovers = await tempLeftovers(ws);
           const ok =
-            (entry.expect === 'ok' ? kinds.includes(BATCH_KIND[entry.agent]) : !kinds.includes(BATCH_KIND[entry.agent])) &&
+            (expect === 'ok' ? kinds.includes(BATCH_KIND[entry.agent]) : !kinds.includes(BATCH_KIND[entry.agent])) &&
             leftovers.length === 0;
           tally('1 corpus (pipeline)', { tried: 1, failures: ok ? 0 : 1 });
-          if (entry.expect === 'MalformedLlmOutput') {
+          if (expect === 'OutputTruncated') {
+            assert.equal(run.status, 'failed');
+            assert.deepEqual(
+              act.errors.map((x) => x.kind),
+              ['OutputTruncated', 'OutputTruncated'],
+              'cut past the bound, sent once more, then failed',
+            );
+          } else if (expect === 'MalformedLlmOutput') {
             assert.equal(run.status, 'failed');
             assert.equal(act.attempts, 3, 'retried in new sessions up to maxAttempts');
             assert.deepEqual(
               act.errors.map((x) => x.kind),
               ['MalformedLlmOutput', 'MalformedLlmOutput', 'MalformedLlmOutput'],
             );
-          } else if (entry.expect === 'SchemaValidationError') {
+          } else if (expect === 'SchemaValidationError') {
             assert.equal(run.status, 'needs_review');
             assert.equal(act.attempts, 1, 'a schema violation is not retried');
             assert.equal(act.errors[0].kind, 'SchemaValidationError');
@@ -123,7 +142,7 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
             const art = await new RunStore(ws).getArtifact(run.id, act.batches![0].artifactId!);
             assert.deepEqual(art.content, acceptReply(entry.agent, raw), 'the artifact is exactly the parsed reply');
           }
-          if (entry.expect !== 'ok') {
+          if (expect !== 'ok') {
             assert.ok(
               !kinds.includes(BATCH_KIND[entry.agent]) && !kinds.includes(ARTIFACT_KIND[entry.agent]),
               `no ${entry.agent} artifact was persisted`,

@@ -75,7 +75,7 @@ describe('hostile 4: faults', function () {
   });
 
   for (const damage of ['truncated', 'garbage', 'empty'] as const) {
-    it(`amtp resume / runs on a ${damage} run file: non-zero exit, a clear message, a backup, the file unchanged`, async () => {
+    it(`amtp resume / runs on a ${damage} run file: resume fails clearly, runs lists around it; one backup, the file unchanged`, async () => {
       const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], {
         ...env(),
         AMTP_CRASH_AT: 'generator:committed',
@@ -87,21 +87,25 @@ describe('hostile 4: faults', function () {
       const bad =
         damage === 'truncated' ? text.slice(0, Math.floor(text.length / 2)) : damage === 'garbage' ? '\u0000\u00ff{{{not json' : '';
       await fsp.writeFile(file, bad);
-      for (const args of [
-        ['resume', run.id, ws, '--yes'],
-        ['runs', ws],
-      ]) {
-        const res = await runCli(args, env());
-        assert.notEqual(res.code, 0, `${args[0]} must fail`);
+      for (let i = 0; i < 2; i++) {
+        const res = await runCli(['resume', run.id, ws, '--yes'], env());
+        assert.notEqual(res.code, 0, 'resume must fail');
         assert.match(
           res.stderr,
-          /StoreCorrupt: .* is not valid JSON .*A copy was kept at .*corrupt-\d+; the file was left as it is/,
+          /StoreCorrupt: .* is not valid JSON .*A copy was kept at .*\.corrupt; the file was left as it is/,
           res.stderr,
+        );
+        // A listing is not about this run: it says which record it could not read and goes on.
+        const runs = await runCli(['runs', ws], env());
+        assert.equal(runs.code, 0, runs.stderr);
+        assert.match(
+          runs.stderr,
+          new RegExp(`ignoring 1 run record\\(s\\) in \\.amtp/runs: 1 unreadable \\(${run.id}\\.json: not valid JSON\\)`),
         );
         assert.equal(await fsp.readFile(file, 'utf8'), bad, 'no silent reset: the damaged file is as it was');
       }
-      const backups = (await fsp.readdir(path.join(ws, '.amtp/runs'))).filter((n) => n.includes('.corrupt-'));
-      assert.ok(backups.length >= 1);
+      const backups = (await fsp.readdir(path.join(ws, '.amtp/runs'))).filter((n) => n.includes('.corrupt'));
+      assert.deepEqual(backups, [`${run.id}.json.corrupt`], 'one backup, however many reads');
       assert.equal(await fsp.readFile(path.join(ws, '.amtp/runs', backups[0]), 'utf8'), bad, 'the backup is a byte copy');
       tally('4 faults: corrupt store', { tried: 1 });
     });

@@ -83,7 +83,9 @@ describe('hostile 3: what a repository ships to steer AMTP', function () {
       assert.match(approve.stderr, /not created by you/);
     }
     const runs = await runCli(['runs', ws, '--json']);
-    assert.deepEqual(JSON.parse(runs.stdout), []);
+    const listed = JSON.parse(runs.stdout);
+    assert.deepEqual(listed.runs, []);
+    assert.deepEqual(listed.ignored.foreign.sort(), ['r_20260101T000000_aaaaaa', 'r_20260101T000000_bbbbbb']);
     assert.match(runs.stderr, /ignoring 2 run record\(s\)/);
     assert.deepEqual(await fsp.readFile(path.join(ws, 'package.json')), pkg);
     tally('3 repository-shipped .amtp/ runs', { tried: 6 });

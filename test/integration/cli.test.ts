@@ -186,7 +186,7 @@ describe('amtp CLI contract', function () {
       s.activities.map((a: { agent: string }) => a.agent),
       ['crawler', 'generator', 'engineer'],
     );
-    const runs = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
+    const { runs } = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
     assert.equal(runs[0].runId, s.runId);
   });
 

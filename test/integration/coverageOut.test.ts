@@ -71,12 +71,13 @@ describe('coverage out: --lcov, --cobertura, --min-coverage', function () {
     const { ws, r, cov } = await generate('a', ['--lcov', lcov, '--cobertura', cob]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(cov.tool, 'node (v8)');
-    // padkit: upper() is tested, zeroPad()'s only test is quarantined (skipped), so zeroPad's body
-    // (lines 4-6 of 13) stays uncovered: 10 of 13 statements; loading covers 7 of them, leaving 6
-    // statements of which the tests run upper's 3.
-    assert.equal(cov.statements, 76.9);
+    // padkit: upper() is tested, zeroPad()'s only test is quarantined (skipped), so zeroPad's return
+    // (line 5) stays uncovered: 2 of the 3 statements nyc counts (5, 10, 13; comments and braces are
+    // none); loading covers line 13, leaving 2 statements of which the tests run upper's return.
+    assert.equal(cov.statements, 66.7);
     assert.equal(cov.beyondImport, 50);
-    assert.ok(cov.branches! > 0 && cov.branches! < 100, JSON.stringify(cov));
+    // Branches are istanbul's (if/else arms, ?:, &&/||/?? leaves, switch clauses): padkit has none.
+    assert.equal(cov.branches, undefined, JSON.stringify(cov));
     assert.deepEqual(cov.written, [lcov, cob]);
     const files = parseLcov(await fsp.readFile(lcov, 'utf8'));
     assert.ok(files.size >= 1);
@@ -87,22 +88,22 @@ describe('coverage out: --lcov, --cobertura, --min-coverage', function () {
       assert.equal(f.lh, [...f.da.values()].filter((n) => n > 0).length);
     }
     const index = files.get('index.js')!;
-    assert.deepEqual([index.lh, index.lf], [10, 13]);
+    assert.deepEqual([index.lh, index.lf], [2, 3]);
     assert.deepEqual(
-      [4, 5, 6].map((l) => index.da.get(l)),
-      [0, 0, 0],
+      [5, 10, 13].map((l) => index.da.get(l)),
+      [0, 1, 1],
       'zeroPad body uncovered',
     );
-    // Cobertura: the same 10 of 13 lines.
+    // Cobertura: the same 2 of 3 lines.
     const xml = await fsp.readFile(cob, 'utf8');
     assert.match(xml, /^<\?xml/);
-    assert.match(xml, /<class name="index.js" filename="index.js" line-rate="0.7692"/);
+    assert.match(xml, /<class name="index.js" filename="index.js" line-rate="0.6666"/);
   });
 
   it('--min-coverage: met exits 0; missed exits 5 and says so; a bad value is a usage error', async () => {
-    const met = await generate('b', ['--min-coverage', '75']);
+    const met = await generate('b', ['--min-coverage', '60']);
     assert.equal(met.r.code, 0, met.r.stderr);
-    assert.deepEqual(met.cov.target, { min: 75, met: true });
+    assert.deepEqual(met.cov.target, { min: 60, met: true });
     const missed = await generate('c', ['--min-coverage', '100']);
     assert.ok(missed.cov.statements! < 100, 'the quarantined zeroPad test leaves zeroPad uncovered');
     assert.equal(missed.r.code, 5, missed.r.stderr);

@@ -34,8 +34,8 @@ describe('the sample workspace (README main command)', function () {
       // Every documented @example result was asserted, by each export's own name: it is still in the
       // file, or its test was dropped because it added no coverage (with that reason on record).
       const content = await fsp.readFile(path.join(ws, s.files[0].path), 'utf8');
-      const plan = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
-      assert.equal(plan[0].runId, s.runId);
+      const { runs } = JSON.parse((await runCli(['runs', ws, '--json'])).stdout);
+      assert.equal(runs[0].runId, s.runId);
       for (const call of ["parseDuration('2h')", 'formatBytes(1536)', 'clamp(5, 0, 3)', "slugify('Hello, World!')"]) {
         const dropped = v.results.some(
           (r: { outcome: string; reason?: string; test?: string }) =>

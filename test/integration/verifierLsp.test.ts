@@ -47,24 +47,19 @@ describe('verifier through the language server', function () {
   it('trust revoked while the approval is pending: nothing executes and the stage is skipped with the reason', async () => {
     const ws = await copy(path.join(REPO, 'test/fixtures/verifier-marker'), 'marker');
     dirs.push(ws);
-    const marker = path.join(path.dirname(ws), 'ran.marker');
-    process.env.AMTP_TEST_MARKER = marker;
-    try {
-      // eslint-disable-next-line prefer-const -- assigned once the client can reach it
-      let svc: AmtpService | undefined;
-      const c = client(async (p) => {
-        if (p.tool === 'tests.run') svc!.setTrusted(false);
-        return { decision: 'approved' };
-      });
-      svc = new AmtpService(ws, c.port, { trusted: true, settings: { provider: 'offline', approvalTimeoutSeconds: 30 } });
-      await svc.generate({ depth: 'standard', framework: 'auto' });
-      await svc.idle();
-      const last = c.views.at(-1)!;
-      assert.equal(last.verification?.status, 'skipped');
-      assert.match(last.verification!.reason!, /not trusted/);
-      assert.equal(existsSync(marker), false);
-    } finally {
-      delete process.env.AMTP_TEST_MARKER;
-    }
+    const marker = path.join(path.dirname(ws), 'ran.marker'); // written by the fixture when it loads
+    // eslint-disable-next-line prefer-const -- assigned once the client can reach it
+    let svc: AmtpService | undefined;
+    const c = client(async (p) => {
+      if (p.tool === 'tests.run') svc!.setTrusted(false);
+      return { decision: 'approved' };
+    });
+    svc = new AmtpService(ws, c.port, { trusted: true, settings: { provider: 'offline', approvalTimeoutSeconds: 30 } });
+    await svc.generate({ depth: 'standard', framework: 'auto' });
+    await svc.idle();
+    const last = c.views.at(-1)!;
+    assert.equal(last.verification?.status, 'skipped');
+    assert.match(last.verification!.reason!, /not trusted/);
+    assert.equal(existsSync(marker), false);
   });
 });

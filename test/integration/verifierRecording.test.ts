@@ -47,9 +47,17 @@ describe('recording: the verifier, its repair sessions and rewrites are recorded
   it('the recording (format_version 3) holds the repair session, every test run and every verifier write', async () => {
     const rec = parseRecording(await fsp.readFile(recording, 'utf8'));
     assert.equal(rec.header.format_version, 3);
-    assert.deepEqual(rec.header.run.verify, { enabled: true, runs: 3, timeoutSeconds: 120, repairAttempts: 2, maxCoverageRuns: 60 });
+    assert.deepEqual(rec.header.run.verify, {
+      enabled: true,
+      runs: 3,
+      timeoutSeconds: 120,
+      repairAttempts: 2,
+      maxCoverageRuns: 60,
+      rounds: 2,
+      roundTokens: 50_000,
+    });
     const repairTasks = rec.events.filter(
-      (e) => e.type === 'task_sent' && JSON.stringify(rec.payloads.get(e.payload_ref)).includes('\\"from_agent\\":\\"verifier\\"'),
+      (e) => e.type === 'task_sent' && JSON.stringify(rec.payloads.get(e.payload_ref)).includes('in a repair session'),
     );
     assert.equal(repairTasks.length, 1, 'one repair session');
     const runs = rec.events.filter((e) => e.type === 'tool_return' && e.tool === 'tests.run');

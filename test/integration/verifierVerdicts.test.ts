@@ -57,7 +57,9 @@ describe('verdicts: load errors, unmet goals and possible bugs (fake OpenAI)', f
     const s = JSON.parse(r.stdout || '{}') as { status: string; reason?: string; verification: Verification };
     return { r, s, v: s.verification };
   };
-  const repairCalls = () => fake.requests.filter((q: ReceivedRequest) => q.envelope?.from_agent === 'verifier');
+  // Repair sessions (coverage rounds come from the verifier too, with a `round` payload).
+  const repairCalls = () =>
+    fake.requests.filter((q: ReceivedRequest) => q.envelope?.from_agent === 'verifier' && 'case' in q.envelope.payload);
   const repairPayload = (i: number) =>
     (repairCalls()[i].envelope as unknown as { payload: { error: string; imports?: string; test: string } }).payload;
   /** The engineer writes `body` for case `id`; its one repair session gives up. */

@@ -176,16 +176,31 @@ describe('characterize stage: one approval to run workspace code', () => {
       ],
     }) as unknown as RunRecord;
   const ask = { ask: async () => ({ decision: 'pending' as const, by: 'asked' }) };
+  const signed = () => true;
 
   it("the run-wide decision answers the verifier's own request, approved or rejected", async () => {
-    assert.equal((await recordedDecisions(() => run('approved'), ask).ask(req('ap_verifier'))).decision, 'approved');
-    assert.equal((await recordedDecisions(() => run('rejected'), ask).ask(req('ap_verifier'))).decision, 'rejected');
+    assert.equal((await recordedDecisions(() => run('approved'), ask, signed).ask(req('ap_verifier'))).decision, 'approved');
+    assert.equal((await recordedDecisions(() => run('rejected'), ask, signed).ask(req('ap_verifier'))).decision, 'rejected');
   });
 
   it('a pending one answers nothing, and another tool is never covered', async () => {
-    assert.equal((await recordedDecisions(() => run('pending'), ask).ask(req('ap_verifier'))).by, 'asked');
+    assert.equal((await recordedDecisions(() => run('pending'), ask, signed).ask(req('ap_verifier'))).by, 'asked');
     const write = { ...req('ap_w'), tool: 'fs.overwrite' as const };
-    assert.equal((await recordedDecisions(() => run('approved'), ask).ask(write)).by, 'asked');
+    assert.equal((await recordedDecisions(() => run('approved'), ask, signed).ask(write)).by, 'asked');
+  });
+
+  it('a decision its seal does not vouch for is said and asked again', async () => {
+    const warned: string[] = [];
+    const answer = await recordedDecisions(
+      () => run('approved'),
+      ask,
+      () => false,
+      (l) => warned.push(l),
+    ).ask(req('ap_verifier'));
+    assert.equal(answer.by, 'asked');
+    assert.deepEqual(warned, [
+      'the run record says tests.run was approved, but that decision is not signed by you (it was edited outside AMTP); asking again',
+    ]);
   });
 });
 

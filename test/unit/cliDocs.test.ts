@@ -16,8 +16,19 @@ const DOCS = [
     .map((f) => `docs/${f}`),
 ];
 
-/** Flags of other programs that the docs quote on their own (runner invocations). */
-const OTHER_TOOLS = new Set(['--config', '--import', '--node-option', '--branch', '--match', '--grep']);
+/** Flags of other programs that the docs quote on their own (runner invocations, the git calls AMTP makes). */
+const OTHER_TOOLS = new Set([
+  '--config',
+  '--import',
+  '--node-option',
+  '--branch',
+  '--match',
+  '--grep',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--ignore-submodules',
+  '--no-gpg-sign',
+]);
 
 interface Invocation {
   file: string;

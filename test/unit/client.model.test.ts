@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type * as P from '../../server/src/protocol';
-import { describeCase, describeRun, groupByTarget, RunsModel } from '../../client/src/model/runsModel';
+import { describeCase, describeRun, groupByTarget, RunsModel, verificationLines } from '../../client/src/model/runsModel';
 import { toServerSettings } from '../../client/src/model/settings';
 
 function kase(id: string, over: Partial<P.CaseView> = {}): P.CaseView {
@@ -114,6 +114,39 @@ describe('client RunsModel (Test Cases tree)', () => {
       describeCase(kase('tc_000000000001', { status: 'not_written', reason: 'no documented result' })),
       'P1 · not written — no documented result',
     );
+  });
+});
+
+describe('client verificationLines (the run tooltip)', () => {
+  it('says the coverage over all product files, the files no test reaches, the loader and the documentation issues', () => {
+    const r = run('r_1', [], {
+      verification: {
+        status: 'done',
+        runs: 3,
+        filters: [],
+        quarantineFiles: [],
+        unmet: [],
+        loaderNote: 'the project has no TypeScript loader: … needs tsx',
+        coverage: { statements: 32.4, branches: 50, productFiles: 3, untestedFiles: ['lib/format.js'] },
+        docIssues: [
+          {
+            caseId: 'tc_000000000001',
+            symbol: 'first',
+            file: 'index.js',
+            call: 'first(null)',
+            documented: 'undefined',
+            error: 'TypeError: x',
+          },
+        ],
+      },
+    });
+    assert.deepEqual(verificationLines(r), [
+      'coverage: statements 32.4%, branches 50% over 3 product file(s)',
+      '1 product file(s) have no test at all: lib/format.js',
+      'loader: the project has no TypeScript loader: … needs tsx',
+      'documentation issues: first(null) throws TypeError: x',
+    ]);
+    assert.deepEqual(verificationLines(run('r_2', [])), []);
   });
 });
 

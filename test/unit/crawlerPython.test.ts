@@ -204,7 +204,8 @@ describe('crawler: Python through tree-sitter', () => {
     assert.deepEqual(unit.params, [{ name: 'scale', type: 'float', default: '1.0', optional: true }], 'staticmethod: nothing is bound');
     assert.equal(unit.returns, '"Shape"');
     const label = syms.get('Shape.label')!;
-    assert.deepEqual(label.params, []);
+    assert.equal(label.kind, 'variable', '@property: an attribute, not a method to call');
+    assert.equal(label.params, undefined);
     assert.equal(label.returns, 'str');
     const grow = syms.get('Shape.grow')!;
     assert.equal(grow.async, true);

@@ -255,12 +255,13 @@ describe('CLI endpoint options', () => {
       OPENAI_API_VERSION: '2024-06-01',
       AMTP_HEADERS: '{"X-Title":"env","X-Env":"1"}',
       AMTP_TIMEOUT_SECONDS: '1200',
+      AMTP_DEADLINE_SECONDS: '900',
       AMTP_MAX_OUTPUT_TOKENS: '8000',
       AMTP_STRUCTURED_OUTPUT: '0',
     };
     const s = endpointSettings(
       'azure',
-      values(['--azure-endpoint', 'https://flag.openai.azure.com', '--header', 'X-Title: flag', '--timeout', '30']),
+      values(['--azure-endpoint', 'https://flag.openai.azure.com', '--header', 'X-Title: flag', '--timeout', '30', '--deadline', '45']),
       env,
     );
     assert.deepEqual(s, {
@@ -272,6 +273,7 @@ describe('CLI endpoint options', () => {
       azureApiVersion: '2024-06-01',
       headers: { 'X-Title': 'flag', 'X-Env': '1' },
       timeoutSeconds: 30,
+      deadlineSeconds: 45,
       maxOutputTokens: 8000,
       structuredOutput: false,
     });

@@ -83,6 +83,47 @@ describe('example forms', () => {
     );
   });
 
+  it('prose after a shown value is not part of it: a remark after any value, words after a literal', () => {
+    const snippet = [
+      "isString(1, 'foo', 'bar')   //=> false (extra arguments ignored)",
+      'Model(42) //=> 42 // Proxied by ObjectModel',
+      'exists(k) //=> true if the key exists',
+      'head(list) //=> Just 1 (instance of the Maybe ADT)',
+      "label('a (b)') //=> 'a (b)'",
+      'pair(1, 2) //=> Pair(1, 2)',
+    ].join('\n');
+    assert.deepEqual(
+      one(snippet).map((e) => [e.outcome, e.expected]),
+      [
+        ['value', 'false'],
+        ['value', '42'],
+        ['value', 'true'],
+        ['prints', 'Just 1'],
+        ['value', "'a (b)'"],
+        ['prints', 'Pair(1, 2)'],
+      ],
+    );
+  });
+
+  it('a result that names a literal bound earlier is that literal, however many lines it spans', () => {
+    const ex = one('const output = {\n  a: [1, 2],\n};\ngroup(input);\n// => output\nconst n = f();\ng(1) // => n');
+    assert.deepEqual(
+      ex.map((e) => [e.call, e.outcome, e.expected]),
+      [
+        ['group(input)', 'value', '{\n  a: [1, 2],\n}'],
+        ['g(1)', 'prints', 'n'],
+      ],
+    );
+  });
+
+  it("`//=> EXCEPTION: '…'` documents a throw; `x.toString() //=> 9` is the printed 9", () => {
+    assert.deepEqual(one("Model(0) //=> EXCEPTION: 'Value must be > 0 (got: 0)'\nnew Num(9).toString() //=> 9\nString(true) //=> true"), [
+      { call: 'Model(0)', outcome: 'throws', expected: 'Error', setup: [] },
+      { call: 'new Num(9).toString()', outcome: 'prints', expected: '9', setup: [] },
+      { call: 'String(true)', outcome: 'prints', expected: 'true', setup: [] },
+    ]);
+  });
+
   it('multi-line setup before the call, only the statements the call needs', () => {
     const ex = one("const opts = {\n  sep: '_',\n};\nconst unused = 1;\nconst m = make(opts);\nm.run('a b') // => 'a_b'");
     assert.deepEqual(ex, [

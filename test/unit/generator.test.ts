@@ -56,18 +56,20 @@ describe('generator (offline)', () => {
     for (const c of std.cases) assert.ok(deepIds.has(c.id));
   });
 
-  it('smoke: only export shape and arity, copied project block', () => {
+  it('smoke: one basic call per symbol (its first documented example), copied project block', () => {
     const map = crawlerMap('bytes');
     const cases = generateCases(map, 'smoke');
     assertValid(cases);
     assert.deepEqual(
       cases.cases.map((c) => [c.kind, c.oracle?.call, c.target.arity]),
       [
-        ['smoke', 'bytes', 2],
-        ['smoke', 'bytes.format', 2],
-        ['smoke', 'bytes.parse', 1],
+        ['example', 'bytes(1024)', 2],
+        ['example', 'bytes.format(1024)', 2],
+        ['example', "bytes.parse('1KB')", 1],
       ],
     );
+    // Standard plans more than one example per symbol; smoke keeps only the first of each.
+    assert.ok(generateCases(map, 'standard').cases.filter((c) => c.kind === 'example').length > cases.cases.length);
     assert.equal(cases.project.module_system, 'cjs');
     assert.equal(cases.project.test_setup.framework, 'mocha');
     assert.equal(cases.project.language, 'javascript');

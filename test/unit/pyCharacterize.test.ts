@@ -185,11 +185,11 @@ describe('Python characterization results', () => {
   it('output that differs between two runs (time.time, random.random) is discarded', async () => {
     const m = await characterizePythonModule(MOD, ROOT, [{ path: ['stamp'], arity: 1, signature: 'stamp(label: str) -> str' }], {
       limits: LIMITS,
-      maxPerTarget: 5,
       python,
     });
     assert.equal(m.cases.length, 0);
-    assert.equal(m.unstable, 5);
+    assert.equal(m.stable, 0);
+    assert.ok(m.unstable > 5, `${m.unstable} sequences that drew from random`);
   });
 
   it('a result drawn from the random module is unstable even when both runs happen to agree (a coin toss does half the time)', async () => {
@@ -197,37 +197,47 @@ describe('Python characterization results', () => {
       limits: LIMITS,
       python,
     });
-    assert.deepEqual([m.stable, m.unstable, m.unusable], [0, 1, 0]);
+    assert.deepEqual([m.stable, m.cases.length], [0, 0]);
+    assert.ok(m.unstable > 0);
   });
 
-  it('output that depends on the calls before it (module state) is discarded: the second run goes in reverse order', async () => {
+  it('output that depends on the calls before it (module state) is discarded: each kept sequence is replayed twice in a row', async () => {
     const m = await characterizePythonModule(MOD, ROOT, [{ path: ['remember'], arity: 1, signature: 'remember(item: str) -> int' }], {
       limits: LIMITS,
-      maxPerTarget: 6,
       python,
     });
-    assert.deepEqual([m.stable, m.unstable, m.cases.length], [0, 6, 0]);
+    assert.deepEqual([m.stable, m.cases.length], [0, 0]);
+    assert.ok(m.unstable >= 1);
   });
 
-  it('keeps one call per branch, errors by type and message, inputs from the hints and the source literals', async () => {
+  it('keeps one sequence per branch and one per raised exception; inputs from the hints and the literals in the source (and their neighbours)', async () => {
     const m = await characterizePythonModule(
       MOD,
       ROOT,
       [
-        {
-          path: ['grade'],
-          arity: 1,
-          signature: 'grade(score: int) -> str',
-          source: 'if score >= 90: ... if score >= 75: ... if score >= 50:',
-        },
+        { path: ['grade'], arity: 1 },
+        { path: ['check'], arity: 1 },
       ],
       { limits: LIMITS, python },
     );
-    const pinned = m.cases.map((c) => (c.oracle.kind === 'throws' ? `${c.oracle.errorName}: ${c.oracle.message}` : c.oracle.value)).sort();
-    assert.deepEqual(pinned, ['A', 'B', 'C', 'F', 'ValueError: score must not be negative: -1']);
-    assert.ok(m.stable > 10, `${m.stable} stable calls before selection`);
+    const pinned = m.cases
+      .map(
+        (c) => `${c.path[0]} ${c.oracle.kind === 'throws' ? `${c.oracle.errorName}: ${c.oracle.message}` : JSON.stringify(c.oracle.value)}`,
+      )
+      .map((p) => p.replace(/-\d+$/, '-N').replace(/^check \d+$/, 'check N'))
+      .sort();
+    // 101 is not written in check's source: it is the neighbour of its literal 100
+    assert.deepEqual(pinned, [
+      'check N',
+      'check pychar.basics.TooBig: too big: 101',
+      'grade "A"',
+      'grade "B"',
+      'grade "C"',
+      'grade "F"',
+      'grade ValueError: score must not be negative: -N',
+    ]);
     assert.equal(m.unstable, 0);
-    assert.equal(new Set(m.cases.flatMap((c) => c.lines)).size, m.lines, 'the kept calls cover every line the stable calls cover');
+    assert.equal(new Set(m.cases.flatMap((c) => c.lines)).size, m.lines, 'the kept sequences cover every line the stable ones cover');
   });
 
   it('hints become input kinds; only the required positional parameters are passed', () => {
@@ -265,7 +275,7 @@ describe('Python characterization results', () => {
 
   it('a failing Python characterization test is never called a possible bug', () => {
     const c: CharCase = { id: 'grade#0', path: ['grade'], args: [95], oracle: { kind: 'equals', value: 'A' }, lines: [], spans: [] };
-    const tc = pyCharToTestCase(c, 'pychar/basics.py');
+    const tc = pyCharToTestCase(c, 'pychar/basics.py')!;
     assert.ok(tc.title.startsWith(CHAR_PREFIX));
     assert.equal(tc.title, `${CHAR_PREFIX}grade(95) returns the observed value`);
     assert.equal(tc.priority, 'P2');
@@ -309,8 +319,8 @@ describe('Python characterization results', () => {
       );
       assert.equal(readdirSync(join(dir, 'pychar')).includes('__pycache__'), false, 'characterizing wrote no .pyc into the project');
       const oracles = m.cases.map((c) => c.oracle);
-      assert.ok(oracles.some((o) => o.kind === 'throws' && o.errorName === 'ZeroDivisionError' && o.message === 'division by zero'));
-      assert.ok(oracles.some((o) => o.kind === 'throws' && o.errorName === 'ValueError' && o.message === "no separator in ''"));
+      assert.ok(oracles.some((o) => o.kind === 'throws' && o.errorName === 'ZeroDivisionError' && /division by zero$/.test(o.message)));
+      assert.ok(oracles.some((o) => o.kind === 'throws' && o.errorName === 'ValueError' && /^no separator in '.*'$/.test(o.message)));
       assert.ok(oracles.some((o) => o.kind === 'deep_equals' && JSON.stringify(o.value) === '{"$":"obj","v":{"count":0}}'));
       const pinned = m.cases.map(
         (c) => `${c.path[0]} ${JSON.stringify(c.oracle.kind === 'throws' ? [c.oracle.errorName, c.oracle.message] : c.oracle.value)}`,
@@ -321,11 +331,11 @@ describe('Python characterization results', () => {
         'special {"$":"bytes","v":"006127"}',
         'special {"$":"big","v":"1180591620717411303424"}',
         'special {"$":"tuple","v":[{"$":"num","v":"-Infinity"},{"$":"num","v":"-0"}]}',
-        'special {"$":"obj","v":{"kind":"","n":[1,2.5]}}',
-        'check ["pychar.basics.TooBig","too big: 9007199254740991"]',
-        'load ["json.decoder.JSONDecodeError","Expecting value: line 1 column 1 (char 0)"]',
+        'check ["pychar.basics.TooBig","too big: 101"]',
+        'countdown ["ValueError","too long: 101"]',
       ])
         assert.ok(pinned.includes(want), `${want} in\n${pinned.join('\n')}`);
+      assert.ok(pinned.some((p) => p.startsWith('load ["json.decoder.JSONDecodeError",')));
       const plan: TestCases = {
         schema_version: '1',
         depth_level: 'standard',
@@ -336,7 +346,7 @@ describe('Python characterization results', () => {
           typescript: false,
           test_setup: { framework: 'pytest', test_dirs: ['tests'], config_files: [] },
         },
-        cases: m.cases.map((c) => pyCharToTestCase(c, 'pychar/basics.py')),
+        cases: m.cases.map((c) => pyCharToTestCase(c, 'pychar/basics.py')!),
       } as TestCases;
       const valid = validate('test-cases', plan);
       assert.ok(valid.ok, JSON.stringify(valid));
@@ -348,14 +358,14 @@ describe('Python characterization results', () => {
       assert.match(file.content, /with pytest\.raises\(ZeroDivisionError\) as excinfo:\n\s+mod\.ratio\(/);
       assert.match(
         file.content,
-        /with pytest\.raises\(mod\.TooBig\) as excinfo:\n\s+mod\.check\(9007199254740991\)\n\s+actual = str\(excinfo\.value\)\n\s+assert actual == "too big: 9007199254740991"/,
+        /with pytest\.raises\(mod\.TooBig\) as excinfo:\n\s+mod\.check\(101\)\n\s+actual = str\(excinfo\.value\)\n\s+assert actual == "too big: 101"/,
       );
       assert.match(file.content, /actual = mod\.special\("nan"\)\n\s+assert math\.isnan\(actual\)/);
-      assert.match(file.content, /actual = list\(mod\.countdown\(1\)\)\n\s+assert actual == \[1\]/);
+      assert.match(file.content, /actual = list\(mod\.countdown\((\d+)\)\)\n\s+assert actual == \[\1, /);
       // a generator raises only once iterated: the test iterates inside pytest.raises
       assert.match(
         file.content,
-        /with pytest\.raises\(ValueError\) as excinfo:\n\s+list\(mod\.countdown\(9007199254740991\)\)\n\s+actual = str\(excinfo\.value\)\n\s+assert actual == "too long: 9007199254740991"/,
+        /with pytest\.raises\(ValueError\) as excinfo:\n\s+list\(mod\.countdown\(101\)\)\n\s+actual = str\(excinfo\.value\)\n\s+assert actual == "too long: 101"/,
       );
       mkdirSync(join(dir, dirname(file.path)), { recursive: true });
       writeFileSync(join(dir, file.path), file.content);

@@ -68,8 +68,9 @@ describe('RunStore', () => {
       (e: unknown) => e instanceof StoreCorruptError && /not valid JSON/.test(e.message) && /copy was kept/.test(e.message),
     );
     assert.equal(await fsp.readFile(file, 'utf8'), text.slice(0, text.length / 2), 'left as it is');
-    const backups = (await fsp.readdir(path.join(ws, '.amtp/runs'))).filter((n) => n.includes('.corrupt-'));
-    assert.equal(backups.length, 1);
+    await assert.rejects(store.getRun('r_2'), StoreCorruptError);
+    const backups = (await fsp.readdir(path.join(ws, '.amtp/runs'))).filter((n) => n.includes('.corrupt'));
+    assert.deepEqual(backups, ['r_2.json.corrupt'], 'one backup, however many reads');
   });
 
   it('optimistic versioning refuses a stale writer', async () => {

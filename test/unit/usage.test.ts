@@ -9,6 +9,8 @@ import { costOf, priceFor } from '../../server/src/usage/cost';
 import { formatAgentHealth, formatRunHealth, formatRunUsage, formatSeconds, formatUsd } from '../../server/src/core/usageFormat';
 import { refreshUsage, runHealth, runUsage } from '../../server/src/usage/health';
 import { loadPriceTable, parsePriceTable } from '../../server/src/usage/priceTable';
+import { DEFAULT_PRICES, PRICES_AS_OF, runPrices } from '../../server/src/usage/defaultPrices';
+import { testCallsTarget } from '../../server/src/agents/generator/existence';
 
 const act = (agent: ActivityRecord['agent'], over: Partial<ActivityRecord> = {}): ActivityRecord => ({
   agent,
@@ -197,5 +199,59 @@ describe('price table', () => {
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('usage that adds up: repairs, rounds, the dated default price table, smoke tests that call their target', () => {
+  const u = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, cachedTokens: 0, requests: 1 });
+
+  it("the verifier's repair and round sessions count in the totals, the request count and the cost", () => {
+    const r = run([act('engineer', { usage: u(1000, 100), model: 'gpt-4o-mini' })], {
+      params: {
+        ...run([]).params,
+        models: { crawler: 'gpt-4o-mini', generator: 'gpt-4o-mini', engineer: 'gpt-4o-mini' },
+        ...runPrices('openai', undefined),
+      },
+      verification: {
+        status: 'done',
+        runs: 3,
+        executions: 9,
+        filters: [],
+        results: [],
+        repairs: [],
+        quarantineFiles: [],
+        unmet: [],
+        pids: [],
+        writes: [],
+        usage: { repair: u(2000, 200), rounds: addUsage(u(3000, 300), u(1000, 100)) },
+      },
+    });
+    const usage = runUsage(r);
+    assert.deepEqual(usage.total, { promptTokens: 7000, completionTokens: 700, cachedTokens: 0, requests: 4 });
+    assert.deepEqual(usage.byAgent.repair, u(2000, 200));
+    assert.equal(usage.byAgent.rounds.requests, 2);
+    // gpt-4o-mini: $0.15 in, $0.60 out per million tokens
+    assert.equal(usage.costUsd, (7000 * 0.15 + 700 * 0.6) / 1e6);
+    assert.equal(usage.pricesAsOf, PRICES_AS_OF);
+    assert.match(formatRunUsage(usage), /in 4 requests · \$0\.0015 \(list prices of 2025-08-07; --price-table to use yours\)$/);
+  });
+
+  it('the default table applies to hosted endpoints only; a given table replaces it', () => {
+    assert.deepEqual(runPrices('offline', undefined), {});
+    assert.deepEqual(runPrices('vscode-lm', undefined), {});
+    assert.equal(runPrices('azure', undefined).pricesAsOf, PRICES_AS_OF);
+    const mine = { m: { input: 1, output: 2 } };
+    assert.deepEqual(runPrices('openai', mine), { prices: mine });
+    for (const [model, row] of Object.entries(DEFAULT_PRICES))
+      assert.deepEqual(parsePriceTable({ [model]: row }, 'default'), { [model]: row });
+  });
+
+  it('a smoke test that calls its target and asserts on it is a behaviour check, not an existence check', () => {
+    assert.equal(testCallsTarget("it('tc_1: sum exists', () => {\n  expect(sum([1, 2])).toBe(3);\n});", 'sum'), true);
+    assert.equal(testCallsTarget("it('tc_1: sum(1) exists', () => {\n  expect(typeof sum).toBe('function');\n});", 'sum'), false);
+    assert.equal(testCallsTarget("it('tc_1: arity', () => {\n  assert.equal(sum.length, 1);\n});", 'sum'), false);
+    assert.equal(testCallsTarget('def test_tc_1_clamp():\n    assert callable(clamp)\n', 'clamp'), false);
+    assert.equal(testCallsTarget('def test_tc_1_clamp():\n    assert clamp(5, 0, 3) == 3\n', 'clamp'), true);
+    assert.equal(testCallsTarget("it('tc_1', () => { const s = new Stack(); expect(s.push(1)).toBe(1); });", 'Stack.push'), true);
   });
 });

@@ -172,6 +172,47 @@ describe('verdicts: possible bug only for the case’s own documented call and v
     assert.equal(fail({ message: M['node-test tc_cccccccccccc: ref'] }).kind, 'test_wrong');
   });
 
+  it('the documented call throws where the docs show a value: a documentation issue with the error, never a possible bug', () => {
+    // As mocha reported dlv@1.1.3's README call `delve(obj, undefined, 'foo') === 'foo'`.
+    const c = fail({
+      framework: 'mocha',
+      message: "TypeError: Cannot read properties of undefined (reading 'split')\n    at module.exports (dist/dlv.js:1:44)",
+    });
+    assert.equal(c.kind, 'doc_issue');
+    assert.deepEqual(c.docIssue, {
+      symbol: 'pad',
+      file: 'index.js',
+      call: "pad('7', 3)",
+      documented: "'007'",
+      error: "TypeError: Cannot read properties of undefined (reading 'split')",
+      where: 'readme README.md:3',
+    });
+    assert.match(c.reason, /^documentation issue in pad \(index\.js\): documented pad\('7', 3\) → "'007'"/);
+  });
+
+  it("the same text across types ('9' against 9) is not a possible bug", () => {
+    const nine: TestCase = { ...documented, oracle: { kind: 'equals', language: 'javascript', call: "pad('7', 3)", expected: '9' } };
+    const c = fail({
+      testCase: nine,
+      testText: body('9'),
+      message: "Expected values to be strictly equal:\n\n'9' !== 9\n\nexpected: 9\nactual: '9'",
+    });
+    assert.equal(c.kind, 'test_wrong');
+    assert.match(c.reason, /compares across types/);
+    // @eluvio/elv-js-helpers@3.2.3: `PersonNameModel({first: 'A'}) //=> {first: 'A'} // proxied by ObjectModel`.
+    const obj: TestCase = {
+      ...documented,
+      oracle: { kind: 'deep_equals', language: 'javascript', call: "pad('7', 3)", expected: "{first: 'A'}" },
+    };
+    const inst = fail({
+      testCase: obj,
+      testText: `it('${A}: pad', () => {\n  assert.deepStrictEqual(pad('7', 3), {first: 'A'});\n});`,
+      message: "Expected values to be strictly deep-equal:\n+ actual - expected\n\n+ PersonName {\n- {\n    first: 'A'\n  }",
+    });
+    assert.equal(inst.kind, 'test_wrong', inst.reason);
+    assert.match(inst.reason, /compares across types/);
+  });
+
   it('characterization cases, undocumented evidence, another call, or no case: the test is wrong', () => {
     assert.match(fail({ testCase: { ...documented, priority: 'P3', rationale: 'pins current behaviour' } }).reason, /characterization/);
     assert.match(fail({ testCase: { ...documented, evidence: { source: 'llm' } } }).reason, /not a documented result/);

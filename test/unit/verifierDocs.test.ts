@@ -30,7 +30,7 @@ describe('docs/verifier.md: only what exists', () => {
   it('every CLI flag in the settings table is a flag of amtp generate', () => {
     const flags = new Set(flagsOf('generate').map((f) => `--${f}`));
     const named = settingsRows().flatMap((r) => [...r[1].matchAll(/--[a-z-]+/g)].map((m) => m[0]));
-    assert.deepEqual(named, ['--verify', '--no-verify', '--runs', '--test-timeout']);
+    assert.deepEqual(named, ['--verify', '--no-verify', '--runs', '--test-timeout', '--rounds', '--round-tokens']);
     for (const f of named) assert.ok(flags.has(f), `${f} is not a flag of generate`);
   });
 
@@ -48,6 +48,8 @@ describe('docs/verifier.md: only what exists', () => {
     assert.equal(byWhat.get('limit of one runner invocation'), `${DEFAULT_VERIFY.timeoutSeconds} s`);
     assert.match(byWhat.get('repair sessions per failing test')!, new RegExp(`^${DEFAULT_VERIFY.repairAttempts} `));
     assert.match(byWhat.get('per-test coverage measurement')!, new RegExp(`up to ${DEFAULT_VERIFY.maxCoverageRuns} tests`));
+    assert.match(byWhat.get('coverage rounds after verification')!, new RegExp(`^${DEFAULT_VERIFY.rounds} `));
+    assert.equal(byWhat.get('prompt tokens all rounds share'), String(DEFAULT_VERIFY.roundTokens));
   });
 
   it('every source file it cites exists', () => {

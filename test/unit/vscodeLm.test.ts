@@ -2,7 +2,7 @@
 // server side, and the client side (client/src/model/lmChat.ts) against a fake vscode.lm.
 import { strict as assert } from 'node:assert';
 import { CancelledError } from '../../server/src/core/errors';
-import { LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from '../../server/src/llm/errors';
+import { LlmConfigError, MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from '../../server/src/llm/errors';
 import type { ChatRequest } from '../../server/src/llm/provider';
 import { pickModel, VscodeLmProvider } from '../../server/src/llm/vscodeLmProvider';
 import type * as P from '../../server/src/protocol';
@@ -151,7 +151,9 @@ const chatParams = (over: Partial<P.LmChatParams> = {}): P.LmChatParams => ({
   ],
   justification: 'because',
   idleTimeoutMs: 1000,
+  deadlineMs: 60_000,
   maxOutputTokens: 4096,
+  maxReplyBytes: 28_672,
   ...over,
 });
 
@@ -193,6 +195,33 @@ describe('vscode-lm: client side (lmChat against a fake vscode.lm)', () => {
     assert.equal(steady.content, '{"a":1}');
     const stalled = await lmHandlers(fakeApi({ fragments: ['{"a"', ':1}'], hangAfter: 1 }).api).chat(chatParams({ idleTimeoutMs: 100 }));
     assert.deepEqual(stalled, { error: { kind: 'Timeout', message: 'no text from m-2 for 0.1 s' } });
+  });
+
+  it('a stream that goes on past maxReplyBytes is cut (cut: true); one that trickles past the deadline is given up', async () => {
+    const long = await lmHandlers(fakeApi({ fragments: Array.from({ length: 50 }, () => 'x'.repeat(100)) }).api).chat(
+      chatParams({ maxReplyBytes: 1000 }),
+    );
+    assert.deepEqual([long.cut, long.content?.length], [true, 1100]);
+    const trickle = await lmHandlers(fakeApi({ fragments: Array.from({ length: 100 }, () => ' '), delayMs: 20 }).api).chat(
+      chatParams({ idleTimeoutMs: 1000, deadlineMs: 150 }),
+    );
+    assert.deepEqual(trickle, { error: { kind: 'Timeout', message: 'no complete reply from m-2 within the total deadline of 0.15 s' } });
+  });
+
+  it('the server side: a cut reply is OutputTruncated, or MalformedLlmOutput over the 4 MiB cap', async () => {
+    const answers: P.LmChatResult[] = [
+      { content: 'x'.repeat(30_000), cut: true },
+      { content: 'x'.repeat(4 * 1024 * 1024 + 1), cut: true },
+    ];
+    const p = new VscodeLmProvider({ models: async () => MODELS, chat: async () => answers.shift()! });
+    await assert.rejects(
+      p.openSession('crawler').complete(req('auto')),
+      (e: unknown) => e instanceof OutputTruncated && /cut after 30000 bytes/.test(e.message),
+    );
+    await assert.rejects(
+      p.openSession('crawler').complete(req('auto')),
+      (e: unknown) => e instanceof MalformedLlmOutput && /byte cap/.test(e.message),
+    );
   });
 
   it('the server cancelling the request cancels the model request', async () => {

@@ -54,41 +54,69 @@ async function chat(
   if (!model) return { error: { kind: 'NotFound', message: `no language model with id ${p.model}` } };
   const cts = api.cancellation();
   serverToken?.onCancellationRequested(() => cts.cancel());
-  // The timeout counts idle time: it restarts with every text fragment.
-  let idle = false;
+  // Two clocks: the idle one restarts with every text fragment, the total deadline does not.
+  let stopped: 'idle' | 'deadline' | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = (why: 'idle' | 'deadline') => {
+    stopped ??= why;
+    cts.cancel();
+  };
+  const deadline = setTimeout(() => stop('deadline'), p.deadlineMs);
   const touch = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      idle = true;
-      cts.cancel();
-    }, p.idleTimeoutMs);
+    timer = setTimeout(() => stop('idle'), p.idleTimeoutMs);
   };
+  const timedOut = (): P.LmChatResult => ({
+    error: {
+      kind: 'Timeout',
+      message:
+        stopped === 'deadline'
+          ? `no complete reply from ${model.id} within the total deadline of ${p.deadlineMs / 1000} s`
+          : `no text from ${model.id} for ${p.idleTimeoutMs / 1000} s`,
+    },
+  });
   try {
     touch();
     // The system prompt goes first as a user message: the stable API has no system role.
     const messages = p.messages.map((m) => api.userMessage(m.content));
     const response = await model.sendRequest(messages, { justification: p.justification }, cts.token);
-    let text = '';
-    for await (const fragment of response.text) {
-      touch();
-      text += fragment;
-      if (cts.token.isCancellationRequested) break;
-    }
-    if (idle) return { error: { kind: 'Timeout', message: `no text from ${model.id} for ${p.idleTimeoutMs / 1000} s` } };
-    if (cts.token.isCancellationRequested) return { error: { kind: 'Cancelled', message: 'cancelled' } };
+    const read = await readBounded(response.text, p.maxReplyBytes, touch, cts.token);
+    if (stopped) return timedOut();
+    if (read.cut)
+      cts.cancel(); // the model may still be writing: it is not read further
+    else if (cts.token.isCancellationRequested) return { error: { kind: 'Cancelled', message: 'cancelled' } };
     clearTimeout(timer);
-    return { content: text, model: model.id, ...(await countUsage(model, p, text, log)) };
+    return { content: read.text, model: model.id, ...(read.cut ? { cut: true } : {}), ...(await countUsage(model, p, read.text, log)) };
   } catch (e) {
-    if (idle) return { error: { kind: 'Timeout', message: `no text from ${model.id} for ${p.idleTimeoutMs / 1000} s` } };
+    if (stopped) return timedOut();
     if (cts.token.isCancellationRequested) return { error: { kind: 'Cancelled', message: 'cancelled' } };
     const code = api.errorCode(e);
     const message = e instanceof Error ? e.message : String(e);
     return { error: { kind: code && KNOWN.has(code) ? (code as 'NoPermissions' | 'Blocked' | 'NotFound') : 'Other', message } };
   } finally {
     clearTimeout(timer);
+    clearTimeout(deadline);
     cts.dispose();
   }
+}
+
+/** The reply's text up to `maxBytes` (UTF-8): reading stops past it, or when the request is cancelled. */
+async function readBounded(
+  fragments: AsyncIterable<string>,
+  maxBytes: number,
+  touch: () => void,
+  token: TokenLike,
+): Promise<{ text: string; cut: boolean }> {
+  let text = '';
+  let bytes = 0;
+  for await (const fragment of fragments) {
+    touch();
+    text += fragment;
+    bytes += Buffer.byteLength(fragment, 'utf8');
+    if (bytes > maxBytes) return { text, cut: true };
+    if (token.isCancellationRequested) break;
+  }
+  return { text, cut: false };
 }
 
 /** vscode.lm reports no usage; the model's own tokenizer counts what was sent and received. */

@@ -168,3 +168,22 @@ export const PINNED_NOTE =
 export function caseIcon(c: P.CaseView, statusIcon: string): string {
   return c.pinned && (c.status === 'planned' || c.status === 'written' || c.status === 'passing') ? 'pinned' : statusIcon;
 }
+
+/** What the verifier found, for the run's tooltip: coverage over the package's product files, untested files, the loader note, documentation issues. */
+export function verificationLines(run: P.RunView): string[] {
+  const v = run.verification;
+  if (!v) return [];
+  const lines: string[] = [];
+  const c = v.coverage;
+  if (c?.statements !== undefined)
+    lines.push(
+      `coverage: statements ${c.statements}%${c.branches !== undefined ? `, branches ${c.branches}%` : ''}${c.productFiles ? ` over ${c.productFiles} product file(s)` : ''}`,
+    );
+  if (c?.untestedFiles?.length)
+    lines.push(
+      `${c.untestedFiles.length} product file(s) have no test at all: ${c.untestedFiles.slice(0, 5).join(', ')}${c.untestedFiles.length > 5 ? ', …' : ''}`,
+    );
+  if (v.loaderNote) lines.push(`loader: ${v.loaderNote}`);
+  if (v.docIssues?.length) lines.push(`documentation issues: ${v.docIssues.map((d) => `${d.call} throws ${d.error}`).join('; ')}`);
+  return lines;
+}

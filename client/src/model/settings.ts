@@ -102,6 +102,8 @@ function readEndpoint(get: ConfigGetter, s: P.ServerSettings): void {
   }
   const timeout = num(get('modelTimeoutSeconds'));
   if (timeout !== undefined && timeout > 0) s.modelTimeoutSeconds = timeout;
+  const deadline = num(get('modelDeadlineSeconds'));
+  if (deadline !== undefined && deadline > 0) s.modelDeadlineSeconds = deadline;
   const bound = positiveInt(get('maxOutputTokens'));
   if (bound !== undefined) s.maxOutputTokens = bound;
   if (get('structuredOutput') === false) s.structuredOutput = false;

@@ -29,7 +29,11 @@ export function createProvider(s: ProviderSettings): LlmProvider {
         throw new LlmConfigError(
           'the vscode-lm provider uses the models of VS Code (vscode.lm) and works only inside the VS Code extension; in a terminal use openai, azure or offline',
         );
-      return new VscodeLmProvider(lm, { timeoutSeconds: s.timeoutSeconds, maxOutputTokens: s.maxOutputTokens });
+      return new VscodeLmProvider(lm, {
+        timeoutSeconds: s.timeoutSeconds,
+        deadlineSeconds: s.deadlineSeconds,
+        maxOutputTokens: s.maxOutputTokens,
+      });
     default:
       throw new LlmConfigError(`unknown provider "${s.provider}": use one of ${PROVIDERS.join(', ')}`);
   }

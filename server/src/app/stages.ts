@@ -5,6 +5,7 @@ import { BATCHINGS } from '../agents/batchings';
 import { characterizeStage } from '../characterize/stage';
 import { branchStage } from '../git/stage';
 import { batchedAgentStage } from '../pipeline/batchStage';
+import { emptyPlanStage } from '../pipeline/emptyPlan';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
 import { verifyStage } from '../verifier/stage';
@@ -14,6 +15,7 @@ export function standardStages(): Stage[] {
   return [
     batchedAgentStage('crawler', BATCHINGS.crawler),
     batchedAgentStage('generator', BATCHINGS.generator),
+    emptyPlanStage,
     characterizeStage,
     batchedAgentStage('engineer', BATCHINGS.engineer),
     writeStage(mergeTestFile),

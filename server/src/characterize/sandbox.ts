@@ -1,5 +1,6 @@
 // Runs calls into one workspace module in a child (the Python characterizer's, python/sandbox.ts)
-// under the rules in docs/characterization.md: a temporary HOME and cwd, an env without secrets, and a
+// under the rules in docs/characterization.md: a temporary HOME and cwd, an env without secrets
+// (util/childEnv.ts), no network but loopback (the confinement of frameworks/run/confine.ts), and a
 // per-call timeout after which the whole process group is killed (as server/src/frameworks/runner.ts
 // `exec` does) and the remaining calls go to a fresh child.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,10 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assetPath, killGroup, scrubbedEnv } from '../search/sandboxEnv';
+import { confined } from '../frameworks/run/confine';
+import { killGroup, SANDBOX_VARS } from '../search/sandboxEnv';
+import { childEnv } from '../util/childEnv';
 import type { Tagged } from './values';
 
-export { assetPath, scrubbedEnv };
+export { SANDBOX_VARS };
 
 export interface SandboxCall {
   id: string;
@@ -87,11 +90,12 @@ export async function oneChild(
   const token = `AMTP-CHAR-${randomUUID()}`;
   const jobFile = join(home, 'job.json');
   writeFileSync(jobFile, JSON.stringify({ ...job, token, calls }));
-  const { command, args } = start(jobFile);
+  const harness = start(jobFile);
+  const c = confined(harness.command, harness.args, SANDBOX_VARS);
   try {
-    const child = spawn(command, args, {
+    const child = spawn(c.command, c.args, {
       cwd: home,
-      env: scrubbedEnv(process.env, home),
+      env: childEnv({ home, set: c.set }),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

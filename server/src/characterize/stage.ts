@@ -9,6 +9,7 @@ import { crashPoint } from '../core/faults';
 import type { CharacterizationRecord, RunRecord } from '../core/run';
 import type { Characterization } from '../contracts/types';
 import { requireValid } from '../contracts/validate';
+import { confinementPhrase, networkConfinement } from '../frameworks/run/confine';
 import { runWideApprovalId } from '../gateway/approvers';
 import type { Stage, StageContext } from '../pipeline/stage';
 import { DEFAULT_SEARCH_BUDGET_SECONDS } from '../search/budget';
@@ -42,7 +43,7 @@ export const characterizeStage: Stage = async (ctx) => {
   if (!jobs.length) return skip('no module to characterize: the plan has no JavaScript, TypeScript or Python module with exports');
   await save((r) => {
     r.stage = 'characterize';
-    r.characterization = fresh({ modules: r.characterization?.modules ?? [] });
+    r.characterization = fresh({ modules: r.characterization?.modules ?? [], confinement: networkConfinement() });
   });
   const started = Date.now();
   const result = await runJobs(ctx, jobs);
@@ -66,7 +67,7 @@ async function runJobs(ctx: StageContext, jobs: StageJob[]) {
   return characterizeApproved(ctx.gateway, deps.workspace, jobs, {
     trusted: () => !deps.canExecute || deps.canExecute(),
     approvalId: runWideApprovalId(runId, 'tests.run'),
-    summary: `Run workspace code: ${n} module(s) in a sandbox to pin what their code does (generated call sequences, characterization tests), then the tests this run writes (one approval covers both)`,
+    summary: `Run workspace code: ${n} module(s) in a sandbox (${confinementPhrase()}) to pin what their code does (generated call sequences, characterization tests), then the tests this run writes (one approval covers both)`,
     signal: deps.signal,
     concurrency: SEARCH_WORKERS,
     skip: new Set(jobs.filter((j) => finished.has(j.module)).map((j) => j.modulePath)),

@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { loadJsParser } from '../agents/crawler/jsParser';
 import type { CrawlerOutput, ModuleCharacterizationDoc, TestCase, TestCases } from '../contracts/types';
+import type { CharRunAccess } from '../pipeline/deps';
 import type { StageContext } from '../pipeline/stage';
 import { CLOCK_FACTOR, DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule } from '../search/budget';
 import { searchModule, type ModuleSearch } from '../search/engine';
@@ -32,10 +33,11 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
   const out: StageJob[] = python.map((j) => ({
     module: j.module,
     modulePath: path.join(root, j.module),
-    run: async (signal) => {
-      const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal });
-      return moduleDoc(j, m);
-    },
+    run: (signal) =>
+      tapped(deps.charRuns, { module: j.module, targets: j.targets }, root, async () => {
+        const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal });
+        return moduleDoc(j, m);
+      }),
   }));
   const search = searchJobs(plan, map);
   if (!search.length) return out;
@@ -52,7 +54,9 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
     out.push({
       module: j.module,
       modulePath,
-      run: async (signal) => {
+      run: (signal) => tapped(deps.charRuns, { module: j.module, targets: { search: runs[i] } }, root, () => searchOne(signal)),
+    });
+    const searchOne = async (signal?: AbortSignal): Promise<ModuleCharacterizationDoc> => {
         let m: ModuleSearch;
         try {
           m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline });
@@ -78,10 +82,19 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
             ...(m.cutByClock ? { cut_by_clock: true } : {}),
           },
         };
-      },
-    });
+    };
   });
   return out;
+}
+
+/** The module's run through the recording's tap, or the replay's answer, when there is one (server/src/record/charTap.ts). */
+function tapped(
+  access: CharRunAccess | undefined,
+  key: { module: string; targets: unknown },
+  root: string,
+  exec: () => Promise<ModuleCharacterizationDoc>,
+): Promise<ModuleCharacterizationDoc> {
+  return access ? access.run(key, root, exec) : exec();
 }
 
 function failedDoc(module: string, runs: number, e: unknown): ModuleCharacterizationDoc {
@@ -107,7 +120,7 @@ export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharac
     const reach = job.reach.get(c.path.join('.'));
     if (!reach) continue;
     const tc = pyCharToTestCase(c, job.module);
-    if (seen.has(tc.id)) continue;
+    if (!tc || seen.has(tc.id)) continue;
     seen.add(tc.id);
     cases.push(tc);
     reach.replaces.forEach((id) => replaces.add(id));

@@ -61,12 +61,20 @@ export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
     const file = normalizePath(mod.file.path);
     if (!planned.has(file) || mod.language !== 'python') continue; // a module the generator left out (a config, a script) is never run
     const job: CharJob = { module: file, language: mod.language, targets: [], reach: new Map() };
-    for (const symbol of mod.runtime.filter((s) => s.kind === 'function')) {
+    // Python classes too: call sequences construct them and call their methods (python/sequence.ts).
+    const python = mod.language === 'python';
+    for (const symbol of mod.runtime.filter((s) => s.kind === 'function' || (python && s.kind === 'class' && !s.name.includes('.')))) {
       const { binding, access } = bindingFor(mod, symbol);
       const path = exportPath(binding, access);
       const target = targetOf(mod, symbol);
-      const cases = casesOf(file, target.symbol);
-      if (!path || job.reach.has(path.join('.')) || !cases.every(isExistenceOnly)) continue;
+      const cases =
+        symbol.kind === 'class'
+          ? plan.cases.filter((c) => normalizePath(c.target.file) === file && c.target.symbol.split('.')[0] === target.symbol)
+          : casesOf(file, target.symbol);
+      // A class whose doctests document some methods still gets sequences for the rest: only its
+      // existence checks are replaced. A function with a documented result is not run.
+      const undocumented = symbol.kind === 'class' ? cases.some(isExistenceOnly) || !cases.length : cases.every(isExistenceOnly);
+      if (!path || job.reach.has(path.join('.')) || !undocumented) continue;
       const info = symbolInfo(map, mod.file.path, symbol.name);
       job.targets.push({
         path,
@@ -76,7 +84,7 @@ export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
         source: info.source,
         examples: exampleArgs(symbol.name, symbol.examples ?? [], mod.language === 'python' ? 'python' : 'javascript'),
       });
-      job.reach.set(path.join('.'), { target, access, bindings: [binding], replaces: cases.map((c) => c.id) });
+      job.reach.set(path.join('.'), { target, access, bindings: [binding], replaces: cases.filter(isExistenceOnly).map((c) => c.id) });
     }
     if (job.targets.length) jobs.push(job);
   }

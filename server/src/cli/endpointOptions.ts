@@ -64,6 +64,7 @@ export function endpointSettings(provider: string, v: FlagValues, env: Env): Pro
     azureApiVersion: v['azure-api-version'] ?? nonEmpty(env.AZURE_OPENAI_API_VERSION) ?? nonEmpty(env.OPENAI_API_VERSION),
     headers: { ...envHeaders(env.AMTP_HEADERS), ...headerFlags(v.header) },
     timeoutSeconds: positive(v.timeout, '--timeout', false) ?? positive(env.AMTP_TIMEOUT_SECONDS, 'AMTP_TIMEOUT_SECONDS', false),
+    deadlineSeconds: positive(v.deadline, '--deadline', false) ?? positive(env.AMTP_DEADLINE_SECONDS, 'AMTP_DEADLINE_SECONDS', false),
     maxOutputTokens:
       positive(v['max-output-tokens'], '--max-output-tokens', true) ?? positive(env.AMTP_MAX_OUTPUT_TOKENS, 'AMTP_MAX_OUTPUT_TOKENS', true),
     ...(structured === false ? { structuredOutput: false } : {}),

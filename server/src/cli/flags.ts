@@ -27,6 +27,7 @@ const integer = (v: string) => (/^-?\d+$/.test(v) ? undefined : `must be an inte
 const positive = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : `must be a positive integer (got "${v}")`);
 const finite = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? undefined : `must be a number (got "${v}")`);
 
+const wholeNumber = (v: string) => (/^\d+$/.test(v) ? undefined : `must be a whole number, 0 or more (got "${v}")`);
 const positiveNumber = (v: string) => (Number(v) > 0 ? undefined : `must be a positive number (got "${v}")`);
 // The value may be a secret: never echoed.
 const headerCheck = (v: string) =>
@@ -120,6 +121,13 @@ export const FLAGS = {
     commands: ENDPOINT_FLAGS,
     check: positiveNumber,
   },
+  deadline: {
+    type: 'string',
+    value: 'SECONDS',
+    help: 'give a model request up after this many seconds in all, however it streams (default AMTP_DEADLINE_SECONDS, else the --timeout plus one second for every 4 tokens of --max-output-tokens: 1624 s by default)',
+    commands: ENDPOINT_FLAGS,
+    check: positiveNumber,
+  },
   header: {
     type: 'string',
     multiple: true,
@@ -180,6 +188,20 @@ export const FLAGS = {
     type: 'string',
     value: 'N',
     help: 'a test is kept only if it passes N runs in a row (default 3)',
+    commands: ['generate'],
+    check: positive,
+  },
+  rounds: {
+    type: 'string',
+    value: 'N',
+    help: 'coverage rounds after verification: the engineer gets the code the kept tests leave uncovered and new tests that cover more stay (default 2; 0: none)',
+    commands: ['generate'],
+    check: wholeNumber,
+  },
+  'round-tokens': {
+    type: 'string',
+    value: 'N',
+    help: 'the prompt tokens all coverage rounds may spend together (default 50000)',
     commands: ['generate'],
     check: positive,
   },

@@ -14,6 +14,8 @@ import { NO_ELICITATION } from '../mcp/elicitApprover';
 import { startRun } from '../pipeline/orchestrator';
 import { resolveScope } from '../app/scope';
 import { errorMessage } from '../core/errors';
+import { ignoredRunsNote, type IgnoredRuns } from '../pipeline/runRecords';
+import { sealApproval } from '../pipeline/ownership';
 import { RunStore } from '../pipeline/store';
 import { summarize } from '../pipeline/summary';
 import { runPolicy } from '../app/policy';
@@ -69,7 +71,7 @@ async function generate(s: McpRunSettings, input: GenerateInput, ctx: ToolCallCo
   });
   const run = await startRun(deps, params);
   const summary = await summarize(run, deps.store);
-  const text = [summaryText(summary), ...refusals(run.approvals)].join('\n');
+  const text = [summaryText(summary), ...refusals(run.approvals), ...ignoredNote((await deps.store.scanRuns()).ignored)].join('\n');
   return { text, structured: { ...summary }, isError: run.status === 'failed' };
 }
 
@@ -79,9 +81,27 @@ function refusals(approvals: ApprovalRecord[]): string[] {
   return refused.length ? ['', `Not done (${refused.map((a) => `${a.tool} ${a.target ?? ''}`.trim()).join('; ')}): ${NO_ELICITATION}`] : [];
 }
 
+/** Run records the tools left aside (a repository's, or unreadable): one line for the calling model. */
+function ignoredNote(ignored: IgnoredRuns): string[] {
+  const note = ignoredRunsNote(ignored);
+  return note ? ['', note] : [];
+}
+
 async function runTestsOnce(s: McpRunSettings, input: RunTestsInput, ctx: ToolCallContext): Promise<ToolOutput> {
   const store = new RunStore(s.workspace);
-  const chosen = await chooseTests(s, input, store);
+  const scan = await store.scanRuns();
+  const out = await chooseAndRun(s, input, ctx, store, scan.runs);
+  return { ...out, text: [out.text, ...ignoredNote(scan.ignored)].join('\n') };
+}
+
+async function chooseAndRun(
+  s: McpRunSettings,
+  input: RunTestsInput,
+  ctx: ToolCallContext,
+  store: RunStore,
+  runs: RunRecord[],
+): Promise<ToolOutput> {
+  const chosen = await chooseTests(s, input, store, runs);
   if (!('plan' in chosen)) return chosen;
   const { run, plan, files, timeoutSeconds } = chosen;
   const release = await store.lockRun(run.id);
@@ -126,11 +146,11 @@ interface ChosenTests {
 }
 
 /** The run, its test files that exist on disk and the plan to run them; a tool error saying why when there is nothing to run. */
-async function chooseTests(s: McpRunSettings, input: RunTestsInput, store: RunStore): Promise<ChosenTests | ToolOutput> {
+async function chooseTests(s: McpRunSettings, input: RunTestsInput, store: RunStore, runs: RunRecord[]): Promise<ChosenTests | ToolOutput> {
   const refuse = (text: string): ToolOutput => ({ text, structured: {}, isError: true });
   const run = input.runId
     ? await store.getOwnRun(input.runId).catch(() => undefined)
-    : (await store.listRuns()).reverse().find((r) => keptPaths(r).length > 0);
+    : [...runs].reverse().find((r) => keptPaths(r).length > 0);
   if (!run)
     return refuse(
       input.runId ? `no run ${input.runId} of yours in ${store.dir}` : 'no run has written tests yet: call tests_generate first',
@@ -187,7 +207,7 @@ function runLog(store: RunStore, runId: string) {
   return {
     approval: (rec: ApprovalRecord) =>
       update((r) => {
-        r.approvals = [...r.approvals.filter((a) => a.id !== rec.id), rec];
+        r.approvals = [...r.approvals.filter((a) => a.id !== rec.id), sealApproval(runId, store.workspace, rec)];
       }),
     audit: (row: RunRecord['audit'][number]) =>
       update((r) => {

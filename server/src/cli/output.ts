@@ -26,36 +26,49 @@ export function summaryText(s: RunSummary): string {
   const c = s.characterization;
   if (c) out.push(...characterizationLines(c));
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
+  if (s.confinement) out.push(`  workspace code is confined: ${s.confinement.detail}`);
   if (s.layoutNote) out.push(`  ${s.layoutNote}`);
   for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);
-  const v = s.verification;
-  if (v) {
-    out.push(
-      `  verification: ${v.status}${v.reason ? ` — ${v.reason}` : ''}${v.executions ? ` (${v.executions} runner invocations)` : ''}`,
-    );
-    for (const f of v.filters)
-      out.push(
-        `    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`,
-      );
-    if (v.coverage.before !== undefined || v.coverage.after !== undefined)
-      out.push(
-        `    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}% of units${v.coverage.tool ? ` (${v.coverage.tool})` : ''}`,
-      );
-    if (v.coverage.statements !== undefined)
-      out.push(
-        `    statements ${v.coverage.statements}%${v.coverage.branches !== undefined ? `, branches ${v.coverage.branches}%` : ''}${v.coverage.beyondImport !== undefined ? `, beyond import ${v.coverage.beyondImport}%` : ''}`,
-      );
-    if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
-    for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
-    for (const r of v.results.filter((x) => x.outcome !== 'passing'))
-      out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
-    for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);
-  }
+  if (s.verification) out.push(...verificationLines(s.verification));
   const b = s.branch;
   if (b?.status === 'created')
     out.push(`  branch: ${b.name} (${b.commit?.slice(0, 10)}) with ${b.files.length} file(s); push it with: git push origin ${b.name}`);
   else if (b) out.push(`  branch: ${b.status}${b.reason ? ` — ${b.reason}` : ''}`);
   return out.join('\n');
+}
+
+function verificationLines(v: NonNullable<RunSummary['verification']>): string[] {
+  const out: string[] = [];
+  out.push(`  verification: ${v.status}${v.reason ? ` — ${v.reason}` : ''}${v.executions ? ` (${v.executions} runner invocations)` : ''}`);
+  if (v.loaderNote) out.push(`    loader: ${v.loaderNote}`);
+  for (const f of v.filters)
+    out.push(
+      `    ${f.step.padEnd(17)} kept ${f.kept}, dropped ${f.dropped}${f.quarantined ? `, quarantined ${f.quarantined}` : ''}${f.skipped ? ` (${f.skipped})` : ''}`,
+    );
+  if (v.coverage.before !== undefined || v.coverage.after !== undefined)
+    out.push(
+      `    coverage ${v.coverage.before ?? '?'}% → ${v.coverage.after ?? '?'}% of units${v.coverage.tool ? ` (${v.coverage.tool})` : ''}`,
+    );
+  if (v.coverage.statements !== undefined)
+    out.push(
+      `    statements ${v.coverage.statements}%${v.coverage.branches !== undefined ? `, branches ${v.coverage.branches}%` : ''}${v.coverage.beyondImport !== undefined ? `, beyond import ${v.coverage.beyondImport}%` : ''}`,
+    );
+  if (v.coverage.productFiles !== undefined)
+    out.push(
+      `    over all ${v.coverage.productFiles} product file(s); ${v.coverage.untestedFiles?.length ?? 0} have no test at all${v.coverage.untestedFiles?.length ? ` (${v.coverage.untestedFiles.slice(0, 5).join(', ')}${v.coverage.untestedFiles.length > 5 ? ', …' : ''})` : ''}`,
+    );
+  for (const r of v.rounds ?? [])
+    out.push(
+      `    coverage round ${r.round}: ${r.targets} function(s) with uncovered code, ${r.batches} batch(es), ${r.written} new test(s), ${r.kept} kept`,
+    );
+  if (v.roundsStopped) out.push(`    coverage rounds stopped: ${v.roundsStopped}`);
+  if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
+  for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
+  if (v.docIssues.length)
+    out.push(`    documentation issues: ${v.docIssues.length} documented example(s) throw where the docs show a value`);
+  for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
+  for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);
+  return out;
 }
 
 /** Tells a person (or a CI log) why nothing risky happened and the two ways on. */

@@ -50,6 +50,9 @@ export interface RunOptions {
   /** the offline search's time budget in seconds (default 60) */
   searchBudget?: number;
   runs?: number;
+  /** coverage rounds after verification, and the prompt tokens they share */
+  rounds?: number;
+  roundTokens?: number;
   testTimeout?: number;
   commit?: boolean;
   intoExisting?: boolean;
@@ -82,6 +85,8 @@ export function runParams(o: RunOptions): RunParams {
     ...DEFAULT_VERIFY,
     enabled: o.verify !== false,
     ...(o.runs !== undefined ? { runs: o.runs } : {}),
+    ...(o.rounds !== undefined ? { rounds: o.rounds } : {}),
+    ...(o.roundTokens !== undefined ? { roundTokens: o.roundTokens } : {}),
     ...(o.testTimeout !== undefined ? { timeoutSeconds: o.testTimeout } : {}),
   };
   if (o.commit) params.commit = true;

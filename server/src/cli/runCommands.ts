@@ -7,6 +7,7 @@ import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunRecord } from '../core/run';
 import { deferAll } from '../gateway/approvers';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
+import { sealApproval } from '../pipeline/ownership';
 import { RunStore } from '../pipeline/store';
 import { recordedDeps } from '../record/wire';
 import { riskFlags } from './args';
@@ -15,6 +16,7 @@ import { finish } from './output';
 import { minCoverageArg } from './coverageOut';
 import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
 import { approverFor, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
+import { runPrices } from '../usage/defaultPrices';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
 
@@ -38,21 +40,19 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     characterize: !v['no-characterize'],
     searchBudget: num(v['search-budget']),
     runs: num(v.runs),
+    rounds: num(v.rounds),
+    roundTokens: num(v['round-tokens']),
     testTimeout: num(v['test-timeout']),
     commit: v.commit,
     intoExisting: v['into-existing'],
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
-  const prices = await priceTableOption(v, process.env);
-  if (prices) params.prices = prices;
+  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env)));
   const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
   const runId = newRunId();
   const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
-  // A replay runs no code, and recordings do not hold what characterization observed yet: a recorded run does not characterize.
-  if (params.characterize) err('amtp: note: --record turns characterization off (a replay cannot run code)');
-  params.characterize = false;
   const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
   try {
     const run = await startRun(recording, params, runId);
@@ -86,7 +86,7 @@ export async function approve(positionals: string[], v: FlagValues, signal: Abor
   const saved = await store.saveRun({
     ...run,
     approvals: run.approvals.map((a) =>
-      a.decision === 'pending' ? { ...a, decision, note: v.note, decidedBy: 'cli approve', decidedAt: now } : a,
+      a.decision === 'pending' ? sealApproval(run.id, ws, { ...a, decision, note: v.note, decidedBy: 'cli approve', decidedAt: now }) : a,
     ),
     // Pending files are settled again on resume, now with a decision on record.
     files: run.files.filter((f) => f.action !== 'pending'),

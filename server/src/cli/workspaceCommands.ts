@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { crawlWorkspace } from '../agents/crawler/staticMap';
 import { canonicalJson } from '../core/canonical';
 import { UsageError } from '../core/errors';
+import { ignoredRunsNote } from '../pipeline/runRecords';
 import { RunStore } from '../pipeline/store';
 import { EXIT } from '../pipeline/summary';
 import { replayRecording } from '../record/replay';
@@ -29,16 +30,13 @@ export async function crawl(positionals: string[], v: FlagValues): Promise<numbe
 
 export async function runs(positionals: string[], v: FlagValues): Promise<number> {
   const store = new RunStore(await workspaceArg(positionals[0]));
-  const all = await store.listRuns();
-  const foreign = await store.foreignRunIds();
-  if (foreign.length)
-    err(
-      `amtp: ignoring ${foreign.length} run record(s) in ${store.dir} that you did not create here (they may have come with the repository): ${foreign.join(', ')}`,
-    );
+  const { runs: all, ignored } = await store.scanRuns();
+  const note = ignoredRunsNote(ignored);
+  if (note) err(`amtp: ${note}`);
   if (v.json)
     out(
-      JSON.stringify(
-        all.map((r) => ({
+      JSON.stringify({
+        runs: all.map((r) => ({
           runId: r.id,
           status: r.status,
           stage: r.stage,
@@ -46,7 +44,8 @@ export async function runs(positionals: string[], v: FlagValues): Promise<number
           updatedAt: r.updatedAt,
           reason: r.reason,
         })),
-      ),
+        ignored,
+      }),
     );
   else
     out(

@@ -45,6 +45,7 @@ export interface ArtifactContents {
   engineer_batch: AgentOutputs['engineer'];
   static_map: SchemaTypes['crawler-output'];
   characterization: SchemaTypes['characterization'];
+  round_batch: SchemaTypes['round-output'];
 }
 
 export type ContentOf<K extends ArtifactKind> = ArtifactContents[K];

@@ -50,27 +50,8 @@ export interface CrawlerOutput {
      * e.g. *.test.ts, test_*.py
      */
     naming_pattern?: string;
-    /**
-     * the files the project's own test command runs, when AMTP could read it
-     */
-    runs?: {
-      /**
-       * root-relative globs; /regex/ for a jest testRegex; a plain path names one file
-       */
-      patterns: string[];
-      /**
-       * where they come from, e.g. scripts.test, package.json jest.testMatch, pyproject.toml testpaths
-       */
-      source: string;
-      /**
-       * the runner the test command starts (mocha, jest, vitest, node-test, ava, pytest, …)
-       */
-      runner?: string;
-      /**
-       * the test command as written
-       */
-      command?: string;
-    };
+    runs?: TestRuns;
+    typecheck?: TypeCheck;
     command?: string;
     config_files: string[];
     evidence?: string;
@@ -108,6 +89,10 @@ export interface CrawlerOutput {
     content: string;
     truncated: boolean;
   }[];
+  /**
+   * present in a Test Case Generator view: the whole source of each symbol of the view, and of the same module's helpers they use
+   */
+  sources?: SymbolSource[];
   skipped: {
     path: string;
     reason: string;
@@ -133,6 +118,62 @@ export interface CrawlerOutput {
     modules: number;
   };
 }
+/**
+ * the files the project's own test command runs, when AMTP could read it
+ */
+export interface TestRuns {
+  /**
+   * root-relative globs; /regex/ for a jest testRegex; a plain path names one file
+   */
+  patterns: string[];
+  /**
+   * folders the runner looks in (jest roots, vitest dir): a file outside every one is never run, whatever its name
+   */
+  roots?: string[];
+  /**
+   * paths the runner skips (jest testPathIgnorePatterns as /regex/, vitest exclude globs)
+   */
+  ignore?: string[];
+  /**
+   * jest or vitest projects: a file runs when one project's roots and patterns take it
+   */
+  projects?: {
+    name?: string;
+    patterns: string[];
+    roots?: string[];
+    ignore?: string[];
+  }[];
+  /**
+   * where they come from, e.g. scripts.test, package.json jest.testMatch, pyproject.toml testpaths
+   */
+  source: string;
+  /**
+   * settings AMTP could not read without running the config (computed values); the runner's defaults stand in for them
+   */
+  unread?: string;
+  /**
+   * the runner the test command starts (mocha, jest, vitest, node-test, ava, pytest, …)
+   */
+  runner?: string;
+  /**
+   * the test command as written
+   */
+  command?: string;
+}
+/**
+ * TypeScript projects: whether the test runner type-checks test files (a type error then fails the whole file)
+ */
+export interface TypeCheck {
+  /**
+   * true: ts-jest with diagnostics, ts-node without transpile-only; false: babel, esbuild, swc, tsx
+   */
+  checked: boolean;
+  /**
+   * tsconfig.json compilerOptions.strict
+   */
+  strict?: boolean;
+  evidence: string;
+}
 export interface KeyFile {
   path: string;
   language: string;
@@ -143,6 +184,10 @@ export interface KeyFile {
    */
   import_specifier?: string;
   symbols: SymbolInfo[];
+  /**
+   * top-level declarations of the module its symbols use, with their lines (see symbols[].calls)
+   */
+  helpers?: HelperSpan[];
 }
 export interface SymbolInfo {
   name: string;
@@ -163,6 +208,45 @@ export interface SymbolInfo {
   examples?: string[];
   throws?: string[];
   line?: number;
+  /**
+   * the last line of its declaration, from the syntax tree: lines line..end_line are its whole source
+   */
+  end_line?: number;
+  /**
+   * top-level names of the same module its code uses (functions, classes, constants): their source is in the key file's helpers
+   */
+  calls?: string[];
+}
+export interface HelperSpan {
+  name: string;
+  line: number;
+  end_line: number;
+}
+export interface SymbolSource {
+  /**
+   * the key file
+   */
+  path: string;
+  /**
+   * a symbol of the view, or (with helper) a top-level name its code uses
+   */
+  name: string;
+  /**
+   * a same-module declaration a symbol of the view uses, not a target
+   */
+  helper?: boolean;
+  /**
+   * the line the code starts at in the file
+   */
+  line: number;
+  /**
+   * the whole declaration, cut on the syntax tree, never mid-body
+   */
+  code: string;
+  /**
+   * too large for the batch: a class whose method bodies are left out (each method has its own entry), or a function shown by its first line only
+   */
+  outline?: boolean;
 }
 
 /**
@@ -199,28 +283,65 @@ export interface Project {
      * other test frameworks the crawler saw
      */
     others?: string[];
-    /**
-     * the files the project's own test command runs, when AMTP could read it
-     */
-    runs?: {
-      /**
-       * root-relative globs; /regex/ for a jest testRegex; a plain path names one file
-       */
-      patterns: string[];
-      /**
-       * where they come from, e.g. scripts.test, package.json jest.testMatch, pyproject.toml testpaths
-       */
-      source: string;
-      /**
-       * the runner the test command starts (mocha, jest, vitest, node-test, ava, pytest, …)
-       */
-      runner?: string;
-      /**
-       * the test command as written
-       */
-      command?: string;
-    };
+    runs?: TestRuns;
+    typecheck?: TypeCheck;
   };
+}
+/**
+ * the files the project's own test command runs, when AMTP could read it
+ */
+export interface TestRuns {
+  /**
+   * root-relative globs; /regex/ for a jest testRegex; a plain path names one file
+   */
+  patterns: string[];
+  /**
+   * folders the runner looks in (jest roots, vitest dir): a file outside every one is never run, whatever its name
+   */
+  roots?: string[];
+  /**
+   * paths the runner skips (jest testPathIgnorePatterns as /regex/, vitest exclude globs)
+   */
+  ignore?: string[];
+  /**
+   * jest or vitest projects: a file runs when one project's roots and patterns take it
+   */
+  projects?: {
+    name?: string;
+    patterns: string[];
+    roots?: string[];
+    ignore?: string[];
+  }[];
+  /**
+   * where they come from, e.g. scripts.test, package.json jest.testMatch, pyproject.toml testpaths
+   */
+  source: string;
+  /**
+   * settings AMTP could not read without running the config (computed values); the runner's defaults stand in for them
+   */
+  unread?: string;
+  /**
+   * the runner the test command starts (mocha, jest, vitest, node-test, ava, pytest, …)
+   */
+  runner?: string;
+  /**
+   * the test command as written
+   */
+  command?: string;
+}
+/**
+ * TypeScript projects: whether the test runner type-checks test files (a type error then fails the whole file)
+ */
+export interface TypeCheck {
+  /**
+   * true: ts-jest with diagnostics, ts-node without transpile-only; false: babel, esbuild, swc, tsx
+   */
+  checked: boolean;
+  /**
+   * tsconfig.json compilerOptions.strict
+   */
+  strict?: boolean;
+  evidence: string;
 }
 export interface TestCase {
   /**
@@ -412,6 +533,78 @@ export interface RepairInput {
    * earlier repair attempts of this test and how they failed
    */
   previous?: {}[];
+  /**
+   * present when the runner did not collect the test file at all: what AMTP read of where the runner looks
+   */
+  collect?: {
+    runner: string;
+    runs?: TestRuns;
+    /**
+     * the runner config files the crawler saw
+     */
+    config_files?: string[];
+    /**
+     * folders where the project's own tests are
+     */
+    test_dirs?: string[];
+  };
+  typecheck?: TypeCheck;
+}
+/**
+ * the files the project's own test command runs, when AMTP could read it
+ */
+export interface TestRuns {
+  /**
+   * root-relative globs; /regex/ for a jest testRegex; a plain path names one file
+   */
+  patterns: string[];
+  /**
+   * folders the runner looks in (jest roots, vitest dir): a file outside every one is never run, whatever its name
+   */
+  roots?: string[];
+  /**
+   * paths the runner skips (jest testPathIgnorePatterns as /regex/, vitest exclude globs)
+   */
+  ignore?: string[];
+  /**
+   * jest or vitest projects: a file runs when one project's roots and patterns take it
+   */
+  projects?: {
+    name?: string;
+    patterns: string[];
+    roots?: string[];
+    ignore?: string[];
+  }[];
+  /**
+   * where they come from, e.g. scripts.test, package.json jest.testMatch, pyproject.toml testpaths
+   */
+  source: string;
+  /**
+   * settings AMTP could not read without running the config (computed values); the runner's defaults stand in for them
+   */
+  unread?: string;
+  /**
+   * the runner the test command starts (mocha, jest, vitest, node-test, ava, pytest, …)
+   */
+  runner?: string;
+  /**
+   * the test command as written
+   */
+  command?: string;
+}
+/**
+ * TypeScript projects: whether the test runner type-checks test files (a type error then fails the whole file)
+ */
+export interface TypeCheck {
+  /**
+   * true: ts-jest with diagnostics, ts-node without transpile-only; false: babel, esbuild, swc, tsx
+   */
+  checked: boolean;
+  /**
+   * tsconfig.json compilerOptions.strict
+   */
+  strict?: boolean;
+  evidence: string;
 }
 
 /**
@@ -421,9 +614,9 @@ export type RepairOutput = {
   schema_version: '1';
   case_id: string;
   /**
-   * fixed: `test` replaces the failing test; code_bug: the code contradicts its documentation, keep the test (quarantined); cannot_fix: drop it
+   * fixed: `test` replaces the failing test; code_bug: the code contradicts its documentation, keep the test (quarantined); wrong_place: the test is right but its file sits where the runner does not collect it, `path` says where it would; cannot_fix: drop it
    */
-  verdict: 'fixed' | 'code_bug' | 'cannot_fix';
+  verdict: 'fixed' | 'code_bug' | 'wrong_place' | 'cannot_fix';
   /**
    * the complete replacement test (one it()/test() call, or one Python test function), its name still starting with the case id
    */
@@ -432,6 +625,10 @@ export type RepairOutput = {
    * with verdict fixed, when the test fails because of a wrong import: the complete replacement of the file's import lines (payload.imports)
    */
   imports?: string;
+  /**
+   * with verdict wrong_place: the workspace-relative path the test file moves to, where the project's runner collects it (payload.collect says what AMTP read of its config)
+   */
+  path?: string;
   reason: string;
 };
 
@@ -521,10 +718,24 @@ export interface EngineerInput {
     signature?: string;
     doc?: string;
     /**
-     * an excerpt of the symbol's source
+     * the line `source` starts at in its file
+     */
+    line?: number;
+    /**
+     * the symbol's whole declaration, cut on the syntax tree (never mid-body)
      */
     source?: string;
+    /**
+     * true when the declaration was too large for one batch: `source` is its outline (a class without its method bodies, a function by its first line)
+     */
     source_truncated?: boolean;
+    /**
+     * the same module's declarations the symbol's code uses, each whole
+     */
+    helpers?: {
+      name: string;
+      source: string;
+    }[];
   }[];
   /**
    * how tests look in this framework, and how they run here
@@ -629,5 +840,107 @@ export interface Characterization {
        */
       cut_by_clock?: boolean;
     };
+  }[];
+}
+
+/**
+ * Coverage round input: functions whose code the kept tests leave uncovered (or whose mutants survive), with their source and tests
+ */
+export interface RoundInput {
+  schema_version: '1';
+  round: {
+    index: number;
+    of: number;
+    batch: number;
+    batches: number;
+  };
+  framework: 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'ava' | 'node-tap';
+  /**
+   * the test files new tests go into, with the import lines at their top and the names those bind
+   */
+  files: {
+    path: string;
+    /**
+     * the module under test
+     */
+    target: string;
+    /**
+     * the file's import lines, above its first test
+     */
+    imports: string;
+  }[];
+  targets: {
+    /**
+     * the module
+     */
+    file: string;
+    symbol: string;
+    /**
+     * files[].path the new tests go into
+     */
+    test_file: string;
+    /**
+     * ids for the new tests: each test's name starts with one
+     */
+    case_ids: string[];
+    signature?: string;
+    doc?: string;
+    /**
+     * the line `source` starts at
+     */
+    line: number;
+    /**
+     * the function's whole source
+     */
+    source: string;
+    helpers?: {
+      name: string;
+      source: string;
+    }[];
+    /**
+     * lines of the function no kept test runs
+     */
+    uncovered_lines: number[];
+    /**
+     * lines where a branch arm no kept test takes starts
+     */
+    uncovered_branches: number[];
+    /**
+     * surviving mutants of the function: changes no kept test notices (a unified diff each)
+     */
+    mutants?: {
+      id: string;
+      diff: string;
+    }[];
+    /**
+     * the kept tests of the function, whole
+     */
+    tests: string[];
+  }[];
+  conventions?: string;
+}
+
+/**
+ * Coverage round output: new tests that reach what the kept tests leave uncovered
+ */
+export interface RoundOutput {
+  schema_version: '1';
+  tests: {
+    /**
+     * one of the target's case_ids
+     */
+    case_id: string;
+    /**
+     * the complete test: one it()/test() call (JavaScript/TypeScript) or one test function (Python), its name starting with the case id
+     */
+    test: string;
+    /**
+     * which uncovered lines or branch, or which mutant, it targets
+     */
+    reaches?: string;
+  }[];
+  not_written?: {
+    target: string;
+    reason: string;
   }[];
 }

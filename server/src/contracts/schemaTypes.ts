@@ -10,6 +10,8 @@ import type {
   EngineerOutput,
   RepairInput,
   RepairOutput,
+  RoundInput,
+  RoundOutput,
   TestBodies,
   TestCases,
 } from './types';
@@ -29,4 +31,6 @@ export interface SchemaTypes {
   'engineer-input': EngineerInput;
   'test-bodies': TestBodies;
   characterization: Characterization;
+  'round-input': RoundInput;
+  'round-output': RoundOutput;
 }

@@ -12,6 +12,8 @@ import casePlan from '../../../schemas/case-plan.schema.json';
 import engineerInput from '../../../schemas/engineer-input.schema.json';
 import testBodies from '../../../schemas/test-bodies.schema.json';
 import characterization from '../../../schemas/characterization.schema.json';
+import roundInput from '../../../schemas/round-input.schema.json';
+import roundOutput from '../../../schemas/round-output.schema.json';
 
 export const SCHEMAS = {
   'crawler-output': crawlerOutput,
@@ -27,6 +29,8 @@ export const SCHEMAS = {
   'engineer-input': engineerInput,
   'test-bodies': testBodies,
   characterization,
+  'round-input': roundInput,
+  'round-output': roundOutput,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -7,10 +7,14 @@ export type {
   CrawlerOutput,
   CrawlerPatch,
   EngineerOutput,
+  HelperSpan,
   KeyFile,
   RepairInput,
   RepairOutput,
+  RoundInput,
+  RoundOutput,
   SymbolInfo,
+  SymbolSource,
   TestBodies,
 } from './generated';
 

@@ -13,6 +13,8 @@ export const ARTIFACT_KINDS = [
   'static_map',
   /** what running the code pinned (server/src/characterize/stage.ts): one module's, or the run's merged */
   'characterization',
+  /** one batch of a coverage round's new tests (server/src/verifier/rounds.ts) */
+  'round_batch',
 ] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 

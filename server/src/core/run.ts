@@ -3,11 +3,12 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS } from './providers';
 import type { AgentId, ArtifactKind } from './agents';
 import type { ContractError } from './errors';
-import type { Depth, Framework, FrameworkChoice } from './frameworks';
+import type { Depth, FrameworkChoice } from './frameworks';
 import type { Risk, ToolName } from './risk';
 import type { RunScope } from './scope';
 import type { RunStatus } from './status';
 import type { PriceTable, RunHealth, RunUsage, TokenUsage } from './usage';
+import type { Confinement, VerificationRecord, VerifyParams } from './verification';
 
 /** Provenance of a model's (or offline engine's) reply: one session's output. */
 export interface SessionMeta {
@@ -107,6 +108,8 @@ export interface ApprovalRecord {
   decidedBy?: string;
   requestedAt: string;
   decidedAt?: string;
+  /** an HMAC of the decision and what it covers, under the person's owner key (pipeline/ownership.ts) */
+  seal?: string;
 }
 
 export interface AuditRow {
@@ -167,6 +170,8 @@ export interface RunParams {
   intoExisting?: boolean;
   /** USD per million tokens by model, when the person gave a price table; kept so a resume prices the same way */
   prices?: PriceTable;
+  /** set when `prices` is AMTP's default table: the date its prices were published (usage/defaultPrices.ts) */
+  pricesAsOf?: string;
   /** run exported functions with no documented result to pin what they do (docs/characterization.md); absent = off */
   characterize?: boolean;
   /** the offline search's time budget in seconds (`--search-budget`, docs/search.md); absent = 60 */
@@ -243,6 +248,8 @@ export interface CharacterizationRecord {
   targets: number;
   /** characterization cases kept (they replace the existence checks of their targets) */
   kept: number;
+  /** how the code it ran was confined */
+  confinement?: Confinement;
   /** existence-only cases replaced */
   replaced: number;
   stable: number;
@@ -271,94 +278,4 @@ export interface SearchTotals {
   cutByClock: number;
 }
 
-/** What the verifier does; persisted in RunParams so a resumed or approved run verifies the same way. */
-export interface VerifyParams {
-  enabled: boolean;
-  /** a test is kept only if it passes this many runs in a row */
-  runs: number;
-  /** wall-clock limit of one runner invocation; the process group is killed after it */
-  timeoutSeconds: number;
-  /** repair sessions per failing test (LLM providers only) */
-  repairAttempts: number;
-  /** above this many candidate tests, coverage contribution is measured per file instead of per test */
-  maxCoverageRuns: number;
-}
-
-export const DEFAULT_VERIFY: VerifyParams = { enabled: true, runs: 3, timeoutSeconds: 120, repairAttempts: 2, maxCoverageRuns: 60 };
-
-export type CaseOutcome = 'passing' | 'flaky' | 'quarantined' | 'dropped' | 'failing';
-
-export interface CaseResult {
-  caseId: string;
-  outcome: CaseOutcome;
-  /** why it is not passing (always set unless passing), or how it came to pass (repaired) */
-  reason?: string;
-  /** the test's name as the runner reported it */
-  test?: string;
-  /** where the test lives now (the quarantine file for quarantined tests) */
-  file?: string;
-  line?: number;
-  /** which filter removed it */
-  step?: FilterStepName;
-  /** repair sessions used for this test */
-  repairs?: number;
-}
-
-export type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';
-
-export interface FilterStep {
-  step: FilterStepName;
-  /** tests that went through this filter and stayed */
-  kept: number;
-  /** tests this filter removed from the suite */
-  dropped: number;
-  /** tests this filter moved to a quarantine file instead (possible bugs) */
-  quarantined?: number;
-  /** names of the removed (and quarantined) tests */
-  names: string[];
-  /** set when the filter could not be applied (e.g. no coverage tool) */
-  skipped?: string;
-}
-
-export interface RepairRecord {
-  caseId: string;
-  attempt: number;
-  outcome: 'fixed' | 'still_failing' | 'code_bug' | 'cannot_fix' | 'invalid_reply';
-  error?: string;
-  artifactId?: string;
-}
-
-export interface VerificationRecord {
-  status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
-  reason?: string;
-  framework?: Framework;
-  /** runs required per test (N) */
-  runs: number;
-  /** runner invocations made */
-  executions: number;
-  filters: FilterStep[];
-  results: CaseResult[];
-  /** percent of coverage units (statements, branches, functions; Python: lines, arcs) of the files under test */
-  coverage?: {
-    before?: number;
-    after?: number;
-    tool?: string;
-    skipped?: string;
-    /** percent of statements (Python: lines) of the files under test covered by the kept suite */
-    statements?: number;
-    /** percent of branch arms (Python: arcs, with coverage.py) */
-    branches?: number;
-    /** percent of the statements that loading the test files leaves uncovered which the tests cover (server/src/coverage/beyondImport.ts) */
-    beyondImport?: number;
-    /** the kept suite's istanbul coverage map (JavaScript), for --lcov / --cobertura */
-    map?: Record<string, unknown>;
-  };
-  repairs: RepairRecord[];
-  quarantineFiles: string[];
-  /** P0/P1 cases with neither a passing test nor a recorded reason */
-  unmet: { caseId: string; priority: string; title: string; reason?: string }[];
-  /** process-group ids of every runner started (for audits and orphan checks) */
-  pids: number[];
-  /** write-ahead log of the files the verifier wrote, so a re-verification can restore them */
-  writes: { path: string; sha256: string | null }[];
-}
+export * from './verification';

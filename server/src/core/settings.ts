@@ -25,6 +25,7 @@ export const SETTINGS = {
   azureApiVersion: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
   headers: { scope: 'machine', userOnly: 'headers travel with the API key and may carry credentials; only the person sets them' },
   modelTimeoutSeconds: { scope: 'window' },
+  modelDeadlineSeconds: { scope: 'window' },
   maxOutputTokens: { scope: 'window' },
   structuredOutput: { scope: 'window' },
   priceTable: { scope: 'window' },

@@ -51,6 +51,8 @@ export interface RunUsage {
   costUsd?: number;
   /** models the price table has no row for (their tokens are not in costUsd) */
   unpriced?: string[];
+  /** the cost comes from AMTP's default price table, whose prices date from this day */
+  pricesAsOf?: string;
 }
 
 /** One agent's health in a run (in the spirit of TPipe's health report). */

@@ -19,7 +19,8 @@ export function formatTokens(u: TokenUsage): string {
 /** "3702 prompt + 1701 completion tokens in 3 requests · $0.0012 · 1 request reported no usage" */
 export function formatRunUsage(u: RunUsage): string {
   const parts = [`${formatTokens(u.total)} in ${plural(u.total.requests, 'request')}`];
-  if (u.costUsd !== undefined) parts.push(formatUsd(u.costUsd));
+  if (u.costUsd !== undefined)
+    parts.push(`${formatUsd(u.costUsd)}${u.pricesAsOf ? ` (list prices of ${u.pricesAsOf}; --price-table to use yours)` : ''}`);
   if (u.unpriced?.length) parts.push(`no price for ${u.unpriced.join(', ')}`);
   if (u.total.unreported) parts.push(`${plural(u.total.unreported, 'request')} reported no usage`);
   return parts.join(' · ');

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Framework } from '../core/frameworks';
+import { withSyntaxStatements } from './statements';
 import { unitsOf, type IstanbulMap, type MeasuredUnits } from './units';
 import { v8Env, v8ToMap } from './v8';
 
@@ -30,7 +31,9 @@ export function jsMeasurement(framework: Exclude<Framework, 'pytest'>, covDir: s
       collect: async () => {
         const file = join(covDir, 'coverage-final.json');
         if (!existsSync(file)) return undefined;
-        const map = JSON.parse(readFileSync(file, 'utf8')) as IstanbulMap;
+        const raw = JSON.parse(readFileSync(file, 'utf8')) as IstanbulMap;
+        // jest's v8 report has a statement per line: re-read as nyc counts them (./statements.ts), by line.
+        const map = Object.fromEntries(Object.entries(raw).map(([f, d]) => [f, withSyntaxStatements(d, f)]));
         return { map, units: unitsOf(map, dir) };
       },
     };

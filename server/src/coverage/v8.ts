@@ -8,7 +8,8 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
-import { plainMap, type IstanbulMap } from './units';
+import { countAt, withSyntaxStatements } from './statements';
+import { plainMap, type IstanbulFile, type IstanbulMap } from './units';
 
 interface V8Range {
   startOffset: number;
@@ -42,7 +43,7 @@ export async function v8ToMap(v8Dir: string, root: string, files: string[]): Pro
     const path = pathOf(script.url);
     // Only workspace files can map to files under test (a transformed module maps back through its source map).
     if (!path || !path.startsWith(inRoot) || path.includes(`${sep}node_modules${sep}`)) continue;
-    const mapped = sourceMaps[script.url];
+    const mapped = mapsToItself(sourceMaps[script.url], script.url, path, wanted);
     if (!wanted.has(path) && !mapped?.data) continue;
     const data = await convert(path, script.functions, mapped);
     for (const [file, cov] of Object.entries(data)) if (wanted.has(file)) map.merge({ [file]: cov });
@@ -58,6 +59,31 @@ export async function v8ToMap(v8Dir: string, root: string, files: string[]): Pro
     );
   }
   return plainMap(map);
+}
+
+/**
+ * The source map to read a script through: a module transformed in place (tsx, AMTP's loader,
+ * vitest) maps back to its own file; a built file of the package that maps to another one
+ * (dist/x.js → src/x.js, a shipped .map) is measured as itself, as nyc --all counts the files on disk.
+ */
+function mapsToItself(
+  mapped: SourceMapCache[string] | undefined,
+  url: string,
+  path: string,
+  wanted: Set<string>,
+): SourceMapCache[string] | undefined {
+  if (!mapped?.data || !wanted.has(path)) return mapped;
+  const data = mapped.data as { sources?: unknown; sourceRoot?: unknown };
+  const root = typeof data.sourceRoot === 'string' && data.sourceRoot ? `${data.sourceRoot.replace(/\/?$/, '/')}` : '';
+  const sources = Array.isArray(data.sources) ? data.sources.filter((s): s is string => typeof s === 'string') : [];
+  const own = sources.some((s) => {
+    try {
+      return pathOf(new URL(root + s, url).href) === path;
+    } catch {
+      return false;
+    }
+  });
+  return own ? mapped : undefined;
 }
 
 function readScripts(v8Dir: string): { scripts: V8Script[]; sourceMaps: SourceMapCache } {
@@ -88,18 +114,29 @@ function pathOf(url: string): string | undefined {
   return url.startsWith('/') ? url : undefined;
 }
 
+function withoutSourceMapUrl(text: string): string {
+  return text.replace(/(\/\/|\/\*)[#@]\s*sourceMappingURL=[^\n]*/g, (m) => ' '.repeat(m.length));
+}
+
 async function convert(path: string, functions: V8Function[], mapped?: SourceMapCache[string]): Promise<libCoverage.CoverageMapData> {
   // CommonJS modules are wrapped by Node without shifting offsets in current V8 reports: wrapper 0.
   // A transformed module is read through its source map, with a stand-in of the generated code's
   // line lengths (the generated code itself is not on disk), as c8 does.
+  // A file read as itself has its `sourceMappingURL` blanked (same length), or v8-to-istanbul would
+  // follow a shipped .map to another file on its own.
   const sources = mapped?.data
     ? {
         sourceMap: { sourcemap: mapped.data as object },
         ...(mapped.lineLengths ? { source: mapped.lineLengths.map((n) => ''.padEnd(n, '.')).join('\n') } : {}),
       }
-    : undefined;
+    : { source: withoutSourceMapUrl(readFileSync(path, 'utf8')) };
   const converter = v8ToIstanbul(pathToFileURL(path).href, 0, sources as Parameters<typeof v8ToIstanbul>[2]);
   await converter.load();
   converter.applyCoverage(functions);
-  return converter.toIstanbul() as unknown as libCoverage.CoverageMapData;
+  const data = converter.toIstanbul() as unknown as Record<string, IstanbulFile>;
+  // Statements as nyc counts them (./statements.ts): precise from the V8 ranges where the offsets are
+  // the file's own, by line where the code ran through a source map.
+  const precise = mapped?.data ? undefined : countAt(functions.flatMap((f) => f.ranges));
+  for (const [file, cov] of Object.entries(data)) data[file] = withSyntaxStatements(cov, file, precise);
+  return data as unknown as libCoverage.CoverageMapData;
 }

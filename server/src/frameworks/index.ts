@@ -34,7 +34,7 @@ export function frameworkConventions(framework: Framework): string {
       return [
         'jest: describe/it/expect. CommonJS projects: `require` the module, jest globals, files *.test.js.',
         'ESM JavaScript: `.mjs` files with `import`, run with NODE_OPTIONS=--experimental-vm-modules.',
-        "TypeScript: `.test.ts` files importing { describe, it, expect } from '@jest/globals'; import sources as './x.js'.",
+        "TypeScript: `.test.ts` files importing { describe, it, expect } from '@jest/globals'.",
         'Deep equality: toEqual; NaN: toBeNaN; errors: capture and compare the error name.',
       ].join('\n');
     case 'vitest':
@@ -50,6 +50,29 @@ export function frameworkConventions(framework: Framework): string {
     case 'pytest':
       return 'pytest: plain `def test_...()` functions with `assert`; files tests/test_*.py; pytest.raises for errors; compare a non-literal doctest result by repr(); run `python3 -m pytest FILES`.';
   }
+}
+
+/**
+ * How this project's test files import its sources and how strictly they compile: the same rule
+ * importPathFor (layout.ts) follows for the import lines AMTP writes, and the runner's type check.
+ */
+export function projectConventions(framework: Framework, project: Project): string {
+  const lines: string[] = [];
+  if (project.language === 'typescript' || project.typescript) {
+    const esm = project.module_system === 'esm' || framework === 'vitest';
+    lines.push(
+      esm
+        ? "Source modules are imported with a `.js` extension ('../src/x.js' for src/x.ts), as the files' import lines show."
+        : "Source modules are imported without an extension ('../src/x' for src/x.ts), as the files' import lines show.",
+    );
+  }
+  const tc = project.test_setup.typecheck;
+  if (tc?.checked)
+    lines.push(
+      `The runner type-checks each test file (${tc.evidence})${tc.strict ? ' under tsconfig strict' : ''}: one type error fails every test of the file. Give each argument its parameter's declared type; pass a deliberately wrong value through \`as unknown as T\`.`,
+    );
+  else if (tc) lines.push(`The runner does not type-check test files (${tc.evidence}).`);
+  return lines.join('\n');
 }
 
 export type { FrameworkRenderer, Project } from './types';

@@ -36,7 +36,11 @@ export interface TestFilePlace {
   path: string;
   /** why the project's own test command does not run this file, when it does not */
   note?: string;
+  /** settings of the runner's config AMTP could not read (computed): the place assumes the runner's defaults for them */
+  unread?: string;
 }
+
+type TestRuns = NonNullable<Project['test_setup']['runs']>;
 
 /**
  * The test file for `target`: the project's folder and naming, moved to a folder and name the
@@ -48,12 +52,12 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
   const preferred = posix.join(dir, testFileName(target, project, renderer));
   const runs = project.test_setup.runs;
   if (!runs) return { path: preferred };
-  const runsIt = (path: string) => runs.patterns.some((p) => matches(path, p));
-  const how = `\`${runs.command ?? runs.runner}\` (${runs.source}: ${runs.patterns.join(', ') || 'files it picks itself'})`;
+  const runsIt = (path: string) => collects(runs, path);
+  const how = `\`${runs.command ?? runs.runner}\` (${runs.source}: ${[...(runs.roots ?? []).map((r) => `roots ${r}`), ...runs.patterns].join(', ') || 'files it picks itself'})`;
   const names = candidateNames(target, project, renderer, runs.patterns);
   // A script of its own, or a runner of another framework than AMTP writes for, must not pick the file up.
   const foreign = foreignRunner(runs, renderer);
-  if (!foreign && !runs.patterns.length) return { path: preferred };
+  if (!foreign && !runs.patterns.length && !runs.projects?.length) return { path: preferred };
   if (foreign) {
     // Without known patterns (a script of its own), only a folder of AMTP's own is out of its way.
     const unknown = runs.runner === 'node-script' || !runs.patterns.length;
@@ -67,11 +71,46 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
         : `${runs.runner}, which does not run ${renderer.id} tests`;
     return { path, note: `the project's test command ${how} starts ${starts}, so AMTP's file is kept where it does not look.` };
   }
-  if (runsIt(preferred)) return { path: preferred };
-  const dirs = [...new Set([dir, ...runs.patterns.flatMap(dirsOf)])];
-  const fits = dirs.flatMap((d) => names.map((n) => posix.join(d, n))).find(runsIt);
-  if (fits) return { path: fits };
-  return { path: preferred, note: `the project's test command ${how} names its files, and no new file name fits it.` };
+  const unread = runs.unread ? { unread: runs.unread } : {};
+  if (runsIt(preferred)) return { path: preferred, ...unread };
+  const fits = placeDirs(project, dir, runs)
+    .flatMap((d) => names.map((n) => posix.join(d, n)))
+    .find(runsIt);
+  if (fits) return { path: fits, ...unread };
+  return { path: preferred, note: `the project's test command ${how} names its files, and no new file name fits it.`, ...unread };
+}
+
+/** Folders to try, in order: the project's test folders, then inside each root (its __tests__ first), then the patterns' fixed folders. */
+function placeDirs(project: Project, dir: string, runs: TestRuns): string[] {
+  const concrete = project.test_setup.test_dirs
+    .map((d) => d.replace(/^\.\//, '').replace(/\/$/, ''))
+    .filter((d) => d && !/[*?{]/.test(d) && !d.startsWith('..'));
+  const scopes = runs.projects?.length ? runs.projects : [runs];
+  const rooted = scopes.flatMap((s) =>
+    (s.roots ?? []).flatMap((r) => [posix.join(r, '__tests__'), r, ...s.patterns.flatMap(dirsOf).map((d) => posix.join(r, d))]),
+  );
+  return [...new Set([dir, ...concrete, ...rooted, ...scopes.flatMap((s) => s.patterns.flatMap(dirsOf))])].filter(
+    (d) => !posix.isAbsolute(d) && !d.startsWith('..'),
+  );
+}
+
+/**
+ * Whether the project's test command runs `path`: inside one of the runner's roots (jest `roots`,
+ * vitest `dir`), matching one of its patterns and none of its ignore patterns; with projects, any one.
+ */
+export function collects(runs: TestRuns, path: string): boolean {
+  const scopes = runs.projects?.length ? runs.projects : [runs];
+  return scopes.some(
+    (s) =>
+      (!s.roots?.length || s.roots.some((r) => r === '.' || path.startsWith(`${r.replace(/\/$/, '')}/`))) &&
+      s.patterns.some((p) => matches(path, p)) &&
+      !(s.ignore ?? []).some((p) => ignores(path, p)),
+  );
+}
+
+/** jest's testPathIgnorePatterns are regexes over the absolute path (`/node_modules/`); vitest's exclude are globs. */
+function ignores(path: string, pattern: string): boolean {
+  return /^\/.+\/$/.test(pattern) ? matches(`/${path}`, pattern) : picomatch.isMatch(path, rootRelative(pattern), { dot: true });
 }
 
 /** The project's test command starts a script of its own, or a runner of another framework than `renderer`'s. */
@@ -82,7 +121,10 @@ export function foreignRunner(runs: Project['test_setup']['runs'], renderer: Fra
 
 /** The folders testFilePlace may choose from the project's test command, AMTP's own folder included. */
 export function runDirs(runs: Project['test_setup']['runs']): string[] {
-  return runs ? [...new Set([...runs.patterns.flatMap(dirsOf).filter((d) => d !== '.'), OWN_DIR])] : [];
+  if (!runs) return [];
+  const scopes = [runs, ...(runs.projects ?? [])];
+  const rooted = scopes.flatMap((s) => (s.roots ?? []).filter((r) => r !== '.').map((r) => posix.join(r, '__tests__')));
+  return [...new Set([...scopes.flatMap((s) => s.patterns.flatMap(dirsOf)).filter((d) => d !== '.'), ...rooted, OWN_DIR])];
 }
 
 function matches(path: string, pattern: string): boolean {

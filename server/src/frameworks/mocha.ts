@@ -4,7 +4,12 @@ import { declared, defaultExtension, isTypeScript, quoteArgs, usesEsm } from './
 import { defaultImport, frameworkImport, renderJsFile } from './jsFile';
 import type { FrameworkRenderer } from './types';
 
-/** mocha: describe/it globals with node:assert/strict; TypeScript runs through tsx's loader. */
+/** Whether the project's mocha setup compiles TypeScript with ts-node (crawler/typecheck.ts says so). */
+function usesTsNode(p: Parameters<FrameworkRenderer['runCommand']>[0]): boolean {
+  return /ts-node/.test(p.test_setup.typecheck?.evidence ?? '');
+}
+
+/** mocha: describe/it globals with node:assert/strict; TypeScript runs through tsx's loader, or the project's ts-node. */
 export const mocha: FrameworkRenderer = {
   id: 'mocha',
   language: 'javascript',
@@ -20,7 +25,8 @@ export const mocha: FrameworkRenderer = {
         ...(ts ? [frameworkImport(['describe', 'it'], 'mocha', true)] : []),
       ],
     }),
-  runCommand: (p, paths) => `npx mocha${isTypeScript(p) ? ' --node-option import=tsx' : ''} ${quoteArgs(paths)}`,
+  // A project whose mocha config loads ts-node keeps it (it may type-check); tsx would stand in for it otherwise.
+  runCommand: (p, paths) => `npx mocha${isTypeScript(p) && !usesTsNode(p) ? ' --node-option import=tsx' : ''} ${quoteArgs(paths)}`,
   devDependencies: (p) => [...(declared(p, 'mocha') ? [] : ['mocha']), ...(isTypeScript(p) ? ['tsx', '@types/mocha'] : [])],
   extension: defaultExtension,
   esm: usesEsm,

@@ -11,6 +11,8 @@ export interface PyFunction {
   /** a Python string literal (already quoted) */
   docstring: string;
   body: PyStatement[];
+  /** parameters: the pytest fixtures the body uses (`tmp_path`, `monkeypatch`) */
+  params?: string[];
 }
 
 export interface PyModule {
@@ -33,7 +35,11 @@ export function printModule(m: PyModule): string {
 }
 
 export function printFunction(fn: PyFunction): string {
-  return [`def ${fn.name}():`, indent(fn.docstring, INDENT), ...fn.body.map((s) => printStatement(s, INDENT))].join('\n');
+  return [
+    `def ${fn.name}(${(fn.params ?? []).join(', ')}):`,
+    indent(fn.docstring, INDENT),
+    ...fn.body.map((s) => printStatement(s, INDENT)),
+  ].join('\n');
 }
 
 /** Statements as text at the left margin: a test body as an artifact records it. */

@@ -3,6 +3,7 @@
 // every test in its file. Without python3 or python on PATH, the @lezer/python grammar answers
 // instead, and its reasons say so.
 import { spawnSync } from 'node:child_process';
+import { childEnv, inTempHome } from '../util/childEnv';
 import { asset } from './assets';
 import { childrenOf, firstError, lineColumn, parsePython } from './pyTree';
 
@@ -38,13 +39,19 @@ export function checkPython(items: PyCheckItem[], interpreters = INTERPRETERS): 
 function withCPython(items: PyCheckItem[], interpreters: string[]): Map<string, string> | undefined {
   const input = JSON.stringify(items);
   for (const python of interpreters) {
-    const r = spawnSync(python, ['-c', asset('pycheck.py')], {
-      input,
-      encoding: 'utf8',
-      timeout: 60_000,
-      maxBuffer: 64 * 1024 * 1024,
-      windowsHide: true,
-    });
+    // -I and a neutral cwd: this runs before any approval, so nothing of the workspace (a json.py
+    // beside AMTP's cwd, PYTHON* variables) may be imported into it.
+    const r = inTempHome((home) =>
+      spawnSync(python, ['-I', '-c', asset('pycheck.py')], {
+        input,
+        cwd: home,
+        env: childEnv({ home }),
+        encoding: 'utf8',
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+        windowsHide: true,
+      }),
+    );
     if (r.error || r.status !== 0) continue;
     try {
       const out = JSON.parse(r.stdout) as Record<string, string>;

@@ -5,6 +5,7 @@ import { parseLiteral, pyString, toPython } from './literals';
 import { printFunction, printModule, printStatements, pyDocstring, type PyFunction, type PyStatement } from './pyModel';
 import { checkPython, type PySnippet } from './pySyntax';
 import { parsePython } from './pyTree';
+import { srcConftestFor } from './pytestPath';
 import type { BodyPlan, FrameworkRenderer, PyCaseBody, TestFilePlan } from './types';
 
 type Rejected = { reason: string };
@@ -27,8 +28,14 @@ export const pytest: FrameworkRenderer = {
       })),
     ),
   render: renderPyFile,
-  runCommand: (_p, paths, targets) =>
-    `${targets.some((t) => t.startsWith('src/')) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quoteArgs(paths)}`,
+  // src/ layout: a conftest.py beside the tests puts src/ on sys.path (pytestPath.ts); only where the
+  // folder has a conftest of its own does the command carry PYTHONPATH=src.
+  supportFiles: (p, paths, targets) => {
+    const conftest = srcConftestFor(p, paths, targets);
+    return conftest ? [conftest] : [];
+  },
+  runCommand: (p, paths, targets) =>
+    `${targets.some((t) => t.startsWith('src/')) && !srcConftestFor(p, paths, targets) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quoteArgs(paths)}`,
   devDependencies: (p) =>
     p.test_setup.framework === 'pytest' || p.test_setup.framework === 'unittest' || (p.test_setup.others ?? []).includes('pytest')
       ? []
@@ -65,7 +72,41 @@ function importSnippets(plan: BodyPlan): PySnippet[] {
 }
 
 function testFunction(c: TestCase, body: PyStatement[]): PyFunction {
-  return { name: `test_${c.id}_${slug(c.title)}`, docstring: pyString(c.title.replace(/\s+/g, ' ')), body };
+  return {
+    name: `test_${c.id}_${slug(c.title)}`,
+    docstring: pyString(c.title.replace(/\s+/g, ' ')),
+    body,
+    params: fixturesUsed(body),
+  };
+}
+
+/** pytest's own fixtures a body reads (`tmp_path`, `monkeypatch`): they become the test's parameters. */
+function fixturesUsed(body: PyStatement[]): string[] {
+  const used = new Set<string>();
+  const text = printStatements(body);
+  parsePython(text).iterate({
+    enter: (n) => {
+      if (n.name === 'VariableName' && PYTEST_FIXTURES.includes(text.slice(n.from, n.to))) used.add(text.slice(n.from, n.to));
+    },
+  });
+  return PYTEST_FIXTURES.filter((f) => used.has(f));
+}
+
+const PYTEST_FIXTURES = ['tmp_path', 'monkeypatch'];
+
+/** One of the oracle's further checks, asserted after the main one. */
+function checkStatements(
+  k: NonNullable<Oracle['checks']>[number],
+  i: number,
+  expr: (field: string, source: string) => string,
+): PyStatement[] {
+  const call = expr(`oracle.checks[${i}].call`, k.call);
+  if (k.kind === 'throws')
+    return [
+      { head: `with pytest.raises(BaseException) as excinfo_${i}:`, body: [{ code: call }] },
+      { code: `assert type(excinfo_${i}.value).__name__ == ${pyString(k.expected.split('.').pop()!)}` },
+    ];
+  return compare(`(${call})`, k.kind, k.expected).map((code) => ({ code }));
 }
 
 function pyBody(c: TestCase, plan: BodyPlan): PyCaseBody | Rejected {
@@ -85,7 +126,8 @@ function pyBody(c: TestCase, plan: BodyPlan): PyCaseBody | Rejected {
   const setup: PyStatement[] = setupText ? [{ code: use('oracle.setup', setupText, 'exec') }] : [];
   const statements = bodyStatements(c, o, (field, source) => use(field, source, 'eval'));
   if ('reason' in statements) return statements;
-  return { language: 'python', function: testFunction(c, [...setup, ...statements]), snippets };
+  const checks = (o.checks ?? []).flatMap((k, i) => checkStatements(k, i, (field, source) => use(field, source, 'eval')));
+  return { language: 'python', function: testFunction(c, [...setup, ...statements, ...checks]), snippets };
 }
 
 function bodyStatements(c: TestCase, o: Oracle, expr: (field: string, source: string) => string): PyStatement[] | Rejected {

@@ -75,8 +75,8 @@ export interface FrameworkRenderer {
   printBody(body: CaseBody, plan: BodyPlan): string;
   validate?(bodies: { caseId: string; body: CaseBody }[]): Map<string, string>;
   render(plan: TestFilePlan): string;
-  /** files the tests need besides themselves (e.g. a jest transform for TypeScript) */
-  supportFiles?(project: Project, testPaths: string[]): SupportFile[];
+  /** files the tests need besides themselves (e.g. a jest transform for TypeScript, a conftest.py for a src/ layout) */
+  supportFiles?(project: Project, testPaths: string[], targets: string[]): SupportFile[];
   /** @param targets workspace-relative files under test */
   runCommand(project: Project, testPaths: string[], targets: string[]): string;
   devDependencies(project: Project): string[];

@@ -2,7 +2,7 @@ import * as readline from 'node:readline/promises';
 import { createTwoFilesPatch } from 'diff';
 import { sha256 } from '../core/canonical';
 import type { ToolName } from '../core/risk';
-import type { RunRecord } from '../core/run';
+import type { ApprovalRecord, RunRecord } from '../core/run';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from './gateway';
 
 /** --yes: the person approved every high-risk action of this run up front. */
@@ -21,15 +21,28 @@ export function runWideApprovalId(runId: string, tool: ToolName): string {
   return 'ap_' + sha256(`${runId}\n${tool}\nthe whole run`).slice(0, 24);
 }
 
-/** Decisions already taken for this run (e.g. `amtp approve`) answer first; the rest go to `next`. */
-export function recordedDecisions(run: () => RunRecord, next: Approver): Approver {
+/**
+ * Decisions already taken for this run (e.g. `amtp approve`) answer first; the rest go to `next`.
+ * Only a decision `trusted` vouches for (its seal: pipeline/ownership.ts) is taken; one that is not
+ * (edited by hand, or by anything that can write the workspace) is said and asked again.
+ */
+export function recordedDecisions(
+  run: () => RunRecord,
+  next: Approver,
+  trusted: (a: ApprovalRecord) => boolean,
+  warn: (line: string) => void = () => undefined,
+): Approver {
   return {
     async ask(req) {
       const approvals = run().approvals;
       const wide = runWideApprovalId(run().id, req.tool);
       const decided = (id: string) => approvals.find((a) => a.id === id && (a.decision === 'approved' || a.decision === 'rejected'));
       const prior = decided(req.id) ?? decided(wide);
-      if (prior) return { decision: prior.decision as 'approved' | 'rejected', note: prior.note, by: prior.decidedBy };
+      if (prior && trusted(prior)) return { decision: prior.decision as 'approved' | 'rejected', note: prior.note, by: prior.decidedBy };
+      if (prior)
+        warn(
+          `the run record says ${req.tool} was ${prior.decision}, but that decision is not signed by you (it was edited outside AMTP); asking again`,
+        );
       return next.ask(req);
     },
   };

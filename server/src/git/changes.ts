@@ -27,8 +27,9 @@ export async function changesSince(workspace: string, ref: string): Promise<Chan
   });
   if (verified.code !== 0) return { cannot: `"${ref}" names no commit in this repository` };
   const commit = verified.stdout.trim();
-  // -U0: hunks are exactly the changed lines; --no-ext-diff/--no-textconv: the repository's config runs nothing.
-  const diff = await git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '-U0', commit, '--', '.'], {
+  // -U0: hunks are exactly the changed lines. Submodules are not looked into: git would start itself
+  // inside each one, under that repository's own config (git.ts switches off what this one's runs).
+  const diff = await git(['diff', '--no-color', '--no-renames', '--ignore-submodules=all', '-U0', commit, '--', '.'], {
     cwd: workspace,
   });
   const changed = new Map<string, [number, number][]>();

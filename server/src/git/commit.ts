@@ -73,7 +73,7 @@ export async function commitOnNewBranch(
     const tree = (await git(['write-tree'], { cwd: root, env })).stdout.trim();
     const baseTree = (await git(['rev-parse', `${base}^{tree}`], { cwd: root })).stdout.trim();
     if (tree === baseTree) return undefined;
-    const commit = (await git(['commit-tree', tree, '-p', base, '-F', '-'], { cwd: root, input: message })).stdout.trim();
+    const commit = (await git(['commit-tree', '--no-gpg-sign', tree, '-p', base, '-F', '-'], { cwd: root, input: message })).stdout.trim();
     // The empty old value: create only. A branch that appeared meanwhile is an error, never moved.
     await git(['update-ref', '-m', 'amtp: branch with generated tests', `refs/heads/${branch}`, commit, ''], { cwd: root });
     return commit;

@@ -77,7 +77,7 @@ function branchRequest(
   note: string,
 ): ToolCallInfo {
   return {
-    summary: `Create branch ${name} on ${head.slice(0, 10)} with one commit "${pr.title}" of ${files.length} file(s): ${files.map((f) => f.path).join(', ')}${note}. Nothing is pushed; your checkout, staged changes and working tree are left as they are.`,
+    summary: `Create branch ${name} on ${head.slice(0, 10)} with one commit "${pr.title}" of ${files.length} file(s): ${files.map((f) => f.path).join(', ')}${note}. Nothing is pushed; your checkout, staged changes and working tree are left as they are. No git hook runs, nor any command the repository's git config names (hooks, fsmonitor and filters are switched off).`,
     target: name,
     // Stable across resumes: `amtp approve` decides this same request when the bytes are unchanged.
     approvalId:

@@ -1,4 +1,5 @@
-// Steps 2–4 of every agent boundary: sanitize, parse, validate against the reply's schema.
+// Steps 2–4 of every agent boundary: sanitize, parse, validate against the reply's schema (a reply
+// over the byte cap is refused before any of them).
 import { SchemaValidationError } from '../core/errors';
 import type { AgentId } from '../core/agents';
 import { OUTPUT_SCHEMA, type AgentOutputs } from '../contracts/agentSchemas';
@@ -6,10 +7,12 @@ import type { SchemaTypes } from '../contracts/schemaTypes';
 import type { SchemaName } from '../contracts/schemas';
 import { requireValid } from '../contracts/validate';
 import { MalformedLlmOutput } from './errors';
+import { checkReplySize } from './replyLimits';
 import { sanitize } from './sanitize';
 
 /** A reply as the value its schema describes: MalformedLlmOutput (retried) or SchemaValidationError (needs review) otherwise. */
 export function acceptAs<S extends SchemaName>(schema: S, who: string, raw: string): SchemaTypes[S] {
+  checkReplySize(who, raw);
   const text = sanitize(raw);
   let parsed: unknown;
   try {

@@ -22,6 +22,8 @@ export interface EndpointSettings {
   headers?: Record<string, string>;
   /** seconds without data (before the first chunk or between chunks) after which a request is given up */
   timeoutSeconds?: number;
+  /** seconds after which a request is given up however it streams; default: derived from the idle timeout and the output bound */
+  deadlineSeconds?: number;
   /** the output bound every request carries */
   maxOutputTokens?: number;
   /** ask for structured output (response_format json_schema); default true */
@@ -38,6 +40,8 @@ export interface ResolvedEndpoint {
   target: EndpointForm;
   headers: Record<string, string>;
   idleTimeoutMs: number;
+  /** the total deadline of every request, when the person set one (else derived per request: llm/replyLimits.ts) */
+  deadlineMs?: number;
   maxOutputTokens: number;
   structuredOutput: boolean;
   /** what error messages call this endpoint: a URL, never a key */
@@ -88,6 +92,7 @@ export function resolveEndpoint(s: EndpointSettings): ResolvedEndpoint {
     target,
     headers,
     idleTimeoutMs: Math.round(timeout * 1000),
+    ...(s.deadlineSeconds && s.deadlineSeconds > 0 ? { deadlineMs: Math.round(s.deadlineSeconds * 1000) } : {}),
     maxOutputTokens: bound,
     structuredOutput: s.structuredOutput !== false,
     where,

@@ -11,7 +11,9 @@ import { sdkClient } from './openaiClient';
 import { mapOpenAiError, rawError } from './openaiErrors';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from './provider';
 import { afterRefusal, chatBody, defaultCapabilities, type ChatBody } from './requestShape';
-import { IdleWatch, readStream, type StreamedReply } from './stream';
+import { defaultDeadlineSeconds, overCap, streamLimitBytes } from './replyLimits';
+import { RequestWatch, readStream, type StreamedReply } from './stream';
+import { redactKnown } from '../util/redact';
 
 export { mapOpenAiError, retryAfterMs } from './openaiErrors';
 
@@ -60,10 +62,11 @@ class OpenAiSession implements LlmSession {
     let caps = this.memory.get(key, defaultCapabilities(this.ep.target));
     const client = await sdkClient(this.ep);
     // A refused parameter produced no reply, so sending again without it is still the session's one request.
+    const bound = req.maxOutputTokens ?? this.ep.maxOutputTokens;
     for (let n = 0; ; n++) {
       const body = chatBody(req, this.ep, caps);
       try {
-        return this.accept(req, await this.send(client, body, req.signal));
+        return this.accept(req, bound, await this.send(client, body, bound, req.signal));
       } catch (e) {
         if (e instanceof AmtpError) throw e;
         const raw = rawError(e, this.ep.secrets);
@@ -78,10 +81,20 @@ class OpenAiSession implements LlmSession {
     }
   }
 
-  private async send(client: Awaited<ReturnType<typeof sdkClient>>, body: ChatBody, signal?: AbortSignal): Promise<StreamedReply> {
-    const watch = new IdleWatch(this.ep.idleTimeoutMs);
+  private async send(
+    client: Awaited<ReturnType<typeof sdkClient>>,
+    body: ChatBody,
+    bound: number,
+    signal?: AbortSignal,
+  ): Promise<StreamedReply> {
+    const deadlineMs = this.ep.deadlineMs ?? defaultDeadlineSeconds(this.ep.idleTimeoutMs / 1000, bound) * 1000;
+    const watch = new RequestWatch(this.ep.idleTimeoutMs, deadlineMs);
     const stopped = () => {
       if (signal?.aborted) return new CancelledError();
+      if (watch.fired === 'deadline')
+        return new TransientLlmError(
+          `no complete reply from ${this.ep.where} within the total deadline of ${deadlineMs / 1000} s: given up. Set it with --deadline, AMTP_DEADLINE_SECONDS or amtp.modelDeadlineSeconds.`,
+        );
       const s = this.ep.idleTimeoutMs / 1000;
       return new TransientLlmError(
         `no data from ${this.ep.where} for ${s} s: timed out. The timeout counts idle time before and between streamed chunks; raise it with --timeout, AMTP_TIMEOUT_SECONDS or amtp.modelTimeoutSeconds.`,
@@ -91,7 +104,7 @@ class OpenAiSession implements LlmSession {
       const stream = await client.chat.completions.create(body as never, {
         signal: signal ? AbortSignal.any([signal, watch.signal]) : watch.signal,
       });
-      const reply = await readStream(stream as unknown as AsyncIterable<unknown>, watch);
+      const reply = await readStream(stream as unknown as AsyncIterable<unknown>, watch, streamLimitBytes(bound));
       // The SDK's stream ends quietly when its signal aborts: what it read so far is not a reply.
       if (watch.fired || signal?.aborted) throw stopped();
       return reply;
@@ -104,9 +117,24 @@ class OpenAiSession implements LlmSession {
     }
   }
 
-  private accept(req: ChatRequest, r: StreamedReply): ChatReply {
+  /**
+   * The reply as the rest of AMTP sees it. The endpoint's own text never carries the key or a header
+   * value past this point: a model (or proxy) that echoes them has them cut out before anything is
+   * parsed, stored, recorded or printed.
+   */
+  private accept(req: ChatRequest, bound: number, raw: StreamedReply): ChatReply {
+    const r = { ...raw, ...redactReply(raw, this.ep.secrets) };
+    if (r.cut) {
+      const over = overCap(this.agent, r.bytes, r.usage);
+      if (over) throw over;
+      throw new OutputTruncated(
+        `${this.agent}: the reply went on past its output bound of ${bound} tokens (cut after ${r.bytes} bytes, 1.5 × the bound at ≈4 bytes a token); raise it with --max-output-tokens, AMTP_MAX_OUTPUT_TOKENS or amtp.maxOutputTokens`,
+        bound,
+        r.content.slice(-200),
+        r.usage,
+      );
+    }
     if (r.finishReason === 'length') {
-      const bound = req.maxOutputTokens ?? this.ep.maxOutputTokens;
       throw new OutputTruncated(
         `${this.agent}: the reply stopped at the output bound of ${bound} tokens (finish_reason "length"); raise it with --max-output-tokens, AMTP_MAX_OUTPUT_TOKENS or amtp.maxOutputTokens`,
         bound,
@@ -124,6 +152,15 @@ class OpenAiSession implements LlmSession {
       );
     return { content: r.content, model: r.model ?? req.model, ...(r.usage ? { usage: r.usage } : {}) };
   }
+}
+
+/** The strings of a reply with the known secrets cut out (the model name too: a hostile endpoint chooses it). */
+function redactReply(r: StreamedReply, secrets: readonly string[]): Pick<StreamedReply, 'content' | 'refusal' | 'model'> {
+  return {
+    content: redactKnown(r.content, secrets),
+    refusal: redactKnown(r.refusal, secrets),
+    ...(r.model !== undefined ? { model: redactKnown(r.model, secrets) } : {}),
+  };
 }
 
 function describeChange(c: Partial<EndpointCapabilities>): string {

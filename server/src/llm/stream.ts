@@ -1,6 +1,7 @@
 // Reads a streamed chat completion: the text deltas, the finish reason, the model and the usage
-// chunk (stream_options.include_usage). The timeout counts idle time: it restarts with every chunk,
-// so a long reply that keeps streaming is never cut, and a stalled one is given up.
+// chunk (stream_options.include_usage). Two clocks bound a request: the idle timeout restarts with
+// every chunk (a stalled stream is given up), the total deadline does not (a stream that trickles
+// forever is given up too). The text is bounded as well: past `limitBytes` reading stops.
 import type { ReplyUsage } from './provider';
 
 export interface StreamedReply {
@@ -9,6 +10,10 @@ export interface StreamedReply {
   finishReason: string | null;
   model?: string;
   usage?: ReplyUsage;
+  /** reading stopped at the byte limit: the reply went on past it */
+  cut?: boolean;
+  /** UTF-8 bytes of content and refusal read */
+  bytes: number;
 }
 
 interface Chunk {
@@ -17,13 +22,18 @@ interface Chunk {
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
 }
 
-/** Aborts its signal after `ms` without a `touch()`. */
-export class IdleWatch {
+/** Aborts its signal after `idleMs` without a `touch()`, or `deadlineMs` after it was made, whichever comes first. */
+export class RequestWatch {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
-  fired = false;
+  private readonly deadline: NodeJS.Timeout;
+  fired: 'idle' | 'deadline' | undefined;
 
-  constructor(private readonly ms: number) {
+  constructor(
+    private readonly idleMs: number,
+    deadlineMs: number,
+  ) {
+    this.deadline = setTimeout(() => this.fire('deadline'), deadlineMs);
     this.touch();
   }
 
@@ -33,14 +43,19 @@ export class IdleWatch {
 
   touch(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      this.controller.abort();
-    }, this.ms);
+    this.timer = setTimeout(() => this.fire('idle'), this.idleMs);
   }
 
   stop(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.deadline);
+  }
+
+  private fire(why: 'idle' | 'deadline'): void {
+    if (this.fired) return;
+    this.fired = why;
+    this.stop();
+    this.controller.abort();
   }
 }
 
@@ -53,19 +68,27 @@ export function toReplyUsage(u: Chunk['usage']): ReplyUsage | undefined {
   };
 }
 
-export async function readStream(stream: AsyncIterable<unknown>, watch: IdleWatch): Promise<StreamedReply> {
-  const out: StreamedReply = { content: '', refusal: '', finishReason: null };
+/** Reads the stream to its end, or until its text passes `limitBytes` (leaving the loop closes the request). */
+export async function readStream(stream: AsyncIterable<unknown>, watch: RequestWatch, limitBytes: number): Promise<StreamedReply> {
+  const out: StreamedReply = { content: '', refusal: '', finishReason: null, bytes: 0 };
   for await (const raw of stream) {
     watch.touch();
     const chunk = raw as Chunk;
-    if (chunk.model) out.model = chunk.model;
+    if (typeof chunk.model === 'string') out.model = chunk.model;
     const usage = toReplyUsage(chunk.usage);
     if (usage) out.usage = usage;
     const choice = chunk.choices?.[0];
     if (!choice) continue;
-    if (choice.delta?.content) out.content += choice.delta.content;
-    if (choice.delta?.refusal) out.refusal += choice.delta.refusal;
-    if (choice.finish_reason) out.finishReason = choice.finish_reason;
+    const text = typeof choice.delta?.content === 'string' ? choice.delta.content : '';
+    const refusal = typeof choice.delta?.refusal === 'string' ? choice.delta.refusal : '';
+    out.content += text;
+    out.refusal += refusal;
+    if (typeof choice.finish_reason === 'string') out.finishReason = choice.finish_reason;
+    out.bytes += Buffer.byteLength(text, 'utf8') + Buffer.byteLength(refusal, 'utf8');
+    if (out.bytes > limitBytes) {
+      out.cut = true;
+      break;
+    }
   }
   return out;
 }

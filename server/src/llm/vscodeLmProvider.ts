@@ -6,7 +6,8 @@ import type { AgentId } from '../core/agents';
 import { CancelledError } from '../core/errors';
 import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_MODEL_TIMEOUT_SECONDS } from '../core/providers';
 import type { LmChatParams, LmChatResult, LmModelInfo } from '../protocol';
-import { LlmConfigError, MalformedLlmOutput, RateLimitError, TransientLlmError } from './errors';
+import { LlmConfigError, MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from './errors';
+import { defaultDeadlineSeconds, overCap, streamLimitBytes } from './replyLimits';
 import type { ChatReply, ChatRequest, LlmProvider, LlmSession } from './provider';
 
 /** The client's side of vscode.lm, as the server sees it (lsp/service.ts wires it to the connection). */
@@ -37,7 +38,7 @@ export class VscodeLmProvider implements LlmProvider {
 
   constructor(
     private readonly bridge: LmBridge,
-    private readonly opts: { timeoutSeconds?: number; maxOutputTokens?: number } = {},
+    private readonly opts: { timeoutSeconds?: number; deadlineSeconds?: number; maxOutputTokens?: number } = {},
   ) {}
 
   /** Asked once per provider (one run): the models vscode.lm.selectChatModels offers. */
@@ -65,24 +66,43 @@ export class VscodeLmProvider implements LlmProvider {
             `no VS Code language model matches "${req.model}" (amtp.model / amtp.models.${agent}); offered: ${offered}`,
           );
         }
+        const idle = this.opts.timeoutSeconds ?? DEFAULT_MODEL_TIMEOUT_SECONDS;
+        const bound = req.maxOutputTokens ?? this.opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
         const res = await this.bridge.chat(
           {
             agent,
             model: model.id,
             messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
             justification: LM_JUSTIFICATION,
-            idleTimeoutMs: (this.opts.timeoutSeconds ?? DEFAULT_MODEL_TIMEOUT_SECONDS) * 1000,
-            maxOutputTokens: req.maxOutputTokens ?? this.opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+            idleTimeoutMs: idle * 1000,
+            deadlineMs: ((this.opts.deadlineSeconds ?? 0) > 0 ? this.opts.deadlineSeconds! : defaultDeadlineSeconds(idle, bound)) * 1000,
+            maxOutputTokens: bound,
+            maxReplyBytes: streamLimitBytes(bound),
           },
           req.signal,
         );
         if (req.signal?.aborted) throw new CancelledError();
         if (res.error) throw lmError(res.error, model);
+        if (res.cut) throw cutReply(agent, bound, res);
         if (!res.content) throw new MalformedLlmOutput(`${agent}: the VS Code model ${model.id} sent no text`, '', res.usage);
         return { content: res.content, model: res.model ?? model.id, ...(res.usage ? { usage: res.usage } : {}) };
       },
     };
   }
+}
+
+/** The client stopped reading past the reply's limit: over the byte cap it is malformed, else it ran past its bound. */
+function cutReply(agent: AgentId, bound: number, res: LmChatResult): Error {
+  const bytes = Buffer.byteLength(res.content ?? '', 'utf8');
+  return (
+    overCap(agent, bytes, res.usage) ??
+    new OutputTruncated(
+      `${agent}: the reply went on past its output bound of ${bound} tokens (cut after ${bytes} bytes, 1.5 × the bound at ≈4 bytes a token); raise it with amtp.maxOutputTokens`,
+      bound,
+      (res.content ?? '').slice(-200),
+      res.usage,
+    )
+  );
 }
 
 function lmError(e: NonNullable<LmChatResult['error']>, model: LmModelInfo): Error {

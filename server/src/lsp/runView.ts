@@ -101,10 +101,12 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
           verification: {
             status: run.verification.status,
             reason: run.verification.reason,
+            ...(run.verification.loaderNote ? { loaderNote: run.verification.loaderNote } : {}),
             runs: run.verification.runs,
             filters: run.verification.filters,
             coverage: run.verification.coverage,
             quarantineFiles: run.verification.quarantineFiles,
+            docIssues: run.verification.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
             unmet: run.verification.unmet,
           },
         }

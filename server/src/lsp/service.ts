@@ -9,6 +9,7 @@ import { resumeRun, startRun } from '../pipeline/orchestrator';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
 import { RunStore } from '../pipeline/store';
+import { ignoredRunsNote } from '../pipeline/runRecords';
 import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
@@ -24,6 +25,7 @@ import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
 import { sharedCapabilities } from '../llm/capabilities';
 import { parsePriceTable } from '../usage/priceTable';
+import { runPrices } from '../usage/defaultPrices';
 
 export type ProgressValue =
   | { kind: 'begin'; title: string; message?: string; cancellable?: boolean }
@@ -118,7 +120,8 @@ export class AmtpService {
       },
       (w) => this.port.log(`warning: ${w}`),
     );
-    if (s.priceTable) params.prices = parsePriceTable(s.priceTable, 'amtp.priceTable'); // a bad table is a clear error, not a wrong cost
+    // A bad table is a clear error, not a wrong cost; no table: AMTP's dated default for hosted endpoints.
+    Object.assign(params, runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined));
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,
@@ -134,7 +137,6 @@ export class AmtpService {
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
     if (s.record) {
-      params.characterize = false; // a replay runs no code, and recordings do not hold what characterization observed yet
       const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
       const r = recordedDeps(deps, params, runId, file, this.secrets());
       deps = r.deps;
@@ -218,12 +220,9 @@ export class AmtpService {
   }
 
   async runs(): Promise<P.RunsResult> {
-    const runs = await this.store.listRuns();
-    const foreign = await this.store.foreignRunIds();
-    if (foreign.length)
-      this.port.log(
-        `warning: ignoring ${foreign.length} run record(s) in .amtp/runs that were not created by you in this workspace (they may have come with the repository): ${foreign.join(', ')}`,
-      );
+    const { runs, ignored } = await this.store.scanRuns();
+    const note = ignoredRunsNote(ignored);
+    if (note) this.port.log(`warning: ${note}`);
     return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
   }
 
@@ -292,6 +291,7 @@ export class AmtpService {
       azureApiVersion: s.azureApiVersion,
       headers: s.headers,
       timeoutSeconds: s.modelTimeoutSeconds,
+      deadlineSeconds: s.modelDeadlineSeconds,
       maxOutputTokens: s.maxOutputTokens,
       structuredOutput: s.structuredOutput,
       lm: this.port.lm,

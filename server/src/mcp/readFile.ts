@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { constants as FS } from 'node:fs';
+import { isSecretEnvFile } from '../util/redact';
+import { NotRegularFileError, openRegularFileSync } from '../util/regularFile';
 import { resolveInsideSync } from '../util/safePath';
 import { ResponseCache } from './cache';
 import { ToolError, toToolError } from './toolError';
@@ -50,12 +51,12 @@ function readWorkspaceFileSync(root: string, args: ReadFileArgs, cache?: Respons
   let fd: number | undefined;
   try {
     const target = resolveInsideSync(root, rel);
-    // Open the real path that was proven inside the root, not the name, which a symlink swap could redirect.
-    // O_NOFOLLOW: if the last component became a symlink after realpath, the open fails instead of following it.
-    fd = fs.openSync(fs.realpathSync.native(target), FS.O_RDONLY | (FS.O_NOFOLLOW ?? 0));
-    const st = fs.fstatSync(fd);
-    if (st.isDirectory()) throw new ToolError(`is a directory: ${JSON.stringify(rel)} (use repo.tree)`);
-    if (!st.isFile()) throw new ToolError(`refused: not a regular file: ${JSON.stringify(rel)}`);
+    // Open the real path that was proven inside the root, not the name, which a symlink swap could redirect;
+    // only a regular file, checked before the open and on it, and never with an open that can wait (a named pipe).
+    const real = fs.realpathSync.native(target);
+    if (isSecretEnvFile(real)) throw new ToolError(envRefusal(rel));
+    let st: fs.Stats;
+    ({ fd, st } = openRegular(real, rel));
     if (st.nlink > 1) throw new ToolError(hardLinkRefusal(rel, st.nlink));
     const key = ResponseCache.key('repo.read_file', { ...args, maxBytes }, `${st.ino}:${st.mtimeMs}:${st.size}`);
     const cached = cache?.get(key) as ReadFileResult | undefined;
@@ -89,6 +90,25 @@ function readWorkspaceFileSync(root: string, args: ReadFileArgs, cache?: Respons
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/** The open descriptor of a regular file; a directory, named pipe, socket or device is refused unopened. */
+function openRegular(real: string, rel: string): { fd: number; st: fs.Stats } {
+  try {
+    return openRegularFileSync(real);
+  } catch (e) {
+    if (!(e instanceof NotRegularFileError)) throw e;
+    if (e.fileType === 'directory') throw new ToolError(`is a directory: ${JSON.stringify(rel)} (use repo.tree)`);
+    throw new ToolError(`refused: not a regular file (${e.fileType}): ${JSON.stringify(rel)}`);
+  }
+}
+
+/**
+ * `.env` files hold a project's secrets by convention, and no pattern knows every secret's shape: the
+ * read tools do not serve them (util/redact.ts isSecretEnvFile; templates such as `.env.example` are served, redacted).
+ */
+export function envRefusal(rel: string): string {
+  return `refused: ${JSON.stringify(rel)} holds environment secrets (.env files are not served); read .env.example for the variable names`;
 }
 
 /** The whole file from position 0 (it may have grown or shrunk since fstat: read until its end). */

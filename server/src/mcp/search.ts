@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ResponseCache } from './cache';
+import { isSecretEnvFile } from '../util/redact';
+import { openRegularFileSync } from '../util/regularFile';
 import { isBinary } from './readFile';
 import { ToolError } from './toolError';
 import { walkTree, type WalkOptions } from './walk';
@@ -32,8 +34,18 @@ const MAX_LINE_CHARS = 4096; // longer lines (minified code) are skipped: they c
 const SHOWN_CHARS = 300;
 const TIME_BUDGET_MS = 5_000;
 
-/** Literal or regex search over the same filtered tree as repo.tree; text files only, bounded in results and time. */
-export function searchWorkspace(root: string, args: SearchArgs, walkDefaults: WalkOptions, cache?: ResponseCache): SearchResult {
+/**
+ * Literal or regex search over the same filtered tree as repo.tree; text files only, bounded in results and time.
+ * With `redact`, a line is searched as it would be shown: a query cannot find (and so probe, a character
+ * at a time) a credential that the result would hide.
+ */
+export function searchWorkspace(
+  root: string,
+  args: SearchArgs,
+  walkDefaults: WalkOptions,
+  cache?: ResponseCache,
+  redact?: (text: string) => string,
+): SearchResult {
   if (!args.query) throw new ToolError('query is empty');
   const maxResults = Math.min(Math.max(1, args.maxResults ?? 100), 1000);
   const maxFileBytes = args.maxFileBytes ?? 1024 * 1024;
@@ -45,13 +57,13 @@ export function searchWorkspace(root: string, args: SearchArgs, walkDefaults: Wa
     throw new ToolError(`invalid regular expression: ${(e as Error).message}`);
   }
   const tree = walkTree(root, { ...walkDefaults, include: args.include, exclude: args.exclude });
-  const key = ResponseCache.key('repo.search', { ...args, maxResults, maxFileBytes }, tree.fingerprint);
+  const key = ResponseCache.key('repo.search', { ...args, maxResults, maxFileBytes, redacted: !!redact }, tree.fingerprint);
   const cached = cache?.get(key) as SearchResult | undefined;
   if (cached) return cached;
   const deadline = Date.now() + TIME_BUDGET_MS;
   const out: SearchResult = { matches: [], truncated: false, filesSearched: 0 };
   for (const e of tree.entries) {
-    if (e.type !== 'file' || (e.size ?? 0) > maxFileBytes) continue;
+    if (e.type !== 'file' || (e.size ?? 0) > maxFileBytes || isSecretEnvFile(e.path)) continue; // .env files are not served
     if (Date.now() > deadline) {
       out.truncated = true;
       break;
@@ -62,8 +74,12 @@ export function searchWorkspace(root: string, args: SearchArgs, walkDefaults: Wa
     out.filesSearched++;
     const lines = buf.toString('utf8').split('\n');
     for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
+      let line = lines[i];
       if (line.length > MAX_LINE_CHARS || !re.test(line)) continue;
+      if (redact) {
+        line = redact(line);
+        if (!re.test(line)) continue;
+      }
       if (out.matches.length >= maxResults) {
         out.truncated = true; // a match beyond the limit exists
         break;
@@ -77,16 +93,16 @@ export function searchWorkspace(root: string, args: SearchArgs, walkDefaults: Wa
 }
 
 /**
- * Reads a file the walk listed, under the same rules as repo.read_file: the last component is not
- * followed if it became a symlink after the walk (O_NOFOLLOW), and a file with more than one hard
- * link is skipped (its other names may be outside the workspace). Undefined when it cannot be read.
+ * Reads a file the walk listed, under the same rules as repo.read_file: only a regular file, the last
+ * component not followed if it became a symlink after the walk (util/regularFile.ts), and a file with
+ * more than one hard link skipped (its other names may be outside the workspace). Undefined when it cannot be read.
  */
 function readRegularFile(abs: string): Buffer | undefined {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.nlink > 1) return undefined;
+    let st: fs.Stats;
+    ({ fd, st } = openRegularFileSync(abs)); // a named pipe swapped in since the walk is refused, never waited on
+    if (st.nlink > 1) return undefined;
     return fs.readFileSync(fd);
   } catch {
     return undefined;

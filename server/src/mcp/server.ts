@@ -9,6 +9,7 @@ import { ToolError, toToolError } from './toolError';
 import { registerRunTools, type RunTools } from './runTools';
 import { REPO_TOOLS } from './toolNames';
 import { treeTool } from './treeTool';
+import { REDACTED, redactText } from '../util/redact';
 import type { WalkOptions } from './walk';
 
 export interface WorkspaceServerOptions {
@@ -21,6 +22,11 @@ export interface WorkspaceServerOptions {
   signal?: AbortSignal;
   /** how long a person has to answer a confirmation (default 10 minutes) */
   approvalTimeoutMs?: number;
+  /**
+   * redact credentials from file contents and search matches (default true). Only AMTP's own crawler
+   * turns it off: it parses the bytes, and redacts the map before any of it reaches a model.
+   */
+  redact?: boolean;
 }
 
 type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
@@ -31,7 +37,12 @@ export function createWorkspaceServer(root: string, opts: WorkspaceServerOptions
   if (!fs.statSync(realRoot).isDirectory()) throw new Error(`not a directory: ${root}`);
   const server = new McpServer({ name: 'amtp-workspace', version });
 
-  const w: Workspace = { root: realRoot, walk: { gitignore: opts.walk?.gitignore }, cache: opts.cache };
+  const w: Workspace = {
+    root: realRoot,
+    walk: { gitignore: opts.walk?.gitignore },
+    cache: opts.cache,
+    redact: opts.redact === false ? undefined : (t) => redactText(t),
+  };
   registerTreeTool(server, w);
   registerReadFileTool(server, w);
   registerSearchTool(server, w);
@@ -45,6 +56,8 @@ interface Workspace {
   root: string;
   walk: WalkOptions;
   cache?: ResponseCache;
+  /** what leaves the server of a file's text: credentials redacted (util/redact.ts), as the crawler redacts them */
+  redact?: (text: string) => string;
 }
 
 /** repo.tree: the sorted workspace tree. */
@@ -54,7 +67,8 @@ function registerTreeTool(server: McpServer, w: Workspace): void {
     {
       description:
         'List the workspace tree (sorted, .gitignore/.amtpignore honoured, node_modules/.git/build output skipped). ' +
-        'Entries are {path, type, size, language}; `truncated` is true when `limit` cut the list.',
+        'Entries are {path, type, size, language}; `truncated` is true when `limit` cut the list or a folder was deeper than 256 levels ' +
+        '(`depthCut` counts those folders, `skipped` names them).',
       inputSchema: {
         path: z.string().optional().describe('workspace-relative directory to list; default the root'),
         depth: z.number().int().min(1).max(256).optional().describe('directory levels to descend; 1 = direct children'),
@@ -75,8 +89,9 @@ function registerReadFileTool(server: McpServer, w: Workspace): void {
     REPO_TOOLS['repo.read_file'],
     {
       description:
-        'Read a text file of the workspace (UTF-8). Refuses paths outside the workspace, binary files, ' +
-        'files over maxBytes unless a line range is given, and non-UTF-8 files unless encoding is "latin1".',
+        'Read a text file of the workspace (UTF-8). Refuses paths outside the workspace, anything but a regular file, binary files, ' +
+        '.env files, files over maxBytes unless a line range is given, and non-UTF-8 files unless encoding is "latin1". ' +
+        'Credentials in the text (API keys, tokens, passwords, URL user:password) are replaced by [REDACTED].',
       inputSchema: {
         path: z.string().describe('workspace-relative path with forward slashes'),
         startLine: z.number().int().min(1).optional().describe('first line to return, 1-based (default 1)'),
@@ -96,7 +111,8 @@ function registerReadFileTool(server: McpServer, w: Workspace): void {
     },
     async (args) =>
       wrap(args.path, async () => {
-        const r = await readWorkspaceFile(w.root, args, w.cache);
+        const read = await readWorkspaceFile(w.root, args, w.cache);
+        const r = w.redact ? { ...read, content: redactRead(read, w.redact) } : read;
         return { text: r.truncated ? `${r.content}\n[truncated]` : r.content, structured: { ...r } };
       }),
   );
@@ -108,7 +124,8 @@ function registerSearchTool(server: McpServer, w: Workspace): void {
     REPO_TOOLS['repo.search'],
     {
       description:
-        'Search text files of the workspace for a literal string or a JavaScript regular expression. Returns {path, line, text} matches.',
+        'Search text files of the workspace (not .env files) for a literal string or a JavaScript regular expression. ' +
+        'Returns {path, line, text} matches, credentials in the text replaced by [REDACTED].',
       inputSchema: {
         query: z.string().describe('the text to find (a JavaScript regular expression when regex is true)'),
         regex: z.boolean().optional().describe('treat query as a regular expression (default false: literal text)'),
@@ -122,12 +139,22 @@ function registerSearchTool(server: McpServer, w: Workspace): void {
     },
     async (args) =>
       wrap(args.query, async () => {
-        const r = searchWorkspace(w.root, args, w.walk, w.cache);
+        const r = searchWorkspace(w.root, args, w.walk, w.cache, w.redact);
         const lines = r.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
         if (r.truncated) lines.push('[truncated]');
         return { text: lines.join('\n') || 'no matches', structured: { ...r } };
       }),
   );
+}
+
+/**
+ * A read's text as the tool returns it: credentials redacted, and the word a byte limit cut in two
+ * hidden too (a secret's first characters are not a credential's shape yet: reading one byte more
+ * each time would spell it out).
+ */
+function redactRead(r: { content: string; truncated: boolean }, redact: (t: string) => string): string {
+  const text = redact(r.content);
+  return r.truncated && !text.endsWith('\n') ? text.replace(/\S+$/, REDACTED) : text;
 }
 
 async function wrap(subject: string, fn: () => Promise<{ text: string; structured: Record<string, unknown> }>): Promise<ToolResult> {

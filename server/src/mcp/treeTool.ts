@@ -50,6 +50,7 @@ export async function treeTool(
     path: start || '.',
     entries: walk.entries,
     truncated: walk.truncated,
+    depthCut: walk.depthCut,
     files: walk.files,
     dirs: walk.dirs,
     bytes: walk.bytes,
@@ -71,6 +72,7 @@ function renderTree(r: TreeResult): string {
           ? e.path
           : `${e.path} (${e.size})`,
   );
-  lines.push(`[${r.files} files, ${r.dirs} dirs${r.truncated ? ', truncated' : ''}]`);
+  const cut = r.depthCut ? `, ${r.depthCut} folder(s) deeper than 256 levels not listed` : '';
+  lines.push(`[${r.files} files, ${r.dirs} dirs${r.truncated ? ', truncated' : ''}${cut}]`);
   return lines.join('\n');
 }

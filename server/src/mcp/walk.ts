@@ -39,7 +39,10 @@ export interface WalkOptions {
 
 export interface WalkResult {
   entries: TreeEntry[];
+  /** `limit` cut the list, or a folder was deeper than MAX_DEPTH (see depthCut) */
   truncated: boolean;
+  /** folders whose contents were not listed because they are MAX_DEPTH levels down (each named in `skipped`) */
+  depthCut: number;
   files: number;
   dirs: number;
   bytes: number;
@@ -48,7 +51,7 @@ export interface WalkResult {
   fingerprint: string;
 }
 
-const MAX_DEPTH = 256;
+export const MAX_DEPTH = 256;
 
 /**
  * Enumerates the tree under `root` without following symlinks (so loops cannot hang it).
@@ -59,10 +62,12 @@ const MAX_DEPTH = 256;
 export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
   const limit = opts.limit ?? Number.MAX_SAFE_INTEGER;
   const maxDepth = Math.min(opts.depth ?? MAX_DEPTH, MAX_DEPTH);
+  // A depth the caller asked for is their choice; the walk's own limit is a cut, and a cut is never silent.
+  const capped = maxDepth === MAX_DEPTH;
   const include = globs(opts.include, 'include');
   const exclude = globs(opts.exclude, 'exclude');
   const sizes = opts.sizes !== false;
-  const out: WalkResult = { entries: [], truncated: false, files: 0, dirs: 0, bytes: 0, skipped: [], fingerprint: '' };
+  const out: WalkResult = { entries: [], truncated: false, depthCut: 0, files: 0, dirs: 0, bytes: 0, skipped: [], fingerprint: '' };
   const start = (opts.start ?? '').replace(/\/+$/, '');
   const ignoreFiles = useGitignore(root, opts.gitignore ?? 'auto') ? IGNORE_FILES : ['.amtpignore'];
   const skipDefaults = !opts.noDefaultSkips;
@@ -94,7 +99,8 @@ export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
         out.dirs++;
         if (!include) out.entries.push({ path: childRel, type: 'dir', size: 0 });
         if (depth + 1 < maxDepth) visit(childRel, depth + 1, ignores);
-        if (out.truncated) return;
+        else if (capped) cutAtDepth(out, root, childRel);
+        if (out.truncated && out.entries.length >= limit) return;
       } else if (d.isSymbolicLink()) {
         if (include && !include(childRel)) continue;
         out.entries.push({ path: childRel, type: 'symlink', size: 0 });
@@ -111,6 +117,18 @@ export function walkTree(root: string, opts: WalkOptions = {}): WalkResult {
   visit(start, 0, ancestorsIgnores(root, start, ignoreFiles));
   settleFiles(out, stats?.finish(), statIndex);
   return out;
+}
+
+/** A folder at the walk's depth limit: counted, named and the walk marked truncated, unless it is empty. */
+function cutAtDepth(out: WalkResult, root: string, rel: string): void {
+  try {
+    if (fs.readdirSync(`${root}/${rel}`).length === 0) return;
+  } catch {
+    // unreadable (or a path too long to name): reported as cut
+  }
+  out.depthCut++;
+  out.truncated = true;
+  out.skipped.push({ path: rel, reason: `deeper than ${MAX_DEPTH} levels: its contents are not listed` });
 }
 
 /**

@@ -4,12 +4,13 @@ import { BATCH_KIND, type AgentId } from '../core/agents';
 import { canonicalJson, sha256 } from '../core/canonical';
 import { AmtpError, CancelledError, SchemaValidationError, errorKind, errorMessage } from '../core/errors';
 import { crashPoint } from '../core/faults';
-import type { ActivityError, Artifact, BatchRecord, RunRecord } from '../core/run';
+import { DEFAULT_BATCHING, type ActivityError, type Artifact, type BatchRecord, type RunRecord } from '../core/run';
 import { addUsage, replyUsage } from '../core/usage';
 import { OUTPUT_SCHEMA, type AgentInputs, type AgentOutputs } from '../contracts/agentSchemas';
 import { selfContained } from '../contracts/selfContained';
 import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
 import type { AgentBatching, PlannedBatch } from '../agents/batching';
+import { estimateTokens } from '../agents/budget';
 import { acceptReply } from '../llm/accept';
 import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from '../llm/errors';
 import type { ChatReply, ChatRequest } from '../llm/provider';
@@ -111,6 +112,10 @@ async function openSession<A extends AgentId>(ctx: StageContext, job: BatchJob<A
     { role: 'system', content: job.systemPrompt },
     { role: 'user', content: envelope },
   ];
+  // What goes to a model is held to the input bound; the offline engines send nothing anywhere.
+  const tokens = estimateTokens(job.systemPrompt) + estimateTokens(envelope);
+  const limit = params.batching?.inputTokens ?? DEFAULT_BATCHING.inputTokens;
+  if (tokens > limit && deps.provider.name !== 'offline') return oversize(ctx, job, index, where, tokens, limit);
   const promptHash = sha256(canonicalJson(messages));
   const orphan = job.adoptable.get(sessionKey(BATCH_KIND[agent], promptHash));
   if (orphan) {
@@ -126,6 +131,28 @@ async function openSession<A extends AgentId>(ctx: StageContext, job: BatchJob<A
   const maxOutputTokens = params.batching?.outputTokens;
   const model = params.models[agent];
   return { where, promptHash, request: { agent, model, messages, responseSchema, ...(maxOutputTokens ? { maxOutputTokens } : {}) } };
+}
+
+/**
+ * A request over --max-input-tokens is never sent. The planner sizes batches to fit, so this is what
+ * an earlier agent's output carried in (a model that wrote far more than a map needs): the batch is
+ * cut in two halves when it can be, else it fails with the reason.
+ */
+async function oversize<A extends AgentId>(
+  ctx: StageContext,
+  job: BatchJob<A>,
+  index: number,
+  where: string,
+  tokens: number,
+  limit: number,
+): Promise<BatchEnd> {
+  const what = `${where}: the request would be ${tokens} tokens, over --max-input-tokens ${limit}`;
+  const halves = job.batching.split(job.planned.payload);
+  if (!halves)
+    return fail(ctx, job.agent, index, `${what}, and the batch cannot be cut further: an earlier agent's output is too large to pass on`);
+  await splitBatch(ctx, job, index, halves);
+  ctx.deps.onEvent?.({ type: 'log', level: 'warn', message: `${what}; cutting the batch in two halves` });
+  return 'split';
 }
 
 /** Records the start of the next attempt (on the batch and its agent) and announces it; returns its number. */

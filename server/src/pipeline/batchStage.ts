@@ -170,8 +170,10 @@ async function staticMap(ctx: StageContext): Promise<CrawlerOutput> {
 
 /** The batch records of a plan; records of an earlier attempt at the same plan (and their halves) are kept as they are. */
 async function recordBatches(ctx: StageContext, agent: AgentId, planned: { key: string; requestTokens: number }[]): Promise<void> {
-  const before = (ctx.state.run.activities.find((a) => a.agent === agent)!.batches ?? []).filter((b) => b.parent === undefined);
-  const same = before.length === planned.length && before.every((b, i) => b.key === planned[i].key);
+  const recorded = ctx.state.run.activities.find((a) => a.agent === agent)!.batches;
+  const before = (recorded ?? []).filter((b) => b.parent === undefined);
+  // An empty plan is recorded too (as no batches): the stage reads the record next.
+  const same = recorded !== undefined && before.length === planned.length && before.every((b, i) => b.key === planned[i].key);
   if (same) return;
   const batches: BatchRecord[] = planned.map((p, i) => ({
     index: i + 1,

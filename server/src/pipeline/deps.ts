@@ -1,6 +1,7 @@
 // What a run is given: the workspace, the store, the model provider, the person's approver, the
 // stages to run, and the hooks around them. Everything is handed in; nothing here is imported back.
 import type { AgentId } from '../core/agents';
+import type { MutantProvider } from '../core/mutants';
 import type { RunRecord } from '../core/run';
 import type { CrawlerOutput } from '../contracts/types';
 import type { Approver } from '../gateway/gateway';
@@ -44,6 +45,15 @@ export interface PipelineDeps {
   canExecute?: () => boolean;
   /** how the verifier reaches the workspace; a recording taps it and a replay answers from it (server/src/record/testTap.ts) */
   tests?: TestAccess;
+  /** how characterization runs workspace code; a recording taps it and a replay answers from it (server/src/record/charTap.ts) */
+  charRuns?: CharRunAccess;
+  /** surviving mutants per function, when a mutation engine is wired in: coverage rounds then aim at them too */
+  mutants?: MutantProvider;
+}
+
+/** One module's characterization run (the sandbox executes its code), keyed by what identifies it on any machine. */
+export interface CharRunAccess {
+  run<T>(key: { module: string; targets: unknown }, root: string, exec: () => Promise<T>): Promise<T>;
 }
 
 /** The verifier's contact with the workspace: how tests run here, each test run, and each file it rewrites. */

@@ -8,12 +8,16 @@ import { Gateway } from '../gateway/gateway';
 import { recordedDecisions } from '../gateway/approvers';
 import type { PipelineDeps } from './deps';
 import { observableState } from './observable';
-import { ownerMark } from './ownership';
+import { isSealedApproval, ownerMark, sealApproval } from './ownership';
+import { ignoredRunsNote } from './runRecords';
 import type { Save, StageContext } from './stage';
 import { refreshUsage } from '../usage/health';
 
 export async function startRun(deps: PipelineDeps, params: RunParams, runId = newRunId()): Promise<RunRecord> {
   await deps.store.init();
+  // Records a repository shipped under .amtp/runs are left aside (never an earlier run of this person's): say so once.
+  const ignored = ignoredRunsNote((await deps.store.scanRuns()).ignored);
+  if (ignored) deps.onEvent?.({ type: 'log', level: 'warn', message: ignored });
   const now = new Date().toISOString();
   const run: RunRecord = {
     schema_version: 1,
@@ -113,9 +117,14 @@ function context(deps: PipelineDeps, initial: RunRecord): StageContext {
   // Decisions already on record (`amtp approve`) answer first, so a resumed run finds them.
   const gateway = new Gateway(
     state.run.id,
-    recordedDecisions(() => state.run, deps.approver),
+    recordedDecisions(
+      () => state.run,
+      deps.approver,
+      (a) => isSealedApproval(state.run.id, deps.workspace, a),
+      (message) => deps.onEvent?.({ type: 'log', level: 'warn', message }),
+    ),
     {
-      approval: (rec) => save((r) => upsertApproval(r, rec)).then(() => undefined),
+      approval: (rec) => save((r) => upsertApproval(r, sealApproval(r.id, deps.workspace, rec))).then(() => undefined),
       audit: (row) =>
         save((r) => {
           r.audit.push(row);

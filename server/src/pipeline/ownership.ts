@@ -2,11 +2,14 @@
 // resumes, approves and lists as the person's only the runs it created for them here. Each run
 // record carries an HMAC of its id and the workspace's real path under a key that lives outside
 // every workspace (the person's state folder), so a repository can neither forge one nor move a
-// genuine record to another checkout.
+// genuine record to another checkout. Each decided approval carries a seal of its content under
+// the same key: an approval typed into one's own record by hand (or by code that can write the
+// workspace but not the person's state folder) is not honoured.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { ApprovalRecord } from '../core/run';
 
 /** Where the key lives: AMTP_STATE_DIR, else $XDG_STATE_HOME/amtp, else ~/.local/state/amtp. */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -48,19 +51,44 @@ export function ownerKey(dir = stateDir()): { key: Buffer; durable: boolean } {
   return cached;
 }
 
-export function ownerMark(runId: string, workspace: string, key = ownerKey().key): string {
-  let real = workspace;
+function realPath(workspace: string): string {
   try {
-    real = realpathSync(workspace);
+    return realpathSync(workspace);
   } catch {
-    // a workspace that no longer resolves keeps its given path
+    return workspace; // a workspace that no longer resolves keeps its given path
   }
-  return 'o1_' + createHmac('sha256', key).update(`${runId}\n${real}`).digest('hex');
 }
 
+export function ownerMark(runId: string, workspace: string, key = ownerKey().key): string {
+  return (
+    'o1_' +
+    createHmac('sha256', key)
+      .update(`${runId}\n${realPath(workspace)}`)
+      .digest('hex')
+  );
+}
+
+const sameMark = (got: unknown, want: string) =>
+  typeof got === 'string' && got.length === want.length && timingSafeEqual(Buffer.from(got), Buffer.from(want));
+
 export function isOwnRun(run: { id: string; owner?: string }, workspace: string): boolean {
-  if (typeof run.owner !== 'string') return false;
-  const want = Buffer.from(ownerMark(run.id, workspace));
-  const got = Buffer.from(run.owner);
-  return got.length === want.length && timingSafeEqual(got, want);
+  return sameMark(run.owner, ownerMark(run.id, workspace));
+}
+
+/** The parts of an approval its seal covers: which action, on what, and what was decided. */
+type Sealed = Pick<ApprovalRecord, 'id' | 'tool' | 'risk' | 'summary' | 'target' | 'decision'>;
+
+function approvalMac(runId: string, workspace: string, a: Sealed): string {
+  const text = ['approval', runId, realPath(workspace), a.id, a.tool, a.risk, a.decision, a.target ?? '', a.summary].join('\n');
+  return 's1_' + createHmac('sha256', ownerKey().key).update(text).digest('hex');
+}
+
+/** The approval with its seal: taken where the decision is made (the gateway, `amtp approve`). */
+export function sealApproval<A extends Sealed>(runId: string, workspace: string, a: A): A & { seal: string } {
+  return { ...a, seal: approvalMac(runId, workspace, a) };
+}
+
+/** True when the approval is as it was decided in this run and workspace by this person's AMTP. */
+export function isSealedApproval(runId: string, workspace: string, a: Sealed & { seal?: string }): boolean {
+  return sameMark(a.seal, approvalMac(runId, workspace, a));
 }

@@ -1,10 +1,13 @@
-import { constants as FS, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile, JSONFile } from 'lowdb/node';
 import { validate, formatContractErrors } from '../contracts/validate';
-import { ForeignRunError, StoreCorruptError, UsageError } from '../core/errors';
+import { ForeignRunError, StoreCorruptError, UsageError, errorMessage } from '../core/errors';
+import { fileKind, readRegularFileSync } from '../util/regularFile';
+import { atomicWrite } from '../util/safePath';
 import { isOwnRun } from './ownership';
+import { isRunRecordShape, runRecordProblem, type IgnoredRuns } from './runRecords';
 import { canonicalJson, sha256 } from '../core/canonical';
 import { ARTIFACT_KIND, type AgentId, type ArtifactKind } from '../core/agents';
 import type { Artifact, ArtifactMeta, RunRecord } from '../core/run';
@@ -34,10 +37,19 @@ export class RunStore {
   }
 
   async init(): Promise<void> {
-    await fsp.mkdir(path.join(this.dir, 'runs'), { recursive: true });
-    await fsp.mkdir(path.join(this.dir, 'artifacts'), { recursive: true });
-    // Keep run state out of the user's commits without touching their .gitignore.
-    await fsp.writeFile(path.join(this.dir, '.gitignore'), '*\n', { flag: 'w' });
+    // A repository may ship .amtp/ (or a part of it) as a symlink: the store would then be written
+    // wherever it points. Only real folders are used.
+    for (const dir of [this.dir, path.join(this.dir, 'runs'), path.join(this.dir, 'artifacts')]) {
+      const st = await fsp.lstat(dir).catch(() => undefined);
+      if (st && !st.isDirectory())
+        throw new StoreCorruptError(
+          `${dir} is a ${fileKind(st)}, not a folder (it may have come with the repository); AMTP keeps its run store only in a real folder: remove it and run again`,
+        );
+      if (!st) await fsp.mkdir(dir, { recursive: true });
+    }
+    // Keep run state out of the user's commits without touching their .gitignore. Written aside and
+    // renamed into place, so a planted .gitignore symlink is replaced, never written through.
+    await atomicWrite(path.join(this.dir, '.gitignore'), '*\n');
   }
 
   /**
@@ -139,6 +151,8 @@ export class RunStore {
   async getOwnRun(id: string): Promise<RunRecord> {
     const run = await this.getRun(id);
     if (!run) throw new UsageError(`no run ${id} in ${this.dir}`);
+    const problem = runRecordProblem(run);
+    if (problem) throw new StoreCorruptError(`run ${id} in ${this.dir} is ${problem}; AMTP will not resume or approve it`);
     if (!isOwnRun(run, this.workspace)) {
       throw new ForeignRunError(
         `run ${id} in ${this.dir} was not created by you in this workspace (it may have come with the repository); AMTP will not resume or approve it. Start a new run instead.`,
@@ -169,29 +183,41 @@ export class RunStore {
     return next;
   }
 
-  /** This person's runs here, oldest first. Records that came from elsewhere are left out (see foreignRunIds). */
+  /** This person's runs here, oldest first. Records that came from elsewhere or do not read are left out (see scanRuns). */
   async listRuns(): Promise<RunRecord[]> {
-    return (await this.allRuns()).filter((r) => isOwnRun(r, this.workspace));
+    return (await this.scanRuns()).runs;
   }
 
-  /** Run records under .amtp/runs that this person did not create here. */
-  async foreignRunIds(): Promise<string[]> {
-    return (await this.allRuns()).filter((r) => !isOwnRun(r, this.workspace)).map((r) => r.id);
-  }
-
-  private async allRuns(): Promise<RunRecord[]> {
+  /**
+   * Every file under .amtp/runs, read as data: this person's runs (oldest first), and the files left
+   * aside (another person's records, files that do not parse or are no run record). A file a
+   * repository planted is counted, never fatal.
+   */
+  async scanRuns(): Promise<{ runs: RunRecord[]; ignored: IgnoredRuns }> {
     let names: string[];
     try {
       names = await fsp.readdir(path.join(this.dir, 'runs'));
     } catch {
-      return [];
+      return { runs: [], ignored: { foreign: [], unreadable: [] } };
     }
     const runs: RunRecord[] = [];
-    for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
-      const run = await this.readJson<RunRecord>(path.join(this.dir, 'runs', name), name);
-      if (run) runs.push(run);
+    const ignored: IgnoredRuns = { foreign: [], unreadable: [] };
+    for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
+      let value: unknown;
+      try {
+        value = await this.readJson<unknown>(path.join(this.dir, 'runs', name), name);
+      } catch (e) {
+        ignored.unreadable.push({ file: name, reason: e instanceof StoreCorruptError ? 'not valid JSON' : errorMessage(e) });
+        continue;
+      }
+      const problem = runRecordProblem(value);
+      if (problem || !isRunRecordShape(value)) ignored.unreadable.push({ file: name, reason: problem ?? 'not a run record' });
+      else if (!isOwnRun(value, this.workspace)) ignored.foreign.push(value.id);
+      else if (`${value.id}.json` !== name) ignored.unreadable.push({ file: name, reason: `holds run ${value.id}, not its own file's` });
+      else runs.push(value);
     }
-    return runs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    runs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return { runs, ignored };
   }
 
   /** A run is worked on by one process at a time. A lock of a dead process is taken over. */
@@ -219,25 +245,47 @@ export class RunStore {
     throw new Error(`could not lock run ${id}`);
   }
 
-  /** Unreadable JSON is an error with a backup kept, never a silent reset to empty. */
+  /**
+   * Unreadable JSON is an error with a byte copy kept beside it (one per file, however often it is
+   * read), never a silent reset to empty. Only a regular file is read: a named pipe planted under
+   * .amtp/ would block the read, a symlink could lead anywhere.
+   */
   private async readJson<T>(file: string, what: string): Promise<T | undefined> {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await fsp.readFile(file, 'utf8');
+      bytes = readRegularFileSync(file, MAX_RECORD_BYTES);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
     }
     try {
-      return JSON.parse(text) as T;
+      return JSON.parse(bytes.toString('utf8')) as T;
     } catch (e) {
-      const backup = `${file}.corrupt-${Date.now()}`;
-      await fsp.copyFile(file, backup, FS.COPYFILE_EXCL).catch(() => undefined);
+      const copy = await quarantine(file, bytes);
       throw new StoreCorruptError(
-        `${what} is not valid JSON (${file}): ${(e as Error).message}. A copy was kept at ${backup}; the file was left as it is.`,
+        `${what} is not valid JSON (${file}): ${(e as Error).message}. A copy was kept at ${copy}; the file was left as it is.`,
       );
     }
   }
+}
+
+/** Run records stay far below this; a larger file under .amtp/runs is not read. */
+const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Keeps one byte copy of an unreadable file next to it, rewritten only when the file's bytes changed.
+ * Written aside and renamed into place: a planted `.corrupt` symlink is replaced, never written through.
+ */
+async function quarantine(file: string, bytes: Buffer): Promise<string> {
+  const copy = `${file}.corrupt`;
+  let kept: Buffer | undefined;
+  try {
+    kept = readRegularFileSync(copy, bytes.length);
+  } catch {
+    kept = undefined; // absent, another size, or not a regular file: (re)written
+  }
+  if (!kept?.equals(bytes)) await atomicWrite(copy, bytes).catch(() => undefined);
+  return copy;
 }
 
 export function sessionKey(kind: ArtifactKind, promptHash: string): string {

@@ -1,5 +1,5 @@
 import type { RunStore } from './store';
-import type { BranchRecord, RunRecord, SearchTotals } from '../core/run';
+import type { BranchRecord, Confinement, DocIssue, RunRecord, SearchTotals } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -42,6 +42,8 @@ export interface RunSummary {
   verification?: {
     status: string;
     reason?: string;
+    /** AMTP's own module loader ran the tests: what the project's own command needs to run them */
+    loaderNote?: string;
     /** runs required per test */
     runs: number;
     /** runner invocations made */
@@ -62,8 +64,13 @@ export interface RunSummary {
       written?: string[];
     };
     quarantineFiles: string[];
+    /** documented examples that throw where their docs show a value (apart from possible bugs) */
+    docIssues: ({ caseId: string } & DocIssue)[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
+    /** coverage rounds after verification: functions they aimed at, batches (sessions), new tests written and kept */
+    rounds?: { round: number; targets: number; batches: number; written: number; kept: number }[];
+    roundsStopped?: string;
   };
   /** present once the characterize stage ran or was skipped (with the reason): pinned current behaviour, docs/characterization.md */
   characterization?: {
@@ -88,6 +95,8 @@ export interface RunSummary {
     /** what the search of call sequences did: its budget, runs, statements and branches reached */
     search?: SearchTotals;
   };
+  /** how the workspace code the run executes (characterization, the test runs) is confined: network namespace or Node guard */
+  confinement?: Confinement;
   /** present when the run was asked to commit (--commit): the branch made, or why not */
   branch?: BranchRecord;
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
@@ -102,19 +111,24 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
   if (gen?.artifactId) {
     // The plan the engineer got: characterization cases in place of the existence checks they replaced.
     const content = await testPlan(store, run);
+    // A smoke case whose written test calls its target checks behaviour (verifier/existenceChecks.ts).
+    const behaviour = new Set(run.verification?.behaviourChecks ?? []);
     cases = content.cases.map((c) => ({
       id: c.id,
       priority: c.priority,
       title: c.title,
       kind: c.kind,
-      existenceOnly: isExistenceOnly(c),
+      existenceOnly: isExistenceOnly(c) && !behaviour.has(c.id),
       ...(isCharacterizationCase(c) ? { characterization: true } : {}),
       ...(isSequenceCase(c) ? { sequence: true } : {}),
     }));
   }
-  const layoutNote = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
+  const planned = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
     ? (await store.agentOutput(run, 'engineer')).layout_note
     : undefined;
+  // Files the runner did not collect where they were written, found by running them (verifier/placePhase.ts).
+  const found = (run.verification?.places ?? []).map((p) => `${p.reason}.`);
+  const layoutNote = [planned, ...found].filter(Boolean).join(' ') || undefined;
   return {
     runId: run.id,
     status: run.status,
@@ -133,10 +147,16 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
     ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
     ...(run.characterization ? { characterization: characterizationSummary(run, cases) } : {}),
+    ...confinementOf(run),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
     usage: runUsage(run),
     health: runHealth(run),
   };
+}
+
+function confinementOf(run: RunRecord): Pick<RunSummary, 'confinement'> {
+  const c = run.verification?.confinement ?? run.characterization?.confinement;
+  return c ? { confinement: { ...c } } : {};
 }
 
 function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): NonNullable<RunSummary['characterization']> {
@@ -171,6 +191,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
   return {
     status: v.status,
     reason: v.reason,
+    ...(v.loaderNote ? { loaderNote: v.loaderNote } : {}),
     runs: v.runs,
     executions: v.executions,
     filters: v.filters.map((f) => ({ ...f })),
@@ -183,8 +204,21 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     })),
     coverage: coverageSummary(v.coverage),
     quarantineFiles: v.quarantineFiles,
+    docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
+    ...(v.rounds
+      ? {
+          rounds: v.rounds.map((r) => ({
+            round: r.round,
+            targets: r.targets,
+            batches: r.batches.filter((b) => b.status !== 'skipped').length,
+            written: r.batches.reduce((n, b) => n + b.written, 0),
+            kept: r.kept,
+          })),
+        }
+      : {}),
+    ...(v.roundsStopped ? { roundsStopped: v.roundsStopped } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { childEnv } from '../util/childEnv';
 import type { ReplayOutput } from './replay';
 
 export interface DeterminismResult {
@@ -18,10 +19,10 @@ export interface DeterminismResult {
  * the verifier's rewrites, final state). A replay that diverged from the recording itself (a
  * changed reply, a rewrite that differs from the recorded one) fails the check too.
  */
-export async function checkDeterminism(file: string, cliPath: string, env: NodeJS.ProcessEnv = process.env): Promise<DeterminismResult> {
+export async function checkDeterminism(file: string, cliPath: string): Promise<DeterminismResult> {
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-replay-check-'));
   try {
-    const [a, b] = await Promise.all(['a', 'b'].map((n) => replayInChild(cliPath, file, path.join(root, n), env)));
+    const [a, b] = await Promise.all(['a', 'b'].map((n) => replayInChild(cliPath, file, path.join(root, n))));
     if (a === b) {
       const out = JSON.parse(a) as ReplayOutput;
       const diverged = divergence(out);
@@ -42,9 +43,17 @@ export async function checkDeterminism(file: string, cliPath: string, env: NodeJ
   }
 }
 
-function replayInChild(cliPath: string, file: string, out: string, env: NodeJS.ProcessEnv): Promise<string> {
+/** Variables of AMTP's own that a replay honours (the determinism tests' fault injection, the parser choice). */
+const REPLAY_VARS = ['AMTP_INJECT_NONDETERMINISM', 'AMTP_JS_PARSER'];
+
+async function replayInChild(cliPath: string, file: string, out: string): Promise<string> {
+  const home = `${out}-home`;
+  await fsp.mkdir(home);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, 'replay', file, '--out', out, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, 'replay', file, '--out', out, '--json'], {
+      env: childEnv({ home, keep: REPLAY_VARS }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

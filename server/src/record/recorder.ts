@@ -54,6 +54,8 @@ export class Recorder {
         max_attempts: p.maxAttempts,
         batching: p.batching ?? DEFAULT_BATCHING,
         ...(p.verify ? { verify: p.verify } : {}),
+        ...(p.characterize !== undefined ? { characterize: p.characterize } : {}),
+        ...(p.scope ? { scope: p.scope } : {}),
       },
     });
   }

@@ -3,6 +3,7 @@ import { formatContractErrors, validate } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { BatchParams, VerifyParams } from '../core/run';
+import type { RunScope } from '../core/scope';
 import type { RecordedUsage } from './recordingProvider';
 
 export interface RecordingHeader {
@@ -26,6 +27,10 @@ export interface RecordingHeader {
     batching?: BatchParams;
     /** format_version 3: the verifier's settings, when the run had a verify stage */
     verify?: VerifyParams;
+    /** format_version 3: whether the run characterized (its sandbox runs are `char.run` tool events, record/charTap.ts) */
+    characterize?: boolean;
+    /** format_version 3: the run's resolved scope (--only, --changed-since), so the replay plans the same work */
+    scope?: RunScope;
   };
 }
 

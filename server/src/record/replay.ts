@@ -20,6 +20,8 @@ import { ReplayDivergence, ReplayProvider, recordedSystemPrompts, type ConsumedE
 import type { CrawlerOutput } from '../contracts/types';
 import { replayTools, type ToolResult } from './toolTap';
 import { replayTests } from './testTap';
+import { replayChars } from './charTap';
+import { characterizeStage } from '../characterize/stage';
 import { verifyStage } from '../verifier/stage';
 
 /** Everything a replay produced, in a form two replays can be compared by. */
@@ -60,6 +62,8 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
   // Format 3 recorded the verifier: its test runs are answered from the recording and its rewrites checked against it.
   const tests = rec.header.format_version >= 3 && h.verify ? replayTests(rec, trace) : undefined;
   if (tests) params.verify = h.verify;
+  // A recorded characterization is answered from its char.run returns: the sandbox never runs.
+  if (h.characterize !== undefined) params.characterize = h.characterize;
   const { perturbTool, perturbReply } = perturbations(opts.inject);
   const tools = replayTools(rec, trace, perturbTool);
   let run: RunRecord | undefined;
@@ -74,8 +78,13 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
         ...(opts.pinned ? { systemPrompts: recordedSystemPrompts(rec) } : {}),
         approver: recordedApprover(rec),
         // A replay writes files into its own folder and never runs them: the verify stage (format 3) gets recorded test results.
-        stages: [...replayAgentStages(rec.header.format_version), writeStage(), ...(tests ? [verifyStage] : [])],
+        stages: [
+          ...replayAgentStages(rec.header.format_version, h.characterize !== undefined),
+          writeStage(),
+          ...(tests ? [verifyStage] : []),
+        ],
         ...(tests ? { tests } : {}),
+        charRuns: replayChars(rec, trace),
         crawl: opts.pinned ? async () => recordedStaticMap(rec) : async (w) => (await crawlWorkspace(w, { tools })).map,
         // Waits already happened when the run was recorded; a replay only needs the decisions.
         backoff: { rateLimitBaseMs: 0, transientBaseMs: 0, maxDelayMs: 0 },
@@ -84,7 +93,9 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
       h.run_id,
     );
     const missed = tests?.unconsumedWrites() ?? [];
-    if (missed.length) error = `replay diverged: the recording has ${missed.length} more verifier write(s), first ${missed[0].path}`;
+    // A replay that stopped at a divergence says where; the writes it never reached are a consequence.
+    if (run.reason?.includes('replay diverged')) error = run.reason;
+    else if (missed.length) error = `replay diverged: the recording has ${missed.length} more verifier write(s), first ${missed[0].path}`;
   } catch (e) {
     error = errorMessage(e);
     run = await store.getRun(h.run_id);
@@ -106,6 +117,8 @@ function recordedParams(rec: Recording): ReturnType<typeof resolveParams> {
   });
   // The same budgets cut the same batches; one batch at a time gives every replay the same trace order.
   if (h.batching) params.batching = { ...h.batching, concurrency: 1 };
+  // The same scope narrows the same map: without it, the replay would plan work the recording never had.
+  if (h.scope) params.scope = h.scope;
   return params;
 }
 
@@ -192,12 +205,13 @@ async function readTree(root: string, rel = ''): Promise<{ path: string; content
   return out;
 }
 
-/** Format 1 recordings were made with one session per agent; format 2 with batches. */
-function replayAgentStages(formatVersion: 1 | 2 | 3): Stage[] {
+/** Format 1 recordings were made with one session per agent; format 2 with batches; format 3 may have characterized. */
+function replayAgentStages(formatVersion: 1 | 2 | 3, characterize: boolean): Stage[] {
   if (formatVersion === 1) return AGENTS.map(legacyAgentStage);
   return [
     batchedAgentStage('crawler', BATCHINGS.crawler),
     batchedAgentStage('generator', BATCHINGS.generator),
+    ...(characterize ? [characterizeStage] : []),
     batchedAgentStage('engineer', BATCHINGS.engineer),
   ];
 }

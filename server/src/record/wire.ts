@@ -6,10 +6,11 @@ import { Recorder } from './recorder';
 import { RecordingProvider } from './recordingProvider';
 import { recordingTools } from './toolTap';
 import { recordingTests } from './testTap';
+import { recordingChars } from './charTap';
 
 /**
- * Pipeline wiring that records every LLM request/reply (repair sessions included), tool
- * call/return, test run, verifier file write and state transition of one run to `file`,
+ * Pipeline wiring that records every LLM request/reply (repair and round sessions included), tool
+ * call/return, characterization run, test run, verifier file write and state transition of one run to `file`,
  * with the given secrets redacted.
  */
 export function recordedDeps(
@@ -30,6 +31,7 @@ export function recordedDeps(
       crawl: async (w) => (await crawlWorkspace(w, { tap })).map,
       recorder,
       tests: recordingTests(recorder),
+      charRuns: recordingChars(recorder),
     },
   };
 }

@@ -8,7 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assetPath, killGroup, scrubbedEnv } from './sandboxEnv';
+import { assetFile } from '../frameworks/assets';
+import { confined } from '../frameworks/run/confine';
+import { childEnv } from '../util/childEnv';
+import { killGroup, SANDBOX_VARS } from './sandboxEnv';
 import type { Discovery, SeqOutcome, Sequence } from './types';
 
 export interface SearchLimits {
@@ -73,18 +76,26 @@ export class SearchChild {
   /** Starts a child and loads the module in it; `load` is set when the module does not load. */
   static async open(job: ChildJob): Promise<{ child: SearchChild; discovery?: Discovery; load?: string }> {
     const home = mkdtempSync(join(tmpdir(), 'amtp-search-'));
-    const proc = spawn(
+    // The in-process guards (network, writes) and, for what the module starts, the confinement.
+    const c = confined(
       process.execPath,
       [
         `--max-old-space-size=${job.limits.maxOldSpaceMb}`,
         '--require',
-        assetPath('amtp.char-nonet.cjs'),
+        assetFile('amtp.char-nonet.cjs'),
         '--require',
-        assetPath('amtp.search-guard.cjs'),
-        assetPath('amtp.search-child.cjs'),
+        assetFile('amtp.search-guard.cjs'),
+        assetFile('amtp.search-child.cjs'),
       ],
-      { cwd: home, env: scrubbedEnv(process.env, home), detached: true, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' },
+      SANDBOX_VARS,
     );
+    const proc = spawn(c.command, c.args, {
+      cwd: home,
+      env: childEnv({ home, set: c.set }),
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
     const child = new SearchChild(proc, home, job.limits);
     const init = {
       type: 'init',

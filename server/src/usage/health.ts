@@ -23,7 +23,23 @@ export function runUsage(run: RunRecord): RunUsage {
     if (c === undefined) unpriced.add(a.model ?? run.params.models[a.agent]);
     else cost += c;
   }
-  const priced = run.params.prices ? { costUsd: round6(cost), ...(unpriced.size ? { unpriced: [...unpriced].sort() } : {}) } : {};
+  // The verifier's own sessions (repairs, coverage rounds) talk to the engineer's model: they count too.
+  for (const [kind, u] of Object.entries(run.verification?.usage ?? {})) {
+    if (!u) continue;
+    byAgent[kind] = addUsage(byAgent[kind], u);
+    total = addUsage(total, u);
+    const model = run.params.models.engineer;
+    const price = priceFor(run.params.prices, model);
+    if (price) cost += costOf(u, price);
+    else if (run.params.prices) unpriced.add(model);
+  }
+  const priced = run.params.prices
+    ? {
+        costUsd: round6(cost),
+        ...(unpriced.size ? { unpriced: [...unpriced].sort() } : {}),
+        ...(run.params.pricesAsOf ? { pricesAsOf: run.params.pricesAsOf } : {}),
+      }
+    : {};
   return { total, byAgent, ...priced };
 }
 

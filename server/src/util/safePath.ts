@@ -79,7 +79,7 @@ export function isWithin(root: string, p: string): boolean {
 }
 
 /** Writes via a temp file in the same folder and a rename: readers see the old or the new file, never half. */
-export async function atomicWrite(file: string, content: string): Promise<void> {
+export async function atomicWrite(file: string, content: string | Buffer): Promise<void> {
   await fsp.mkdir(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.amtp-tmp`);
   try {

@@ -6,17 +6,20 @@
 // expected value is the oracle's documented value, and the test makes the oracle's call. Errors the
 // test's own code raised, characterization cases and everything else mean *the test is wrong*.
 import type { TestCase } from '../contracts/types';
+import type { DocIssue } from '../core/run';
 import type { Framework } from '../core/frameworks';
 import { parseAssertion, type ParsedAssertion } from './assertions';
-import { sameLiteral } from './assertions/literal';
+import { sameAcrossTypes, sameLiteral } from './assertions/literal';
 import { selfError } from './assertions/selfError';
 
 const DOC_SOURCES = new Set(['readme', 'jsdoc', 'docstring', 'doctest']);
 
 export interface Classification {
-  kind: 'possible_bug' | 'test_wrong';
+  kind: 'possible_bug' | 'test_wrong' | 'doc_issue';
   /** for people: observed vs documented, or why the test is considered wrong */
   reason: string;
+  /** set for `doc_issue`: the documented example throws where its docs show a value */
+  docIssue?: DocIssue;
 }
 
 export interface Failure {
@@ -42,6 +45,9 @@ export function classifyFailure(f: Failure): Classification {
   const documented = documentedExpectation(c);
   if (!documented) return wrong(`its expectation is not a documented result; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
   const parsed = parseAssertion(f.framework, f.message);
+  const thrown = parsed ? undefined : thrownError(f.message);
+  if (thrown && c.oracle?.kind !== 'throws' && (!c.oracle?.call || !f.testText || makesCall(f.testText, c.oracle.call)))
+    return docIssue(c, documented, thrown);
   if (!parsed)
     return wrong(`the failure is not an assertion of the documented value; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
   if (!sameLiteral(parsed.expected, documented))
@@ -50,7 +56,38 @@ export function classifyFailure(f: Failure): Classification {
     );
   if (c.oracle?.call && f.testText && !makesCall(f.testText, c.oracle.call))
     return wrong(`it does not make the documented call ${c.oracle.call}`);
+  // `'9'` against `9`: the docs' literal was read in another type than the call returns.
+  if (sameAcrossTypes(parsed.expected, parsed.actual))
+    return wrong(
+      `it compares across types: the documentation shows ${JSON.stringify(documented)}, the call returned ${JSON.stringify(parsed.actual)}; the same text, not a contradiction`,
+    );
   return { kind: 'possible_bug', reason: possibleBugReason(c, documented, parsed) };
+}
+
+/** The documented call throws where its docs show a value: a documentation issue, never dropped silently. */
+function docIssue(c: TestCase, documented: string, error: string): Classification {
+  const issue: DocIssue = {
+    symbol: c.target.symbol,
+    file: c.target.file,
+    call: c.oracle?.call ?? c.title,
+    documented,
+    error,
+    ...(c.evidence?.location ? { where: `${c.evidence.source} ${c.evidence.location}` } : {}),
+  };
+  const where = issue.where ? ` (${issue.where})` : '';
+  return {
+    kind: 'doc_issue',
+    reason: `documentation issue in ${issue.symbol} (${issue.file}): documented ${issue.call} → ${JSON.stringify(documented)}${where}; it throws ${JSON.stringify(error)}`,
+    docIssue: issue,
+  };
+}
+
+/** `TypeError: Cannot read …` when the runner's message is an error the code threw, not an assertion. */
+function thrownError(message: string): string | undefined {
+  const m = message.replace(/\u001b\[[0-9;]*m/g, '');
+  if (/AssertionError|\bexpected\b.*\bto (?:equal|be|deep)/i.test(m)) return undefined;
+  const hit = /(?:^|\s)((?:[A-Z][\w$]*)?Error(?: \[[A-Z_]+\])?: [^\n]+|[A-Z][\w$]*(?:Error|Exception)\b[^\n]*)/m.exec(m);
+  return hit ? hit[1].trim().slice(0, 300) : undefined;
 }
 
 function possibleBugReason(c: TestCase, documented: string, parsed: ParsedAssertion): string {

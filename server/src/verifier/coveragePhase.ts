@@ -4,7 +4,8 @@
 import type { CoverageUnits } from '../frameworks/runner';
 import type { FilterStep, VerificationRecord } from '../core/run';
 import { beyondImportCandidates, loadOnlyUnits, redundant, union, type Candidate } from './coverage';
-import { existenceChecksToDrop } from './existenceChecks';
+import { dropLoadOnlyExistence, existenceChecksToDrop } from './existenceChecks';
+import { measuredFiles } from './productFiles';
 import { drop, nameOf, type VerifyState } from './state';
 
 export interface CoverageOutcome {
@@ -22,8 +23,10 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
   const { ctx, stable } = s;
   const coverage: CoverageOutcome['coverage'] = {};
   const universe: CoverageUnits = new Set();
-  const targets = [...new Set(stable.map((t) => s.caseOf.get(t.id)?.target.file).filter((f): f is string => !!f))];
-  if (ctx.plan.noCoverage || !targets.length) {
+  const tested = [...new Set(stable.map((t) => s.caseOf.get(t.id)?.target.file).filter((f): f is string => !!f))];
+  // Measured over every product file, not only those the tests load (as nyc/c8 --all): ./productFiles.ts.
+  const targets = measuredFiles(tested, ctx.productFiles ?? []);
+  if (ctx.plan.noCoverage || !tested.length) {
     coverage.skipped = ctx.plan.noCoverage ?? 'no file under test is known';
     return {
       coverage,
@@ -39,8 +42,10 @@ export async function coveragePhase(s: VerifyState): Promise<CoverageOutcome> {
   // A test is judged on what it covers beyond what loading its file covers: an existence check adds nothing.
   const files = s.files.filter((w) => stable.some((t) => t.file === w)).map((w) => w.path);
   const loaded = await loadOnlyUnits((f, ids, o) => s.runner.run(f, ids, o), files, targets);
-  const gone = redundant(beyondImportCandidates(candidates, loaded));
+  const beyond = beyondImportCandidates(candidates, loaded);
+  const gone = redundant(beyond);
   const restored = perCase ? await keepSharedState(s, targets, together, gone) : 0;
+  if (perCase) dropLoadOnlyExistence(s, beyond, gone);
   // Measured per file, existence checks are judged together, one run per file (./existenceChecks.ts).
   const shapeOnly = perCase ? new Map<string, string>() : await existenceChecksToDrop(s, targets, candidates, loaded, gone);
   const dropIds: string[] = [];

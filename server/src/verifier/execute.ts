@@ -4,7 +4,10 @@ type RunTests = typeof realRunTests;
 import { CancelledError } from '../core/errors';
 import type { RunPlan } from './runPlan';
 
-export type ObservedStatus = 'passed' | 'failed' | 'skipped' | 'missing' | 'load_error' | 'timeout';
+export type ObservedStatus = 'passed' | 'failed' | 'skipped' | 'missing' | 'load_error' | 'not_collected' | 'timeout';
+
+/** What jest and vitest say when the file they were given is outside their roots or patterns: they never looked at it. */
+const NOT_COLLECTED = /\bNo tests found, exiting with code|\bNo test files? found\b|\d+ files? checked\.[\s\S]*testMatch/;
 
 export interface Observation {
   status: ObservedStatus;
@@ -56,7 +59,8 @@ export class CaseRunner {
       const tests = result.tests.filter((t) => t.name.includes(id));
       if (!tests.length) {
         if (loadError) obs.set(id, { status: 'load_error', message: withOutput(loadError.message, result.output) });
-        else if (!result.tests.length && result.exitCode !== 0) obs.set(id, { status: 'load_error', message: tail(result.output) });
+        else if (!result.tests.length && result.exitCode !== 0)
+          obs.set(id, { status: NOT_COLLECTED.test(result.output) ? 'not_collected' : 'load_error', message: tail(result.output) });
         else obs.set(id, { status: 'missing', message: `no test named with ${id} in the runner's results` });
         continue;
       }

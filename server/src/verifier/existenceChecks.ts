@@ -5,11 +5,18 @@
 // without its existence-only tests. If it still covers every unit beyond import that the whole file
 // covered, they all go; if it covers less, one of them reaches code nothing else does and they stay.
 // Cost: one runner invocation per file that mixes existence checks with other tests.
-import { isExistenceOnly } from '../agents/generator/existence';
+import { isExistenceOnly, testCallsTarget } from '../agents/generator/existence';
 import { beyondLoad } from '../coverage/beyondImport';
 import type { CoverageUnits } from '../frameworks/runner';
 import type { Candidate } from './coverage';
 import type { VerifyState } from './state';
+import { testSource } from './testFile';
+
+/** A test that only looks at its target: its case plans a shape check and its written body never calls the target. */
+export function isShapeOnlyTest(s: VerifyState, path: string, content: string, id: string): boolean {
+  const c = s.caseOf.get(id);
+  return !!c && isExistenceOnly(c) && !testCallsTarget(testSource(path, content, id) ?? '', c.target.symbol);
+}
 
 /** Ids of existence-only tests to drop, with the reason, for the files measured whole (`fileUnits` by file path). */
 export async function existenceChecksToDrop(
@@ -24,10 +31,7 @@ export async function existenceChecksToDrop(
     const whole = fileUnits.find((c) => c.id === file.path);
     if (!whole || droppedFiles.has(file.path)) continue;
     const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
-    const shapeOnly = ids.filter((id) => {
-      const c = s.caseOf.get(id);
-      return !!c && isExistenceOnly(c);
-    });
+    const shapeOnly = ids.filter((id) => isShapeOnlyTest(s, file.path, file.content, id));
     const others = ids.filter((id) => !shapeOnly.includes(id));
     if (!shapeOnly.length || !others.length) continue;
     const { result } = await s.runner.run(file.path, others, { grep: others, coverageOf: targets });
@@ -44,4 +48,17 @@ export async function existenceChecksToDrop(
   }
   await s.flushPids();
   return out;
+}
+
+/**
+ * Measured alone, an existence-only test whose units beyond import are none goes, always: also when
+ * no test covers anything (the keep rule then judges nothing) and when the shared-state check would
+ * keep its file's dropped tests (an existence check changes no state). Adds them to `gone`.
+ */
+export function dropLoadOnlyExistence(s: VerifyState, beyondImport: Candidate[], gone: Map<string, string>): void {
+  for (const c of beyondImport) {
+    const tc = s.caseOf.get(c.id);
+    if (c.units.size || !tc || !isExistenceOnly(tc)) continue;
+    gone.set(c.id, 'adds no coverage: it covers nothing beyond what loading its file covers (an existence-only test)');
+  }
 }

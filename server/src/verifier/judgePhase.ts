@@ -2,28 +2,24 @@
 // possible bug (quarantined) or a wrong test: repaired in fresh LLM sessions (repairLoop.ts), or,
 // offline / with repairs off, dropped with its reason. Nothing is dropped without one.
 import { classifyFailure, meaningfulLine } from './classify';
-import type { Observation } from './execute';
-import { repairLoop, type RepairOutcome } from './repairLoop';
-import { settle } from './runPhase';
+import { putFile } from './files';
+import { canRepair, noRepairWhy, recordRepair } from './judgeShared';
+import { repairLoop } from './repairLoop';
+import { runFile } from './runPhase';
 import { drop, nameOf, type LoadFailure, type TestFileState, type VerifyState } from './state';
-import { findTests, testSource } from './testFile';
+import { findTests, removeTests, replaceTest, testSource } from './testFile';
 
 export async function judgePhase(s: VerifyState): Promise<void> {
-  for (const failure of s.loadFailures) await judgeLoadFailure(s, failure);
+  // A file that loads after its culprits are out goes through the run phase again, which may find more.
+  for (let f = s.loadFailures.shift(); f; f = s.loadFailures.shift()) await judgeLoadFailure(s, f);
   await judgeFailures(s);
 }
 
-function canRepair(s: VerifyState): boolean {
-  return s.ctx.provider.name !== 'offline' && s.ctx.params.repairAttempts > 0;
-}
-
-function noRepairWhy(s: VerifyState): string {
-  return s.ctx.provider.name === 'offline' ? 'the offline provider has no repair engine' : 'repairs are off';
-}
-
 /**
- * A file that does not load: the test the error points at (by line) is repaired, else the file's first.
- * Once the file loads, its other tests are run N times like any other.
+ * A file that does not load. When the error points at tests (a syntax error, or type errors: ts-jest
+ * reports every one of the file's), those tests are taken out, the rest run like any file, and each
+ * culprit is then repaired on its own: one bad test never costs the others. An error outside every
+ * test (the imports) gets one repair through the file's first test; if that fails, its tests go.
  */
 async function judgeLoadFailure(s: VerifyState, f: LoadFailure): Promise<void> {
   const line = meaningfulLine(f.message);
@@ -31,41 +27,70 @@ async function judgeLoadFailure(s: VerifyState, f: LoadFailure): Promise<void> {
     for (const id of f.ids) drop(s, id, 'loads', `does not load: ${line} (${noRepairWhy(s)})`);
     return;
   }
-  const culprit = culpritOf(f);
-  const outcome = await repairLoop(s, f.file, culprit, f.message);
-  record(s, f.file, culprit, outcome, 'loads', `does not load: ${line}; `);
-  const others = f.ids.filter((id) => id !== culprit);
+  const errorOf = culpritsOf(f);
+  const culprits = [...errorOf.keys()];
+  if (!culprits.length) return judgeHeaderFailure(s, f, line);
+  const original = f.file.content;
+  const others = f.ids.filter((id) => !culprits.includes(id));
+  if (others.length) {
+    await write(s, f.file, removeTests(f.file.path, original, culprits), `sets aside ${culprits.length} test(s) that keep it from loading`);
+    // The others run alone first; a file still not loading goes to the judge again (culprits found anew).
+    await runFile(s, f.file, others);
+  }
+  const fixed = new Map<string, string>();
+  for (const id of culprits) {
+    // The original file without the other culprits not fixed yet, nor tests the run of the others took out (hanging).
+    const present = new Set(findTests(f.file.path, f.file.content).map((t) => t.caseId));
+    const gone = f.ids.filter((x) => !culprits.includes(x) && !present.has(x));
+    let content = removeTests(f.file.path, original, [...culprits.filter((c) => c !== id && !fixed.has(c)), ...gone]);
+    for (const [done, text] of fixed) content = replaceTest(f.file.path, content, done, text);
+    await write(s, f.file, content, `puts back ${id} to repair it alone`);
+    // The session sees its own test's error first, then the runner's whole report.
+    const outcome = await repairLoop(s, f.file, id, `${errorOf.get(id)}\n${f.message}`);
+    recordRepair(s, f.file, id, outcome, 'loads', `does not load: ${errorOf.get(id)}; `);
+    if (outcome.kind === 'fixed') fixed.set(id, testSource(f.file.path, f.file.content, id) ?? '');
+    else await write(s, f.file, removeTests(f.file.path, f.file.content, [id]), `takes out ${id}, which does not load`);
+  }
+}
+
+/** The error is in no test (the imports, the file's top): one repair through the first test, then the others run again. */
+async function judgeHeaderFailure(s: VerifyState, f: LoadFailure, line: string): Promise<void> {
+  const first = f.ids[0];
+  const outcome = await repairLoop(s, f.file, first, f.message);
+  recordRepair(s, f.file, first, outcome, 'loads', `does not load: ${line}; `);
+  const others = f.ids.filter((id) => id !== first);
   if (outcome.kind !== 'fixed') {
     for (const id of others) drop(s, id, 'loads', `does not load: ${line}`);
     return;
   }
-  if (!others.length) return;
-  const seen = new Map<string, Observation[]>(others.map((id) => [id, []]));
-  for (let r = 1; r <= s.ctx.params.runs; r++) {
-    const { obs } = await s.runner.run(f.file.path, others);
-    for (const id of others) seen.get(id)!.push(obs.get(id)!);
-  }
-  await s.flushPids();
-  for (const id of others) settle(s, f.file, id, seen.get(id)!);
-  await judgeFailures(s);
+  if (others.length) await runFile(s, f.file, others);
 }
 
-/** The test whose lines hold the error's `file:line`, else the first test of the file. */
-function culpritOf(f: LoadFailure): string {
+/** Tests whose lines hold a `file:line` of the error (each one, for runners that report every error), with that error's line. */
+function culpritsOf(f: LoadFailure): Map<string, string> {
   const base = f.file.path
     .split('/')
     .pop()!
     .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const at = new RegExp(`${base}:(\\d+)`).exec(f.message);
-  if (at) {
-    const line = Number(at[1]);
-    for (const t of findTests(f.file.path, f.file.content)) {
-      const first = f.file.content.slice(0, t.start).split('\n').length;
-      const last = f.file.content.slice(0, t.end).split('\n').length;
-      if (f.ids.includes(t.caseId) && line >= first && line <= last) return t.caseId;
-    }
-  }
-  return f.ids[0];
+  // ts-jest colours its diagnostics: the escapes sit between the file, the line and the column.
+  const plain = f.message.replace(/\u001b\[[0-9;]*m/g, '');
+  const errors = [...plain.matchAll(new RegExp(`${base}[:(](\\d+)[^\\n]*`, 'g'))].map((m) => ({ line: Number(m[1]), text: m[0].trim() }));
+  const tests = findTests(f.file.path, f.file.content).map((t) => ({
+    id: t.caseId,
+    first: f.file.content.slice(0, t.start).split('\n').length,
+    last: f.file.content.slice(0, t.end).split('\n').length,
+  }));
+  const hit = new Map<string, string>();
+  for (const e of errors)
+    for (const t of tests)
+      if (f.ids.includes(t.id) && e.line >= t.first && e.line <= t.last && !hit.has(t.id)) hit.set(t.id, e.text.slice(0, 400));
+  return new Map(f.ids.filter((id) => hit.has(id)).map((id) => [id, hit.get(id)!]));
+}
+
+async function write(s: VerifyState, file: TestFileState, content: string, why: string): Promise<void> {
+  if (content === file.content) return;
+  await putFile(s.ctx.gateway, s.ctx.workspace, s.ctx.log, s.ctx.run().id, file.path, content, why);
+  file.content = content;
 }
 
 /** Tests that fail every run: possible bug → quarantine; otherwise repair, or drop with the reason. */
@@ -82,27 +107,21 @@ async function judgeFailures(s: VerifyState): Promise<void> {
     });
     if (verdict.kind === 'possible_bug') {
       s.results.set(id, { caseId: id, outcome: 'quarantined', step: 'passes_every_run', reason: verdict.reason, test: nameOf(s, id) });
+    } else if (verdict.kind === 'doc_issue') {
+      // The documented example itself throws: no repair can make the docs' value true; reported apart.
+      const test = nameOf(s, id);
+      s.results.set(id, {
+        caseId: id,
+        outcome: 'dropped',
+        step: 'passes_every_run',
+        reason: verdict.reason,
+        test,
+        docIssue: verdict.docIssue,
+      });
     } else if (!canRepair(s)) {
       drop(s, id, 'passes_every_run', `${verdict.reason} (${noRepairWhy(s)})`);
     } else {
-      record(s, file, id, await repairLoop(s, file, id, message), 'passes_every_run', '');
+      recordRepair(s, file, id, await repairLoop(s, file, id, message), 'passes_every_run', '');
     }
   }
-}
-
-/** A repaired test passed N runs alone: it joins the stable tests (the coverage filter still applies). */
-function record(
-  s: VerifyState,
-  file: TestFileState,
-  id: string,
-  o: RepairOutcome,
-  step: 'loads' | 'passes_every_run',
-  prefix: string,
-): void {
-  const test = nameOf(s, id);
-  if (o.kind === 'fixed') s.stable.push({ id, file });
-  if (o.kind === 'fixed') s.results.set(id, { caseId: id, outcome: 'passing', reason: `${prefix}${o.reason}`, test, repairs: o.attempts });
-  else if (o.kind === 'code_bug')
-    s.results.set(id, { caseId: id, outcome: 'quarantined', step: 'passes_every_run', reason: o.reason, test, repairs: o.attempts });
-  else s.results.set(id, { caseId: id, outcome: 'dropped', step, reason: `${prefix}${o.reason}`, test, repairs: o.attempts });
 }

@@ -2,17 +2,31 @@
 // failing test. A candidate replaces the test on disk, must pass N runs alone, and is reverted otherwise.
 import { AmtpError, CancelledError, SchemaValidationError, errorMessage } from '../core/errors';
 import type { RepairRecord } from '../core/run';
+import { addUsage } from '../core/usage';
 import { MalformedLlmOutput } from '../llm/errors';
 import { firstLine } from './classify';
 import { putFile } from './files';
 import { importHeader, replaceImports } from './importHeader';
-import { requestRepair, type RepairReply } from './repair';
+import { requestRepair, type RepairInput, type RepairReply } from './repair';
 import type { TestFileState, VerifyState } from './state';
 import { findTests, replaceTest, testSource } from './testFile';
 
-export type RepairOutcome = { kind: 'fixed' | 'code_bug' | 'dropped'; reason: string; attempts: number };
+export type RepairOutcome =
+  | { kind: 'fixed' | 'code_bug' | 'dropped'; reason: string; attempts: number }
+  | { kind: 'wrong_place'; path: string; reason: string; attempts: number };
 
-export async function repairLoop(s: VerifyState, file: TestFileState, id: string, message: string): Promise<RepairOutcome> {
+/** What a repair session is told beyond the test: the runner did not collect its file (placePhase.ts). */
+export interface RepairContext {
+  collect?: RepairInput['collect'];
+}
+
+export async function repairLoop(
+  s: VerifyState,
+  file: TestFileState,
+  id: string,
+  message: string,
+  extra: RepairContext = {},
+): Promise<RepairOutcome> {
   const { ctx } = s;
   const max = ctx.params.repairAttempts;
   const previous: { test: string; error: string }[] = [];
@@ -20,7 +34,7 @@ export async function repairLoop(s: VerifyState, file: TestFileState, id: string
   let test = testSource(file.path, file.content, id) ?? '';
   for (let attempt = 1; attempt <= max; attempt++) {
     ctx.info(`verify: repairing ${id} (attempt ${attempt} of ${max}) in a new session`);
-    const asked = await ask(s, file, id, test, error, attempt, previous);
+    const asked = await ask(s, file, id, test, error, attempt, previous, extra);
     if (asked.kind === 'failed') {
       if (asked.outcome) return asked.outcome;
       continue;
@@ -38,9 +52,13 @@ export async function repairLoop(s: VerifyState, file: TestFileState, id: string
         attempts: attempt,
       };
     }
-    if (reply.verdict === 'cannot_fix') {
+    if (reply.verdict === 'cannot_fix' || (reply.verdict === 'wrong_place' && !extra.collect)) {
       await record('cannot_fix');
       return { kind: 'dropped', reason: `the repair session could not fix it: ${reply.reason}`, attempts: attempt };
+    }
+    if (reply.verdict === 'wrong_place') {
+      await record('wrong_place');
+      return { kind: 'wrong_place', path: reply.path!, reason: reply.reason, attempts: attempt };
     }
     const candidate = candidateFile(file, id, reply.test!, reply.imports);
     if (typeof candidate !== 'string') {
@@ -74,6 +92,7 @@ async function ask(
   error: string,
   attempt: number,
   previous: { test: string; error: string }[],
+  extra: RepairContext,
 ): Promise<Asked> {
   const { ctx } = s;
   try {
@@ -92,8 +111,14 @@ async function ask(
         error,
         attempt,
         previous: [...previous],
+        ...(extra.collect ? { collect: extra.collect } : {}),
+        ...(ctx.cases.project.test_setup.typecheck ? { typecheck: ctx.cases.project.test_setup.typecheck } : {}),
       },
       ctx.signal,
+      (u) =>
+        ctx.update((v) => {
+          v.usage = { ...v.usage, repair: addUsage(v.usage?.repair, u) };
+        }),
     );
     return { kind: 'reply', ...got };
   } catch (e) {

@@ -10,9 +10,10 @@ export async function runPhase(s: VerifyState): Promise<void> {
   for (const file of s.files) await runFile(s, file);
 }
 
-async function runFile(s: VerifyState, file: TestFileState): Promise<void> {
+/** Runs a file's tests N times and sorts each one (stable, failing, not loading, not collected, flaky, hanging). */
+export async function runFile(s: VerifyState, file: TestFileState, ids: string[] = file.ids): Promise<void> {
   const { params } = s.ctx;
-  let pending = [...file.ids];
+  let pending = [...ids];
   const seen = new Map<string, Observation[]>();
   for (let r = 1; r <= params.runs && pending.length; r++) {
     const { obs } = await s.runner.run(file.path, pending);
@@ -33,12 +34,14 @@ async function runFile(s: VerifyState, file: TestFileState): Promise<void> {
   for (const id of pending) settle(s, file, id, seen.get(id) ?? []);
 }
 
-/** After the first run: tests that never ran because their file did not load wait for repair (judge phase). */
+/** After the first run: tests that never ran because their file did not load, or was not collected, wait for the judge phase. */
 function sortOutLoadErrors(s: VerifyState, file: TestFileState, pending: string[], obs: Map<string, Observation>): string[] {
   const notLoaded = pending.filter((id) => obs.get(id)!.status === 'load_error');
   if (notLoaded.length) s.loadFailures.push({ file, ids: notLoaded, message: obs.get(notLoaded[0])!.message ?? 'the file does not load' });
+  const notCollected = pending.filter((id) => obs.get(id)!.status === 'not_collected');
+  if (notCollected.length) s.notCollected.push({ file, ids: notCollected, message: obs.get(notCollected[0])!.message ?? 'no tests found' });
   for (const id of pending) if (obs.get(id)!.status === 'missing') drop(s, id, 'loads', obs.get(id)!.message ?? 'never ran');
-  return pending.filter((id) => !s.results.has(id) && !notLoaded.includes(id));
+  return pending.filter((id) => !s.results.has(id) && !notLoaded.includes(id) && !notCollected.includes(id));
 }
 
 /** What N observations of one test make of it. */

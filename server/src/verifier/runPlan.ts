@@ -1,11 +1,12 @@
 // How to run the written tests the way the user's terminal would: the project's own runner binary
 // (looked up in node_modules from the workspace upwards), the options the engineer's run command
 // carries (jest --config, --import tsx, NODE_OPTIONS, PYTHONPATH), and the coverage tool.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Framework } from '../core/frameworks';
+import type { Confinement } from '../core/run';
+import { networkConfinement } from '../frameworks/run/confine';
 import { pythonWithPytest } from '../frameworks/run/python';
 import { findRunnerDir, RUNNER_PACKAGES, unsupportedVersion } from '../frameworks/run/runnerBin';
+import { nodeLoader } from '../frameworks/run/tsLoader';
 
 export interface RunPlan {
   framework: Framework;
@@ -15,18 +16,19 @@ export interface RunPlan {
   python?: string;
   /** why coverage cannot be measured (the filter is then skipped), if so */
   noCoverage?: string;
-}
-
-/** The nearest directory at or above `from` whose node_modules holds `rel`. */
-export function findBinDir(from: string, rel: string): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', rel))) return dir;
-    if (dirname(dir) === dir) return undefined;
-  }
+  /** how the runner is confined on this machine (frameworks/run/confine.ts); part of the plan, so a replay reports the recorded one */
+  confinement?: Confinement;
+  /** AMTP's own module loader stood in (server/src/frameworks/run/tsLoader.ts): what the project's own command needs */
+  loaderNote?: string;
 }
 
 /** A plan, or the reason the tests cannot run here (then the verifier is skipped, nothing asked). */
 export function planRun(framework: Framework, workspace: string, command: string, testFiles: string[]): RunPlan | { cannot: string } {
+  const plan = runnerPlan(framework, workspace, command, testFiles);
+  return 'cannot' in plan ? plan : { ...plan, confinement: networkConfinement() };
+}
+
+function runnerPlan(framework: Framework, workspace: string, command: string, testFiles: string[]): RunPlan | { cannot: string } {
   const env: Record<string, string> = {};
   for (const m of command.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=(\S+)/g)) env[m[1]] = m[2];
   const args: string[] = [];
@@ -36,13 +38,15 @@ export function planRun(framework: Framework, workspace: string, command: string
     // Coverage needs nothing installed: coverage.py when present, else AMTP's tracer (server/src/coverage/python.ts).
     return { framework, binDir: workspace, args, env, python };
   }
+  // TypeScript and JSON imports in ESM: the project's tsx, else AMTP's own loader (and a note saying what the project needs).
+  const loader =
+    framework === 'node-test' || framework === 'mocha'
+      ? nodeLoader(workspace, testFiles, /--import[= ]tsx\b|--node-option[= ]import=tsx\b/.test(command))
+      : undefined;
+  const note = loader?.note ? { loaderNote: loader.note } : {};
   if (framework === 'node-test') {
-    const tsx = /--import[= ]tsx\b/.test(command) || testFiles.some((f) => /\.(c|m)?ts$/.test(f));
-    if (tsx) {
-      if (!findBinDir(workspace, 'tsx/package.json')) return { cannot: 'the TypeScript tests need tsx, which is not installed' };
-      args.push('--import', 'tsx');
-    }
-    return { framework, binDir: workspace, args, env };
+    if (loader) args.push('--import', loader.importSpec);
+    return { framework, binDir: workspace, args, env, ...note };
   }
   const binDir = findRunnerDir(workspace, framework);
   if (!binDir) {
@@ -53,7 +57,7 @@ export function planRun(framework: Framework, workspace: string, command: string
   if (tooOld) return { cannot: tooOld };
   const config = /--config[= ](\S+)/.exec(command)?.[1];
   if (framework === 'jest' && config) args.push('--config', config.replace(/^['"]|['"]$/g, ''));
-  if (framework === 'mocha' && /--node-option[= ]import=tsx\b/.test(command)) args.push('--node-option', 'import=tsx');
+  if (framework === 'mocha' && loader) args.push('--node-option', `import=${loader.importSpec}`);
   // Coverage is Node's own V8 coverage or jest's built-in provider (server/src/coverage/measure.ts).
-  return { framework, binDir, args, env };
+  return { framework, binDir, args, env, ...note };
 }

@@ -1,7 +1,7 @@
 // The 'verify' stage, after 'write': asks once for `tests.run` (high risk: it executes workspace code),
 // then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
 // killed during verification restores the files it had rewritten and verifies again.
-import type { EngineerOutput, TestCases } from '../contracts/types';
+import type { CrawlerOutput, EngineerOutput, TestCases } from '../contracts/types';
 import type { Gateway, ToolCallInfo } from '../gateway/gateway';
 import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
@@ -9,7 +9,9 @@ import type { Save, Stage } from '../pipeline/stage';
 import { testPlan } from '../pipeline/testPlan';
 import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
-import { planRun } from './runPlan';
+import { confinementPhrase } from '../frameworks/run/confine';
+import { planRun, type RunPlan } from './runPlan';
+import { productFilesOf } from './productFiles';
 import { findTests } from './testFile';
 import type { VerificationRecord } from '../core/run';
 import { unmetCases } from './unmet';
@@ -17,7 +19,7 @@ import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
 
 function fresh(runs: number, over: Partial<VerificationRecord> = {}): VerificationRecord {
-  return {
+  const v: VerificationRecord = {
     status: 'running',
     runs,
     executions: 0,
@@ -28,8 +30,11 @@ function fresh(runs: number, over: Partial<VerificationRecord> = {}): Verificati
     unmet: [],
     pids: [],
     writes: [],
-    ...over,
+    // an absent field stays absent (a replayed plan from before confinement was recorded has none)
+    ...(Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined)) as Partial<VerificationRecord>),
   };
+  if (!v.loaderNote) delete v.loaderNote;
+  return v;
 }
 
 type VerifyParams = NonNullable<RunRecord['params']['verify']>;
@@ -41,6 +46,10 @@ interface Written {
   /** the run's test plan, amended by the characterize stage when it ran (pipeline/testPlan.ts) */
   cases: TestCases;
   files: EngineerOutput['files'];
+  /** every product source file the crawler found in the runner's language (coverage counts them all) */
+  productFiles: string[];
+  /** the crawler's map: each function's lines and source, for coverage rounds */
+  map: CrawlerOutput;
 }
 
 export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
@@ -68,15 +77,10 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   if ('cannot' in plan) return skip(`the tests cannot run here: ${plan.cannot}`);
 
   const prior = state.run.verification?.writes ?? [];
-  await save((r) => {
-    r.stage = 'verify';
-    r.status = 'running';
-    r.reason = undefined;
-    r.verification = fresh(params.runs, { framework: plan.framework, writes: prior });
-  });
+  await startVerification(save, params, plan, prior);
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log = writeLog(deps, written, prior, update);
-  const result = await gateway.execute('tests.run', testsRunRequest(state.run.id, written.files, plan.framework, params), async () => {
+  const result = await gateway.execute('tests.run', testsRunRequest(state.run.id, written.files, plan, params), async () => {
     // Trust can be revoked while the approval was pending: checked again right before anything runs.
     if (deps.canExecute && !deps.canExecute()) return false;
     await restore(deps, gateway, log, state.run, written.files, prior);
@@ -93,6 +97,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       signal: deps.signal,
       update,
       runTests: deps.tests?.run,
+      ...(deps.mutants ? { mutants: deps.mutants } : {}),
       info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
     });
     return true;
@@ -102,6 +107,21 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   if (!result.ran) return notRun(save, result.approval.decision);
   await settleGoal(save, written, state.run);
 };
+
+/** The verification record a started run begins with: what runs, how it is confined, the writes kept from before. */
+async function startVerification(save: Save, params: VerifyParams, plan: RunPlan, prior: VerificationRecord['writes']): Promise<void> {
+  await save((r) => {
+    r.stage = 'verify';
+    r.status = 'running';
+    r.reason = undefined;
+    r.verification = fresh(params.runs, {
+      framework: plan.framework,
+      writes: prior,
+      confinement: plan.confinement,
+      loaderNote: plan.loaderNote,
+    });
+  });
+}
 
 const UNTRUSTED = 'the workspace is not trusted: tests never run in Restricted Mode';
 
@@ -120,7 +140,9 @@ async function writtenTests(deps: PipelineDeps, run: RunRecord): Promise<Written
     .map((f) => ({ ...f, content: run.files.find((r) => r.path === f.path)?.written ?? f.content }))
     .filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
-  return { engineer, engineerArtifactId, cases, files };
+  const map = await deps.store.agentOutput(run, 'crawler');
+  const productFiles = productFilesOf(map, engineer.framework, run.params.scope);
+  return { engineer, engineerArtifactId, cases, files, productFiles, map };
 }
 
 /** Records each file the verifier writes before it writes it; contents it knows as the run's own (restore()) are the engineer's, the written files' and earlier verifier writes. */
@@ -145,10 +167,10 @@ function writeLog(
   };
 }
 
-function testsRunRequest(runId: string, files: EngineerOutput['files'], framework: string, params: VerifyParams): ToolCallInfo {
+function testsRunRequest(runId: string, files: EngineerOutput['files'], plan: RunPlan, params: VerifyParams): ToolCallInfo {
   const tests = files.reduce((n, f) => n + new Set(findTests(f.path, f.content).map((b) => b.caseId)).size, 0);
   return {
-    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${framework}, ${params.runs} times plus coverage runs (executes workspace code; each run is killed after ${params.timeoutSeconds} s)`,
+    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage runs (executes workspace code, with ${confinementPhrase(plan.confinement)}; each run is killed after ${params.timeoutSeconds} s)`,
     target: files.map((f) => f.path).join(', '),
     // Stable: `amtp approve` decides this same request, and the resumed run finds it.
     approvalId: 'ap_' + sha256(`${runId}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),

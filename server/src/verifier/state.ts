@@ -1,6 +1,7 @@
 // The verifier's typed state, shared by its phases (verify.ts runs them in order:
 // prepare → run → judge → measure coverage → rewrite → confirm → report).
-import type { EngineerOutput, TestCase, TestCases } from '../contracts/types';
+import type { CrawlerOutput, EngineerOutput, TestCase, TestCases } from '../contracts/types';
+import type { MutantProvider } from '../core/mutants';
 import type { Gateway } from '../gateway/gateway';
 import type { runTests } from '../frameworks/runner';
 import type { LlmProvider } from '../llm/provider';
@@ -23,12 +24,17 @@ export interface VerifyContext {
   cases: TestCases;
   /** the engineer's test files that were written, in path order */
   files: EngineerOutput['files'];
+  /** every product source file the crawler found in the runner's language: coverage is counted over them all (./productFiles.ts) */
+  productFiles?: string[];
   log: WriteLog;
   signal?: AbortSignal;
   update: (mut: (v: VerificationRecord) => void) => Promise<void>;
   info: (message: string) => void;
   /** frameworks/runner.ts runTests unless a recording or a replay stands in (PipelineDeps.tests) */
   runTests?: typeof runTests;
+  /** the crawler's map: each function's lines and source, for coverage rounds */
+  map?: CrawlerOutput;
+  mutants?: MutantProvider;
 }
 
 /** One test file as the verifier currently has it on disk, and the case ids of its tests. */
@@ -74,6 +80,8 @@ export interface VerifyState {
   /** tests written (with a case id) before any filter */
   written: number;
   loadFailures: LoadFailure[];
+  /** files the runner never collected where they were written (placePhase.ts) */
+  notCollected: LoadFailure[];
   failing: Map<string, FailingTest>;
   /** tests that passed every run, with their file */
   stable: { id: string; file: TestFileState }[];

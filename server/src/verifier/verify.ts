@@ -1,5 +1,6 @@
 // The verifier's work once the test run is approved, in named phases (docs/verifier.md):
-// prepare → run (N times) → judge (repair / quarantine / drop) → adds coverage → rewrite → confirm → report.
+// prepare → run (N times) → place → judge (repair / quarantine / drop) → adds coverage → rewrite → confirm →
+// coverage rounds (then confirm again) → report.
 // Each phase reads and updates one typed state (state.ts).
 import type { TestCase } from '../contracts/types';
 import { crashPoint } from '../core/faults';
@@ -9,9 +10,14 @@ import { finalCoverage, percent, union } from './coverage';
 import { coveragePhase, type CoverageOutcome } from './coveragePhase';
 import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
+import { untestedFiles } from './productFiles';
+import { placePhase } from './placePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
+import { roundsPhase } from './rounds';
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
+import { isExistenceOnly } from '../agents/generator/existence';
+import { isShapeOnlyTest } from './existenceChecks';
 import { drop, type PersonalFile, type VerifyContext, type VerifyState } from './state';
 import { findTests } from './testFile';
 
@@ -22,15 +28,19 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   await runPhase(s);
   crashPoint('verify:ran');
   ctx.info(
-    `verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.results.size} dropped after ${ctx.params.runs} run(s)`,
+    `verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.notCollected.reduce((n, f) => n + f.ids.length, 0)} not collected, ${s.results.size} dropped after ${ctx.params.runs} run(s)`,
   );
+  await placePhase(s);
   await judgePhase(s);
   const cov = await coveragePhase(s);
   for (const t of s.stable)
     if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await rewritePhase(s);
-  const { after, runs } = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
-  await report(s, cov, after, runs, quarantineFiles);
+  let confirmed = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
+  // Coverage rounds add tests for what the kept suite leaves uncovered; the suite is then confirmed again.
+  if (cov.coverage.tool && (await roundsPhase(s, union(confirmed.after), cov.universe, cov.targets)))
+    confirmed = await confirmPhase(s, cov.targets, cov.universe);
+  await report(s, cov, confirmed.after, confirmed.runs, quarantineFiles);
 }
 
 /** Phase "prepare": the files' tests by case id; a case the engineer listed but no test carries does not load. */
@@ -58,6 +68,7 @@ function prepare(ctx: VerifyContext): VerifyState {
     files: [],
     written: 0,
     loadFailures: [],
+    notCollected: [],
     failing: new Map(),
     stable: [],
   };
@@ -96,6 +107,8 @@ async function report(
     cov.coverage.after = percent(union(after).size, cov.universe.size);
     // Statements, branches, beyond import, the tool and the map of the kept suite (for --lcov / --cobertura).
     Object.assign(cov.coverage, finalCoverage(runs, union(after), cov.loaded, cov.universe));
+    const product = ctx.productFiles ?? [];
+    if (product.length) Object.assign(cov.coverage, { productFiles: product.length, untestedFiles: untestedFiles(product, union(after)) });
   }
   const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) =>
     [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));
@@ -115,8 +128,12 @@ async function report(
     cov.step,
   ];
   const order = new Map(ctx.cases.cases.map((c, i) => [c.id, i]));
+  const behaviour = s.files.flatMap((f) =>
+    f.ids.filter((id) => isExistenceOnly(s.caseOf.get(id) ?? { kind: 'example' }) && !isShapeOnlyTest(s, f.path, f.content, id)),
+  );
   await ctx.update((v) => {
     v.filters = filters;
+    if (behaviour.length) v.behaviourChecks = behaviour;
     v.results = [...results.values()].sort((a, b) => (order.get(a.caseId) ?? 1e9) - (order.get(b.caseId) ?? 1e9));
     v.coverage = cov.coverage;
     v.quarantineFiles = quarantineFiles;

@@ -174,9 +174,15 @@ export const CORPUS: CorpusEntry[] = [
 
   // ── huge and empty ───────────────────────────────────────────────────────
   e('10 MB of non-JSON text', 'huge', 'engineer', 'MalformedLlmOutput', () => 'lorem ipsum '.repeat(Math.ceil((10 * 1024 * 1024) / 12))),
-  e('10 MB valid reply (a 10 MB not_written reason) is data', 'huge', 'engineer', 'ok', () =>
+  // Issue 21: no reply is accepted past the 4 MiB byte cap, however valid (server/src/llm/replyLimits.ts).
+  e('10 MB valid reply (a 10 MB not_written reason): over the byte cap', 'huge', 'engineer', 'MalformedLlmOutput', () =>
     with_(eng(), (v) => {
       v.not_written = [{ caseId: CASE_ID, reason: 'x'.repeat(10 * 1024 * 1024) }];
+    }),
+  ),
+  e('3 MB valid reply (a 3 MB not_written reason) is data', 'huge', 'engineer', 'ok', () =>
+    with_(eng(), (v) => {
+      v.not_written = [{ caseId: CASE_ID, reason: 'x'.repeat(3 * 1024 * 1024) }];
     }),
   ),
   e('10 MB reply truncated', 'huge', 'engineer', 'MalformedLlmOutput', () =>

@@ -1,7 +1,7 @@
 // Reads and parses one wave of source files. Python files are parsed on a worker thread while this
 // one reads the next files and parses the JavaScript ones; when every file is read this thread
 // parses queued Python files too (server/src/agents/crawler/pyPool.ts).
-import type { SymbolInfo } from '../../contracts/types';
+import type { HelperSpan, SymbolInfo } from '../../contracts/types';
 import type { JsParser } from './jsParser';
 import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
 import { helpParsePython, parsePython } from './pyPool';
@@ -10,6 +10,7 @@ import type { WorkspaceReader } from './workspaceReader';
 export interface FileFacts {
   symbols: SymbolInfo[];
   imports: string[];
+  helpers?: HelperSpan[];
   syntax?: JsFileFacts['syntax'];
   opaqueCjs?: boolean;
 }
@@ -63,7 +64,13 @@ export async function analyseWave(
     }
     const r = await q.result!;
     if ('error' in r) out.skipped.push({ path: q.path, reason: `could not be analysed: ${r.error}` });
-    else out.facts.set(q.path, r.facts.syntax === undefined ? { symbols: r.facts.symbols, imports: r.facts.imports } : r.facts);
+    else
+      out.facts.set(
+        q.path,
+        r.facts.syntax === undefined
+          ? { symbols: r.facts.symbols, imports: r.facts.imports, ...(r.facts.helpers ? { helpers: r.facts.helpers } : {}) }
+          : r.facts,
+      );
   }
   return out;
 }

@@ -7,6 +7,7 @@ import type { CrawlerOutput, CrawlerPatch, KeyFile } from '../../contracts/types
 import type { AgentBatching, PlannedBatch } from '../batching';
 import { validate } from '../../contracts/validate';
 import { cutToTokens, estimateTokens, pack, type Item } from '../budget';
+import { boundNotes, droppedOperation } from './notes';
 
 type Example = CrawlerOutput['usage_examples'][number];
 type Sample = NonNullable<CrawlerOutput['samples']>[number];
@@ -148,7 +149,7 @@ function splitModule(w: Work & { file: KeyFile }, room: number, sampleTokens: nu
 }
 
 /** Symbols in order, a class's methods (`Cls.m`) grouped with the class. */
-function classGroups(symbols: KeyFile['symbols']): KeyFile['symbols'][] {
+export function classGroups(symbols: KeyFile['symbols']): KeyFile['symbols'][] {
   const groups: KeyFile['symbols'][] = [];
   const byClass = new Map<string, KeyFile['symbols']>();
   for (const sym of symbols) {
@@ -214,31 +215,37 @@ export function applyToView(v: CrawlerOutput, patch: CrawlerPatch['patch']): Cra
   let doc = deepClone(v) as CrawlerOutput;
   const dropped: string[] = [];
   (patch as Operation[]).forEach((op, i) => {
-    const where = `patch operation ${i} (${op.op} ${op.path})`;
+    // fast-json-patch's messages go on to print the operation and the whole document: only their first line is kept.
     const problem = validatePatch([op], doc);
-    if (problem) return void dropped.push(`${where} was dropped: ${problem.message}`);
+    if (problem) return void dropped.push(droppedOperation(i, op, problem.message));
     let next: CrawlerOutput;
     try {
       next = applyPatch(deepClone(doc), [op], false, false).newDocument as CrawlerOutput;
     } catch (e) {
-      return void dropped.push(`${where} was dropped: ${(e as Error).message}`);
+      return void dropped.push(droppedOperation(i, op, (e as Error).message));
     }
     const r = validate('crawler-output', next);
     if (!r.ok)
       return void dropped.push(
-        `${where} was dropped: ${r.errors
-          .slice(0, 2)
-          .map((x) => `${x.path || '/'} ${x.message}`)
-          .join('; ')}`,
+        droppedOperation(
+          i,
+          op,
+          r.errors
+            .slice(0, 2)
+            .map((x) => `${x.path || '/'} ${x.message}`)
+            .join('; '),
+        ),
       );
     doc = next;
   });
-  return dropped.length ? { ...doc, notes: [...(doc.notes ?? []), ...dropped] } : doc;
+  const notes = [...(doc.notes ?? []), ...dropped];
+  return notes.length ? { ...doc, notes: boundNotes(notes) } : doc;
 }
 
 export const crawlerBatching: AgentBatching<'crawler'> = {
   plan(map, ctx): PlannedBatch<'crawler'>[] {
-    return planViews(map, ctx.budget.payloadTokens).map((payload) => ({ key: keyOf(payload), payload }));
+    // Every path the prompt names exists in the view: `/notes/-` appends to a list that is there.
+    return planViews(withoutSpans(map), ctx.budget.payloadTokens).map((v) => ({ key: keyOf(v), payload: { ...v, notes: v.notes ?? [] } }));
   },
 
   split: splitView,
@@ -272,12 +279,36 @@ export const crawlerBatching: AgentBatching<'crawler'> = {
     // A module shown in parts (a large one) gets its symbols back in order.
     merged.key_files = map.key_files.map((k) => {
       const p = parts.get(k.path);
-      return p ? { ...p[0], symbols: p.flatMap((x) => x.symbols) } : k;
+      return p ? withSpans(k, { ...p[0], symbols: p.flatMap((x) => x.symbols) }) : k;
     });
-    if (notes.size) merged.notes = [...notes];
+    if (notes.size) merged.notes = boundNotes(notes);
     return merged;
   },
 };
+
+/**
+ * The map without what AMTP derives for the later agents (each symbol's `calls`, each file's
+ * `helpers`): the crawler's job is the facts a sample can prove, and its views stay small.
+ */
+function withoutSpans(map: CrawlerOutput): CrawlerOutput {
+  return {
+    ...map,
+    key_files: map.key_files.map(({ helpers: _h, ...k }) => ({ ...k, symbols: k.symbols.map(({ calls: _c, ...sym }) => sym) })),
+  };
+}
+
+/** A patched key file with the derived fields of the original put back, symbol by symbol. */
+function withSpans(original: KeyFile, patched: KeyFile): KeyFile {
+  const calls = new Map(original.symbols.map((x) => [x.name, x.calls]));
+  return {
+    ...patched,
+    ...(original.helpers ? { helpers: original.helpers } : {}),
+    symbols: patched.symbols.map((x) => {
+      const c = calls.get(x.name);
+      return c && !x.calls ? { ...x, calls: c } : x;
+    }),
+  };
+}
 
 function exampleKey(e: Example): string {
   return `${e.source}:${e.line}:${e.code}`;

@@ -1,10 +1,14 @@
-import type { ExportStyle, SymbolInfo } from '../../contracts/types';
+import type { ExportStyle, HelperSpan, SymbolInfo } from '../../contracts/types';
 import { parseJsDoc } from './jsdoc';
+import { signatureOf } from './jsSignature';
+import { SpanReader } from './jsSpans';
 import { cjsTarget, isFunctionOrClass, isRequire, isString, nameOfKey, valueOf, walk } from './jsAst';
 import type { EsComment, EsNode, JsParser } from './jsParser';
 
 export interface JsFileFacts {
   symbols: SymbolInfo[];
+  /** the top-level declarations the symbols' code uses, with their lines (jsSpans.ts) */
+  helpers?: HelperSpan[];
   /** module specifiers this file imports or requires (for the reference ranking) */
   imports: string[];
   syntax: 'esm' | 'cjs' | 'none';
@@ -53,6 +57,11 @@ class FileReader {
   private readonly declKind = new WeakMap<EsNode, string>();
   private readonly seen = new Set<string>();
   private lineStarts: number[] | undefined;
+  private readonly spans = new SpanReader(
+    this.locals,
+    (node) => this.docSpot.get(node)?.at ?? node.start,
+    (offset) => this.lineOf(offset),
+  );
 
   constructor(
     private readonly text: string,
@@ -74,6 +83,8 @@ class FileReader {
     }
     if (this.collectDynamicImports(program)) cjs = true;
     this.facts.syntax = esm ? 'esm' : cjs ? 'cjs' : 'none';
+    const helpers = this.spans.helpers();
+    if (helpers.length) this.facts.helpers = helpers;
     return this.facts;
   }
 
@@ -280,7 +291,10 @@ class FileReader {
       export_style: style,
       line: this.lineOf(spot && node.type !== 'VariableDeclarator' ? spot.at : node.start),
     };
-    if (fn) Object.assign(sym, this.signatureOf(fn, name, doc.params, doc.returns));
+    sym.end_line = this.spans.endLine(node, sym.line!);
+    const calls = this.spans.calls(node, node.id?.name ?? (node.type === 'VariableDeclarator' ? node.id?.name : undefined));
+    if (calls.length) sym.calls = calls;
+    if (fn) Object.assign(sym, signatureOf(this.text, fn, name, doc.params, doc.returns));
     if (doc.doc) sym.doc = doc.doc.slice(0, 2000);
     if (doc.examples.length) sym.examples = doc.examples;
     if (doc.throws.length) sym.throws = doc.throws;
@@ -305,60 +319,6 @@ class FileReader {
       out.push({ ...ms, kind: 'method' });
     }
     return out;
-  }
-
-  private signatureOf(
-    fn: EsNode,
-    name: string,
-    docParams: Map<string, { type?: string; optional?: boolean; default?: string }>,
-    docReturns?: string,
-  ): Partial<SymbolInfo> {
-    const params = (fn.params as EsNode[]).map((raw) => {
-      const p = raw.type === 'TSParameterProperty' ? (raw.parameter as EsNode) : raw;
-      const rest = p.type === 'RestElement';
-      const binding: EsNode = p.type === 'AssignmentPattern' ? p.left : rest ? p.argument : p;
-      const pname =
-        binding.type === 'Identifier'
-          ? (binding.name as string)
-          : this.slice(binding.start, binding.typeAnnotation?.start ?? binding.end)
-              .trim()
-              .replace(/\?$/, '');
-      const d = docParams.get(pname);
-      const out: NonNullable<SymbolInfo['params']>[number] = { name: pname };
-      const type = this.typeText(binding.typeAnnotation ?? p.typeAnnotation) ?? d?.type;
-      if (type) out.type = type;
-      if (binding.optional || p.type === 'AssignmentPattern' || d?.optional) out.optional = true;
-      const dflt = p.type === 'AssignmentPattern' ? this.slice(p.right.start, p.right.end) : d?.default;
-      if (dflt) out.default = dflt;
-      if (rest) out.rest = true;
-      return out;
-    });
-    const returns = this.typeText(fn.returnType) ?? docReturns;
-    const isAsync = fn.async === true;
-    const paramText = params
-      .map(
-        (p) =>
-          `${p.rest ? '...' : ''}${p.name}${p.optional && !p.default ? '?' : ''}${p.type ? `: ${p.type}` : ''}${p.default ? ` = ${p.default}` : ''}`,
-      )
-      .join(', ');
-    const sig: Partial<SymbolInfo> = {
-      signature: `${isAsync ? 'async ' : ''}${name}(${paramText})${returns ? `: ${returns}` : ''}`.replace(/\s+/g, ' '),
-      params,
-    };
-    if (returns) sig.returns = returns;
-    if (isAsync) sig.async = true;
-    return sig;
-  }
-
-  /** `: T` annotations are TSTypeAnnotation wrappers; the text is the inner type's. */
-  private typeText(ann: EsNode | null | undefined): string | undefined {
-    if (!ann) return undefined;
-    const t = ann.type === 'TSTypeAnnotation' ? (ann.typeAnnotation as EsNode) : ann;
-    return this.slice(t.start, t.end);
-  }
-
-  private slice(start: number, end: number): string {
-    return this.text.slice(start, end);
   }
 
   /** The last `/** *\/` comment between the previous sibling and the node, like TypeScript's leading comments. */

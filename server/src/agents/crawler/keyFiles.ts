@@ -51,6 +51,7 @@ export function rankKeyFiles(
     module_system: fileModuleSystem(p, f.syntax, ctx.pkgs),
     import_specifier: importSpecifier(p, ctx.pkgs, ctx.files),
     symbols: f.symbols.filter((s) => s.exported).slice(0, MAX_SYMBOLS),
+    ...(f.helpers?.length ? { helpers: f.helpers } : {}),
   }));
 }
 

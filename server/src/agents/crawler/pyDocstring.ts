@@ -26,8 +26,18 @@ export function doctestBlocks(doc: string): string[] {
   const blocks: string[] = [];
   let cur: string[] = [];
   let indent = 0;
+  let open: string | undefined; // the triple quote a `>>>` line opened and has not closed yet
   for (const raw of doc.split('\n')) {
     const l = raw.trimStart();
+    if (open && cur.length) {
+      // docopt writes `>>> doc = '''` and the string's lines without `...`: they are its continuation
+      const prompted = l.startsWith('...');
+      const own = raw.length - l.length;
+      cur.push(prompted ? (own >= indent ? raw.slice(indent) : l).trimEnd() : `... ${raw.slice(Math.min(indent, own))}`.trimEnd());
+      if ((prompted ? l.slice(3) : l).includes(open)) open = undefined;
+      continue;
+    }
+    if (l.startsWith('>>>') || l.startsWith('...')) open = unclosedTripleQuote(l.slice(3));
     if (!cur.length && l.startsWith('>>>')) {
       indent = raw.length - l.length;
       cur.push(l);
@@ -41,6 +51,15 @@ export function doctestBlocks(doc: string): string[] {
   }
   if (cur.length) blocks.push(cur.join('\n'));
   return blocks;
+}
+
+/** The triple quote a line of code leaves open (`doc = '''`), if any. */
+function unclosedTripleQuote(code: string): string | undefined {
+  let open: string | undefined;
+  for (const m of code.matchAll(/'''|"""/g))
+    if (!open) open = m[0];
+    else if (m[0] === open) open = undefined;
+  return open;
 }
 
 const EXCEPTION = /^([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\s*(?::\s*(.*))?$/;

@@ -1,11 +1,16 @@
 import type { Node } from 'web-tree-sitter';
-import type { SymbolInfo } from '../../contracts/types';
+import type { HelperSpan, SymbolInfo } from '../../contracts/types';
 import { withCarriedSetup } from './doctestSetup';
+import { dunderAll } from './pyAll';
 import { cleandoc, doctestBlocks, raisesOf } from './pyDocstring';
+import { stringValue } from './pyStringNode';
 import type { PyParser } from './pyParser';
+import { PySpanReader } from './pySpans';
 
 export interface PyFileFacts {
   symbols: SymbolInfo[];
+  /** the top-level definitions the symbols' code uses, with their lines (pySpans.ts) */
+  helpers?: HelperSpan[];
   /** modules imported anywhere in the file, as written (`.ops`, `pkg.mod`) */
   imports: string[];
 }
@@ -14,6 +19,8 @@ type Param = NonNullable<SymbolInfo['params']>[number];
 
 /** Dunder methods that are part of how a class is used, so they are listed like public methods. */
 const PUBLIC_DUNDERS = new Set(['__init__', '__call__']);
+/** Decorators that make a method an attribute: `@property`, `@functools.cached_property`, `@x.setter`. */
+const PROPERTY = /^(?:(?:functools\.)?(?:cached_)?property|\w+\.(?:setter|getter|deleter))$/;
 
 /**
  * A module's public surface from its syntax tree: top-level functions and classes, the methods of
@@ -28,14 +35,16 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
     const root = tree.rootNode;
     const all = dunderAll(root);
     const symbols: SymbolInfo[] = [];
+    const spans = new PySpanReader(root);
     for (const st of root.namedChildren) {
       const def = definitionOf(st);
       if (!def) continue;
       const name = def.node.childForFieldName('name')?.text ?? '';
       const exported = all ? all.has(name) : !name.startsWith('_');
-      if (def.node.type === 'class_definition') symbols.push(...classSymbols(def.node, name, exported));
-      else symbols.push(functionSymbol(def.node, name, 'function', exported, def.decorators));
+      if (def.node.type === 'class_definition') symbols.push(...classSymbols(spans, def.node, name, exported));
+      else symbols.push(functionSymbol(spans, def.node, name, 'function', exported, def.decorators));
     }
+    moduleExamples(root, symbols);
     const imports: string[] = [];
     // Imports at any depth (lazy imports in functions count as references too), found by the parser's
     // own walk in WebAssembly: cheaper than visiting the statements one call at a time from here.
@@ -48,7 +57,8 @@ export function extractPySymbols(py: PyParser, text: string): PyFileFacts {
           imports.push((n.type === 'aliased_import' ? n.childForFieldName('name') : n)?.text ?? '');
       }
     }
-    return { symbols, imports: imports.filter(Boolean) };
+    const helpers = spans.helpers();
+    return { symbols, imports: imports.filter(Boolean), ...(helpers.length ? { helpers } : {}) };
   } finally {
     tree.delete(); // the tree lives in WebAssembly memory, which no garbage collector frees
   }
@@ -65,8 +75,8 @@ function definitionOf(st: Node): { node: Node; decorators: string[] } | undefine
 }
 
 /** The class, then its public methods and nested classes, depth first. Methods are as exported as their class. */
-function classSymbols(cls: Node, name: string, exported: boolean): SymbolInfo[] {
-  const sym: SymbolInfo = { name, kind: 'class', exported, export_style: 'python', line: cls.startPosition.row + 1 };
+function classSymbols(spans: PySpanReader, cls: Node, name: string, exported: boolean): SymbolInfo[] {
+  const sym: SymbolInfo = { name, kind: 'class', exported, export_style: 'python', ...spanOf(spans, cls, name) };
   const supers = cls.childForFieldName('superclasses');
   sym.signature = `${cls.childForFieldName('name')?.text ?? name}${supers ? oneLine(supers.text) : ''}`;
   addDoc(sym, docstringOf(cls));
@@ -76,14 +86,25 @@ function classSymbols(cls: Node, name: string, exported: boolean): SymbolInfo[] 
     if (!def) continue;
     const member = def.node.childForFieldName('name')?.text ?? '';
     if (member.startsWith('_') && !PUBLIC_DUNDERS.has(member)) continue;
-    if (def.node.type === 'class_definition') out.push(...classSymbols(def.node, `${name}.${member}`, exported));
-    else out.push(functionSymbol(def.node, `${name}.${member}`, 'method', exported, def.decorators));
+    if (def.node.type === 'class_definition') out.push(...classSymbols(spans, def.node, `${name}.${member}`, exported));
+    else if (def.decorators.some((d) => PROPERTY.test(d))) {
+      // `Cache.maxsize` through the class is a property object, not callable: an attribute, listed once
+      if (!out.some((s) => s.name === `${name}.${member}`))
+        out.push({ ...functionSymbol(spans, def.node, `${name}.${member}`, 'method', exported, []), kind: 'variable', params: undefined });
+    } else out.push(functionSymbol(spans, def.node, `${name}.${member}`, 'method', exported, def.decorators));
   }
   return out;
 }
 
-function functionSymbol(fn: Node, name: string, kind: 'function' | 'method', exported: boolean, decorators: string[]): SymbolInfo {
-  const sym: SymbolInfo = { name, kind, exported, export_style: 'python', line: fn.startPosition.row + 1 };
+function functionSymbol(
+  spans: PySpanReader,
+  fn: Node,
+  name: string,
+  kind: 'function' | 'method',
+  exported: boolean,
+  decorators: string[],
+): SymbolInfo {
+  const sym: SymbolInfo = { name, kind, exported, export_style: 'python', ...spanOf(spans, fn, name) };
   const isAsync = fn.children.some((c) => c.type === 'async');
   const paramNodes = (fn.childForFieldName('parameters')?.namedChildren ?? []).filter((p) => p.type !== 'comment');
   const returns = fn.childForFieldName('return_type');
@@ -98,6 +119,12 @@ function functionSymbol(fn: Node, name: string, kind: 'function' | 'method', exp
   if (returns) sym.returns = oneLine(returns.text);
   addDoc(sym, docstringOf(fn));
   return sym;
+}
+
+/** A definition's lines (the `def`/`class` line to its last) and the module's top-level names it uses. */
+function spanOf(spans: PySpanReader, node: Node, name: string): Pick<SymbolInfo, 'line' | 'end_line' | 'calls'> {
+  const calls = spans.calls(node, name);
+  return { line: node.startPosition.row + 1, end_line: node.endPosition.row + 1, ...(calls.length ? { calls } : {}) };
 }
 
 /** One parameter node; undefined for the `/` and `*` markers. */
@@ -144,6 +171,24 @@ function addDoc(sym: SymbolInfo, doc: string | undefined): void {
   if (throws.length) sym.throws = throws;
 }
 
+/**
+ * A module docstring's doctests (python3-parse documents `parse(...)` only there) are examples of
+ * the exported functions they call, for those that have none of their own.
+ */
+function moduleExamples(root: Node, symbols: SymbolInfo[]): void {
+  const first = root.namedChildren.find((c) => c.type !== 'comment');
+  const str = first?.type === 'expression_statement' && first.namedChildCount === 1 ? first.namedChildren[0] : undefined;
+  const doc = str?.type === 'string' ? stringValue(str) : undefined;
+  if (!doc || !doc.includes('>>>')) return;
+  const blocks = withCarriedSetup(doctestBlocks(cleandoc(doc)));
+  for (const sym of symbols) {
+    if (sym.kind !== 'function' || !sym.exported || sym.examples?.length) continue;
+    const call = new RegExp(`^>>> (?:.*[^\\w.])?${sym.name}\\(`, 'm');
+    const mine = blocks.filter((b) => call.test(b)).slice(0, 12);
+    if (mine.length) sym.examples = mine;
+  }
+}
+
 /** The docstring: a plain string literal as the body's first statement, as Python's `__doc__` sees it. */
 function docstringOf(def: Node): string | undefined {
   const first = def.childForFieldName('body')?.namedChildren.find((c) => c.type !== 'comment');
@@ -151,69 +196,6 @@ function docstringOf(def: Node): string | undefined {
   if (str?.type !== 'string') return undefined;
   const value = stringValue(str);
   return value === undefined ? undefined : cleandoc(value) || undefined;
-}
-
-/** The value of a string literal; undefined for f-strings and bytes, which are no docstrings. */
-function stringValue(str: Node): string | undefined {
-  const prefix = /^[A-Za-z]*/.exec(str.children[0]?.text ?? '')![0].toLowerCase();
-  if (prefix.includes('f') || prefix.includes('b')) return undefined;
-  const content = str.children.find((c) => c.type === 'string_content');
-  if (!content) return '';
-  if (prefix.includes('r')) return content.text;
-  // Escapes are decoded like Python does; the parser marks each one, so no scanning of the text is needed.
-  let out = '';
-  let at = content.startIndex;
-  const text = content.text;
-  const base = content.startIndex;
-  for (const esc of content.children) {
-    if (esc.type !== 'escape_sequence') continue;
-    out += text.slice(at - base, esc.startIndex - base) + unescape(esc.text);
-    at = esc.endIndex;
-  }
-  return out + text.slice(at - base);
-}
-
-const SIMPLE_ESCAPES: Record<string, string> = {
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  a: '\x07',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\n': '',
-};
-
-function unescape(esc: string): string {
-  const c = esc.slice(1);
-  if (c in SIMPLE_ESCAPES) return SIMPLE_ESCAPES[c];
-  if (/^[0-7]{1,3}$/.test(c)) return String.fromCharCode(parseInt(c, 8));
-  if (/^(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})$/.test(c)) return String.fromCodePoint(parseInt(c.slice(1), 16));
-  return esc; // \N{NAME} needs Unicode's name table; the escape stays as written
-}
-
-/** `__all__ = [...]` (or a tuple, annotated or not), extended by `+=`, `.extend([...])` and `.append(...)`. */
-function dunderAll(root: Node): Set<string> | undefined {
-  let names: Set<string> | undefined;
-  const strings = (n: Node | null) =>
-    n && (n.type === 'list' || n.type === 'tuple') ? n.namedChildren.filter((c) => c.type === 'string').map(stringValue) : [];
-  for (const st of root.namedChildren) {
-    const e = st.type === 'expression_statement' ? st.namedChildren[0] : undefined;
-    if (!e) continue;
-    if ((e.type === 'assignment' || e.type === 'augmented_assignment') && e.childForFieldName('left')?.text === '__all__') {
-      if (e.type === 'assignment') names = new Set();
-      names ??= new Set();
-      for (const s of strings(e.childForFieldName('right'))) if (s) names.add(s);
-    } else if (e.type === 'call' && /^__all__\.(extend|append)$/.test(e.childForFieldName('function')?.text ?? '')) {
-      names ??= new Set();
-      const args = e.childForFieldName('arguments')?.namedChildren ?? [];
-      for (const a of args) for (const s of a.type === 'string' ? [stringValue(a)] : strings(a)) if (s) names.add(s);
-    }
-  }
-  return names;
 }
 
 /** A multi-line piece of code on one line: lines trimmed and joined (linear: no regex backtracking on long runs of spaces). */

@@ -51,9 +51,10 @@ function inScope(sym: SymbolInfo, s: ScopedFile, all: SymbolInfo[]): boolean {
   return s.lines.some(([a, b]) => a <= to && b >= from);
 }
 
-/** A symbol's lines: from its own line to the line before the next symbol (or the end of the file). */
+/** A symbol's lines: its declaration's (from the syntax tree), else up to the line before the next symbol (or the end of the file). */
 function span(sym: SymbolInfo, all: SymbolInfo[]): [number, number] {
   const start = sym.line ?? 1;
+  if (sym.end_line) return [start, sym.end_line];
   const next = all
     .map((s) => s.line ?? 0)
     .filter((l) => l > start)

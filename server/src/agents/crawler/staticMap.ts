@@ -2,13 +2,14 @@ import type { CrawlerOutput, KeyFile } from '../../contracts/types';
 import { formatContractErrors, validate } from '../../contracts/validate';
 import { type ResponseCache, type CacheStats } from '../../mcp/cache';
 import { connectInProcess } from '../../mcp/inProcess';
-import type { TreeEntry } from '../../mcp/walk';
+import { MAX_DEPTH, type TreeEntry } from '../../mcp/walk';
 import type { TreeResult } from '../../mcp/treeTool';
 import { loadJsParser, type JsParser } from './jsParser';
 import { analyseWave } from './analyseFiles';
 import { alternateBuildDirs, seedFiles } from './entryPoints';
 import { indexFiles, type FileIndex } from './fileIndex';
 import { extractJsSymbols } from './jsSymbols';
+import { unbuiltSource } from './buildNeeded';
 import { defaultNameFor, rankKeyFiles } from './keyFiles';
 import { moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { warmPyPool } from './pyPool';
@@ -18,6 +19,7 @@ import { importBindings, readmeExamples, type ExportedName } from './readmeExamp
 import { isProductPath } from './targets';
 import { detectTestRuns } from './testRuns';
 import { detectTestSetup } from './testSetup';
+import { detectTypecheck } from './typecheck';
 import { WorkspaceReader, clientCaller } from './workspaceReader';
 import type { CallTool } from '../../record/toolTap';
 
@@ -38,9 +40,16 @@ export interface CrawlOptions {
   tools?: CallTool;
   /** wrap the tool caller (a recording tap) */
   tap?: (inner: CallTool) => CallTool;
+  /** source files a first pass found need the build step, left out of the tree (buildNeeded.ts) */
+  hiddenSources?: Map<string, string>;
 }
 
 const MAX_SOURCE_BYTES = 512 * 1024;
+/**
+ * Every key file's whole text, up to this much in all: the generator and the engineer are sent each
+ * target's whole source (agents/sources.ts), which is cut from these texts by the symbols' lines.
+ */
+const SAMPLE_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** The Repo Crawler's static analysis. It reads the workspace only through the MCP tools. */
 export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {}): Promise<{ map: CrawlerOutput; cache: CacheStats }> {
@@ -48,7 +57,8 @@ export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {})
     analyse(new WorkspaceReader(opts.tap ? opts.tap(tools) : tools), workspace, opts).then((map) => checked(map, opts));
   // A replay answers the tools from a recording: no workspace, no server.
   if (opts.tools) return { map: await read(opts.tools), cache: { hits: 0, misses: 0, entries: 0, bytes: 0, evictions: 0 } };
-  const ws = await connectInProcess(workspace, { cache: opts.cache, walk: { gitignore: opts.gitignore } });
+  // Unredacted: the crawler parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
+  const ws = await connectInProcess(workspace, { cache: opts.cache, walk: { gitignore: opts.gitignore }, redact: false });
   try {
     const before = ws.cache.stats();
     const map = await read(clientCaller(ws.client));
@@ -81,7 +91,8 @@ interface Crawl {
 }
 
 async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOptions): Promise<CrawlerOutput> {
-  const tree = await reader.tree({ limit: opts.treeLimit ?? 300_000 });
+  const listed = await reader.tree({ limit: opts.treeLimit ?? 300_000 });
+  const tree = opts.hiddenSources ? { ...listed, entries: listed.entries.filter((e) => !opts.hiddenSources!.has(e.path)) } : listed;
   const c = startCrawl(reader, tree);
   const pkgs = await readPackages(c);
   const py = await readPythonManifests(c);
@@ -105,6 +116,18 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   const runs = await detectTestRuns({ pkg: rootPkg?.json, files: c.ix.paths, read: c.readText, pyproject: py.pyproject, isPython });
   if (runs) out.test_setup.runs = runs;
   describeProject(out, workspace, pkgs, py, c.ix, isPython);
+  if (out.project.typescript) {
+    const pkg = (rootPkg?.json ?? {}) as Record<string, unknown>;
+    const runner = runs?.runner ?? out.test_setup.framework;
+    const typecheck = await detectTypecheck({
+      runner,
+      script: JSON.stringify(pkg.scripts ?? ''),
+      pkg,
+      files: c.ix.paths,
+      read: c.readText,
+    });
+    if (typecheck) out.test_setup.typecheck = typecheck;
+  }
 
   // Entry points first, then what they import and re-export, then other product files (reach.ts).
   const entryFiles = new Set(out.entry_points.map((e) => e.path).filter((p) => c.ix.paths.has(p)));
@@ -113,12 +136,17 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   );
   const { reached, js } = await parseReachable(c, out, pkgs, code, opts);
   c.skipped.push(...reached.skipped);
-  const omitted = parseOmissions(code, reached, opts);
+  const omitted = [...treeOmissions(tree), ...parseOmissions(code, reached, opts)];
   await typedUmdExports(c, out, reached.facts, js, pkgs);
-  out.key_files = rankKeyFiles(reached, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
+  // Source that needs the build step, beside a built output, is left out (buildNeeded.ts).
+  const unbuilt = unbuiltSource(reached.facts, c.ix.paths, { entries: entryFiles, pkgs, hidden: opts.hiddenSources });
+  if (unbuilt.rerun) return analyse(reader, workspace, { ...opts, hiddenSources: unbuilt.rerun });
+  const built = { ...reached, facts: new Map([...reached.facts].filter(([p]) => !unbuilt.failing.has(p))) };
+  out.key_files = rankKeyFiles(built, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
+  if (unbuilt.note) omitted.push(unbuilt.note);
   if (omitted.length) out.omitted = omitted;
   await usageExamples(c, out, pkgs);
-  out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? 48 * 1024);
+  out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? SAMPLE_BUDGET_BYTES);
   out.skipped = dedupe(c.skipped).slice(0, 1000);
   return out;
 }
@@ -249,6 +277,18 @@ async function parseReachable(
     resolve: (from, spec) => resolveImport(from, spec, c.ix.paths),
   });
   return { reached, js };
+}
+
+/** What the walk itself cut: folders past its depth limit (each is named in the map's skipped list too). */
+function treeOmissions(tree: TreeResult): NonNullable<CrawlerOutput['omitted']> {
+  if (!tree.depthCut) return [];
+  return [
+    {
+      what: `folders deeper than ${MAX_DEPTH} levels, not listed`,
+      count: tree.depthCut,
+      reason: `the tree walk stops at ${MAX_DEPTH} levels (server/src/mcp/walk.ts)`,
+    },
+  ];
 }
 
 function parseOmissions(code: Map<string, TreeEntry>, reached: Reached, opts: CrawlOptions): NonNullable<CrawlerOutput['omitted']> {

@@ -7,7 +7,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as shellParse } from 'shell-quote';
 import { parse as parseToml } from 'smol-toml';
 import type { TestSetup } from '../../contracts/types';
-import { jsConfigPatterns } from './jsTestConfig';
+import { configRuns, type ConfigRuns } from './runnerConfigs';
 
 export type TestRuns = NonNullable<TestSetup['runs']>;
 
@@ -132,7 +132,7 @@ export async function detectTestRuns(inp: TestRunsInput): Promise<TestRuns | und
   const script = typeof scripts.test === 'string' && !/no test specified/.test(scripts.test) ? scripts.test : undefined;
   const inv = script
     ? findRunner(script, scripts, 0)
-    : inp.isPython && (inp.files.has('pytest.ini') || /^\[tool\.pytest/m.test(inp.pyproject ?? ''))
+    : inp.isPython && (await pytestConfigured(inp))
       ? { runner: 'pytest', args: [], command: 'pytest' }
       : undefined;
   if (!inv) return undefined;
@@ -144,7 +144,7 @@ export async function detectTestRuns(inp: TestRunsInput): Promise<TestRuns | und
   }
   const runner = inv.runner === 'node' ? 'node-test' : inv.runner;
   if (fromArgs.length) return { ...base, runner, patterns: expandArgs(runner, fromArgs, inv.args, inp.files), source: 'scripts.test' };
-  const configured = await fromConfig(runner, inp);
+  const configured = await fromConfig(runner, inp, inv);
   if (configured) return { ...base, runner, ...configured };
   if (DEFAULTS[runner]) return { ...base, runner, patterns: DEFAULTS[runner], source: `${runner} defaults` };
   return { ...base, runner, patterns: [], source: 'scripts.test' };
@@ -211,19 +211,20 @@ function expandArgs(runner: string, args: string[], all: string[], files: Readon
   });
 }
 
-async function fromConfig(runner: string, inp: TestRunsInput): Promise<Pick<TestRuns, 'patterns' | 'source'> | undefined> {
+async function fromConfig(runner: string, inp: TestRunsInput, inv: Invocation): Promise<ConfigRuns | undefined> {
   const pkg = inp.pkg ?? {};
-  const jest = objectAt(pkg, 'jest');
-  if (runner === 'jest') {
-    if (Array.isArray(jest.testMatch)) return { patterns: strings(jest.testMatch), source: 'package.json jest.testMatch' };
-    const re = Array.isArray(jest.testRegex) ? strings(jest.testRegex) : typeof jest.testRegex === 'string' ? [jest.testRegex] : [];
-    if (re.length) return { patterns: re.map((r) => `/${r}/`), source: 'package.json jest.testRegex' };
-  }
   const avaFiles = objectAt(pkg, 'ava').files;
   if (runner === 'ava' && Array.isArray(avaFiles))
     return { patterns: strings(avaFiles).filter((p) => !p.startsWith('!')), source: 'package.json ava.files' };
-  const fromJs = await jsConfigPatterns(runner, inp.files, inp.read);
-  if (fromJs) return fromJs;
+  const configArg = inv.args.find((a, i) => i > 0 && (inv.args[i - 1] === '--config' || inv.args[i - 1] === '-c'));
+  const fromRunner = await configRuns(runner, {
+    pkg,
+    files: inp.files,
+    read: inp.read,
+    defaults: DEFAULTS,
+    ...(configArg ? { configArg } : {}),
+  });
+  if (fromRunner) return fromRunner;
   if (runner === 'mocha') return mochaConfig(pkg, inp);
   if (runner === 'pytest') return pytestConfig(inp);
   return undefined;
@@ -258,13 +259,25 @@ async function pytestConfig(inp: TestRunsInput): Promise<Pick<TestRuns, 'pattern
   if (ini !== undefined) {
     opts = iniSection(ini, 'pytest');
     source = 'pytest.ini';
-  } else if (inp.pyproject) {
+  } else if (inp.pyproject && /^\[tool\.pytest/m.test(inp.pyproject)) {
     try {
       const toml = parseToml(inp.pyproject) as { tool?: { pytest?: { ini_options?: typeof opts } } };
       opts = toml.tool?.pytest?.ini_options;
       source = 'pyproject.toml [tool.pytest.ini_options]';
     } catch {
       return undefined; // pyproject.toml that is not TOML: pytest will say so itself
+    }
+  } else {
+    // pytest's own order: tox.ini [pytest], then setup.cfg [tool:pytest].
+    for (const [file, section] of [
+      ['tox.ini', 'pytest'],
+      ['setup.cfg', 'tool:pytest'],
+    ] as const) {
+      const text = inp.files.has(file) ? await inp.read(file) : undefined;
+      if (text === undefined || !text.includes(`[${section}]`)) continue;
+      opts = iniSection(text, section);
+      source = `${file} [${section}]`;
+      break;
     }
   }
   if (!opts) return undefined;
@@ -274,6 +287,17 @@ async function pytestConfig(inp: TestRunsInput): Promise<Pick<TestRuns, 'pattern
   if (!dirs.length && !names.length) return undefined;
   const basenames = names.length ? names : ['test_*.py', '*_test.py'];
   return { patterns: (dirs.length ? dirs : ['']).flatMap((d) => basenames.map((n) => (d ? `${d}/**/${n}` : `**/${n}`))), source };
+}
+
+/** A pytest config of any of the kinds pytest reads: pytest.ini, pyproject.toml, tox.ini [pytest], setup.cfg [tool:pytest]. */
+async function pytestConfigured(inp: TestRunsInput): Promise<boolean> {
+  if (inp.files.has('pytest.ini') || /^\[tool\.pytest/m.test(inp.pyproject ?? '')) return true;
+  for (const [file, section] of [
+    ['tox.ini', '[pytest]'],
+    ['setup.cfg', '[tool:pytest]'],
+  ])
+    if (inp.files.has(file) && ((await inp.read(file)) ?? '').split(/\r?\n/).some((l) => l.trim() === section)) return true;
+  return false;
 }
 
 /** `key = value` lines of one INI section; a value may continue on indented lines (pytest's own format). */

@@ -14,19 +14,16 @@ export function assemble(
   outputs: TestBodies[],
   ownTestFile?: (path: string) => boolean,
 ): EngineerOutput {
-  const { renderer, groups, notWritten, layoutNotes, intoNotes } = planFiles(plan, framework, ownTestFile);
+  const { renderer, groups, notWritten, layoutNotes, unreadNotes, intoNotes } = planFiles(plan, framework, ownTestFile);
   const reported = new Set(notWritten.map((n) => n.caseId));
   const { bodies, devDeps } = collectBodies(outputs, reported, notWritten);
   const files = renderFiles(groups, bodies, renderer, reported, notWritten);
   const runProject = runProjectOf(plan, groups, files);
   const testPaths = files.map((f) => f.path);
   const allIds = files.flatMap((f) => f.caseIds);
-  for (const s of renderer.supportFiles?.(runProject, testPaths) ?? []) files.push({ ...s, caseIds: allIds });
-  const command = renderer.runCommand(
-    runProject,
-    testPaths.length ? testPaths : [testDir(plan.project, renderer)],
-    groups.map((g) => g.target),
-  );
+  const targets = groups.map((g) => g.target);
+  for (const s of renderer.supportFiles?.(runProject, testPaths, targets) ?? []) files.push({ ...s, caseIds: allIds });
+  const command = renderer.runCommand(runProject, testPaths.length ? testPaths : [testDir(plan.project, renderer)], targets);
   if (files.length) for (const d of renderer.devDependencies(runProject)) devDeps.add(d);
   const layoutNote =
     [
@@ -34,6 +31,7 @@ export function assemble(
       files.length && layoutNotes.length
         ? `Not run by the project's own test command: ${layoutNotes.join(' ')} Run AMTP's tests with: ${command}`
         : '',
+      files.length && unreadNotes.length ? `AMTP could not check every setting of the runner's config: ${unreadNotes.join(' ')}.` : '',
     ]
       .filter(Boolean)
       .join(' ') || undefined;

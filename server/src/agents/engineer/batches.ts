@@ -3,40 +3,42 @@
 // and an excerpt of its source, and the framework's conventions — sized so the request and the
 // expected test bodies fit the budget. The reply is the body of each test; AMTP assembles the files.
 import type { CrawlerOutput, EngineerInput, TestCase, TestCases } from '../../contracts/types';
-import { frameworkConventions, resolveFramework } from '../../frameworks';
+import { frameworkConventions, projectConventions, resolveFramework } from '../../frameworks';
 import type { FrameworkRenderer } from '../../frameworks/types';
 import type { AgentBatching, PlannedBatch } from '../batching';
-import { cutToTokens, estimateTokens, pack } from '../budget';
+import { estimateTokens, pack, type Budget } from '../budget';
+import { helperSources, outlineSource, symbolSource } from '../sources';
 import { assemble } from './assemble';
 import { bindingsFor, planFiles, type TestFileGroup } from './filePlan';
 
 /** Expected reply tokens per case: one test body with its assertions. */
 const OUT_PER_CASE = 350;
-const SOURCE_TOKENS = 600;
-const DOC_TOKENS = 400;
 
 type Symbol = EngineerInput['symbols'][number];
 
-/** Signature, doc and a source excerpt of the symbol a case targets, from the crawler's map. */
-export function symbolInfo(map: CrawlerOutput, file: string, name: string): Symbol {
-  const key = map.key_files.find((k) => k.path === file);
-  const sym = key?.symbols.find((s) => s.name === name);
+/**
+ * Signature, doc, whole source and helpers of the symbol a case targets, from the crawler's map
+ * (agents/sources.ts). Within `fit` tokens: the helpers go first, then the source becomes an
+ * outline; a source is never cut mid-body.
+ */
+export function symbolInfo(map: CrawlerOutput, file: string, name: string, fit = Infinity): Symbol {
+  const sym = map.key_files.find((k) => k.path === file)?.symbols.find((s) => s.name === name);
   const out: Symbol = { file, name };
   if (!sym) return out;
   out.kind = sym.kind;
   if (sym.signature) out.signature = sym.signature;
-  if (sym.doc) out.doc = cutToTokens(sym.doc, DOC_TOKENS).text;
-  const sample = map.samples?.find((s) => s.path === file);
-  if (sample && sym.line) {
-    // From the symbol's line to the next symbol's: one function each, not a window over its neighbours.
-    const next = Math.min(...key!.symbols.map((s) => s.line ?? 0).filter((l) => l > sym.line!), Infinity);
-    const lines = sample.content.split('\n').slice(sym.line - 1, Number.isFinite(next) ? next - 1 : undefined);
-    if (lines.length > 1) {
-      const { text, cut } = cutToTokens(lines.slice(0, 80).join('\n'), SOURCE_TOKENS);
-      out.source = text;
-      if (cut || lines.length > 80 || sample.truncated) out.source_truncated = true;
-    }
-  }
+  if (sym.doc) out.doc = sym.doc;
+  const src = symbolSource(map, file, sym);
+  if (!src) return out;
+  out.line = src.line;
+  out.source = src.code;
+  const helpers = helperSources(map, file, sym).map((h) => ({ name: h.name, source: h.code }));
+  if (helpers.length) out.helpers = helpers;
+  if (estimateTokens(out) <= fit) return out;
+  delete out.helpers;
+  if (estimateTokens(out) <= fit) return out;
+  const outline = outlineSource(map, file, sym);
+  if (outline) Object.assign(out, { source: outline.code, source_truncated: true });
   return out;
 }
 
@@ -54,10 +56,60 @@ export function importLines(renderer: FrameworkRenderer, g: TestFileGroup, cases
   return skeleton.split('\n').filter((l) => /^(?:import\s|from\s\S+\simport\s|const\s.+=\s*require\()/.test(l));
 }
 
+/** Cases of one target symbol in one test file, with what they need of it: what packs into batches. */
+interface TargetCases {
+  g: TestFileGroup;
+  file: string;
+  name: string;
+  info: Symbol;
+  cases: TestCase[];
+}
+
+/**
+ * Each target's cases, in plan order, sized by what they carry: the symbol's source once, its file's
+ * imports, the cases. A target whose cases do not fit one batch is cut into chunks that each carry
+ * its source; a source too large even for one case's batch is reduced by symbolInfo, never cut.
+ */
+function targetItems(fp: ReturnType<typeof planFiles>, map: CrawlerOutput, budget: Budget, fixed: number) {
+  const room = budget.payloadTokens - fixed;
+  const items: { value: TargetCases; inTokens: number; outTokens: number }[] = [];
+  for (const g of fp.groups) {
+    const byTarget = new Map<string, TestCase[]>();
+    for (const c of g.cases) byTarget.set(c.target.symbol, [...(byTarget.get(c.target.symbol) ?? []), c]);
+    for (const [name, cases] of byTarget) {
+      const fileCost = estimateTokens(fileEntry(fp.renderer, g, cases)) + 16;
+      const largest = Math.max(...cases.map((c) => estimateTokens(c)));
+      const info = symbolInfo(map, g.target, name, room - fileCost - largest - 40);
+      const head = estimateTokens(info) + fileCost;
+      let chunk: TestCase[] = [];
+      let used = head;
+      const flush = () => {
+        if (chunk.length)
+          items.push({ value: { g, file: g.target, name, info, cases: chunk }, inTokens: used, outTokens: OUT_PER_CASE * chunk.length });
+        chunk = [];
+        used = head;
+      };
+      for (const c of cases) {
+        const cost = estimateTokens(c) + 40;
+        if (chunk.length && (used + cost > room || OUT_PER_CASE * (chunk.length + 1) > budget.outputTokens)) flush();
+        chunk.push(c);
+        used += cost;
+      }
+      flush();
+    }
+  }
+  return items;
+}
+
+function fileEntry(renderer: FrameworkRenderer, g: TestFileGroup, cases: TestCase[]): EngineerInput['files'][number] {
+  return { path: g.path, target: g.target, imports: importLines(renderer, g, cases), names: bindingsFor(g, cases).map((b) => b.local) };
+}
+
 function conventions(plan: TestCases, framework: EngineerInput['framework']): string {
   const setup = plan.project.test_setup;
   return [
     frameworkConventions(framework),
+    projectConventions(framework, plan.project),
     setup.command ? `The project's test command: ${setup.command}.` : '',
     setup.naming_pattern ? `Its test files are named ${setup.naming_pattern}.` : '',
     'Write only the body of each test: AMTP writes the test function (named with the case id), the imports listed for its file, and the file itself.',
@@ -71,32 +123,24 @@ export const engineerBatching: AgentBatching<'engineer'> = {
     const framework = resolveFramework(ctx.framework, plan.project);
     const fp = planFiles(plan, framework, ctx.ownTestFile);
     const fixed = estimateTokens({ project: plan.project, conventions: conventions(plan, framework) }) + 128;
-    const items = fp.groups.flatMap((g) =>
-      g.cases.map((c) => ({
-        value: { g, c },
-        inTokens: estimateTokens(c) + estimateTokens(symbolInfo(map, c.target.file, c.target.symbol)) + 40,
-        outTokens: OUT_PER_CASE,
-      })),
-    );
-    const batches = pack(items, ctx.budget, fixed);
-    return batches.map((batch, i) => {
+    const batches = pack(targetItems(fp, map, ctx.budget, fixed), ctx.budget, fixed);
+    return batches.map((chunks, i) => {
+      const batch = chunks.flatMap((t) => t.cases.map((c) => ({ g: t.g, c })));
       const groups = [...new Set(batch.map((b) => b.g))];
       const symbols = new Map<string, Symbol>();
-      for (const { c } of batch) symbols.set(`${c.target.file}#${c.target.symbol}`, symbolInfo(map, c.target.file, c.target.symbol));
+      for (const t of chunks) symbols.set(`${t.file}#${t.name}`, t.info);
       const payload: EngineerInput = {
         schema_version: '1',
         framework,
         project: plan.project,
         view: { batch: i + 1, of: batches.length, cases: plan.cases.length },
-        files: groups.map((g) => {
-          const cases = batch.filter((b) => b.g === g).map((b) => b.c);
-          return {
-            path: g.path,
-            target: g.target,
-            imports: importLines(fp.renderer, g, cases),
-            names: bindingsFor(g, cases).map((b) => b.local),
-          };
-        }),
+        files: groups.map((g) =>
+          fileEntry(
+            fp.renderer,
+            g,
+            batch.filter((b) => b.g === g).map((b) => b.c),
+          ),
+        ),
         cases: batch.map(({ g, c }) => ({ file: g.path, case: c })),
         symbols: [...symbols.values()],
         conventions: conventions(plan, framework),

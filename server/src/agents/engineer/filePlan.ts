@@ -50,6 +50,8 @@ export interface FilePlan {
   notWritten: { caseId: string; reason: string }[];
   /** why the project's own test command does not run some of these files (frameworks/layout.ts) */
   layoutNotes: string[];
+  /** settings of the runner's config AMTP could not read without running it: the places assume its defaults */
+  unreadNotes: string[];
   /** with `ownTestFile`: which modules' cases go into the person's own test file, and which do not and why */
   intoNotes: string[];
 }
@@ -72,6 +74,7 @@ export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (
   const used = new Set<string>();
   const groups: TestFileGroup[] = [];
   const layoutNotes = new Set<string>();
+  const unreadNotes = new Set<string>();
   const intoNotes: string[] = [];
   // AMTP names two modules share (src/index.js, lib/index.js): whose the person's file is cannot be told, so it is left alone.
   const names = [...byTarget.keys()].map((t) => testFilePlace(t, projectFor(t, plan.project), renderer).path);
@@ -96,8 +99,9 @@ export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (
     if (!kept.length) continue;
     groups.push({ path, target, project, importPath, bindings, cases: kept });
     if (place.note) layoutNotes.add(place.note);
+    if (place.unread) unreadNotes.add(place.unread);
   }
-  return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes], intoNotes };
+  return { framework, renderer, groups, notWritten, layoutNotes: [...layoutNotes], unreadNotes: [...unreadNotes], intoNotes };
 }
 
 /** `foo.amtp.test.js` → `foo.test.js`, `test_foo_amtp.py` → `test_foo.py`, in the same folder: the person's file beside AMTP's. */

@@ -1,11 +1,11 @@
 // The Test Case Generator's batches: views of the crawler's map (a few modules each, with their
-// documented examples and a digest of their source), sized so both the request and the expected
+// documented examples and each symbol's whole source, views.ts), sized so both the request and the expected
 // plan fit the budget. AMTP then computes every case id from its target and scenario, adds the
 // project block and drops duplicates: a model writes neither ids nor the project.
 import type { CasePlan, CrawlerOutput, PlannedCase, TestCase, TestCases } from '../../contracts/types';
 import type { Depth } from '../../core/frameworks';
 import type { AgentBatching, PlannedBatch } from '../batching';
-import { planViews, splitView } from '../crawler/batches';
+import { generatorViews, splitGeneratorView } from './views';
 import { caseId } from './caseId';
 import { projectBlock } from './project';
 
@@ -18,8 +18,7 @@ const OUT_PER_SYMBOL: Record<Depth, number> = { smoke: 150, standard: 450, deep:
 const OUT_PER_EXAMPLE: Record<Depth, number> = { smoke: 0, standard: 200, deep: 250 };
 
 function views(map: CrawlerOutput, payloadTokens: number, outputTokens: number, depth: Depth): CrawlerOutput[] {
-  // The generator needs the facts, not the whole source: digests are what samples become here.
-  return planViews(map, payloadTokens, { perSymbol: OUT_PER_SYMBOL[depth], perExample: OUT_PER_EXAMPLE[depth] }, outputTokens);
+  return generatorViews(map, payloadTokens, { perSymbol: OUT_PER_SYMBOL[depth], perExample: OUT_PER_EXAMPLE[depth] }, outputTokens);
 }
 
 /** The id of a case: from where it points and what it checks, whatever id a model wrote. */
@@ -54,7 +53,7 @@ export const generatorBatching: AgentBatching<'generator'> = {
     }));
   },
 
-  split: splitView,
+  split: splitGeneratorView,
 
   merge(map, done, ctx): TestCases {
     const plans = done.map((d) => d.output);

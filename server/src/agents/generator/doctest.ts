@@ -1,6 +1,8 @@
 // Python doctest blocks (`>>> call` followed by its printed repr) become documented examples.
 import { parseLiteral } from '../../frameworks/literals';
 import { childrenOf, firstError, parsePython } from '../../frameworks/pyTree';
+import { namesOf } from '../crawler/doctestSetup';
+import { VolatileNames } from './doctestVolatile';
 import type { DocExample, ParsedSnippet } from './examples';
 
 export function hasDoctest(text: string): boolean {
@@ -12,6 +14,7 @@ export function parseDoctest(text: string): ParsedSnippet {
   const examples: DocExample[] = [];
   const skipped: ParsedSnippet['skipped'] = [];
   const setup: string[] = [];
+  const volatility = new VolatileNames();
   let i = 0;
   while (i < lines.length) {
     const prompt = /^(\s*)>>> ?(.*)$/.exec(lines[i]);
@@ -34,16 +37,39 @@ export function parseDoctest(text: string): ParsedSnippet {
     if (!output.length) {
       // `>>> assert f(x) == 'v'` states its result like `f(x) === 'v'` does in JavaScript.
       const asserted = assertedEquality(code);
-      if (asserted)
+      const volatile = asserted && volatility.check(code);
+      if (volatile) skipped.push({ line: start, reason: `the asserted result depends on ${volatile}: not an equality oracle` });
+      else if (asserted)
         examples.push({ call: asserted.call, outcome: 'value', expected: asserted.expected, setup: [...setup], line: start, imports: [] });
       else setup.push(code);
+      volatility.record(code);
       continue;
     }
     const example = classify(code, output);
+    const volatile = typeof example === 'string' || example.outcome === 'throws' ? undefined : volatility.check(code);
     if (typeof example === 'string') skipped.push({ line: start, reason: example });
+    else if (volatile) skipped.push({ line: start, reason: `the shown result depends on ${volatile}: not an equality oracle` });
     else examples.push({ ...example, setup: [...setup], line: start, imports: [] });
+    // The later steps of a doctest run after this one, whatever it showed: `sl.pop()` changed `sl`.
+    const carried = carriedStep(code, /^Traceback \(most recent call last\)/.test(output[0]));
+    if (carried) setup.push(carried);
+    volatility.record(code);
   }
   return { examples, skipped };
+}
+
+/** An earlier step as a statement for the later ones: a step that raised is caught (doctest goes on); a bare name read is left out. */
+function carriedStep(code: string, raised: boolean): string | undefined {
+  const tree = parsePython(code);
+  const top = childrenOf(tree.topNode);
+  const only = top.length === 1 && top[0].type.name === 'ExpressionStatement' ? childrenOf(top[0]) : [];
+  if (only.length === 1 && /^[A-Za-z_][\w.]*$/.test(code.trim())) return undefined;
+  if (namesOf(code).uses.has('_')) return undefined; // `_` exists only in the interactive interpreter
+  if (!raised) return code;
+  return `try:\n${code
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')}\nexcept Exception:\n    pass`;
 }
 
 function classify(code: string, output: string[]): Omit<DocExample, 'setup' | 'line' | 'imports'> | string {

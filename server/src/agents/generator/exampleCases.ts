@@ -21,7 +21,11 @@ export function exampleCase(ex: DocExample, r: ResolvedExample, src: ExampleSour
   const kind = ex.outcome === 'throws' ? 'error' : hasBoundaryInput(ex.call) ? 'boundary' : 'example';
   const shown =
     ex.outcome === 'throws' ? `throws ${ex.error}` : ex.outcome === 'prints' ? `prints ${ex.expected}` : `returns ${ex.expected}`;
-  const title = `${oneLine(ex.call)} ${shown}`.slice(0, 160);
+  const title = (
+    ex.changedBy
+      ? `${oneLine(ex.changedBy)} leaves ${ex.call} equal to ${oneLine(ex.expected ?? '')}`
+      : `${oneLine(ex.call)} ${oneLine(shown)}`
+  ).slice(0, 160);
   const scenario = `example:${ex.setup.join(';')}|${ex.call}|${ex.outcome}|${ex.expected ?? ex.error}`;
   return {
     id: caseId(`${target.file}#${target.symbol}`, scenario),

@@ -1,5 +1,6 @@
 // What the generator extracts from a documented snippet, language-independent.
 import type { OracleBinding } from '../../contracts/types';
+import { parseLiteral } from '../../frameworks/literals';
 
 export interface DocExample {
   /** statements the example runs before the documented call, verbatim */
@@ -14,6 +15,8 @@ export interface DocExample {
   line: number;
   /** the snippet's own import statements for the package under test */
   imports: OracleBinding[];
+  /** set when the call changes `call` (its argument) in place and returns nothing (inPlace.ts): that call */
+  changedBy?: string;
 }
 
 export interface ParsedSnippet {
@@ -34,8 +37,9 @@ export function stripResultMarker(comment: string): ResultText {
   return m ? { text: comment.trim().slice(m[0].length).trim(), marked: true } : { text: comment.trim(), marked: false };
 }
 
-/** `throws TypeError`, `TypeError: bad`, `Error` → the error name (or message), else undefined. */
+/** `throws TypeError`, `TypeError: bad`, `EXCEPTION: 'bad'`, `Error` → the error name (or message), else undefined. */
 export function documentedError(text: string): string | undefined {
+  if (/^(?:EXCEPTION|ERROR)\b\s*:/.test(text)) return 'Error';
   const thrown = /^(?:throws?|raises?)\b\s*(?:an?\s+)?:?\s*([A-Za-z_$][\w$.]*)?/i.exec(text);
   if (thrown) return thrown[1] && /Error$|Exception$/.test(thrown[1]) ? thrown[1] : 'Error';
   const named = /^([A-Z][\w$]*(?:Error|Exception))\b(?::\s*(.*))?$/.exec(text);
@@ -47,4 +51,31 @@ export function isPrintedToken(text: string, marked: boolean): boolean {
   if (!text || text.length > 200 || /\n/.test(text)) return false;
   if (marked) return !/[.!?]\s/.test(text);
   return /^\S+$/.test(text) && /[^A-Za-z]/.test(text) && !/^https?:/.test(text);
+}
+
+/** Prose that cannot be part of a value: a parenthesised remark or a comment (`(proxied by …)`, `// note`). */
+const REMARK = /^(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\/\/.*|#\s.*)$/;
+/** Words after a value (`true if the key exists`, `- when …`, `, because …`). */
+const WORDS =
+  /^(?:[-–—]\s+\S.*|[,;]\s*[A-Za-z].*|(?:if|when|because|since|unless|for|on|in|as|or|and|but|i\.e\.|e\.g\.|see|note|otherwise)\b.*)$/i;
+
+/**
+ * A shown result followed by prose (`//=> false (extra arguments ignored)`, `//=> 42 // proxied by
+ * ObjectModel`, `//=> true if it exists`): the value before the prose. A remark is cut after any
+ * value; plain words only after a literal. Undefined when the text is a literal as a whole or has no
+ * such tail.
+ */
+export function withoutTrailingProse(text: string, language: 'javascript' | 'python' = 'javascript'): string | undefined {
+  const t = text.trim();
+  if (parseLiteral(t, language) !== undefined) return undefined;
+  for (let i = t.length - 1; i > 0; i--) {
+    if (!/\s/.test(t[i]) || /\s/.test(t[i - 1])) continue;
+    const head = t.slice(0, i).trim();
+    const tail = t.slice(i).trim();
+    if (!head || !tail) continue;
+    const literal = parseLiteral(head, language) !== undefined;
+    if (REMARK.test(tail) && (literal || withoutTrailingProse(head, language) === undefined)) return head;
+    if (WORDS.test(tail) && literal) return head;
+  }
+  return undefined;
 }

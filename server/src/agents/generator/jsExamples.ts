@@ -7,7 +7,15 @@ import type * as TS from 'typescript';
 import type { OracleBinding } from '../../contracts/types';
 import { parseLiteral } from '../../frameworks/literals';
 import { typescript } from '../../util/typescript';
-import { documentedError, isPrintedToken, stripResultMarker, type DocExample, type ParsedSnippet, type ResultText } from './examples';
+import {
+  documentedError,
+  isPrintedToken,
+  stripResultMarker,
+  withoutTrailingProse,
+  type DocExample,
+  type ParsedSnippet,
+  type ResultText,
+} from './examples';
 import { withoutNamespaces } from '../crawler/namespaceAliases';
 import { importOf } from './jsImports';
 import { SetupList } from './setupList';
@@ -54,7 +62,7 @@ export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context
       }
       continue;
     }
-    const result = resultFor(stmt, items[k + 1]);
+    const result = boundResult(resultFor(stmt, items[k + 1]), setup);
     if (result?.fromNextLine) k++;
     const shown = result ? exampleOf(stmt.node, result) : undefined;
     if (result && !shown) skipped.push({ line: stmt.line, reason: 'documented result follows a statement, not an expression' });
@@ -76,19 +84,29 @@ function resultFor(stmt: Statement, next: SnippetItem | undefined): Shown | unde
   // What console.log shows is printed text even without a marker (`console.log(f(x)) // 1.34 kB`).
   const logs = /^console\.(?:log|info)\(/.test(stmt.code);
   if (stmt.comment) {
-    const r = withoutStatementEnd(stripResultMarker(stmt.comment));
+    const r = withoutProse(withoutStatementEnd(stripResultMarker(stmt.comment)));
     if (looksLikeResult(r.text, r.marked || logs)) return { ...r, marked: r.marked || logs, fromNextLine: false };
   }
   // `bytes(1024);\n// output: '1KB'`: a comment line right after the statement, but only when it
   // reads as a result, so prose comments that introduce the next call are not mistaken for one.
   if (next && next.code === undefined && next.line === stmt.line + stmt.code.split('\n').length) {
-    const r = withoutStatementEnd(stripResultMarker(next.comment));
+    const r = withoutProse(withoutStatementEnd(stripResultMarker(next.comment)));
     if ((r.marked || parseLiteral(r.text) !== undefined || documentedError(r.text)) && looksLikeResult(r.text, r.marked))
       return { ...r, fromNextLine: true };
   }
   // `f(x) === 'v';`: the snippet states the result itself.
   const eq = equalityOf(stmt.node);
   return eq ? { text: eq.expected, marked: true, fromNextLine: false } : undefined;
+}
+
+/**
+ * `const output = {…}` earlier in the document, then `fn(input) // => output`: the shown result is
+ * the literal bound to that name, however many lines it spans.
+ */
+function boundResult(shown: Shown | undefined, setup: SetupList): Shown | undefined {
+  if (!shown || !/^[A-Za-z_$][\w$]*$/.test(shown.text)) return shown;
+  const literal = setup.literalOf(shown.text);
+  return literal === undefined ? shown : { ...shown, text: literal, marked: true };
 }
 
 /**
@@ -103,6 +121,12 @@ function withoutStatementEnd(r: ResultText): ResultText {
   const [only] = sf.statements;
   if (broken || sf.statements.length !== 1 || !ts.isExpressionStatement(only)) return r;
   return { ...r, text: only.expression.getText(sf) };
+}
+
+/** `//=> false (extra arguments ignored)`: the prose after the value is not part of it (examples.ts). */
+function withoutProse(r: ResultText): ResultText {
+  const value = withoutTrailingProse(r.text);
+  return value === undefined ? r : { ...r, text: value };
 }
 
 function looksLikeResult(text: string, marked: boolean): boolean {
@@ -149,11 +173,18 @@ function classify(call: string, shown: Shown, printed: boolean): Found {
     if (printed && lit.t === 'string') return { call, outcome: 'prints', expected: lit.v };
     if (printed && ['number', 'bool', 'null', 'undefined', 'nan'].includes(lit.t))
       return { call, outcome: 'prints', expected: text.trim() };
+    // `x.toString() //=> 9`: a call that returns a string shows its text; compared as printed, as written.
+    if (RETURNS_STRING.test(call) && ['number', 'bool', 'null', 'nan'].includes(lit.t))
+      return { call, outcome: 'prints', expected: text.trim() };
     return { call, outcome: 'value', expected: text.trim() };
   }
   if (isPrintedToken(text, marked || printed)) return { call, outcome: 'prints', expected: text.trim() };
   return { reason: `shown result '${text.slice(0, 60)}' is not a literal value, printed token or error` };
 }
+
+/** Calls whose result is a string by definition (`.toString()`, `.toFixed(2)`, `String(x)`, `JSON.stringify(x)`). */
+const RETURNS_STRING =
+  /\.(?:toString|toFixed|toPrecision|toExponential|toISOString|toUTCString|toDateString|toTimeString|toLocale\w*String|toJSONString|join|padStart|padEnd|toUpperCase|toLowerCase|trim|trimStart|trimEnd|repeat)\s*\([^()]*\)$|^(?:String|JSON\.stringify)\s*\(/;
 
 function isDeclaration(node: TS.Statement): boolean {
   const ts = typescript();

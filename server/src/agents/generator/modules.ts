@@ -133,7 +133,9 @@ export function targetOf(mod: ModuleInfo, symbol: SymbolInfo | undefined): TestC
  */
 export function arityOf(symbol: SymbolInfo, language: ModuleInfo['language']): number | undefined {
   if (symbol.kind !== 'function' || !symbol.params) return undefined;
-  if (language === 'python') return symbol.params.filter((p) => p.name !== 'self' && p.name !== 'cls').length;
+  // A module-level function's `self` (cachetools.keys.methodkey(self, *args, **kwargs)) is a parameter
+  // like any other; the crawler already dropped the receiver of methods.
+  if (language === 'python') return symbol.params.length;
   let n = 0;
   for (const p of symbol.params) {
     if (p.default !== undefined || p.rest) break;

@@ -5,7 +5,8 @@ import { hasDoctest, parseDoctest } from './doctest';
 import type { ParsedSnippet } from './examples';
 import { namespaceAliases } from '../crawler/namespaceAliases';
 import { newSnippetContext, parseJsSnippet, type SnippetContext } from './jsExamples';
-import { looksRandom } from './random';
+import { inPlaceExample } from './inPlace';
+import { looksRandom, readsOutside } from './random';
 import { keepValidCases } from './schemaGuard';
 import { describeModules, targetOf, type ModuleInfo } from './modules';
 import { errorCases, propertyCases, smokeCase } from './plannedCases';
@@ -17,7 +18,7 @@ const PY_LANGS = /^(?:py|python|python3|pycon|pytb|)$/i;
 
 /**
  * The offline Test Case Generator: plans cases from what the crawler map documents.
- * smoke: export shape and arity; standard: + documented examples and errors;
+ * smoke: each symbol's first documented example, else its export shape and arity; standard: + documented examples and errors;
  * deep: + determinism and order-independence of the documented calls.
  */
 export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
@@ -29,8 +30,11 @@ export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
   const behaviour: TestCase[] = [];
   // A symbol's own @example that runs through the entry point (`R.add(2, 3)`) covers the symbol too.
   const coveredElsewhere = new Set<string>();
-  if (depth !== 'smoke') {
-    const examples = collectExamples(map, mods, notPlanned, coveredElsewhere);
+  const examples = collectExamples(map, mods, notPlanned, coveredElsewhere);
+  // smoke: one basic call per symbol, its first documented example (an existence check alone is
+  // dropped by the verifier's adds-coverage filter: it covers nothing beyond loading).
+  if (depth === 'smoke') behaviour.push(...firstPerTarget(examples));
+  else {
     behaviour.push(...examples);
     for (const mod of mods) for (const symbol of mod.runtime) behaviour.push(...errorCases(mod, symbol, examples));
     if (depth === 'deep') behaviour.push(...propertyCases(examples));
@@ -47,8 +51,7 @@ export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
     }
     for (const symbol of mod.runtime) {
       const smoke = smokeCase(mod, symbol, readmeSymbols.has(symbol.name) || readmeSymbols.has(mod.local));
-      if (depth === 'smoke' || !(covered.has(`${smoke.target.file}#${smoke.target.symbol}`) || (!mod.entry && viaEntry.has(symbol.name))))
-        cases.push(smoke);
+      if (!(covered.has(`${smoke.target.file}#${smoke.target.symbol}`) || (!mod.entry && viaEntry.has(symbol.name)))) cases.push(smoke);
     }
   }
   cases.push(...behaviour);
@@ -59,6 +62,16 @@ export function generateCases(map: CrawlerOutput, depth: Depth): TestCases {
     project: projectBlock(map),
     cases: statefulLast(dedupe(cases)),
     ...(notPlanned.length ? { not_planned: notPlanned } : {}),
+  });
+}
+
+function firstPerTarget(cases: TestCase[]): TestCase[] {
+  const seen = new Set<string>();
+  return cases.filter((c) => {
+    const key = `${c.target.file}#${c.target.symbol}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 
@@ -73,11 +86,11 @@ function collectExamples(
     for (const s of parsed.skipped) notPlanned.push({ target: `${src.location}+${s.line}`, reason: s.reason });
     for (const ex of parsed.examples) {
       const r = resolveExample(ex, mods, preferred);
-      const random = r && looksRandom(ex, r.symbol);
+      const random = r && (looksRandom(ex, r.symbol) ?? readsOutside(ex, r.symbol));
       if (random) notPlanned.push({ target: `${src.location}+${ex.line}`, reason: random });
       else if (r) {
         if (owner && r.mod !== preferred) coveredElsewhere.add(owner);
-        out.push(exampleCase(ex, r, { ...src, location: `${src.location}+${ex.line}` }));
+        out.push(exampleCase(inPlaceExample(ex, r.symbol), r, { ...src, location: `${src.location}+${ex.line}` }));
       } else
         notPlanned.push({
           target: `${src.location}+${ex.line}`,

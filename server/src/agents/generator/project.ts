@@ -25,6 +25,7 @@ export function projectBlock(map: CrawlerOutput): TestCases['project'] {
       ...(ts.naming_pattern ? { naming_pattern: ts.naming_pattern } : {}),
       ...(ts.command ? { command: ts.command } : {}),
       ...(ts.runs ? { runs: ts.runs } : {}),
+      ...(ts.typecheck ? { typecheck: ts.typecheck } : {}),
     },
   };
 }

@@ -48,7 +48,7 @@ export function resolveExample(example: DocExample, mods: ModuleInfo[], preferre
 function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | undefined {
   const declared = new Set(example.setup.flatMap(declaredNames));
   const bindings = new Map<string, OracleBinding>();
-  for (const b of example.imports) bindings.set(b.local, b);
+  for (const b of example.imports) bindings.set(b.local, cjsDefault(b, mod));
   const callUses = namesUsed(example.call);
   // Python setup keeps its own import lines; the names in them are not uses of the module value.
   const setupCode = example.setup.filter((l) => !(mod.language === 'python' && /^\s*(?:from|import)\s/.test(l)));
@@ -105,7 +105,20 @@ function throughSetup(
   return undefined;
 }
 
+/**
+ * `import delve from 'dlv'` of a CommonJS module that sets `module.exports = function …` is the
+ * module value itself (Node's interop), not a `.default` property, unless the module defines one.
+ */
+function cjsDefault(b: OracleBinding, mod: ModuleInfo): OracleBinding {
+  if (b.import !== 'default' || mod.moduleSystem !== 'cjs') return b;
+  if (mod.runtime.some((s) => s.name === 'default' || s.export_style === 'default')) return b;
+  return { ...b, import: 'module' };
+}
+
 function bindingForName(name: string, mod: ModuleInfo, prop?: string): OracleBinding | undefined {
+  // python3-parse: `parse(…)` in parse.py is the function `parse`, not the module of the same name
+  const own = mod.moduleSystem === 'python' && !prop ? mod.runtime.find((s) => s.name === name) : undefined;
+  if (own) return bindingFor(mod, own).binding;
   if (name === mod.local) return { local: name, import: mainImport(mod) };
   // A file's module value by its file name (`pred(…)` for pred.js whose function is named otherwise).
   if (mod.main && !mod.entry && name === fileBaseName(mod)) return { local: name, import: mainImport(mod) };

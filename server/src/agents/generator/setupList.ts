@@ -3,6 +3,7 @@
 // the declarations it reads, transitively, and the block's own side-effect statements. A name bound
 // twice keeps the later binding for the calls after it; declarations carry over to later README blocks.
 import type * as TS from 'typescript';
+import { parseLiteral } from '../../frameworks/literals';
 import { typescript } from '../../util/typescript';
 
 interface Entry {
@@ -20,6 +21,22 @@ export class SetupList {
     const declares = declaredNames(node);
     for (const name of declares) this.forget(name);
     this.entries.push({ code, declares, uses: usedNames(node), carried: false });
+  }
+
+  /** The literal text a `const name = <literal>` statement binds (the later binding wins), if any. */
+  literalOf(name: string): string | undefined {
+    const ts = typescript();
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i];
+      if (!e.declares.has(name)) continue;
+      const sf = ts.createSourceFile('setup.ts', e.code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      const [st] = sf.statements;
+      if (sf.statements.length !== 1 || !st || !ts.isVariableStatement(st)) return undefined;
+      const decl = st.declarationList.declarations.find((d) => ts.isIdentifier(d.name) && d.name.text === name);
+      const text = decl?.initializer?.getText(sf);
+      return text !== undefined && parseLiteral(text) !== undefined ? text : undefined;
+    }
+    return undefined;
   }
 
   /** A later import or declaration of `name` replaces the earlier binding. */

@@ -9,13 +9,13 @@
 // An error class of another module is matched by its qualified name beside the message.
 import { caseId } from '../../agents/generator/caseId';
 import type { TestCase } from '../../contracts/types';
-import { pyString } from '../../frameworks/literals';
 import { pythonModule } from '../../frameworks/pytest';
 import type { CharCase } from '../characterize';
 import { CHAR_PREFIX } from '../render';
+import { PY_MODULE_LOCAL, raisesOracle } from './raises';
+import { seqToTestCase } from './seqCase';
+import type { PySeqCase } from './sequence';
 import { pyExpected, pyLiteral } from './values';
-
-export const PY_MODULE_LOCAL = 'mod';
 
 function callText(c: CharCase): string {
   return `${[PY_MODULE_LOCAL, ...c.path].join('.')}(${c.args.map(pyLiteral).join(', ')})`;
@@ -27,21 +27,9 @@ export function pyCharTitle(c: CharCase): string {
   return `${CHAR_PREFIX}${shown} ${c.oracle.kind === 'throws' ? `raises ${c.oracle.errorName}` : 'returns the observed value'}`;
 }
 
-/** The `with pytest.raises(...)` block and what is compared after it, for an error the call raised. */
-function raisesOracle(errorName: string, message: string, call: string, module: string): { setup: string; call: string; expected: string } {
-  const own = errorName.startsWith(`${module}.`) ? `${PY_MODULE_LOCAL}.${errorName.slice(module.length + 1)}` : undefined;
-  const builtin = /^[A-Za-z_]\w*$/.test(errorName) ? errorName : undefined;
-  const cls = builtin ?? own;
-  if (cls) return { setup: `with pytest.raises(${cls}) as excinfo:\n    ${call}`, call: 'str(excinfo.value)', expected: pyString(message) };
-  return {
-    setup: `with pytest.raises(BaseException) as excinfo:\n    ${call}`,
-    call: "(type(excinfo.value).__module__ + '.' + type(excinfo.value).__qualname__, str(excinfo.value))",
-    expected: `(${pyString(errorName)}, ${pyString(message)})`,
-  };
-}
-
 /** `file` is workspace-relative (`pkg/mod.py`, `src/pkg/mod.py`). */
-export function pyCharToTestCase(c: CharCase, file: string): TestCase {
+export function pyCharToTestCase(c: CharCase, file: string): TestCase | undefined {
+  if ('seq' in c) return seqToTestCase(c as PySeqCase, file, pythonModule(file, undefined));
   const call = callText(c);
   const o = c.oracle;
   const bindings = [{ local: PY_MODULE_LOCAL, import: 'module' as const }];

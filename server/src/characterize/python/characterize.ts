@@ -3,11 +3,11 @@
 // (time, randomness, hash order, state left by earlier calls) are dropped, and greedy selection keeps the calls that add covered
 // lines or branches. Same signature and result as characterizeModule, so a stage can pick either by
 // the module's language.
-import { keepStable, type CharTarget, type ModuleCharacterization } from '../characterize';
+import type { CharTarget, ModuleCharacterization } from '../characterize';
 import { DEFAULT_LIMITS, type SandboxCall, type SandboxLimits } from '../sandbox';
 import { tag, type Tagged } from '../values';
 import { pyCandidateInputs } from './inputs';
-import { runInPythonSandbox } from './sandbox';
+import { characterizePythonSequences } from './sequence';
 
 /** JavaScript's undefined has no Python counterpart: it is None, and an argument list that then repeats another is dropped. */
 function asPython(v: Tagged): Tagged {
@@ -38,18 +38,19 @@ export function pythonCalls(targets: readonly CharTarget[], maxPerTarget: number
   return calls;
 }
 
+/**
+ * A Python module's characterization: feedback-directed call sequences over its classes and
+ * functions (sequence.ts). The single calls of `pythonCalls` remain for the sandbox's own tests.
+ */
 export async function characterizePythonModule(
   modulePath: string,
   root: string,
   targets: readonly CharTarget[],
   opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal; python?: string } = {},
 ): Promise<ModuleCharacterization> {
-  const limits = opts.limits ?? DEFAULT_LIMITS;
-  const calls = pythonCalls(targets, opts.maxPerTarget ?? 80);
-  const run = { signal: opts.signal, python: opts.python };
-  const first = await runInPythonSandbox(modulePath, root, calls, limits, run);
-  // The second run goes in reverse order: a result that depends on what earlier calls left behind
-  // (a counter, a cache) differs and is dropped, since a test runs alone or in another order.
-  const second = await runInPythonSandbox(modulePath, root, [...calls].reverse(), limits, run);
-  return keepStable(modulePath, calls, first, second);
+  return characterizePythonSequences(modulePath, root, targets, {
+    limits: opts.limits ?? DEFAULT_LIMITS,
+    signal: opts.signal,
+    python: opts.python,
+  });
 }

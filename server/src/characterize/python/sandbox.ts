@@ -5,9 +5,10 @@
 // refuses network access to anything but loopback before it imports the module.
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { assetFile } from '../../frameworks/assets';
 import { pythonModule } from '../../frameworks/pytest';
 import { pythonWithPytest } from '../../frameworks/run/python';
-import { assetPath, oneChild, runInChildren, DEFAULT_LIMITS, type CallResult, type SandboxCall, type SandboxLimits } from '../sandbox';
+import { oneChild, runInChildren, DEFAULT_LIMITS, type CallResult, type SandboxCall, type SandboxLimits } from '../sandbox';
 
 /**
  * The interpreter the project's code runs with: its virtualenv (where its dependencies are), else the
@@ -47,6 +48,6 @@ export async function runInPythonSandbox(
   const { module, path } = importOf(modulePath, root);
   const job = { module, paths: [path], file: modulePath, root, bound: limits.bound, memoryMb: memoryMb(limits) };
   // -I: no user site-packages, no PYTHON* variables, no script folder on sys.path; -B: no .pyc files written into the project
-  const start = (jobFile: string) => ({ command: python, args: ['-I', '-B', assetPath('amtp.char-harness.py'), jobFile] });
+  const start = (jobFile: string) => ({ command: python, args: ['-I', '-B', assetFile('amtp.char-harness.py'), jobFile] });
   return runInChildren(calls, opts.signal, (rest) => oneChild(start, job, rest, limits, opts.signal));
 }

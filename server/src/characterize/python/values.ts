@@ -47,7 +47,8 @@ export function pyLiteral(v: Tagged): string {
   if (!isTagObject(v)) throw new TypeError('not a tagged value');
   switch (v.$) {
     case 'num':
-      return SPECIAL_FLOAT[v.v] ?? "float('nan')";
+      // '2.0': a float the Python harness tagged so it stays a float
+      return SPECIAL_FLOAT[v.v] ?? (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/.test(v.v) ? v.v : "float('nan')");
     case 'undef':
       return 'None';
     case 'big':
@@ -73,7 +74,7 @@ export function pyExpected(v: Tagged): string {
     switch (v.$) {
       case 'num':
         // parseLiteral reads `nan` (asserted with math.isnan) and 1e999 as infinity
-        return { NaN: 'nan', Infinity: '1e999', '-Infinity': '-1e999', '-0': '-0.0' }[v.v] ?? 'nan';
+        return { NaN: 'nan', Infinity: '1e999', '-Infinity': '-1e999', '-0': '-0.0' }[v.v] ?? pyLiteral(v);
       case 'obj':
         return `{${Object.entries(v.v)
           .map(([k, x]) => `${pyString(k)}: ${pyExpected(x)}`)

@@ -3,6 +3,8 @@
 # scrubbed env). argv[1] is a JSON job:
 #   { module, paths: [sys.path entries], file, root, token, bound, memoryMb,
 #     calls: [{ id, path: [names], args: [tagged] }] }
+# or, instead of `calls`, `search` (a call-sequence search) or `replay` (sequences to run again):
+# then amtp_char_seqrun.py beside this file takes over with this file's guards, tracer and encoder.
 # Before importing the module it caps the address space (RLIMIT_AS) and refuses network access to
 # anything but loopback. For each call it prints one line "<token> <json>" with what the call
 # returned or raised and the lines (and line-to-line arcs) of the module's file it ran, traced with
@@ -124,7 +126,8 @@ def decode(v):
         return v
     tag = v.get('$')
     if tag == 'num':
-        return {'NaN': math.nan, 'Infinity': math.inf, '-Infinity': -math.inf, '-0': -0.0}[v['v']]
+        # a float that JSON would turn into an int ('2.0') is tagged as its repr
+        return {'NaN': math.nan, 'Infinity': math.inf, '-Infinity': -math.inf, '-0': -0.0}.get(v['v']) or float(v['v'])
     if tag == 'undef':
         return None
     if tag == 'big':
@@ -317,7 +320,15 @@ except BaseException as e:  # noqa: B036 -- a module that fails to load (or exit
     out({'load': 'failed', 'name': error_name(e), 'message': str(e)})
     sys.exit(0)
 
-for call in job['calls']:
-    out(run(call))
+if 'search' in job or 'replay' in job:
+    # Call sequences (amtp_char_seqrun.py beside this file): the harness's guards, tracer and encoder are theirs too.
+    sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+    import amtp_char_seqrun
+
+    job['pkgdir'] = os.path.realpath(os.path.join(job['paths'][0], job['module'].split('.')[0]))
+    amtp_char_seqrun.main(globals(), job)
+else:
+    for call in job['calls']:
+        out(run(call))
 results.close()
 os._exit(0)

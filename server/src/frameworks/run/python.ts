@@ -2,8 +2,8 @@
 // (server/src/characterize/python/sandbox.ts) both start the interpreter chosen here.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childEnv, inTempHome } from '../../util/childEnv';
 
 /**
  * The interpreter the person's own terminal would use: the project's virtualenv first, then
@@ -29,5 +29,7 @@ function venvHas(venv: string, module: string): boolean {
 }
 
 export function hasModule(python: string, module: string): boolean {
-  return spawnSync(python, ['-I', '-c', `import ${module}`], { stdio: 'ignore', cwd: tmpdir() }).status === 0;
+  return inTempHome(
+    (home) => spawnSync(python, ['-I', '-c', `import ${module}`], { stdio: 'ignore', cwd: home, env: childEnv({ home }) }).status === 0,
+  );
 }

@@ -84,3 +84,11 @@ export function unsupportedVersion(binDir: string, framework: NodeRunnerFramewor
   if (minMajor === undefined || major === undefined || major >= minMajor) return undefined;
   return `${pkg} ${major}.x is installed; AMTP drives ${pkg} ${minMajor} or later`;
 }
+
+/** The folder at or above `from` whose node_modules has tsx, the TypeScript loader the written commands name. */
+export function findTsx(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', 'tsx', 'package.json'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}

@@ -1,7 +1,13 @@
 // Spawns a test runner as the leader of its own process group (detached) and kills the whole group on
 // timeout, cancellation or exit, so a hanging test or a worker it started never outlives the run.
-// Output (stdout and stderr interleaved) is capped at MAX_OUTPUT.
+// Output (stdout and stderr interleaved) is capped at MAX_OUTPUT. The runner gets no secret and a
+// temporary HOME (util/childEnv.ts), and no network but loopback (confine.ts).
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childEnv } from '../../util/childEnv';
+import { confined } from './confine';
 
 export interface Proc {
   output: string;
@@ -13,7 +19,10 @@ export interface Proc {
 
 export const MAX_OUTPUT = 8 * 1024 * 1024;
 
-/** Spawns `cmd` as the leader of a new process group; on timeout or abort the whole group gets SIGKILL. */
+/**
+ * Spawns `cmd` as the leader of a new process group; on timeout or abort the whole group gets SIGKILL.
+ * `env` holds only what AMTP sets for this run (coverage, the test command's NAME=value pairs).
+ */
 export function exec(
   cmd: string,
   args: string[],
@@ -27,9 +36,11 @@ export function exec(
     let output = '';
     let timedOut = false;
     let cancelled = false;
-    const child = spawn(cmd, args, {
+    const home = mkdtempSync(join(tmpdir(), 'amtp-home-'));
+    const c = confined(cmd, args, { ...env, FORCE_COLOR: '0', NO_COLOR: '1' });
+    const child = spawn(c.command, c.args, {
       cwd,
-      env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      env: childEnv({ home, set: c.set }),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -62,6 +73,7 @@ export function exec(
       signal?.removeEventListener('abort', onAbort);
       // Whatever the tests left running in the group (servers, watchers) goes with the run.
       killGroup();
+      rmSync(home, { recursive: true, force: true });
       resolve({ output, code, timedOut, cancelled, pid: child.pid });
     };
     child.on('error', (e) => {

@@ -1,0 +1,74 @@
+// The data the server shows the client about runs (the Test Cases tree, the run view): part of
+// server/src/protocol.ts, which re-exports it; kept apart so each file holds one job. Type-only.
+import type { Depth, FrameworkChoice } from './core/frameworks';
+import type { DocIssue, VerificationRecord } from './core/run';
+import type { Risk, ToolName } from './core/risk';
+import type { RunStatus } from './core/status';
+import type { RunHealth, RunUsage } from './core/usage';
+
+/** passing/failing/flaky/quarantined/dropped come from the verifier (flaky and dropped tests are removed from the files; quarantined ones are skipped in a quarantine file) */
+export type CaseStatus = 'planned' | 'written' | 'passing' | 'failing' | 'not_written' | 'flaky' | 'quarantined' | 'dropped';
+
+export interface CaseView {
+  id: string;
+  title: string;
+  priority: 'P0' | 'P1' | 'P2' | 'P3';
+  kind: string;
+  target: { file: string; symbol: string };
+  status: CaseStatus;
+  /** why a case was not written, or why it failed, was dropped or quarantined */
+  reason?: string;
+  /** the test file that holds this case, workspace-relative, and the 0-based line of its test */
+  testFile?: string;
+  testLine?: number;
+  /** a characterization case: it pins what the code did when AMTP ran it, not documented behaviour (never a possible bug) */
+  pinned?: boolean;
+}
+
+export interface RunView {
+  runId: string;
+  status: RunStatus;
+  stage: string;
+  reason?: string;
+  createdAt: string;
+  params: { depth: Depth; framework: FrameworkChoice; provider: string };
+  activities: { agent: string; status: string; attempts: number; errors: { kind: string; message: string }[] }[];
+  cases: CaseView[];
+  files: { path: string; action: string; caseIds: string[] }[];
+  /** the framework the engineer wrote for, and the command that runs its files */
+  framework?: string;
+  testCommand?: string;
+  pendingApprovals: ApprovalParams[];
+  /** what the verifier ran and kept (absent when the run has no verify stage) */
+  verification?: VerificationView;
+  /** tokens per agent and for the run, and their cost with a price table */
+  usage?: RunUsage;
+  /** per agent wall time, attempts, error ratio and tokens */
+  health?: RunHealth;
+}
+
+export interface VerificationView {
+  status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
+  reason?: string;
+  /** AMTP's own module loader ran the tests (TypeScript, JSON imports): what the project's own command needs */
+  loaderNote?: string;
+  runs: number;
+  filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string }[];
+  /** the run record's figures without the map, `productFiles` and `untestedFiles` included */
+  coverage?: Omit<NonNullable<VerificationRecord['coverage']>, 'map'>;
+  quarantineFiles: string[];
+  /** documented examples that throw where their docs show a value: the error, apart from possible bugs */
+  docIssues?: ({ caseId: string } & DocIssue)[];
+  unmet: { caseId: string; priority: string; title: string; reason?: string }[];
+}
+
+export interface ApprovalParams {
+  runId: string;
+  approvalId: string;
+  tool: ToolName;
+  risk: Risk;
+  summary: string;
+  target?: string;
+  /** for file writes: current text (null for a new file) and proposed text */
+  diff?: { path: string; before: string | null; after: string };
+}
