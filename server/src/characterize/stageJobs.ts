@@ -57,31 +57,31 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
       run: (signal) => tapped(deps.charRuns, { module: j.module, targets: { search: runs[i] } }, root, () => searchOne(signal)),
     });
     const searchOne = async (signal?: AbortSignal): Promise<ModuleCharacterizationDoc> => {
-        let m: ModuleSearch;
-        try {
-          m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline });
-        } catch (e) {
-          // A fault of the search on one module costs that module's tests, not the run.
-          return failedDoc(j.module, runs[i], e);
-        }
-        return {
-          module: j.module,
-          targets: m.callables,
-          cases: m.cases,
-          replaces: replacedBy(j.existence, m.symbols, j.job.binding.local),
-          stable: m.candidates - m.unstable,
-          unstable: m.unstable,
-          unusable: m.unusable,
-          search: {
-            runs: runs[i],
-            executed: m.executed,
-            reached: m.reached,
-            probes: m.probes,
-            side_effects: m.sideEffects,
-            ...(m.load ? { load: m.load.slice(0, 500) } : {}),
-            ...(m.cutByClock ? { cut_by_clock: true } : {}),
-          },
-        };
+      let m: ModuleSearch;
+      try {
+        m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline });
+      } catch (e) {
+        // A fault of the search on one module costs that module's tests, not the run.
+        return failedDoc(j.module, runs[i], e);
+      }
+      return {
+        module: j.module,
+        targets: m.callables,
+        cases: m.cases,
+        replaces: replacedBy(j.existence, m.symbols, j.job.binding.local),
+        stable: m.candidates - m.unstable,
+        unstable: m.unstable,
+        unusable: m.unusable,
+        search: {
+          runs: runs[i],
+          executed: m.executed,
+          reached: m.reached,
+          probes: m.probes,
+          side_effects: m.sideEffects,
+          ...(m.load ? { load: m.load.slice(0, 500) } : {}),
+          ...(m.cutByClock ? { cut_by_clock: true } : {}),
+        },
+      };
     };
   });
   return out;
