@@ -136,6 +136,23 @@ describe('search: sequences on the fixtures', function () {
     assert.equal(a.executed, b.executed);
   });
 
+  it('the count of runs bounds the search, not the clock; the safety stop, when it cuts, says so', async () => {
+    const parser = await loadJsParser();
+    const job: SearchJob = {
+      modulePath: join(SEQLIB, 'callbacks.js'),
+      root: SEQLIB,
+      file: 'callbacks.js',
+      language: 'javascript',
+      binding: { local: 'lib', import: 'module' },
+      seeds: new Map(),
+    };
+    const bounded = await searchModule(job, { parser, executions: 150, deadline: Date.now() + 600_000 });
+    assert.equal(bounded.cutByClock, undefined);
+    assert.ok(bounded.executed <= 150);
+    const cut = await searchModule(job, { parser, executions: 150, deadline: Date.now() - 1 });
+    assert.deepEqual([cut.cutByClock, cut.executed, cut.cases.length], [true, 0, 0]);
+  });
+
   it('a real package (yallist 4.0.0): the list is built, filled and walked through its methods', async () => {
     const root = await unpackNpmPackage('yallist@4.0.0');
     const m = await search(root, 'yallist.js', 1200);

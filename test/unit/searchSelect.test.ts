@@ -3,6 +3,8 @@
 // runs a budget gives (budget.ts) and what two runs must agree on (stability.ts fingerprint).
 import { strict as assert } from 'node:assert';
 import { loadJsParser, type JsParser } from '../../server/src/agents/crawler/jsParser';
+import { clockCut } from '../../server/src/characterize/stageJobs';
+import type { ModuleCharacterizationDoc } from '../../server/src/contracts/types';
 import { runsPerModule, MAX_RUNS, MIN_RUNS } from '../../server/src/search/budget';
 import { errorGoal, messageShape } from '../../server/src/search/goals';
 import { mutantGoal } from '../../server/src/search/mutants';
@@ -141,6 +143,21 @@ describe('search budget', () => {
     assert.ok(many.every((n) => n >= MIN_RUNS && n <= MAX_RUNS));
     assert.deepEqual(runsPerModule(60, [3, 1, 2]), runsPerModule(60, [3, 1, 2]));
     assert.deepEqual(runsPerModule(0.1, [1, 1, 1]), [MIN_RUNS, MIN_RUNS, MIN_RUNS]);
+  });
+
+  it('the modules the wall-clock safety stop cut, of any language, are listed for the record and the summary', () => {
+    const doc = (module: string, cut?: boolean): ModuleCharacterizationDoc => ({
+      module,
+      targets: 1,
+      cases: [],
+      replaces: [],
+      stable: 0,
+      unstable: 0,
+      unusable: 0,
+      ...(cut ? { cut_by_clock: true } : {}),
+    });
+    assert.deepEqual(clockCut([doc('a.js'), doc('b.py', true), doc('c.ts', true)]), { clockCut: ['b.py', 'c.ts'] });
+    assert.deepEqual(clockCut([doc('a.js')]), {});
   });
 });
 

@@ -37,6 +37,8 @@ export interface ModuleCharacterization {
   unusable: number;
   /** all lines the stable calls covered (the kept cases cover the same set) */
   lines: number;
+  /** the wall-clock safety stop ended the search before its count of tries */
+  cutByClock?: boolean;
 }
 
 function agree(a: CallResult | undefined, b: CallResult | undefined): boolean {

@@ -14,7 +14,7 @@ import { runWideApprovalId } from '../gateway/approvers';
 import type { Stage, StageContext } from '../pipeline/stage';
 import { DEFAULT_SEARCH_BUDGET_SECONDS } from '../search/budget';
 import { characterizeApproved } from './run';
-import { SEARCH_WORKERS, stageJobs, searchTotals, type StageJob } from './stageJobs';
+import { clockCut, SEARCH_WORKERS, stageJobs, searchTotals, type StageJob } from './stageJobs';
 
 const ENDED = new Set<CharacterizationRecord['status']>(['done', 'skipped', 'rejected']);
 
@@ -128,6 +128,7 @@ async function merge(ctx: StageContext, order: string[], seconds: number): Promi
       unusable: sum('unusable'),
       seconds: Math.round(seconds * 10) / 10,
       ...searchTotals(modules, r.params.searchBudget ?? DEFAULT_SEARCH_BUDGET_SECONDS),
+      ...clockCut(modules),
     };
   });
 }

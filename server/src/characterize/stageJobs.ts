@@ -72,6 +72,7 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
         stable: m.candidates - m.unstable,
         unstable: m.unstable,
         unusable: m.unusable,
+        ...(m.cutByClock ? { cut_by_clock: true } : {}),
         search: {
           runs: runs[i],
           executed: m.executed,
@@ -133,6 +134,7 @@ export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharac
     stable: m.stable,
     unstable: m.unstable,
     unusable: m.unusable,
+    ...(m.cutByClock ? { cut_by_clock: true } : {}),
   };
 }
 
@@ -151,7 +153,12 @@ export function searchTotals(modules: readonly ModuleCharacterizationDoc[], budg
       probes: sum('probes'),
       sideEffects: sum('side_effects'),
       notLoaded: searched.filter((m) => m.search!.load || m.search!.error).map((m) => `${m.module}: ${m.search!.load ?? m.search!.error}`),
-      cutByClock: searched.filter((m) => m.search!.cut_by_clock).length,
     },
   };
+}
+
+/** The modules whose search the wall-clock safety stop ended early, any language, for the record and the summary. */
+export function clockCut(modules: readonly ModuleCharacterizationDoc[]): Pick<CharacterizationRecord, 'clockCut'> {
+  const cut = modules.filter((m) => m.cut_by_clock).map((m) => m.module);
+  return cut.length ? { clockCut: cut } : {};
 }

@@ -114,9 +114,11 @@ function characterizationLines(c: NonNullable<RunSummary['characterization']>): 
     out.push(
       `    search: ${x.executed} of ${x.runs} sequence runs (budget ${x.budgetSeconds} s) over ${x.modules} module(s), reaching ${x.reached} of ${x.probes} statements and branches in the files they loaded; ${x.sideEffects} run(s) not pinned for side effects`,
     );
-    if (x.cutByClock)
-      out.push(`    search: the clock cut ${x.cutByClock} module(s) short: on this machine what they kept depends on its speed`);
     for (const m of x.notLoaded) out.push(`    search: did not load ${m}`);
   }
+  if (c.clockCut?.length)
+    out.push(
+      `    search: the wall-clock safety stop cut ${c.clockCut.length} module(s) short (${c.clockCut.join(', ')}): what they kept depends on this machine's speed`,
+    );
   return out;
 }

@@ -804,6 +804,10 @@ export interface Characterization {
      */
     unusable: number;
     /**
+     * the wall-clock safety stop ended this module's search before its count of runs (JavaScript and TypeScript) or tries (Python): what it kept then depends on the machine's speed
+     */
+    cut_by_clock?: boolean;
+    /**
      * JavaScript and TypeScript modules: what the offline search of call sequences did (server/src/search)
      */
     search?: {
@@ -835,10 +839,6 @@ export interface Characterization {
        * the search itself failed on this module (a fault of AMTP's): its other modules still ran
        */
       error?: string;
-      /**
-       * the wall-clock safety net stopped the runs early: what was kept then depends on the machine's speed
-       */
-      cut_by_clock?: boolean;
     };
   }[];
 }

@@ -259,6 +259,8 @@ export interface CharacterizationRecord {
   seconds?: number;
   /** what the search of call sequences did (JavaScript and TypeScript modules) */
   search?: SearchTotals;
+  /** modules (any language) whose search the wall-clock safety stop ended early: what they kept depends on the machine's speed */
+  clockCut?: string[];
 }
 
 export interface SearchTotals {
@@ -274,8 +276,6 @@ export interface SearchTotals {
   sideEffects: number;
   /** modules that did not load, with why */
   notLoaded: string[];
-  /** modules the wall-clock safety net cut short (what they kept depends on the machine's speed) */
-  cutByClock: number;
 }
 
 export * from './verification';

@@ -94,6 +94,8 @@ export interface RunSummary {
     seconds?: number;
     /** what the search of call sequences did: its budget, runs, statements and branches reached */
     search?: SearchTotals;
+    /** modules whose search the wall-clock safety stop ended early: what they kept depends on the machine's speed */
+    clockCut?: string[];
   };
   /** how the workspace code the run executes (characterization, the test runs) is confined: network namespace or Node guard */
   confinement?: Confinement;
@@ -178,6 +180,7 @@ function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): No
     ...(c.search ? { sequences: { planned: seq.size, ...(v ? { kept: keptOf(seq) } : {}) } } : {}),
     ...(c.seconds !== undefined ? { seconds: c.seconds } : {}),
     ...(c.search ? { search: c.search } : {}),
+    ...(c.clockCut?.length ? { clockCut: c.clockCut } : {}),
   };
 }
 
