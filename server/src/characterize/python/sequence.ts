@@ -3,7 +3,7 @@
 // new lines or arcs, or raise a new exception: amtp_char_seqrun.py), a second child replays the
 // kept ones in reverse order, and only those whose two runs agree are pinned (time, randomness,
 // hash order, state left behind by earlier sequences). Greedy set cover over lines and arcs then
-// keeps the fewest that cover the same. Same signature and result as characterizeModule.
+// keeps the fewest that cover the same. The result is the stage's ModuleCharacterization (../characterize.ts).
 import type { CharCase, CharOracle, CharTarget, ModuleCharacterization } from '../characterize';
 import { CLOCK_FACTOR } from '../../search/budget';
 import { FIXED_SEED } from '../inputs';
