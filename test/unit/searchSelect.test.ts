@@ -3,7 +3,8 @@
 // runs a budget gives (budget.ts) and what two runs must agree on (stability.ts fingerprint).
 import { strict as assert } from 'node:assert';
 import { loadJsParser, type JsParser } from '../../server/src/agents/crawler/jsParser';
-import { clockCut } from '../../server/src/characterize/stageJobs';
+import { clockCut, searchedDoc } from '../../server/src/characterize/stageJobs';
+import { validate } from '../../server/src/contracts/validate';
 import type { ModuleCharacterizationDoc } from '../../server/src/contracts/types';
 import { runsPerModule, MAX_RUNS, MIN_RUNS } from '../../server/src/search/budget';
 import { errorGoal, messageShape } from '../../server/src/search/goals';
@@ -158,6 +159,32 @@ describe('search budget', () => {
     });
     assert.deepEqual(clockCut([doc('a.js'), doc('b.py', true), doc('c.ts', true)]), { clockCut: ['b.py', 'c.ts'] });
     assert.deepEqual(clockCut([doc('a.js')]), {});
+  });
+
+  it('a searched module the clock cut is a valid characterization document that says so', () => {
+    const job = {
+      module: 'lib/a.js',
+      job: { file: 'lib/a.js', language: 'javascript' as const, binding: { local: 'lib', import: 'module' as const }, seeds: new Map() },
+      weight: 1,
+      existence: [],
+    };
+    const m = {
+      module: '/w/lib/a.js',
+      cases: [],
+      symbols: [],
+      callables: 2,
+      executed: 0,
+      candidates: 0,
+      unstable: 0,
+      unusable: 0,
+      sideEffects: 0,
+      reached: 0,
+      probes: 0,
+    };
+    const cut = searchedDoc(job, 80, { ...m, cutByClock: true });
+    assert.deepEqual(validate('characterization', { schema_version: '1', modules: [cut] }), { ok: true });
+    assert.deepEqual([cut.cut_by_clock, cut.search], [true, { runs: 80, executed: 0, reached: 0, probes: 0, side_effects: 0 }]);
+    assert.equal('cut_by_clock' in searchedDoc(job, 80, m), false);
   });
 });
 

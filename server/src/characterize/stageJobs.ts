@@ -11,7 +11,7 @@ import type { StageContext } from '../pipeline/stage';
 import { CLOCK_FACTOR, DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule } from '../search/budget';
 import { searchModule, type ModuleSearch } from '../search/engine';
 import type { ModuleJob } from './run';
-import { replacedBy, searchJobs } from './searchJobs';
+import { replacedBy, searchJobs, type SearchStageJob } from './searchJobs';
 import type { ModuleCharacterization } from './characterize';
 import { pyCharToTestCase } from './python/case';
 import { characterizePythonModule } from './python/characterize';
@@ -64,28 +64,32 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
         // A fault of the search on one module costs that module's tests, not the run.
         return failedDoc(j.module, runs[i], e);
       }
-      return {
-        module: j.module,
-        targets: m.callables,
-        cases: m.cases,
-        replaces: replacedBy(j.existence, m.symbols, j.job.binding.local),
-        stable: m.candidates - m.unstable,
-        unstable: m.unstable,
-        unusable: m.unusable,
-        ...(m.cutByClock ? { cut_by_clock: true } : {}),
-        search: {
-          runs: runs[i],
-          executed: m.executed,
-          reached: m.reached,
-          probes: m.probes,
-          side_effects: m.sideEffects,
-          ...(m.load ? { load: m.load.slice(0, 500) } : {}),
-          ...(m.cutByClock ? { cut_by_clock: true } : {}),
-        },
-      };
+      return searchedDoc(j, runs[i], m);
     };
   });
   return out;
+}
+
+/** A searched module's part of the characterization artifact. */
+export function searchedDoc(j: SearchStageJob, runs: number, m: ModuleSearch): ModuleCharacterizationDoc {
+  return {
+    module: j.module,
+    targets: m.callables,
+    cases: m.cases,
+    replaces: replacedBy(j.existence, m.symbols, j.job.binding.local),
+    stable: m.candidates - m.unstable,
+    unstable: m.unstable,
+    unusable: m.unusable,
+    ...(m.cutByClock ? { cut_by_clock: true } : {}),
+    search: {
+      runs,
+      executed: m.executed,
+      reached: m.reached,
+      probes: m.probes,
+      side_effects: m.sideEffects,
+      ...(m.load ? { load: m.load.slice(0, 500) } : {}),
+    },
+  };
 }
 
 /** The module's run through the recording's tap, or the replay's answer, when there is one (server/src/record/charTap.ts). */
