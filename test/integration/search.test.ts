@@ -237,6 +237,7 @@ describe('search: through the pipeline, under real runners', function () {
       search: { executed: number };
     };
     assert.equal(c.status, 'done');
+    assert.equal((c as { clockCut?: string[] }).clockCut, undefined, 'the count of runs, not the safety clock, ended every module');
     assert.ok(c.sequences.kept >= 5, JSON.stringify(c));
     const temps = testTemps();
     for (let i = 0; i < 3; i++) {

@@ -6,7 +6,7 @@ import { loadJsParser, type JsParser } from '../../server/src/agents/crawler/jsP
 import { clockCut, searchedDoc } from '../../server/src/characterize/stageJobs';
 import { validate } from '../../server/src/contracts/validate';
 import type { ModuleCharacterizationDoc } from '../../server/src/contracts/types';
-import { runsPerModule, MAX_RUNS, MIN_RUNS } from '../../server/src/search/budget';
+import { runsPerModule, safetyClockSeconds, MAX_RUNS, MIN_RUNS } from '../../server/src/search/budget';
 import { errorGoal, messageShape } from '../../server/src/search/goals';
 import { mutantGoal } from '../../server/src/search/mutants';
 import { countAt, fileProbes, reached } from '../../server/src/search/probes';
@@ -144,6 +144,10 @@ describe('search budget', () => {
     assert.ok(many.every((n) => n >= MIN_RUNS && n <= MAX_RUNS));
     assert.deepEqual(runsPerModule(60, [3, 1, 2]), runsPerModule(60, [3, 1, 2]));
     assert.deepEqual(runsPerModule(0.1, [1, 1, 1]), [MIN_RUNS, MIN_RUNS, MIN_RUNS]);
+  });
+
+  it('the safety clock is three times the budget, never under two minutes', () => {
+    assert.deepEqual([safetyClockSeconds(6), safetyClockSeconds(60), safetyClockSeconds(100)], [120, 180, 300]);
   });
 
   it('the modules the wall-clock safety stop cut, of any language, are listed for the record and the summary', () => {

@@ -8,7 +8,7 @@ import { loadJsParser } from '../agents/crawler/jsParser';
 import type { CrawlerOutput, ModuleCharacterizationDoc, TestCase, TestCases } from '../contracts/types';
 import type { CharRunAccess } from '../pipeline/deps';
 import type { StageContext } from '../pipeline/stage';
-import { CLOCK_FACTOR, DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule } from '../search/budget';
+import { DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule, safetyClockSeconds } from '../search/budget';
 import { searchModule, type ModuleSearch } from '../search/engine';
 import type { ModuleJob } from './run';
 import { replacedBy, searchJobs, type SearchStageJob } from './searchJobs';
@@ -48,7 +48,7 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
     search.map((j) => j.weight),
   );
   // The clock only guards against a machine far slower than the reference; it starts when the stage does.
-  const deadline = Date.now() + budget * CLOCK_FACTOR * 1000;
+  const deadline = Date.now() + safetyClockSeconds(budget) * 1000;
   search.forEach((j, i) => {
     const modulePath = path.join(root, j.module);
     out.push({

@@ -11,6 +11,13 @@ export const MIN_RUNS = 80;
 export const MAX_RUNS = 4000;
 /** the wall-clock safety net, as a multiple of the budget */
 export const CLOCK_FACTOR = 3;
+/** ... and never less than this: a small budget on a busy machine is not "far slower than the reference" */
+export const MIN_CLOCK_SECONDS = 120;
+
+/** The wall-clock safety stop of a stage's search, in seconds, for a budget in seconds. */
+export function safetyClockSeconds(budgetSeconds: number): number {
+  return Math.max(MIN_CLOCK_SECONDS, budgetSeconds * CLOCK_FACTOR);
+}
 
 /** Runs per module, in the modules' order. */
 export function runsPerModule(budgetSeconds: number, weights: readonly number[]): number[] {
