@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { acceptReply } from '../server/src/llm/accept';
 import { buildEnvelope } from '../server/src/contracts/envelope';
-import { RunStore } from '../server/src/pipeline/store';
+import { LowdbStore } from '../server/src/store/lowdb';
 import type { ArtifactMeta } from '../server/src/core/run';
 
 const META: ArtifactMeta = { sanitizer: 'v1.0.0', provider: 'bench', model: 'bench', seed: 1, promptHash: 'a'.repeat(64), attempt: 1 };
@@ -103,7 +103,7 @@ async function boundaryOverhead(store: RunStore) {
 
 async function writeCost(root: string) {
   const rows = [];
-  const store = new RunStore(path.join(root, 'writecost'));
+  const store = new LowdbStore(path.join(root, 'writecost'));
   await store.init();
   const small = (i: number) => ({ ...crawlerMap(5_000, i) });
   let stored = 0;
@@ -129,7 +129,7 @@ async function writeCost(root: string) {
 (async () => {
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-bench-'));
   try {
-    const store = new RunStore(path.join(root, 'boundary'));
+    const store = new LowdbStore(path.join(root, 'boundary'));
     await store.init();
     console.log('\n## Boundary overhead (sanitize + parse + validate + persist + load + re-validate + canonicalize)');
     console.table(await boundaryOverhead(store));

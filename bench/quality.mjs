@@ -1,24 +1,26 @@
-// Test-quality benchmark (issue 15, point 8): for each package, `amtp generate --provider offline
+// Test-quality benchmark (issues 15, 22 and 23): for each package, `amtp generate --provider offline
 // --yes` (dist/cli.js: crawl → generate → engineer → verify with the real runner, 3 runs) on a fresh
-// copy, then the kept tests run 3 more times by the bench. Prints per package: modules, tests written
-// and kept, kept tests passing 3 of 3, statement coverage, coverage beyond import, the share of kept
-// tests that only check existence or arity, wall time; then the medians and issue 15's "Done when"
-// checks as PASS/FAIL lines. Writes the same figures to bench/.work/quality.json (quality-tuning.json for
-// the tuning set, quality-seen.json for the first reported set; a run with --only overwrites it with its subset).
+// copy, then the bench's OWN measurement of what was kept (quality/independent.mjs), never AMTP's
+// figure alone: the kept files run 3 times under the package's runner; statements and branches over
+// ALL product files (c8 --all, jest/vitest coverage, coverage.py); kept tests by kind (documented,
+// sequence, pinned value, existence, other); files the kept tests wrote into the project; the
+// StrykerJS mutation score. Prints the table, the medians (statements, branches, mutation score),
+// AMTP's own statement figure beside the independent one, and issues 22/23's "Done when" checks as
+// PASS/FAIL lines; writes the same to bench/.work/quality[-SET].json and .md.
 //
-// Sets (bench/quality/subjects.mjs): `reported` (default) are published packages nobody tunes on,
+// Sets (bench/quality/subjects.mjs): `reported` (default), published packages nobody tunes on,
 // fetched at bench time (npm pack / apt-get download, cached in bench/.work) and run with their own
-// test framework installed next to them; `seen` the first such set, looked at while fixing what it
-// found (so now tuned); `tuning` are the packages the team develops against.
-// Needs `npm run build` first (npm run bench:quality does it) and, the first time, the network.
-// Run: node --import tsx bench/quality.mjs [--set reported|seen|tuning] [--depth standard|deep] [--only TEXT] [--keep]
-//     [--runners declared|amtp]
-// (--runners amtp: install the framework at the version AMTP is tested with instead of the range the
-// package declares, to tell a runner AMTP cannot drive from a weak test suite)
-// (--keep leaves each workspace, with the written tests and .amtp/, in place and prints its path)
+// framework installed next to them; `seen`, the earlier reported sets; `tuning`, what the team
+// develops against. Needs the network the first time (packages, the measuring tools).
+// Run: npm run bench:quality [-- --set reported|seen|tuning] [--only TEXT] [--no-mutation]
+//     [--depth standard|deep] [--keep] [--runners declared|amtp]
+// (--only: a package whose name contains TEXT, or a framework; --no-mutation skips Stryker;
+// --runners amtp installs the framework at the version AMTP is tested with instead of the package's
+// range; --keep leaves each workspace, with the written tests and .amtp/, and prints its path)
+// Stryker is CPU heavy: it runs with concurrency 1, packages one after another, each under a time limit.
 import { parseArgs } from 'node:util';
 import { measure } from './quality/measure.mjs';
-import { checks, printChecks, table, writeJson } from './quality/report.mjs';
+import { checks, printChecks, table, writeResults } from './quality/report.mjs';
 import { REPORTED, SEEN, TUNING } from './quality/subjects.mjs';
 
 const { values } = parseArgs({
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     keep: { type: 'boolean', default: false },
     runners: { type: 'string', default: 'declared' },
+    'no-mutation': { type: 'boolean', default: false },
   },
 });
 const SETS = { reported: REPORTED, seen: SEEN, tuning: TUNING };
@@ -44,7 +47,7 @@ for (const s of subjects) {
     process.stderr.write(`${s.name} × ${fw} … `);
     let row;
     try {
-      row = await measure(s, fw, { depth: values.depth, keep: values.keep, runners: values.runners });
+      row = await measure(s, fw, { depth: values.depth, keep: values.keep, runners: values.runners, mutation: !values['no-mutation'] });
     } catch (e) {
       // A package that cannot be fetched or installed is reported, not skipped.
       row = {
@@ -61,9 +64,12 @@ for (const s of subjects) {
     }
     process.stderr.write(`${row.status}, ${row.kept ?? 0} kept, ${(row.ms / 1000).toFixed(0)} s\n`);
     rows.push(row);
+    // after every package, so a run cut short keeps what it measured
+    writeResults(rows, values.set, values.depth, checks(rows), table(rows, values.set, values.depth));
   }
 }
 
 const result = checks(rows);
-console.log(`\n${table(rows, values.set, values.depth)}\n${printChecks(result)}`);
-console.log(`\nJSON: ${writeJson(rows, values.set, values.depth, result)}`);
+const markdown = `${table(rows, values.set, values.depth)}\n${printChecks(result)}`;
+console.log(`\n${markdown}`);
+console.log(`\nJSON: ${writeResults(rows, values.set, values.depth, result, markdown)} (and .md)`);

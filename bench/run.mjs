@@ -5,7 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 
 const only = process.argv.slice(2);
-const benches = ['boundary', 'batches', 'scoped'].filter((b) => !only.length || only.includes(b));
+// scale needs PostgreSQL and Redis (started by scripts/services.mjs): only when asked for by name.
+const benches = ['boundary', 'batches', 'scoped', 'scale'].filter((b) =>
+  b === 'scale' ? only.includes(b) : !only.length || only.includes(b),
+);
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;
   await build({
@@ -24,9 +27,10 @@ for (const name of benches) {
   const r = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-// Plain-JS benches contributed alongside (crawl), run if present.
-for (const extra of ['bench/crawl.mjs']) {
-  if ((!only.length || only.includes('crawl')) && existsSync(extra)) {
+// Plain-JS benches: the crawl (bench/crawl.mjs) and the whole offline run (bench/e2e.mjs).
+for (const name of ['crawl', 'e2e']) {
+  const extra = `bench/${name}.mjs`;
+  if ((!only.length || only.includes(name)) && existsSync(extra)) {
     const r = spawnSync(process.execPath, ['--expose-gc', extra], { stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }

@@ -7,7 +7,7 @@ import { precompiledValidators } from './precompiledValidators.mjs';
  * per-platform native binary next to itself; the tree-sitter runtime and the Python grammar find their
  * .wasm files next to themselves; @babel/parser is the crawler's fallback, loaded only where oxc is not.
  */
-export const RUNTIME_EXTERNALS = ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python', '@babel/parser'];
+export const RUNTIME_EXTERNALS = ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python', '@babel/parser', 'pg-native'];
 
 export const BUNDLE_PLUGINS = [precompiledValidators];
 

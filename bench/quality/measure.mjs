@@ -8,9 +8,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWritten } from '../../server/src/core/run.ts';
 import { runTests } from '../../server/src/frameworks/runner.ts';
-import { RunStore } from '../../server/src/pipeline/store.ts';
+import { LowdbStore } from '../../server/src/store/lowdb.ts';
 import { testPlan } from '../../server/src/pipeline/testPlan.ts';
 import { planRun } from '../../server/src/verifier/runPlan.ts';
+import { independent } from './independent.mjs';
 import { REPO, makeWorkspace } from './prepare.mjs';
 
 const CASE_ID = /tc_[0-9a-f]{12}/g;
@@ -21,14 +22,18 @@ const GENERATE_TIMEOUT_MS = 30 * 60_000;
 const SHAPE_ORACLES = new Set(['type', 'arity', 'exports']);
 const isExistenceCheck = (c) => !c?.oracle || SHAPE_ORACLES.has(c.oracle.kind);
 
-/** `opts`: depth (undefined: the CLI's default), keep (leave the workspace), runners ('declared' | 'amtp'). */
-export async function measure(subject, framework, { depth, keep = false, runners = 'declared' } = {}) {
+/**
+ * `opts`: depth (undefined: the CLI's default), keep (leave the workspace), runners ('declared' | 'amtp'),
+ * mutation (run Stryker on the kept tests).
+ */
+export async function measure(subject, framework, { depth, keep = false, runners = 'declared', mutation = true } = {}) {
   const started = performance.now();
   const ws = await makeWorkspace(subject, framework, runners);
   try {
     const args = [join(REPO, 'dist/cli.js'), 'generate', ws.dir, '--provider', 'offline', '--yes', '--json', '--framework', framework];
     if (depth) args.push('--depth', depth);
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 << 20, timeout: GENERATE_TIMEOUT_MS });
+    const amtpMs = ms(started);
     const base = {
       subject: subject.name,
       framework,
@@ -36,6 +41,7 @@ export async function measure(subject, framework, { depth, keep = false, runners
       modules: ws.modules,
       about50: !!subject.about50,
       kinds: subject.kinds,
+      amtpMs,
     };
     let s;
     try {
@@ -46,6 +52,10 @@ export async function measure(subject, framework, { depth, keep = false, runners
     }
     const row = { ...base, ...fromSummary(s), exit: r.status };
     if (s.runId) Object.assign(row, await fromStore(ws.dir, s.runId, row.keptIds));
+    const ctx = row.context?.kept;
+    delete row.context;
+    if (ctx?.files.length && row.kept)
+      Object.assign(row, await independent({ subject, framework, ws, ...ctx, keptIds: row.keptIds, runners, mutation }));
     return { ...row, ms: ms(started) };
   } finally {
     if (keep) process.stderr.write(`(kept ${ws.dir}) `);
@@ -82,7 +92,7 @@ function fromSummary(s) {
 /** Why a run did not end with verified tests: the run's reason, the first agent error, or the verifier's reason. */
 function problemOf(s) {
   const parts = [];
-  if (s.error) parts.push(`error: ${s.error}`);
+  if (s.error) parts.push(`error: ${typeof s.error === 'string' ? s.error : JSON.stringify(s.error)}`);
   if (s.reason) parts.push(`run: ${s.reason}`);
   for (const a of s.activities ?? []) for (const e of a.errors ?? []) parts.push(`${a.agent} (${a.status}): ${e.kind}: ${e.message}`);
   if (s.verification && s.verification.status !== 'done') parts.push(`verify ${s.verification.status}: ${s.verification.reason ?? ''}`);
@@ -100,7 +110,7 @@ function countReasons(results) {
 
 /** What the run left in .amtp/: the plan (existence class of kept cases), the cases not written and why, and a rerun. */
 async function fromStore(dir, runId, keptIds) {
-  const store = new RunStore(dir);
+  const store = new LowdbStore(dir);
   const run = await store.getRun(runId);
   if (!run?.activities.some((a) => a.agent === 'engineer' && a.artifactId)) return { existenceKept: 0, stable: 0 };
   const engineer = await store.agentOutput(run, 'engineer');
@@ -109,7 +119,18 @@ async function fromStore(dir, runId, keptIds) {
   const cases = new Map((await testPlan(store, run)).cases.map((c) => [c.id, c]));
   const existenceKept = keptIds.filter((id) => isExistenceCheck(cases.get(id))).length;
   const notWritten = countReasons((engineer.not_written ?? []).map((n) => ({ outcome: 'not written', reason: n.reason })));
-  return { existenceKept, notWritten, ...(keptIds.length ? await rerun(dir, run, engineer, keptIds) : { stable: 0 }) };
+  const files = engineer.files.filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && existsSync(join(dir, f.path)));
+  const plan = planRun(
+    engineer.framework,
+    dir,
+    engineer.command,
+    files.map((f) => f.path),
+  );
+  // what independent.mjs needs to measure the kept files on its own
+  // (test files only: the engineer also writes runner support files, e.g. a jest config that plan.args names)
+  const tests = files.filter((f) => f.caseIds?.length).map((f) => f.path);
+  const context = 'cannot' in plan ? {} : { kept: { files: tests, plan, cases } };
+  return { existenceKept, notWritten, context, ...(keptIds.length ? await rerun(dir, run, engineer, keptIds) : { stable: 0 }) };
 }
 
 /**

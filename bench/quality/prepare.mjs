@@ -16,9 +16,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unpackNpmPackage } from '../../test/helpers/npmPack.ts';
+import { peersIn } from './peers.mjs';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WORK = join(REPO, 'bench/.work');
@@ -26,9 +27,9 @@ export const WORK = join(REPO, 'bench/.work');
 /** The npm package that provides each framework's runner (node:test ships with Node, pytest is Python). */
 const RUNNER_PACKAGE = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', ava: 'ava', 'node-tap': 'tap' };
 
-const safe = (s) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+export const safe = (s) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 
-function sh(cmd, args, cwd, what) {
+export function sh(cmd, args, cwd, what) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.error?.code === 'ENOENT') throw new Error(`${what}: \`${cmd}\` is not installed (${r.error.message})`);
   if (r.status !== 0)
@@ -93,30 +94,44 @@ function frameworkRange(subject, framework, runners) {
 /**
  * node_modules with the package's dependencies and the framework (cached per package × framework).
  * Installed beside the package, not into it, so the package's own package.json stays as published.
+ * `tools` (name → exact version) adds the bench's measuring tools in a separate folder (`+measure`):
+ * AMTP's own run never sees them.
  */
-function installRunner(subject, framework, source, runners) {
-  const dir = join(WORK, 'deps', `${safe(subject.spec)}+${framework}${runners === 'amtp' ? '+amtp' : ''}`);
+export function installRunner(subject, framework, source, runners, tools) {
+  const kind = `${runners === 'amtp' ? '+amtp' : ''}${tools ? '+measure' : ''}`;
+  const dir = join(WORK, 'deps', `${safe(subject.spec)}+${framework}${kind}`);
   const done = join(dir, 'installed.json');
   if (existsSync(done)) return { dir, installed: JSON.parse(readFileSync(done, 'utf8')) };
   const pkg = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
   const deps = { ...pkg.dependencies, ...configuredTools(source, pkg, framework) };
   const runner = RUNNER_PACKAGE[framework];
   if (runner) deps[runner] = frameworkRange(subject, framework, runners);
+  if (tools) Object.assign(deps, resolvedPeers(subject, framework, source, runners, deps));
+  Object.assign(deps, typeof tools === 'function' ? tools(deps) : tools);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, dependencies: deps }, null, 2));
   // Registry packages' install scripts are not run (esbuild and rollup use their platform packages).
   sh(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'],
+    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', ...(tools ? ['--legacy-peer-deps'] : [])],
     dir,
     `installing ${framework} for ${subject.spec}`,
   );
   const version = (name) => `${name}@${JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')).version}`;
-  const tools = Object.keys(configuredTools(source, pkg, framework)).map(version);
-  const installed = [runner ? version(runner) : `node ${process.version}`, ...tools].join(' + ');
+  const configured = Object.keys(configuredTools(source, pkg, framework)).map(version);
+  const installed = [runner ? version(runner) : `node ${process.version}`, ...configured].join(' + ');
   writeFileSync(done, JSON.stringify(installed));
   return { dir, installed };
+}
+
+/**
+ * The measuring folder is installed with --legacy-peer-deps (Stryker's plugins declare peers the
+ * package's framework range may not meet), so npm would leave out the peers that the run's folder
+ * got, such as ts-jest's `typescript`, and the kept files would not load where they loaded for AMTP.
+ */
+function resolvedPeers(subject, framework, source, runners, deps) {
+  return peersIn(join(installRunner(subject, framework, source, runners).dir, 'node_modules'), deps);
 }
 
 const CONFIG_FILE = /^(\.mocharc\..+|jest\.config\..+|ava\.config\..+|vitest\.config\..+|vite\.config\..+|\.taprc)$/;
@@ -161,13 +176,15 @@ export async function makeWorkspace(subject, framework, runners = 'declared') {
       symlinkSync(join(deps.dir, 'node_modules'), join(root, 'node_modules'), 'dir');
       runner = deps.installed;
     }
-    return { dir, runner, modules: countModules(source), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+    return { dir, root, source, runner, modules: countModules(source), cleanup: () => rmSync(root, { recursive: true, force: true }) };
   }
   mkdirSync(WORK, { recursive: true });
-  const dir = mkdtempSync(join(WORK, 'q-'));
+  // a folder of its own around the copy: the bench's measuring node_modules is linked there (independent.mjs)
+  const root = mkdtempSync(join(WORK, 'q-'));
+  const dir = join(root, basename(subject.spec).replace(/@.*$/, '') || 'package');
   cpSync(source, dir, { recursive: true });
   const runner = framework === 'pytest' ? pytestVersion() : `AMTP's ${RUNNER_PACKAGE[framework] ?? 'node'}`;
-  return { dir, runner, modules: countModules(source), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, root, source, runner, modules: countModules(source), cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 const CODE = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py']);

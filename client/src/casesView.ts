@@ -11,6 +11,7 @@ import {
   type RunsModel,
   type TreeNode,
 } from './model/runsModel';
+import { describeTally, isKept, runLabel, runTally } from './model/runTally';
 
 const STATUS_ICON: Record<P.CaseStatus, [string, string?]> = {
   planned: ['circle-outline'],
@@ -46,17 +47,25 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     return element ? this.model.children(element) : this.model.roots();
   }
 
+  /** A run is a root; a file or a case belongs to its run (TreeView.reveal asks). */
+  getParent(node: TreeNode): TreeNode | undefined {
+    const run = node.kind === 'run' ? undefined : this.model.get(node.runId);
+    return run && { kind: 'run', runId: run.runId, run };
+  }
+
   getTreeItem(node: TreeNode): vscode.TreeItem {
     if (node.kind === 'run') {
       const run = node.run;
       // The newest run opens expanded: it is the one the person just started.
       const state =
         this.model.latest()?.runId === run.runId ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
-      const item = new vscode.TreeItem(`${run.params.depth} · ${run.framework ?? run.params.framework} · ${run.runId}`, state);
+      const item = new vscode.TreeItem(runLabel(run), state);
       item.id = run.runId;
-      item.description = describeRun(run);
+      // the id last: runs are told apart by scope and time, the id stays findable (amtp runs, the CLI)
+      item.description = `${describeRun(run)} · ${run.runId}`;
       item.tooltip = [
-        `run ${run.runId}`,
+        `run ${run.runId} · ${run.params.depth} · ${run.framework ?? run.params.framework}`,
+        describeTally(runTally(run)),
         `created ${run.createdAt}`,
         `provider ${run.params.provider}`,
         run.reason,
@@ -73,7 +82,8 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     if (node.kind === 'file') {
       const item = new vscode.TreeItem(node.file, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `${node.runId}:${node.file}`;
-      item.description = `${node.cases.length} case${node.cases.length === 1 ? '' : 's'}`;
+      const kept = node.cases.filter(isKept).length;
+      item.description = `${kept} kept${kept < node.cases.length ? ` of ${node.cases.length}` : ''}`;
       item.iconPath = vscode.ThemeIcon.File;
       item.resourceUri = vscode.Uri.file(node.file);
       item.contextValue = 'amtp.file';

@@ -6,7 +6,8 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import * as P from '../../server/src/protocol';
 import type { ApprovalUi } from './approvals';
 import type { PendingApproval } from './model/approvalQueue';
-import { describeRun, runHealthLines, type RunsModel, type TreeNode } from './model/runsModel';
+import { describeRun, runHealthLines, type CaseFilter, type RunsModel, type TreeNode } from './model/runsModel';
+import { outcomeLine } from './model/runTally';
 import { DEPTHS, FRAMEWORK_CHOICES } from '../../server/src/core/frameworks';
 import { startWithProgress } from './progress';
 import type { TestingBridge } from './testing';
@@ -174,11 +175,28 @@ function announce(ctx: Ctx, run: P.RunView | undefined): P.RunView | undefined {
   if (!run) return run;
   ctx.log(`run ${run.runId}: ${describeRun(run)}${run.reason ? ` — ${run.reason}` : ''}`);
   const show = run.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-  void show(
-    `AMTP run ${run.status}: ${run.cases.length} cases, ${run.files.length} file(s)${run.reason ? ` — ${run.reason}` : ''}`,
-    'Show Cases',
-  ).then((c) => c && vscode.commands.executeCommand('amtp.cases.focus'));
+  // One line; the whole reason and every count are in the output channel.
+  void show(outcomeLine(run), 'Show Cases', 'Show details').then((c) => {
+    if (c === 'Show Cases') void vscode.commands.executeCommand('amtp.revealRun', run.runId);
+    if (c === 'Show details') void vscode.commands.executeCommand('amtp.showOutput');
+  });
   return run;
+}
+
+const FILTER_CHOICES: { filter: CaseFilter; label: string; detail: string }[] = [
+  { filter: 'all', label: 'All cases', detail: 'kept tests first, then quarantined, planned, not written and dropped' },
+  { filter: 'kept', label: 'Kept', detail: 'tests that are in their files and run' },
+  { filter: 'quarantined', label: 'Quarantined', detail: 'tests kept skipped, each with its reason' },
+  { filter: 'dropped', label: 'Dropped', detail: 'cases the verifier removed or the engineer did not write' },
+];
+
+export async function filterCases(ctx: Ctx): Promise<CaseFilter | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    FILTER_CHOICES.map((c) => ({ ...c, description: c.filter === ctx.model.filter ? 'shown now' : undefined })),
+    { title: 'AMTP: which cases should the Test Cases view show?' },
+  );
+  if (picked) ctx.model.setFilter(picked.filter);
+  return picked?.filter;
 }
 
 export async function crawl(ctx: Ctx): Promise<P.CrawlResult> {

@@ -97,10 +97,16 @@ function registerViews(context: vscode.ExtensionContext, ctx: cmd.Ctx): void {
     log,
   );
   const approvalsView = new ApprovalsView(approvals.queue);
+  const casesTree = vscode.window.createTreeView('amtp.cases', { treeDataProvider: casesView, showCollapseAll: true });
   context.subscriptions.push(
     casesView,
     approvalsView,
-    vscode.window.createTreeView('amtp.cases', { treeDataProvider: casesView, showCollapseAll: true }),
+    casesTree,
+    // "Show Cases" after a run: the tree selects and expands that run, not only the view.
+    vscode.commands.registerCommand('amtp.revealRun', (runId: string) => {
+      const run = model.get(runId);
+      if (run) void casesTree.reveal({ kind: 'run', runId, run }, { select: true, focus: true, expand: true });
+    }),
     vscode.window.createTreeView('amtp.approvals', { treeDataProvider: approvalsView }),
     createStatusBar(model, approvals.queue),
     codeLens,
@@ -139,6 +145,7 @@ function registerCommands(context: vscode.ExtensionContext, ctx: cmd.Ctx, output
   register('amtp.openCase', (c: P.CaseView) => cmd.openCase(ctx, c));
   register('amtp.runTests', (arg?) => cmd.runTests(ctx, arg));
   register('amtp.showOutput', () => output.show(true));
+  register('amtp.filterCases', () => cmd.filterCases(ctx));
 }
 
 export async function deactivate(): Promise<void> {

@@ -1,6 +1,7 @@
 // A status bar item for the active run: stage while running, the outcome afterwards.
 import * as vscode from 'vscode';
-import { statusCounts, type RunsModel } from './model/runsModel';
+import type { RunsModel } from './model/runsModel';
+import { describeTally, runTally } from './model/runTally';
 import type { ApprovalQueue } from './model/approvalQueue';
 
 export function createStatusBar(model: RunsModel, approvals: ApprovalQueue): vscode.Disposable {
@@ -13,10 +14,12 @@ export function createStatusBar(model: RunsModel, approvals: ApprovalQueue): vsc
       item.hide();
       return;
     }
-    const n = statusCounts(run.cases);
+    const t = runTally(run);
     const icon = run.status === 'running' ? '$(sync~spin)' : run.status === 'completed' ? '$(beaker)' : '$(warning)';
-    item.text = `${icon} AMTP: ${run.status === 'running' ? run.stage : run.status.replace('_', ' ')} · ${run.cases.length} cases${waiting ? ` · $(shield) ${waiting}` : ''}`;
-    item.tooltip = `Run ${run.runId}\n${n.written + n.passing + n.failing} written, ${n.passing} passing, ${n.failing} failing, ${n.not_written} not written${waiting ? `\n${waiting} approval(s) waiting` : ''}`;
+    const counts =
+      run.status === 'running' ? `${t.planned} planned` : `${t.kept} kept in ${t.keptFiles} file${t.keptFiles === 1 ? '' : 's'}`;
+    item.text = `${icon} AMTP: ${run.status === 'running' ? run.stage : run.status.replace('_', ' ')} · ${counts}${waiting ? ` · $(shield) ${waiting}` : ''}`;
+    item.tooltip = `Run ${run.runId}\n${describeTally(t)}${waiting ? `\n${waiting} approval(s) waiting` : ''}`;
     item.command = waiting ? 'amtp.approvals.focus' : 'amtp.cases.focus';
     item.show();
   };

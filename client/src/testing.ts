@@ -1,9 +1,11 @@
 // Publishes written tests to the native Testing API (one item per file, one child per case) and
 // runs them through the server (amtp/runTests: the project's runner, structured results by case id).
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
 import { debugConfigFor } from './model/debugConfig';
 import type { CaseOutcome, RunsModel } from './model/runsModel';
+import { testsByFile } from './model/testFiles';
 
 const WRITTEN: ReadonlySet<P.CaseStatus> = new Set(['written', 'passing', 'failing']);
 
@@ -52,27 +54,26 @@ export class TestingBridge implements vscode.Disposable {
     coverage.loadDetailedCoverage = async (_run, file) => this.details.get(file.uri.toString()) ?? [];
   }
 
-  /** Rebuilds the items from the model: files written by the newest run that wrote them. */
+  /** Rebuilds the items from the model: every written test of every run, by file (model/testFiles.ts). */
   sync(): void {
     const root = this.root();
     if (!root) return;
-    const files = new Map<string, { runId: string; cases: P.CaseView[] }>();
-    for (const run of [...this.model.list()].reverse()) {
-      const byFile = new Map<string, P.CaseView[]>();
-      for (const c of run.cases) {
-        if (!c.testFile || !WRITTEN.has(c.status)) continue;
-        byFile.set(c.testFile, [...(byFile.get(c.testFile) ?? []), c]);
-      }
-      for (const [file, cases] of byFile) files.set(file, { runId: run.runId, cases });
-    }
     this.owner.clear();
     const items: vscode.TestItem[] = [];
-    for (const [file, { runId, cases }] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    const read = (file: string) => {
+      try {
+        return fs.readFileSync(vscode.Uri.joinPath(root, file).fsPath, 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    for (const [file, tests] of testsByFile(this.model.list(), read)) {
       const uri = vscode.Uri.joinPath(root, file);
       const item = this.controller.createTestItem(`file:${file}`, file, uri);
       item.children.replace(
-        cases.map((c) => {
-          const child = this.controller.createTestItem(c.id, `${c.id}: ${c.title}`, uri);
+        tests.map(({ runId, case: c }) => {
+          const child = this.controller.createTestItem(c.id, c.title, uri);
+          child.description = c.id;
           if (c.testLine !== undefined) child.range = new vscode.Range(c.testLine, 0, c.testLine, 0);
           this.owner.set(c.id, runId);
           return child;

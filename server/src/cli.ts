@@ -2,7 +2,7 @@
 // cli/help.ts, EXIT_CODES), and turns Ctrl-C into a clean cancel (the run record says cancelled)
 // followed by exit 130. A second Ctrl-C quits at once.
 import { AmtpError, UsageError, errorMessage } from './core/errors';
-import { EXIT } from './pipeline/summary';
+import { EXIT } from './core/exitCodes';
 import { main } from './cli/main';
 
 const err = (line: string) => process.stderr.write(line + '\n');

@@ -9,6 +9,7 @@ import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
 import type { RunStatus } from './core/status';
+import type { ScaleUrls } from './core/settings';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
 export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
@@ -229,7 +230,7 @@ export interface TrustChangedParams {
 /** Sent from the client to the server when the person grants Workspace Trust. */
 export const TrustChanged = notification<TrustChangedParams>('amtp/trustChanged', 'clientToServer');
 
-export interface ServerSettings {
+export interface ServerSettings extends ScaleUrls {
   provider: ProviderName;
   baseURL?: string;
   /** Azure OpenAI: resource URL (classic) or …/openai/v1 */

@@ -31,7 +31,8 @@ export interface RunView {
   stage: string;
   reason?: string;
   createdAt: string;
-  params: { depth: Depth; framework: FrameworkChoice; provider: string };
+  /** `scope`: what a scoped run was asked for (`--only src/a.js#f`, `--changed-since main`); absent for the whole workspace */
+  params: { depth: Depth; framework: FrameworkChoice; provider: string; scope?: string };
   activities: { agent: string; status: string; attempts: number; errors: { kind: string; message: string }[] }[];
   cases: CaseView[];
   files: { path: string; action: string; caseIds: string[] }[];

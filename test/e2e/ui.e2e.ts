@@ -23,7 +23,7 @@ const HAND_WRITTEN = "// hand-written by a person\nconst assert = require('node:
 const PERSON = { 'amtp.provider': 'offline', 'amtp.riskOverrides': { 'tests.run': 'medium' } };
 /**
  * describeRun()'s status word in the run's tree row (client/src/model/runsModel.ts). No \b: the
- * row's text runs the label's run id straight into the description.
+ * row's text runs the label (scope and time) straight into the description, which ends with the run id.
  */
 const ENDED = /(completed|needs_review|awaiting_approval|failed|cancelled) · /;
 

@@ -6,7 +6,7 @@ import type { Approver } from '../../server/src/gateway/gateway';
 import { CapabilityMemory } from '../../server/src/llm/capabilities';
 import { OpenAiProvider } from '../../server/src/llm/openaiProvider';
 import type { PipelineDeps, PipelineEvent } from '../../server/src/pipeline/deps';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 
 /** Real pipeline wiring against a base URL (the fake server), with millisecond backoff bases. */
 export function openAiDeps(
@@ -16,7 +16,7 @@ export function openAiDeps(
 ): PipelineDeps {
   return {
     workspace: ws,
-    store: new RunStore(ws),
+    store: new LowdbStore(ws),
     // A memory of refusals of its own, so no test depends on another's (or writes the user's cache dir).
     provider: new OpenAiProvider({
       apiKey: opts.apiKey ?? 'sk-test-fake-key-000',
@@ -37,7 +37,7 @@ export function openAiDeps(
 export function offlineDeps(ws: string, approver: Approver = approveAll, extra: Partial<PipelineDeps> = {}): PipelineDeps {
   return {
     workspace: ws,
-    store: new RunStore(ws),
+    store: new LowdbStore(ws),
     provider: createProvider({ provider: 'offline' }),
     approver,
     stages: standardStages(),

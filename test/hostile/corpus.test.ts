@@ -16,7 +16,7 @@ import { streamLimitBytes } from '../../server/src/llm/replyLimits';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../server/src/core/providers';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import { ARTIFACT_KIND, BATCH_KIND } from '../../server/src/core/agents';
 import { caseIdOf } from '../../server/src/agents/generator/batches';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
@@ -139,7 +139,7 @@ describe('hostile 1: a corpus of bad LLM replies', function () {
           } else {
             // Accepted at the boundary: the batch artifact is exactly the parsed reply. (A reply can still be
             // refused after: an engineer body that does not parse; a crawler patch operation that does not apply is dropped with a note.)
-            const art = await new RunStore(ws).getArtifact(run.id, act.batches![0].artifactId!);
+            const art = await new LowdbStore(ws).getArtifact(run.id, act.batches![0].artifactId!);
             assert.deepEqual(art.content, acceptReply(entry.agent, raw), 'the artifact is exactly the parsed reply');
           }
           if (expect !== 'ok') {

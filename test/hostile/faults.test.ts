@@ -6,7 +6,7 @@ import { approveAll } from '../../server/src/gateway/approvers';
 import { OpenAiProvider } from '../../server/src/llm/openaiProvider';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import { atomicWrite } from '../../server/src/util/safePath';
 import { CLI, runCli, type CliResult } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
@@ -52,8 +52,8 @@ describe('hostile 4: faults', function () {
       AMTP_CRASH_AT: 'write:file',
     });
     assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
-    const [run] = await new RunStore(ws).listRuns();
-    const engineer = await new RunStore(ws).agentOutput(run, 'engineer');
+    const [run] = await new LowdbStore(ws).listRuns();
+    const engineer = await new LowdbStore(ws).agentOutput(run, 'engineer');
     const paths = engineer.files.map((f) => f.path).sort();
     assert.deepEqual(paths, ['test/a.amtp.test.js', 'test/adder.amtp.test.js', 'test/b.amtp.test.js', 'test/c.amtp.test.js']);
     const written = (await listAll(ws)).filter((p) => /^test\/.+\.test\.js$/.test(p));
@@ -81,7 +81,7 @@ describe('hostile 4: faults', function () {
         AMTP_CRASH_AT: 'generator:committed',
       });
       assert.equal(crashed.signal, 'SIGKILL');
-      const [run] = await new RunStore(ws).listRuns();
+      const [run] = await new LowdbStore(ws).listRuns();
       const file = path.join(ws, '.amtp/runs', `${run.id}.json`);
       const text = await fsp.readFile(file, 'utf8');
       const bad =
@@ -117,7 +117,7 @@ describe('hostile 4: faults', function () {
       AMTP_CRASH_AT: 'generator:committed',
     });
     assert.equal(crashed.signal, 'SIGKILL');
-    const [run] = await new RunStore(ws).listRuns();
+    const [run] = await new LowdbStore(ws).listRuns();
     const gen = run.activities.find((a) => a.agent === 'generator')!;
     const file = path.join(ws, '.amtp/artifacts', run.id, `${gen.artifactId}.json`);
     const edited = (await fsp.readFile(file, 'utf8')).replace('add(2, 3) returns 5', 'add(2, 3) returns 6');
@@ -127,7 +127,7 @@ describe('hostile 4: faults', function () {
     assert.match(res.stderr, /StoreCorrupt: artifact .* content does not match its id/);
     assert.equal(await fsp.readFile(file, 'utf8'), edited);
     assert.equal(fake.callsFor('engineer').length, 0, 'the engineer never saw the edited payload');
-    const after = await new RunStore(ws).getRun(run.id);
+    const after = await new LowdbStore(ws).getRun(run.id);
     assert.equal(after!.status, 'failed');
     assert.match(after!.reason!, /StoreCorrupt/);
     tally('4 faults: corrupt store', { tried: 1 });
@@ -149,7 +149,7 @@ describe('hostile 4: faults', function () {
     assert.deepEqual(await tempLeftovers(ws), []);
     // Read by id: the run is nobody's (uid 65534), so root's listRuns rightly leaves it out.
     const runId = (await fsp.readdir(path.join(ws, '.amtp/runs'))).find((f) => f.endsWith('.json'))!.slice(0, -5);
-    const run = (await new RunStore(ws).getRun(runId))!;
+    const run = (await new LowdbStore(ws).getRun(runId))!;
     assert.equal(run.status, 'failed');
     assert.ok(
       run.audit.some((a) => a.tool === 'fs.overwrite' && a.outcome === 'failed' && /EACCES/.test(a.detail ?? '')),
@@ -208,7 +208,7 @@ describe('hostile 4: faults', function () {
     });
 
     it('the run store on a full disk: saveRun fails with ENOSPC, the last good run file is intact', async () => {
-      const store = new RunStore(mnt!);
+      const store = new LowdbStore(mnt!);
       await store.init();
       const now = new Date().toISOString();
       const saved = await store.saveRun({
@@ -243,7 +243,7 @@ describe('hostile 4: faults', function () {
         await fill(path.join(ws, 'test'));
         await assert.rejects(startRun(openAiDeps(ws, fake.baseURL, { approver: approveAll }), params()), /ENOSPC/);
         assert.equal(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8'), original);
-        const [run] = await new RunStore(ws).listRuns();
+        const [run] = await new LowdbStore(ws).listRuns();
         assert.equal(run.status, 'failed');
         assert.match(run.reason!, /ENOSPC/);
         assert.deepEqual(
@@ -301,7 +301,7 @@ describe('hostile 4: faults', function () {
         ['crawler_batch', 'crawler_output', 'static_map'],
         'nothing of the generator',
       );
-      assert.equal((await new RunStore(ws).getRun(run.id))!.status, 'cancelled');
+      assert.equal((await new LowdbStore(ws).getRun(run.id))!.status, 'cancelled');
       await assert.rejects(fsp.access(path.join(ws, '.amtp/runs', `${run.id}.lock`)), 'the lock is released');
     } finally {
       clearInterval(t);
@@ -331,7 +331,7 @@ describe('hostile 4: faults', function () {
     assert.equal(b.code, 0, b.stderr);
     const ids = [JSON.parse(a.stdout).runId, JSON.parse(b.stdout).runId];
     assert.notEqual(ids[0], ids[1]);
-    const store = new RunStore(ws);
+    const store = new LowdbStore(ws);
     for (const id of ids) {
       const run = (await store.getRun(id))!;
       assert.equal(run.status, 'completed');
@@ -348,7 +348,7 @@ describe('hostile 4: faults', function () {
       AMTP_CRASH_AT: 'crawler:committed',
     });
     assert.equal(crashed.signal, 'SIGKILL');
-    const [run] = await new RunStore(ws).listRuns();
+    const [run] = await new LowdbStore(ws).listRuns();
     // A slow model, so the two resumes overlap.
     const chaos = await new FakeOpenAi((req) => ({ ...goodModel(req), delayMs: 1500 })).start();
     const e = { ...env(), OPENAI_BASE_URL: chaos.baseURL };
@@ -365,7 +365,7 @@ describe('hostile 4: faults', function () {
       // Whatever the interleaving, a plain resume afterwards completes with every artifact intact.
       const last = ok.length ? ok[0] : await runCli(['resume', runId, ws, '--yes', '--json'], { ...env() });
       assert.equal(last.code, 0, last.stderr);
-      const store = new RunStore(ws);
+      const store = new LowdbStore(ws);
       const run = (await store.getRun(runId))!;
       assert.equal(run.status, 'completed');
       for (const act of run.activities) await store.getArtifact(runId, act.artifactId!);

@@ -17,7 +17,7 @@ import { searchWorkspace } from '../../server/src/mcp/search';
 import { ToolError } from '../../server/src/mcp/toolError';
 import { treeTool } from '../../server/src/mcp/treeTool';
 import { canonicalJson, canonicalJsonWithRaw, sha256 } from '../../server/src/core/canonical';
-import { RunStore } from '../../server/src/pipeline/store';
+import { artifactText } from '../../server/src/store/base';
 import { PathEscapeError, resolveInside } from '../../server/src/util/safePath';
 import { rmTemp, tally, tempDir } from './helpers/common';
 
@@ -170,10 +170,7 @@ describe('hostile 2: fuzzing (fast-check, seed ' + SEED + ')', function () {
           const shuffled = shuffleKeys(v, r);
           assert.equal(canonicalJson(shuffled), canonicalJson(v));
           const meta = { sanitizer: 'v1.0.0' as const, provider: 'p', model: 'm', seed: 1, promptHash: 'f'.repeat(64), attempt: 1 };
-          assert.equal(
-            RunStore.artifactText('r_1', 'crawler_output', shuffled, meta).id,
-            RunStore.artifactText('r_1', 'crawler_output', v, meta).id,
-          );
+          assert.equal(artifactText('r_1', 'crawler_output', shuffled, meta).id, artifactText('r_1', 'crawler_output', v, meta).id);
         }),
         1000,
       ));

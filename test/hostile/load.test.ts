@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { FakeOpenAi, type ScriptedReply } from '../helpers/fakeOpenAi';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { startRun } from '../../server/src/pipeline/orchestrator';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import type { RunRecord } from '../../server/src/core/run';
 import { CLI } from '../helpers/cli';
 import { openAiDeps } from '../helpers/pipelineDeps';
@@ -31,7 +31,7 @@ function chaos(seed: number): (req: Parameters<typeof goodModel>[0]) => Scripted
 }
 
 async function checkStore(ws: string, run: RunRecord): Promise<void> {
-  const store = new RunStore(ws);
+  const store = new LowdbStore(ws);
   const onDisk = (await store.getRun(run.id))!;
   assert.equal(onDisk.status, run.status);
   for (const a of onDisk.activities) if (a.artifactId) await store.getArtifact(run.id, a.artifactId);
@@ -147,7 +147,7 @@ describe('hostile 5: load — 20 pipelines at once against a server that injects
         };
         status[summary.status] = (status[summary.status] ?? 0) + 1;
         for (const a of summary.activities) for (const e of a.errors) errorsByKind[e.kind] = (errorsByKind[e.kind] ?? 0) + 1;
-        const run = (await new RunStore(workspaces[i]).getRun(summary.runId))!;
+        const run = (await new LowdbStore(workspaces[i]).getRun(summary.runId))!;
         await checkStore(workspaces[i], run);
       }
       const rss = results.map((r) => r.rssKiB ?? 0);

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import { runCli, type CliResult } from '../helpers/cli';
 import { FakeOpenAi, type ReceivedRequest } from '../helpers/fakeOpenAi';
 import { ADD_CASE, CASE_ID, goodModel, makeAddWorkspace, makeBigAddWorkspace } from '../helpers/scriptedModel';
@@ -46,7 +46,7 @@ describe('hostile 1: replies without end or bound, and replies that echo secrets
   const generate = (args: string[], e: Record<string, string>, ms = 120_000): Promise<CliResult> =>
     runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', ...args], e, undefined, { timeout: ms });
   /** The run's status on disk: never left `running` by any of this. */
-  const statusOnDisk = async () => (await new RunStore(ws).listRuns()).map((r) => r.status);
+  const statusOnDisk = async () => (await new LowdbStore(ws).listRuns()).map((r) => r.status);
   beforeEach(async () => {
     fake = await new FakeOpenAi(goodModel).start();
     ws = await makeAddWorkspace('amtp-hostile-replies-');

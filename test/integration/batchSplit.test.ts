@@ -7,7 +7,7 @@ import { caseIdOf } from '../../server/src/agents/generator/batches';
 import type { CrawlerOutput, PlannedCase, TestCases } from '../../server/src/contracts/types';
 import { startRun } from '../../server/src/pipeline/orchestrator';
 import { resolveParams } from '../../server/src/pipeline/config';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi, type ReceivedRequest } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
@@ -73,7 +73,7 @@ describe('a reply cut at the output bound splits its batch', function () {
     );
     assert.equal(gen.usage!.requests, 3, 'the cut reply is paid for too');
 
-    const store = new RunStore(ws);
+    const store = new LowdbStore(ws);
     const plan = (await store.getArtifact(run.id, gen.artifactId!)).content as TestCases;
     assert.deepEqual(
       plan.cases.map((c) => c.target.symbol),
@@ -114,7 +114,7 @@ describe('a reply cut at the output bound splits its batch', function () {
     });
     assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
     assert.equal(fake.callsFor('generator').length, 1);
-    const [run] = await new RunStore(ws).listRuns();
+    const [run] = await new LowdbStore(ws).listRuns();
     assert.deepEqual(
       run.activities[1].batches!.map((b) => b.status),
       ['split', 'pending', 'pending'],

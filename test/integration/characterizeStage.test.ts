@@ -12,8 +12,8 @@ import { approveAll, deferAll, runWideApprovalId } from '../../server/src/gatewa
 import type { Approver } from '../../server/src/gateway/gateway';
 import { resolveParams } from '../../server/src/pipeline/config';
 import { resumeRun, startRun } from '../../server/src/pipeline/orchestrator';
-import { sealApproval } from '../../server/src/pipeline/ownership';
-import { RunStore } from '../../server/src/pipeline/store';
+import { sealApproval } from '../../server/src/store/ownership';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import { summarize } from '../../server/src/pipeline/summary';
 import { runCli } from '../helpers/cli';
 import { requirePytest } from '../helpers/python';
@@ -78,7 +78,7 @@ describe('characterize stage', function () {
     assert.match(text, /pins current behaviour: half\([^)]*\) returns/);
     assert.ok(!/grade is a function|grade is defined/.test(text), 'the existence check of grade is replaced');
 
-    const s = await summarize(run, new RunStore(ws));
+    const s = await summarize(run, new LowdbStore(ws));
     assert.equal(s.characterization!.status, 'done');
     assert.equal(s.characterization!.targets, 3); // grade, words, half
     assert.equal(s.characterization!.replaced, 3);
@@ -114,7 +114,7 @@ describe('characterize stage', function () {
     assert.deepEqual(await loads(ws), { index: 0, more: 0 });
     assert.equal(run.characterization!.status, 'skipped');
     assert.match(run.characterization!.reason!, /--no-characterize/);
-    const s = await summarize(run, new RunStore(ws));
+    const s = await summarize(run, new LowdbStore(ws));
     assert.equal(s.existenceOnlyShare, 1);
   });
 
@@ -169,7 +169,7 @@ describe('characterize stage', function () {
     );
 
     // `amtp approve` records the decision; the resumed run finds it. Any other question would be a "no".
-    const store = new RunStore(ws);
+    const store = new LowdbStore(ws);
     const rec = (await store.getRun(waiting.id))!;
     rec.approvals[0] = sealApproval(waiting.id, ws, { ...rec.approvals[0], decision: 'approved', decidedBy: 'test' });
     await store.saveRun(rec);
@@ -193,7 +193,7 @@ describe('characterize stage', function () {
     assert.notEqual(killed.code, 0);
     const [file] = await fsp.readdir(path.join(ws, '.amtp', 'runs'));
     const runId = file.replace(/\.json$/, '');
-    const before = (await new RunStore(ws).getRun(runId))!;
+    const before = (await new LowdbStore(ws).getRun(runId))!;
     assert.equal(before.characterization!.modules.length, 1);
     const first = before.characterization!.modules[0];
     const afterCrash = await loads(ws);
@@ -202,7 +202,7 @@ describe('characterize stage', function () {
 
     const resumed = await runCli(['resume', runId, ws, '--yes', '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
-    const run = (await new RunStore(ws).getRun(runId))!;
+    const run = (await new LowdbStore(ws).getRun(runId))!;
     assert.equal(run.characterization!.status, 'done');
     assert.deepEqual(run.characterization!.modules[0], first);
     assert.equal(run.characterization!.modules.length, 2);

@@ -5,7 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { RunRecord } from '../../server/src/core/run';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import type { RunSummary } from '../../server/src/pipeline/summary';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
@@ -60,7 +60,7 @@ describe('amtp CLI with model endpoints', function () {
     );
     assert.ok(s.health.agents.every((a) => a.wallMs >= 0) && s.health.wallMs > 0);
     // The run record holds the same sums.
-    const run = (await new RunStore(ws).getRun(s.runId)) as RunRecord;
+    const run = (await new LowdbStore(ws).getRun(s.runId)) as RunRecord;
     assert.deepEqual(run.usage, s.usage);
     assert.deepEqual(
       run.activities.map((a) => a.usage!.completionTokens),

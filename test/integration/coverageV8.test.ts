@@ -78,6 +78,27 @@ describe('coverage/v8: V8 coverage without c8', function () {
     assert.deepEqual(beyondImport(tested.units, loaded.units, tested.unitKeys), { percent: 28.6, byTests: 2, leftByLoading: 7 });
   });
 
+  it('a file no process loaded adds no function unit that a run loading it could never cover', async () => {
+    // A test file that loads nothing under test: lib.js and untouched.js count as never loaded.
+    writeFileSync(join(dir, 'test', 'other.test.js'), "require('node:test')('loads nothing', () => {});\n");
+    const cov = join(dir, '.v8-unloaded');
+    const r = spawnSync(process.execPath, ['--test', 'test/other.test.js'], {
+      cwd: dir,
+      env: { ...process.env, ...v8Env(cov) },
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const unloaded = unitsOf(await v8ToMap(cov, dir, ['lib.js', 'untouched.js']), dir);
+    const loaded = unitsOf(await measure('loaded', []), dir);
+    const fns = (m: ReturnType<typeof unitsOf>) => [...m.unitKeys].filter((k) => k.includes(':f@')).sort();
+    assert.deepEqual(fns(unloaded), []);
+    // clamp (line 3) and neverCalled (line 9) at their own positions; the module itself is no function unit.
+    assert.deepEqual(fns(loaded), ['lib.js:f@3:0', 'lib.js:f@9:0']);
+    // The statements still count, all uncovered (as c8 --all).
+    assert.equal([...unloaded.unitKeys].filter((k) => k.startsWith('lib.js:s@')).length, 7);
+    assert.equal(unloaded.units.size, 0);
+  });
+
   it('writes lcov and cobertura that parse back to the same counts', async () => {
     const map = await measure('report', []);
     const lcov = join(dir, 'out', 'lcov.info');
@@ -108,12 +129,11 @@ describe('coverage/v8: V8 coverage without c8', function () {
 // A published dist/ file is often minified to one line: one v8-to-istanbul statement that loading
 // covers. Read from the syntax tree (server/src/coverage/statements.ts) it has istanbul's 7
 // statements: pad's 4 (columns 37, 47, 64, 72), shout's return (99), and the module body's 2 (148, 152).
-// jest's v8 report only knows lines; its line statements are then cut at the functions
-// (server/src/coverage/lineSegments.ts), so pad's statements stay uncovered there too.
+// jest's istanbul (--coverageProvider=babel) counts the same 7 statements itself, at the same places.
 const MINIFIED =
   "'use strict';function pad(s,n){var o=String(s);while(o.length<n)o=' '+o;return o}function shout(s){return String(s).toUpperCase()+'!'}const VERSION='1';module.exports={pad:pad,shout:shout,VERSION:VERSION};\n";
 
-describe('coverage of minified code: statements cut at function boundaries, for node (v8) and jest (v8)', function () {
+describe('coverage of minified code: statements as istanbul counts them, for node (v8) and jest (istanbul)', function () {
   this.timeout(120_000);
   let dir: string;
   const root = join(__dirname, '..', '..');

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace, makeBigAddWorkspace } from '../helpers/scriptedModel';
@@ -42,7 +42,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
     const res = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
     assert.equal(res.code, 0, res.stderr);
     const summary = JSON.parse(res.stdout);
-    const store = new RunStore(ws);
+    const store = new LowdbStore(ws);
     const out: Record<string, unknown> = {};
     for (const a of summary.activities) out[a.agent] = (await store.getArtifact(summary.runId, a.artifactId)).content;
     await fsp.rm(ws, { recursive: true, force: true });
@@ -61,7 +61,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
         fake.requests.length = 0;
         const crashed = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_CRASH_AT: boundary });
         assert.equal(crashed.signal, 'SIGKILL', `the child should have died at ${boundary}: ${crashed.stderr}`);
-        const store = new RunStore(ws);
+        const store = new LowdbStore(ws);
         const [run] = await store.listRuns();
         assert.ok(run, 'the run record survived the kill');
         const callsBefore = Object.fromEntries(AGENTS.map((a) => [a, fake.callsFor(a).length]));
@@ -113,7 +113,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
         try {
           const clean = await runCli(['generate', ref, '--provider', 'openai', '--yes', '--json', ...BUDGET], env());
           assert.equal(clean.code, 0, clean.stderr);
-          const refRun = (await new RunStore(ref).getRun(JSON.parse(clean.stdout).runId))!;
+          const refRun = (await new LowdbStore(ref).getRun(JSON.parse(clean.stdout).runId))!;
           const batchesOf = (a: string) => refRun.activities.find((x) => x.agent === a)!.batches!.length;
           assert.ok(batchesOf(agent) >= 2, `${agent} works in ${batchesOf(agent)} batches`);
 
@@ -125,7 +125,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
           assert.equal(crashed.signal, 'SIGKILL', crashed.stderr);
           const sentBefore = fake.callsFor(agent).length;
           assert.equal(sentBefore, 2, 'batch 1 finished; batch 2 was answered when the process died');
-          const [run] = await new RunStore(ws).listRuns();
+          const [run] = await new LowdbStore(ws).listRuns();
           const resumed = await runCli(['resume', run.id, ws, '--yes', '--json'], env());
           assert.equal(resumed.code, 0, resumed.stderr);
           assert.equal(
@@ -133,11 +133,11 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
             batchesOf(agent) - 2,
             `after resume only the ${batchesOf(agent) - 2} unfinished ${agent} batch(es) are sent`,
           );
-          const done = (await new RunStore(ws).getRun(run.id))!;
+          const done = (await new LowdbStore(ws).getRun(run.id))!;
           for (const a of done.activities) {
             assert.deepEqual(
-              (await new RunStore(ws).getArtifact(run.id, a.artifactId!)).content,
-              (await new RunStore(ref).getArtifact(refRun.id, refRun.activities.find((x) => x.agent === a.agent)!.artifactId!)).content,
+              (await new LowdbStore(ws).getArtifact(run.id, a.artifactId!)).content,
+              (await new LowdbStore(ref).getArtifact(refRun.id, refRun.activities.find((x) => x.agent === a.agent)!.artifactId!)).content,
               `${a.agent} result equals the uninterrupted run's`,
             );
           }

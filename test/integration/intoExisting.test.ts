@@ -58,13 +58,10 @@ describe("--into-existing: AMTP's cases go into the person's own test file", fun
     await assert.rejects(fsp.access(path.join(ws, 'test/sample-lib.amtp.test.js')), 'no AMTP file besides');
 
     const merged = await fsp.readFile(path.join(ws, THEIRS), 'utf8');
-    // Their header, then the imports AMTP's tests need (names they did not bind yet), then their tests unchanged.
+    // Their header, then the imports AMTP's tests need (names they did not bind yet, one statement per module), then their tests unchanged.
     const added =
       "const { describe, it } = require('node:test');\n" +
-      "const { parseDuration } = require('../src/index.js');\n" +
-      "const { formatBytes } = require('../src/index.js');\n" +
-      "const { clamp } = require('../src/index.js');\n" +
-      "const { slugify } = require('../src/index.js');\n";
+      "const { parseDuration, formatBytes, clamp, slugify } = require('../src/index.js');\n";
     assert.ok(
       merged.startsWith(THEIR_HEAD + added + '\n' + THEIR_TESTS.join('\n') + '\n' + "describe('src/index.js (AMTP)', () => {\n"),
       merged,
@@ -127,8 +124,9 @@ describe("--into-existing: AMTP's cases go into the person's own test file", fun
   });
 
   it('when the tests cannot be added without changing what is there, nothing is written and the audit says why', async () => {
-    // Their file binds `it` but not `describe`: AMTP's `const { describe, it } = require('node:test')` would bind `it` twice.
-    const theirs = "const { it } = require('node:test');\nconst assert = require('node:assert');\n\nit('mine', () => assert.ok(true));\n";
+    // Their file binds `it` to node:test's `test`: AMTP's `const { describe, it } = require('node:test')` would bind `it` twice, differently.
+    const theirs =
+      "const { test: it } = require('node:test');\nconst assert = require('node:assert');\n\nit('mine', () => assert.ok(true));\n";
     await fsp.writeFile(path.join(ws, THEIRS), theirs);
     const { code, s, stderr } = await generate(ws, ['--yes', '--into-existing']);
     assert.deepEqual(s.files, [{ path: THEIRS, action: 'failed' }], stderr);

@@ -5,7 +5,7 @@ import { resolveParams } from '../../server/src/pipeline/config';
 import { canonicalJson } from '../../server/src/core/canonical';
 import { startRun } from '../../server/src/pipeline/orchestrator';
 import type { PipelineEvent } from '../../server/src/pipeline/deps';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
 import {
@@ -48,7 +48,7 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
       fake.requests.map((r) => r.agent),
       ['crawler', 'generator', 'engineer'],
     );
-    const store = new RunStore(ws);
+    const store = new LowdbStore(ws);
     for (const req of fake.requests) {
       assert.equal(req.body.messages.length, 2, 'a session is the system prompt plus the envelope, nothing else');
       assert.deepEqual(
@@ -135,7 +135,7 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     const [first, second] = fake.callsFor('generator');
     assert.equal(second.body.messages.length, 2);
     assert.deepEqual(second.body.messages, first.body.messages, 'the retry is a fresh session: same two messages, no history');
-    const meta = (await new RunStore(ws).getArtifact(run.id, gen.batches![0].artifactId!)).meta;
+    const meta = (await new LowdbStore(ws).getArtifact(run.id, gen.batches![0].artifactId!)).meta;
     assert.equal('attempt' in meta && meta.attempt, 2);
   });
 
@@ -215,7 +215,7 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     assert.match(run.reason!, /violates case-plan/);
     assert.equal((await artifactFiles(ws)).length, 3, 'only the static map and the crawler batch and result');
     // The persisted run shows the same thing to a person.
-    const onDisk = await new RunStore(ws).getRun(run.id);
+    const onDisk = await new LowdbStore(ws).getRun(run.id);
     assert.deepEqual(onDisk!.activities[1].errors[0].details, details);
   });
 

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { validate } from '../../server/src/contracts/validate';
 import { canonicalJson } from '../../server/src/core/canonical';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import { parseRecording } from '../../server/src/record/recording';
 import { replayRecording } from '../../server/src/record/replay';
 import { runCli } from '../helpers/cli';
@@ -77,7 +77,7 @@ describe('record / replay / verify-determinism', function () {
     const out = await replayRecording(recording, path.join(dir, 'replay-1'));
     assert.equal(out.error, undefined);
     assert.equal((out.final as { status: string }).status, 'completed');
-    const store = new RunStore(ws);
+    const store = new LowdbStore(ws);
     assert.deepEqual(
       out.artifacts.map((a) => a.id),
       summary.activities.map((a) => a.artifactId),

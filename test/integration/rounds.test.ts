@@ -34,8 +34,13 @@ interface RoundPayload {
   }[];
 }
 
+/** Like SIGN, but the model declines to write for it (a ternary it finds unreachable). */
+const SIGN_DECLINED = SIGN.replace('  if (n < 0) return -1;\n  return 0;', '  return n < 0 ? -1 : 0;');
+
 /** The round replies: round 1 covers n < 0, repeats n > 0 (adds nothing) and asserts a wrong value; round 2 covers n === 0. */
 function roundReply(p: RoundPayload): ScriptedReply {
+  if (p.targets[0].source.includes('n < 0 ?'))
+    return fence({ schema_version: '1', tests: [], not_written: [{ target: 'index.js sign', reason: 'cannot tell the arms apart' }] });
   const [a, b, c] = p.targets[0].case_ids;
   const t = (id: string, title: string, body: string) => `it('${id}: ${title}', () => {\n  ${body}\n});`;
   const tests =
@@ -94,18 +99,23 @@ describe('coverage rounds: uncovered code goes back to the engineer, and only te
     await fsp.rm(dir, { recursive: true, force: true });
   });
 
-  it('two rounds add the tests that reach n < 0 and n === 0; a repeat and a wrong test are not kept', async () => {
-    const ws = path.join(dir, 'sign');
+  async function generate(name: string, source: string, extra: string[] = []) {
+    const ws = path.join(dir, name);
     await fsp.mkdir(ws);
     await fsp.writeFile(
       path.join(ws, 'package.json'),
-      JSON.stringify({ name: 'sign', version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }),
+      JSON.stringify({ name, version: '1.0.0', main: 'index.js', scripts: { test: 'node --test' } }),
     );
-    await fsp.writeFile(path.join(ws, 'index.js'), SIGN);
-    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--no-characterize'], {
+    await fsp.writeFile(path.join(ws, 'index.js'), source);
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--no-characterize', ...extra], {
       OPENAI_API_KEY: 'sk-test-rounds',
       OPENAI_BASE_URL: fake.baseURL,
     });
+    return { ws, r };
+  }
+
+  it('two rounds add the tests that reach n < 0 and n === 0; a repeat and a wrong test are not kept', async () => {
+    const { ws, r } = await generate('sign', SIGN);
     assert.equal(r.code, 0, r.stderr + r.stdout);
     const s = JSON.parse(r.stdout) as {
       verification: {
@@ -136,5 +146,18 @@ describe('coverage rounds: uncovered code goes back to the engineer, and only te
     assert.equal(s.usage.byAgent.rounds.requests, 2, 'round sessions count in usage');
     const file = await fsp.readFile(path.join(ws, 'test/sign.amtp.test.js'), 'utf8');
     assert.ok(file.includes('sign(-3)') && file.includes('sign(0), 0') && !file.includes('sign(7)') && !file.includes('sign(0), 5'), file);
+  });
+
+  it('a function asked once is not asked again while what it leaves uncovered is the same', async () => {
+    const before = rounds.length;
+    const { r } = await generate('sign-declined', SIGN_DECLINED, ['--rounds', '3']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const s = JSON.parse(r.stdout) as { verification: { rounds: { round: number; written: number }[]; roundsStopped?: string } };
+    assert.equal(rounds.length - before, 1, 'one round request, not one per round');
+    assert.deepEqual(
+      s.verification.rounds.map((x) => [x.round, x.written]),
+      [[1, 0]],
+    );
+    assert.match(s.verification.roundsStopped ?? '', /round 2: every function left was already asked with the same uncovered code/);
   });
 });

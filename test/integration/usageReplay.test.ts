@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseRecording } from '../../server/src/record/recording';
 import { replayRecording } from '../../server/src/record/replay';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import type { RunSummary } from '../../server/src/pipeline/summary';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
@@ -45,7 +45,7 @@ describe('usage in recordings', function () {
 
       const out = await replayRecording(recording, path.join(dir, 'replay'));
       assert.equal(out.error, undefined);
-      const replayed = (await new RunStore(path.join(dir, 'replay', path.basename(ws))).getRun(original.runId))!;
+      const replayed = (await new LowdbStore(path.join(dir, 'replay', path.basename(ws))).getRun(original.runId))!;
       assert.deepEqual(replayed.usage!.byAgent, original.usage.byAgent);
       assert.deepEqual(replayed.usage!.total, original.usage.total);
       assert.deepEqual(
@@ -66,7 +66,7 @@ describe('usage in recordings', function () {
     assert.ok(rec.events.every((e) => e.usage === undefined));
     const out = await replayRecording(fixture, path.join(dir, 'v1'), { pinned: true });
     assert.equal(out.error, undefined);
-    const run = (await new RunStore(path.join(dir, 'v1', rec.header.run.workspace_name)).getRun(rec.header.run.run_id))!;
+    const run = (await new LowdbStore(path.join(dir, 'v1', rec.header.run.workspace_name)).getRun(rec.header.run.run_id))!;
     const replies = rec.events.filter((e) => e.type === 'response_sent').length;
     assert.deepEqual(run.usage!.total, { promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: replies, unreported: replies });
   });

@@ -25,6 +25,11 @@ describe('childEnv: the environment of every child process', () => {
     AWS_SECRET_ACCESS_KEY: 'aws-secret',
     NPM_CONFIG__AUTH: 'npm-secret',
     SSH_AUTH_SOCK: '/run/agent.sock',
+    // service URLs may carry a password (docs/scale.md): never passed on
+    AMTP_STORE: 'postgres://amtp:pg-secret@db.example:5432/amtp',
+    AMTP_CACHE: 'redis://:redis-secret@cache.example:6379',
+    AMTP_QUEUE: 'valkey://:queue-secret@queue.example:6379',
+    DATABASE_URL: 'postgres://u:db-secret@h/d',
     NODE_OPTIONS: '--require /home/person/hook.js',
     GIT_AUTHOR_NAME: 'Person',
     SOMETHING_ELSE: 'x',

@@ -28,6 +28,10 @@ const OTHER_TOOLS = new Set([
   '--no-textconv',
   '--ignore-submodules',
   '--no-gpg-sign',
+  // c8's (docs/relay-run-d3-array.md), and tap's coverage switches (docs/verifier.md: tap 15–17 and 18+)
+  '--all',
+  '--no-coverage',
+  '--disable-coverage',
 ]);
 
 interface Invocation {

@@ -107,9 +107,12 @@ describe('client RunsModel (Test Cases tree)', () => {
   it('describes runs and cases for the tree', () => {
     assert.equal(
       describeRun(run('r_1', [kase('tc_000000000001'), kase('tc_000000000002', { status: 'not_written' })])),
-      'completed · 2 cases (1 written, 1 not written)',
+      'completed · 1 test kept in 1 file · 1 not written (2 planned)',
     );
-    assert.equal(describeRun(run('r_1', [], { status: 'running', stage: 'engineer' })), 'engineer · running · 0 cases');
+    assert.equal(
+      describeRun(run('r_1', [kase('tc_000000000001')], { status: 'running', stage: 'engineer' })),
+      'engineer · running · 1 planned',
+    );
     assert.equal(
       describeCase(kase('tc_000000000001', { status: 'not_written', reason: 'no documented result' })),
       'P1 · not written — no documented result',

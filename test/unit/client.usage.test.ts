@@ -52,9 +52,9 @@ describe('client: usage and health in the run view', () => {
   };
 
   it('the description adds tokens and cost; a run that spent none (offline) shows none', () => {
-    assert.equal(describeRun(view({ usage: u })), 'completed · 0 cases · 3702+1701 tokens · $0.0016');
-    assert.equal(describeRun(view({ usage: { total: usage(0, 0, 3), byAgent: {} } })), 'completed · 0 cases');
-    assert.equal(describeRun(view()), 'completed · 0 cases');
+    assert.equal(describeRun(view({ usage: u })), 'completed · no cases planned · 3702+1701 tokens · $0.0016');
+    assert.equal(describeRun(view({ usage: { total: usage(0, 0, 3), byAgent: {} } })), 'completed · no cases planned');
+    assert.equal(describeRun(view()), 'completed · no cases planned');
   });
 
   it('the tooltip lines: tokens, run health, then one line per agent', () => {

@@ -14,8 +14,8 @@ import { acceptReply } from '../../server/src/llm/accept';
 import { defaultDeadlineSeconds, REPLY_BYTE_CAP, streamLimitBytes } from '../../server/src/llm/replyLimits';
 import { readStream, RequestWatch } from '../../server/src/llm/stream';
 import { walkTree } from '../../server/src/mcp/walk';
-import { isSealedApproval, sealApproval } from '../../server/src/pipeline/ownership';
-import { ignoredRunsNote, runRecordProblem } from '../../server/src/pipeline/runRecords';
+import { isSealedApproval, sealApproval } from '../../server/src/store/ownership';
+import { ignoredRunsNote, runRecordProblem } from '../../server/src/store/runRecords';
 import { isSecretEnvFile, REDACTED, redactKnown, redactText } from '../../server/src/util/redact';
 import { NotRegularFileError, openRegularFileSync } from '../../server/src/util/regularFile';
 

@@ -2,6 +2,9 @@
 // of the runner's language the crawler found, without typings, minified copies and tests; a scoped
 // run's own files only; and the files no kept test reaches.
 import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { KeyFile } from '../../server/src/contracts/types';
 import { measuredFiles, productFilesOf, untestedFiles } from '../../server/src/verifier/productFiles';
 
@@ -24,6 +27,32 @@ describe('product files: the denominator of coverage', () => {
   it('JavaScript/TypeScript runners count the JS/TS product files; pytest the Python ones', () => {
     assert.deepEqual(productFilesOf(map, 'mocha'), ['index.js', 'lib/a.mjs', 'src/b.ts']);
     assert.deepEqual(productFilesOf(map, 'pytest'), ['pkg/mod.py']);
+  });
+
+  it("with the workspace, the other source files in the key files' folders count too; a built copy elsewhere does not", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amtp-product-'));
+    try {
+      for (const f of [
+        'src/index.ts',
+        'src/a.ts',
+        'src/deep/b.ts',
+        'src/a.test.ts',
+        'src/c.d.ts',
+        'dist/index.js',
+        'main.js',
+        'lib/x.js',
+        'test/t.js',
+      ]) {
+        mkdirSync(dirname(join(dir, f)), { recursive: true });
+        writeFileSync(join(dir, f), 'export const x = 1;\n');
+      }
+      // src/index.ts only re-exports (no key file); dist/ is a built copy; lib/ holds no key file.
+      const keys = { key_files: ['src/a.ts', 'main.js'].map(kf) };
+      assert.deepEqual(productFilesOf(keys, 'vitest', undefined, dir), ['main.js', 'src/a.ts', 'src/deep/b.ts', 'src/index.ts']);
+      assert.deepEqual(productFilesOf(keys, 'vitest'), ['main.js', 'src/a.ts']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a scoped run counts the files in its scope only', () => {

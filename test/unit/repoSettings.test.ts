@@ -31,6 +31,17 @@ describe("a repository's .vscode/settings.json", () => {
     assert.ok(r.ignored.some((l) => /"shell\.exec".*no known tool/.test(l)));
   });
 
+  it('never chooses the store, the cache or the queue (docs/scale.md)', async () => {
+    const r = await readRepoSettings(
+      await repo('{"amtp.store": "postgres://x@evil:5432/db", "amtp.cache": "redis://evil:6379", "amtp": {"queue": "redis://evil:6379"}}'),
+    );
+    assert.deepEqual(r.raise, {});
+    assert.deepEqual(
+      r.ignored.map((l) => /sets amtp\.(\w+); AMTP ignores it/.exec(l)?.[1]),
+      ['store', 'cache', 'queue'],
+    );
+  });
+
   it('reads the nested "amtp": {…} form too', async () => {
     const r = await readRepoSettings(await repo('{"amtp": {"baseURL": "http://x", "riskOverrides": {"fs.create_test": "high"}}}'));
     assert.deepEqual(r.raise, { 'fs.create_test': 'high' });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTests } from '../../server/src/frameworks/runner';
 import { fromStdout } from '../../server/src/frameworks/run/mocha';
+import { nodeTapRunner } from '../../server/src/frameworks/run/nodeTap';
 import { findRunnerDir, installedEntry, runnerEntry } from '../../server/src/frameworks/run/runnerBin';
 import { planRun } from '../../server/src/verifier/runPlan';
 
@@ -87,16 +88,25 @@ describe('runner entry from package.json bin', () => {
     assert.match(plan.cannot, /^mocha is not installed \(no node_modules\/mocha with a runnable `bin`/);
   });
 
-  it('a runner older than the flags AMTP passes is a clear reason, not a run that fails (tap before 18)', () => {
+  it('tap 15–17, which projects still pin, run with the coverage switch they know; older tap is a reason that says what to change', () => {
     const ws = tmp();
     const tap = join(ws, 'node_modules', 'tap');
     mkdirSync(join(tap, 'bin'), { recursive: true });
-    writeFileSync(join(tap, 'package.json'), JSON.stringify({ name: 'tap', version: '16.3.4', bin: { tap: 'bin/run.js' } }));
+    const version = (v: string) =>
+      writeFileSync(join(tap, 'package.json'), JSON.stringify({ name: 'tap', version: v, bin: { tap: 'bin/run.js' } }));
+    const args = () => nodeTapRunner.invocation(['test/a.test.js'], '', { binDir: ws, grep: 'tc_000000000001' }).args;
     writeFileSync(join(tap, 'bin', 'run.js'), '');
+    version('16.3.10');
     assert.equal(findRunnerDir(ws, 'node-tap'), ws);
-    assert.deepEqual(planRun('node-tap', ws, 'tap', []), { cannot: 'tap 16.x is installed; AMTP drives tap 18 or later' });
-    writeFileSync(join(tap, 'package.json'), JSON.stringify({ name: 'tap', version: '18.0.0', bin: { tap: 'bin/run.js' } }));
     assert.equal((planRun('node-tap', ws, 'tap', []) as { binDir: string }).binDir, ws);
+    assert.deepEqual(args(), [join(tap, 'bin', 'run.js'), '--reporter=tap', '--no-coverage', '--grep=tc_000000000001', 'test/a.test.js']);
+    version('18.0.0');
+    assert.equal(args()[2], '--disable-coverage');
+    version('14.11.0');
+    assert.deepEqual(planRun('node-tap', ws, 'tap', []), {
+      cannot:
+        'tap 14.x is installed; AMTP drives tap 15 or later: upgrade it (npm install --save-dev tap@15) or pick another framework (--framework node-test)',
+    });
   });
 
   it('runs mocha 5 with flags it knows, away from test/mocha.opts, and reads its report from stdout', async () => {

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { StoreCorruptError } from '../../server/src/core/errors';
-import { RunStore } from '../../server/src/pipeline/store';
+import { LowdbStore } from '../../server/src/store/lowdb';
 import type { ArtifactMeta, RunRecord } from '../../server/src/core/run';
 import { resolveParams } from '../../server/src/pipeline/config';
 
@@ -29,10 +29,10 @@ function newRun(id: string): RunRecord {
 
 describe('RunStore', () => {
   let ws: string;
-  let store: RunStore;
+  let store: LowdbStore;
   beforeEach(async () => {
     ws = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-store-'));
-    store = new RunStore(ws);
+    store = new LowdbStore(ws);
     await store.init();
   });
   afterEach(() => fsp.rm(ws, { recursive: true, force: true }));

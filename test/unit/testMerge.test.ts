@@ -9,7 +9,7 @@ const jsTest = (id: string, body: string) => `  it('${id}: t', () => {\n    ${bo
 const mine = "\n  it('mine', () => {\n    const s = `x\n  y`;\n    assert.ok(s);\n  });\n";
 
 describe('merging a rendered test file into the one on disk', () => {
-  it('ESM: replaces a case by id, puts a new one after the last AMTP test (a template literal untouched), adds its import once', () => {
+  it('ESM: replaces a case by id, puts a new one after the last AMTP test (a template literal untouched), adds its name to the import of its module', () => {
     const disk = esm("import { a } from '../lib.mjs';", jsTest(A, 'assert.equal(a(1), 1);') + mine);
     const fresh = esm(
       "import { a } from '../lib.mjs';\nimport { b } from '../lib.mjs';",
@@ -18,16 +18,20 @@ describe('merging a rendered test file into the one on disk', () => {
     const out = mergeTestFile('test/lib.amtp.test.mjs', disk, fresh);
     assert.equal(
       out,
-      esm(
-        "import { a } from '../lib.mjs';\nimport { b } from '../lib.mjs';",
-        jsTest(A, 'assert.equal(a(1), 2);') + '\n' + jsTest(B, 'assert.equal(b(), 3);') + mine,
-      ),
+      // one import statement per module: b joins the file's import of ../lib.mjs
+      esm("import { a, b } from '../lib.mjs';", jsTest(A, 'assert.equal(a(1), 2);') + '\n' + jsTest(B, 'assert.equal(b(), 3);') + mine),
     );
   });
 
   it('refuses (undefined) when an import would bind a name the file already binds differently, the file does not parse, or the new file holds no test', () => {
-    const disk = esm("import { a } from '../lib.mjs';", jsTest(A, 'a();'));
+    const disk = esm("import { a } from '../other.mjs';", jsTest(A, 'a();'));
     assert.equal(mergeTestFile('t.test.mjs', disk, esm("import { a, b } from '../lib.mjs';", jsTest(B, 'b();'))), undefined);
+    // the same name from the same module is no conflict: the missing one joins that import
+    const same = esm("import { a } from '../lib.mjs';", jsTest(A, 'a();'));
+    assert.match(
+      mergeTestFile('t.test.mjs', same, esm("import { a, b } from '../lib.mjs';", jsTest(B, 'b();'))) ?? '',
+      /^import \{ a, b \} from '\.\.\/lib\.mjs';$/m,
+    );
     assert.equal(mergeTestFile('t.test.mjs', `${disk}\nconst x = ;\n`, esm('', jsTest(B, 'b();'))), undefined);
     assert.equal(mergeTestFile('t.test.mjs', disk, "import { b } from '../lib.mjs';\n"), undefined);
   });

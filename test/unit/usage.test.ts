@@ -210,7 +210,7 @@ describe('usage that adds up: repairs, rounds, the dated default price table, sm
       params: {
         ...run([]).params,
         models: { crawler: 'gpt-4o-mini', generator: 'gpt-4o-mini', engineer: 'gpt-4o-mini' },
-        ...runPrices('openai', undefined),
+        ...runPrices('openai', undefined, true),
       },
       verification: {
         status: 'done',
@@ -237,11 +237,14 @@ describe('usage that adds up: repairs, rounds, the dated default price table, sm
   });
 
   it('the default table applies to hosted endpoints only; a given table replaces it', () => {
-    assert.deepEqual(runPrices('offline', undefined), {});
-    assert.deepEqual(runPrices('vscode-lm', undefined), {});
-    assert.equal(runPrices('azure', undefined).pricesAsOf, PRICES_AS_OF);
+    assert.deepEqual(runPrices('offline', undefined, false), {});
+    assert.deepEqual(runPrices('vscode-lm', undefined, false), {});
+    assert.equal(runPrices('azure', undefined, true).pricesAsOf, PRICES_AS_OF);
+    // A keyless OpenAI-compatible endpoint is a server of the person's own: no hosted list prices.
+    assert.deepEqual(runPrices('openai', undefined, false), {});
+    assert.equal(runPrices('openai', undefined, true).pricesAsOf, PRICES_AS_OF);
     const mine = { m: { input: 1, output: 2 } };
-    assert.deepEqual(runPrices('openai', mine), { prices: mine });
+    assert.deepEqual(runPrices('openai', mine, false), { prices: mine });
     for (const [model, row] of Object.entries(DEFAULT_PRICES))
       assert.deepEqual(parsePriceTable({ [model]: row }, 'default'), { [model]: row });
   });

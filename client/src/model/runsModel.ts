@@ -2,6 +2,7 @@
 // grouping, ordering and status rules are unit-tested without an extension host.
 import type * as P from '../../../server/src/protocol';
 import { formatAgentHealth, formatRunHealth, formatRunUsage, formatUsd } from '../../../server/src/core/usageFormat';
+import { describeTally, isKept, runTally } from './runTally';
 
 export type CaseOutcome = 'passing' | 'failing';
 
@@ -12,6 +13,28 @@ export type TreeNode =
 
 type Listener = () => void;
 
+/** Which cases the Test Cases tree shows (the view's filter). */
+export type CaseFilter = 'all' | 'kept' | 'quarantined' | 'dropped';
+
+const FILTERS: Record<CaseFilter, (c: P.CaseView) => boolean> = {
+  all: () => true,
+  kept: isKept,
+  quarantined: (c) => c.status === 'quarantined',
+  dropped: (c) => c.status === 'dropped' || c.status === 'not_written',
+};
+
+/** Kept tests first, then quarantined, then what is not in a file (planned, not written, dropped). */
+const STATUS_ORDER: Record<P.CaseStatus, number> = {
+  failing: 0,
+  flaky: 0,
+  passing: 0,
+  written: 0,
+  quarantined: 1,
+  planned: 2,
+  not_written: 3,
+  dropped: 3,
+};
+
 const PRIORITY_ORDER: Record<P.CaseView['priority'], number> = { P0: 0, P1: 1, P2: 2, P3: 3 };
 
 export class RunsModel {
@@ -19,6 +42,16 @@ export class RunsModel {
   /** test results the client observed; they outlive server updates that still say 'written' */
   private readonly outcomes = new Map<string, Map<string, CaseOutcome>>();
   private readonly listeners = new Set<Listener>();
+  private caseFilter: CaseFilter = 'all';
+
+  get filter(): CaseFilter {
+    return this.caseFilter;
+  }
+
+  setFilter(filter: CaseFilter): void {
+    this.caseFilter = filter;
+    this.fire();
+  }
 
   onDidChange(listener: Listener): { dispose(): void } {
     this.listeners.add(listener);
@@ -95,11 +128,16 @@ export class RunsModel {
     if (node.kind === 'case') return [];
     if (node.kind === 'file') return node.cases.map((c) => ({ kind: 'case', runId: node.runId, case: c }));
     const run = this.get(node.runId) ?? node.run;
-    return groupByTarget(run.cases).map(([file, cases]) => ({ kind: 'file', runId: run.runId, file, cases }));
+    return groupByTarget(run.cases.filter(FILTERS[this.caseFilter])).map(([file, cases]) => ({
+      kind: 'file',
+      runId: run.runId,
+      file,
+      cases,
+    }));
   }
 }
 
-/** Cases grouped by target file (sorted by path), each group by priority then title. */
+/** Cases grouped by target file (sorted by path), each group kept tests first, then by priority and title. */
 export function groupByTarget(cases: P.CaseView[]): [string, P.CaseView[]][] {
   const groups = new Map<string, P.CaseView[]>();
   for (const c of cases) {
@@ -112,32 +150,20 @@ export function groupByTarget(cases: P.CaseView[]): [string, P.CaseView[]][] {
 }
 
 function compareCases(a: P.CaseView, b: P.CaseView): number {
-  return PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.title.localeCompare(b.title) || a.id.localeCompare(b.id);
+  return (
+    STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+    PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] ||
+    a.title.localeCompare(b.title) ||
+    a.id.localeCompare(b.id)
+  );
 }
 
-export function statusCounts(cases: P.CaseView[]): Record<P.CaseStatus, number> {
-  const counts: Record<P.CaseStatus, number> = {
-    planned: 0,
-    written: 0,
-    passing: 0,
-    failing: 0,
-    not_written: 0,
-    flaky: 0,
-    quarantined: 0,
-    dropped: 0,
-  };
-  for (const c of cases) counts[c.status]++;
-  return counts;
-}
-
-/** One line for a run: "completed · 14 cases (12 written, 2 not written)". */
+/** One line for a run: "completed · 12 tests kept in 3 files · 2 not written (14 planned)". */
 export function describeRun(run: P.RunView): string {
-  const n = statusCounts(run.cases);
-  const parts = (['written', 'passing', 'failing', 'planned', 'not_written'] as const)
-    .filter((k) => n[k] > 0)
-    .map((k) => `${n[k]} ${k.replace('_', ' ')}`);
-  const stage = run.status === 'running' ? `${run.stage} · ` : '';
-  return `${stage}${run.status} · ${run.cases.length} case${run.cases.length === 1 ? '' : 's'}${parts.length ? ` (${parts.join(', ')})` : ''}${describeTokens(run)}`;
+  const t = runTally(run);
+  // While it runs nothing is kept yet: what it has planned so far.
+  if (run.status === 'running') return `${run.stage} · running · ${t.planned} planned${describeTokens(run)}`;
+  return `${run.status} · ${describeTally(t)}${describeTokens(run)}`;
 }
 
 /** " · 3702+1701 tokens · $0.0016" when a model was asked anything (the offline provider spends none). */

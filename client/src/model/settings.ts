@@ -41,6 +41,10 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   const s: P.ServerSettings = { provider: isProviderName(provider) ? provider : 'offline' };
   const baseURL = str(get('baseURL'));
   if (baseURL) s.baseURL = baseURL;
+  for (const key of ['store', 'cache', 'queue'] as const) {
+    const url = str(get(key));
+    if (url) s[key] = url;
+  }
   readEndpoint(get, s);
   const model = str(get('model'));
   if (model) s.model = model;

@@ -52,6 +52,18 @@ export const COMMANDS = {
       'hosts often start servers there. High-risk actions ask the MCP client for confirmation\n' +
       '(elicitation); a client that cannot ask gets them refused. See docs/mcp.md.',
   },
+  worker: {
+    args: '[DIR]',
+    min: 0,
+    max: 1,
+    summary: 'answer the model calls that `generate --queue` runs send, for the commit DIR is at',
+    details:
+      'Needs --queue redis://… and --store postgres://… (or AMTP_QUEUE, AMTP_STORE), the same as the run\n' +
+      "uses. DIR (default the current folder) must be a git checkout at the run's commit: a job names its\n" +
+      'commit and the AMTP version, and a worker on another refuses it. The provider, endpoint and key are\n' +
+      "this machine's own (flags and environment, as for generate); no key travels in a job. Runs until\n" +
+      'Ctrl-C or SIGTERM; a worker killed mid-job has its job run by another. See docs/scale.md.',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -6,7 +6,7 @@ import type { RunRecord } from '../core/run';
 import { writeReport } from '../coverage/reports';
 import type { IstanbulMap } from '../coverage/units';
 import type { RunSummary } from '../pipeline/summary';
-import { err } from './pipeline';
+import { err } from './io';
 
 export interface CoverageOut {
   lcov?: string;

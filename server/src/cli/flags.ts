@@ -35,7 +35,9 @@ const headerCheck = (v: string) =>
 
 const RUN_FLAGS = ['generate', 'resume'] as const;
 /** Where a run's requests go and how they look: the person's choice, for any command that calls a model. */
-const ENDPOINT_FLAGS = ['generate', 'resume', 'mcp'] as const;
+const ENDPOINT_FLAGS = ['generate', 'resume', 'mcp', 'worker'] as const;
+/** Commands that read or write a run store. */
+const STORE_FLAGS = ['generate', 'resume', 'approve', 'runs', 'worker'] as const;
 
 export const FLAGS = {
   framework: {
@@ -56,7 +58,7 @@ export const FLAGS = {
     type: 'string',
     value: PROVIDERS.join('|'),
     help: 'offline: built-in static analysis, no network; openai: any OpenAI-compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL; no key needed for a local server); azure: Azure OpenAI (AZURE_OPENAI_API_KEY, --azure-*); vscode-lm: only inside VS Code. Default: AMTP_PROVIDER, else openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline',
-    commands: ['generate', 'mcp'],
+    commands: ['generate', 'mcp', 'worker'],
     check: oneOf(PROVIDERS),
   },
   model: { type: 'string', value: 'M', help: 'the model of every agent (default AMTP_MODEL, else gpt-4o-mini)', commands: ['generate'] },
@@ -272,6 +274,31 @@ export const FLAGS = {
     help: 'statement coverage target in percent: the summary says whether the verified run met it, and amtp exits 5 when not',
     commands: ['generate'],
   },
+  store: {
+    type: 'string',
+    value: 'URL',
+    help: 'where runs, approvals and artifacts are kept: lowdb (the .amtp/ folder, the default) or postgres://USER@HOST:PORT/DATABASE (default AMTP_STORE); see docs/scale.md',
+    commands: STORE_FLAGS,
+  },
+  cache: {
+    type: 'string',
+    value: 'URL',
+    help: 'redis:// or valkey:// server shared by every AMTP process: MCP tool results, and the 429 hold (a Retry-After seen by one process pauses all of them for that endpoint and model) (default AMTP_CACHE)',
+    commands: ['generate', 'resume', 'worker'],
+  },
+  queue: {
+    type: 'string',
+    value: 'URL',
+    help: 'redis:// or valkey:// server of the job queue: generate sends each model call to `amtp worker` processes on any machine with the workspace at the same commit; needs --store postgres://… (default AMTP_QUEUE)',
+    commands: ['generate', 'resume', 'worker'],
+  },
+  jobs: {
+    type: 'string',
+    value: 'N',
+    help: 'jobs this worker runs at once (default 1)',
+    commands: ['worker'],
+    check: positive,
+  },
   reject: { type: 'boolean', help: 'reject the pending actions instead of approving them', commands: ['approve'] },
   note: { type: 'string', value: 'TEXT', help: 'a note kept with the decision in the run record', commands: ['approve'] },
   out: { type: 'string', value: 'DIR', help: 'where the replay writes its files (default a new temporary folder)', commands: ['replay'] },
@@ -289,7 +316,7 @@ export const FLAGS = {
     type: 'boolean',
     short: 'h',
     help: "print this command's help",
-    commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp'],
+    commands: ['generate', 'crawl', 'runs', 'resume', 'approve', 'replay', 'verify-determinism', 'mcp', 'worker'],
   },
 } as const satisfies Record<string, FlagSpec>;
 

@@ -1,25 +1,28 @@
 // Dispatch: parse argv, then run the command. Each command's code lives in its own file.
+import { closeServices } from '../app/store';
 import { AmtpError, errorMessage } from '../core/errors';
-import { EXIT } from '../pipeline/summary';
+import { EXIT } from '../core/exitCodes';
 import { parseCli } from './args';
 import type { CommandName } from './commands';
 import type { FlagValues } from './flags';
 import { VERSION, commandHelp, usage } from './help';
-import { mcp } from './mcpCommand';
-import { approve, generate, resume } from './runCommands';
-import { crawl, replay, replayCheckCommand, runs } from './workspaceCommands';
 
 type Handler = (positionals: string[], values: FlagValues, signal: AbortSignal) => Promise<number>;
 
-const HANDLERS: Record<CommandName, Handler> = {
-  generate,
-  crawl,
-  runs,
-  resume,
-  approve,
-  replay,
-  'verify-determinism': replayCheckCommand,
-  mcp,
+/**
+ * Each command's file is loaded when the command runs: the bundle is one file, and a command runs
+ * the top-level code of only what it imports (`amtp crawl` none of the pipeline, verifier or LLM client).
+ */
+const HANDLERS: Record<CommandName, () => Promise<Handler>> = {
+  generate: async () => (await import('./runCommands')).generate,
+  crawl: async () => (await import('./crawlCommand')).crawl,
+  runs: async () => (await import('./workspaceCommands')).runs,
+  resume: async () => (await import('./runCommands')).resume,
+  approve: async () => (await import('./runCommands')).approve,
+  replay: async () => (await import('./workspaceCommands')).replay,
+  'verify-determinism': async () => (await import('./workspaceCommands')).replayCheckCommand,
+  mcp: async () => (await import('./mcpCommand')).mcp,
+  worker: async () => (await import('./workerCommand')).worker,
 };
 
 export async function main(argv: string[], signal: AbortSignal): Promise<number> {
@@ -33,7 +36,8 @@ export async function main(argv: string[], signal: AbortSignal): Promise<number>
     return EXIT.ok;
   }
   try {
-    return await HANDLERS[p.command](p.positionals, p.values, signal);
+    const handler = await HANDLERS[p.command]();
+    return await handler(p.positionals, p.values, signal);
   } catch (e) {
     // With --json, a run that could not start still answers in JSON on stdout (CI parses it);
     // the message goes to stderr as for any error (cli.ts).
@@ -46,5 +50,7 @@ export async function main(argv: string[], signal: AbortSignal): Promise<number>
         ) + '\n',
       );
     throw e;
+  } finally {
+    await closeServices(); // store, cache and queue connections: the process ends when the command does
   }
 }

@@ -4,12 +4,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { UsageError } from '../core/errors';
 import { runMcpStdio } from '../mcp/stdio';
-import { EXIT } from '../pipeline/summary';
+import { EXIT } from '../core/exitCodes';
 import { riskFlags } from './args';
 import type { FlagValues } from './flags';
 import { mcpRuns } from './mcpRuns';
 import { defaultProvider, endpointSettings } from './endpointOptions';
-import { workspaceArg } from './pipeline';
+import { workspaceArg } from './io';
 
 /**
  * The folder to serve when no DIR is given: the current one, unless it is / or the home folder.

@@ -14,9 +14,10 @@ import { NO_ELICITATION } from '../mcp/elicitApprover';
 import { startRun } from '../pipeline/orchestrator';
 import { resolveScope } from '../app/scope';
 import { errorMessage } from '../core/errors';
-import { ignoredRunsNote, type IgnoredRuns } from '../pipeline/runRecords';
-import { sealApproval } from '../pipeline/ownership';
-import { RunStore } from '../pipeline/store';
+import { ignoredRunsNote, type IgnoredRuns } from '../store/runRecords';
+import { sealApproval } from '../store/ownership';
+import { LowdbStore } from '../store/lowdb';
+import type { RunStore } from '../store/types';
 import { summarize } from '../pipeline/summary';
 import { runPolicy } from '../app/policy';
 import { resolveInside } from '../util/safePath';
@@ -88,7 +89,7 @@ function ignoredNote(ignored: IgnoredRuns): string[] {
 }
 
 async function runTestsOnce(s: McpRunSettings, input: RunTestsInput, ctx: ToolCallContext): Promise<ToolOutput> {
-  const store = new RunStore(s.workspace);
+  const store = new LowdbStore(s.workspace);
   const scan = await store.scanRuns();
   const out = await chooseAndRun(s, input, ctx, store, scan.runs);
   return { ...out, text: [out.text, ...ignoredNote(scan.ignored)].join('\n') };
@@ -153,7 +154,7 @@ async function chooseTests(s: McpRunSettings, input: RunTestsInput, store: RunSt
     : [...runs].reverse().find((r) => keptPaths(r).length > 0);
   if (!run)
     return refuse(
-      input.runId ? `no run ${input.runId} of yours in ${store.dir}` : 'no run has written tests yet: call tests_generate first',
+      input.runId ? `no run ${input.runId} of yours in ${store.location}` : 'no run has written tests yet: call tests_generate first',
     );
   const engineerId = run.activities.find((a) => a.agent === 'engineer')?.artifactId;
   if (!engineerId) return refuse(`run ${run.id} has no Test Engineer output yet (status ${run.status})`);

@@ -3,10 +3,11 @@
 import * as path from 'node:path';
 import type { RunRecord } from '../core/run';
 import { formatAgentHealth, formatRunHealth, formatRunUsage } from '../core/usageFormat';
-import type { RunStore } from '../pipeline/store';
-import { EXIT, exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
+import type { RunStore } from '../store/types';
+import { EXIT } from '../core/exitCodes';
+import { exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
 import { applyCoverageOut, type CoverageOut } from './coverageOut';
-import { err } from './pipeline';
+import { err } from './io';
 
 export function summaryText(s: RunSummary): string {
   const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];

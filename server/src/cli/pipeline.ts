@@ -1,13 +1,11 @@
 // How the CLI (and the MCP server it starts) wires a run: the workspace, the provider from the
 // environment, the person's approver and risk flags, and log lines on stderr.
-import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import { crawlMap } from '../agents/crawler/staticMap';
 import { runPolicy } from '../app/policy';
 import { createProvider, type ProviderSettings } from '../app/providers';
+import { endpointOf, scaleDeps, type ScaleSettings } from '../app/scale';
 import { standardStages } from '../app/stages';
 import type { AgentId } from '../core/agents';
-import { UsageError } from '../core/errors';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import { DEFAULT_VERIFY, type RunParams } from '../core/run';
 import { approveAll, deferAll, ttyApprover } from '../gateway/approvers';
@@ -15,16 +13,7 @@ import type { Approver } from '../gateway/gateway';
 import type { RiskOverrides } from '../gateway/policy';
 import { resolveParams } from '../pipeline/config';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
-import { RunStore } from '../pipeline/store';
-
-export const err = (line: string) => process.stderr.write(line + '\n');
-
-export async function workspaceArg(dir: string | undefined): Promise<string> {
-  const ws = path.resolve(dir ?? process.cwd());
-  const st = await fsp.stat(ws).catch(() => undefined);
-  if (!st?.isDirectory()) throw new UsageError(`not a directory: ${ws}`);
-  return ws;
-}
+import { err } from './io';
 
 export function approverFor(yes: boolean | undefined): Approver {
   if (yes) return approveAll;
@@ -104,14 +93,16 @@ export async function pipelineDeps(
   signal: AbortSignal,
   risk: RiskOverrides = {},
   onEvent: (e: PipelineEvent) => void = logEvent,
+  scale: ScaleSettings = {},
 ): Promise<PipelineDeps> {
+  const provider = createProvider({ log: (line) => err(`amtp: ${line}`), ...llm });
   return {
     workspace: ws,
-    store: new RunStore(ws),
-    provider: createProvider({ log: (line) => err(`amtp: ${line}`), ...llm }),
     approver,
     stages: standardStages(),
     crawl: crawlMap,
+    // The store, and with --cache/--queue the shared cache, limits and queue (app/scale.ts).
+    ...(await scaleDeps(ws, scale, provider, endpointOf(llm))),
     signal,
     backoff: backoffFromEnv(),
     onEvent,
@@ -125,7 +116,7 @@ function envNumber(name: string): number | undefined {
 }
 
 /** Test and CI knob: AMTP_BACKOFF_SCALE=0.001 makes the spec's 7.5 s / 1.5 s waits milliseconds. */
-function backoffFromEnv(): PipelineDeps['backoff'] {
+export function backoffFromEnv(): PipelineDeps['backoff'] {
   const scale = Number(process.env.AMTP_BACKOFF_SCALE);
   if (!Number.isFinite(scale) || scale <= 0) return undefined;
   return { rateLimitBaseMs: 7500 * scale, transientBaseMs: 1500 * scale, maxDelayMs: 120_000 * scale };

@@ -7,15 +7,18 @@ import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunRecord } from '../core/run';
 import { deferAll } from '../gateway/approvers';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
-import { sealApproval } from '../pipeline/ownership';
-import { RunStore } from '../pipeline/store';
+import { sealApproval } from '../store/ownership';
+import { openRunStore, storeUrl } from '../app/store';
+import { scaleSecrets } from '../app/scale';
+import type { RunStore } from '../store/types';
 import { recordedDeps } from '../record/wire';
 import { riskFlags } from './args';
 import type { FlagValues } from './flags';
 import { finish } from './output';
 import { minCoverageArg } from './coverageOut';
 import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
-import { approverFor, err, pipelineDeps, runParams, workspaceArg } from './pipeline';
+import { err, workspaceArg } from './io';
+import { approverFor, pipelineDeps, runParams } from './pipeline';
 import { runPrices } from '../usage/defaultPrices';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
@@ -48,12 +51,15 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
-  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env)));
-  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk));
+  Object.assign(params, runPrices(provider, await priceTableOption(v, process.env), Boolean(llm.apiKey)));
+  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk), undefined, scaleFlags(v));
   const runId = newRunId();
   const coverage = { lcov: v.lcov, cobertura: v.cobertura, min: minCoverageArg(v['min-coverage']) };
   if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
-  const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), secretsOf(llm));
+  const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [
+    ...secretsOf(llm),
+    ...scaleSecrets(scaleFlags(v)),
+  ]);
   try {
     const run = await startRun(recording, params, runId);
     err(`amtp: recorded to ${v.record}`);
@@ -63,22 +69,26 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   }
 }
 
-async function existingRun(positionals: string[]): Promise<{ ws: string; store: RunStore; run: RunRecord }> {
+/** --store, --cache, --queue as given (their environment variables apply in app/scale.ts). */
+const scaleFlags = (v: FlagValues) => ({ store: v.store, cache: v.cache, queue: v.queue });
+
+async function existingRun(positionals: string[], v: FlagValues): Promise<{ ws: string; store: RunStore; run: RunRecord }> {
   const ws = await workspaceArg(positionals[1]);
-  const store = new RunStore(ws);
+  const store = openRunStore(ws, storeUrl(v.store));
   // Only a run this person created here: a run record that came with the repository is never resumed or approved.
   const run = await store.getOwnRun(positionals[0]);
   return { ws, store, run };
 }
 
 export async function resume(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
-  const { ws, store, run } = await existingRun(positionals);
-  const d = await pipelineDeps(ws, endpointSettings(run.params.provider, v, process.env), approverFor(v.yes), signal, riskFlags(v.risk));
+  const { ws, store, run } = await existingRun(positionals, v);
+  const llm = endpointSettings(run.params.provider, v, process.env);
+  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk), undefined, scaleFlags(v));
   return finish(await resumeRun(d, run.id), store, ws, v.json);
 }
 
 export async function approve(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
-  const { ws, store, run } = await existingRun(positionals);
+  const { ws, store, run } = await existingRun(positionals, v);
   const pending = run.approvals.filter((a) => a.decision === 'pending');
   if (!pending.length) throw new UsageError(`run ${run.id} has no pending approvals (status ${run.status})`);
   const decision = v.reject ? 'rejected' : 'approved';
@@ -92,6 +102,6 @@ export async function approve(positionals: string[], v: FlagValues, signal: Abor
     files: run.files.filter((f) => f.action !== 'pending'),
   });
   err(`amtp: ${decision} ${pending.length} action(s) of run ${run.id}`);
-  const d = await pipelineDeps(ws, endpointSettings(run.params.provider, {}, process.env), deferAll, signal);
+  const d = await pipelineDeps(ws, endpointSettings(run.params.provider, {}, process.env), deferAll, signal, {}, undefined, scaleFlags(v));
   return finish(await resumeRun(d, saved.id), store, ws, v.json);
 }

@@ -1,35 +1,21 @@
-// The commands that only read: crawl, runs, replay, verify-determinism.
+// The commands that only read: runs, replay, verify-determinism (crawl has its own file, crawlCommand.ts).
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { crawlWorkspace } from '../agents/crawler/staticMap';
 import { canonicalJson } from '../core/canonical';
 import { UsageError } from '../core/errors';
-import { ignoredRunsNote } from '../pipeline/runRecords';
-import { RunStore } from '../pipeline/store';
-import { EXIT } from '../pipeline/summary';
+import { ignoredRunsNote } from '../store/runRecords';
+import { openRunStore, storeUrl } from '../app/store';
+import { EXIT } from '../core/exitCodes';
 import { replayRecording } from '../record/replay';
 import { checkDeterminism } from '../record/determinism';
 import type { FlagValues } from './flags';
-import { err, workspaceArg } from './pipeline';
+import { err, workspaceArg } from './io';
 
 const out = (text: string) => process.stdout.write(text + '\n');
 
-export async function crawl(positionals: string[], v: FlagValues): Promise<number> {
-  const { map } = await crawlWorkspace(await workspaceArg(positionals[0]));
-  if (v.json) out(JSON.stringify(map));
-  else {
-    out(`${map.project.name}: ${map.tree.files} files, ${map.languages.map((l) => `${l.name} ${l.files}`).join(', ')}`);
-    out(
-      `tests: ${map.test_setup.framework} in ${map.test_setup.test_dirs.join(', ') || '(none)'}; entry points: ${map.entry_points.map((e) => e.path).join(', ') || '(none)'}`,
-    );
-    out(`key files: ${map.key_files.length}; examples: ${map.usage_examples.length}; skipped: ${map.skipped.length}`);
-  }
-  return EXIT.ok;
-}
-
 export async function runs(positionals: string[], v: FlagValues): Promise<number> {
-  const store = new RunStore(await workspaceArg(positionals[0]));
+  const store = openRunStore(await workspaceArg(positionals[0]), storeUrl(v.store));
   const { runs: all, ignored } = await store.scanRuns();
   const note = ignoredRunsNote(ignored);
   if (note) err(`amtp: ${note}`);

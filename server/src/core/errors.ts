@@ -48,6 +48,12 @@ export class ForeignRunError extends AmtpError {
   readonly retryable = false;
 }
 
+/** A service AMTP was told to use (a Postgres store, a Redis cache or queue) cannot be reached or refuses it. */
+export class ServiceUnavailableError extends AmtpError {
+  readonly kind = 'ServiceUnavailable';
+  readonly retryable = false;
+}
+
 export class UsageError extends AmtpError {
   readonly kind = 'UsageError';
   readonly retryable = false;

@@ -37,7 +37,7 @@ export interface Artifact {
   id: string;
   runId: string;
   kind: ArtifactKind;
-  /** an agent's output, valid against its contract (pipeline/store.ts agentOutput gives it its type) */
+  /** an agent's output, valid against its contract (store/base.ts agentOutput gives it its type) */
   content: object;
   meta: ArtifactMeta;
 }
@@ -108,7 +108,7 @@ export interface ApprovalRecord {
   decidedBy?: string;
   requestedAt: string;
   decidedAt?: string;
-  /** an HMAC of the decision and what it covers, under the person's owner key (pipeline/ownership.ts) */
+  /** an HMAC of the decision and what it covers, under the person's owner key (store/ownership.ts) */
   seal?: string;
 }
 
@@ -204,7 +204,7 @@ export interface RunRecord {
   files: FileRecord[];
   approvals: ApprovalRecord[];
   audit: AuditRow[];
-  /** proof that this person created the run in this workspace (pipeline/ownership.ts) */
+  /** proof that this person created the run in this workspace (store/ownership.ts) */
   owner?: string;
   /** why the run stopped where it did, for people */
   reason?: string;

@@ -24,6 +24,9 @@ export const SETTINGS = {
   azureDeployment: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
   azureApiVersion: { scope: 'machine', userOnly: WHERE_REQUESTS_GO },
   headers: { scope: 'machine', userOnly: 'headers travel with the API key and may carry credentials; only the person sets them' },
+  store: { scope: 'machine', userOnly: "where run state goes is the person's choice, never the repository's" },
+  cache: { scope: 'machine', userOnly: "which servers AMTP talks to is the person's choice, never the repository's" },
+  queue: { scope: 'machine', userOnly: "where requests go is the person's choice, never the repository's" },
   modelTimeoutSeconds: { scope: 'window' },
   modelDeadlineSeconds: { scope: 'window' },
   maxOutputTokens: { scope: 'window' },
@@ -50,6 +53,16 @@ export const SETTINGS = {
   concurrency: { scope: 'window' },
   codeLens: { scope: 'window', clientOnly: true },
 } as const satisfies Record<string, SettingSpec>;
+
+/** amtp.store, amtp.cache, amtp.queue as the server receives them (docs/scale.md); the store is read when the server starts. */
+export interface ScaleUrls {
+  /** empty for the .amtp/ files, or postgres://… */
+  store?: string;
+  /** redis:// or valkey:// for the shared 429 hold and MCP results */
+  cache?: string;
+  /** redis:// or valkey:// of the queue `amtp worker` processes serve (needs a Postgres store) */
+  queue?: string;
+}
 
 export type SettingKey = keyof typeof SETTINGS;
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

@@ -1,5 +1,5 @@
 // Statements finer than a line where a line holds several functions. v8-to-istanbul (Node's V8
-// coverage, and jest's v8 provider, which uses it too) makes one statement per source line, covered
+// coverage) makes one statement per source line, covered
 // when any of it ran. On minified code (a published dist/ is often one line) loading the module
 // therefore "covers" every statement, whatever the tests call: 100% statements, and nothing left for
 // coverage beyond import to measure. Such a line is cut at the boundaries of the functions on it; each

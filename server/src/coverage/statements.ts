@@ -1,13 +1,13 @@
 // Statements as istanbul counts them (nyc, jest's babel provider), not one per source line. V8's
-// coverage through v8-to-istanbul (c8, jest's v8 provider, server/src/coverage/v8.ts) makes every
+// coverage through v8-to-istanbul (c8, server/src/coverage/v8.ts) makes every
 // line a statement, comments and blank lines included: a JSDoc-heavy module that is only loaded then
 // reads as largely covered, and the figure stops agreeing with `nyc --all`. So each file's
 // statements are re-read from its syntax tree with istanbul's rules (istanbul-lib-instrument's
 // visitor: expression, return, throw, break/continue, try, if, loops, switch, labelled statements,
 // variable declarators with an initializer, class properties with a value, and the body of an
 // expression-bodied arrow), and each is covered when the code at its start ran: the innermost V8
-// block range holding it had a count (precise), or, where only lines are known (source-mapped files,
-// jest's report), when its line ran. A file that does not parse keeps its line statements.
+// block range holding it had a count (precise), or, where only lines are known (source-mapped files:
+// tsx, AMTP's loader, vitest), when its line ran. A file that does not parse keeps its line statements.
 import { readFileSync, statSync } from 'node:fs';
 import type * as TS from 'typescript';
 import { typescript } from '../util/typescript';

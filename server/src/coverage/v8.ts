@@ -2,7 +2,8 @@
 // processes and workers inherit it), V8 writes one JSON per process at exit, and v8-to-istanbul
 // (shipped with AMTP, nothing installed in the user's project) turns the ranges into an istanbul map.
 // Files under test that no process loaded still count: they get one uncovered range over the whole
-// file, as c8 --all does.
+// file, as c8 --all does. A module a runner transformed and ran through node:vm (vitest) is read
+// through the code the preload recorded (server/src/coverage/vmSources.ts), never as the file on disk.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +11,7 @@ import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
 import { countAt, withSyntaxStatements } from './statements';
 import { plainMap, type IstanbulFile, type IstanbulMap } from './units';
+import { readVmSources, vmSourceOf, type VmSource } from './vmSources';
 
 interface V8Range {
   startOffset: number;
@@ -33,17 +35,22 @@ export function v8Env(dir: string): Record<string, string> {
   return { NODE_V8_COVERAGE: dir };
 }
 
-/** Reads every process's V8 coverage in `v8Dir` for the workspace-relative `files` under `root`. */
-export async function v8ToMap(v8Dir: string, root: string, files: string[]): Promise<IstanbulMap> {
+/**
+ * Reads every process's V8 coverage in `v8Dir` for the workspace-relative `files` under `root`;
+ * `sourcesDir` holds the modules run through node:vm, as the preload recorded them.
+ */
+export async function v8ToMap(v8Dir: string, root: string, files: string[], sourcesDir?: string): Promise<IstanbulMap> {
   const wanted = new Set(files.map((f) => resolve(root, f)));
   const map = libCoverage.createCoverageMap({});
   const { scripts, sourceMaps } = readScripts(v8Dir);
+  const vmSources = readVmSources(sourcesDir);
   const inRoot = resolve(root) + sep;
   for (const script of scripts) {
     const path = pathOf(script.url);
     // Only workspace files can map to files under test (a transformed module maps back through its source map).
     if (!path || !path.startsWith(inRoot) || path.includes(`${sep}node_modules${sep}`)) continue;
-    const mapped = mapsToItself(sourceMaps[script.url], script.url, path, wanted);
+    const ran = sourceMaps[script.url] ? undefined : vmSourceOf(vmSources, path, script.functions);
+    const mapped = ran ?? mapsToItself(sourceMaps[script.url], script.url, path, wanted);
     if (!wanted.has(path) && !mapped?.data) continue;
     const data = await convert(path, script.functions, mapped);
     for (const [file, cov] of Object.entries(data)) if (wanted.has(file)) map.merge({ [file]: cov });
@@ -52,10 +59,11 @@ export async function v8ToMap(v8Dir: string, root: string, files: string[]): Pro
   for (const path of wanted) {
     if (seen.has(path) || !existsSync(path)) continue;
     const length = readFileSync(path, 'utf8').length;
+    // No function name: a named range would also become a function at 1:0 that no run ever covers
+    // (a run that loads the file reports its functions at their own positions), and coverage rounds
+    // would then send whatever function starts on line 1 as "uncovered" (rounds.ts, uncovered.ts).
     map.merge(
-      await convert(path, [
-        { functionName: '(unloaded)', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: length, count: 0 }] },
-      ]),
+      await convert(path, [{ functionName: '', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: length, count: 0 }] }]),
     );
   }
   return plainMap(map);
@@ -118,19 +126,28 @@ function withoutSourceMapUrl(text: string): string {
   return text.replace(/(\/\/|\/\*)[#@]\s*sourceMappingURL=[^\n]*/g, (m) => ' '.repeat(m.length));
 }
 
-async function convert(path: string, functions: V8Function[], mapped?: SourceMapCache[string]): Promise<libCoverage.CoverageMapData> {
+async function convert(
+  path: string,
+  functions: V8Function[],
+  mapped?: SourceMapCache[string] | VmSource,
+): Promise<libCoverage.CoverageMapData> {
   // CommonJS modules are wrapped by Node without shifting offsets in current V8 reports: wrapper 0.
   // A transformed module is read through its source map, with a stand-in of the generated code's
   // line lengths (the generated code itself is not on disk), as c8 does.
   // A file read as itself has its `sourceMappingURL` blanked (same length), or v8-to-istanbul would
   // follow a shipped .map to another file on its own.
-  const sources = mapped?.data
-    ? {
-        sourceMap: { sourcemap: mapped.data as object },
-        ...(mapped.lineLengths ? { source: mapped.lineLengths.map((n) => ''.padEnd(n, '.')).join('\n') } : {}),
-      }
-    : { source: withoutSourceMapUrl(readFileSync(path, 'utf8')) };
-  const converter = v8ToIstanbul(pathToFileURL(path).href, 0, sources as Parameters<typeof v8ToIstanbul>[2]);
+  // A module run through node:vm is read through its recorded code, after the runner's wrapper.
+  const sources =
+    mapped && 'code' in mapped
+      ? { source: mapped.code, sourceMap: { sourcemap: mapped.data } }
+      : mapped?.data
+        ? {
+            sourceMap: { sourcemap: mapped.data as object },
+            ...(mapped.lineLengths ? { source: mapped.lineLengths.map((n) => ''.padEnd(n, '.')).join('\n') } : {}),
+          }
+        : { source: withoutSourceMapUrl(readFileSync(path, 'utf8')) };
+  const wrapper = mapped && 'code' in mapped ? mapped.wrapper : 0;
+  const converter = v8ToIstanbul(pathToFileURL(path).href, wrapper, sources as Parameters<typeof v8ToIstanbul>[2]);
   await converter.load();
   converter.applyCoverage(functions);
   const data = converter.toIstanbul() as unknown as Record<string, IstanbulFile>;

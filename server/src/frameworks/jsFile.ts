@@ -4,7 +4,7 @@
 import type * as TS from 'typescript';
 import type { OracleBinding } from '../contracts/types';
 import { typescript } from '../util/typescript';
-import { access, arrow, call, declare, id, print, statement, str } from './jsNodes';
+import { arrow, call, declare, id, print, statement, str } from './jsNodes';
 import { fileHeader } from './header';
 import { TEMP_MODULES } from './jsChecks';
 import type { JsCaseBody, TestFilePlan } from './types';
@@ -59,39 +59,52 @@ function describeName(plan: TestFilePlan): string {
   return `${plan.cases[0]?.case.target.file ?? plan.importPath} (AMTP)`;
 }
 
-/** Import statements binding each local name the cases use (names checked by jsBody's checkBindings). */
+/**
+ * One import statement per module, binding each local name the cases use (names checked by jsBody's
+ * checkBindings): `import m, { a, b as c } from 'x'` or `const { default: m, a, b: c } = require('x')`.
+ * Where the cases also use the module value, the named exports are read from it, not required again.
+ */
 export function bindingStatements(bindings: OracleBinding[], from: string, esm: boolean): TS.Statement[] {
-  const ts = typescript();
-  const f = ts.factory;
-  if (esm) {
-    const clause = (name: TS.Identifier | undefined, named: TS.NamedImportBindings | undefined) =>
-      f.createImportDeclaration(undefined, f.createImportClause(false, name, named), str(from));
-    const defaults = bindings.filter((b) => b.import === 'default' || b.import === 'module');
-    const namespaces = bindings.filter((b) => b.import === 'namespace');
-    const named = bindings.filter((b) => b.import === 'named');
-    const out: TS.Statement[] = [
-      ...defaults.map((b) => clause(id(b.local), undefined)),
-      ...namespaces.map((b) => clause(undefined, f.createNamespaceImport(id(b.local)))),
-    ];
-    if (named.length)
-      out.push(
-        clause(
-          undefined,
-          f.createNamedImports(
-            named.map((b) => f.createImportSpecifier(false, b.name && b.name !== b.local ? id(b.name) : undefined, id(b.local))),
-          ),
-        ),
-      );
-    return out;
+  const unique = [...new Map(bindings.map((b) => [b.local, b])).values()];
+  const whole = unique.filter((b) => b.import === 'module' || b.import === 'namespace');
+  const defaults = unique.filter((b) => b.import === 'default');
+  const named = unique.filter((b) => b.import === 'named');
+  if (esm) return esmImport(whole, defaults, named, from);
+  const f = typescript().factory;
+  const element = (b: OracleBinding) => f.createBindingElement(undefined, b.name && b.name !== b.local ? b.name : undefined, b.local);
+  const parts = [...defaults.map((b) => f.createBindingElement(undefined, 'default', b.local)), ...named.map(element)];
+  const required = call('require', str(from));
+  if (!whole.length) return parts.length ? [declare('const', f.createObjectBindingPattern(parts), required)] : [];
+  const [first, ...aliases] = whole;
+  return [
+    declare('const', first.local, required),
+    ...aliases.map((b) => declare('const', b.local, id(first.local))),
+    ...(parts.length ? [declare('const', f.createObjectBindingPattern(parts), id(first.local))] : []),
+  ];
+}
+
+/** `import d, * as ns from 'x'` / `import d, { a } from 'x'`; named exports next to a namespace are read from it. */
+function esmImport(whole: OracleBinding[], defaults: OracleBinding[], named: OracleBinding[], from: string): TS.Statement[] {
+  const f = typescript().factory;
+  // A CommonJS module value imported into ESM is its default export; a namespace is `* as`.
+  const modules = whole.filter((b) => b.import === 'module');
+  const namespaces = whole.filter((b) => b.import === 'namespace');
+  const [def, ...otherDefaults] = [...modules, ...defaults];
+  const [ns, ...otherNamespaces] = namespaces;
+  const specifier = (b: OracleBinding) =>
+    f.createImportSpecifier(false, b.name && b.name !== b.local ? id(b.name) : undefined, id(b.local));
+  const bindings = ns ? f.createNamespaceImport(id(ns.local)) : named.length ? f.createNamedImports(named.map(specifier)) : undefined;
+  if (!def && !bindings) return [];
+  const out: TS.Statement[] = [
+    f.createImportDeclaration(undefined, f.createImportClause(false, def && id(def.local), bindings), str(from)),
+  ];
+  for (const b of otherDefaults) out.push(declare('const', b.local, id(def.local)));
+  for (const b of otherNamespaces) out.push(declare('const', b.local, id(ns.local)));
+  if (ns && named.length) {
+    const elements = named.map((b) => f.createBindingElement(undefined, b.name && b.name !== b.local ? b.name : undefined, b.local));
+    out.push(declare('const', f.createObjectBindingPattern(elements), id(ns.local)));
   }
-  return bindings.map((b) => {
-    const required = call('require', str(from));
-    if (b.import === 'named') {
-      const element = f.createBindingElement(undefined, b.name && b.name !== b.local ? b.name : undefined, b.local);
-      return declare('const', f.createObjectBindingPattern([element]), required);
-    }
-    return declare('const', b.local, b.import === 'default' ? access(required, 'default') : required);
-  });
+  return out;
 }
 
 /** node's fs, os and path under the names a test's temporary folder uses (jsChecks.ts `inTempDir`). */

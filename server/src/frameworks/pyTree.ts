@@ -2,12 +2,16 @@
 // recovers from errors, so a broken file still shows its test functions). Used for structure:
 // where a function, class, decorator or string starts and ends. Whether code is valid Python is
 // CPython's call where python3 exists (pySyntax.ts).
-import { parser } from '@lezer/python';
+import type { parser as LezerPython } from '@lezer/python';
 
-export type PyTree = ReturnType<typeof parser.parse>;
+export type PyTree = ReturnType<typeof LezerPython.parse>;
 export type PyNode = PyTree['topNode'];
 
+let parser: typeof LezerPython | undefined;
+
 export function parsePython(text: string): PyTree {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- building the grammar's tables costs a fresh process ~15 ms: only once Python is parsed
+  parser ??= (require('@lezer/python') as typeof import('@lezer/python')).parser;
   return parser.parse(text);
 }
 

@@ -12,8 +12,9 @@ import type { Framework } from '../core/frameworks';
 import { jsMeasurement } from '../coverage/measure';
 import { pythonUnits, tracedPytest } from '../coverage/python';
 import type { MeasuredUnits } from '../coverage/units';
-import { asset } from './assets';
+import { asset, assetFile } from './assets';
 import { RUNNERS } from './run';
+import { quoted } from './run/confine';
 import { coveragePy, hasPythonModule } from './run/pythonCoverage';
 import type { RunOptions, RunResult } from './run/results';
 import { exec } from './run/spawn';
@@ -30,7 +31,8 @@ export async function runTests(framework: Framework, dir: string, files: string[
     const cov = opts.coverageOf?.length ? join(out, 'cov') : undefined;
     const pyReport = join(out, 'coverage.json');
     const covPy = cov && framework === 'pytest' && hasPythonModule(opts.python ?? 'python3', 'coverage');
-    const js = cov && framework !== 'pytest' ? jsMeasurement(framework, cov, dir, opts.coverageOf!) : undefined;
+    const preload = `--require ${quoted(assetFile('amtp.v8-sources.cjs'))}`;
+    const js = cov && framework !== 'pytest' ? jsMeasurement(framework, cov, dir, opts.coverageOf!, preload) : undefined;
     const [c, a] = js
       ? [cmd, js.args.length ? [args[0], ...js.args, ...args.slice(1)] : args]
       : covPy
@@ -38,7 +40,14 @@ export async function runTests(framework: Framework, dir: string, files: string[
         : cov
           ? tracedPytest(opts.python ?? 'python3', asset('pytrace.py'), pyReport, opts.coverageOf!, dir, args.slice(2))
           : [cmd, args];
-    const env = { ...opts.env, ...js?.env, ...(covPy ? { COVERAGE_FILE: join(out, '.coverage') } : {}) };
+    // The measurement's NODE_OPTIONS (a preload) joins the run plan's (tsx, ESM flags), never replaces it.
+    const nodeOptions = [opts.env?.NODE_OPTIONS, js?.env.NODE_OPTIONS].filter(Boolean).join(' ');
+    const env = {
+      ...opts.env,
+      ...js?.env,
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+      ...(covPy ? { COVERAGE_FILE: join(out, '.coverage') } : {}),
+    };
     const proc = await exec(c, a, dir, env, opts.timeoutMs ?? 120_000, opts.signal, opts.onSpawn);
     const parsed = read(proc.output, dir);
     let coverage: Pick<RunResult, 'statements' | 'branches' | 'units' | 'allUnits' | 'unitKeys' | 'map' | 'coverageTool'> = {};

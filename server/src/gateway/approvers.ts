@@ -23,7 +23,7 @@ export function runWideApprovalId(runId: string, tool: ToolName): string {
 
 /**
  * Decisions already taken for this run (e.g. `amtp approve`) answer first; the rest go to `next`.
- * Only a decision `trusted` vouches for (its seal: pipeline/ownership.ts) is taken; one that is not
+ * Only a decision `trusted` vouches for (its seal: store/ownership.ts) is taken; one that is not
  * (edited by hand, or by anything that can write the workspace) is said and asked again.
  */
 export function recordedDecisions(

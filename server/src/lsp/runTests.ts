@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { relOf, type IstanbulMap } from '../coverage/units';
 import { isWritten, type RunRecord } from '../core/run';
 import { runTests } from '../frameworks/runner';
-import type { RunStore } from '../pipeline/store';
+import type { RunStore } from '../store/types';
 import type * as P from '../protocol';
 import { planRun } from '../verifier/runPlan';
 

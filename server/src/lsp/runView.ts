@@ -1,10 +1,11 @@
 import type { CaseStatus, CaseView, RunView } from '../protocol';
 import type { EngineerOutput, TestCase } from '../contracts/types';
-import type { RunStore } from '../pipeline/store';
+import type { RunStore } from '../store/types';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { runHealth, runUsage } from '../usage/health';
 import { isCharacterizationCase } from '../characterize/case';
 import { testPlan } from '../pipeline/testPlan';
+import type { RunScope } from '../core/scope';
 
 type Verified = NonNullable<RunRecord['verification']>['results'][number];
 
@@ -62,6 +63,12 @@ function caseView(c: TestCase, facts: CaseFacts): CaseView {
   };
 }
 
+/** What a scoped run was asked for, as the CLI would write it. */
+function scopeLabel(scope: RunScope): string {
+  const asked = [...(scope.only ?? []).map((o) => `--only ${o}`), ...(scope.changedSince ? [`--changed-since ${scope.changedSince}`] : [])];
+  return asked.join(' ') || scope.files.map((f) => f.path).join(', ') || 'nothing in scope';
+}
+
 /** What the client shows of a run: cases with their status, files, pending approvals, tokens and health. */
 export async function runView(run: RunRecord, store: RunStore, results: Map<string, 'passing' | 'failing'> = new Map()): Promise<RunView> {
   const done = (agent: 'generator' | 'engineer') => run.activities.some((a) => a.agent === agent && a.artifactId);
@@ -82,7 +89,12 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     stage: run.stage,
     reason: run.reason,
     createdAt: run.createdAt,
-    params: { depth: run.params.depth, framework: run.params.framework, provider: run.params.provider },
+    params: {
+      depth: run.params.depth,
+      framework: run.params.framework,
+      provider: run.params.provider,
+      ...(run.params.scope ? { scope: scopeLabel(run.params.scope) } : {}),
+    },
     activities: run.activities.map((a) => ({
       agent: a.agent,
       status: a.status,
@@ -114,4 +126,12 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     usage: runUsage(run),
     health: runHealth(run),
   };
+}
+
+/** "verifying 40 tests in 3 files · 57 runner runs": what is being verified, so the run count has a scale. */
+export function verifyingMessage(run: RunRecord): string {
+  const files = run.files.filter((f) => WRITTEN_ACTIONS.has(f.action));
+  const tests = files.reduce((n, f) => n + f.caseIds.length, 0);
+  const runs = run.verification?.executions ?? 0;
+  return `verifying ${tests} test${tests === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} · ${runs} runner run${runs === 1 ? '' : 's'}`;
 }

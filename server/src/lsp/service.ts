@@ -8,13 +8,16 @@ import { newRunId } from '../core/ids';
 import { resumeRun, startRun } from '../pipeline/orchestrator';
 import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
-import { RunStore } from '../pipeline/store';
-import { ignoredRunsNote } from '../pipeline/runRecords';
+import { STORE_DIR } from '../store/lowdb';
+import { openRunStore, storeUrl } from '../app/store';
+import { endpointOf, recordingSecrets, scaleDeps } from '../app/scale';
+import type { RunStore } from '../store/types';
+import { ignoredRunsNote } from '../store/runRecords';
 import type { RunRecord } from '../core/run';
 import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
 import { checkDeterminism } from '../record/determinism';
-import { runView } from './runView';
+import { runView, verifyingMessage } from './runView';
 import { runWrittenTests } from './runTests';
 import { exportedSymbols } from './fileSymbols';
 import { isFramework } from '../core/frameworks';
@@ -63,7 +66,8 @@ export class AmtpService {
   ) {
     this.settings = init.settings;
     this.trusted = init.trusted;
-    this.store = new RunStore(workspace);
+    // The store a person chose (amtp.store, machine scope) is read once: a change needs a reload.
+    this.store = openRunStore(workspace, storeUrl(init.settings.store, {}));
   }
 
   settingsChanged(s: P.ServerSettings): void {
@@ -121,7 +125,10 @@ export class AmtpService {
       (w) => this.port.log(`warning: ${w}`),
     );
     // A bad table is a clear error, not a wrong cost; no table: AMTP's dated default for hosted endpoints.
-    Object.assign(params, runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined));
+    Object.assign(
+      params,
+      runPrices(params.provider, s.priceTable ? parsePriceTable(s.priceTable, 'amtp.priceTable') : undefined, Boolean(this.apiKey)),
+    );
     params.verify = {
       ...DEFAULT_VERIFY,
       enabled: s.verify !== false,
@@ -137,8 +144,8 @@ export class AmtpService {
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
     if (s.record) {
-      const file = path.join(this.store.dir, 'recordings', `${runId}.jsonl`);
-      const r = recordedDeps(deps, params, runId, file, this.secrets());
+      const file = path.join(this.workspace, STORE_DIR, 'recordings', `${runId}.jsonl`);
+      const r = recordedDeps(deps, params, runId, file, recordingSecrets(this.apiKey, this.settings));
       deps = r.deps;
       close = () => r.recorder.close();
       this.port.log(`recording run ${runId} to ${file}`);
@@ -248,18 +255,19 @@ export class AmtpService {
 
   private async deps(provider: string, runId: string): Promise<PipelineDeps> {
     const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
-    // Before the run is tracked: a misconfigured provider (no key, bad URL) fails here and leaves nothing behind.
+    // Before the run is tracked: a misconfigured provider or an unreachable cache or queue fails here and leaves nothing behind.
     const llm = this.provider(provider);
+    const { cache = '', queue = '' } = this.settings;
+    const scale = await scaleDeps(this.workspace, { cache, queue }, llm, endpointOf(this.settings), this.store);
     const controller = new AbortController();
     this.active.set(runId, controller);
     let lastState = '';
     return {
       workspace: this.workspace,
-      store: this.store,
-      provider: llm,
+      crawl: crawlMap,
+      ...scale,
       approver: this.approver(),
       stages: standardStages(),
-      crawl: crawlMap,
       ...policy,
       signal: controller.signal,
       // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.
@@ -300,11 +308,6 @@ export class AmtpService {
     });
   }
 
-  /** Secrets a recording must never hold: the key and every header value. */
-  private secrets(): string[] {
-    return [this.apiKey ?? '', ...Object.values(this.settings.headers ?? {})];
-  }
-
   /** per-run progress reporters and the latest case count each run has shown */
   private readonly reporters = new Map<string, (e: PipelineEvent) => void>();
   private readonly caseCounts = new Map<string, number>();
@@ -323,8 +326,7 @@ export class AmtpService {
           });
         if (e.type === 'run' && e.run.stage === 'write')
           this.port.progress(token, { kind: 'report', message: `writing files · ${e.run.files.length} done${cases()}` });
-        if (e.type === 'run' && e.run.stage === 'verify')
-          this.port.progress(token, { kind: 'report', message: `verifying tests · ${e.run.verification?.executions ?? 0} runs${cases()}` });
+        if (e.type === 'run' && e.run.stage === 'verify') this.port.progress(token, { kind: 'report', message: verifyingMessage(e.run) });
       });
     }
     const work = (async () => {

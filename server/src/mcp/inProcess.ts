@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResponseCache } from './cache';
+import { lazyJsonSchemaValidator } from './lazyValidator';
 import { createWorkspaceServer, type WorkspaceServerOptions } from './server';
 
 export interface InProcessWorkspace {
@@ -14,7 +15,7 @@ export async function connectInProcess(root: string, opts: WorkspaceServerOption
   const cache = opts.cache ?? new ResponseCache();
   const server = createWorkspaceServer(root, { ...opts, cache });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'amtp-crawler', version: '0.1.0' });
+  const client = new Client({ name: 'amtp-crawler', version: '0.1.0' }, { jsonSchemaValidator: lazyJsonSchemaValidator() });
   await server.connect(serverSide);
   await client.connect(clientSide);
   return {

@@ -33,9 +33,10 @@ interface Batch {
 const HELPER_SOURCE = `
 const { lstatSync } = require('node:fs');
 const { parentPort } = require('node:worker_threads');
-parentPort.on('message', ({ claim, root, paths, out }) => {
+parentPort.on('message', ({ claim, root, joined, out }) => {
   const flag = new Int32Array(claim);
   if (Atomics.compareExchange(flag, 0, ${FREE}, ${CLAIMED}) !== ${FREE}) return;
+  const paths = joined.split('\\0');
   const res = new Float64Array(out);
   for (let i = 0; i < paths.length; i++) {
     let st;
@@ -120,7 +121,9 @@ export class LstatBatches {
     };
     this.batches.push(batch);
     const h = this.count + 1 > HELPER_AFTER_FILES ? getHelper() : undefined;
-    if (h) h.postMessage({ claim: batch.claim.buffer, root: this.root, paths, out: batch.out.buffer });
+    // One string per batch (NUL never occurs in a path): cloning it is a copy, where an array of
+    // 1024 strings was cloned string by string on this thread.
+    if (h) h.postMessage({ claim: batch.claim.buffer, root: this.root, joined: paths.join('\0'), out: batch.out.buffer });
     else if (this.claim(this.batches.length - 1)) this.run(this.batches.length - 1);
   }
 

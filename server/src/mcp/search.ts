@@ -46,6 +46,33 @@ export function searchWorkspace(
   cache?: ResponseCache,
   redact?: (text: string) => string,
 ): SearchResult {
+  const s = prepareSearch(root, args, walkDefaults, redact);
+  const cached = cache?.get(s.key) as SearchResult | undefined;
+  return cached ?? runSearch(root, s, cache, redact);
+}
+
+/** The same search, also answered from the results other processes shared (`--cache`). */
+export async function searchWorkspaceShared(
+  root: string,
+  args: SearchArgs,
+  walkDefaults: WalkOptions,
+  cache?: ResponseCache,
+  redact?: (text: string) => string,
+): Promise<SearchResult> {
+  const s = prepareSearch(root, args, walkDefaults, redact);
+  const cached = (await cache?.fetch(s.key)) as SearchResult | undefined;
+  return cached ?? runSearch(root, s, cache, redact);
+}
+
+interface PreparedSearch {
+  re: RegExp;
+  tree: ReturnType<typeof walkTree>;
+  key: string;
+  maxResults: number;
+  maxFileBytes: number;
+}
+
+function prepareSearch(root: string, args: SearchArgs, walkDefaults: WalkOptions, redact?: (text: string) => string): PreparedSearch {
   if (!args.query) throw new ToolError('query is empty');
   const maxResults = Math.min(Math.max(1, args.maxResults ?? 100), 1000);
   const maxFileBytes = args.maxFileBytes ?? 1024 * 1024;
@@ -58,8 +85,11 @@ export function searchWorkspace(
   }
   const tree = walkTree(root, { ...walkDefaults, include: args.include, exclude: args.exclude });
   const key = ResponseCache.key('repo.search', { ...args, maxResults, maxFileBytes, redacted: !!redact }, tree.fingerprint);
-  const cached = cache?.get(key) as SearchResult | undefined;
-  if (cached) return cached;
+  return { re, tree, key, maxResults, maxFileBytes };
+}
+
+function runSearch(root: string, p: PreparedSearch, cache?: ResponseCache, redact?: (text: string) => string): SearchResult {
+  const { re, tree, key, maxResults, maxFileBytes } = p;
   const deadline = Date.now() + TIME_BUDGET_MS;
   const out: SearchResult = { matches: [], truncated: false, filesSearched: 0 };
   for (const e of tree.entries) {
@@ -88,7 +118,7 @@ export function searchWorkspace(
     }
     if (out.truncated) break;
   }
-  cache?.set(key, out, JSON.stringify(out).length);
+  cache?.set(key, out, JSON.stringify(out).length, !!redact); // redacted matches may be shared
   return out;
 }
 

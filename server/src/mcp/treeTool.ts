@@ -20,11 +20,18 @@ export interface TreeResult extends Omit<WalkResult, 'fingerprint'> {
 
 export const DEFAULT_TREE_LIMIT = 5000;
 
+/**
+ * `summary`: the text is the count line alone. For the crawler (readingTools.ts), which reads the
+ * structured entries: rendering a line per entry cost a 78k-file tree a visible share of its crawl.
+ */
+export type TreeText = 'lines' | 'summary';
+
 export async function treeTool(
   root: string,
   args: TreeArgs,
   walkDefaults: WalkOptions,
   cache?: ResponseCache,
+  textForm: TreeText = 'lines',
 ): Promise<{ text: string; structured: Record<string, unknown> }> {
   const start = !args.path || args.path === '.' ? '' : args.path.replace(/\/+$/, '');
   if (start) {
@@ -43,8 +50,8 @@ export async function treeTool(
     sizes: args.sizes,
   });
   // The walk is the cost either way; the key (every listed path, size and mtime) spares re-rendering an unchanged tree.
-  const key = ResponseCache.key('repo.tree', args, walk.fingerprint);
-  const cached = cache?.get(key) as { text: string; structured: Record<string, unknown> } | undefined;
+  const key = ResponseCache.key(`repo.tree ${textForm}`, args, walk.fingerprint);
+  const cached = (await cache?.fetch(key)) as { text: string; structured: Record<string, unknown> } | undefined;
   if (cached) return cached;
   const result: TreeResult = {
     path: start || '.',
@@ -56,14 +63,17 @@ export async function treeTool(
     bytes: walk.bytes,
     skipped: walk.skipped,
   };
-  const out = { text: renderTree(result), structured: result as unknown as Record<string, unknown> };
-  cache?.set(key, out, out.text.length * 4 + 200);
+  const out = {
+    text: textForm === 'lines' ? renderTree(result) : countLine(result),
+    structured: result as unknown as Record<string, unknown>,
+  };
+  cache?.set(key, out, out.text.length * 4 + 200, true);
   return out;
 }
 
 /** Compact text for models: one entry a line, dirs with a trailing slash, sizes in parentheses. */
 function renderTree(r: TreeResult): string {
-  const lines = r.entries.map((e) =>
+  const lines: string[] = r.entries.map((e) =>
     e.type === 'dir'
       ? `${e.path}/`
       : e.type === 'symlink'
@@ -72,7 +82,11 @@ function renderTree(r: TreeResult): string {
           ? e.path
           : `${e.path} (${e.size})`,
   );
-  const cut = r.depthCut ? `, ${r.depthCut} folder(s) deeper than 256 levels not listed` : '';
-  lines.push(`[${r.files} files, ${r.dirs} dirs${r.truncated ? ', truncated' : ''}${cut}]`);
+  lines.push(countLine(r));
   return lines.join('\n');
+}
+
+function countLine(r: TreeResult): string {
+  const cut = r.depthCut ? `, ${r.depthCut} folder(s) deeper than 256 levels not listed` : '';
+  return `[${r.files} files, ${r.dirs} dirs${r.truncated ? ', truncated' : ''}${cut}]`;
 }

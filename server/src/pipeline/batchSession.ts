@@ -18,7 +18,7 @@ import { SANITIZER_VERSION } from '../llm/sanitize';
 import type { RateGate } from './rateGate';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retry';
 import type { StageContext } from './stage';
-import { sessionKey } from './store';
+import { sessionKey } from '../store/types';
 import { planAfterTruncation } from './truncation';
 import { askInNewSession } from './askInNewSession';
 import { failedAttemptUsage, type RetryBudget } from './failedAttempt';

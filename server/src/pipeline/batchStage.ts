@@ -48,7 +48,7 @@ export function batchedAgentStage<A extends AgentId>(agent: A, batching: AgentBa
     );
 
     const adoptable = await ctx.deps.store.sessionArtifacts(ctx.state.run.id);
-    const gate = new RateGate();
+    const gate = new RateGate(ctx.deps.sharedLimit?.(ctx.state.run.params.models[agent]));
     const concurrency = ctx.state.run.params.batching?.concurrency ?? DEFAULT_BATCHING.concurrency;
     let stopped: BatchEnd | undefined;
     // A batch whose reply did not fit is split into two new pending batches: run until none is left.

@@ -10,7 +10,8 @@ import type { LlmProvider } from '../llm/provider';
 import type { runTests } from '../frameworks/runner';
 import type { BackoffPolicy } from './retry';
 import type { Stage } from './stage';
-import type { RunStore } from './store';
+import type { RunStore } from '../store/types';
+import type { SharedRateLimit } from '../store/redis';
 
 export type PipelineEvent =
   | { type: 'run'; run: RunRecord }
@@ -32,6 +33,8 @@ export interface PipelineDeps {
   /** static analysis through the workspace tools; injectable so replays need no workspace */
   crawl: (workspace: string) => Promise<CrawlerOutput>;
   backoff?: Partial<BackoffPolicy>;
+  /** the 429 hold that other processes share for this endpoint and a model (`--cache`, `--queue`) */
+  sharedLimit?: (model: string) => SharedRateLimit;
   /** who may change which risk: the person's own overrides, and the repository's (tighten only) */
   riskPolicy?: RiskPolicy;
   /** warnings about repository settings that were ignored; logged and audited at the start of every run */

@@ -8,8 +8,8 @@ import { Gateway } from '../gateway/gateway';
 import { recordedDecisions } from '../gateway/approvers';
 import type { PipelineDeps } from './deps';
 import { observableState } from './observable';
-import { isSealedApproval, ownerMark, sealApproval } from './ownership';
-import { ignoredRunsNote } from './runRecords';
+import { isSealedApproval, ownerMark, sealApproval } from '../store/ownership';
+import { ignoredRunsNote } from '../store/runRecords';
 import type { Save, StageContext } from './stage';
 import { refreshUsage } from '../usage/health';
 

@@ -1,4 +1,4 @@
-import type { RunStore } from './store';
+import type { RunStore } from '../store/types';
 import type { BranchRecord, Confinement, DocIssue, RunRecord, SearchTotals } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
@@ -7,6 +7,7 @@ import { isExistenceOnly } from '../agents/generator/existence';
 import { isCharacterizationCase } from '../characterize/case';
 import { isSequenceCase } from '../search/case';
 import { testPlan } from './testPlan';
+import { EXIT } from '../core/exitCodes';
 
 type CoverageRecord = NonNullable<NonNullable<RunRecord['verification']>['coverage']>;
 
@@ -226,7 +227,6 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
 }
 
 /** 130 = 128 + SIGINT: the shell convention for a command stopped by Ctrl-C. */
-export const EXIT = { ok: 0, usage: 2, needsReview: 3, failed: 4, coverageBelowTarget: 5, interrupted: 130 } as const;
 
 export function exitCodeFor(status: RunStatus): number {
   switch (status) {

@@ -5,7 +5,7 @@ import { StoreCorruptError } from '../core/errors';
 import type { RunRecord } from '../core/run';
 import type { Characterization, TestCases } from '../contracts/types';
 import { amendPlan } from '../characterize/plan';
-import type { RunStore } from './store';
+import type { RunStore } from '../store/types';
 
 export async function characterizationOf(store: RunStore, run: RunRecord): Promise<Characterization | undefined> {
   const id = run.characterization?.artifactId;

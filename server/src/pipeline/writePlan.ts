@@ -5,7 +5,7 @@ import { isAmtpTestPath } from '../agents/engineer/filePlan';
 import { isWritten, type FileAction, type RunRecord } from '../core/run';
 import type { ToolName } from '../core/risk';
 import type { EngineerOutput } from '../contracts/types';
-import type { RunStore } from './store';
+import type { RunStore } from '../store/types';
 
 /** Merges a rendered test file into the one on disk (verifier/testMerge.ts); undefined when it cannot. */
 export type MergeTests = (path: string, existing: string, incoming: string, opts?: { append?: boolean }) => string | undefined;

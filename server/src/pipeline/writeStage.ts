@@ -6,7 +6,7 @@ import { crashPoint } from '../core/faults';
 import type { FileAction, RunRecord } from '../core/run';
 import type { CrawlerOutput, EngineerOutput } from '../contracts/types';
 import { runDirs } from '../frameworks/layout';
-import type { RunStore } from './store';
+import type { RunStore } from '../store/types';
 import type { Stage, StageContext } from './stage';
 import { planWrite, type MergeTests, type WritePlan } from './writePlan';
 

@@ -6,7 +6,8 @@ import { errorMessage } from '../core/errors';
 import { resolveParams } from '../pipeline/config';
 import { observableState } from '../pipeline/observable';
 import { startRun } from '../pipeline/orchestrator';
-import { RunStore } from '../pipeline/store';
+import { LowdbStore } from '../store/lowdb';
+import type { RunStore } from '../store/types';
 import type { AgentId } from '../core/agents';
 import type { RunRecord } from '../core/run';
 import { BATCHINGS } from '../agents/batchings';
@@ -57,7 +58,7 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
   const ws = path.join(outDir, h.workspace_name);
   await fsp.mkdir(ws, { recursive: true });
   const trace: ConsumedEvent[] = [];
-  const store = new RunStore(ws);
+  const store = new LowdbStore(ws);
   const params = recordedParams(rec);
   // Format 3 recorded the verifier: its test runs are answered from the recording and its rewrites checked against it.
   const tests = rec.header.format_version >= 3 && h.verify ? replayTests(rec, trace) : undefined;

@@ -30,8 +30,12 @@ export const DEFAULT_PRICES: PriceTable = {
   'deepseek-reasoner': { input: 0.55, cachedInput: 0.14, output: 2.19 },
 };
 
-/** The person's table, else the default one for hosted endpoints (none for the offline provider or VS Code's models). */
-export function runPrices(provider: string, table: PriceTable | undefined): { prices?: PriceTable; pricesAsOf?: string } {
+/**
+ * The person's table, else the default one for hosted endpoints: an OpenAI or Azure endpoint reached
+ * with a key. None for the offline provider, VS Code's models, or a keyless endpoint (a server of the
+ * person's own, where a hosted model's name costs nothing).
+ */
+export function runPrices(provider: string, table: PriceTable | undefined, withKey: boolean): { prices?: PriceTable; pricesAsOf?: string } {
   if (table) return { prices: table };
-  return provider === 'openai' || provider === 'azure' ? { prices: DEFAULT_PRICES, pricesAsOf: PRICES_AS_OF } : {};
+  return (provider === 'openai' || provider === 'azure') && withKey ? { prices: DEFAULT_PRICES, pricesAsOf: PRICES_AS_OF } : {};
 }

@@ -7,6 +7,7 @@ import { jsSyntaxError } from '../frameworks/jsSnippet';
 import { typescript } from '../util/typescript';
 import { applyEdits, lineStartOf, oneLine, reindent, removeRanges, type Edit } from './testEdits';
 import type { TestBlock } from './testFile';
+import { dropDeadImports } from './jsImports';
 
 const ID = /tc_[0-9a-f]{12}/;
 const TEST_FNS = new Set(['it', 'test', 'specify']);
@@ -109,13 +110,15 @@ function span(text: string, t: TestBlock): { start: number; end: number } {
   return alone ? { start: lineStart, end: lineEnd } : { start: t.fullStart, end: t.end };
 }
 
+/** Removes these cases' tests, and the imports only they used (jsImports.ts). */
 export function removeJsTests(path: string, content: string, ids: Set<string>): string {
-  return removeRanges(
+  const removed = removeRanges(
     content,
     findJsTests(path, content)
       .filter((t) => ids.has(t.caseId))
       .map((t) => span(content, t)),
   );
+  return removed === content ? content : dropDeadImports(path, content, removed);
 }
 
 export function skipJsTests(path: string, content: string, reasons: Map<string, string>): string {

@@ -15,7 +15,7 @@ import { checkReplySize } from '../llm/replyLimits';
 import { requireValid } from '../contracts/validate';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { HandoffEnvelope } from '../contracts/envelope';
-import type { RunStore } from '../pipeline/store';
+import type { RunStore } from '../store/types';
 import type { Framework } from '../core/frameworks';
 import { DEFAULT_BATCHING, type RunRecord } from '../core/run';
 

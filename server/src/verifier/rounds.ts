@@ -33,14 +33,19 @@ export async function roundsPhase(s: VerifyState, covered: CoverageUnits, univer
   const system = estimateTokens(roundSystemPrompt()) + ENVELOPE_TOKENS;
   const room = { payloadTokens: limits.inputTokens - system, outputTokens: limits.outputTokens };
   let kept = 0;
+  // What each function was last asked with: asked again only when that changed (a reply's reasons
+  // for not writing are not carried over, so the same question would get the same answer).
+  const asked = new Map<string, string>();
   for (let r = 1; r <= rounds; r++) {
-    const fns = await withMutants(
+    const found = await withMutants(
       s,
       uncoveredFunctions(ctx.map, universe, covered).filter((f) => modules.includes(f.file)),
       modules,
     );
-    if (!fns.fns.length)
+    if (!found.fns.length)
       return stop(s, kept, `round ${r}: no function is left with uncovered code${ctx.mutants ? ' or surviving mutants' : ''}`);
+    const fns = { ...found, fns: found.fns.filter((f) => asked.get(askedKey(f)) !== askedWith(f, found.mutants)) };
+    if (!fns.fns.length) return stop(s, kept, `round ${r}: every function left was already asked with the same uncovered code`);
     const batches = packRound(roundTargets(s, ctx.map, fns.fns, fns.mutants, r, room.payloadTokens), room);
     const record: RoundRecord = { round: r, targets: fns.fns.length, batches: [], kept: 0 };
     for (const [i, batch] of batches.entries()) {
@@ -51,6 +56,9 @@ export async function roundsPhase(s: VerifyState, covered: CoverageUnits, univer
       if (budget.spent + requestTokens > budget.total) continue;
       budget.spent += requestTokens;
       await runBatch(s, payload, row, covered, fns.mutants);
+      if (row.status === 'done')
+        for (const f of fns.fns.filter((x) => batch.targets.some((t) => t.file === x.file && t.symbol === x.symbol.name)))
+          asked.set(askedKey(f), askedWith(f, fns.mutants));
       record.kept += row.kept;
     }
     kept += record.kept;
@@ -61,6 +69,13 @@ export async function roundsPhase(s: VerifyState, covered: CoverageUnits, univer
       return stop(s, kept, `round ${r}: the round token budget (${budget.total}) is spent`);
   }
   return kept;
+}
+
+const askedKey = (f: UncoveredFunction) => `${f.file}#${f.symbol.name}`;
+
+/** What a function is asked with: its uncovered lines and branch arms, and its survivors. */
+function askedWith(f: UncoveredFunction, mutants: Map<string, SurvivingMutant[]>): string {
+  return JSON.stringify([f.lines, f.branches, (mutants.get(askedKey(f)) ?? []).map((m) => m.id)]);
 }
 
 async function stop(s: VerifyState, kept: number, why: string): Promise<number> {

@@ -141,7 +141,7 @@ async function writtenTests(deps: PipelineDeps, run: RunRecord): Promise<Written
     .filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action) && findTests(f.path, f.content).length > 0)
     .sort((a, b) => a.path.localeCompare(b.path));
   const map = await deps.store.agentOutput(run, 'crawler');
-  const productFiles = productFilesOf(map, engineer.framework, run.params.scope);
+  const productFiles = productFilesOf(map, engineer.framework, run.params.scope, deps.workspace);
   return { engineer, engineerArtifactId, cases, files, productFiles, map };
 }
 

@@ -5,7 +5,7 @@ import type { MutantProvider } from '../core/mutants';
 import type { Gateway } from '../gateway/gateway';
 import type { runTests } from '../frameworks/runner';
 import type { LlmProvider } from '../llm/provider';
-import type { RunStore } from '../pipeline/store';
+import type { RunStore } from '../store/types';
 import type { CaseResult, RunRecord, VerificationRecord, VerifyParams } from '../core/run';
 import type { CaseRunner } from './execute';
 import type { WriteLog } from './files';

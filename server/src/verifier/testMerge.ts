@@ -9,6 +9,7 @@ import { jsSyntaxError } from '../frameworks/jsSnippet';
 import { checkPython } from '../frameworks/pySyntax';
 import { childrenOf, parsePython } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
+import { applyEdits, type Edit } from './testEdits';
 import { findTests, isPython, replaceTest, type TestBlock } from './testFile';
 
 /**
@@ -22,7 +23,7 @@ export function mergeTestFile(path: string, existing: string, incoming: string, 
   const theirs = findTests(path, incoming);
   if (!theirs.length || (!ours.length && !opts.append)) return undefined;
   try {
-    let out = withImports(path, existing, incoming);
+    let out = withImports(path, existing, incoming, !ours.length);
     if (out === undefined) return undefined;
     if (!ours.length) out = appended(path, out, incoming);
     else {
@@ -66,44 +67,86 @@ interface ImportStatement {
   text: string;
   names: string[];
   end: number;
+  /** a plain list of names (`const { a, b: c } = require('x')`, `import { a } from 'x'`): each name's text, where the list is */
+  list?: { elements: { name: string; text: string }[]; source: string; start: number; end: number };
 }
 
 /**
- * `existing` with the import statements of `incoming` whose names it does not bind yet, after its
- * last import. undefined when a statement binds some names that are there and some that are not
- * (adding it would declare a name twice).
+ * `existing` with the names of `incoming`'s imports it does not bind yet: added to its own list
+ * from the same module (one import per module; never in the person's own file, `keepTheirs`), or
+ * as a statement after its last import. undefined when a name the file binds would come from
+ * somewhere else, or a statement binds some names that are there and some that are not and is no list.
  */
-function withImports(path: string, existing: string, incoming: string): string | undefined {
+function withImports(path: string, existing: string, incoming: string, keepTheirs: boolean): string | undefined {
   const read = isPython(path) ? pythonImports : (text: string) => jsImports(path, text);
   const have = read(existing);
   const bound = new Set(have.flatMap((s) => s.names));
+  const listed = new Map(have.flatMap((h) => h.list?.elements.map((e) => [e.name, `${h.list?.source}\n${e.text}`] as const) ?? []));
   const missing: string[] = [];
+  const edits: Edit[] = [];
   for (const s of read(incoming)) {
-    const known = s.names.filter((n) => bound.has(n)).length;
-    if (known === s.names.length) continue;
-    if (known > 0) return undefined;
-    missing.push(s.text);
+    if (s.names.every((n) => bound.has(n))) continue;
+    const list = s.list;
+    const need = list?.elements.filter((e) => !bound.has(e.name));
+    if (!list || !need) {
+      if (s.names.some((n) => bound.has(n))) return undefined;
+      missing.push(s.text);
+    } else {
+      // a name the file binds already must be the same export of the same module
+      if (list.elements.some((e) => bound.has(e.name) && listed.get(e.name) !== `${list.source}\n${e.text}`)) return undefined;
+      const target = keepTheirs ? undefined : have.find((h) => h.list?.source === list.source);
+      if (target?.list) {
+        const at = target.end - target.text.length + target.list.end;
+        edits.push({ start: at, end: at, text: need.map((e) => `, ${e.text}`).join('') });
+      } else missing.push(s.text.slice(0, list.start) + need.map((e) => e.text).join(', ') + s.text.slice(list.end));
+    }
+    for (const n of s.names) bound.add(n);
   }
-  if (!missing.length) return existing;
   const at = have.length ? have[have.length - 1].end : 0;
-  const insert = have.length ? '\n' + missing.join('\n') : missing.join('\n') + '\n';
-  return existing.slice(0, at) + insert + existing.slice(at);
+  const insert = !missing.length ? '' : have.length ? '\n' + missing.join('\n') : missing.join('\n') + '\n';
+  return applyEdits(existing, [...edits, ...(insert ? [{ start: at, end: at, text: insert }] : [])]);
 }
 
-/** Top-level `import …` and `const … = require(…)` statements with the names they bind. */
+/** Top-level `import …` and `const … = require(…)` statements (and `const { a } = m` of a bound m) with the names they bind. */
 function jsImports(path: string, text: string): ImportStatement[] {
   const ts = typescript();
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, /\.[cm]?tsx?$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
   const out: ImportStatement[] = [];
+  const bound = new Set<string>();
   for (const st of sf.statements) {
     const names = ts.isImportDeclaration(st)
       ? importNames(ts, st)
-      : ts.isVariableStatement(st) && requires(ts, st)
+      : ts.isVariableStatement(st) && requires(ts, st, bound)
         ? st.declarationList.declarations.flatMap((d) => bindingNames(ts, d.name))
         : undefined;
-    if (names) out.push({ text: text.slice(st.getStart(sf), st.end), names, end: st.end });
+    if (!names) continue;
+    names.forEach((n) => bound.add(n));
+    const start = st.getStart(sf);
+    out.push({ text: text.slice(start, st.end), names, end: st.end, ...nameList(ts, sf, st, start) });
   }
   return out;
+}
+
+/** The statement's list of names, when it is only that, with offsets inside the statement's text. */
+function nameList(ts: typeof TS, sf: TS.SourceFile, st: TS.Statement, start: number): Pick<ImportStatement, 'list'> {
+  let elements: readonly (TS.BindingElement | TS.ImportSpecifier)[] | undefined;
+  let source: string | undefined;
+  if (ts.isImportDeclaration(st) && st.importClause && !st.importClause.name && !st.importClause.isTypeOnly) {
+    const b = st.importClause.namedBindings;
+    if (b && ts.isNamedImports(b)) [elements, source] = [b.elements, `import ${st.moduleSpecifier.getText(sf)}`];
+  } else if (ts.isVariableStatement(st) && st.declarationList.declarations.length === 1) {
+    const d = st.declarationList.declarations[0];
+    if (ts.isObjectBindingPattern(d.name) && d.initializer) [elements, source] = [d.name.elements, d.initializer.getText(sf)];
+  }
+  if (!elements?.length || !source || elements.some((e) => !ts.isIdentifier(e.name))) return {};
+  return {
+    list: {
+      elements: elements.map((e) => ({ name: (e.name as TS.Identifier).text, text: e.getText(sf) })),
+      source,
+      start: elements[0].getStart(sf) - start,
+      end: elements[elements.length - 1].getEnd() - start,
+    },
+  };
 }
 
 function importNames(ts: typeof TS, st: TS.ImportDeclaration): string[] {
@@ -116,10 +159,11 @@ function importNames(ts: typeof TS, st: TS.ImportDeclaration): string[] {
   return names;
 }
 
-function requires(ts: typeof TS, st: TS.VariableStatement): boolean {
+function requires(ts: typeof TS, st: TS.VariableStatement, bound: Set<string>): boolean {
   const isRequire = (e: TS.Expression | undefined): boolean =>
     !!e &&
     ((ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'require') ||
+      (ts.isIdentifier(e) && bound.has(e.text)) ||
       (ts.isPropertyAccessExpression(e) && isRequire(e.expression)));
   return st.declarationList.declarations.every((d) => isRequire(d.initializer));
 }

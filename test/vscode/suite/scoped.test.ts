@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as P from '../../../server/src/protocol';
-import { amtpApi, setUserSettings, until, ws } from './helpers';
+import { amtpApi, setUserSettings, TEST_FILE, until, ws } from './helpers';
 
 const EXTRA = 'src/extra.js';
 
@@ -57,6 +57,18 @@ describe('scoped generation from the editor (real extension host)', () => {
     assert.ok(run, 'the command returns the finished run');
     assert.ok(run.cases.length > 0, JSON.stringify(run));
     assert.deepEqual([...new Set(run.cases.map((c) => c.target.symbol))], ['clamp']);
+    // The Testing view still lists every AMTP test of the file, the earlier workspace run's included.
+    const onDisk = [...fs.readFileSync(path.join(ws(), TEST_FILE), 'utf8').matchAll(/^\s*it\('(tc_[0-9a-f]{12}):/gm)].map((m) => m[1]);
+    assert.ok(
+      onDisk.some((id) => !run.cases.some((c) => c.id === id)),
+      'the file holds tests of the earlier run too',
+    );
+    const listed = await until('the Testing view to list every test of the file', () => {
+      const ids: string[] = [];
+      api.testing.controller.items.get(`file:${TEST_FILE}`)?.children.forEach((c) => void ids.push(c.id));
+      return ids.length === onDisk.length ? ids : undefined;
+    }).catch((e: Error) => assert.fail(`${e.message}: the file holds ${onDisk.join(', ')}`));
+    assert.deepEqual([...listed].sort(), [...onDisk].sort());
   });
 
   it('"Generate Tests for This File" plans only that file', async () => {

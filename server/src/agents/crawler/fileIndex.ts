@@ -61,13 +61,13 @@ export function indexFiles(entries: TreeEntry[]): FileIndex {
     else if (p.startsWith('requirements') && /^requirements[\w.-]*\.txt$/.test(p) && ix.requirements.length < 5) ix.requirements.push(p);
     else if (p.endsWith('.py')) pythonEntry(p, ix.pyEntries);
     // The name's first letter before the regex: 'r' or 'R' (| 0x20 folds the case).
-    if ((p.charCodeAt(p.lastIndexOf('/') + 1) | 0x20) === 0x72 && isReadme(p) && depth(p) <= 3 && ix.readmes.length < 20)
-      ix.readmes.push(p);
+    const base = p.lastIndexOf('/') + 1;
+    if ((p.charCodeAt(base) | 0x20) === 0x72 && isReadme(p.slice(base)) && depth(p) <= 3 && ix.readmes.length < 20) ix.readmes.push(p);
   }
   return ix;
 }
 
-const isReadme = (p: string) => /^(.*\/)?readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(p);
+const isReadme = (name: string) => /^readme(\.md|\.markdown|\.rst|\.txt)?$/i.test(name);
 
 function pythonEntry(p: string, out: EntryPoint[]): void {
   if (/(^|\/)__main__\.py$/.test(p) && depth(p) <= 3) out.push({ path: p, kind: '__main__' });

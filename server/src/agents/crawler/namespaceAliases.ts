@@ -24,7 +24,8 @@ export function namespaceAliases(snippets: string[], exported: Set<string>, minM
       if (declared) bound.add(declared);
       if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && ts.isPropertyAccessExpression(n.expression)) {
         const target = n.expression;
-        if (ts.isIdentifier(target.expression) && ts.isIdentifier(target.name)) {
+        // A receiver with no text is the parser's stand-in for a missing one (`.min(x)` on a line of its own).
+        if (ts.isIdentifier(target.expression) && target.expression.text && ts.isIdentifier(target.name)) {
           const alias = target.expression.text;
           if (!members.has(alias)) members.set(alias, new Set());
           members.get(alias)!.add(target.name.text);

@@ -1,5 +1,9 @@
 import type { CrawlerOutput } from '../../contracts/types';
+import { aliasesCouldMatter } from './aliasPrecheck';
 import { namespaceAliases } from './namespaceAliases';
+import { bindsPackage, calledSymbols, type ExportedName } from './readmeCalls';
+
+export type { ExportedName } from './readmeCalls';
 
 type Example = CrawlerOutput['usage_examples'][number];
 
@@ -20,21 +24,15 @@ const CODE_LANGS = new Set([
   'node',
 ]);
 
-export interface ExportedName {
-  /** symbol name as in key_files (e.g. `format`, `Slug.make`, `slugify.extend`) */
-  name: string;
-  /** bindings under which a call site names it (`bytes.format`, `format`) */
-  callNames: string[];
-}
-
 /**
  * Fenced code blocks of a README, each linked to the exported symbols it calls.
  * Blocks are kept as data only: nothing in them is followed or executed.
  */
-export function readmeExamples(source: string, markdown: string, names: ExportedName[]): Example[] {
+export function readmeExamples(source: string, markdown: string, names: ExportedName[], opts: { alwaysParse?: boolean } = {}): Example[] {
   const out: Example[] = [];
   const lines = markdown.split(/\r?\n/);
-  const exported = withNamespaceAliases(fencedBlocks(lines), names);
+  const blocks = fencedBlocks(lines);
+  const exported = opts.alwaysParse || aliasesCouldMatter(blocks, names, markdown) ? withNamespaceAliases(blocks, names) : names;
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s{0,3})(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[i]);
     if (!open) continue;
@@ -71,7 +69,10 @@ function fencedBlocks(lines: string[]): string[] {
   return blocks;
 }
 
-/** Exports are also called through a namespace the document never binds (`d3.min(…)`: namespaceAliases.ts). */
+/**
+ * Exports are also called through a namespace the document never binds (`d3.min(…)`: namespaceAliases.ts).
+ * readmeExamples parses the blocks only when such an alias could change what they call (aliasPrecheck.ts).
+ */
 function withNamespaceAliases(blocks: string[], exported: ExportedName[]): ExportedName[] {
   const aliases = namespaceAliases(blocks, new Set(exported.map((e) => e.name).filter((n) => !n.includes('.'))));
   if (!aliases.size) return exported;
@@ -132,28 +133,6 @@ function callAndResult(cells: string[]): { call: string; result: string } | unde
   if (at < 0 || at + 1 >= cells.length) return undefined;
   const result = span(cells[at + 1]) ?? cells[at + 1];
   return result && !/\n/.test(result) ? { call: span(cells[at])!.replace(/;$/, ''), result } : undefined;
-}
-
-/** The block declares a name the README calls exports through (`lib` of `lib.add(…)`). */
-function bindsPackage(code: string, exported: ExportedName[]): boolean {
-  const prefixes = new Set(exported.flatMap((e) => e.callNames.filter((c) => c.includes('.')).map((c) => c.split('.')[0])));
-  return [...prefixes].some((p) =>
-    new RegExp(`(?:\\b(?:var|let|const)\\s+|\\bimport\\s+(?:\\*\\s+as\\s+)?)${p.replace(/\$/g, '\\$')}\\b`).test(code),
-  );
-}
-
-function calledSymbols(code: string, exported: ExportedName[]): string[] {
-  const found = new Set<string>();
-  for (const e of exported) {
-    for (const call of e.callNames) {
-      const re = new RegExp(`(^|[^\\w$.])${call.replace(/[.$]/g, '\\$&')}\\s*\\(`, 'm');
-      if (re.test(code)) {
-        found.add(e.name);
-        break;
-      }
-    }
-  }
-  return [...found];
 }
 
 /** Local names a README binds to the package: `var x = require('pkg')`, `import x from 'pkg'`, `from pkg import x`. */

@@ -15,8 +15,9 @@ export function scopeMap(map: CrawlerOutput, scope: RunScope): CrawlerOutput {
     if (symbols.length) keyFiles.push({ ...k, symbols });
   }
   const names = new Set(keyFiles.flatMap((k) => k.symbols.map((s) => s.name)));
-  const paths = new Set(keyFiles.map((k) => k.path));
   const outside = map.key_files.length - keyFiles.length;
+  keyFiles.push(...entryReExports(map, keyFiles, names));
+  const paths = new Set(keyFiles.map((k) => k.path));
   const asked =
     [...(scope.only ?? []).map((o) => `--only ${o}`), ...(scope.changedSince ? [`--changed-since ${scope.changedSince}`] : [])].join(' ') ||
     "the run's scope";
@@ -60,4 +61,18 @@ function span(sym: SymbolInfo, all: SymbolInfo[]): [number, number] {
     .filter((l) => l > start)
     .sort((a, b) => a - b)[0];
   return [start, next ? next - 1 : Number.MAX_SAFE_INTEGER];
+}
+
+/**
+ * The package's entry files, narrowed to the exports named like the scoped symbols (`index.js`'s
+ * `coerce: require('./functions/coerce')` for `functions/coerce.js#coerce`): docs call them through
+ * the entry (`semver.coerce('v2')`), so a scoped run tests them the way the docs do.
+ */
+function entryReExports(map: CrawlerOutput, scoped: KeyFile[], names: Set<string>): KeyFile[] {
+  const inScope = new Set(scoped.map((k) => k.path));
+  const entries = new Set(map.entry_points.filter((e) => e.kind !== 'types' && e.kind !== 'bin').map((e) => e.path.replace(/^\.\//, '')));
+  return map.key_files
+    .filter((k) => entries.has(k.path) && !inScope.has(k.path))
+    .map((k) => ({ ...k, symbols: k.symbols.filter((s) => s.exported && names.has(s.name)) }))
+    .filter((k) => k.symbols.length > 0);
 }

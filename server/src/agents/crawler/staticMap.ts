@@ -1,7 +1,7 @@
 import type { CrawlerOutput, KeyFile } from '../../contracts/types';
 import { formatContractErrors, validate } from '../../contracts/validate';
-import { type ResponseCache, type CacheStats } from '../../mcp/cache';
-import { connectInProcess } from '../../mcp/inProcess';
+import { ResponseCache, type CacheStats } from '../../mcp/cache';
+import { readingToolCaller } from '../../mcp/readingTools';
 import { MAX_DEPTH, type TreeEntry } from '../../mcp/walk';
 import type { TreeResult } from '../../mcp/treeTool';
 import { loadJsParser, type JsParser } from './jsParser';
@@ -20,7 +20,7 @@ import { isProductPath } from './targets';
 import { detectTestRuns } from './testRuns';
 import { detectTestSetup } from './testSetup';
 import { detectTypecheck } from './typecheck';
-import { WorkspaceReader, clientCaller } from './workspaceReader';
+import { WorkspaceReader } from './workspaceReader';
 import type { CallTool } from '../../record/toolTap';
 
 export interface CrawlOptions {
@@ -36,6 +36,8 @@ export interface CrawlOptions {
   gitignore?: 'auto' | 'always' | 'never';
   /** validate the map against crawler-output (default true) */
   validateOutput?: boolean;
+  /** false: also take the slow paths skipped when they cannot change the map (aliasPrecheck.ts) */
+  shortcuts?: boolean;
   /** answer tool calls without a workspace (a replay); the MCP server is not started */
   tools?: CallTool;
   /** wrap the tool caller (a recording tap) */
@@ -57,16 +59,15 @@ export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {})
     analyse(new WorkspaceReader(opts.tap ? opts.tap(tools) : tools), workspace, opts).then((map) => checked(map, opts));
   // A replay answers the tools from a recording: no workspace, no server.
   if (opts.tools) return { map: await read(opts.tools), cache: { hits: 0, misses: 0, entries: 0, bytes: 0, evictions: 0 } };
-  // Unredacted: the crawler parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
-  const ws = await connectInProcess(workspace, { cache: opts.cache, walk: { gitignore: opts.gitignore }, redact: false });
-  try {
-    const before = ws.cache.stats();
-    const map = await read(clientCaller(ws.client));
-    const after = ws.cache.stats();
-    return { map, cache: { ...after, hits: after.hits - before.hits, misses: after.misses - before.misses } };
-  } finally {
-    await ws.close();
-  }
+  // The MCP server's own reading tools, called in this process (readingTools.ts). Unredacted: the crawler
+  // parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
+  // It reads the tree's structured entries: the text form is the count line alone (treeTool.ts).
+  const cache = opts.cache ?? new ResponseCache();
+  const tools = readingToolCaller(workspace, { cache, walk: { gitignore: opts.gitignore }, redact: false, treeText: 'summary' });
+  const before = cache.stats();
+  const map = await read(tools);
+  const after = cache.stats();
+  return { map, cache: { ...after, hits: after.hits - before.hits, misses: after.misses - before.misses } };
 }
 
 /** The map alone: what the orchestrator's crawl stage needs. */
@@ -145,7 +146,7 @@ async function analyse(reader: WorkspaceReader, workspace: string, opts: CrawlOp
   out.key_files = rankKeyFiles(built, { code, files: c.ix.paths, pkgs, maxKeyFiles: opts.maxKeyFiles }, omitted);
   if (unbuilt.note) omitted.push(unbuilt.note);
   if (omitted.length) out.omitted = omitted;
-  await usageExamples(c, out, pkgs);
+  await usageExamples(c, out, pkgs, opts.shortcuts === false);
   out.samples = samplesOf(out.key_files, reached.texts, opts.sampleBudgetBytes ?? SAMPLE_BUDGET_BYTES);
   out.skipped = dedupe(c.skipped).slice(0, 1000);
   return out;
@@ -340,13 +341,14 @@ async function typedUmdExports(
   }
 }
 
-async function usageExamples(c: Crawl, out: CrawlerOutput, pkgs: NpmPackage[]): Promise<void> {
+async function usageExamples(c: Crawl, out: CrawlerOutput, pkgs: NpmPackage[], alwaysParse: boolean): Promise<void> {
   for (const readme of c.ix.readmes) {
     const text = await c.readText(readme);
     if (text === undefined) continue;
     const dir = readme.includes('/') ? readme.slice(0, readme.lastIndexOf('/')) : '';
     const pkgName = String(pkgs.find((p) => p.dir === dir)?.json.name ?? out.project.name);
-    out.usage_examples.push(...readmeExamples(readme, text, exportedNames(out.key_files, importBindings(text, pkgName), pkgName)));
+    const names = exportedNames(out.key_files, importBindings(text, pkgName), pkgName);
+    out.usage_examples.push(...readmeExamples(readme, text, names, { alwaysParse }));
   }
   out.usage_examples = out.usage_examples.slice(0, 200);
 }

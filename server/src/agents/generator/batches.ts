@@ -28,19 +28,32 @@ export function caseIdOf(c: PlannedCase): string {
   return caseId(`${c.target.file}#${c.target.symbol}`, scenario);
 }
 
-/** Cases with AMTP's ids, in batch order; a case planned twice (two batches, two docs) is kept once. */
+/**
+ * Cases with AMTP's ids, in batch order; a case planned twice is kept once: the same id (two
+ * batches, two docs), or the same documented line checked the same way (two batches that each hold
+ * part of an entry can attribute `semver.valid(semver.coerce('v2'))` to a different export).
+ */
 export function withIds(plans: CasePlan[]): TestCase[] {
   const seen = new Set<string>();
   const out: TestCase[] = [];
   for (const plan of plans) {
     for (const c of plan.cases) {
       const id = caseIdOf(c);
-      if (seen.has(id)) continue;
+      const documented = documentedCheck(c);
+      if (seen.has(id) || (documented && seen.has(documented))) continue;
       seen.add(id);
+      if (documented) seen.add(documented);
       out.push({ ...c, id });
     }
   }
   return out;
+}
+
+/** One documented line's check: where the docs show it, the call and what it gives (undefined without a location or a call). */
+function documentedCheck(c: PlannedCase): string | undefined {
+  const o = c.oracle;
+  if (!c.evidence?.location || !o?.call) return undefined;
+  return ['doc', c.evidence.location, c.kind, o.kind, o.setup ?? '', o.call, o.expected ?? '', o.error ?? ''].join('\n');
 }
 
 export const generatorBatching: AgentBatching<'generator'> = {

@@ -15,6 +15,8 @@ export interface DocExample {
   line: number;
   /** the snippet's own import statements for the package under test */
   imports: OracleBinding[];
+  /** the specifier each of `imports` came from, by its local name (`semver` → `'semver'`) */
+  importedFrom?: Record<string, string>;
   /** set when the call changes `call` (its argument) in place and returns nothing (inPlace.ts): that call */
   changedBy?: string;
 }

@@ -24,13 +24,15 @@ import { splitStatements, textOf, type SnippetItem, type Statement } from './jsS
 /** What earlier README blocks bound, carried into the later ones in order (a README is read top to bottom). */
 export interface SnippetContext {
   imports: OracleBinding[];
+  /** the specifier each import binding came from, by its local name */
+  from: Map<string, string>;
   setup: SetupList;
   /** namespaces the document calls exports through without binding them (`d3` of `d3.min(…)`) */
   namespaces?: Set<string>;
 }
 
 export function newSnippetContext(): SnippetContext {
-  return { imports: [], setup: new SetupList() };
+  return { imports: [], from: new Map(), setup: new SetupList() };
 }
 
 /**
@@ -58,6 +60,7 @@ export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context
       if (!own.own) foreignImport = own.specifier;
       for (const b of own.bindings) {
         context.imports = [...context.imports.filter((x) => x.local !== b.local), b];
+        context.from.set(b.local, own.specifier);
         setup.forget(b.local);
       }
       continue;
@@ -69,7 +72,14 @@ export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context
     else if (shown && foreignImport)
       skipped.push({ line: stmt.line, reason: `snippet imports '${foreignImport}', which a test cannot reproduce inside one test` });
     else if (shown && 'reason' in shown) skipped.push({ line: stmt.line, reason: shown.reason });
-    else if (shown) examples.push({ ...shown, setup: setup.neededBy(shown.call), line: stmt.line, imports: [...context.imports] });
+    else if (shown)
+      examples.push({
+        ...shown,
+        setup: setup.neededBy(shown.call),
+        line: stmt.line,
+        imports: [...context.imports],
+        importedFrom: Object.fromEntries(context.from),
+      });
     // A declaration with a shown value (`const y = f(x) // 4`) is still needed by the statements after it.
     if (!shown || isDeclaration(stmt.node)) setup.add(stmt.code, stmt.node);
   }

@@ -48,7 +48,7 @@ export function resolveExample(example: DocExample, mods: ModuleInfo[], preferre
 function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | undefined {
   const declared = new Set(example.setup.flatMap(declaredNames));
   const bindings = new Map<string, OracleBinding>();
-  for (const b of example.imports) bindings.set(b.local, cjsDefault(b, mod));
+  for (const b of example.imports) if (bindsIn(b, example.importedFrom?.[b.local], mod)) bindings.set(b.local, cjsDefault(b, mod));
   const callUses = namesUsed(example.call);
   // Python setup keeps its own import lines; the names in them are not uses of the module value.
   const setupCode = example.setup.filter((l) => !(mod.language === 'python' && /^\s*(?:from|import)\s/.test(l)));
@@ -72,6 +72,9 @@ function resolveIn(example: DocExample, mod: ModuleInfo): ResolvedExample | unde
     const symbol = symbolFor(b, use.prop, mod);
     // A named import the module does not define belongs to another module (re-exported by an index).
     if (b.import === 'named' && !symbol) return undefined;
+    // `semver.valid(semver.coerce(x))` where this module exports `coerce` but not `valid` (a batch or
+    // a scope that holds part of the entry): the call exercises the export it does have.
+    if (!symbol && use.prop) continue;
     return { mod, symbol, bindings: relevant };
   }
   return throughSetup(example, mod, setupCode, bindings, declared, callUses[0]?.prop, relevant);
@@ -103,6 +106,21 @@ function throughSetup(
     }
   }
   return undefined;
+}
+
+/**
+ * The package's module value (`const semver = require('semver')`) is its entry's, never another
+ * file's: a module-value import binds in an entry, or in the module its specifier names
+ * (`require('semver/functions/coerce')`). A named import binds wherever that export is defined.
+ */
+function bindsIn(b: OracleBinding, specifier: string | undefined, mod: ModuleInfo): boolean {
+  if (b.import === 'named' || specifier === undefined || mod.entry) return true;
+  const bare = (s: string) =>
+    s
+      .replace(/^(?:\.\.?\/)+/, '')
+      .replace(/\.(?:c|m)?[jt]sx?$/, '')
+      .replace(/\/index$/, '');
+  return mod.specifiers.some((s) => bare(s) === bare(specifier));
 }
 
 /**

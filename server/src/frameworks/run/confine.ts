@@ -97,7 +97,7 @@ export function confined(command: string, args: string[], set: Record<string, st
 }
 
 /** A path as NODE_OPTIONS reads one: in double quotes, with `"` and `\` escaped. */
-function quoted(p: string): string {
+export function quoted(p: string): string {
   return `"${p.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 

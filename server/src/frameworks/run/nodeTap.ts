@@ -3,7 +3,7 @@
 // assertions. A file with no tests that failed did not load (its stderr comes as non-TAP lines).
 import type { Parsed, TestOutcome } from './results';
 import { counted, relOf } from './results';
-import { runnerEntry } from './runnerBin';
+import { runnerEntry, runnerVersion } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
 import { grepOf } from './runnerTypes';
 import type { TapPoint } from './tapTree';
@@ -13,10 +13,13 @@ export const nodeTapRunner: FrameworkRunner = {
   invocation(files, _out, opts) {
     const g = grepOf(opts, '|');
     const grep = g ? [`--grep=${g}`] : [];
-    // tap measures coverage itself and fails below 100%; AMTP measures coverage with c8 instead
+    // tap measures coverage itself and fails below 100%; AMTP measures coverage with c8 instead.
+    // tap 18 renamed the switch: 15–17 (still pinned by projects) take --no-coverage.
+    const major = runnerVersion(opts.binDir, 'node-tap')?.[0];
+    const noCoverage = major !== undefined && major < 18 ? '--no-coverage' : '--disable-coverage';
     return {
       cmd: process.execPath,
-      args: [runnerEntry(opts.binDir, 'node-tap'), '--reporter=tap', '--disable-coverage', ...grep, ...(opts.args ?? []), ...files],
+      args: [runnerEntry(opts.binDir, 'node-tap'), '--reporter=tap', noCoverage, ...grep, ...(opts.args ?? []), ...files],
       read: (o, dir) => nodeTapResults(o, dir),
     };
   },

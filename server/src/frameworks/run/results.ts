@@ -29,7 +29,7 @@ export interface RunResult {
   branches?: number;
   /** the istanbul coverage map of the measured files (JavaScript), for lcov/cobertura out */
   map?: IstanbulMap;
-  /** what measured it: 'node (v8)', 'jest (v8)', 'coverage.py', 'amtp trace (lines)' */
+  /** what measured it: 'node (v8)', 'jest (istanbul)', 'coverage.py', 'amtp trace (lines)' */
   coverageTool?: string;
   /** covered units, when coverage was asked for and measurable */
   units?: CoverageUnits;

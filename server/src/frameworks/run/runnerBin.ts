@@ -22,8 +22,8 @@ export const RUNNER_PACKAGES: Record<NodeRunnerFramework, RunnerPackage> = {
   vitest: { pkg: 'vitest', command: 'vitest', known: 'vitest/vitest.mjs' },
   mocha: { pkg: 'mocha', command: 'mocha', known: 'mocha/bin/mocha.js' },
   ava: { pkg: 'ava', command: 'ava', known: 'ava/entrypoints/cli.mjs' },
-  // tap before 18 has no --disable-coverage (its own coverage then fails the run below 100%).
-  'node-tap': { pkg: 'tap', command: 'tap', known: 'tap/dist/esm/run.mjs', minMajor: 18 },
+  // tap 15–17 take --no-coverage instead of --disable-coverage (run/nodeTap.ts); before 15, t.equal was not strict.
+  'node-tap': { pkg: 'tap', command: 'tap', known: 'tap/dist/esm/run.mjs', minMajor: 15 },
 };
 
 interface PackageJson {
@@ -82,7 +82,7 @@ export function unsupportedVersion(binDir: string, framework: NodeRunnerFramewor
   const { pkg, minMajor } = RUNNER_PACKAGES[framework];
   const major = runnerVersion(binDir, framework)?.[0];
   if (minMajor === undefined || major === undefined || major >= minMajor) return undefined;
-  return `${pkg} ${major}.x is installed; AMTP drives ${pkg} ${minMajor} or later`;
+  return `${pkg} ${major}.x is installed; AMTP drives ${pkg} ${minMajor} or later: upgrade it (npm install --save-dev ${pkg}@${minMajor}) or pick another framework (--framework node-test)`;
 }
 
 /** The folder at or above `from` whose node_modules has tsx, the TypeScript loader the written commands name. */

@@ -1,6 +1,6 @@
 // Run records are data, not control. A file under .amtp/runs may have come with the repository:
 // broken JSON, a JSON value that is no run record, or another person's record. Listing the runs
-// skips such files and counts them; it never fails because of one (pipeline/store.ts scanRuns).
+// skips such files and counts them; it never fails because of one (store/lowdb.ts scanRuns).
 import type { RunRecord } from '../core/run';
 
 /** Run-record files that AMTP left aside, and why. */

@@ -2,30 +2,38 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile, JSONFile } from 'lowdb/node';
-import { validate, formatContractErrors } from '../contracts/validate';
-import { ForeignRunError, StoreCorruptError, UsageError, errorMessage } from '../core/errors';
+import { StoreCorruptError, errorMessage } from '../core/errors';
+import type { ArtifactKind } from '../core/agents';
+import type { RunRecord } from '../core/run';
 import { fileKind, readRegularFileSync } from '../util/regularFile';
 import { atomicWrite } from '../util/safePath';
+import { BaseRunStore, staleRunMessage } from './base';
 import { isOwnRun } from './ownership';
 import { isRunRecordShape, runRecordProblem, type IgnoredRuns } from './runRecords';
-import { canonicalJson, sha256 } from '../core/canonical';
-import { ARTIFACT_KIND, type AgentId, type ArtifactKind } from '../core/agents';
-import type { Artifact, ArtifactMeta, RunRecord } from '../core/run';
-import type { AgentResults } from '../contracts/agentSchemas';
+import { safeId } from './types';
 
 export const STORE_DIR = '.amtp';
 
 /**
- * The store of record. One lowdb file per run and one content-addressed lowdb
+ * The default store of record. One lowdb file per run and one content-addressed lowdb
  * file per artifact, so the cost of a write depends on that record alone and
  * never on how much history the workspace has. lowdb (steno) writes to a temp
  * file and renames it, so a SIGKILL leaves either the old or the new file.
  */
-export class RunStore {
+export class LowdbStore extends BaseRunStore {
   readonly dir: string;
 
-  constructor(readonly workspace: string) {
+  constructor(workspace: string) {
+    super(workspace);
     this.dir = path.join(workspace, STORE_DIR);
+  }
+
+  get location(): string {
+    return this.dir;
+  }
+
+  async close(): Promise<void> {
+    // files only: nothing to release
   }
 
   private runPath(id: string): string {
@@ -52,113 +60,37 @@ export class RunStore {
     await atomicWrite(path.join(this.dir, '.gitignore'), '*\n');
   }
 
-  /**
-   * An artifact file is the RFC 8785 text of {runId, kind, content, meta} and its
-   * id is that text's hash. One canonicalization gives the id and the bytes on
-   * disk, and a load checks integrity by hashing the bytes, with no re-serializing.
-   */
-  static artifactText(runId: string, kind: ArtifactKind, content: unknown, meta: ArtifactMeta): { id: string; text: string } {
-    const text = canonicalJson({ content, kind, meta, runId });
-    return { id: 'a_' + sha256(text).slice(0, 32), text };
-  }
-
-  /** Validates the artifact, then writes it once (content-addressed: a rewrite is a no-op). */
-  async putArtifact(runId: string, kind: ArtifactKind, content: object, meta: ArtifactMeta): Promise<Artifact> {
-    const { id, text } = RunStore.artifactText(runId, kind, content, meta);
-    const artifact: Artifact = { id, runId, kind, content, meta };
-    const check = validate('artifact', artifact);
-    if (!check.ok) throw new Error(`artifact does not match its schema: ${formatContractErrors(check.errors)}`);
+  protected async writeArtifactText(runId: string, id: string, _kind: ArtifactKind, text: string): Promise<void> {
     const file = this.artifactPath(runId, id);
-    if (!(await exists(file))) {
-      await fsp.mkdir(path.dirname(file), { recursive: true });
-      // lowdb with a pass-through serializer: the canonical text is already the file.
-      const db = new Low<string>(new DataFile<string>(file, { parse: (t) => t, stringify: (t) => t }), text);
-      await db.write();
-    }
-    return artifact;
+    if (await exists(file)) return; // content-addressed: the same id is the same bytes
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    // lowdb with a pass-through serializer: the canonical text is already the file.
+    const db = new Low<string>(new DataFile<string>(file, { parse: (t) => t, stringify: (t) => t }), text);
+    await db.write();
   }
 
-  async getArtifact(runId: string, id: string): Promise<Artifact> {
-    return (await this.loadArtifact(runId, id)).artifact;
-  }
-
-  /** The committed output of `agent` in `run`, with its contract's type. */
-  async agentOutput<A extends AgentId>(run: RunRecord, agent: A): Promise<AgentResults[A]> {
-    const id = run.activities.find((a) => a.agent === agent)?.artifactId;
-    if (!id) throw new StoreCorruptError(`run ${run.id} has no committed ${agent} output`);
-    const artifact = await this.getArtifact(run.id, id);
-    if (artifact.kind !== ARTIFACT_KIND[agent])
-      throw new StoreCorruptError(`artifact ${id} is ${artifact.kind}, not the ${agent}'s output`);
-    // Validated against the agent's output contract before it was stored, and hash-checked on load.
-    return artifact.content as AgentResults[A];
-  }
-
-  /**
-   * The artifact plus the canonical text of its content, for splicing into an
-   * envelope without canonicalizing the payload again. The text is cut from the
-   * verified file: canonical JSON sorts keys, so "content" is the first member
-   * and ',"kind":' (quotes unescaped, so never inside a string) closes it.
-   */
-  async loadArtifact(runId: string, id: string): Promise<{ artifact: Artifact; contentText: string }> {
-    const text = await this.artifactRaw(runId, id);
-    const end = text.lastIndexOf(',"kind":');
-    if (!text.startsWith('{"content":') || end < 0) throw new StoreCorruptError(`artifact ${id} is not in canonical form`);
-    const doc = JSON.parse(text) as Omit<Artifact, 'id'>;
-    const artifact: Artifact = { id, runId: doc.runId, kind: doc.kind, content: doc.content, meta: doc.meta };
-    const check = validate('artifact', artifact);
-    if (!check.ok) throw new StoreCorruptError(`artifact ${id} does not match its schema: ${formatContractErrors(check.errors)}`);
-    if (artifact.runId !== runId) throw new StoreCorruptError(`artifact ${id} belongs to run ${artifact.runId}, not ${runId}`);
-    return { artifact, contentText: text.slice('{"content":'.length, end) };
-  }
-
-  /** The artifact's canonical text, integrity-checked: the hash of the bytes must be the id. */
-  async artifactRaw(runId: string, id: string): Promise<string> {
-    const file = this.artifactPath(runId, id);
-    const text = await fsp.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') throw new StoreCorruptError(`artifact ${id} is missing from ${path.dirname(file)}`);
+  protected async readArtifactText(runId: string, id: string): Promise<string | undefined> {
+    return fsp.readFile(this.artifactPath(runId, id), 'utf8').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
       throw e;
     });
-    if ('a_' + sha256(text).slice(0, 32) !== id)
-      throw new StoreCorruptError(`artifact ${id} content does not match its id: the file was edited or damaged (${file})`);
-    return text;
   }
 
-  /**
-   * Every session artifact this run has on disk, by kind and prompt hash. An artifact persisted but
-   * never committed to the run record (the process died in between) has the same kind and prompt
-   * as the activity that made it, so a resumed run adopts it instead of calling the model again.
-   */
-  async sessionArtifacts(runId: string): Promise<Map<string, Artifact>> {
+  protected async artifactIds(runId: string): Promise<string[]> {
     const dir = path.join(this.dir, 'artifacts', safeId(runId));
-    const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => /^a_[0-9a-f]{32}\.json$/.test(n)).sort();
-    const out = new Map<string, Artifact>();
-    for (const name of names) {
-      const artifact = await this.getArtifact(runId, name.slice(0, -5)).catch(() => undefined);
-      if (artifact && 'promptHash' in artifact.meta) out.set(sessionKey(artifact.kind, artifact.meta.promptHash), artifact);
-    }
-    return out;
+    const names = await fsp.readdir(dir).catch(() => [] as string[]);
+    return names
+      .filter((n) => /^a_[0-9a-f]{32}\.json$/.test(n))
+      .sort()
+      .map((n) => n.slice(0, -5));
   }
 
-  async findUncommittedArtifact(runId: string, kind: ArtifactKind, promptHash: string): Promise<Artifact | undefined> {
-    return (await this.sessionArtifacts(runId)).get(sessionKey(kind, promptHash));
+  protected artifactPlace(runId: string, id: string): string {
+    return path.dirname(this.artifactPath(runId, id));
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     return this.readJson<RunRecord>(this.runPath(id), `run ${id}`);
-  }
-
-  /** A run this person created here, or an error that says why it is not one AMTP will act on. */
-  async getOwnRun(id: string): Promise<RunRecord> {
-    const run = await this.getRun(id);
-    if (!run) throw new UsageError(`no run ${id} in ${this.dir}`);
-    const problem = runRecordProblem(run);
-    if (problem) throw new StoreCorruptError(`run ${id} in ${this.dir} is ${problem}; AMTP will not resume or approve it`);
-    if (!isOwnRun(run, this.workspace)) {
-      throw new ForeignRunError(
-        `run ${id} in ${this.dir} was not created by you in this workspace (it may have come with the repository); AMTP will not resume or approve it. Start a new run instead.`,
-      );
-    }
-    return run;
   }
 
   /**
@@ -169,7 +101,7 @@ export class RunStore {
     const file = this.runPath(run.id);
     const onDisk = await this.readJson<RunRecord>(file, `run ${run.id}`);
     if (onDisk && onDisk.version !== run.version) {
-      throw new Error(`run ${run.id} was changed by another process (version ${onDisk.version}, expected ${run.version})`);
+      throw new Error(staleRunMessage(run.id, onDisk.version, run.version));
     }
     const next: RunRecord = { ...run, version: run.version + 1, updatedAt: new Date().toISOString() };
     const db = new Low<RunRecord>(new JSONFile(file), next);
@@ -181,11 +113,6 @@ export class RunStore {
       throw e;
     }
     return next;
-  }
-
-  /** This person's runs here, oldest first. Records that came from elsewhere or do not read are left out (see scanRuns). */
-  async listRuns(): Promise<RunRecord[]> {
-    return (await this.scanRuns()).runs;
   }
 
   /**
@@ -286,15 +213,6 @@ async function quarantine(file: string, bytes: Buffer): Promise<string> {
   }
   if (!kept?.equals(bytes)) await atomicWrite(copy, bytes).catch(() => undefined);
   return copy;
-}
-
-export function sessionKey(kind: ArtifactKind, promptHash: string): string {
-  return `${kind}\n${promptHash}`;
-}
-
-function safeId(id: string): string {
-  if (!/^[A-Za-z0-9_-]{1,80}$/.test(id)) throw new Error(`invalid id: ${JSON.stringify(id)}`);
-  return id;
 }
 
 async function exists(file: string): Promise<boolean> {

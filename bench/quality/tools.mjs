@@ -1,0 +1,64 @@
+// The bench's own measuring tools, installed into bench/.work and never into AMTP's dependencies or
+// the measured package's package.json: c8 (V8 coverage with --all), StrykerJS 9.x (the last line
+// that runs on Node 20) with the runner plugin of the package's framework, the coverage provider of
+// vitest, and coverage.py from Debian for Python. Versions are exact, so figures are comparable
+// across runs.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { WORK, installRunner, sh } from './prepare.mjs';
+
+export const C8 = '10.1.3';
+/** c8's --experimental-monocart: branches counted on the syntax tree, as istanbul does, not V8's executed blocks. */
+export const MONOCART = '2.13.0';
+export const STRYKER = '9.6.1';
+
+/** The Stryker test-runner plugin per framework; the command runner (built into core) for the rest. */
+export const STRYKER_RUNNER = {
+  mocha: '@stryker-mutator/mocha-runner',
+  jest: '@stryker-mutator/jest-runner',
+  vitest: '@stryker-mutator/vitest-runner',
+  'node-tap': '@stryker-mutator/tap-runner',
+};
+
+/** What the measuring node_modules adds to the package's own dependencies and framework. */
+function toolsFor(framework) {
+  return (deps) => {
+    const tools = { c8: C8, 'monocart-coverage-reports': MONOCART };
+    if (framework === 'vitest') {
+      // The coverage provider must match vitest's version exactly; the range the package declares is resolved by npm.
+      tools['@vitest/coverage-v8'] = deps.vitest;
+    }
+    tools['@stryker-mutator/core'] = STRYKER;
+    if (STRYKER_RUNNER[framework]) tools[STRYKER_RUNNER[framework]] = STRYKER;
+    return tools;
+  };
+}
+
+/**
+ * node_modules for the bench's measurements of one package: its dependencies, its framework at the
+ * same range as for AMTP's run, and the tools above (cached per package × framework).
+ */
+export function measureModules(subject, framework, source, runners) {
+  return join(installRunner(subject, framework, source, runners, toolsFor(framework)).dir, 'node_modules');
+}
+
+/** A folder to put on PYTHONPATH that holds coverage.py (Debian's python3-coverage, unpacked, cached). */
+export function pythonCoverage() {
+  const root = join(WORK, 'tools', 'python3-coverage');
+  const site = join(root, 'usr/lib/python3/dist-packages');
+  if (existsSync(join(site, 'coverage'))) return site;
+  const debs = join(WORK, 'debs');
+  mkdirSync(debs, { recursive: true });
+  const have = () => readdirSync(debs).find((f) => f.startsWith('python3-coverage_') && f.endsWith('.deb'));
+  if (!have()) sh('apt-get', ['download', 'python3-coverage'], debs, 'fetching python3-coverage (run `apt-get update` first)');
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  sh('dpkg', ['-x', join(debs, have()), root], debs, 'unpacking python3-coverage');
+  return site;
+}
+
+/** The version of a package in a node_modules folder, or undefined. */
+export function versionIn(nodeModules, name) {
+  const file = join(nodeModules, name, 'package.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : undefined;
+}
