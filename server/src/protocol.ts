@@ -284,6 +284,8 @@ export interface ServerSettings extends ScaleUrls {
   verifyRuns?: number;
   /** run undocumented exported functions to pin what they do (default true; needs trust and the run's tests.run approval) */
   characterize?: boolean;
+  /** time budget of the offline search of call sequences, in seconds (default 60; docs/search.md) */
+  searchBudgetSeconds?: number;
   /** wall-clock limit of one runner invocation, in seconds (default 120) */
   testTimeoutSeconds?: number;
   /** mutate the files under test while verifying (default true; docs/mutation.md) */

@@ -179,7 +179,8 @@ for (const mode of ['default', 'guard'] as const) {
       await fsp.writeFile(
         path.join(ws, 'index.js'),
         '/**\n * Adds two numbers.\n * @example add(2, 3) // => 5\n */\nfunction add(a, b) {\n  return a + b;\n}\n' +
-          `function kind(x) {\n  require('node:child_process').spawnSync(process.execPath, ['-e', ${JSON.stringify(probe)}], { stdio: 'ignore', timeout: 5000 });\n  return typeof x;\n}\n` +
+          // The search's guard refuses child_process; what gets past it (node's internal binding) is still confined.
+          `function kind(x) {\n  const args = [process.execPath, '-e', ${JSON.stringify(probe)}];\n  try {\n    require('node:child_process').spawnSync(args[0], args.slice(1), { stdio: 'ignore', timeout: 5000 });\n  } catch {\n    const envPairs = Object.entries(process.env).map(([k, v]) => k + '=' + v);\n    const stdio = [{ type: 'ignore' }, { type: 'ignore' }, { type: 'ignore' }];\n    process.binding('spawn_sync').spawn({ file: args[0], args, envPairs, stdio, timeout: 5000 });\n  }\n  return typeof x;\n}\n` +
           'module.exports = { add, kind };\n',
       );
       try {

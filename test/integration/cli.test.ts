@@ -150,6 +150,8 @@ describe('amtp CLI contract', function () {
     assert.deepEqual(
       s.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]),
       [
+        // characterization's run-wide request, then the verifier's own
+        ['tests.run', 'approved'],
         ['tests.run', 'approved'],
         ['git.branch', 'approved'],
       ],
@@ -158,8 +160,8 @@ describe('amtp CLI contract', function () {
   });
 
   it('the offline provider completes with no key and prints the --json summary', async () => {
-    // --no-verify: without a TTY or --yes the test run would wait for approval (see the verifier tests).
-    const r = await runCli(['generate', ws, '--provider', 'offline', '--no-verify', '--json']);
+    // --no-verify --no-characterize: without a TTY or --yes running code would wait for approval (see the verifier tests).
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--no-verify', '--no-characterize', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.equal(s.status, 'completed');
@@ -177,11 +179,7 @@ describe('amtp CLI contract', function () {
       'verification',
     ]);
     assert.equal(s.verification.status, 'skipped');
-    // add(2, 3) is documented: nothing to characterize, so nothing was asked or run for it
-    assert.deepEqual(
-      [s.characterization.status, s.characterization.reason],
-      ['skipped', 'no exported function without a documented result'],
-    );
+    assert.deepEqual([s.characterization.status, s.characterization.reason], ['skipped', 'characterization is off (--no-characterize)']);
     assert.deepEqual(
       s.activities.map((a: { agent: string }) => a.agent),
       ['crawler', 'generator', 'engineer'],
@@ -192,7 +190,7 @@ describe('amtp CLI contract', function () {
 
   it('schema violation → exit 3 (needs_review) with the errors in --json', async () => {
     fake.script('engineer', { content: '{"schema_version":"1","tests":[],"not_written":[],"framework":"rspec"}' });
-    const r = await runCli(['generate', ws, '--provider', 'openai', '--json'], env());
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--no-characterize', '--json'], env());
     assert.equal(r.code, 3, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.equal(s.status, 'needs_review');
@@ -223,7 +221,8 @@ describe('amtp CLI contract', function () {
     const original = Buffer.from('// hand-written test, keep me\n\u00e9\u0000');
     await fsp.writeFile(target, original);
 
-    const first = await runCli(['generate', ws, '--provider', 'openai', '--json'], env());
+    // Characterization off: its run-wide question would come first; the overwrite is the subject here.
+    const first = await runCli(['generate', ws, '--provider', 'openai', '--no-characterize', '--json'], env());
     assert.equal(first.code, 4, first.stderr);
     const s1 = JSON.parse(first.stdout);
     assert.equal(s1.status, 'awaiting_approval');
@@ -241,7 +240,7 @@ describe('amtp CLI contract', function () {
     assert.equal(s2.approvals[0].decision, 'rejected');
     assert.deepEqual(await fsp.readFile(target), original, 'byte-identical after a rejection');
 
-    const second = await runCli(['generate', ws, '--provider', 'openai', '--json'], env());
+    const second = await runCli(['generate', ws, '--provider', 'openai', '--no-characterize', '--json'], env());
     const s3 = JSON.parse(second.stdout);
     const approved = await runCli(['approve', s3.runId, ws, '--json'], env());
     // The overwrite is done; running the written tests is the next high-risk action, and it waits too.
@@ -268,7 +267,7 @@ describe('amtp CLI contract', function () {
   it('--yes approves high-risk writes up front, and the decision is recorded', async () => {
     await fsp.mkdir(path.join(ws, 'test'), { recursive: true });
     await fsp.writeFile(path.join(ws, GOOD_TEST_PATH), 'old');
-    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], env());
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--no-characterize', '--json'], env());
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.deepEqual(
@@ -316,7 +315,7 @@ describe('amtp CLI contract', function () {
       const mine = path.join(ws, 'test/adder.amtp.test.js'); // the offline engineer's file for this workspace
       await fsp.writeFile(mine, 'mine');
       // The person's own environment has a key and no base URL: the key must go nowhere.
-      const r = await runCli(['generate', ws, '--json'], { OPENAI_API_KEY: undefined, AMTP_PROVIDER: undefined });
+      const r = await runCli(['generate', ws, '--json', '--no-characterize'], { OPENAI_API_KEY: undefined, AMTP_PROVIDER: undefined });
       assert.equal(r.code, 4, r.stderr);
       assert.equal(planted.requests.length, 0, 'nothing reached the planted URL');
       const s = JSON.parse(r.stdout);
@@ -330,7 +329,7 @@ describe('amtp CLI contract', function () {
       const ignored = run.audit.filter((a: { tool: string }) => a.tool === 'settings.ignored').map((a: { detail: string }) => a.detail);
       assert.equal(ignored.length, 4, ignored.join('\n'));
       // --risk is the person's own: it may lower a risk.
-      const own = await runCli(['generate', ws, '--json', '--risk', 'fs.overwrite=medium', '--no-verify'], {});
+      const own = await runCli(['generate', ws, '--json', '--risk', 'fs.overwrite=medium', '--no-verify', '--no-characterize'], {});
       assert.equal(own.code, 0, own.stderr);
       assert.match(await fsp.readFile(mine, 'utf8'), /Generated by AMTP/);
     } finally {

@@ -68,7 +68,8 @@ describe('coverage out: --lcov, --cobertura, --min-coverage', function () {
   it('writes lcov and cobertura of the files under test, with statements, branches and beyond-import in --json', async () => {
     const lcov = path.join(root, 'a', 'out', 'lcov.info');
     const cob = path.join(root, 'a', 'out', 'cobertura.xml');
-    const { ws, r, cov } = await generate('a', ['--lcov', lcov, '--cobertura', cob]);
+    // Characterization off: the search would pin zeroPad's current behaviour and cover its body.
+    const { ws, r, cov } = await generate('a', ['--no-characterize', '--lcov', lcov, '--cobertura', cob]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(cov.tool, 'node (v8)');
     // padkit: upper() is tested, zeroPad()'s only test is quarantined (skipped), so zeroPad's return
@@ -101,10 +102,10 @@ describe('coverage out: --lcov, --cobertura, --min-coverage', function () {
   });
 
   it('--min-coverage: met exits 0; missed exits 5 and says so; a bad value is a usage error', async () => {
-    const met = await generate('b', ['--min-coverage', '60']);
+    const met = await generate('b', ['--no-characterize', '--min-coverage', '60']);
     assert.equal(met.r.code, 0, met.r.stderr);
     assert.deepEqual(met.cov.target, { min: 60, met: true });
-    const missed = await generate('c', ['--min-coverage', '100']);
+    const missed = await generate('c', ['--no-characterize', '--min-coverage', '100']);
     assert.ok(missed.cov.statements! < 100, 'the quarantined zeroPad test leaves zeroPad uncovered');
     assert.equal(missed.r.code, 5, missed.r.stderr);
     assert.deepEqual(missed.cov.target, { min: 100, met: false });

@@ -84,7 +84,8 @@ describe('documented oracles that hold, on published packages', function () {
     assert.equal(s.status, 'completed');
     // Nine README/JSDoc calls: every one that does not throw passes; those whose covered units
     // (statements, branch arms) others already cover go by the adds-coverage rule, the throwing one is a doc issue.
-    const results = s.verification.results;
+    // (The search's pins of current behaviour are judged beside them; these counts are the documented calls.)
+    const results = s.verification.results.filter((r) => !/pins current behaviour/.test(JSON.stringify(r)));
     const passing = results.filter((r) => r.outcome === 'passing');
     const noCoverage = results.filter((r) => r.outcome === 'dropped' && /^adds no coverage/.test(r.reason ?? ''));
     assert.ok(passing.length >= 4, JSON.stringify(results));

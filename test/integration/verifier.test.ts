@@ -168,7 +168,8 @@ describe('verifier: run what was written, keep only assured tests', function () 
     const ws = await copyFixture('marker');
     dirs.push(ws);
     const marker = path.join(path.dirname(ws), 'ran.marker'); // written by the fixture when it loads
-    const first = await runCli(['generate', ws, '--provider', 'offline', '--json']);
+    // Characterization asks the same run-wide question earlier; here the verifier's own request is the subject.
+    const first = await runCli(['generate', ws, '--provider', 'offline', '--no-characterize', '--json']);
     assert.equal(first.code, 4, first.stderr);
     const s1 = parse(first.stdout);
     assert.equal(s1.status, 'awaiting_approval');
@@ -193,7 +194,7 @@ describe('verifier: run what was written, keep only assured tests', function () 
       ['refused', 'refused'],
     );
 
-    const again = parse((await runCli(['generate', ws, '--provider', 'offline', '--json'])).stdout);
+    const again = parse((await runCli(['generate', ws, '--provider', 'offline', '--no-characterize', '--json'])).stdout);
     assert.equal(again.status, 'awaiting_approval');
     const approved = await runCli(['approve', again.runId, ws, '--json']);
     assert.equal(approved.code, 0, approved.stderr);
@@ -235,13 +236,14 @@ describe('verifier: run what was written, keep only assured tests', function () 
   it('--no-verify skips the stage with the reason on record; bad --runs is a usage error', async () => {
     const ws = await copyFixture('marker');
     dirs.push(ws);
-    const r = await runCli(['generate', ws, '--provider', 'offline', '--no-verify', '--json']);
+    // Writing tests without running anything is --no-verify with --no-characterize (docs/ci.md).
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--no-verify', '--no-characterize', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const s = parse(r.stdout);
     assert.equal(s.verification!.status, 'skipped');
     assert.match(s.verification!.reason!, /--no-verify/);
     // The text summary says it up front: a run whose tests never ran is not a clean pass.
-    const text = await runCli(['generate', ws, '--provider', 'offline', '--no-verify']);
+    const text = await runCli(['generate', ws, '--provider', 'offline', '--no-verify', '--no-characterize']);
     assert.equal(text.stdout.split('\n')[1], '  NOT VERIFIED: the written tests were not run (verification is off (--no-verify))');
     for (const bad of [
       ['--runs', '0'],

@@ -82,7 +82,11 @@ describe('verifier: tests where the runner looks, and per-test repair of a file 
     dirs.push(ws);
     const env =
       provider === 'openai' ? { OPENAI_API_KEY: 'sk-test-places', OPENAI_BASE_URL: fake.baseURL, AMTP_BACKOFF_SCALE: '0.001' } : {};
-    const r = await runCli(['generate', ws, '--provider', provider, '--yes', '--json', '--rounds', '0', ...extra], env);
+    // Characterization off: the scripted engineer answers for the planned cases only.
+    const r = await runCli(
+      ['generate', ws, '--provider', provider, '--yes', '--json', '--rounds', '0', '--no-characterize', ...extra],
+      env,
+    );
     return { r, s: JSON.parse(r.stdout || '{}') as Summary };
   };
 

@@ -42,7 +42,8 @@ describe('verifier on real packages × real runners', function () {
       cpSync(await unpackNpmPackage(spec), dir, { recursive: true });
       const r = spawnSync(
         process.execPath,
-        [CLI, 'generate', dir, '--provider', 'offline', '--framework', fw, '--depth', 'deep', '--yes', '--json'],
+        // A small search budget: this is about the verifier, and every runner here is slow on a busy machine.
+        [CLI, 'generate', dir, '--provider', 'offline', '--framework', fw, '--depth', 'deep', '--yes', '--json', '--search-budget', '5'],
         { encoding: 'utf8', timeout: 280_000 },
       );
       assert.equal(r.status, 0, `${r.stderr}\n${r.stdout}`);

@@ -1,20 +1,23 @@
-// The pure parts of the characterize stage: which functions it targets and how it reaches them
-// (targets.ts), how its cases replace existence checks in the engineer's plan (plan.ts), the run-wide
-// approval the verifier shares (gateway/approvers.ts), and how the tree shows a pinned case.
+// The pure parts of the characterize stage: which modules it hands the search and with what seeds
+// (searchJobs.ts), which Python functions it targets and how it reaches them (targets.ts), how its
+// cases replace existence checks in the engineer's plan (plan.ts), the run-wide approval the verifier
+// shares (gateway/approvers.ts), and how the tree shows a pinned case.
 import { strict as assert } from 'node:assert';
 import { caseIcon, describeCase, PINNED_NOTE } from '../../client/src/model/runsModel';
 import { smokeCase } from '../../server/src/agents/generator/plannedCases';
 import { describeModules } from '../../server/src/agents/generator/modules';
-import { charToTestCase } from '../../server/src/characterize/case';
-import { characterizeModule, type CharCase } from '../../server/src/characterize/characterize';
-import { characterizerFor, type Characterizer } from '../../server/src/characterize/language';
-import { characterizePythonModule } from '../../server/src/characterize/python/characterize';
-import { characterizeApproved } from '../../server/src/characterize/run';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { characterizeApproved, type ModuleJob } from '../../server/src/characterize/run';
 import { amendPlan } from '../../server/src/characterize/plan';
+import { replacedBy, searchJobs } from '../../server/src/characterize/searchJobs';
 import { charJobs, exportPath } from '../../server/src/characterize/targets';
+import { sequenceCase } from '../../server/src/search/case';
+import { approveAll, deferAll } from '../../server/src/gateway/approvers';
 import type { CrawlerOutput, TestCase, TestCases } from '../../server/src/contracts/types';
 import type { RunRecord } from '../../server/src/core/run';
-import { approveAll, recordedDecisions, runWideApprovalId } from '../../server/src/gateway/approvers';
+import { recordedDecisions, runWideApprovalId } from '../../server/src/gateway/approvers';
 import { Gateway, type ApprovalRequest } from '../../server/src/gateway/gateway';
 import type { CaseView } from '../../server/src/protocol';
 
@@ -66,7 +69,7 @@ describe('characterize stage: targets', () => {
     assert.equal(exportPath({ local: 'C', import: 'named', name: 'C' }, '(C.m ?? C.prototype.m)'), undefined);
   });
 
-  it('targets functions with only an existence check, seeded from types and examples; a documented one is left alone', () => {
+  it('hands the search every planned JavaScript module, with seeds from types and examples and its existence checks', () => {
     const m = map('cjs', [
       fn('grade', 'exports.property', { examples: ['grade(91) // no result written', 'grade(x)'] }),
       fn('sum', 'exports.property'),
@@ -77,50 +80,63 @@ describe('characterize stage: targets', () => {
       kind: 'example',
       title: 'sum(1) is 1',
     };
-    const jobs = charJobs(planOf(m, [documented]), m);
-    assert.equal(jobs.length, 1);
+    const plan = planOf(m, [documented]);
+    const [job, ...more] = searchJobs(plan, m);
+    assert.equal(more.length, 0);
+    assert.equal(job.module, 'index.js');
+    assert.deepEqual(job.job.binding, { local: 'lib', import: 'module' });
+    assert.deepEqual(job.job.seeds.get('grade'), { examples: [[91]], types: ['number'], names: ['n'] });
     assert.deepEqual(
-      jobs[0].targets.map((t) => [t.path, t.arity, t.signature, t.examples]),
-      [[['grade'], 1, '(n: number)', [[91]]]],
+      job.existence.map((e) => e.symbol),
+      ['grade', 'sum'],
     );
-    const reach = jobs[0].reach.get('grade')!;
-    assert.equal(reach.access, 'lib.grade');
-    assert.deepEqual(reach.bindings, [{ local: 'lib', import: 'module' }]);
-    assert.equal(reach.target.export_style, 'exports.property');
-    assert.deepEqual(reach.replaces, [planOf(m).cases[0].id]);
+    assert.equal(job.weight, 3);
   });
 
-  it('an ESM default export is reached through `default`, a named one by its name', () => {
+  it('an ESM module is bound as a namespace (its default export is `lib.default`)', () => {
     const m = map('esm', [fn('initials', 'default'), fn('sign', 'named')]);
-    const [job] = charJobs(planOf(m), m);
-    assert.deepEqual(
-      job.targets.map((t) => t.path),
-      [['default'], ['sign']],
-    );
-    assert.deepEqual(job.reach.get('default')!.bindings, [{ local: 'initials', import: 'default' }]);
+    const [job] = searchJobs(planOf(m), m);
+    assert.deepEqual(job.job.binding, { local: 'initials', import: 'namespace' });
   });
 
   it('a module the generator planned nothing for is never run', () => {
     const m = map('cjs', [fn('grade', 'exports.property')]);
-    assert.deepEqual(charJobs({ ...planOf(m), cases: [] }, m), []);
+    assert.deepEqual(searchJobs({ ...planOf(m), cases: [] }, m), []);
+    assert.deepEqual(charJobs(planOf(m), m), [], 'the Python characterizer takes Python modules only');
   });
 
-  it('picks an engine by language: Node for JavaScript, CPython for Python, none for TypeScript sources', () => {
-    assert.equal(characterizerFor('javascript'), characterizeModule);
-    assert.equal(characterizerFor('python'), characterizePythonModule);
-    assert.equal(characterizerFor('typescript'), undefined);
+  it('a kept sequence replaces the existence checks of the symbols it calls and of their classes', () => {
+    const existence = [
+      { id: 'a', symbol: 'Stack' },
+      { id: 'b', symbol: 'Stack.push' },
+      { id: 'c', symbol: 'Stack.pop' },
+      { id: 'd', symbol: 'lib' },
+      { id: 'e', symbol: 'other' },
+    ];
+    assert.deepEqual(replacedBy(existence, ['Stack.push'], 'lib'), ['a', 'b', 'd']);
+    assert.deepEqual(replacedBy(existence, [], 'lib'), []);
   });
 });
 
 describe('characterize stage: the amended plan', () => {
   const m = map('cjs', [fn('grade', 'exports.property'), fn('words', 'exports.property')]);
   const plan = planOf(m);
-  const [job] = charJobs(plan, m);
-  const pinned: CharCase = { id: 'grade#0', path: ['grade'], args: [90], oracle: { kind: 'equals', value: 'A' }, lines: [], spans: [] };
-  const tc = charToTestCase(pinned, 'index.js', 'javascript', job.reach.get('grade'));
+  const [job] = searchJobs(plan, m);
+  const tc = sequenceCase(
+    { id: '0', steps: [{ op: 'call', path: ['grade'], args: [{ lit: 90 }] }] },
+    {
+      steps: [{ ok: true, async: false }],
+      settled: true,
+      values: [{ shape: { t: 'string' }, v: 'A' }],
+      mutated: [],
+      callbacks: [],
+      events: [],
+    },
+    { file: 'index.js', language: 'javascript', binding: job.job.binding },
+  )!;
 
-  it('a pinned case calls the function the way the generator reaches it', () => {
-    assert.equal(tc.title, 'pins current behaviour: lib.grade(90) returns the observed value');
+  it('a pinned case calls the function through the module binding', () => {
+    assert.equal(tc.title, 'pins current behaviour: grade(90) returns "A"');
     assert.deepEqual(tc.oracle, {
       kind: 'equals',
       language: 'javascript',
@@ -133,15 +149,18 @@ describe('characterize stage: the amended plan', () => {
   });
 
   it('replaces the existence check of its target in place; the other existence check stays', () => {
+    const replaces = replacedBy(
+      job.existence.filter((e) => e.symbol !== 'lib'),
+      ['grade'],
+      'nothing',
+    );
     const amended = amendPlan(plan, {
       schema_version: '1',
-      modules: [
-        { module: 'index.js', targets: 2, cases: [tc], replaces: job.reach.get('grade')!.replaces, stable: 1, unstable: 0, unusable: 0 },
-      ],
+      modules: [{ module: 'index.js', targets: 2, cases: [tc], replaces, stable: 1, unstable: 0, unusable: 0 }],
     });
     assert.deepEqual(
       amended.cases.map((c) => c.title),
-      ['pins current behaviour: lib.grade(90) returns the observed value', 'lib.words is a function taking 1 declared parameter(s)'],
+      ['pins current behaviour: grade(90) returns "A"', 'lib.words is a function taking 1 declared parameter(s)'],
     );
     assert.equal(amendPlan(plan, undefined), plan);
   });
@@ -206,26 +225,79 @@ describe('characterize stage: the tree view', () => {
   });
 });
 
-describe('characterize stage: cancellation', () => {
+describe('characterize stage: running modules', () => {
+  const log = { approval: () => undefined, audit: () => undefined };
+  function marked(): { dir: string; job: ModuleJob<string> } {
+    const dir = mkdtempSync(join(tmpdir(), 'amtp-char-gw-'));
+    const ran = join(dir, 'ran.txt');
+    return { dir, job: { modulePath: join(dir, 'm.js'), run: async () => (writeFileSync(ran, 'x'), 'done') } };
+  }
+
+  it('without approval (no TTY, no --yes) no code runs', async () => {
+    const { dir, job } = marked();
+    try {
+      const r = await characterizeApproved(new Gateway('run1', deferAll, log), dir, [job], { trusted: true });
+      assert.deepEqual(r, { ran: false, decision: 'pending' });
+      assert.equal(existsSync(join(dir, 'ran.txt')), false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('in Restricted Mode nothing runs even with --yes; approved, it asks once for all modules, two at a time', async () => {
+    const { dir, job } = marked();
+    try {
+      let asked = 0;
+      const counting = {
+        ask: async (req: Parameters<typeof approveAll.ask>[0]) => {
+          asked++;
+          assert.equal(req.tool, 'tests.run');
+          return approveAll.ask(req);
+        },
+      };
+      const restricted = await characterizeApproved(new Gateway('run1', counting, log), dir, [job], { trusted: false });
+      assert.equal(restricted.ran, false);
+      assert.equal(existsSync(join(dir, 'ran.txt')), false);
+      let running = 0;
+      let most = 0;
+      const slow: ModuleJob<string> = {
+        modulePath: job.modulePath,
+        run: async () => {
+          most = Math.max(most, ++running);
+          await job.run();
+          await new Promise((r) => setImmediate(r));
+          running--;
+          return 'done';
+        },
+      };
+      const r = await characterizeApproved(new Gateway('run1', counting, log), dir, [slow, slow, slow], { trusted: true, concurrency: 2 });
+      assert.equal(asked, 1);
+      assert.deepEqual(r, { ran: true, modules: ['done', 'done', 'done'] });
+      assert.equal(most, 2);
+      assert.equal(existsSync(join(dir, 'ran.txt')), true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a module cut short by a cancel is not handed back as finished, and no later module starts', async () => {
     const ctl = new AbortController();
     const started: string[] = [];
     const done: string[] = [];
-    const stub: Characterizer = async (modulePath) => {
-      started.push(modulePath);
-      ctl.abort(); // the person cancels while this module runs
-      return { module: modulePath, cases: [], stable: 0, unstable: 0, unusable: 3, lines: 0 };
-    };
-    const gateway = new Gateway('r1', approveAll, { approval: () => undefined, audit: () => undefined });
-    const r = await characterizeApproved(
-      gateway,
-      '/ws',
-      [
-        { modulePath: '/ws/a.js', targets: [], characterizer: stub },
-        { modulePath: '/ws/b.js', targets: [], characterizer: stub },
-      ],
-      { trusted: true, signal: ctl.signal, done: (m) => void done.push(m.module) },
-    );
+    const job = (modulePath: string): ModuleJob<string> => ({
+      modulePath,
+      run: async () => {
+        started.push(modulePath);
+        ctl.abort(); // the person cancels while this module runs
+        return modulePath;
+      },
+    });
+    const gateway = new Gateway('r1', approveAll, log);
+    const r = await characterizeApproved(gateway, '/ws', [job('/ws/a.js'), job('/ws/b.js')], {
+      trusted: true,
+      signal: ctl.signal,
+      done: (j) => void done.push(j.modulePath),
+    });
     assert.deepEqual(started, ['/ws/a.js']);
     assert.deepEqual(done, []);
     assert.deepEqual(r, { ran: true, modules: [] });

@@ -213,4 +213,36 @@ describe('Python call sequences: arguments and callbacks', function () {
       rmSync(ws, { recursive: true, force: true });
     }
   });
+
+  it('a count of tries bounds the search; the wall-clock safety stop ends it early and says so', async () => {
+    const python = requirePytest();
+    const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-clock-'));
+    try {
+      // 120 tries of nap take about 4.8 s, twice the safety stop of a 200 ms call timeout (2.4 s).
+      writeFileSync(
+        join(ws, 'slowmod.py'),
+        'import time\n\ndef nap(n: int) -> int:\n    time.sleep(0.04)\n    return 1\n\ndef later(x: int) -> int:\n    return x + 1\n',
+      );
+      const targets = [
+        { path: ['nap'], arity: 1 },
+        { path: ['later'], arity: 1 },
+      ];
+      const cut = await characterizePythonModule(join(ws, 'slowmod.py'), ws, targets, {
+        limits: { ...LIMITS, callTimeoutMs: 200 },
+        python,
+      });
+      assert.equal(cut.cutByClock, true);
+      assert.deepEqual(
+        cut.cases.map((c) => c.path[0]),
+        ['nap'],
+        'the targets after the stop were never tried',
+      );
+      writeFileSync(join(ws, 'slowmod.py'), 'def nap(n: int) -> int:\n    return 1\n\ndef later(x: int) -> int:\n    return x + 1\n');
+      const whole = await characterizePythonModule(join(ws, 'slowmod.py'), ws, targets, { limits: LIMITS, python });
+      assert.equal(whole.cutByClock, undefined);
+      assert.deepEqual(whole.cases.map((c) => c.path[0]).sort(), ['later', 'nap']);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
 });

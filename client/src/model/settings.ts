@@ -77,11 +77,13 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   if (get('characterize') === false) s.characterize = false;
   const runs = positiveInt(get('verifyRuns'));
   if (runs !== undefined) s.verifyRuns = runs;
+  const searchBudget = positiveInt(get('searchBudgetSeconds'));
+  if (searchBudget !== undefined) s.searchBudgetSeconds = searchBudget;
   const testTimeout = positiveInt(get('testTimeoutSeconds'));
   if (testTimeout !== undefined) s.testTimeoutSeconds = testTimeout;
   if (get('mutation') === false) s.mutation = false;
-  const budget = positiveInt(get('mutationBudgetSeconds'));
-  if (budget !== undefined) s.mutationBudgetSeconds = budget;
+  const mutationBudget = positiveInt(get('mutationBudgetSeconds'));
+  if (mutationBudget !== undefined) s.mutationBudgetSeconds = mutationBudget;
   if (get('intoExistingTestFile') === true) s.intoExistingTestFile = true;
   for (const key of ['maxInputTokens', 'concurrency'] as const) {
     const n = positiveInt(get(key));

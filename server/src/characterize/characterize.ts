@@ -1,11 +1,13 @@
-// Characterizes one module: every candidate input is called twice, in two separate children; only
-// results that agree (same value, or same error name and message) are kept, so output that depends on
-// time, randomness or object identity is dropped. Of those, greedy selection keeps the calls that add
-// covered lines. Each kept call becomes a case whose oracle is the observed behaviour.
-import { candidateInputs, type InputSeed } from './inputs';
-import { runInSandbox, DEFAULT_LIMITS, type CallResult, type Coverage, type SandboxCall, type SandboxLimits } from './sandbox';
+// What characterizing a Python module (python/characterize.ts) keeps: every candidate input is called
+// twice, in two separate children; only results that agree (same value, or same error name and
+// message) are kept, so output that depends on time, randomness or object identity is dropped. Of
+// those, greedy selection keeps the calls that add covered lines. Each kept call becomes a case whose
+// oracle is the observed behaviour. (JavaScript and TypeScript modules get the search of call
+// sequences instead: server/src/search/.)
+import type { InputSeed } from './inputs';
+import type { CallResult, Coverage, SandboxCall } from './sandbox';
 import { greedySelect } from './select';
-import { isScalar, sameTagged, tag, type Tagged } from './values';
+import { isScalar, sameTagged, type Tagged } from './values';
 
 export interface CharTarget extends InputSeed {
   /** export path, e.g. ["slugify"] or ["default", "parse"] */
@@ -35,6 +37,8 @@ export interface ModuleCharacterization {
   unusable: number;
   /** all lines the stable calls covered (the kept cases cover the same set) */
   lines: number;
+  /** the wall-clock safety stop ended the search before its count of tries */
+  cutByClock?: boolean;
 }
 
 function agree(a: CallResult | undefined, b: CallResult | undefined): boolean {
@@ -42,35 +46,6 @@ function agree(a: CallResult | undefined, b: CallResult | undefined): boolean {
   if (a.kind === 'return' && b.kind === 'return') return sameTagged(a.value, b.value);
   if (a.kind === 'throw' && b.kind === 'throw') return a.name === b.name && a.message === b.message && a.iterated === b.iterated;
   return false;
-}
-
-function callsFor(targets: readonly CharTarget[], maxPerTarget: number): SandboxCall[] {
-  const calls: SandboxCall[] = [];
-  for (const t of targets) {
-    candidateInputs(t, maxPerTarget).forEach((args, i) => {
-      try {
-        calls.push({ id: `${t.path.join('.')}#${i}`, path: t.path, args: args.map(tag) });
-      } catch {
-        // an example argument that cannot cross to the child (a function, a class instance) is skipped
-      }
-    });
-  }
-  return calls;
-}
-
-export async function characterizeModule(
-  modulePath: string,
-  root: string,
-  targets: readonly CharTarget[],
-  opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal } = {},
-): Promise<ModuleCharacterization> {
-  const limits = opts.limits ?? DEFAULT_LIMITS;
-  const calls = callsFor(targets, opts.maxPerTarget ?? 80);
-  const first = await runInSandbox(modulePath, root, calls, limits, opts.signal);
-  // The second run goes in reverse order, so a result that depends on what earlier calls left behind
-  // (a counter, a cache) differs between the runs and is dropped.
-  const second = await runInSandbox(modulePath, root, [...calls].reverse(), limits, opts.signal);
-  return keepStable(modulePath, calls, first, second);
 }
 
 /** Keeps the calls whose two runs agree, then the greedy selection of them (shared with python/characterize.ts). */

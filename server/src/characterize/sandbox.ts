@@ -1,20 +1,20 @@
-// Runs calls into one workspace module in a child Node process (the harness,
-// server/src/frameworks/assets/amtp.char-harness.cjs) under the rules in docs/characterization.md:
-// a temporary HOME and cwd, an env without secrets (util/childEnv.ts), no network but loopback (the
-// in-process guard amtp.char-nonet.cjs, and for the processes the module starts the confinement of
-// frameworks/run/confine.ts), a heap limit, and a per-call timeout after which the whole process
-// group is killed (as server/src/frameworks/runner.ts `exec` does) and the remaining calls go to a
-// fresh child.
+// Runs calls into one workspace module in a child (the Python characterizer's, python/sandbox.ts)
+// under the rules in docs/characterization.md: a temporary HOME and cwd, an env without secrets
+// (util/childEnv.ts), no network but loopback (the confinement of frameworks/run/confine.ts), and a
+// per-call timeout after which the whole process group is killed (as server/src/frameworks/runner.ts
+// `exec` does) and the remaining calls go to a fresh child.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assetFile } from '../frameworks/assets';
 import { confined } from '../frameworks/run/confine';
+import { SANDBOX_VARS } from '../search/sandboxEnv';
 import { childEnv } from '../util/childEnv';
 import { killTree } from '../util/killTree';
 import type { Tagged } from './values';
+
+export { SANDBOX_VARS };
 
 export interface SandboxCall {
   id: string;
@@ -52,30 +52,6 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = { callTimeoutMs: 2000, maxOldSpaceMb: 256, bound: 200 };
-
-/** What a characterization child gets beside childEnv's allow-list: UTC, so pinned dates do not depend on the machine. */
-export const SANDBOX_VARS = { TZ: 'UTC', FORCE_COLOR: '0', NO_COLOR: '1' };
-
-/** Runs every call (in order) and returns one result per call; never throws for what the module does. */
-export async function runInSandbox(
-  modulePath: string,
-  root: string,
-  calls: SandboxCall[],
-  limits: SandboxLimits = DEFAULT_LIMITS,
-  signal?: AbortSignal,
-): Promise<CallResult[]> {
-  const node = (jobFile: string): ChildCommand => ({
-    command: process.execPath,
-    args: [
-      `--max-old-space-size=${limits.maxOldSpaceMb}`,
-      '--require',
-      assetFile('amtp.char-nonet.cjs'),
-      assetFile('amtp.char-harness.cjs'),
-      jobFile,
-    ],
-  });
-  return runInChildren(calls, signal, (rest) => oneChild(node, { module: modulePath, root, bound: limits.bound }, rest, limits, signal));
-}
 
 /** How to start one harness child, given the job file it reads. */
 export interface ChildCommand {

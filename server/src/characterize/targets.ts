@@ -1,4 +1,4 @@
-// What the characterize stage runs: the exported functions of the plan's modules that have no
+// What the characterize stage runs for Python: the exported functions of the plan's modules that have no
 // documented result (the generator planned only an existence/arity check for them, or nothing), with
 // the seeds the engine's inputs come from (signature and JSDoc types, documented example arguments,
 // the function's own source) and how a test reaches each one (the binding the generator would use).
@@ -28,9 +28,8 @@ export interface CharJob {
 }
 
 /**
- * The export path the sandbox harness (server/src/frameworks/assets/amtp.char-harness.cjs) follows
- * from what `require` (or, for ESM, `import()`'s namespace) gives, for a binding and its access
- * expression; undefined for an access it cannot follow (a method reached through a prototype).
+ * The path the Python harness (server/src/frameworks/assets/amtp.char-harness.py) follows from the
+ * module for a binding and its access expression; undefined for an access it cannot follow.
  */
 export function exportPath(binding: OracleBinding, access: string): string[] | undefined {
   if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(access)) return undefined;
@@ -52,7 +51,7 @@ function signatureOf(symbol: SymbolInfo): string | undefined {
   return symbol.signature;
 }
 
-/** The characterization jobs of a plan: one per module with at least one target. */
+/** The characterization jobs of a plan's Python modules: one per module with at least one target (JavaScript and TypeScript: searchJobs.ts). */
 export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
   const planned = new Set(plan.cases.map((c) => normalizePath(c.target.file)));
   const casesOf = (file: string, symbol: string) =>
@@ -60,7 +59,7 @@ export function charJobs(plan: TestCases, map: CrawlerOutput): CharJob[] {
   const jobs: CharJob[] = [];
   for (const mod of describeModules(map)) {
     const file = normalizePath(mod.file.path);
-    if (!planned.has(file)) continue; // a module the generator left out (a config, a script) is never run
+    if (!planned.has(file) || mod.language !== 'python') continue; // a module the generator left out (a config, a script) is never run
     const job: CharJob = { module: file, language: mod.language, targets: [], reach: new Map() };
     // Python classes too: call sequences construct them and call their methods (python/sequence.ts).
     const python = mod.language === 'python';

@@ -1,5 +1,5 @@
-// Values crossing the process boundary to and from the characterization harness
-// (server/src/frameworks/assets/amtp.char-harness.cjs decodes and encodes the same tags): JSON
+// Values crossing the process boundary to and from the Python characterization harness
+// (server/src/frameworks/assets/amtp.char-harness.py decodes and encodes the same tags): JSON
 // with tags for what JSON cannot say (NaN, -0, undefined, bigint, Date) and plain objects wrapped so
 // a user key named "$" is never mistaken for a tag. The Python harness uses the same tags, plus
 // tuples and bytes; python/values.ts writes them as Python.

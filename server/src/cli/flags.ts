@@ -203,6 +203,13 @@ export const FLAGS = {
     help: 'mutation score target in percent: the summary says whether the verified run met it, and amtp exits 6 when not',
     commands: ['generate'],
   },
+  'search-budget': {
+    type: 'string',
+    value: 'SECONDS',
+    help: 'time budget of the offline search of call sequences that characterization runs (default 60, about right for 50 modules on 2 cores); fixed before it runs, so the same tests come out on every machine (docs/search.md)',
+    commands: ['generate'],
+    check: positive,
+  },
   runs: {
     type: 'string',
     value: 'N',

@@ -25,12 +25,7 @@ export function summaryText(s: RunSummary): string {
   const shapeOnly = s.cases.filter((c) => c.existenceOnly).length;
   out.push(`  cases: ${s.cases.length}${shapeOnly ? ` (${shapeOnly} only check that an export exists)` : ''}`);
   const c = s.characterization;
-  if (c)
-    out.push(
-      c.status === 'done'
-        ? `  characterization: ${c.planned} test(s) pin current behaviour of ${c.targets} undocumented function(s), replacing ${c.replaced} existence check(s)${c.kept !== undefined ? `; ${c.kept} kept after verification` : ''}`
-        : `  characterization: ${c.status}${c.reason ? ` — ${c.reason}` : ''}`,
-    );
+  if (c) out.push(...characterizationLines(c));
   if (s.decisions) out.push(...decisionLines(s.decisions));
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   if (s.confinement) out.push(`  workspace code is confined: ${s.confinement.detail}`);
@@ -148,4 +143,28 @@ export async function finish(
   const code = exitCodeFor(run.status);
   if (code !== EXIT.ok || !missed) return code;
   return missed === 'coverage' ? EXIT.coverageBelowTarget : EXIT.mutationBelowTarget;
+}
+
+/** The characterize stage in the text summary: what it pinned, and what the search of call sequences did. */
+function characterizationLines(c: NonNullable<RunSummary['characterization']>): string[] {
+  if (c.status !== 'done') return [`  characterization: ${c.status}${c.reason ? ` — ${c.reason}` : ''}`];
+  const kept = c.kept !== undefined ? `; ${c.kept} kept after verification` : '';
+  const seq = c.sequences
+    ? `, ${c.sequences.planned} of them call sequences${c.sequences.kept !== undefined ? ` (${c.sequences.kept} kept)` : ''}`
+    : '';
+  const out = [
+    `  characterization: ${c.planned} test(s) pin current behaviour of ${c.targets} function(s), class(es) and method(s)${seq}, replacing ${c.replaced} existence check(s)${kept}${c.seconds !== undefined ? ` in ${c.seconds} s` : ''}`,
+  ];
+  const x = c.search;
+  if (x) {
+    out.push(
+      `    search: ${x.executed} of ${x.runs} sequence runs (budget ${x.budgetSeconds} s) over ${x.modules} module(s), reaching ${x.reached} of ${x.probes} statements and branches in the files they loaded; ${x.sideEffects} run(s) not pinned for side effects`,
+    );
+    for (const m of x.notLoaded) out.push(`    search: did not load ${m}`);
+  }
+  if (c.clockCut?.length)
+    out.push(
+      `    search: the wall-clock safety stop cut ${c.clockCut.length} module(s) short (${c.clockCut.join(', ')}): what they kept depends on this machine's speed`,
+    );
+  return out;
 }

@@ -37,6 +37,8 @@ export interface RunOptions {
   verify?: boolean;
   /** run undocumented functions to pin what they do (default on) */
   characterize?: boolean;
+  /** the offline search's time budget in seconds (default 60) */
+  searchBudget?: number;
   runs?: number;
   /** coverage rounds after verification, and the prompt tokens they share */
   rounds?: number;
@@ -83,6 +85,7 @@ export function runParams(o: RunOptions): RunParams {
   };
   if (o.commit) params.commit = true;
   params.characterize = o.characterize !== false;
+  if (o.searchBudget !== undefined) params.searchBudget = o.searchBudget;
   if (o.intoExisting) params.intoExisting = true;
   return params;
 }

@@ -41,6 +41,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     concurrency: num(v.concurrency),
     verify: !v['no-verify'],
     characterize: !v['no-characterize'],
+    searchBudget: num(v['search-budget']),
     runs: num(v.runs),
     rounds: num(v.rounds),
     roundTokens: num(v['round-tokens']),

@@ -801,7 +801,7 @@ export interface Characterization {
      */
     module: string;
     /**
-     * functions characterized (no documented result)
+     * functions characterized (Python: those with no documented result; JavaScript and TypeScript: functions, classes and methods the search found)
      */
     targets: number;
     /**
@@ -824,6 +824,43 @@ export interface Characterization {
      * calls dropped for a timeout, a crash or a value that cannot be pinned
      */
     unusable: number;
+    /**
+     * the wall-clock safety stop ended this module's search before its count of runs (JavaScript and TypeScript) or tries (Python): what it kept then depends on the machine's speed
+     */
+    cut_by_clock?: boolean;
+    /**
+     * JavaScript and TypeScript modules: what the offline search of call sequences did (server/src/search)
+     */
+    search?: {
+      /**
+       * sequence runs the budget gave the module
+       */
+      runs: number;
+      /**
+       * sequence runs done (fewer when the module did not load, ran out of things to call, or the clock cut)
+       */
+      executed: number;
+      /**
+       * statements and branches the runs reached
+       */
+      reached: number;
+      /**
+       * statements and branches in the files the runs loaded
+       */
+      probes: number;
+      /**
+       * runs never pinned: they wrote outside their temporary folder, started a process or tried the network
+       */
+      side_effects: number;
+      /**
+       * why the module did not load
+       */
+      load?: string;
+      /**
+       * the search itself failed on this module (a fault of AMTP's): its other modules still ran
+       */
+      error?: string;
+    };
   }[];
 }
 

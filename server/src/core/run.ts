@@ -178,6 +178,8 @@ export interface RunParams {
   lessons?: RunLesson[];
   /** the person's per-test decisions as they stood when the run started (pipeline/decisionStage.ts), kept so a resume and a replay hold back the same cases */
   decided?: RunDecided;
+  /** the offline search's time budget in seconds (`--search-budget`, docs/search.md); absent = 60 */
+  searchBudget?: number;
 }
 
 /** This person's sealed decisions that act on a run, taken when it started. */
@@ -295,6 +297,27 @@ export interface CharacterizationRecord {
   stable: number;
   unstable: number;
   unusable: number;
+  /** wall time of the stage, once done */
+  seconds?: number;
+  /** what the search of call sequences did (JavaScript and TypeScript modules) */
+  search?: SearchTotals;
+  /** modules (any language) whose search the wall-clock safety stop ended early: what they kept depends on the machine's speed */
+  clockCut?: string[];
+}
+
+export interface SearchTotals {
+  budgetSeconds: number;
+  modules: number;
+  /** sequence runs the budget gave, and those done */
+  runs: number;
+  executed: number;
+  /** statements and branches reached, of those in the files the runs loaded */
+  reached: number;
+  probes: number;
+  /** runs never pinned for writing outside their folder, starting a process or trying the network */
+  sideEffects: number;
+  /** modules that did not load, with why */
+  notLoaded: string[];
 }
 
 export * from './verification';

@@ -48,6 +48,7 @@ export const SETTINGS = {
   characterize: { scope: 'resource' },
   mutation: { scope: 'resource' },
   mutationBudgetSeconds: { scope: 'resource' },
+  searchBudgetSeconds: { scope: 'resource' },
   testTimeoutSeconds: { scope: 'resource' },
   intoExistingTestFile: { scope: 'resource' },
   maxInputTokens: { scope: 'window' },

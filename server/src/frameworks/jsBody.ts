@@ -6,7 +6,8 @@ import type { Oracle, OracleBinding, TestCase } from '../contracts/types';
 import { typescript } from '../util/typescript';
 import { access, binary, call, declare, id, literalNode, statement, str } from './jsNodes';
 import { parseExpression, parseStatements, type Parsed, type Rejected, type SnippetTarget } from './jsSnippet';
-import { isStructured, parseLiteral } from './literals';
+import { checkStatements, expectedNode, inTempDir } from './jsChecks';
+import { parseLiteral } from './literals';
 import type { JsCaseBody } from './types';
 
 export interface Dialect {
@@ -36,6 +37,15 @@ export const ASSERT: Dialect = {
 const NO_SETUP: Parsed<TS.Statement[]> = { make: () => [], awaits: false };
 
 export function jsBody(c: TestCase, d: Dialect, target: SnippetTarget, bindings: OracleBinding[]): JsCaseBody | Rejected {
+  const main = mainBody(c, d, target, bindings);
+  const o = c.oracle;
+  if ('reason' in main || !o || o.language === 'python' || (!o.checks?.length && !o.temp_dir)) return main;
+  const checks = checkStatements(o, d, target);
+  if ('reason' in checks) return checks;
+  return { ...main, statements: inTempDir(o, [...main.statements, ...checks.statements]), async: main.async || checks.awaits };
+}
+
+function mainBody(c: TestCase, d: Dialect, target: SnippetTarget, bindings: OracleBinding[]): JsCaseBody | Rejected {
   const o = c.oracle;
   if (!o)
     return { reason: 'no oracle: the documentation states no checkable result for this case, and the offline engineer never guesses one' };
@@ -120,15 +130,14 @@ function compare(
 ): { statement: TS.Statement } | Rejected {
   if (expected === undefined) return { reason: 'the oracle has no expected value' };
   if (kind === 'prints') return { statement: d.is(call('String', actual), str(expected)) };
-  const lit = parseLiteral(expected);
-  if (!lit) {
+  if (!parseLiteral(expected)) {
     const parsed = parseExpression(field, expected, target);
-    return 'reason' in parsed
-      ? parsed
-      : { reason: `documented result '${expected.slice(0, 60)}' is not a literal the engineer can compare against` };
+    if ('reason' in parsed) return parsed;
   }
-  if (lit.t === 'nan') return { statement: d.nan(actual) };
-  return { statement: isStructured(lit) ? d.deep(actual, literalNode(lit)) : d.is(actual, literalNode(lit)) };
+  const exp = expectedNode(expected, field, target);
+  if ('reason' in exp) return { reason: `documented result '${expected.slice(0, 60)}' is not a literal the engineer can compare against` };
+  if (exp.nan) return { statement: d.nan(actual) };
+  return { statement: exp.deep ? d.deep(actual, exp.node()) : d.is(actual, exp.node()) };
 }
 
 function throwsBody(
@@ -168,17 +177,25 @@ function throwsBody(
     ]);
     statements.push(d.ok(call(access(names, 'includes'), str(error))));
   }
+  const message = o.expected !== undefined ? parseLiteral(o.expected) : undefined;
+  if (message?.t === 'string') {
+    const thrown = target.typescript
+      ? f.createParenthesizedExpression(f.createAsExpression(id('thrown'), errorShape(ts, true)))
+      : id('thrown');
+    statements.push(d.is(access(thrown, 'message'), literalNode(message)));
+  }
   return { language: 'javascript', statements, async };
 }
 
-/** `{ name?: string; constructor?: { name?: string } }`, on one line. */
-function errorShape(ts: typeof TS): TS.TypeNode {
+/** `{ name?: string; constructor?: { name?: string } }` (with `message?: string` when asked), on one line. */
+function errorShape(ts: typeof TS, withMessage = false): TS.TypeNode {
   const f = ts.factory;
   const optional = (name: string, type: TS.TypeNode) =>
     f.createPropertySignature(undefined, name, f.createToken(ts.SyntaxKind.QuestionToken), type);
   const line = (members: TS.TypeElement[]) => ts.setEmitFlags(f.createTypeLiteralNode(members), ts.EmitFlags.SingleLine);
   return line([
     optional('name', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)),
+    ...(withMessage ? [optional('message', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword))] : []),
     optional('constructor', line([optional('name', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword))])),
   ]);
 }

@@ -6,6 +6,7 @@ import type { OracleBinding } from '../contracts/types';
 import { typescript } from '../util/typescript';
 import { arrow, call, declare, id, print, statement, str } from './jsNodes';
 import { fileHeader } from './header';
+import { TEMP_MODULES } from './jsChecks';
 import type { JsCaseBody, TestFilePlan } from './types';
 
 export interface JsFileStyle {
@@ -31,6 +32,7 @@ export function renderJsFile(plan: TestFilePlan, style: JsFileStyle): string {
   });
   const imports = [
     ...style.header(plan.esm, plan.typescript),
+    ...(plan.cases.some((r) => r.case.oracle?.temp_dir) ? tempModules(plan.esm || plan.typescript) : []),
     ...bindingStatements(plan.bindings, plan.importPath, plan.esm || plan.typescript),
   ];
   if (style.flat) return printFlat(plan, imports, tests);
@@ -103,6 +105,16 @@ function esmImport(whole: OracleBinding[], defaults: OracleBinding[], named: Ora
     out.push(declare('const', f.createObjectBindingPattern(elements), id(ns.local)));
   }
   return out;
+}
+
+/** node's fs, os and path under the names a test's temporary folder uses (jsChecks.ts `inTempDir`). */
+function tempModules(esm: boolean): TS.Statement[] {
+  const f = typescript().factory;
+  return TEMP_MODULES.map(([local, from]) =>
+    esm
+      ? f.createImportDeclaration(undefined, f.createImportClause(false, undefined, f.createNamespaceImport(id(local))), str(from))
+      : declare('const', local, call('require', str(from))),
+  );
 }
 
 /** `import { a, b } from 'm';` or `const { a, b } = require('m');`: the framework's own names. */

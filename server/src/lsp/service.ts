@@ -124,6 +124,7 @@ export class AmtpService {
       mutation: mutationParams(s.mutation, s.mutationBudgetSeconds),
     };
     params.characterize = s.characterize !== false;
+    if (s.searchBudgetSeconds && s.searchBudgetSeconds > 0) params.searchBudget = s.searchBudgetSeconds;
     const scope = await resolveScope(this.workspace, p.scope ?? {});
     if (scope) params.scope = scope;
     if (p.intoExisting ?? s.intoExistingTestFile) params.intoExisting = true;

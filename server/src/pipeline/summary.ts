@@ -1,11 +1,12 @@
 import type { RunStore } from '../store/types';
 import type { MutationRecord } from '../core/mutation';
-import type { BranchRecord, Confinement, DocIssue, RunDecisions, RunRecord } from '../core/run';
+import type { BranchRecord, Confinement, DocIssue, RunDecisions, RunRecord, SearchTotals } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
 import { isExistenceOnly } from '../agents/generator/existence';
 import { isCharacterizationCase } from '../characterize/case';
+import { isSequenceCase } from '../search/case';
 import { testPlan } from './testPlan';
 import { EXIT } from '../core/exitCodes';
 
@@ -23,7 +24,16 @@ export interface RunSummary {
     artifactId?: string;
     errors: { kind: string; message: string; details?: unknown }[];
   }[];
-  cases: { id: string; priority: string; title: string; kind?: string; existenceOnly?: boolean; characterization?: boolean }[];
+  /** `sequence`: a test of a generated call sequence (docs/search.md), also a characterization test */
+  cases: {
+    id: string;
+    priority: string;
+    title: string;
+    kind?: string;
+    existenceOnly?: boolean;
+    characterization?: boolean;
+    sequence?: boolean;
+  }[];
   /** share (0..1) of planned cases that only check an export exists or its arity: never coverage of behaviour */
   existenceOnlyShare?: number;
   files: { path: string; action: string }[];
@@ -87,6 +97,14 @@ export interface RunSummary {
     unusable: number;
     /** characterization tests the verifier kept (passing every run); absent before verification */
     kept?: number;
+    /** of those planned and kept, the tests of generated call sequences (docs/search.md) */
+    sequences?: { planned: number; kept?: number };
+    /** wall time of the stage */
+    seconds?: number;
+    /** what the search of call sequences did: its budget, runs, statements and branches reached */
+    search?: SearchTotals;
+    /** modules whose search the wall-clock safety stop ended early: what they kept depends on the machine's speed */
+    clockCut?: string[];
   };
   /** how the workspace code the run executes (characterization, the test runs) is confined: network namespace or Node guard */
   confinement?: Confinement;
@@ -115,6 +133,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
       kind: c.kind,
       existenceOnly: isExistenceOnly(c) && !behaviour.has(c.id),
       ...(isCharacterizationCase(c) ? { characterization: true } : {}),
+      ...(isSequenceCase(c) ? { sequence: true } : {}),
     }));
   }
   const planned = run.activities.some((a) => a.agent === 'engineer' && a.artifactId)
@@ -157,7 +176,9 @@ function confinementOf(run: RunRecord): Pick<RunSummary, 'confinement'> {
 function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): NonNullable<RunSummary['characterization']> {
   const c = run.characterization!;
   const ids = new Set(cases.filter((x) => x.characterization).map((x) => x.id));
+  const seq = new Set(cases.filter((x) => x.sequence).map((x) => x.id));
   const v = run.verification?.status === 'done' ? run.verification : undefined;
+  const keptOf = (set: Set<string>) => v!.results.filter((r) => set.has(r.caseId) && r.outcome === 'passing').length;
   return {
     status: c.status,
     ...(c.reason ? { reason: c.reason } : {}),
@@ -167,7 +188,11 @@ function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): No
     stable: c.stable,
     unstable: c.unstable,
     unusable: c.unusable,
-    ...(v ? { kept: v.results.filter((r) => ids.has(r.caseId) && r.outcome === 'passing').length } : {}),
+    ...(v ? { kept: keptOf(ids) } : {}),
+    ...(c.search ? { sequences: { planned: seq.size, ...(v ? { kept: keptOf(seq) } : {}) } } : {}),
+    ...(c.seconds !== undefined ? { seconds: c.seconds } : {}),
+    ...(c.search ? { search: c.search } : {}),
+    ...(c.clockCut?.length ? { clockCut: c.clockCut } : {}),
   };
 }
 

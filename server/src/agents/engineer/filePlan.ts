@@ -24,6 +24,11 @@ const RESERVED_LOCALS = new Set([
   'inspect',
   'math',
   'excinfo',
+  // a test's temporary folder (frameworks/jsChecks.ts)
+  'nodeFs',
+  'nodeOs',
+  'nodePath',
+  'tmp',
 ]);
 
 export interface TestFileGroup {

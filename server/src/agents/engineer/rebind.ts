@@ -77,7 +77,11 @@ const SUFFIX: Record<OracleBinding['import'], string> = { module: 'module', defa
 /** A local no binding of the file and no name in the case's snippets has: `clsx_named`, then `clsx_named2`. */
 function distinctLocal(b: OracleBinding, taken: Set<string>, c: TestCase): string {
   const base = `${b.local}_${SUFFIX[b.import]}`;
-  const snippets = [c.oracle?.setup, c.oracle?.call, ...(c.oracle?.sequence ?? []).map((s) => s.call)].join('\n');
+  const snippets = [
+    c.oracle?.setup,
+    c.oracle?.call,
+    ...[...(c.oracle?.sequence ?? []), ...(c.oracle?.checks ?? [])].map((s) => s.call),
+  ].join('\n');
   let local = base;
   for (let n = 2; taken.has(local) || snippets.includes(local); n++) local = `${base}${n}`;
   taken.add(local);
@@ -98,7 +102,9 @@ function renamed(c: TestCase, renames: Map<string, string>, bindings: OracleBind
   const setup = rewrite(oracle.setup, 'statements');
   const call = rewrite(oracle.call, 'expression');
   const sequence = oracle.sequence?.map((s) => ({ ...s, call: rewrite(s.call, 'expression') }));
-  if (setup === null || call === null || sequence?.some((s) => s.call === null || s.call === undefined)) return undefined;
+  const checks = oracle.checks?.map((s) => ({ ...s, call: rewrite(s.call, 'expression') }));
+  if (setup === null || call === null || [...(sequence ?? []), ...(checks ?? [])].some((s) => s.call === null || s.call === undefined))
+    return undefined;
   return {
     ...c,
     oracle: {
@@ -107,6 +113,7 @@ function renamed(c: TestCase, renames: Map<string, string>, bindings: OracleBind
       ...(setup !== undefined ? { setup } : {}),
       ...(call !== undefined ? { call } : {}),
       ...(sequence ? { sequence: sequence as NonNullable<typeof oracle.sequence> } : {}),
+      ...(checks ? { checks: checks as NonNullable<typeof oracle.checks> } : {}),
     },
   };
 }

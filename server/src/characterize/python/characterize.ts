@@ -1,8 +1,7 @@
-// Characterizes one Python module like ../characterize.ts does a JavaScript one: every candidate
-// input is called twice, in two separate CPython children; results that differ between the runs
-// (time, randomness, hash order, state left by earlier calls) are dropped, and greedy selection keeps the calls that add covered
-// lines or branches. Same signature and result as characterizeModule, so a stage can pick either by
-// the module's language.
+// Characterizes one Python module: the stage runs its call sequences (sequence.ts); the single calls
+// (every candidate input called twice, in two separate CPython children; results that differ between
+// the runs are dropped, and greedy selection keeps the calls that add covered lines or branches)
+// remain for the sandbox's own tests. The result is ../characterize.ts's ModuleCharacterization.
 import type { CharTarget, ModuleCharacterization } from '../characterize';
 import { DEFAULT_LIMITS, type SandboxCall, type SandboxLimits } from '../sandbox';
 import { tag, type Tagged } from '../values';

@@ -2,8 +2,8 @@
 // CPython child: the harness (server/src/frameworks/assets/amtp.char-harness.py, handing over to
 // amtp_char_seqrun.py) under the sandbox rules of ../sandbox.ts (temporary HOME/TMPDIR/cwd,
 // scrubbed env, own process group). The child bounds each sequence itself (SIGALRM) and the search
-// by its budget; this side kills the group when the child overruns the budget by more than a call's
-// timeout, keeping the rows it printed.
+// by its count of tries (with a wall-clock safety stop it reports); this side kills the group when the
+// child overruns that stop by more than a call's timeout, keeping the rows it printed.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,8 +21,10 @@ export interface SearchRun {
   rows: PyRow[];
   /** set when the module did not load */
   loadError?: string;
-  /** the search's own count of sequences it could not pin: varying between runs (random draws), or unusable */
-  dropped?: { unstable: number; unusable: number };
+  /** the search's own count of sequences it could not pin: varying between runs (random draws), or unusable; `cut` when its safety clock stopped it */
+  dropped?: { unstable: number; unusable: number; cut?: number };
+  /** this side killed the child at the safety clock before it said it was done */
+  killed?: boolean;
 }
 
 /** `work`: { search: spec } or { replay: sequences }. */
@@ -31,7 +33,7 @@ export async function runSequenceChild(
   root: string,
   work: { search: PySearchSpec } | { replay: PySequence[] },
   limits: SandboxLimits,
-  opts: { signal?: AbortSignal; python?: string; budgetMs: number },
+  opts: { signal?: AbortSignal; python?: string; clockMs: number },
 ): Promise<SearchRun> {
   const home = mkdtempSync(join(tmpdir(), 'amtp-char-'));
   const token = `AMTP-CHAR-${randomUUID()}`;
@@ -55,7 +57,7 @@ export async function runSequenceChild(
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return await collectRows(child, token, opts.budgetMs + 2 * limits.callTimeoutMs, opts.signal);
+    return await collectRows(child, token, opts.clockMs + 2 * limits.callTimeoutMs, opts.signal);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
@@ -74,7 +76,10 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
       void killTree(child.pid, { leaderExited: child.exitCode !== null || child.signalCode !== null });
       resolve(run);
     };
-    const timer = setTimeout(finish, deadlineMs);
+    const timer = setTimeout(() => {
+      if (!run.dropped) run.killed = true; // the child never said it was done
+      finish();
+    }, deadlineMs);
     if (signal?.aborted) return finish();
     signal?.addEventListener('abort', finish, { once: true });
     child.stdout!.on('data', (d: Buffer) => {
@@ -86,7 +91,7 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
         if (!line.startsWith(`${token} `)) continue;
         const row = JSON.parse(line.slice(token.length + 1)) as PyRow & { load?: string; name?: string; message?: string; done?: boolean };
         if (row.load === 'failed') run.loadError = `${row.name}: ${row.message}`;
-        else if (row.done) run.dropped = row as unknown as { unstable: number; unusable: number };
+        else if (row.done) run.dropped = row as unknown as NonNullable<SearchRun['dropped']>;
         else run.rows.push(row);
       }
     });

@@ -3,8 +3,9 @@
 // new lines or arcs, or raise a new exception: amtp_char_seqrun.py), a second child replays the
 // kept ones in reverse order, and only those whose two runs agree are pinned (time, randomness,
 // hash order, state left behind by earlier sequences). Greedy set cover over lines and arcs then
-// keeps the fewest that cover the same. Same signature and result as characterizeModule.
+// keeps the fewest that cover the same. The result is the stage's ModuleCharacterization (../characterize.ts).
 import type { CharCase, CharOracle, CharTarget, ModuleCharacterization } from '../characterize';
+import { CLOCK_FACTOR } from '../../search/budget';
 import { FIXED_SEED } from '../inputs';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox';
 import { greedySelect } from '../select';
@@ -58,8 +59,9 @@ export type PyRow = PySequence &
 
 export interface PySearchSpec {
   seed: number;
-  budgetMs: number;
-  /** sequences tried per target at most */
+  /** the wall-clock safety stop of the whole search (ms): the count of tries is the bound */
+  clockMs: number;
+  /** sequences tried per target: what bounds the search, so every run and machine tries the same */
   tries: number;
   targets: { name: string; examples?: Tagged[][] }[];
 }
@@ -67,9 +69,13 @@ export interface PySearchSpec {
 /** A kept sequence as the case ../case.ts-like renderers take (python/case.ts reads `seq`). */
 export type PySeqCase = CharCase & { seq: PyRow };
 
-/** The search budget per module: the characterize limits' per-call timeout times four (8 s by default). */
-export function searchBudgetMs(limits: SandboxLimits): number {
-  return limits.callTimeoutMs * 4;
+/**
+ * The wall-clock safety stop per module: the per-call timeout times four (what the search used to be
+ * given, 8 s by default) times the search's CLOCK_FACTOR. Only a machine far slower than the
+ * reference reaches it; the module then says so (`cut_by_clock`).
+ */
+export function safetyClockMs(limits: SandboxLimits): number {
+  return limits.callTimeoutMs * 4 * CLOCK_FACTOR;
 }
 
 function examplesOf(t: CharTarget): Tagged[][] {
@@ -122,14 +128,14 @@ export async function characterizePythonSequences(
   opts: { limits?: SandboxLimits; signal?: AbortSignal; python?: string; tries?: number } = {},
 ): Promise<ModuleCharacterization> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
-  const budgetMs = searchBudgetMs(limits);
+  const clockMs = safetyClockMs(limits);
   const spec: PySearchSpec = {
     seed: FIXED_SEED,
-    budgetMs,
+    clockMs,
     tries: opts.tries ?? 120,
     targets: targets.filter((t) => t.path.length === 1).map((t) => ({ name: t.path[0], examples: examplesOf(t) })),
   };
-  const run = { signal: opts.signal, python: opts.python, budgetMs };
+  const run = { signal: opts.signal, python: opts.python, clockMs };
   const found = await runSequenceChild(modulePath, root, { search: spec }, limits, run);
   const kept = found.rows.filter((r) => r.kind !== 'unpinnable');
   const unusable = found.rows.length - kept.length + (found.dropped?.unusable ?? 0);
@@ -150,5 +156,14 @@ export async function characterizePythonSequences(
     else unstable++;
   }
   const lines = new Set(stable.flatMap((c) => c.lines)).size;
-  return { module: modulePath, cases: greedySelect(stable), stable: stable.length, unstable, unusable, lines };
+  const cut = !!found.dropped?.cut || !!found.killed;
+  return {
+    module: modulePath,
+    cases: greedySelect(stable),
+    stable: stable.length,
+    unstable,
+    unusable,
+    lines,
+    ...(cut ? { cutByClock: true } : {}),
+  };
 }
