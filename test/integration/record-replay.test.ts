@@ -67,6 +67,20 @@ describe('record / replay / verify-determinism', function () {
     for (const b of bad) assert.equal(validate('recording-event', b).ok, false, JSON.stringify(b).slice(0, 120));
   });
 
+  it('a header with the mutation setting validates; verify-determinism reports a recording it cannot replay, never crashes', async () => {
+    const lines = (await fsp.readFile(recording, 'utf8')).trim().split('\n');
+    const header = JSON.parse(lines[0]);
+    header.run.verify = { ...header.run.verify, mutation: { enabled: true, budgetSeconds: 60 } };
+    assert.deepEqual(validate('recording-event', header), { ok: true });
+    header.run.verify.mutation.surprise = 1;
+    const broken = path.join(dir, 'broken.jsonl');
+    await fsp.writeFile(broken, [JSON.stringify(header), ...lines.slice(1)].join('\n') + '\n');
+    const r = await runCli(['verify-determinism', broken]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stdout + r.stderr, /could not be replayed/);
+    assert.doesNotMatch(r.stdout + r.stderr, /Cannot read properties/);
+  });
+
   it('no recorded line contains the API key', async () => {
     const text = await fsp.readFile(recording, 'utf8');
     assert.ok(!text.includes(KEY));

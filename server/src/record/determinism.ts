@@ -23,6 +23,8 @@ export async function checkDeterminism(file: string, cliPath: string): Promise<D
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-replay-check-'));
   try {
     const [a, b] = await Promise.all(['a', 'b'].map((n) => replayInChild(cliPath, file, path.join(root, n))));
+    const failed = replayFailure(a) ?? replayFailure(b);
+    if (failed) return { identical: false, summary: `the recording could not be replayed: ${failed}` };
     if (a === b) {
       const out = JSON.parse(a) as ReplayOutput;
       const diverged = divergence(out);
@@ -64,6 +66,19 @@ async function replayInChild(cliPath: string, file: string, out: string): Promis
       else resolve(stdout.trim());
     });
   });
+}
+
+/** A replay that never ran (a recording it refused, a crash) answers `--json` with an error and no trace. */
+function replayFailure(text: string): string | undefined {
+  let out: { trace?: unknown; error?: unknown };
+  try {
+    out = JSON.parse(text) as typeof out;
+  } catch {
+    return `its output is not JSON: ${text.slice(0, 200)}`;
+  }
+  if (Array.isArray(out.trace)) return undefined;
+  const e = out.error as { message?: string } | string | undefined;
+  return (typeof e === 'string' ? e : e?.message) ?? 'no trace in its output';
 }
 
 /** Why a replay could not follow its recording, if it could not. */
