@@ -170,6 +170,7 @@ describe('amtp CLI contract', function () {
       'approvals',
       'cases',
       'characterization',
+      'decisions',
       'existenceOnlyShare',
       'files',
       'health',
@@ -179,6 +180,8 @@ describe('amtp CLI contract', function () {
       'verification',
     ]);
     assert.equal(s.verification.status, 'skipped');
+    // a first run on a fresh workspace: no earlier decisions to apply, none found deleted, none ignored
+    assert.deepEqual(s.decisions, { heldBack: [], answered: [], detectedDeletions: [], ignored: 0 });
     assert.deepEqual([s.characterization.status, s.characterization.reason], ['skipped', 'characterization is off (--no-characterize)']);
     assert.deepEqual(
       s.activities.map((a: { agent: string }) => a.agent),

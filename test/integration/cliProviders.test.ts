@@ -74,7 +74,8 @@ describe('amtp CLI with model endpoints', function () {
     const prices = path.join(scratch, 'prices.json');
     await fsp.writeFile(prices, JSON.stringify({ 'GPT-4O-MINI': { input: 0.15, cachedInput: 0.075, output: 0.6 } }));
     const r = await runCli(
-      ['generate', ws, '--provider', 'openai', '--no-verify', '--price-table', prices],
+      // --no-characterize: without a TTY its tests.run approval would make the run wait (exit 4).
+      ['generate', ws, '--provider', 'openai', '--no-verify', '--no-characterize', '--price-table', prices],
       env({ OPENAI_BASE_URL: fake.baseURL }),
     );
     assert.equal(r.code, 0, r.stderr);
@@ -98,6 +99,7 @@ describe('amtp CLI with model endpoints', function () {
         '--provider',
         'azure',
         '--no-verify',
+        '--no-characterize',
         '--json',
         '--azure-deployment',
         'dep-x',
@@ -190,6 +192,7 @@ describe('amtp CLI with model endpoints', function () {
         '--provider',
         'openai',
         '--no-verify',
+        '--no-characterize',
         '--json',
         '--timeout',
         '1',

@@ -109,7 +109,8 @@ describe('docs/configuration.md', function () {
         const env = Object.fromEntries(Object.entries(ex.env).map(([k, v]) => [k, v.replace(/^https?:\/\/[^/]+/, fake.origin)]));
         // The OpenAI example names no URL (api.openai.com): it goes to the fake too, never to the network.
         if (ex.env.OPENAI_API_KEY && !ex.env.OPENAI_BASE_URL) env.OPENAI_BASE_URL = fake.baseURL;
-        const r = await runCli([...ex.args, ws, '--no-verify', '--json'], {
+        // --no-verify --no-characterize: the page is about endpoints; running workspace code would wait for approval without a TTY.
+        const r = await runCli([...ex.args, ws, '--no-verify', '--no-characterize', '--json'], {
           ...env,
           AMTP_CACHE_DIR: path.join(path.dirname(ws), 'cache'),
           AMTP_BACKOFF_SCALE: '0.001',

@@ -13,8 +13,9 @@ import { CASE_ID, goodModel, makeAddWorkspace } from '../helpers/scriptedModel';
 
 const copySample = () => copyWorkspace(SAMPLE_LIB);
 
-// These tests are about writes and approvals; the verify stage has its own tests below.
-const settings: P.ServerSettings = { provider: 'offline', approvalTimeoutSeconds: 30, verify: false };
+// These tests are about writes and approvals; the verify stage has its own tests below. Characterization
+// (it asks its own run-wide tests.run approval before running workspace code) is off for the same reason.
+const settings: P.ServerSettings = { provider: 'offline', approvalTimeoutSeconds: 30, verify: false, characterize: false };
 
 describe('language server handlers (in-process)', function () {
   this.timeout(60_000);
@@ -23,6 +24,20 @@ describe('language server handlers (in-process)', function () {
     ws = await copySample();
   });
   afterEach(() => fsp.rm(path.dirname(ws), { recursive: true, force: true }));
+
+  /** The file a run at `depth` writes, learnt on a copy of the workspace so that `ws` has no earlier run. */
+  async function writtenFile(depth: 'smoke' | 'standard'): Promise<string> {
+    const copy = await copySample();
+    try {
+      const probe = new FakeClient();
+      const svc = new AmtpService(copy, probe.port, { trusted: true, settings });
+      await svc.generate({ depth, framework: 'auto' });
+      await svc.idle();
+      return probe.views.at(-1)!.files[0].path;
+    } finally {
+      await fsp.rm(path.dirname(copy), { recursive: true, force: true });
+    }
+  }
 
   it("a repository's .vscode/settings.json cannot lower a risk: the overwrite still asks, and the attempt is logged and audited", async () => {
     await fsp.mkdir(path.join(ws, '.vscode'), { recursive: true });
@@ -120,13 +135,12 @@ describe('language server handlers (in-process)', function () {
   });
 
   it('an overwrite asks the client with a diff; reject leaves the file byte-identical; approve writes it', async () => {
-    // Learn which file the engineer writes, then put a hand-written file there.
-    const probe = new FakeClient();
-    const first = new AmtpService(ws, probe.port, { trusted: true, settings });
-    await first.generate({ depth: 'standard', framework: 'auto' });
-    await first.idle();
-    const target = probe.views.at(-1)!.files[0].path;
+    // Learn which file the engineer writes (in a copy of the workspace: replacing the tests an earlier
+    // run wrote would be deleting them by hand, and they would not be planned again), then put a
+    // hand-written file there.
+    const target = await writtenFile('standard');
     const original = '// mine\n';
+    await fsp.mkdir(path.dirname(path.join(ws, target)), { recursive: true });
     await fsp.writeFile(path.join(ws, target), original);
 
     const rejecting = new FakeClient(async () => ({ decision: 'rejected', note: 'keep mine' }));
@@ -194,11 +208,8 @@ describe('language server handlers (in-process)', function () {
   });
 
   it('no answer within the approval timeout is recorded as timeout and nothing is written', async () => {
-    const probe = new FakeClient();
-    const s0 = new AmtpService(ws, probe.port, { trusted: true, settings });
-    await s0.generate({ depth: 'smoke', framework: 'auto' });
-    await s0.idle();
-    const target = probe.views.at(-1)!.files[0].path;
+    const target = await writtenFile('smoke');
+    await fsp.mkdir(path.dirname(path.join(ws, target)), { recursive: true });
     await fsp.writeFile(path.join(ws, target), 'x');
     const silent = new FakeClient(() => new Promise(() => undefined));
     const svc = new AmtpService(ws, silent.port, { trusted: true, settings: { ...settings, approvalTimeoutSeconds: 0.2 } });

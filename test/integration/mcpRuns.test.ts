@@ -115,10 +115,18 @@ describe('MCP tools that generate and run tests', function () {
       assert.equal(s.status, 'completed');
       assert.equal(s.verification.status, 'rejected');
       assert.equal(s.verification.executions, 0);
+      // One question, to run workspace code (characterization, then the tests): its rejection also
+      // answers the verifier's test run, so both requests are on record as rejected.
+      assert.equal(c.asked.length, 1);
+      assert.match(c.asked[0].message, /^\[high risk\] tests\.run: Run workspace code: 1 module\(s\) in a sandbox/);
       assert.deepEqual(
-        s.approvals.map((a: { decision: string }) => a.decision),
-        ['rejected'],
+        s.approvals.map((a: { tool: string; decision: string }) => [a.tool, a.decision]),
+        [
+          ['tests.run', 'rejected'],
+          ['tests.run', 'rejected'],
+        ],
       );
+      assert.equal(s.characterization.status, 'rejected');
       const t = await c.call('tests_run', {});
       assert.equal(t.isError, true);
       assert.match(t.content[0].text, /^not run: rejected — the person chose "decline"/);
@@ -139,7 +147,9 @@ describe('MCP tools that generate and run tests', function () {
         'a new test file is medium risk: written without asking',
       );
       assert.equal(s.verification.status, 'rejected');
-      assert.match(r.content[0].text, /Not done \(tests\.run test\/adder\.amtp\.test\.js\): this MCP client cannot ask you to confirm/);
+      // Both refused actions are named: characterization (run workspace code, the workspace) and the test run.
+      const notDone = `Not done (tests.run ${ws}; tests.run test/adder.amtp.test.js): this MCP client cannot ask you to confirm`;
+      assert.ok(r.content[0].text.includes(notDone), r.content[0].text);
       const t = await c.call('tests_run', { files: ['test/adder.amtp.test.js'] });
       assert.equal(t.isError, true);
       assert.equal(t.content[0].text, `not run: rejected — ${NO_ELICITATION}`);

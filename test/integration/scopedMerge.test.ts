@@ -15,7 +15,9 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
   let ws: string;
   before(async () => {
     ws = await copyWorkspace(SAMPLE_LIB);
-    const full = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--json']);
+    // --no-characterize throughout: the tests are about merging documented cases; characterization would bind the
+    // module value in the written file and ask its own tests.run approval before the write.
+    const full = await runCli(['generate', ws, '--provider', 'offline', '--no-characterize', '--yes', '--json']);
     assert.equal(full.code, 0, full.stderr);
   });
   after(() => removeWorkspace(ws));
@@ -36,7 +38,7 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
     const others = (edited.match(/^ {2}it\('/gm) ?? []).length;
 
     // No --yes: a merge needs no approval; running the tests still does (exit 4, tests.run pending).
-    const r = await runCli(['generate', ws, '--provider', 'offline', '--only', 'src/index.js#clamp', '--json']);
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--no-characterize', '--only', 'src/index.js#clamp', '--json']);
     assert.equal(r.code, 4, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.deepEqual(s.files, [{ path: FILE, action: 'merged' }]);
@@ -71,7 +73,17 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
 
     // Again, verified: the merge changes nothing; the verifier judges only this run's cases (it may drop
     // a clamp test that adds no coverage) and leaves every other line as it was.
-    const again = await runCli(['generate', ws, '--provider', 'offline', '--only', 'src/index.js#clamp', '--yes', '--json']);
+    const again = await runCli([
+      'generate',
+      ws,
+      '--provider',
+      'offline',
+      '--no-characterize',
+      '--only',
+      'src/index.js#clamp',
+      '--yes',
+      '--json',
+    ]);
     assert.equal(again.code, 0, again.stderr);
     const s2 = JSON.parse(again.stdout);
     assert.deepEqual(s2.files, [{ path: FILE, action: 'unchanged' }]);
@@ -92,7 +104,7 @@ describe('scoped runs merge into the test file an earlier run wrote', function (
     try {
       await fsp.mkdir(path.join(fresh, 'test'), { recursive: true });
       await fsp.writeFile(path.join(fresh, FILE), "const assert = require('node:assert');\nit('theirs', () => assert.ok(true));\n");
-      const r = await runCli(['generate', fresh, '--provider', 'offline', '--only', 'src/index.js#clamp', '--json']);
+      const r = await runCli(['generate', fresh, '--provider', 'offline', '--no-characterize', '--only', 'src/index.js#clamp', '--json']);
       const s = JSON.parse(r.stdout);
       assert.deepEqual(
         s.approvals.map((a: { tool: string }) => a.tool),

@@ -27,10 +27,14 @@ describe('usage in recordings', function () {
       fake.usage = { prompt: 1234, completion: 567, cached: 34 };
       fake.script('generator', { content: '{"cut', finishReason: 'length', usage: { prompt: 1234, completion: 4096 } });
       const recording = path.join(dir, 'run.jsonl');
-      const r = await runCli(['generate', ws, '--provider', 'openai', '--no-verify', '--json', '--record', recording], {
-        OPENAI_BASE_URL: fake.baseURL,
-        AMTP_CACHE_DIR: dir,
-      });
+      // --no-characterize: characterization's tests.run approval would make the run wait without a TTY.
+      const r = await runCli(
+        ['generate', ws, '--provider', 'openai', '--no-verify', '--no-characterize', '--json', '--record', recording],
+        {
+          OPENAI_BASE_URL: fake.baseURL,
+          AMTP_CACHE_DIR: dir,
+        },
+      );
       assert.equal(r.code, 0, r.stderr);
       const original = JSON.parse(r.stdout) as RunSummary;
       assert.deepEqual(original.usage.byAgent.generator, { promptTokens: 2468, completionTokens: 4663, cachedTokens: 34, requests: 2 });

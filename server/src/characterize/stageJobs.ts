@@ -12,6 +12,7 @@ import { DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule, safetyClockSeconds } from
 import { searchModule, type ModuleSearch } from '../search/engine';
 import type { ModuleJob } from './run';
 import { replacedBy, searchJobs, type SearchStageJob } from './searchJobs';
+import { normalizePath } from '../agents/generator/modules';
 import type { ModuleCharacterization } from './characterize';
 import { pyCharToTestCase } from './python/case';
 import { characterizePythonModule } from './python/characterize';
@@ -49,6 +50,8 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
   );
   // The clock only guards against a machine far slower than the reference; it starts when the stage does.
   const deadline = Date.now() + safetyClockSeconds(budget) * 1000;
+  // A scoped run (--only, a CodeLens) keeps only the sequences of the symbols it plans for.
+  const scoped = state.run.params.scope !== undefined;
   search.forEach((j, i) => {
     const modulePath = path.join(root, j.module);
     out.push({
@@ -64,10 +67,18 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
         // A fault of the search on one module costs that module's tests, not the run.
         return failedDoc(j.module, runs[i], e);
       }
-      return searchedDoc(j, runs[i], m);
+      return searchedDoc(j, runs[i], scoped ? inScope(m, plan, j) : m);
     };
   });
   return out;
+}
+
+/** The module's search cut to the symbols the (scoped) plan targets in it, classes by their methods' prefix. */
+function inScope(m: ModuleSearch, plan: TestCases, j: SearchStageJob): ModuleSearch {
+  const local = j.job.binding.local;
+  const bare = (symbol: string) => (symbol.startsWith(`${local}.`) ? symbol.slice(local.length + 1) : symbol).split('.')[0];
+  const planned = new Set(plan.cases.filter((c) => normalizePath(c.target.file) === j.module).map((c) => bare(c.target.symbol)));
+  return { ...m, cases: m.cases.filter((c) => planned.has(bare(c.target.symbol))), symbols: m.symbols.filter((s) => planned.has(bare(s))) };
 }
 
 /** A searched module's part of the characterization artifact. */

@@ -27,12 +27,14 @@ export interface BuilderState {
   pools: { numbers: number[]; strings: string[]; constants: Tagged[] };
   events: string[];
   maxSteps: number;
+  /** a TypeScript module (InputContext.typed) */
+  typed?: boolean;
 }
 
 const STREAM_EVENTS = ['data', 'end', 'error', 'close', 'finish'];
 
 function context(state: BuilderState, refs: number[]): InputContext {
-  return { rng: state.rng, ...state.pools, refs, callbacks: { next: 0 }, files: new Map() };
+  return { rng: state.rng, ...state.pools, refs, callbacks: { next: 0 }, files: new Map(), typed: state.typed };
 }
 
 function filesOf(ctx: InputContext, base?: Sequence): Sequence['files'] {

@@ -88,7 +88,12 @@ export class Callables {
   }
 
   fromExports(exports: readonly ExportFn[]): void {
+    // A module that is itself a function and also names it `default` (UMD: `module.exports.default =`):
+    // the `default` copy is left out, since a runner's default import may give either one (vitest gives
+    // `module.exports.default`, where `slugify.default` is then undefined).
+    const callableModule = exports.some((e) => e.path.length === 0);
     for (const e of exports) {
+      if (callableModule && e.path[0] === 'default') continue;
       const symbol = symbolOf(e.path, this.local);
       const seed = this.seeds.get(symbol);
       const hints = hintsAt(this.goals, e.at);

@@ -31,7 +31,7 @@ export function isSequence(seq: Sequence, ran: number): boolean {
 
 export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext): TestCase | undefined {
   const local = ctx.binding.local;
-  const built = sequenceOracle(seq, obs, local, [local]);
+  const built = sequenceOracle(seq, obs, local, [local], ctx.language === 'typescript');
   if (!built) return undefined;
   const ran = obs.steps.length;
   const symbol = stepSymbol(seq, obs, ran - 1, local);

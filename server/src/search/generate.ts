@@ -201,6 +201,7 @@ function builderState(loop: Loop, d: Discovery, o: GenerateOptions, main: string
     pools: poolsOf(loop.goals, d.constants, main),
     events: program ? eventNames(program) : [],
     maxSteps: o.maxSteps ?? 6,
+    typed: /\.[cm]?tsx?$/.test(main),
   };
 }
 

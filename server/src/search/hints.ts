@@ -18,6 +18,8 @@ export interface ParamHint {
   props: Record<string, ParamHint>;
   rest?: boolean;
   hasDefault?: boolean;
+  /** the kinds its declared type (TypeScript, JSDoc) allows */
+  declared?: Kind[];
 }
 
 export interface FnHints {

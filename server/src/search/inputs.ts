@@ -32,6 +32,8 @@ export interface InputContext {
   files: Map<string, string>;
   /** literals earlier steps of the sequence passed (an event name given to `on` is the one `emit` needs) */
   reuse?: Tagged[];
+  /** a TypeScript module: a parameter with a declared type gets only values of that type, so the test type-checks */
+  typed?: boolean;
 }
 
 const NUMBERS = [1, 2, 3, 10, 0, 5, 100, 0.5, 42, 7, -3, 1000];
@@ -151,14 +153,38 @@ function kindFor(h: ParamHint, ctx: InputContext): Kind | 'unknown' {
   return ctx.rng.pick(kinds);
 }
 
+const PRIMITIVE: Partial<Record<Kind, string>> = { number: 'number', string: 'string', boolean: 'boolean' };
+
+/** A value of a declared type only (TypeScript sources): what `tsc` accepts for the parameter. */
+function declaredValueFor(h: ParamHint, declared: Kind[], ctx: InputContext, depth: number): Arg {
+  const types = declared.map((k) => PRIMITIVE[k]);
+  const own = types.every((t) => t !== undefined) ? h.literals.filter((l) => types.includes(typeof l)) : [];
+  if (own.length && ctx.rng.chance(0.3)) return { lit: ctx.rng.pick(own) };
+  const kind = ctx.rng.pick(declared);
+  return valueFor(
+    { ...h, kinds: [kind], literals: own, declared: undefined },
+    { ...ctx, reuse: undefined, refs: [], typed: false },
+    depth,
+    true,
+  );
+}
+
 /** One argument for a parameter. */
-export function valueFor(h: ParamHint, ctx: InputContext, depth = 0): Arg {
+export function valueFor(h: ParamHint, ctx: InputContext, depth = 0, strict = false): Arg {
   const { rng } = ctx;
+  const declared = ctx.typed && h.declared?.length && !h.declared.some((k) => k === 'promise' || k === 'emitter') ? h.declared : undefined;
+  if (declared) return declaredValueFor(h, declared, ctx, depth);
+  if (strict) return byKind(h, h.kinds[0], ctx, depth);
   if (rng.chance(0.06)) return { lit: rng.pick(TRIVIAL) };
   if (h.literals.length && rng.chance(0.3)) return { lit: rng.pick(h.literals) };
   if (ctx.reuse?.length && rng.chance(0.25)) return { lit: rng.pick(ctx.reuse) };
   if (ctx.refs.length && rng.chance(h.kinds.length ? 0.08 : 0.25)) return { ref: rng.pick(ctx.refs) };
-  switch (kindFor(h, ctx)) {
+  return byKind(h, kindFor(h, ctx), ctx, depth);
+}
+
+function byKind(h: ParamHint, kind: Kind | 'unknown', ctx: InputContext, depth: number): Arg {
+  const { rng } = ctx;
+  switch (kind) {
     case 'function':
       return callbackFor(h, ctx);
     case 'path':
@@ -209,6 +235,8 @@ export function paramHints(hints: FnHints | undefined, seed: Seed | undefined, a
     const base = hints?.params[i] ?? emptyHint(seed?.names?.[i]);
     const h: ParamHint = { ...base, kinds: [...base.kinds], literals: [...base.literals] };
     for (const k of [...kindsOfType(seed?.types?.[i]), ...kindsByName(seed?.names?.[i])]) if (!h.kinds.includes(k)) h.kinds.unshift(k);
+    const declared = kindsOfType(seed?.types?.[i]);
+    if (declared.length) h.declared = declared;
     for (const s of typeLiterals(seed?.types?.[i])) h.literals.push(s);
     return h;
   });

@@ -133,11 +133,17 @@ function thrownOracle(
 }
 
 /** The oracle of a sequence, or undefined when nothing it did can be pinned. */
-export function sequenceOracle(seq: Sequence, obs: Observation, local: string, taken: Iterable<string>): SequenceOracle | undefined {
+export function sequenceOracle(
+  seq: Sequence,
+  obs: Observation,
+  local: string,
+  taken: Iterable<string>,
+  ts = false,
+): SequenceOracle | undefined {
   const lastIndex = obs.steps.length - 1;
   const end = obs.steps[lastIndex];
   if (!end || 'timeout' in end) return undefined;
-  const r = renderSequence(seq, obs, local, new Names(taken), observedSteps(obs));
+  const r = renderSequence(seq, obs, local, new Names(taken), observedSteps(obs), ts);
   const temp = r.usesTmp || seq.files?.length ? { temp_dir: { name: TMP, ...(seq.files?.length ? { files: seq.files } : {}) } } : {};
   const setup = r.setup.join('\n');
   const base: Base = { ...(setup ? { setup } : {}), ...temp };

@@ -109,19 +109,21 @@ function stepExpr(step: Step, args: string[], c: Ctx): string {
   }
 }
 
-function callbackDecl(cb: { id: number; ret?: string; async?: boolean }, name: string, waitFor: number | undefined): string[] {
+/** In a TypeScript test the recorders are declared with explicit types (`noImplicitAny` rejects `const calls0 = []` captured by a closure). */
+function callbackDecl(cb: { id: number; ret?: string; async?: boolean }, name: string, waitFor: number | undefined, ts: boolean): string[] {
   const ret = cb.ret === 'first' ? ' return args[0];' : cb.ret === 'true' ? ' return true;' : cb.ret === 'false' ? ' return false;' : '';
-  const fn = `${cb.async ? 'async ' : ''}(...args) => {`;
+  const fn = `${cb.async ? 'async ' : ''}(...args${ts ? ': unknown[]' : ''}) => {`;
+  const list = ts ? `const calls${name}: unknown[][] = [];` : `const calls${name} = [];`;
   const body = [
     `  calls${name}.push(args);`,
     ...(waitFor !== undefined ? [`  if (calls${name}.length === ${waitFor}) called${name}();`] : []),
     ...(ret ? [` ${ret}`] : []),
   ];
   const decl = [`const callback${name} = ${fn}`, ...body, '};'];
-  if (waitFor === undefined) return [`const calls${name} = [];`, ...decl];
+  if (waitFor === undefined) return [list, ...decl];
   return [
-    `const calls${name} = [];`,
-    `let called${name};`,
+    list,
+    ts ? `let called${name}: (value?: unknown) => void = () => undefined;` : `let called${name};`,
     `const waited${name} = new Promise((resolve) => (called${name} = resolve));`,
     ...decl,
   ];
@@ -157,8 +159,36 @@ function consumeLoop(step: Step & { op: 'iter' | 'aiter' }, items: string, recv:
   ];
 }
 
+/** Declares the recorders of a step's callbacks into setup; returns the awaits of those the code calls later. */
+function declareCallbacks(step: Sequence['steps'][number], obs: Observation, c: Ctx, setup: string[], ts: boolean): string[] {
+  const waits: string[] = [];
+  for (const cb of callbacksOf(step)) {
+    const name = String(cb.id);
+    c.recorders.set(cb.id, name);
+    const wait = waitCount(obs, cb.id);
+    setup.push(...callbackDecl(cb, name, wait, ts));
+    if (wait !== undefined) waits.push(`await waited${name};`);
+  }
+  return waits;
+}
+
+/** An array of the events a listen step records, and the listeners that fill it. */
+function listenDecl(v: string, names: readonly string[], recv: string | undefined, ts: boolean): string[] {
+  return [
+    ts ? `const ${v}: unknown[][] = [];` : `const ${v} = [];`,
+    `for (const name of ${JSON.stringify(names)}) ${recv}.on(name, (...args${ts ? ': unknown[]' : ''}) => ${v}.push([name, ...args]));`,
+  ];
+}
+
 /** The statements of a sequence, for the steps that ran (a sequence ends at its first throw). */
-export function renderSequence(seq: Sequence, obs: Observation, local: string, names: Names, observed: ReadonlySet<number>): Rendered {
+export function renderSequence(
+  seq: Sequence,
+  obs: Observation,
+  local: string,
+  names: Names,
+  observed: ReadonlySet<number>,
+  ts = false,
+): Rendered {
   const ran = obs.steps.length;
   const c: Ctx = { local, vars: [], recorders: new Map(), usesTmp: false };
   const setup: string[] = [];
@@ -167,14 +197,7 @@ export function renderSequence(seq: Sequence, obs: Observation, local: string, n
   let last = '';
   for (let i = 0; i < ran; i++) {
     const step = seq.steps[i];
-    const waits: string[] = [];
-    for (const cb of callbacksOf(step)) {
-      const name = String(cb.id);
-      c.recorders.set(cb.id, name);
-      const wait = waitCount(obs, cb.id);
-      setup.push(...callbackDecl(cb, name, wait));
-      if (wait !== undefined) waits.push(`await waited${name};`);
-    }
+    const waits = declareCallbacks(step, obs, c, setup, ts);
     const args = (step.args ?? []).map((a, k) => {
       const mutated = obs.mutated.some((m) => m.step === i && m.arg === k) && 'lit' in a;
       if (!mutated) return argText(a, c);
@@ -188,10 +211,7 @@ export function renderSequence(seq: Sequence, obs: Observation, local: string, n
     if (step.op === 'listen') {
       const v = names.fresh('events');
       events.set(i, v);
-      setup.push(
-        `const ${v} = [];`,
-        `for (const name of ${JSON.stringify(step.events)}) ${c.vars[step.recv]}.on(name, (...args) => ${v}.push([name, ...args]));`,
-      );
+      setup.push(...listenDecl(v, step.events, c.vars[step.recv], ts));
       continue;
     }
     if (step.op === 'iter' || step.op === 'aiter') {

@@ -2,8 +2,9 @@
 // kept when it adds coverage OR kills a mutant that no other kept test kills. The coverage filter
 // (coveragePhase.ts) first names the tests it would drop; those are then visited from the most to
 // the least important, and one that kills a mutant the kept tests do not kill stays (its kills then
-// count as kept). So no dropped test kills a mutant that the kept suite lets survive, and the kept
-// suite's mutation score is that of every test that passed.
+// count as kept). So no dropped test but an existence-only one kills a mutant that the kept suite lets survive, and the kept
+// suite's mutation score is that of every test that passed. An existence-only test is never kept
+// (docs/verifier.md): it checks an export's shape, and covers nothing beyond loading its file.
 import type { KeepRule } from '../core/run';
 
 /** A test, or a whole file when coverage was measured per file. */
@@ -38,7 +39,13 @@ export function keepKillers(units: KeepUnit[], dropping: Map<string, string>, ki
   const visit = units.filter((u) => dropping.has(u.key)).sort((a, b) => a.priority.localeCompare(b.priority) || a.order - b.order);
   for (const u of visit) {
     const mine = [...killsOf(u)];
-    if (mine.some((m) => !killedByKept.has(m))) {
+    const unique = mine.some((m) => !killedByKept.has(m));
+    // An existence-only test is never kept for its kills.
+    if (unique && EXISTENCE_ONLY_REASON.test(dropping.get(u.key)!.split(';')[0])) {
+      dropping.set(u.key, `${dropping.get(u.key)!}; an existence-only test is never kept for the ${mine.length} mutant(s) it kills`);
+      continue;
+    }
+    if (unique) {
       claim(u);
       dropping.delete(u.key);
       kept.push(u.key);

@@ -47,7 +47,7 @@ describe('a hostile repository .vscode/settings.json (real extension host)', () 
     restore.push(() => listener.close());
     // The person's own settings: no provider, base URL or risk override of their own (offline
     // by default, every risk at its default), and an API key in SecretStorage.
-    restore.push(await setUserSettings({ provider: undefined, baseURL: undefined, riskOverrides: undefined }));
+    restore.push(await setUserSettings({ provider: undefined, baseURL: undefined, riskOverrides: undefined, characterize: false }));
     assert.equal(await vscode.commands.executeCommand('amtp.setApiKey', FAKE_KEY), true);
     restore.push(() => vscode.commands.executeCommand('amtp.clearApiKey'));
     // The repository's settings: its own provider and server, and approvals lowered to nothing.

@@ -115,12 +115,15 @@ describe('provider vscode-lm through a fake chat model (real extension host)', (
     await config().update('provider', 'vscode-lm', vscode.ConfigurationTarget.Global);
     await config().update('model', 'amtp-test/amtp-fake', vscode.ConfigurationTarget.Global);
     await config().update('verify', false, vscode.ConfigurationTarget.Global);
+    // The offline search characterizes modules after asking to run workspace code; this test is about the model path.
+    await config().update('characterize', false, vscode.ConfigurationTarget.Global);
     fs.rmSync(path.join(ws(), TEST_FILE), { force: true });
   });
 
   after(async () => {
     registration?.dispose();
-    for (const key of ['provider', 'model', 'verify']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['provider', 'model', 'verify', 'characterize'])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('vscode.lm lists the fake model for the vendor the test extension declares', async () => {
