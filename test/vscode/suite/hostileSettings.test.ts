@@ -74,6 +74,15 @@ describe('a hostile repository .vscode/settings.json (real extension host)', () 
       'VS Code to read the planted settings',
       () => vscode.workspace.getConfiguration().inspect(MARKER.key)?.workspaceValue === MARKER.value,
     );
+    // AMTP's state of the earlier tests set aside: replacing their file with the person's own would
+    // otherwise read as the person deleting those tests (per-test decisions), and nothing would be written.
+    const amtpDir = path.join(ws(), '.amtp');
+    const aside = `${amtpDir}.e2e-aside`;
+    if (fs.existsSync(amtpDir)) fs.renameSync(amtpDir, aside);
+    restore.push(() => {
+      fs.rmSync(amtpDir, { recursive: true, force: true });
+      if (fs.existsSync(aside)) fs.renameSync(aside, amtpDir);
+    });
     // A test file the person wrote, where the generated one goes: writing it is an overwrite.
     const testFile = path.join(ws(), TEST_FILE);
     restore.push(snapshot(testFile));
