@@ -86,6 +86,17 @@ function fromSummary(s) {
     coverageTool: v.coverage?.tool,
     filters: (v.filters ?? []).map((f) => `${f.step}: kept ${f.kept}, dropped ${f.dropped}${f.skipped ? ` (skipped: ${f.skipped})` : ''}`),
     dropReasons: countReasons(results.filter((x) => x.outcome !== 'passing')),
+    // AMTP's own mutation phase (issue 23), beside Stryker's independent score
+    amtpMutation: v.mutation
+      ? {
+          status: v.mutation.status,
+          reason: v.mutation.reason,
+          score: v.mutation.score,
+          counts: v.mutation.counts,
+          seconds: v.mutation.seconds,
+          notRun: (v.mutation.notRun ?? []).reduce((n, x) => n + x.mutants, 0),
+        }
+      : undefined,
   };
 }
 

@@ -7,8 +7,9 @@
 // (parsed from Stryker's progress lines) and says it is partial. Python: no mutation tool is
 // packaged by Debian (apt-cache search mutmut / cosmic-ray / mutatest finds none), so "not measured".
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { WORK } from './prepare.mjs';
 import { STRYKER_RUNNER } from './tools.mjs';
 import { runnerCommand } from './coverage.mjs';
 
@@ -119,6 +120,9 @@ export function mutationScore({ framework, dir, root, files, plan, reached = [],
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = Math.round(performance.now() - started);
+      // Stryker's whole output outlives the workspace: the last lines rarely say why it failed
+      mkdirSync(join(WORK, 'stryker-logs'), { recursive: true });
+      writeFileSync(join(WORK, 'stryker-logs', `${basename(root)}.log`), output);
       const report = join(root, '.bench-mutation.json');
       if (code === 0 && existsSync(report)) return done({ ...fromReport(report), mutated: mutate, ms });
       const partial = fromProgress(output);
