@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { confined } from '../frameworks/run/confine';
 import { SANDBOX_VARS } from '../search/sandboxEnv';
 import { childEnv } from '../util/childEnv';
-import { killTree } from '../util/killTree';
+import { killChildTree } from '../util/killTree';
 import type { Tagged } from './values';
 
 export { SANDBOX_VARS };
@@ -144,7 +144,7 @@ function collect(
       settled = true;
       if (timer) clearTimeout(timer);
       signal?.removeEventListener('abort', finish);
-      void killTree(child.pid, { leaderExited: child.exitCode !== null || child.signalCode !== null });
+      killChildTree(child);
       resolve(results);
     };
     const arm = () => {

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { assetFile } from '../frameworks/assets';
 import { confined } from '../frameworks/run/confine';
 import { childEnv } from '../util/childEnv';
-import { killGroup, SANDBOX_VARS } from './sandboxEnv';
+import { SANDBOX_VARS } from './sandboxEnv';
+import { killChildTree } from '../util/killTree';
 import type { Discovery, SeqOutcome, Sequence } from './types';
 
 export interface SearchLimits {
@@ -131,7 +132,7 @@ export class SearchChild {
 
   close(): void {
     this.dead = true;
-    killGroup(this.proc);
+    killChildTree(this.proc);
     rmSync(this.home, { recursive: true, force: true });
   }
 

@@ -4,7 +4,7 @@
 // `taskkill /pid N /T /F` walks the tree instead. A tree that is already gone is success; any other
 // failure is reported (stderr, which the LSP client shows in its output channel) and returned, never
 // swallowed: a runner left alive keeps ports, files and CPU after the run.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,4 +77,9 @@ function taskkill(pid: number): Promise<KillOutcome> {
       else resolve({ ok: false, error: `taskkill exited with ${String(code)}: ${output.trim()}` });
     });
   }).finally(() => rmSync(home, { recursive: true, force: true }));
+}
+
+/** Kills a started child's whole tree, whether or not the child itself has ended (the one call sites use). */
+export function killChildTree(child: ChildProcess): void {
+  void killTree(child.pid, { leaderExited: child.exitCode !== null || child.signalCode !== null });
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { assetFile } from '../../frameworks/assets';
 import { confined } from '../../frameworks/run/confine';
 import { childEnv } from '../../util/childEnv';
-import { killTree } from '../../util/killTree';
+import { killChildTree } from '../../util/killTree';
 import { SANDBOX_VARS, type SandboxLimits } from '../sandbox';
 import { importOf, memoryMb, projectPython } from './sandbox';
 import type { PyRow, PySearchSpec, PySequence } from './sequence';
@@ -73,7 +73,7 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', finish);
-      void killTree(child.pid, { leaderExited: child.exitCode !== null || child.signalCode !== null });
+      killChildTree(child);
       resolve(run);
     };
     const timer = setTimeout(() => {
