@@ -9,6 +9,7 @@ import { dropLoadOnlyExistence, existenceChecksToDrop } from './existenceChecks'
 import { measuredFiles } from './productFiles';
 import { keepKillers, ruleOf, type KeepUnit } from './keepRule';
 import { drop, nameOf, type VerifyState } from './state';
+import { pool } from '../pipeline/pool';
 
 export interface CoverageOutcome {
   coverage: NonNullable<VerificationRecord['coverage']>;
@@ -77,30 +78,33 @@ export async function coveragePhase(s: VerifyState, kills?: Map<string, Set<stri
   return { coverage, step, universe, before: union(together.values()), loaded, targets };
 }
 
+/** Runs measured alone at a time: the reference machine has two cores, and each run is one process. */
+const MEASURE_WIDTH = 2;
+
 async function measureEachTest(s: VerifyState, targets: string[], universe: CoverageUnits): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  for (const [order, t] of s.stable.entries()) {
+  await pool([...s.stable.entries()], MEASURE_WIDTH, async ([order, t]) => {
     const { obs, result } = await s.runner.run(t.file.path, [t.id], { grep: t.id, coverageOf: targets });
     for (const k of result.unitKeys ?? []) universe.add(k);
     // A test that does not pass alone depends on the others: it is kept, unmeasured (no units → it is never anyone's cover).
     if (obs.get(t.id)?.status === 'passed' && result.units)
       candidates.push({ id: t.id, priority: s.caseOf.get(t.id)?.priority ?? 'P2', order, units: result.units });
-  }
-  return candidates;
+  });
+  return candidates.sort((a, b) => a.order - b.order);
 }
 
 async function measureEachFile(s: VerifyState, targets: string[], universe: CoverageUnits): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  for (const [order, file] of s.files.entries()) {
+  await pool([...s.files.entries()], MEASURE_WIDTH, async ([order, file]) => {
     const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
-    if (!ids.length) continue;
+    if (!ids.length) return;
     // Only the stable tests: the failing ones still in the file would credit it with what they ran.
     const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
     for (const k of result.unitKeys ?? []) universe.add(k);
     const best = ids.map((id) => s.caseOf.get(id)?.priority ?? 'P2').sort()[0];
     if (result.units) candidates.push({ id: file.path, priority: best, order, units: result.units });
-  }
-  return candidates;
+  });
+  return candidates.sort((a, b) => a.order - b.order);
 }
 
 /** "before": every stable test of each file together, as the suite would have been without this filter. */
