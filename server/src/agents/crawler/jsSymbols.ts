@@ -271,10 +271,34 @@ class FileReader {
     }
   }
 
-  private describe(node: EsNode, name: string, style: ExportStyle): SymbolInfo[] {
+  /**
+   * An overload signature (`function f(a: string): T;`) stands for its implementation, the declaration
+   * of the same name with a body: its signature, lines, source and calls are the implementation's, its
+   * JSDoc the implementation's own or else the overload's (the first one carries it). A `.d.ts` has
+   * no implementation: the first signature stays.
+   */
+  private describe(node: EsNode, name: string, style: ExportStyle, impl = this.implementationOf(node)): SymbolInfo[] {
+    if (impl && impl !== node) {
+      const own = this.jsDocOf(impl);
+      return this.describeWith(impl, name, style, own.doc || own.examples.length ? own : this.jsDocOf(node));
+    }
+    return this.describeWith(node, name, style, this.jsDocOf(node));
+  }
+
+  private implementationOf(node: EsNode): EsNode | undefined {
+    if (node.type !== 'TSDeclareFunction' || node.id?.type !== 'Identifier') return undefined;
+    const local = this.locals.get(node.id.name);
+    return local?.type === 'FunctionDeclaration' && local.body ? local : undefined;
+  }
+
+  private jsDocOf(node: EsNode): ReturnType<typeof parseJsDoc> {
     const spot = this.docSpot.get(node);
     const carrier = this.docCarrier.get(node);
-    const doc = parseJsDoc((carrier && this.leadingJsDoc(carrier)) ?? (spot && this.leadingJsDoc(spot)) ?? '');
+    return parseJsDoc((carrier && this.leadingJsDoc(carrier)) ?? (spot && this.leadingJsDoc(spot)) ?? '');
+  }
+
+  private describeWith(node: EsNode, name: string, style: ExportStyle, doc: ReturnType<typeof parseJsDoc>): SymbolInfo[] {
+    const spot = this.docSpot.get(node);
     const value = valueOf(node);
     const fn = value && FUNCTIONS.has(value.type) ? value : undefined;
     let kind: SymbolInfo['kind'] = 'variable';
@@ -307,15 +331,19 @@ class FileReader {
     const out: SymbolInfo[] = [];
     const names = new Set<string>();
     let floor = cls.body.start + 1;
-    for (const m of cls.body.body as EsNode[]) {
-      const spot = { at: m.start, floor };
+    const members = cls.body.body as EsNode[];
+    for (const m of members) {
+      this.docSpot.set(m, { at: m.start, floor });
       floor = m.end;
+    }
+    for (const m of members) {
       if (!METHODS.has(m.type) || (m.kind && m.kind !== 'method') || m.computed || m.key?.type !== 'Identifier') continue;
       const mname = m.key.name as string;
       if (mname.startsWith('_') || m.accessibility === 'private' || m.accessibility === 'protected' || names.has(mname)) continue;
-      names.add(mname); // overloads: the first signature, which carries the JSDoc
-      this.docSpot.set(m, spot);
-      const [ms] = this.describe(m, `${className}.${mname}`, style);
+      names.add(mname);
+      // Overloads: the first signature carries the JSDoc, the one with a body is the implementation (describe()).
+      const impl = members.find((x) => x.type === 'MethodDefinition' && x.key?.name === mname && !x.computed && x.value?.body);
+      const [ms] = this.describe(m, `${className}.${mname}`, style, impl);
       out.push({ ...ms, kind: 'method' });
     }
     return out;
