@@ -116,6 +116,7 @@ export interface CrawlerOutput {
      * key files in the whole map
      */
     modules: number;
+    reply?: ReplyRoom;
   };
 }
 /**
@@ -247,6 +248,13 @@ export interface SymbolSource {
    * too large for the batch: a class whose method bodies are left out (each method has its own entry), or a function shown by its first line only
    */
   outline?: boolean;
+}
+/**
+ * the reply's room: its output bound (max_tokens, ≈4 characters of JSON a token) and about how many planned cases fit in it
+ */
+export interface ReplyRoom {
+  max_tokens: number;
+  cases: number;
 }
 
 /**
@@ -700,6 +708,10 @@ export interface EngineerInput {
      * cases in the whole plan
      */
     cases: number;
+    /**
+     * this reply's output bound (≈4 characters of JSON a token): every case of the batch fits in it
+     */
+    max_tokens?: number;
   };
   /**
    * the test files AMTP writes these cases into: the path the project's test command runs, and the import lines AMTP puts at the top

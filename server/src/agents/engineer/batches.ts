@@ -140,7 +140,7 @@ export const engineerBatching: AgentBatching<'engineer'> = {
         schema_version: '1',
         framework,
         project: plan.project,
-        view: { batch: i + 1, of: batches.length, cases: plan.cases.length },
+        view: { batch: i + 1, of: batches.length, cases: plan.cases.length, max_tokens: ctx.budget.outputTokens },
         files: groups.map((g) =>
           fileEntry(
             fp.renderer,

@@ -4,8 +4,11 @@ Crawler's map: the project, its test setup and entry points, then a few key file
 exported symbols (signature, doc, examples, stated errors), the usage examples that name them, and
 "sources": the whole code of each symbol and of the same module's helpers it uses (an entry with
 "outline" was too large for one batch and shows only its outline). "view" says which batch of how
-many this is: plan cases for the symbols of this view only. params.depth_level is smoke, standard
-or deep.
+many this is: plan cases for the symbols of this view only. "view.reply" is this reply's room: its
+output bound in tokens ("max_tokens", about 4 characters of JSON each; a reply past it is cut off
+and its batch split) and about how many cases fit ("cases"). Plan at most that many, the most
+important first; a symbol left out for room goes in "not_planned" with the reason. params.depth_level
+is smoke, standard or deep.
 
 Your job: plan test cases. Write no test code.
 - smoke: each exported symbol loads and answers a basic call.
