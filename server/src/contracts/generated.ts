@@ -214,7 +214,7 @@ export interface SymbolInfo {
    */
   end_line?: number;
   /**
-   * top-level names of the same module its code uses (functions, classes, constants): their source is in the key file's helpers
+   * top-level names its code uses (functions, classes, constants of the same module, and names imported from the package's other modules): their source is in the key file's helpers
    */
   calls?: string[];
 }
@@ -222,6 +222,10 @@ export interface HelperSpan {
   name: string;
   line: number;
   end_line: number;
+  /**
+   * set when the declaration is in another module of the package (the symbols import it under this name): its lines are that module's
+   */
+  path?: string;
 }
 export interface SymbolSource {
   /**

@@ -1,4 +1,5 @@
 import type { ExportStyle, HelperSpan, SymbolInfo } from '../../contracts/types';
+import { importedNames, type ImportedName } from './importBindings';
 import { parseJsDoc } from './jsdoc';
 import { signatureOf } from './jsSignature';
 import { SpanReader } from './jsSpans';
@@ -11,6 +12,8 @@ export interface JsFileFacts {
   helpers?: HelperSpan[];
   /** module specifiers this file imports or requires (for the reference ranking) */
   imports: string[];
+  /** names bound from the package's other modules that its symbols' code uses (importBindings.ts) */
+  imported?: ImportedName[];
   syntax: 'esm' | 'cjs' | 'none';
   /** `module.exports = factory()`: the exports are built at runtime (UMD); a .d.ts may describe them */
   opaqueCjs: boolean;
@@ -57,10 +60,12 @@ class FileReader {
   private readonly declKind = new WeakMap<EsNode, string>();
   private readonly seen = new Set<string>();
   private lineStarts: number[] | undefined;
+  private readonly imported = new Map<string, ImportedName>();
   private readonly spans = new SpanReader(
     this.locals,
     (node) => this.docSpot.get(node)?.at ?? node.start,
     (offset) => this.lineOf(offset),
+    this.imported,
   );
 
   constructor(
@@ -71,6 +76,7 @@ class FileReader {
   read(program: EsNode, defaultName: string): JsFileFacts {
     const body = program.body as EsNode[];
     this.collectLocals(body, program.start);
+    for (const [k, v] of importedNames(body)) if (!this.locals.has(k)) this.imported.set(k, v);
     let esm = false;
     let cjs = false;
     let floor = program.start;
@@ -85,6 +91,8 @@ class FileReader {
     this.facts.syntax = esm ? 'esm' : cjs ? 'cjs' : 'none';
     const helpers = this.spans.helpers();
     if (helpers.length) this.facts.helpers = helpers;
+    const imported = this.spans.importedUsed();
+    if (imported.length) this.facts.imported = imported;
     return this.facts;
   }
 

@@ -105,9 +105,8 @@ export function splitGeneratorView(v: CrawlerOutput): [CrawlerOutput, CrawlerOut
 }
 
 function needed(files: KeyFile[], s: SymbolSource): boolean {
+  // A helper may be another module's declaration (sources.ts helperSources): any symbol of the half that calls it needs it.
+  if (s.helper === true && files.some((f) => f.symbols.some((sym) => (sym.calls ?? []).includes(s.name)))) return true;
   const file = files.find((f) => f.path === s.path);
-  if (!file) return false;
-  return file.symbols.some(
-    (sym) => sym.name === s.name || sym.name.startsWith(`${s.name}.`) || (s.helper === true && (sym.calls ?? []).includes(s.name)),
-  );
+  return !!file?.symbols.some((sym) => sym.name === s.name || sym.name.startsWith(`${s.name}.`));
 }
