@@ -125,7 +125,7 @@ describe('recording of a whole run: characterization, repairs and rounds replay 
         '--record',
         recording,
         '--max-input-tokens',
-        '2500',
+        '2600',
         '--only',
         'lib/math.js',
         '--only',
@@ -176,6 +176,11 @@ describe('recording of a whole run: characterization, repairs and rounds replay 
       outcomes.every((t) => !t.includes(dir)),
       'the engine outcomes hold no path of this machine',
     );
+    // The repair session gets the function under test (the is-what relay run, F6): add's whole source.
+    const repair = fake.requests.find((r) => r.envelope?.from_agent === 'verifier' && !(r.envelope.payload as { round?: unknown }).round)!;
+    const symbol = (repair.envelope!.payload as { symbol?: { name: string; source?: string } }).symbol;
+    assert.equal(symbol?.name, 'add');
+    assert.match(symbol!.source!, /^function add\(a, b\) \{\n {2}return a \+ b;\n\}$/);
     const sessions = rec.events.filter((e) => e.type === 'task_sent').length;
     assert.ok(sessions >= 6, `${sessions} sessions`);
   });

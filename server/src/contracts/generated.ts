@@ -582,6 +582,7 @@ export interface RepairInput {
     test_dirs?: string[];
   };
   typecheck?: TypeCheck;
+  symbol?: Items;
 }
 /**
  * the files the project's own test command runs, when AMTP could read it
@@ -638,6 +639,35 @@ export interface TypeCheck {
    */
   strict?: boolean;
   evidence: string;
+}
+/**
+ * the function under test as the engineer had it: signature, doc, whole source and the helpers it uses (an outline, or no helpers, when the request has no room for them)
+ */
+export interface Items {
+  file: string;
+  name: string;
+  kind?: string;
+  signature?: string;
+  doc?: string;
+  /**
+   * the line `source` starts at in its file
+   */
+  line?: number;
+  /**
+   * the symbol's whole declaration, cut on the syntax tree (never mid-body)
+   */
+  source?: string;
+  /**
+   * true when the declaration was too large for one batch: `source` is its outline (a class without its method bodies, a function by its first line)
+   */
+  source_truncated?: boolean;
+  /**
+   * the same module's declarations the symbol's code uses, each whole
+   */
+  helpers?: {
+    name: string;
+    source: string;
+  }[];
 }
 
 /**
