@@ -100,7 +100,7 @@ describe('a reply cut at the output bound splits its batch', function () {
     assert.equal(run.status, 'completed', run.reason);
     const [whole, ...halves] = fake.callsFor('generator');
     assert.deepEqual((whole.envelope!.payload as unknown as CrawlerOutput).view?.reply, { max_tokens: 3600, cases: 30 });
-    assert.match(whole.body.messages[0].content, /"view\.reply" is this reply's room/);
+    assert.match(whole.body.messages[0].content, /"view\.reply"\s+is this reply's room/);
     assert.equal(halves.length, 2, 'the over-long reply was not accepted: its batch was split in two');
     const gen = run.activities.find((a) => a.agent === 'generator')!;
     assert.match(gen.errors[0].message, /3601 tokens by the endpoint's count, past its output bound of 3600 tokens/);
