@@ -9,6 +9,7 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
+import { mappedCountAt, type Generated } from './mappedCounts';
 import { countAt, withSyntaxStatements } from './statements';
 import { plainMap, type IstanbulFile, type IstanbulMap } from './units';
 import { readVmSources, vmSourceOf, type VmSource } from './vmSources';
@@ -151,9 +152,21 @@ async function convert(
   await converter.load();
   converter.applyCoverage(functions);
   const data = converter.toIstanbul() as unknown as Record<string, IstanbulFile>;
-  // Statements as nyc counts them (./statements.ts): precise from the V8 ranges where the offsets are
-  // the file's own, by line where the code ran through a source map.
-  const precise = mapped?.data ? undefined : countAt(functions.flatMap((f) => f.ranges));
-  for (const [file, cov] of Object.entries(data)) data[file] = withSyntaxStatements(cov, file, precise);
+  // Statements and branches as nyc counts them (./statements.ts, ./branches.ts): by the V8 count at
+  // each one's offset, read through the source map where the code was transformed (./mappedCounts.ts).
+  const ranges = functions.flatMap((f) => f.ranges);
+  const generated = generatedOf(mapped);
+  for (const [file, cov] of Object.entries(data)) {
+    const count = !mapped?.data ? countAt(ranges) : generated ? mappedCountAt(file, generated, ranges) : undefined;
+    data[file] = withSyntaxStatements(cov, file, count);
+  }
   return data as unknown as libCoverage.CoverageMapData;
+}
+
+/** What V8 ran for a transformed module: its recorded code (node:vm) or the line lengths Node kept with its map. */
+function generatedOf(mapped: SourceMapCache[string] | VmSource | undefined): Generated | undefined {
+  if (mapped && 'code' in mapped)
+    return { code: mapped.code, lineLengths: mapped.code.split('\n').map((l) => l.length), wrapper: mapped.wrapper, map: mapped.data };
+  if (mapped?.data && mapped.lineLengths) return { lineLengths: mapped.lineLengths, wrapper: 0, map: mapped.data as object };
+  return undefined;
 }

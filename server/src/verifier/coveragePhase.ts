@@ -1,6 +1,7 @@
 // Phase "adds coverage" (docs/verifier.md, filter 3): each stable test alone (or each file, above
 // maxCoverageRuns), most important first; a test is kept only if it covers a unit no kept test covers,
-// or, when mutation ran, kills a mutant no kept test kills (keepRule.ts).
+// or, when mutation ran, kills a mutant no kept test kills (keepRule.ts), or is the last test of a
+// function under test or of its documented behaviour (lastTests.ts).
 // Also measures "before" (every stable test together) and keeps the denominator for "after".
 import type { CoverageUnits } from '../frameworks/runner';
 import type { FilterStep, VerificationRecord } from '../core/run';
@@ -8,6 +9,7 @@ import { beyondImportCandidates, loadOnlyUnits, redundant, union, type Candidate
 import { dropLoadOnlyExistence, existenceChecksToDrop } from './existenceChecks';
 import { measuredFiles } from './productFiles';
 import { keepKillers, ruleOf, type KeepUnit } from './keepRule';
+import { keepLastTests } from './lastTests';
 import { drop, nameOf, type VerifyState } from './state';
 import { pool } from '../pipeline/pool';
 
@@ -54,6 +56,8 @@ export async function coveragePhase(s: VerifyState, kills?: Map<string, Set<stri
   // Measured per file, existence checks are judged together, one run per file (./existenceChecks.ts).
   const shapeOnly = perCase ? new Map<string, string>() : await existenceChecksToDrop(s, targets, candidates, loaded, gone);
   const killers = kills ? keepMutantKillers(s, perCase, gone, shapeOnly, kills) : 0;
+  // A function the run was asked to test keeps its last test, and its documented behaviour one (./lastTests.ts).
+  keepLastTests(s, perCase, gone, shapeOnly);
   const dropIds: string[] = [];
   const dropped = (id: string, reason: string) => {
     drop(s, id, 'adds_coverage', reason);

@@ -23,7 +23,8 @@ export const REPAIR_ROLE = `You are the Test Engineer of AMTP, in a repair sessi
 The user message is a canonical JSON envelope from the verifier. Its payload holds the planned case
 (with its documented evidence and oracle when there is one), the failing test's source, the test file's
 path, the framework and what the runner reported. Earlier attempts, if any, are in payload.previous;
-payload.typecheck says whether the runner type-checks the file (one type error fails all its tests).
+payload.typecheck says whether the runner type-checks the file (one type error fails all its tests);
+payload.symbol is the function under test: its signature, doc, whole source and the helpers it uses.
 
 Decide:
 - "fixed": the test itself is wrong (a wrong expected value, a wrong import, a wrong API use). Reply
@@ -74,6 +75,8 @@ export interface RepairInput {
   /** the runner did not collect the file: what AMTP read of where it looks */
   collect?: RepairInputDoc['collect'];
   typecheck?: RepairInputDoc['typecheck'];
+  /** the function under test, as the engineer had it (engineer/batches.ts symbolInfo) */
+  symbol?: RepairInputDoc['symbol'];
 }
 
 function plainText(s: string): string {
@@ -93,6 +96,7 @@ export function repairEnvelope(i: RepairInput): string {
     ...(i.previous.length ? { previous: i.previous.map((p) => ({ test: p.test, error: plainText(p.error).slice(0, 2000) })) } : {}),
     ...(i.collect ? { collect: i.collect } : {}),
     ...(i.typecheck ? { typecheck: i.typecheck } : {}),
+    ...(i.symbol ? { symbol: i.symbol } : {}),
   };
   requireValid('repair-input', payload, 'repair input');
   const env: HandoffEnvelope = {

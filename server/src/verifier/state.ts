@@ -6,6 +6,7 @@ import type { Gateway } from '../gateway/gateway';
 import type { runTests } from '../frameworks/runner';
 import type { LlmProvider } from '../llm/provider';
 import type { RunStore } from '../store/types';
+import type { TestAccess } from '../pipeline/deps';
 import type { CaseResult, RunRecord, VerificationRecord, VerifyParams } from '../core/run';
 import type { CaseRunner } from './execute';
 import type { WriteLog } from './files';
@@ -32,6 +33,8 @@ export interface VerifyContext {
   info: (message: string) => void;
   /** frameworks/runner.ts runTests unless a recording or a replay stands in (PipelineDeps.tests) */
   runTests?: typeof runTests;
+  /** wraps each run of the mutation engine when a recording or a replay stands in (PipelineDeps.tests) */
+  mutate?: TestAccess['mutate'];
   /** the crawler's map: each function's lines and source, for coverage rounds */
   map?: CrawlerOutput;
   mutants?: MutantProvider;

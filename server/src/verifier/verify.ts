@@ -40,7 +40,7 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   const mutation = await mutationPhase(s);
   const cov = await coveragePhase(s, mutation?.kills);
   // The coverage rounds also get the survivors, and keep a new test that kills one (./mutantProvider.ts).
-  if (!ctx.mutants && mutation?.record.status === 'done') ctx.mutants = mutantProvider(s, mutation.record);
+  if (!ctx.mutants && mutation?.record.status === 'done') ctx.mutants = mutantProvider(s, mutation.record, mutation.sources ?? {});
   for (const t of s.stable)
     if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await rewritePhase(s);
