@@ -149,3 +149,49 @@ export function extendSequence(state: BuilderState, id: string): { seq: Sequence
   }
   return { seq: { id, steps, files: filesOf(ctx, base.seq) }, callable: ext.callable };
 }
+
+/** The callable a step of a sequence that ran calls (for drawing new arguments for it). */
+function callableOf(state: BuilderState, base: Extendable, at: number): Pick<Callable, 'params' | 'arity' | 'seed'> | undefined {
+  const s = base.seq.steps[at];
+  if (s.op === 'call' || s.op === 'new') {
+    const path = s.path.join('.');
+    return state.callables.roots().find((c) => c.op === s.op && c.path!.join('.') === path);
+  }
+  const recv = 'recv' in s ? base.obs.values[s.recv] : undefined;
+  if (s.op === 'callv') return { params: [], arity: recv?.shape.arity ?? 0, seed: undefined };
+  const key = recv ? shapeKey(recv.shape) : undefined;
+  return s.op === 'method' && key ? state.callables.methodsOn(key).find((m) => m.method === s.name) : undefined;
+}
+
+/**
+ * The same sequence with new arguments for step `at` (the survivor search: other inputs that reach the
+ * same code), or undefined when the step takes none or its callable is not known.
+ */
+export function varyStep(state: BuilderState, base: Extendable, at: number, id: string): Sequence | undefined {
+  const step = base.seq.steps[at];
+  if (!step || step.op === 'iter' || step.op === 'aiter' || step.op === 'listen') return undefined;
+  const c = callableOf(state, base, at);
+  if (!c || (!c.arity && !c.params.length)) return undefined;
+  const ctx = context(
+    state,
+    objectRefs(base.obs).filter((r) => r < at),
+  );
+  ctx.callbacks.next = callbackIds(base.seq);
+  ctx.reuse = reusable(base.seq);
+  const args = argsFor(c.params, c.arity, c.seed, ctx);
+  const steps = base.seq.steps.map((s, i) => (i === at ? ({ ...s, args } as Step) : s));
+  return { id, steps, files: filesOf(ctx, base.seq) };
+}
+
+/** The sequence with one more step on one of the objects it made (the survivor search: observe what the mutant changed). */
+export function extendAny(state: BuilderState, base: Extendable, id: string): Sequence | undefined {
+  if (base.seq.steps.length >= state.maxSteps) return undefined;
+  const refs = objectRefs(base.obs).filter((r) => base.obs.values[r]?.same === undefined);
+  if (!refs.length) return undefined;
+  const ctx = context(state, objectRefs(base.obs));
+  ctx.callbacks.next = callbackIds(base.seq);
+  ctx.reuse = reusable(base.seq);
+  const ext = extensionStep(state, base, refs[state.rng.int(refs.length)], ctx);
+  if (!ext) return undefined;
+  return { id, steps: [...base.seq.steps, ext.step], files: filesOf(ctx, base.seq) };
+}

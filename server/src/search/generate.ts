@@ -59,6 +59,10 @@ export interface GenerateResult {
   covered: Set<string>;
   goals: GoalMap;
   callables: number;
+  /** clean runs kept for extension (they left a state or reached code no earlier run did) */
+  corpus: Extendable[];
+  /** the builder (its generator, callables and pools), for the survivor search */
+  state?: BuilderState;
   load?: string;
   cutByClock?: boolean;
 }
@@ -264,6 +268,7 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
     covered: loop.covered,
     goals: loop.goals,
     callables: loop.callables?.list.length ?? 0,
+    corpus: loop.corpus,
     ...extra,
   });
   if (!opened.discovery) {
@@ -283,5 +288,5 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
     throw e;
   }
   const { executed, cutByClock } = await runLoop(loop, state, o, opened);
-  return result(executed, cutByClock ? { cutByClock } : {});
+  return result(executed, { state, ...(cutByClock ? { cutByClock } : {}) });
 }
