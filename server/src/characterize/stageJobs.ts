@@ -31,13 +31,15 @@ export interface StageJob extends ModuleJob<ModuleCharacterizationDoc> {
 export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput): Promise<StageJob[]> {
   const { deps, state } = ctx;
   const root = deps.workspace;
+  // Mutation guides the search unless the person turned mutation off (--no-mutation).
+  const mutation = state.run.params.verify?.mutation?.enabled !== false;
   const python = charJobs(plan, map);
   const out: StageJob[] = python.map((j) => ({
     module: j.module,
     modulePath: path.join(root, j.module),
     run: (signal) =>
       tapped(deps.charRuns, { module: j.module, targets: j.targets }, root, async () => {
-        const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal });
+        const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal, mutation });
         return moduleDoc(j, m);
       }),
   }));
@@ -53,8 +55,7 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
   const deadline = Date.now() + safetyClockSeconds(budget) * 1000;
   // A scoped run (--only, a CodeLens) keeps only the sequences of the symbols it plans for.
   const scoped = state.run.params.scope !== undefined;
-  // Mutation guides the search unless the person turned mutation off (--no-mutation).
-  const instrument = state.run.params.verify?.mutation?.enabled === false ? undefined : searchInstrumenter(root);
+  const instrument = mutation ? searchInstrumenter(root) : undefined;
   search.forEach((j, i) => {
     const modulePath = path.join(root, j.module);
     out.push({

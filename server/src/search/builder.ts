@@ -43,13 +43,17 @@ function filesOf(ctx: InputContext, base?: Sequence): Sequence['files'] {
   return files.size ? [...files].sort(([a], [b]) => a.localeCompare(b)).map(([path, content]) => ({ path, content })) : undefined;
 }
 
-/** Runs of one callable that may hang (time out or leave work pending) before it is not called again. */
+/** Runs of one callable that may hang (time out or leave work pending) before it is not called again... */
 export const MAX_HANGS = 2;
+/** ... unless they are rare among its runs (at most one in four), and then at most this many */
+const MAX_RARE_HANGS = 4;
 
 function weightOf(state: BuilderState, c: Callable): number {
-  // A callable whose runs hang (an endless loop on some input) costs a child each time: try it less, then not at all.
-  if ((c.hangs ?? 0) >= MAX_HANGS) return 0;
-  return (1 + state.open(c)) / Math.sqrt(1 + c.tries) / (1 + (c.hangs ?? 0));
+  // A callable whose runs hang (an endless loop on some input) costs a child each time: try it less, then
+  // not at all; one that hangs on a few inputs only (a stream left open) is still worth its other runs.
+  const hangs = c.hangs ?? 0;
+  if (hangs >= MAX_HANGS && (hangs >= MAX_RARE_HANGS || hangs * 4 > c.tries)) return 0;
+  return (1 + state.open(c)) / Math.sqrt(1 + c.tries) / (1 + hangs);
 }
 
 /** Step indexes of a sequence whose values are objects or functions (arguments for later steps). */

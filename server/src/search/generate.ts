@@ -209,6 +209,15 @@ function builderState(loop: Loop, d: Discovery, o: GenerateOptions, main: string
   };
 }
 
+/** An extension, drawn a few times (a draw can land on a sequence already at its longest). */
+function extendAgain(state: BuilderState, id: string): ReturnType<typeof extendSequence> {
+  for (let i = 0; i < 8; i++) {
+    const next = extendSequence(state, id);
+    if (next) return next;
+  }
+  return undefined;
+}
+
 /** Runs up to `o.executions` sequences; stops early when the module is saturated or the clock cuts. */
 async function runLoop(
   loop: Loop,
@@ -234,7 +243,11 @@ async function runLoop(
     for (; executed < o.executions && !o.signal?.aborted; executed++) {
       if (o.deadline !== undefined && Date.now() > o.deadline) return { executed, cutByClock: true };
       const id = `${executed}`;
-      const next = (state.rng.chance(loop.corpus.length ? 0.55 : 0) ? extendSequence(state, id) : undefined) ?? rootSequence(state, id);
+      // When every root hangs, the objects already made still have methods to try.
+      const next =
+        (state.rng.chance(loop.corpus.length ? 0.55 : 0) ? extendSequence(state, id) : undefined) ??
+        rootSequence(state, id) ??
+        extendAgain(state, id);
       if (!next) break;
       const r = await opened.child.run(next.seq, o.seed);
       if (r.kind === 'ran') loop.take(next.seq, r, executed);
