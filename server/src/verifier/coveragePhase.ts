@@ -41,10 +41,11 @@ export async function coveragePhase(s: VerifyState, kills?: Map<string, Set<stri
   coverage.tool = ctx.plan.framework === 'pytest' ? 'coverage.py' : 'node (v8)';
   const perCase = stable.length <= ctx.params.maxCoverageRuns;
   const candidates = perCase ? await measureEachTest(s, targets, universe) : await measureEachFile(s, targets, universe);
-  const together = await measureTogether(s, targets, universe);
+  // measured per file, each file's candidate is its stable tests together: that run is not made twice
+  const together = await measureTogether(s, targets, universe, perCase ? undefined : candidates);
   // A test is judged on what it covers beyond what loading its file covers: an existence check adds nothing.
   const files = s.files.filter((w) => stable.some((t) => t.file === w)).map((w) => w.path);
-  const loaded = await loadOnlyUnits((f, ids, o) => s.runner.run(f, ids, o), files, targets);
+  const loaded = await loadOnlyUnits((fs, o) => s.runner.runFiles(fs, o), files, targets);
   const beyond = beyondImportCandidates(candidates, loaded);
   const gone = redundant(beyond);
   const restored = perCase ? await keepSharedState(s, targets, together, gone) : 0;
@@ -103,24 +104,44 @@ async function measureEachFile(s: VerifyState, targets: string[], universe: Cove
 }
 
 /** "before": every stable test of each file together, as the suite would have been without this filter. */
-async function measureTogether(s: VerifyState, targets: string[], universe: CoverageUnits): Promise<Map<string, CoverageUnits>> {
+async function measureTogether(
+  s: VerifyState,
+  targets: string[],
+  universe: CoverageUnits,
+  perFile?: Candidate[],
+): Promise<Map<string, CoverageUnits>> {
   const together = new Map<string, CoverageUnits>();
+  const withFailing: { path: string; ids: string[] }[] = [];
   for (const file of s.files) {
     const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
     if (!ids.length) continue;
-    // Only the stable tests (the failing ones are still in the file until the rewrite phase).
-    const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
-    if (result.units) together.set(file.path, result.units);
-    for (const k of result.unitKeys ?? []) universe.add(k);
-    // V8 reports the branches of a function only once it ran: the code the failing tests reach (a
-    // quarantined possible bug) stays in the denominator through one run of the whole file.
-    if (file.ids.some((id) => !ids.includes(id))) {
-      const whole = await s.runner.run(file.path, file.ids, { coverageOf: targets });
-      for (const k of whole.result.unitKeys ?? []) universe.add(k);
+    const measured = perFile?.find((c) => c.id === file.path);
+    if (measured) together.set(file.path, measured.units);
+    else {
+      // Only the stable tests (the failing ones are still in the file until the rewrite phase).
+      const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
+      if (result.units) together.set(file.path, result.units);
+      for (const k of result.unitKeys ?? []) universe.add(k);
     }
+    if (file.ids.some((id) => !ids.includes(id))) withFailing.push({ path: file.path, ids: file.ids });
   }
+  // V8 reports the branches of a function only once it ran: the code the failing tests reach (a
+  // quarantined possible bug) stays in the denominator through one run of those files (together).
+  for (const k of await unitsOfRun(s, withFailing, targets)) universe.add(k);
   await s.flushPids();
   return together;
+}
+
+/** Every unit key a run of `files` (all their tests) reports: in one process, else file by file. */
+async function unitsOfRun(s: VerifyState, files: { path: string; ids: string[] }[], targets: string[]): Promise<CoverageUnits> {
+  const keys: CoverageUnits = new Set();
+  if (!files.length) return keys;
+  if (files.length > 1) {
+    const { result } = await s.runner.runFiles(files, { coverageOf: targets });
+    if (!result.timedOut && !result.fileErrors.length && result.unitKeys) return result.unitKeys;
+  }
+  for (const f of files) for (const k of (await s.runner.run(f.path, f.ids, { coverageOf: targets })).result.unitKeys ?? []) keys.add(k);
+  return keys;
 }
 
 /**

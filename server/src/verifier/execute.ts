@@ -33,24 +33,46 @@ export class CaseRunner {
     caseIds: string[],
     opts: { grep?: string | string[]; coverageOf?: string[] } = {},
   ): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
+    return this.runFiles([{ path: file, ids: caseIds }], opts);
+  }
+
+  /**
+   * Several test files in ONE runner process, as the project's own command runs its suite (mocha and
+   * pytest share one process: a test may pass alone and fail after another file's tests).
+   */
+  async runFiles(
+    files: { path: string; ids: string[] }[],
+    opts: { grep?: string | string[]; coverageOf?: string[] } = {},
+  ): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
     if (this.signal?.aborted) throw new CancelledError();
     this.executions++;
-    const result = await this.runTests(this.plan.framework, this.workspace, [file], {
-      binDir: this.plan.binDir,
-      args: this.plan.args,
-      env: this.plan.env,
-      python: this.plan.python,
-      timeoutMs: this.timeoutMs,
-      signal: this.signal,
-      onSpawn: this.onPid,
-      grep: opts.grep,
-      coverageOf: opts.coverageOf,
-    });
+    const result = await this.runTests(
+      this.plan.framework,
+      this.workspace,
+      files.map((f) => f.path),
+      {
+        binDir: this.plan.binDir,
+        args: this.plan.args,
+        env: this.plan.env,
+        python: this.plan.python,
+        // a whole suite takes longer than one file: each file gets the per-file limit, at most ten of them
+        timeoutMs: this.timeoutMs * Math.min(files.length, 10),
+        signal: this.signal,
+        onSpawn: this.onPid,
+        grep: opts.grep,
+        coverageOf: opts.coverageOf,
+      },
+    );
     if (result.cancelled) throw new CancelledError();
     const obs = new Map<string, Observation>();
+    for (const f of files) this.observe(f.path, f.ids, result, files.length === 1, obs);
+    return { obs, result };
+  }
+
+  private observe(file: string, caseIds: string[], result: RunResult, alone: boolean, obs: Map<string, Observation>): void {
     const loadError =
       result.fileErrors.find((e) => e.file === file || e.file.endsWith('/' + file)) ??
-      (result.fileErrors.length ? result.fileErrors[0] : undefined);
+      (alone && result.fileErrors.length ? result.fileErrors[0] : undefined);
     for (const id of caseIds) {
       if (result.timedOut) {
         obs.set(id, { status: 'timeout', message: `killed after ${Math.round(this.timeoutMs / 1000)} s (the whole process group)` });
@@ -68,7 +90,6 @@ export class CaseRunner {
       const status = failed ? 'failed' : tests.every((t) => t.status === 'skipped') ? 'skipped' : 'passed';
       obs.set(id, { status, name: tests[0].name, ...(failed?.message ? { message: failed.message } : {}) });
     }
-    return { obs, result };
   }
 }
 

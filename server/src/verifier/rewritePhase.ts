@@ -4,6 +4,7 @@
 import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import type { CaseResult } from '../core/run';
 import { firstLine } from './classify';
+import type { Observation } from './execute';
 import { putFile } from './files';
 import type { TestFileState, VerifyState } from './state';
 import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests } from './testFile';
@@ -77,32 +78,62 @@ function amtpNamed(path: string): string {
   return path.endsWith('.py') ? path.replace(/\.py$/, '_amtp.py') : path.replace(/((?:\.(?:test|spec))?\.[^./]+)$/, '.amtp$1');
 }
 
-/** The confirmation run; returns the units the kept tests cover (adding every reported unit to `universe`). */
+/**
+ * The confirmation run: every file with kept tests, together in one process as the project's command
+ * runs them (file by file when that run cannot be read: a timeout, a file that does not load). A kept
+ * test that fails there is reported `failing` and taken out of its file, and the suite runs again (at
+ * most three times), so what stays passes the project's own command. Returns the units the kept tests
+ * cover (adding every reported unit to `universe`).
+ */
 export async function confirmPhase(
   s: VerifyState,
   coverageOf: string[] | undefined,
   universe: CoverageUnits,
 ): Promise<{ after: CoverageUnits[]; runs: RunResult[] }> {
+  for (let round = 1; ; round++) {
+    const { after, runs, failed } = await confirmOnce(s, coverageOf, universe);
+    if (!failed || round === 3) return { after, runs };
+    s.ctx.info(`verify: ${failed} kept test(s) failed the final run of the whole suite; they are taken out and the suite runs again`);
+    await rewritePhase(s);
+  }
+}
+
+async function confirmOnce(
+  s: VerifyState,
+  coverageOf: string[] | undefined,
+  universe: CoverageUnits,
+): Promise<{ after: CoverageUnits[]; runs: RunResult[]; failed: number }> {
+  const opts = coverageOf ? { coverageOf } : {};
+  const suite = s.files
+    .map((file) => ({ file, kept: file.ids.filter((id) => s.results.get(id)?.outcome === 'passing') }))
+    .filter((f) => f.kept.length);
+  const batches: { obs: Map<string, Observation>; result: RunResult }[] = [];
+  if (suite.length > 1) {
+    const whole = await s.runner.runFiles(
+      suite.map((f) => ({ path: f.file.path, ids: f.kept })),
+      opts,
+    );
+    if (!whole.result.timedOut && !whole.result.fileErrors.length && whole.result.tests.length) batches.push(whole);
+  }
+  if (!batches.length) for (const f of suite) batches.push(await s.runner.run(f.file.path, f.kept, opts));
   const after: CoverageUnits[] = [];
   const runs: RunResult[] = [];
-  for (const file of s.files) {
-    const kept = file.ids.filter((id) => s.results.get(id)?.outcome === 'passing');
-    if (!kept.length) continue;
-    const { obs, result } = await s.runner.run(file.path, kept, coverageOf ? { coverageOf } : {});
+  let failed = 0;
+  for (const { obs, result } of batches) {
     if (result.units) after.push(result.units);
     runs.push(result);
     for (const k of result.unitKeys ?? []) universe.add(k);
-    for (const id of kept) {
-      const o = obs.get(id);
-      if (o?.status !== 'passed')
-        Object.assign(s.results.get(id)!, {
-          outcome: 'failing',
-          reason: `passed ${s.ctx.params.runs} runs but not the final run of the rewritten file: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`,
-        });
+    for (const [id, o] of obs) {
+      if (o.status === 'passed') continue;
+      failed++;
+      Object.assign(s.results.get(id)!, {
+        outcome: 'failing',
+        reason: `passed ${s.ctx.params.runs} runs but not the final run of the kept suite${batches.length === 1 && suite.length > 1 ? ' (all its files in one process, as the project runs them)' : ''}: ${o.status}${o.message ? `: ${firstLine(o.message)}` : ''}`,
+      });
     }
   }
   await s.flushPids();
-  return { after, runs };
+  return { after, runs, failed };
 }
 
 function leftInPlace(r: CaseResult, decision: string | undefined): void {

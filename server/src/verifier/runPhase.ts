@@ -7,7 +7,36 @@ import { removeTests } from './testFile';
 import { drop, type TestFileState, type VerifyState } from './state';
 
 export async function runPhase(s: VerifyState): Promise<void> {
+  // All files in one process per run, as the project's command runs them (and one runner start per
+  // run, not one per file); a suite that hangs or has a file that does not load is run file by file.
+  if (s.files.filter((f) => f.ids.length).length > 1 && (await runTogether(s))) return;
   for (const file of s.files) await runFile(s, file);
+}
+
+/** The N runs of every file together; false (nothing recorded) when a run timed out, a file did not load or the runner reported nothing. */
+async function runTogether(s: VerifyState): Promise<boolean> {
+  const files = s.files.filter((f) => f.ids.length);
+  const seen = new Map<string, Observation[]>();
+  let first: Map<string, Observation> | undefined;
+  for (let r = 1; r <= s.ctx.params.runs; r++) {
+    const { obs, result } = await s.runner.runFiles(files.map((f) => ({ path: f.path, ids: f.ids })));
+    await s.flushPids();
+    if (result.timedOut || result.fileErrors.length || !result.tests.length) {
+      s.ctx.info(`verify: the test files together ${result.timedOut ? 'timed out' : 'did not all load'}; running them file by file`);
+      return false;
+    }
+    first ??= obs;
+    for (const [id, o] of obs) seen.set(id, [...(seen.get(id) ?? []), o]);
+  }
+  for (const file of files) {
+    for (const id of file.ids) {
+      const o = first!.get(id);
+      if (o?.name) s.names.set(id, o.name);
+    }
+    const pending = sortOutLoadErrors(s, file, file.ids, first!);
+    for (const id of pending) settle(s, file, id, seen.get(id) ?? []);
+  }
+  return true;
 }
 
 /** Runs a file's tests N times and sorts each one (stable, failing, not loading, not collected, flaky, hanging). */
