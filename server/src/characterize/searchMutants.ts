@@ -22,6 +22,15 @@ async function instrument(root: string, files: string[], signal?: AbortSignal): 
   if (!modules.length) return undefined;
   const overrides: Record<string, string> = {};
   for (const m of modules) overrides[path.join(root, m.file)] = m.code;
-  const mutants = modules.flatMap((m) => m.mutants.map((x) => ({ id: x.id, file: x.file, line: x.start.line, column: x.start.column })));
+  const mutants = modules.flatMap((m) =>
+    m.mutants.map((x) => ({
+      id: x.id,
+      file: x.file,
+      line: x.start.line,
+      column: x.start.column,
+      mutator: x.mutator,
+      replacement: x.replacement,
+    })),
+  );
   return { overrides, mutants };
 }

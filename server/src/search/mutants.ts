@@ -17,6 +17,9 @@ export interface SearchMutant {
   file: string;
   line: number;
   column: number;
+  /** the operator and what it puts in place (for reports) */
+  mutator?: string;
+  replacement?: string;
 }
 
 /** What the mutation engine gives the search for one module: the instrumented texts and their mutants. */

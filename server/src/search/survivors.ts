@@ -11,7 +11,7 @@ import { mutantGoal, type MutantChild, type SearchMutant } from './mutants';
 import type { Observation, Sequence } from './types';
 
 /** variants tried for one survivor, at most */
-const VARIANTS = 6;
+const VARIANTS = 10;
 /** other open survivors a new killer is tried against, at most */
 const ALSO_TRIED = 8;
 
@@ -45,12 +45,14 @@ function stepToVary(state: BuilderState, seq: Sequence): number {
 
 function variant(state: BuilderState, base: Traced, id: string): Sequence | undefined {
   const from = { seq: base.entry.seq, obs: base.entry.obs };
-  if (state.rng.chance(0.6)) {
+  // other arguments for a step, else one more step (past the search's longest: the hunt may go two further)
+  for (let i = 0; i < 3; i++) {
     const at = stepToVary(state, from.seq);
-    const v = at >= 0 ? varyStep(state, from, at, id) : undefined;
+    const v =
+      state.rng.chance(0.6) && at >= 0 ? varyStep(state, from, at, id) : extendAny({ ...state, maxSteps: state.maxSteps + 2 }, from, id);
     if (v) return v;
   }
-  return extendAny(state, from, id);
+  return undefined;
 }
 
 export async function huntSurvivors(o: HuntOptions): Promise<Found[]> {

@@ -105,16 +105,17 @@ function inspectMethods(values, seen, ctx, env, bound, volatile) {
         rollback(ctx, env, outside);
         return false;
       };
+      const unchanged = () => trySnapshot(value) === before && same(world(ctx, env), outside);
       let a;
       let b;
       try {
         a = value[m.name]();
-        if (a !== null && typeof a === 'object' && typeof a.then === 'function') return changed();
+        if ((a !== null && typeof a === 'object' && typeof a.then === 'function') || !unchanged()) return changed();
         b = value[m.name]();
       } catch {
         return changed();
       }
-      if (trySnapshot(value) !== before || !same(world(ctx, env), outside)) return changed();
+      if (!unchanged()) return changed();
       const ea = tryEncode(a, bound, volatile);
       const eb = tryEncode(b, bound, volatile);
       if (ea.ok && eb.ok && JSON.stringify(ea.v) === JSON.stringify(eb.v)) out.obs.push({ expr: `.${m.name}()`, v: ea.v });
