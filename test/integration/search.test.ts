@@ -206,7 +206,7 @@ describe('search: the mutation hook', function () {
       binding: { local: 'lib', import: 'module' },
       seeds: new Map(),
     };
-    const run = () => searchModule(job, { parser, executions: 700, instrument: searchInstrumenter(SEQLIB) });
+    const run = () => searchModule(job, { parser, executions: 700, instrument: searchInstrumenter(SEQLIB, ['stack.js']) });
     const m = await run();
     assert.ok(m.mutation, 'the mutation phase ran');
     assert.ok(m.mutation.mutants >= 20, JSON.stringify(m.mutation));

@@ -55,7 +55,9 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
   const deadline = Date.now() + safetyClockSeconds(budget) * 1000;
   // A scoped run (--only, a CodeLens) keeps only the sequences of the symbols it plans for.
   const scoped = state.run.params.scope !== undefined;
-  const instrument = mutation ? searchInstrumenter(root) : undefined;
+  const instrument = mutation
+    ? searchInstrumenter(root, [...search.map((j) => j.module), ...map.key_files.map((k) => k.path)], deps.signal)
+    : undefined;
   search.forEach((j, i) => {
     const modulePath = path.join(root, j.module);
     out.push({
