@@ -10,6 +10,7 @@ import type { CharRunAccess } from '../pipeline/deps';
 import type { StageContext } from '../pipeline/stage';
 import { DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule, safetyClockSeconds } from '../search/budget';
 import { searchModule, type ModuleSearch } from '../search/engine';
+import { searchInstrumenter } from './searchMutants';
 import type { ModuleJob } from './run';
 import { replacedBy, searchJobs, type SearchStageJob } from './searchJobs';
 import { normalizePath } from '../agents/generator/modules';
@@ -30,13 +31,15 @@ export interface StageJob extends ModuleJob<ModuleCharacterizationDoc> {
 export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput): Promise<StageJob[]> {
   const { deps, state } = ctx;
   const root = deps.workspace;
+  // Mutation guides the search unless the person turned mutation off (--no-mutation).
+  const mutation = state.run.params.verify?.mutation?.enabled !== false;
   const python = charJobs(plan, map);
   const out: StageJob[] = python.map((j) => ({
     module: j.module,
     modulePath: path.join(root, j.module),
     run: (signal) =>
       tapped(deps.charRuns, { module: j.module, targets: j.targets }, root, async () => {
-        const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal });
+        const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal, mutation });
         return moduleDoc(j, m);
       }),
   }));
@@ -52,6 +55,9 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
   const deadline = Date.now() + safetyClockSeconds(budget) * 1000;
   // A scoped run (--only, a CodeLens) keeps only the sequences of the symbols it plans for.
   const scoped = state.run.params.scope !== undefined;
+  const instrument = mutation
+    ? searchInstrumenter(root, [...search.map((j) => j.module), ...map.key_files.map((k) => k.path)], deps.signal)
+    : undefined;
   search.forEach((j, i) => {
     const modulePath = path.join(root, j.module);
     out.push({
@@ -62,7 +68,7 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
     const searchOne = async (signal?: AbortSignal): Promise<ModuleCharacterizationDoc> => {
       let m: ModuleSearch;
       try {
-        m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline });
+        m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline, instrument });
       } catch (e) {
         // A fault of the search on one module costs that module's tests, not the run.
         return failedDoc(j.module, runs[i], e);

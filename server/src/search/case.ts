@@ -29,9 +29,10 @@ export function isSequence(seq: Sequence, ran: number): boolean {
   return steps.length > 1 || steps.some((s) => (s.args ?? []).some((a) => 'cb' in a));
 }
 
-export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext): TestCase | undefined {
+/** `keep`: the facts (facts.ts) whose checks the test asserts beside its main one (assertion minimisation). */
+export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext, keep?: ReadonlySet<string>): TestCase | undefined {
   const local = ctx.binding.local;
-  const built = sequenceOracle(seq, obs, local, [local], ctx.language === 'typescript');
+  const built = sequenceOracle(seq, obs, local, [local], ctx.language === 'typescript', keep);
   if (!built) return undefined;
   const ran = obs.steps.length;
   const symbol = stepSymbol(seq, obs, ran - 1, local);
