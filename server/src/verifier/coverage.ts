@@ -65,18 +65,15 @@ export function percent(covered: number, universe: number): number | undefined {
   return universe ? Math.round((1000 * covered) / universe) / 10 : undefined;
 }
 
-/** Runs each test file with a filter that matches no test: the units loading alone covers. */
+/** Runs all the test files at once with a filter that matches no test: the units loading alone covers (one invocation). */
 export async function loadOnlyUnits(
-  run: (file: string, ids: string[], opts: { grep: string; coverageOf: string[] }) => Promise<{ result: RunResult }>,
+  invoke: (files: string[], opts: { grep: string; coverageOf: string[] }) => Promise<RunResult>,
   files: string[],
   targets: string[],
 ): Promise<CoverageUnits> {
-  const loaded: CoverageUnits = new Set();
-  for (const file of files) {
-    const { result } = await run(file, [], { grep: LOAD_ONLY_GREP, coverageOf: targets });
-    for (const u of result.units ?? []) loaded.add(u);
-  }
-  return loaded;
+  if (!files.length) return new Set();
+  const result = await invoke(files, { grep: LOAD_ONLY_GREP, coverageOf: targets });
+  return new Set(result.units ?? []);
 }
 
 /** Candidates with only the units they cover beyond loading. */

@@ -84,22 +84,22 @@ export async function confirmPhase(
   universe: CoverageUnits,
 ): Promise<{ after: CoverageUnits[]; runs: RunResult[] }> {
   const after: CoverageUnits[] = [];
-  const runs: RunResult[] = [];
-  for (const file of s.files) {
-    const kept = file.ids.filter((id) => s.results.get(id)?.outcome === 'passing');
-    if (!kept.length) continue;
-    const { obs, result } = await s.runner.run(file.path, kept, coverageOf ? { coverageOf } : {});
+  const entries = s.files
+    .map((file) => ({ file: file.path, ids: file.ids.filter((id) => s.results.get(id)?.outcome === 'passing') }))
+    .filter((e) => e.ids.length);
+  // All kept files in one invocation (a file the run says nothing of is run on its own: execute.ts runAll).
+  const { obs, results: runs } = await s.runner.runAll(entries, coverageOf ? { coverageOf } : {});
+  for (const result of runs) {
     if (result.units) after.push(result.units);
-    runs.push(result);
     for (const k of result.unitKeys ?? []) universe.add(k);
-    for (const id of kept) {
-      const o = obs.get(id);
-      if (o?.status !== 'passed')
-        Object.assign(s.results.get(id)!, {
-          outcome: 'failing',
-          reason: `passed ${s.ctx.params.runs} runs but not the final run of the rewritten file: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`,
-        });
-    }
+  }
+  for (const id of entries.flatMap((e) => e.ids)) {
+    const o = obs.get(id);
+    if (o?.status !== 'passed')
+      Object.assign(s.results.get(id)!, {
+        outcome: 'failing',
+        reason: `passed ${s.ctx.params.runs} runs but not the final run of the rewritten file: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`,
+      });
   }
   await s.flushPids();
   return { after, runs };
