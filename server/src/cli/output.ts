@@ -19,7 +19,8 @@ export function summaryText(s: RunSummary): string {
       `  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`,
     );
   if (s.reuse) out.push(reuseLine(s.reuse));
-  if (s.timings) out.push(`  time: ${timeLine(s.timings)}${s.verification?.phases ? ` (verify: ${timeLine(s.verification.phases)})` : ''}`);
+  if (s.timings && Object.keys(s.timings).length)
+    out.push(`  time: ${timeLine(s.timings)}${s.verification?.phases ? ` (verify: ${timeLine(s.verification.phases)})` : ''}`);
   const t = s.usage.total;
   if (t.promptTokens + t.completionTokens + (t.unreported ?? 0) > 0) out.push(`  usage: ${formatRunUsage(s.usage)}`); // the offline provider spends none
   out.push(`  health: ${formatRunHealth(s.health)}`);

@@ -82,7 +82,19 @@ export async function reuseRun(
     timings: {},
     ...extra,
   };
-  return deps.store.saveRun(run);
+  // The earlier run's phase times describe work this run did not do.
+  if (run.verification) delete run.verification.phases;
+  // The artifacts the record refers to (agents' outputs, characterization) are kept per run: the new run holds its copies.
+  const c = from.characterization;
+  const ids = [...from.activities.map((a) => a.artifactId), c?.artifactId, ...(c?.modules ?? []).map((m) => m.artifactId)];
+  let text = JSON.stringify(run);
+  for (const id of new Set(ids.filter((x): x is string => !!x))) {
+    const a = await deps.store.getArtifact(from.id, id);
+    // An artifact's id depends on its run: the record's references follow the copy.
+    const copy = await deps.store.putArtifact(runId, a.kind, a.content, a.meta);
+    text = text.split(`"${id}"`).join(`"${copy.id}"`);
+  }
+  return deps.store.saveRun(JSON.parse(text) as RunRecord);
 }
 
 /** Continues a run from its last committed boundary. Completed agents are never called again. */
