@@ -10,12 +10,12 @@
 // - no such earlier run, `--full`, or too much changed to gain anything: a full run.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { posix } from 'node:path';
 import { canonicalJson } from '../core/canonical';
 import type { RunParams, RunRecord, RunReuse } from '../core/run';
 import type { RunScope } from '../core/scope';
 import { walkTree } from '../mcp/walk';
 import type { RunStore } from '../store/types';
+import { isTestPath, reachedBy } from '../util/importGraph';
 
 const SOURCE = /\.(?:[cm]?[jt]sx?|py)$/;
 /** Beyond this many source files hashing costs more than a scoped run saves: always a full run. */
@@ -99,67 +99,6 @@ export async function planIncremental(
   return { kind: 'scoped', scope: { files: reached.map((path) => ({ path })) }, reuse };
 }
 
-const TEST_PATH = /(?:^|\/)(?:__tests__|test|tests|spec)\/|\.(?:test|spec)\.[^/]+$|(?:^|\/)test_[^/]*\.py$|_test\.py$/;
-
-function isTestPath(p: string): boolean {
-  return TEST_PATH.test(p);
-}
-
 function productCount(sources: Record<string, string>): number {
   return Object.keys(sources).filter((f) => !isTestPath(f)).length;
-}
-
-/** The changed files and every source file that imports one of them, directly or through others (relative imports). */
-export function reachedBy(ws: string, sources: Record<string, string>, changed: string[]): string[] {
-  const importers = new Map<string, Set<string>>();
-  const files = new Set(Object.keys(sources));
-  for (const f of files) {
-    if (isTestPath(f)) continue;
-    let text: string;
-    try {
-      text = readFileSync(`${ws}/${f}`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const dep of importsOf(f, text, files)) importers.set(dep, (importers.get(dep) ?? new Set()).add(f));
-  }
-  const reached = new Set(changed.filter((f) => files.has(f)));
-  const queue = [...reached];
-  while (queue.length)
-    for (const by of importers.get(queue.pop()!) ?? [])
-      if (!reached.has(by)) {
-        reached.add(by);
-        queue.push(by);
-      }
-  return [...reached].sort();
-}
-
-const JS_SPEC = /(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s+|\bimport\s+)['"](\.{1,2}\/[^'"]*|\.{1,2})['"]/g;
-const PY_FROM = /^\s*from\s+(\.+)([\w.]*)\s+import\s+([\w\s,()*]+)/gm;
-const JS_EXT = ['', '.js', '.cjs', '.mjs', '.ts', '.tsx', '.jsx', '.cts', '.mts', '/index.js', '/index.ts', '/index.cjs', '/index.mjs'];
-
-/** The workspace files a source file imports by a relative specifier (JavaScript, TypeScript) or a relative `from . import` (Python). */
-function importsOf(file: string, text: string, files: Set<string>): string[] {
-  const dir = posix.dirname(file);
-  const out: string[] = [];
-  if (file.endsWith('.py')) {
-    for (const m of text.matchAll(PY_FROM)) {
-      let base = dir;
-      for (let i = 1; i < m[1].length; i++) base = posix.dirname(base);
-      const mod = m[2] ? posix.join(base, ...m[2].split('.')) : base;
-      const names = m[2] ? [''] : m[3].split(/[\s,()]+/).filter(Boolean);
-      for (const n of names) {
-        const stem = n ? posix.join(mod, n) : mod;
-        for (const cand of [`${stem}.py`, `${stem}/__init__.py`]) if (files.has(cand)) out.push(cand);
-      }
-    }
-    return out;
-  }
-  for (const m of text.matchAll(JS_SPEC)) {
-    const spec = posix.normalize(posix.join(dir, m[1]));
-    const stem = spec.replace(/\.(?:js|cjs|mjs)$/, '');
-    const hit = [...JS_EXT.map((e) => spec + e), ...['.ts', '.tsx', '.mts', '.cts'].map((e) => stem + e)].find((c) => files.has(c));
-    if (hit) out.push(hit);
-  }
-  return out;
 }

@@ -320,6 +320,8 @@ export interface CharacterizationRecord {
   unusable: number;
   /** wall time of the stage, once done */
   seconds?: number;
+  /** modules whose result came from the cache (characterize/cache.ts): nothing ran for them */
+  cached?: number;
   /** what the search of call sequences did (JavaScript and TypeScript modules) */
   search?: SearchTotals;
   /** modules (any language) whose search the wall-clock safety stop ended early: what they kept depends on the machine's speed */

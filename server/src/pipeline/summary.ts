@@ -103,6 +103,8 @@ export interface RunSummary {
     sequences?: { planned: number; kept?: number };
     /** wall time of the stage */
     seconds?: number;
+    /** modules whose result came from the cache: not characterized or searched again */
+    cached?: number;
     /** what the search of call sequences did: its budget, runs, statements and branches reached */
     search?: SearchTotals;
     /** modules whose search the wall-clock safety stop ended early: what they kept depends on the machine's speed */
@@ -199,6 +201,7 @@ function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): No
     ...(v ? { kept: keptOf(ids) } : {}),
     ...(c.search ? { sequences: { planned: seq.size, ...(v ? { kept: keptOf(seq) } : {}) } } : {}),
     ...(c.seconds !== undefined ? { seconds: c.seconds } : {}),
+    ...(c.cached ? { cached: c.cached } : {}),
     ...(c.search ? { search: c.search } : {}),
     ...(c.clockCut?.length ? { clockCut: c.clockCut } : {}),
   };
