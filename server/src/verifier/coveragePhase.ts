@@ -105,9 +105,10 @@ function fromPerTest(s: VerifyState, m: PerTestMeasure, universe: CoverageUnits)
 /** Each test (or each file) run alone with coverage, each file's stable tests together, and one load-only run of all files. */
 async function measureApart(s: VerifyState, targets: string[], universe: CoverageUnits, perCase: boolean): Promise<Measured> {
   const candidates = perCase ? await measureEachTest(s, targets, universe) : await measureEachFile(s, targets, universe);
-  const together = await measureTogether(s, targets, universe);
+  // measured per file, each file's candidate is its stable tests together: that run is not made twice
+  const together = await measureTogether(s, targets, universe, perCase ? undefined : candidates);
   const files = s.files.filter((w) => s.stable.some((t) => t.file === w)).map((w) => w.path);
-  const loaded = await loadOnlyUnits((f, o) => s.runner.invoke(f, o), files, targets);
+  const loaded = await loadOnlyUnits((fs, o) => s.runner.runFiles(fs, o), files, targets);
   await s.flushPids();
   return { candidates, together, loaded };
 }
@@ -139,24 +140,44 @@ async function measureEachFile(s: VerifyState, targets: string[], universe: Cove
 }
 
 /** "before": every stable test of each file together, as the suite would have been without this filter. */
-async function measureTogether(s: VerifyState, targets: string[], universe: CoverageUnits): Promise<Map<string, CoverageUnits>> {
+async function measureTogether(
+  s: VerifyState,
+  targets: string[],
+  universe: CoverageUnits,
+  perFile?: Candidate[],
+): Promise<Map<string, CoverageUnits>> {
   const together = new Map<string, CoverageUnits>();
+  const withFailing: { path: string; ids: string[] }[] = [];
   for (const file of s.files) {
     const ids = s.stable.filter((t) => t.file === file).map((t) => t.id);
     if (!ids.length) continue;
-    // Only the stable tests (the failing ones are still in the file until the rewrite phase).
-    const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
-    if (result.units) together.set(file.path, result.units);
-    for (const k of result.unitKeys ?? []) universe.add(k);
-    // V8 reports the branches of a function only once it ran: the code the failing tests reach (a
-    // quarantined possible bug) stays in the denominator through one run of the whole file.
-    if (file.ids.some((id) => !ids.includes(id))) {
-      const whole = await s.runner.run(file.path, file.ids, { coverageOf: targets });
-      for (const k of whole.result.unitKeys ?? []) universe.add(k);
+    const measured = perFile?.find((c) => c.id === file.path);
+    if (measured) together.set(file.path, measured.units);
+    else {
+      // Only the stable tests (the failing ones are still in the file until the rewrite phase).
+      const { result } = await s.runner.run(file.path, ids, { grep: ids, coverageOf: targets });
+      if (result.units) together.set(file.path, result.units);
+      for (const k of result.unitKeys ?? []) universe.add(k);
     }
+    if (file.ids.some((id) => !ids.includes(id))) withFailing.push({ path: file.path, ids: file.ids });
   }
+  // V8 reports the branches of a function only once it ran: the code the failing tests reach (a
+  // quarantined possible bug) stays in the denominator through one run of those files (together).
+  for (const k of await unitsOfRun(s, withFailing, targets)) universe.add(k);
   await s.flushPids();
   return together;
+}
+
+/** Every unit key a run of `files` (all their tests) reports: in one process, else file by file. */
+async function unitsOfRun(s: VerifyState, files: { path: string; ids: string[] }[], targets: string[]): Promise<CoverageUnits> {
+  const keys: CoverageUnits = new Set();
+  if (!files.length) return keys;
+  if (files.length > 1) {
+    const { result } = await s.runner.runFiles(files, { coverageOf: targets });
+    if (!result.timedOut && !result.fileErrors.length && result.unitKeys) return result.unitKeys;
+  }
+  for (const f of files) for (const k of (await s.runner.run(f.path, f.ids, { coverageOf: targets })).result.unitKeys ?? []) keys.add(k);
+  return keys;
 }
 
 /**

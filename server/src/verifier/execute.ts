@@ -90,6 +90,25 @@ export class CaseRunner {
     return { obs, results };
   }
 
+  /** Several files in ONE invocation, read file by file (no file run alone: the caller decides what a run with a load error means). */
+  async runFiles(
+    files: { path: string; ids: string[] }[],
+    opts: RunOpts = {},
+  ): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
+    const result = await this.invoke(
+      files.map((f) => f.path),
+      opts,
+    );
+    const obs = new Map<string, Observation>();
+    for (const f of files) for (const [id, o] of this.observe(this.own(result, f.path, files.length === 1), f.path, f.ids)) obs.set(id, o);
+    return { obs, result };
+  }
+
+  /** A run's file errors as one file sees them: its own (and, run alone, whatever the runner reported). */
+  private own(result: RunResult, file: string, alone: boolean): RunResult {
+    return alone ? result : { ...result, fileErrors: result.fileErrors.filter((e) => e.file === file || e.file.endsWith('/' + file)) };
+  }
+
   /** One invocation over `files`, read as a whole (the load-only baseline: no test is expected). */
   async invoke(files: string[], opts: RunOpts): Promise<RunResult> {
     if (this.signal?.aborted) throw new CancelledError();
@@ -99,7 +118,8 @@ export class CaseRunner {
       args: this.plan.args,
       env: this.plan.env,
       python: this.plan.python,
-      timeoutMs: this.timeoutMs,
+      // a whole suite takes longer than one file: each file gets the per-file limit, at most ten of them
+      timeoutMs: this.timeoutMs * Math.min(Math.max(files.length, 1), 10),
       signal: this.signal,
       onSpawn: this.onPid,
       grep: opts.grep,

@@ -13,7 +13,9 @@ import { judgePhase } from './judgePhase';
 import { mutantProvider } from './mutantProvider';
 import { mutationPhase } from './mutationPhase';
 import type { MutationRecord } from '../core/mutation';
-import { untestedFiles } from './productFiles';
+import { untestedFiles, withoutFiles } from './productFiles';
+import { declaredBuilds, leftOutCopies } from '../coverage/copies';
+import type { CoverageUnits } from '../frameworks/runner';
 import { placePhase } from './placePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
@@ -121,12 +123,23 @@ async function report(
 ): Promise<void> {
   const { ctx, results } = s;
   if (cov.coverage.tool) {
-    if (cov.before) cov.coverage.before = percent(cov.before.size, cov.universe.size);
-    cov.coverage.after = percent(union(after).size, cov.universe.size);
+    // A module shipped twice (src/ beside dist/, a CommonJS and an ES build) counts once (coverage/copies.ts).
+    const covered = union(after);
+    const copies = leftOutCopies(
+      ctx.productFiles ?? [],
+      (f) => [...covered].filter((u) => u.startsWith(`${f}:s@`) || u.startsWith(`${f}:l`)).length,
+      declaredBuilds(ctx.workspace),
+    );
+    const counted = (units: CoverageUnits) => withoutFiles(units, copies);
+    const universe = counted(cov.universe);
+    const kept = counted(covered);
+    if (cov.before) cov.coverage.before = percent(counted(cov.before).size, universe.size);
+    cov.coverage.after = percent(kept.size, universe.size);
     // Statements, branches, beyond import, the tool and the map of the kept suite (for --lcov / --cobertura).
-    Object.assign(cov.coverage, finalCoverage(runs, union(after), cov.loaded, cov.universe));
-    const product = ctx.productFiles ?? [];
-    if (product.length) Object.assign(cov.coverage, { productFiles: product.length, untestedFiles: untestedFiles(product, union(after)) });
+    Object.assign(cov.coverage, finalCoverage(runs, kept, cov.loaded, universe));
+    const product = (ctx.productFiles ?? []).filter((f) => !copies.includes(f));
+    if (product.length) Object.assign(cov.coverage, { productFiles: product.length, untestedFiles: untestedFiles(product, kept) });
+    if (copies.length) cov.coverage.copiesLeftOut = copies;
   }
   const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) =>
     [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));

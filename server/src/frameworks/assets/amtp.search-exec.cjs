@@ -216,6 +216,7 @@ async function runSequence(seq, mod, env) {
   const { limits } = env;
   const tmp = path.join(env.sandbox, `s${seq.id.replace(/[^\w-]/g, '_')}`);
   env.guard.allowed = tmp;
+  env.guard.own.clear(); // descriptors of an earlier sequence are not this one's
   // Made only when the sequence names it: creating and removing a folder costs more than a short run.
   const made = (seq.files && seq.files.length) || JSON.stringify(seq.steps).includes('"tmp":');
   if (made) fs.mkdirSync(tmp, { recursive: true });

@@ -21,7 +21,7 @@ function decode(v, helpers) {
     case 'buf': return Buffer.from(v.v, 'hex');
     case 're': return new RegExp(v.v, v.f);
     case 'obj': {
-      const o = {};
+      const o = v.np ? Object.create(null) : {};
       for (const [k, x] of Object.entries(v.v)) Object.defineProperty(o, k, { value: decode(x, helpers), enumerable: true, writable: true, configurable: true });
       return o;
     }
@@ -87,7 +87,8 @@ function encodeObject(value, budget, seen) {
     if (d && d.get) throw new Unpinnable('a getter');
     Object.defineProperty(o, k, { value: encode(value[k], budget, seen), enumerable: true, writable: true, configurable: true });
   }
-  return { $: 'obj', v: o };
+  // a null-prototype object (a dictionary) is written as one: deepStrictEqual compares prototypes
+  return Object.getPrototypeOf(value) === null ? { $: 'obj', v: o, np: true } : { $: 'obj', v: o };
 }
 
 function className(value) {
@@ -121,6 +122,16 @@ const STOP = new Set([Object.prototype, Function.prototype, Array.prototype, Err
   for (const p of [gen, Object.getPrototypeOf(gen), agen, Object.getPrototypeOf(agen)]) STOP.add(p);
 })();
 const SKIP = new Set(['constructor', '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
+// Own state node's EventEmitter and streams give every instance (`_events`, `_readableState`…): node's,
+// not the class's, and `_events` is a null-prototype object a literal `{}` never deep-equals.
+const NODE_STATE = (() => {
+  const stream = require('node:stream');
+  const events = require('node:events');
+  const keys = new Set();
+  for (const C of [events.EventEmitter, stream.Readable, stream.Writable, stream.Duplex, stream.Transform, stream.PassThrough])
+    for (const k of Object.keys(new C())) keys.add(k);
+  return (value, key) => keys.has(key) && value instanceof events.EventEmitter;
+})();
 
 /** Methods and accessors along the prototype chain (nearest first), without Object's own. */
 function members(value) {
@@ -181,6 +192,11 @@ function shapeOf(value) {
   return s;
 }
 
+function isFunctionProp(value, k) {
+  const d = Object.getOwnPropertyDescriptor(value, k);
+  return !!d && !d.get && typeof d.value === 'function';
+}
+
 function custom(value, name) {
   const f = value[name];
   return typeof f === 'function' && f !== Object.prototype[name] && f !== Array.prototype[name];
@@ -203,7 +219,8 @@ function observers(value, bound, volatile, max = 8) {
     const e = tryEncode(v, bound, volatile);
     if (e.ok) out.push({ expr, v: e.v });
   };
-  const keys = Object.keys(value).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
+  // state, not methods bound to the instance (`this.get = this.get.bind(this)`) nor node's own fields
+  const keys = Object.keys(value).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && !NODE_STATE(value, k) && !isFunctionProp(value, k));
   const all = keys.length > 0 && keys.length === Object.keys(value).length && keys.every((k) => tryEncode(value[k], bound, volatile).ok);
   if (all && keys.length <= 12) add('spread', () => ({ ...value }));
   else for (const k of keys.slice(0, 6)) add(`.${k}`, () => value[k]);
