@@ -64,7 +64,10 @@ function workspace(pkgRoot, modules, counter) {
   return ws;
 }
 
-/** A module under lib/ that no other module requires: a one-line change there reaches that module only. */
+/**
+ * A module under lib/ that only the package's index files require (node-forge's index.js requires every
+ * module): a one-line change there reaches that module and the index files, nothing else.
+ */
 function leafModule(ws) {
   const files = [];
   const walk = (d) => {
@@ -73,11 +76,16 @@ function leafModule(ws) {
       else if (e.name.endsWith('.js')) files.push(path.join(d, e.name));
   };
   walk('lib');
-  const required = new Set();
+  const index = (f) => /(?:^|\/)index[^/]*\.js$/.test(f);
+  const requiredBy = new Map();
   for (const f of files)
-    for (const m of readFileSync(path.join(ws, f), 'utf8').matchAll(/require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g))
-      required.add(path.join(path.dirname(f), m[1]).replace(/\.js$/, ''));
-  return files.sort().find((f) => !required.has(f.replace(/\.js$/, '')) && !/\bindex\.js$/.test(f));
+    for (const m of readFileSync(path.join(ws, f), 'utf8').matchAll(/require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
+      const dep = path.join(path.dirname(f), m[1]).replace(/\.js$/, '');
+      requiredBy.set(dep, [...(requiredBy.get(dep) ?? []), f]);
+    }
+  const leaves = files.sort().filter((f) => !index(f) && (requiredBy.get(f.replace(/\.js$/, '')) ?? []).every(index));
+  // node-forge's key encapsulation module (exports functions of its own); else the first such module.
+  return leaves.find((f) => f === path.join('lib', 'kem.js')) ?? leaves[0];
 }
 
 const starts = (counter) => (existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter(Boolean).length : 0);
