@@ -9,6 +9,7 @@ import type { RunStore } from '../store/types';
 import type { TestAccess } from '../pipeline/deps';
 import type { CaseResult, RunRecord, VerificationRecord, VerifyParams } from '../core/run';
 import type { CaseRunner } from './execute';
+import type { PerTestMeasure } from './perTestRun';
 import type { WriteLog } from './files';
 import type { RunPlan } from './runPlan';
 
@@ -88,6 +89,8 @@ export interface VerifyState {
   failing: Map<string, FailingTest>;
   /** tests that passed every run, with their file */
   stable: { id: string; file: TestFileState }[];
+  /** per-test coverage the first run took, where the runner gives it from its one process (perTestRun.ts) */
+  measured?: PerTestMeasure;
 }
 
 export function nameOf(s: VerifyState, id: string): string {
