@@ -7,6 +7,8 @@ import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
 import type { Save, Stage } from '../pipeline/stage';
 import { testPlan } from '../pipeline/testPlan';
+import { RateGate } from '../pipeline/rateGate';
+import { DEFAULT_BACKOFF } from '../pipeline/retry';
 import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { confinementPhrase } from '../frameworks/run/confine';
@@ -89,6 +91,8 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       run: () => state.run,
       store: deps.store,
       provider: deps.provider,
+      retry: { maxAttempts: state.run.params.maxAttempts, backoff: { ...DEFAULT_BACKOFF, ...deps.backoff } },
+      gate: new RateGate(deps.sharedLimit?.(state.run.params.models.engineer)),
       gateway,
       plan,
       params,
