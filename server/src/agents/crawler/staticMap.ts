@@ -11,7 +11,7 @@ import { indexFiles, type FileIndex } from './fileIndex';
 import { extractJsSymbols } from './jsSymbols';
 import { unbuiltSource } from './buildNeeded';
 import { defaultNameFor, rankKeyFiles } from './keyFiles';
-import { moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
+import { moduleSystemOf, npmFacts, pyproject, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { warmPyPool } from './pyPool';
 import { resolveImport } from './ranking';
 import { reachFrom, type Reached } from './reach';
@@ -221,7 +221,8 @@ function describeProject(
   isPython: boolean,
 ): void {
   const rootPkg = pkgs.find((p) => p.dir === '');
-  const tomlName = /^\[(?:project|tool\.poetry)\][^[]*?^name\s*=\s*["']([^"']+)/m.exec(py.pyproject ?? '')?.[1];
+  const toml = pyproject(py.pyproject ?? '') as { project?: { name?: unknown }; tool?: { poetry?: { name?: unknown } } };
+  const tomlName = [toml.project?.name, toml.tool?.poetry?.name].find((n): n is string => typeof n === 'string');
   const dirName =
     workspace
       .replace(/[\\/]+$/, '')
