@@ -90,36 +90,36 @@ export async function askModel<S extends SchemaName>(call: ModelCall<S>): Promis
     } catch (e) {
       if (e instanceof CancelledError) throw e;
       await call.attemptFailed?.(e, attempt, failedAttemptUsage(e, reply));
-      const next = await afterFailure(call, e, spent);
+      const next = await afterFailure(call, gate, e, spent);
       if (next !== 'retry') return { ok: false, error: e, reason: next, attempt };
     }
   }
+}
 
-  /** 'retry' (after its wait) or why the call ends. */
-  async function afterFailure(c: ModelCall<S>, e: unknown, budget: RetryBudget): Promise<string> {
-    const step = retryStep(e, budget, c.retry);
-    const what = errorMessage(e);
-    const say = (why: string) => c.log?.(`${what.startsWith(c.who) ? what : `${c.who}: ${what}`}; ${why}`);
-    switch (step.action) {
-      case 'stop':
-        return e instanceof AmtpError ? e.message : `${c.who} failed: ${errorMessage(e)}`;
-      case 'give_up':
-        return `${c.who}: ${step.reason}`;
-      case 'truncated': {
-        const cut = e as OutputTruncated;
-        const own = await c.truncated?.(cut, step.times);
-        if (own === 'stop') return `${c.who}: ${cut.message}`;
-        const plan = planAfterTruncation(cut, step.times, false);
-        if (plan.action === 'fail') return `${c.who}: ${plan.reason}`;
-        say('it cannot be cut further: retrying once in a new session');
-        return 'retry';
-      }
-      case 'retry':
-        say(step.why);
-        if (step.holdAll) gate.hold(step.delayMs);
-        else if (step.delayMs) await sleep(step.delayMs, c.signal);
-        return 'retry';
+/** 'retry' (after its wait) or why the call ends. */
+async function afterFailure<S extends SchemaName>(c: ModelCall<S>, gate: RateGate, e: unknown, budget: RetryBudget): Promise<string> {
+  const step = retryStep(e, budget, c.retry);
+  const what = errorMessage(e);
+  const say = (why: string) => c.log?.(`${what.startsWith(c.who) ? what : `${c.who}: ${what}`}; ${why}`);
+  switch (step.action) {
+    case 'stop':
+      return e instanceof AmtpError ? e.message : `${c.who} failed: ${errorMessage(e)}`;
+    case 'give_up':
+      return `${c.who}: ${step.reason}`;
+    case 'truncated': {
+      const cut = e as OutputTruncated;
+      const own = await c.truncated?.(cut, step.times);
+      if (own === 'stop') return `${c.who}: ${cut.message}`;
+      const plan = planAfterTruncation(cut, step.times, false);
+      if (plan.action === 'fail') return `${c.who}: ${plan.reason}`;
+      say('it cannot be cut further: retrying once in a new session');
+      return 'retry';
     }
+    case 'retry':
+      say(step.why);
+      if (step.holdAll) gate.hold(step.delayMs);
+      else if (step.delayMs) await sleep(step.delayMs, c.signal);
+      return 'retry';
   }
 }
 
