@@ -21,7 +21,7 @@ import { detectTestRuns } from './testRuns';
 import { detectTestSetup } from './testSetup';
 import { detectTypecheck } from './typecheck';
 import { WorkspaceReader } from './workspaceReader';
-import type { CallTool } from '../../record/toolTap';
+import type { CallTool } from '../../core/toolCall';
 
 export interface CrawlOptions {
   /** share a cache across crawls (a second crawl of an unchanged tree then hits) */
