@@ -5,7 +5,7 @@ import { declared, defaultExtension, isTypeScript, usesEsm } from './jsCommon';
 import { defaultImport, frameworkImport, renderJsFile } from './jsFile';
 import type { FrameworkRenderer } from './types';
 
-/** Whether the project's mocha setup compiles TypeScript with ts-node (crawler/typecheck.ts says so). */
+/** Whether the project's mocha setup compiles TypeScript with ts-node (agents/crawler/typecheck.ts says so). */
 function usesTsNode(p: Parameters<FrameworkRenderer['runCommand']>[0]): boolean {
   return /ts-node/.test(p.test_setup.typecheck?.evidence ?? '');
 }

@@ -1,5 +1,5 @@
 // The 'verify' stage, after 'write': asks once for `tests.run` (high risk: it executes workspace code),
-// then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
+// then keeps only assured tests (verify.ts) and validates the goal (settleGoal, with unmet.ts). Re-entrant: a run
 // killed during verification restores the files it had rewritten and verifies again.
 import type { CrawlerOutput, EngineerOutput, TestCases } from '../contracts/types';
 import type { Gateway, ToolCallInfo } from '../gateway/gateway';

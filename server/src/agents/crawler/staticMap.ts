@@ -59,9 +59,9 @@ export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {})
     analyse(new WorkspaceReader(opts.tap ? opts.tap(tools) : tools), workspace, opts).then((map) => checked(map, opts));
   // A replay answers the tools from a recording: no workspace, no server.
   if (opts.tools) return { map: await read(opts.tools), cache: { hits: 0, misses: 0, entries: 0, bytes: 0, evictions: 0 } };
-  // The MCP server's own reading tools, called in this process (readingTools.ts). Unredacted: the crawler
+  // The MCP server's own reading tools, called in this process (mcp/readingTools.ts). Unredacted: the crawler
   // parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
-  // It reads the tree's structured entries: the text form is the count line alone (treeTool.ts).
+  // It reads the tree's structured entries: the text form is the count line alone (mcp/treeTool.ts).
   const cache = opts.cache ?? new ResponseCache();
   const tools = readingToolCaller(workspace, { cache, walk: { gitignore: opts.gitignore }, redact: false, treeText: 'summary' });
   const before = cache.stats();
