@@ -1,7 +1,7 @@
 // The 'characterize' stage, between the Test Case Generator and the Test Engineer: runs the exported
 // functions that have no documented result (targets.ts) in the sandbox and keeps what they did as
-// planned cases (case.ts), which replace those functions' existence checks in the plan the engineer
-// gets (plan.ts, read through server/src/pipeline/testPlan.ts). Running code is `tests.run`: the
+// planned cases (server/src/search/case.ts, python/case.ts), which replace those functions' existence checks in the plan the engineer
+// gets (server/src/pipeline/testPlan.ts). Running code is `tests.run`: the
 // request has the run-wide id, so its one decision also answers the verifier's test run. Each
 // module's result is stored as soon as it is done, so a resumed run does not redo finished modules.
 import { CancelledError } from '../core/errors';

@@ -85,7 +85,7 @@ export async function scriptsToMap(
     const length = readFileSync(path, 'utf8').length;
     // No function name: a named range would also become a function at 1:0 that no run ever covers
     // (a run that loads the file reports its functions at their own positions), and coverage rounds
-    // would then send whatever function starts on line 1 as "uncovered" (rounds.ts, uncovered.ts).
+    // would then send whatever function starts on line 1 as "uncovered" (verifier/rounds.ts, verifier/uncovered.ts).
     map.merge(
       await convert(path, [{ functionName: '', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: length, count: 0 }] }]),
     );

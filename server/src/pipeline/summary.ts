@@ -5,7 +5,7 @@ import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
 import { isExistenceOnly } from '../agents/generator/existence';
-import { isCharacterizationCase } from '../characterize/case';
+import { isCharacterizationCase } from '../frameworks/header';
 import { isSequenceCase } from '../search/case';
 import { testPlan } from './testPlan';
 import { EXIT } from '../core/exitCodes';

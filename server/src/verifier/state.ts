@@ -5,6 +5,8 @@ import type { MutantProvider } from '../core/mutants';
 import type { Gateway } from '../gateway/gateway';
 import type { runTests } from '../frameworks/runner';
 import type { LlmProvider } from '../llm/provider';
+import type { RateGate } from '../pipeline/rateGate';
+import type { RetryRules } from '../pipeline/retry';
 import type { RunStore } from '../store/types';
 import type { TestAccess } from '../pipeline/deps';
 import type { CaseResult, RunRecord, VerificationRecord, VerifyParams } from '../core/run';
@@ -18,6 +20,9 @@ export interface VerifyContext {
   run: () => RunRecord;
   store: RunStore;
   provider: LlmProvider;
+  /** repairs and rounds ask the model under the run's one retry policy, and wait out a 429 together */
+  retry: RetryRules;
+  gate: RateGate;
   gateway: Gateway;
   plan: RunPlan;
   params: VerifyParams;

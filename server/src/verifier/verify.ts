@@ -102,7 +102,7 @@ function prepare(ctx: VerifyContext): VerifyState {
   return s;
 }
 
-/** The person's own test file this run merged into (writePlan.ts), with what the verifier needs to leave their tests alone. */
+/** The person's own test file this run merged into (pipeline/writePlan.ts), with what the verifier needs to leave their tests alone. */
 function personalFile(ctx: VerifyContext, path: string): PersonalFile | undefined {
   const run = ctx.run();
   const rec = run.files.find((r) => r.path === path);
