@@ -257,14 +257,14 @@ def search(H, job):
                 n += 1
                 H['out'](row)
                 kept_rows.append(row)
+                if row.get('returns') and len(row['steps']) < 6:
+                    chains.append(row)
             elif row.get('kind') in ('return', 'observe') and len(extras) < EXTRAS:
                 # a run that reached nothing new may still notice a mutant the kept ones miss
                 key = seqmut.outcome_key(row) + repr(row['steps'])
                 if key not in seen_outcomes:
                     seen_outcomes.add(key)
                     extras.append(row)
-                if row.get('returns') and len(row['steps']) < 6:
-                    chains.append(row)
         if counts['cut']:
             break
     kills = {}
