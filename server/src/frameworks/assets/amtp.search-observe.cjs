@@ -120,6 +120,10 @@ const STOP = new Set([Object.prototype, Function.prototype, Array.prototype, Err
   const gen = Object.getPrototypeOf(function* () {}).prototype;
   const agen = Object.getPrototypeOf(async function* () {}).prototype;
   for (const p of [gen, Object.getPrototypeOf(gen), agen, Object.getPrototypeOf(agen)]) STOP.add(p);
+  // Buffers, typed arrays, dates and the other built-ins: their methods test the platform, not the project.
+  const typed = Object.getPrototypeOf(Uint8Array.prototype);
+  for (const C of [Buffer, Uint8Array, Date, RegExp, ArrayBuffer, DataView, WeakMap, WeakSet, String, Number, Boolean, Symbol, BigInt]) STOP.add(C.prototype);
+  STOP.add(typed);
 })();
 const SKIP = new Set(['constructor', '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
 // Own state node's EventEmitter and streams give every instance (`_events`, `_readableState`…): node's,

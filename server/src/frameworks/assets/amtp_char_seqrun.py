@@ -13,10 +13,13 @@
 import inspect, itertools, os, random, re, signal, sys, time
 import amtp_char_seqgen as gen
 import amtp_char_observe as obs
+import amtp_char_seqmut as seqmut
 
 WRONG_GUESS = ('TypeError', 'AttributeError', 'IndexError')
 # items of an endless iterator pinned
 FIRST = 10
+# sequences that ran cleanly without reaching anything new, kept for the mutation phase, at most
+EXTRAS = 300
 
 
 class Overrun(BaseException):
@@ -277,6 +280,7 @@ def search(H, job):
     deadline = time.monotonic() + spec['clockMs'] / 1000.0
     covered, raised, n = set(), set(), 0
     counts = {'unstable': 0, 'unusable': 0, 'cut': 0}
+    kept_rows, extras, seen_outcomes = [], [], set()
     for target in spec['targets']:
         chains = []  # kept sequences of this target whose last step returned an instance of a module class
         for attempt in range(spec['tries']):
@@ -313,11 +317,24 @@ def search(H, job):
                 covered |= units
                 n += 1
                 H['out'](row)
+                kept_rows.append(row)
+            elif row.get('kind') in ('return', 'observe') and len(extras) < EXTRAS:
+                # a run that reached nothing new may still notice a mutant the kept ones miss
+                key = seqmut.outcome_key(row) + repr(row['steps'])
+                if key not in seen_outcomes:
+                    seen_outcomes.add(key)
+                    extras.append(row)
                 if row.get('returns') and len(row['steps']) < 6:
                     chains.append(row)
         if counts['cut']:
             break
-    H['out'](dict(counts, done=True, why='clock' if counts['cut'] else 'tries', kept=n))
+    kills = {}
+    if spec.get('mutationRuns') and not counts['cut'] and kept_rows:
+        kills, killers = seqmut.mutation_phase(runner, run_row, kept_rows, extras, spec['mutationRuns'])
+        for row in killers:
+            n += 1
+            H['out'](row)
+    H['out'](dict(counts, done=True, why='clock' if counts['cut'] else 'tries', kept=n, kills=kills))
 
 
 def extend(values, chains, classes, rng, sid):
