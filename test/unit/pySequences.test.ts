@@ -164,6 +164,9 @@ describe('Python call sequences: arguments and callbacks', function () {
         [],
         JSON.stringify(got.map((c) => c.seq.steps)),
       );
+      // flags() is refused for reading sys.argv while searching; without that refusal it was only
+      // dropped later as unstable (argv differs between the search and the replay child)
+      assert.equal(m.unstable, 0, 'a read of sys.argv makes the sequence unpinnable, not merely unstable');
       assert.ok(m.unusable > 0);
     } finally {
       rmSync(ws, { recursive: true, force: true });
