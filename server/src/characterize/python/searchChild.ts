@@ -13,7 +13,7 @@ import { assetFile } from '../../frameworks/assets';
 import { confined } from '../../frameworks/run/confine';
 import { childEnv } from '../../util/childEnv';
 import { killChildTree } from '../../util/killTree';
-import { SANDBOX_VARS, type SandboxLimits } from '../sandbox';
+import { LOAD_ALLOWANCE_MS, SANDBOX_VARS, type SandboxLimits } from '../sandbox';
 import { importOf, memoryMb, projectPython } from './sandbox';
 import type { PyRow, PySearchSpec, PySequence } from './sequence';
 
@@ -57,16 +57,19 @@ export async function runSequenceChild(
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return await collectRows(child, token, opts.clockMs + 2 * limits.callTimeoutMs, opts.signal);
+    return await collectRows(child, token, opts.clockMs + 2 * limits.callTimeoutMs, limits.loadMs ?? LOAD_ALLOWANCE_MS, opts.signal);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-/** How long the child may take to start and load the module before its safety clock starts. */
-const LOAD_ALLOWANCE_MS = 30_000;
-
-function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs: number, signal?: AbortSignal): Promise<SearchRun> {
+function collectRows(
+  child: ReturnType<typeof spawn>,
+  token: string,
+  deadlineMs: number,
+  loadMs: number,
+  signal?: AbortSignal,
+): Promise<SearchRun> {
   const run: SearchRun = { rows: [] };
   return new Promise((resolve) => {
     let buffer = '';
@@ -85,7 +88,7 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
     };
     // The safety clock counts from the child's word that the module loaded, as the search's own clock
     // does; loading (Python's start on a busy machine, a slow import) gets its own allowance.
-    let timer = setTimeout(expire, deadlineMs + LOAD_ALLOWANCE_MS);
+    let timer = setTimeout(expire, deadlineMs + loadMs);
     if (signal?.aborted) return finish();
     signal?.addEventListener('abort', finish, { once: true });
     child.stdout!.on('data', (d: Buffer) => {

@@ -330,6 +330,8 @@ if 'search' in job or 'replay' in job:
     job['pkgdir'] = os.path.realpath(os.path.join(job['paths'][0], job['module'].split('.')[0]))
     amtp_char_seqrun.main(globals(), job)
 else:
+    # loaded: the parent's per-call timer starts now, not at spawn
+    out({'load': 'ok'})
     for call in job['calls']:
         out(run(call))
 results.close()
