@@ -141,6 +141,29 @@ describe('Python call sequences', function () {
 
 describe('Python call sequences: arguments and callbacks', function () {
   this.timeout(120_000);
+  it('a sequence that reads standard input or a descriptor it did not open is never pinned', async () => {
+    const python = requirePytest();
+    const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-stdin-'));
+    try {
+      cpSync(PYSEQ, ws, { recursive: true });
+      const targets = [
+        { path: ['ask'], arity: 1 },
+        { path: ['read_fd'], arity: 1 },
+      ];
+      const m = await characterizePythonModule(join(ws, 'pyseq', 'files.py'), ws, targets, { limits: LIMITS, python });
+      const got = m.cases as PySeqCase[];
+      // read_fd(-1) raises Python's own ValueError before anything is read: that one may stay
+      assert.deepEqual(
+        got.filter((c) => c.seq.target === 'ask' || (c.seq.target === 'read_fd' && JSON.stringify(c.seq.steps).match(/"lit":\d/))),
+        [],
+        JSON.stringify(got.map((c) => c.seq.steps)),
+      );
+      assert.ok(m.unusable > 0);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
   it('a list the call changed is bound to a name and checked afterwards; a callback records its calls', async () => {
     const python = requirePytest();
     const ws = mkdtempSync(join(tmpdir(), 'amtp-pyseq-args-'));

@@ -18,6 +18,8 @@ import type { ModuleCharacterization } from './characterize';
 import { pyCharToTestCase } from './python/case';
 import { characterizePythonModule } from './python/characterize';
 import { charJobs, type CharJob } from './targets';
+import { cached, cacheKey } from './cache';
+import { importGraph } from '../util/importGraph';
 import type { CharacterizationRecord } from '../core/run';
 
 /** Modules searched at once: two children, the reference machine's two cores. */
@@ -28,20 +30,41 @@ export interface StageJob extends ModuleJob<ModuleCharacterizationDoc> {
   module: string;
 }
 
-export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput): Promise<StageJob[]> {
+export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput, onCached?: () => void): Promise<StageJob[]> {
   const { deps, state } = ctx;
   const root = deps.workspace;
   // Mutation guides the search unless the person turned mutation off (--no-mutation).
   const mutation = state.run.params.verify?.mutation?.enabled !== false;
   const python = charJobs(plan, map);
+  // Each module's result is cached by what decides it (./cache.ts); a recording or a replay always runs (or answers) through its tap.
+  const graph = importGraph(
+    root,
+    map.key_files.map((k) => k.path),
+  );
+  const params = state.run.params;
+  const keyOf = (module: string, job: unknown) =>
+    deps.charRuns
+      ? undefined
+      : cacheKey(root, graph, module, {
+          job,
+          // the mutation objective changes what the search keeps
+          mutation,
+          seed: params.seed,
+          scope: params.scope?.files.find((f) => f.path === module) ?? null,
+          lessons: (params.lessons ?? []).filter((l) => l.file === module).map((l) => l.text),
+        });
   const out: StageJob[] = python.map((j) => ({
     module: j.module,
     modulePath: path.join(root, j.module),
     run: (signal) =>
-      tapped(deps.charRuns, { module: j.module, targets: j.targets }, root, async () => {
-        const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal, mutation });
-        return moduleDoc(j, m);
-      }),
+      tapped(deps.charRuns, { module: j.module, targets: j.targets }, root, () =>
+        cached(
+          root,
+          keyOf(j.module, { python: j.targets }),
+          async () => moduleDoc(j, await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal, mutation })),
+          onCached,
+        ),
+      ),
   }));
   const search = searchJobs(plan, map);
   if (!search.length) return out;
@@ -63,7 +86,10 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
     out.push({
       module: j.module,
       modulePath,
-      run: (signal) => tapped(deps.charRuns, { module: j.module, targets: { search: runs[i] } }, root, () => searchOne(signal)),
+      run: (signal) =>
+        tapped(deps.charRuns, { module: j.module, targets: { search: runs[i] } }, root, () =>
+          cached(root, keyOf(j.module, { search: j, runs: runs[i] }), () => searchOne(signal), onCached),
+        ),
     });
     const searchOne = async (signal?: AbortSignal): Promise<ModuleCharacterizationDoc> => {
       let m: ModuleSearch;

@@ -137,6 +137,8 @@ export interface VerificationRecord {
   runs: number;
   /** runner invocations made */
   executions: number;
+  /** wall seconds of each verifier phase (run, place, judge, mutation, coverage, rewrite, confirm, rounds) */
+  phases?: Record<string, number>;
   /** how the tests it ran were confined */
   confinement?: Confinement;
   filters: FilterStep[];

@@ -39,6 +39,8 @@ export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext, 
   const title = `${CHAR_PREFIX}${titleOf(seq, obs, local, built.outcome.text)}`;
   const o = built.oracle;
   const text = [o.setup, o.call].filter(Boolean).join('\n');
+  // A case whose code never calls what it is about pins nothing of it (a test that cannot fail).
+  if (!callsTarget(text, local)) return undefined;
   const sequence = isSequence(seq, ran);
   const error = built.outcome.kind === 'throws';
   return {
@@ -62,4 +64,12 @@ export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext, 
 /** Whether a planned case came from a generated sequence (for summaries and the bench's counts). */
 export function isSequenceCase(c: Pick<TestCase, 'evidence'>): boolean {
   return c.evidence?.snippet === SEQUENCE_SNIPPET;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether code calls, constructs or reads a member of the target's binding. */
+export function callsTarget(code: string, local: string): boolean {
+  const name = escape(local);
+  return new RegExp(`(^|[^\\w$.])(new\\s+)?${name}\\s*(\\(|\\.|\\[|\\?\\.)`, 'm').test(code);
 }

@@ -160,7 +160,10 @@ function thrownOracle(
   r: Rendered,
   keep: Keep,
 ): Composed {
-  const message = thrownMessage(end.error.message);
+  // The engine's own message for a bad value ("boolean true is not iterable", "Cannot use 'in'
+  // operator…") is V8's wording of the moment: it changes with the JIT's state (what ran before in the
+  // same process) and with the Node version. Only the class is the code's behaviour.
+  const message = end.error.engine ? undefined : thrownMessage(end.error.message);
   const checks = chosen([...sideChecks(obs, r), ...stateChecks(obs, r, new Set())], keep);
   return {
     result: {

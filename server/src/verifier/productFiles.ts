@@ -9,6 +9,7 @@ import { isProductPath } from '../agents/crawler/targets';
 import type { CrawlerOutput } from '../contracts/types';
 import type { Framework } from '../core/frameworks';
 import type { RunScope } from '../core/scope';
+import { unitFile } from '../coverage/units';
 import type { CoverageUnits } from '../frameworks/runner';
 import { walkTree } from '../mcp/walk';
 
@@ -51,7 +52,7 @@ export function measuredFiles(targets: string[], product: string[]): string[] {
 
 /** Product files none of whose statements the kept suite covers (never loaded by a kept test). */
 export function untestedFiles(product: string[], covered: CoverageUnits): string[] {
-  const reached = new Set([...covered].map((u) => u.slice(0, u.search(/:(?:s@|b@|f@|l-?\d|a-?\d)/))));
+  const reached = new Set([...covered].map(unitFile));
   return product.filter((f) => !reached.has(f));
 }
 

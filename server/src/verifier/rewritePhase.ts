@@ -4,7 +4,6 @@
 import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import type { CaseResult } from '../core/run';
 import { firstLine } from './classify';
-import type { Observation } from './execute';
 import { putFile } from './files';
 import type { TestFileState, VerifyState } from './state';
 import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests } from './testFile';
@@ -103,34 +102,26 @@ async function confirmOnce(
   coverageOf: string[] | undefined,
   universe: CoverageUnits,
 ): Promise<{ after: CoverageUnits[]; runs: RunResult[]; failed: number }> {
-  const opts = coverageOf ? { coverageOf } : {};
   const suite = s.files
-    .map((file) => ({ file, kept: file.ids.filter((id) => s.results.get(id)?.outcome === 'passing') }))
-    .filter((f) => f.kept.length);
-  const batches: { obs: Map<string, Observation>; result: RunResult }[] = [];
-  if (suite.length > 1) {
-    const whole = await s.runner.runFiles(
-      suite.map((f) => ({ path: f.file.path, ids: f.kept })),
-      opts,
-    );
-    if (!whole.result.timedOut && !whole.result.fileErrors.length && whole.result.tests.length) batches.push(whole);
-  }
-  if (!batches.length) for (const f of suite) batches.push(await s.runner.run(f.file.path, f.kept, opts));
+    .map((file) => ({ file: file.path, ids: file.ids.filter((id) => s.results.get(id)?.outcome === 'passing') }))
+    .filter((f) => f.ids.length);
+  // All kept files in one invocation (a file the run says nothing of is run on its own: execute.ts runAll).
+  const { obs, results: runs } = await s.runner.runAll(suite, coverageOf ? { coverageOf } : {});
   const after: CoverageUnits[] = [];
-  const runs: RunResult[] = [];
-  let failed = 0;
-  for (const { obs, result } of batches) {
+  for (const result of runs) {
     if (result.units) after.push(result.units);
-    runs.push(result);
     for (const k of result.unitKeys ?? []) universe.add(k);
-    for (const [id, o] of obs) {
-      if (o.status === 'passed') continue;
-      failed++;
-      Object.assign(s.results.get(id)!, {
-        outcome: 'failing',
-        reason: `passed ${s.ctx.params.runs} runs but not the final run of the kept suite${batches.length === 1 && suite.length > 1 ? ' (all its files in one process, as the project runs them)' : ''}: ${o.status}${o.message ? `: ${firstLine(o.message)}` : ''}`,
-      });
-    }
+  }
+  const together = runs.length === 1 && suite.length > 1;
+  let failed = 0;
+  for (const id of suite.flatMap((f) => f.ids)) {
+    const o = obs.get(id);
+    if (o?.status === 'passed') continue;
+    failed++;
+    Object.assign(s.results.get(id)!, {
+      outcome: 'failing',
+      reason: `passed ${s.ctx.params.runs} runs but not the final run of the kept suite${together ? ' (all its files in one process, as the project runs them)' : ''}: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`,
+    });
   }
   await s.flushPids();
   return { after, runs, failed };

@@ -70,7 +70,7 @@ export interface PySearchSpec {
   targets: { name: string; examples?: Tagged[][] }[];
 }
 
-/** A kept sequence as the case ../case.ts-like renderers take (python/case.ts reads `seq`). */
+/** A kept sequence as the case the renderers take, as server/src/search/case.ts makes them for JavaScript (case.ts reads `seq`). */
 export type PySeqCase = CharCase & { seq: PyRow };
 
 /**

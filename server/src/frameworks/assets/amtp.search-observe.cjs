@@ -240,7 +240,7 @@ function describeError(e, root) {
   const isObj = e !== null && (typeof e === 'object' || typeof e === 'function');
   const name = isObj && typeof e.name === 'string' ? e.name : typeof e;
   const message = isObj ? String(e.message) : String(e);
-  const engine = /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not a constructor|Cannot convert undefined or null|Cannot destructure|Maximum call stack|Invalid array length|Cannot create property|undefined is not|null is not|is not defined|Reduce of empty array|Class constructor .* cannot be invoked/.test(message);
+  const engine = /Cannot read propert|Cannot set propert|is not a function|is not iterable|Cannot use 'in' operator|is not a constructor|Cannot convert undefined or null|Cannot destructure|Maximum call stack|Invalid array length|Cannot create property|undefined is not|null is not|is not defined|Reduce of empty array|Class constructor .* cannot be invoked/.test(message);
   const stack = isObj && typeof e.stack === 'string' ? e.stack : '';
   const own = !!root && stack.split('\n').slice(1, 3).some((l) => l.includes(root) && !l.includes('node_modules'));
   return { name, message, engine, own, error: isObj && e instanceof Error };
