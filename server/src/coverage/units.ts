@@ -37,7 +37,7 @@ export function relOf(dir: string, file: string): string {
   return (isAbsolute(file) ? relative(dir, file) : file).split('\\').join('/');
 }
 
-export function pct(covered: number, total: number): number | undefined {
+function pct(covered: number, total: number): number | undefined {
   return total ? Math.round((1000 * covered) / total) / 10 : undefined;
 }
 

@@ -44,7 +44,7 @@ function filesOf(ctx: InputContext, base?: Sequence): Sequence['files'] {
 }
 
 /** Runs of one callable that may hang (time out or leave work pending) before it is not called again. */
-export const MAX_HANGS = 2;
+const MAX_HANGS = 2;
 
 function weightOf(state: BuilderState, c: Callable): number {
   // A callable whose runs hang (an endless loop on some input) costs a child each time: try it less, then not at all.

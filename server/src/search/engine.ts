@@ -10,7 +10,7 @@ import { generate, stepSymbol } from './generate';
 import type { Seed } from './inputs';
 import { confirmStable } from './stability';
 
-export const SEARCH_SEED = 20_261_125;
+const SEARCH_SEED = 20_261_125;
 
 export interface SearchJob {
   /** absolute module file */

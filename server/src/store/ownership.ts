@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { ApprovalRecord } from '../core/run';
 
 /** Where the key lives: AMTP_STATE_DIR, else $XDG_STATE_HOME/amtp, else ~/.local/state/amtp. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.AMTP_STATE_DIR) return env.AMTP_STATE_DIR;
   return path.join(env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state'), 'amtp');
 }
@@ -23,7 +23,7 @@ let cached: { dir: string; key: Buffer; durable: boolean } | undefined;
  * The person's owner key, created on first use (0600). When it cannot be stored, a key for this
  * process alone is used: its runs can then not be resumed by another process, which is safe.
  */
-export function ownerKey(dir = stateDir()): { key: Buffer; durable: boolean } {
+function ownerKey(dir = stateDir()): { key: Buffer; durable: boolean } {
   if (cached?.dir === dir) return cached;
   const file = path.join(dir, 'owner.key');
   let key: Buffer | undefined;

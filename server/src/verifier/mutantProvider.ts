@@ -12,7 +12,7 @@ import { mutationPlan } from './mutationPhase';
 import type { VerifyState } from './state';
 
 /** Survivors of one function a round shows the engineer at most (the rest wait for the next round). */
-export const SURVIVORS_PER_FUNCTION = 10;
+const SURVIVORS_PER_FUNCTION = 10;
 
 export function mutantProvider(s: VerifyState, record: MutationRecord): MutantProvider {
   return {

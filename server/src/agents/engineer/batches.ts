@@ -43,7 +43,7 @@ export function symbolInfo(map: CrawlerOutput, file: string, name: string, fit =
 }
 
 /** The import statements AMTP will write at the top of the file for these bindings. */
-export function importLines(renderer: FrameworkRenderer, g: TestFileGroup, cases: TestCase[]): string[] {
+function importLines(renderer: FrameworkRenderer, g: TestFileGroup, cases: TestCase[]): string[] {
   const skeleton = renderer.render({
     project: g.project,
     path: g.path,
