@@ -72,6 +72,12 @@ export interface Options { a: number }
 export type Mode2 = 'a' | 'b';
 export enum Mode { A, B }
 export declare function declared(x: number): void;
+/** Picks one. */
+export function pick(a: string): string;
+export function pick(a: number): number;
+export function pick(a: unknown): unknown {
+  return a ?? counter;
+}
 const local = 1;
 export { local as renamed, local as default2 };
 `,
@@ -145,7 +151,7 @@ describe('crawler: oxc-parser reads JS/TS', () => {
     assert.equal(by.inline.signature, 'inline(x = { a: 1 })');
   });
 
-  it('TypeScript: named, default, re-exports, class methods (public, first overload), kinds', () => {
+  it('TypeScript: named, default, re-exports, class methods (public, the implementation of an overload), kinds', () => {
     const f = extractJsSymbols(oxc, SOURCES[2][1], SOURCES[2][0], 'main');
     assert.equal(f.syntax, 'esm');
     assert.deepEqual(f.imports, ['./helper', './slug', './all']);
@@ -162,6 +168,7 @@ describe('crawler: oxc-parser reads JS/TS', () => {
       'Mode2',
       'Mode',
       'declared',
+      'pick',
       'renamed',
       'default2',
     ]);
@@ -172,7 +179,13 @@ describe('crawler: oxc-parser reads JS/TS', () => {
     assert.equal(by.Greeter.doc, 'Greets.');
     assert.equal(by['Greeter.greet'].doc, 'Says hi.');
     assert.equal(by['Greeter.greet'].signature, 'Greeter.greet(name: string, { loud = false }: { loud?: boolean } = {}): string');
-    assert.equal(by['Greeter.over'].signature, 'Greeter.over(a: string): string');
+    // An overloaded function or method is its implementation (signature, lines, so its source), with the first overload's JSDoc.
+    assert.equal(by['Greeter.over'].signature, 'Greeter.over(a: unknown): string');
+    assert.equal(by.pick.signature, 'pick(a: unknown): unknown');
+    assert.equal(by.pick.doc, 'Picks one.');
+    const lines = SOURCES[2][1].split('\n');
+    assert.match(lines[by.pick.line! - 1], /^export function pick\(a: unknown\): unknown \{$/);
+    assert.equal(lines[by.pick.end_line! - 1], '}');
     assert.equal(by.Options.kind, 'interface');
     assert.equal(by.Mode2.kind, 'type');
     assert.equal(by.Mode.kind, 'enum');

@@ -245,6 +245,11 @@ export const FLAGS = {
     help: 'plan tests for this file (or only this symbol of it); repeatable. The rest of the workspace is still read for context',
     commands: ['generate'],
   },
+  full: {
+    type: 'boolean',
+    help: 'a full run even when an earlier completed run with the same settings exists (by default only what changed since it runs, and nothing when nothing changed)',
+    commands: ['generate'],
+  },
   'changed-since': {
     type: 'string',
     value: 'REF',

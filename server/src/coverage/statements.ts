@@ -37,7 +37,7 @@ interface Syntax {
 const cache = new Map<string, ({ key: string } & Syntax) | undefined>();
 
 /** The file's statements by istanbul's rules (offsets and line/column locations), or undefined when it does not parse. */
-function syntaxStatements(path: string): Syntax | undefined {
+export function syntaxStatements(path: string): Syntax | undefined {
   let key: string;
   try {
     const st = statSync(path);
@@ -130,8 +130,9 @@ function byLines(d: IstanbulFile, locs: Loc[], spans: Span[]): (s: Span) => bool
 }
 
 /**
- * The file's coverage with its statements, and where the V8 counts at each offset are known (`count`)
- * its branches, re-read from the syntax tree (./branches.ts); unchanged when the file does not parse.
+ * The file's coverage with its statements, and where the V8 counts at each offset are known (`count`:
+ * the file's own offsets, or read through its source map, ./mappedCounts.ts) its branches, re-read
+ * from the syntax tree (./branches.ts); unchanged when the file does not parse.
  */
 export function withSyntaxStatements(d: IstanbulFile, path: string, count?: (offset: number) => number): IstanbulFile {
   const st = syntaxStatements(path);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Framework } from '../core/frameworks';
-import { jsMeasurement } from '../coverage/measure';
+import { jsMeasurement, type PerTestHook } from '../coverage/measure';
 import { pythonUnits, tracedPytest } from '../coverage/python';
 import type { MeasuredUnits } from '../coverage/units';
 import { asset, assetFile } from './assets';
@@ -31,8 +31,7 @@ export async function runTests(framework: Framework, dir: string, files: string[
     const cov = opts.coverageOf?.length ? join(out, 'cov') : undefined;
     const pyReport = join(out, 'coverage.json');
     const covPy = cov && framework === 'pytest' && hasPythonModule(opts.python ?? 'python3', 'coverage');
-    const preload = `--require ${quoted(assetFile('amtp.v8-sources.cjs'))}`;
-    const js = cov && framework !== 'pytest' ? jsMeasurement(framework, cov, dir, opts.coverageOf!, preload) : undefined;
+    const js = cov && framework !== 'pytest' ? jsMeasurementOf(framework, cov, dir, opts) : undefined;
     const [c, a] = js
       ? [cmd, js.args.length ? [args[0], ...js.args, ...args.slice(1)] : args]
       : covPy
@@ -50,11 +49,11 @@ export async function runTests(framework: Framework, dir: string, files: string[
     };
     const proc = await exec(c, a, dir, env, opts.timeoutMs ?? 120_000, opts.signal, opts.onSpawn);
     const parsed = read(proc.output, dir);
-    let coverage: Pick<RunResult, 'statements' | 'branches' | 'units' | 'allUnits' | 'unitKeys' | 'map' | 'coverageTool'> = {};
+    let coverage: Pick<RunResult, 'statements' | 'branches' | 'units' | 'allUnits' | 'unitKeys' | 'map' | 'coverageTool' | 'perTest'> = {};
     if (cov && !proc.timedOut && !proc.cancelled) {
       if (js) {
         const m = await js.collect();
-        if (m) coverage = { ...fromUnits(m.units), map: m.map, coverageTool: js.tool };
+        if (m) coverage = { ...fromUnits(m.units), map: m.map, coverageTool: js.tool, ...(m.perTest ? { perTest: m.perTest } : {}) };
       } else {
         if (covPy)
           await exec(
@@ -80,6 +79,28 @@ export async function runTests(framework: Framework, dir: string, files: string[
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+function jsMeasurementOf(framework: Exclude<Framework, 'pytest'>, cov: string, dir: string, opts: RunOptions) {
+  const preload = `--require ${quoted(assetFile('amtp.v8-sources.cjs'))}`;
+  return jsMeasurement(framework, cov, dir, opts.coverageOf!, preload, perTestHook(framework, opts));
+}
+
+/**
+ * How a run asked for per-test coverage gets it from its one process (server/src/coverage/perTest.ts),
+ * or undefined where this runner cannot give it (the verifier then runs each test alone: docs/verifier.md).
+ */
+function perTestHook(framework: Framework, opts: RunOptions): PerTestHook | undefined {
+  if (!opts.perTest) return undefined;
+  if (!perTestSupported(framework)) return undefined;
+  // Through NODE_OPTIONS the path is quoted as the option parser reads it (a folder with a space).
+  if (framework === 'node-test') return { preload: quoted(assetFile('amtp.v8-pertest.cjs')), via: 'nodeOptions' };
+  return { preload: assetFile('amtp.v8-pertest-mocha.cjs'), via: 'spec' };
+}
+
+/** Runners whose one process gives each test's coverage: node:test (hooks on its root test), mocha (root-suite hooks). */
+export function perTestSupported(framework: Framework): boolean {
+  return framework === 'node-test' || framework === 'mocha';
 }
 
 function fromUnits(m: MeasuredUnits): Pick<RunResult, 'statements' | 'branches' | 'units' | 'allUnits' | 'unitKeys'> {

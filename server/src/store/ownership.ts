@@ -23,7 +23,7 @@ let cached: { dir: string; key: Buffer; durable: boolean } | undefined;
  * The person's owner key, created on first use (0600). When it cannot be stored, a key for this
  * process alone is used: its runs can then not be resumed by another process, which is safe.
  */
-function ownerKey(dir = stateDir()): { key: Buffer; durable: boolean } {
+export function ownerKey(dir = stateDir()): { key: Buffer; durable: boolean } {
   if (cached?.dir === dir) return cached;
   const file = path.join(dir, 'owner.key');
   let key: Buffer | undefined;

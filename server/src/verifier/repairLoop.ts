@@ -8,7 +8,10 @@ import { MalformedLlmOutput } from '../llm/errors';
 import { firstLine } from './classify';
 import { putFile } from './files';
 import { importHeader, replaceImports } from './importHeader';
-import { requestRepair, type RepairRequest } from './repair';
+import { repairSystemPrompt, requestRepair, type RepairRequest } from './repair';
+import { symbolInfo } from '../agents/engineer/batches';
+import { estimateTokens } from '../agents/budget';
+import { DEFAULT_BATCHING } from '../core/run';
 import type { TestFileState, VerifyState } from './state';
 import { findTests, replaceTest, testSource } from './testFile';
 
@@ -102,6 +105,8 @@ async function ask(
   const { ctx } = s;
   let failure: unknown;
   try {
+    const imports = importHeader(file.path, file.content).text || undefined;
+    const symbol = repairSymbol(s, id, { test, imports, error: error.slice(0, 4000), previous, case: s.caseOf.get(id) });
     const answer = await requestRepair(
       ctx,
       {
@@ -112,12 +117,13 @@ async function ask(
         testCase: s.caseOf.get(id),
         caseId: id,
         test,
-        imports: importHeader(file.path, file.content).text || undefined,
+        imports,
         error,
         attempt,
         previous: [...previous],
         ...(extra.collect ? { collect: extra.collect } : {}),
         ...(ctx.cases.project.test_setup.typecheck ? { typecheck: ctx.cases.project.test_setup.typecheck } : {}),
+        ...(symbol ? { symbol } : {}),
       },
       (u) =>
         ctx.update((v) => {
@@ -180,4 +186,18 @@ async function tryCandidate(
   }
   await s.flushPids();
   return failure;
+}
+
+/**
+ * The function under test as the engineer had it (its signature, doc, whole source and helpers), so a
+ * repair is judged against the code and not read from a stack trace (the is-what relay run, F6):
+ * within what the request has left of --max-input-tokens, helpers first to go, then an outline.
+ */
+function repairSymbol(s: VerifyState, id: string, rest: unknown): RepairRequest['symbol'] {
+  const c = s.caseOf.get(id);
+  if (!c || !s.ctx.map) return undefined;
+  const limits = s.ctx.run().params.batching ?? DEFAULT_BATCHING;
+  const fit = limits.inputTokens - estimateTokens(repairSystemPrompt(s.ctx.plan.framework)) - estimateTokens(rest) - 256;
+  const info = symbolInfo(s.ctx.map, c.target.file, c.target.symbol, fit);
+  return info.source && estimateTokens(info) <= fit ? info : undefined;
 }

@@ -101,6 +101,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       signal: deps.signal,
       update,
       runTests: deps.tests?.run,
+      mutate: deps.tests?.mutate,
       ...(deps.mutants ? { mutants: deps.mutants } : {}),
       info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
     });

@@ -8,8 +8,10 @@ import type { LlmProvider } from '../llm/provider';
 import type { RateGate } from '../pipeline/rateGate';
 import type { RetryRules } from '../pipeline/retry';
 import type { RunStore } from '../store/types';
+import type { TestAccess } from '../pipeline/deps';
 import type { CaseResult, RunRecord, VerificationRecord, VerifyParams } from '../core/run';
 import type { CaseRunner } from './execute';
+import type { PerTestMeasure } from './perTestRun';
 import type { WriteLog } from './files';
 import type { RunPlan } from './runPlan';
 
@@ -37,6 +39,8 @@ export interface VerifyContext {
   info: (message: string) => void;
   /** frameworks/runner.ts runTests unless a recording or a replay stands in (PipelineDeps.tests) */
   runTests?: typeof runTests;
+  /** wraps each run of the mutation engine when a recording or a replay stands in (PipelineDeps.tests) */
+  mutate?: TestAccess['mutate'];
   /** the crawler's map: each function's lines and source, for coverage rounds */
   map?: CrawlerOutput;
   mutants?: MutantProvider;
@@ -90,6 +94,8 @@ export interface VerifyState {
   failing: Map<string, FailingTest>;
   /** tests that passed every run, with their file */
   stable: { id: string; file: TestFileState }[];
+  /** per-test coverage the first run took, where the runner gives it from its one process (perTestRun.ts) */
+  measured?: PerTestMeasure;
 }
 
 export function nameOf(s: VerifyState, id: string): string {
