@@ -49,7 +49,7 @@ export function sourceHashes(ws: string): Record<string, string> | undefined {
  * part of the workspace a run is about and what is taken fresh at every start (the person's decisions
  * and lessons are compared on their own, below).
  */
-function settingsKey(p: RunParams): string {
+export function settingsKey(p: RunParams): string {
   const { scope: _s, decided: _d, lessons: _l, prices: _p, pricesAsOf: _a, commit: _c, ...rest } = p;
   return canonicalJson(rest);
 }

@@ -63,6 +63,9 @@ export async function runSequenceChild(
   }
 }
 
+/** How long the child may take to start and load the module before its safety clock starts. */
+const LOAD_ALLOWANCE_MS = 30_000;
+
 function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs: number, signal?: AbortSignal): Promise<SearchRun> {
   const run: SearchRun = { rows: [] };
   return new Promise((resolve) => {
@@ -76,10 +79,13 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
       killChildTree(child);
       resolve(run);
     };
-    const timer = setTimeout(() => {
+    const expire = () => {
       if (!run.dropped) run.killed = true; // the child never said it was done
       finish();
-    }, deadlineMs);
+    };
+    // The safety clock counts from the child's word that the module loaded, as the search's own clock
+    // does; loading (Python's start on a busy machine, a slow import) gets its own allowance.
+    let timer = setTimeout(expire, deadlineMs + LOAD_ALLOWANCE_MS);
     if (signal?.aborted) return finish();
     signal?.addEventListener('abort', finish, { once: true });
     child.stdout!.on('data', (d: Buffer) => {
@@ -90,7 +96,10 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
         buffer = buffer.slice(nl + 1);
         if (!line.startsWith(`${token} `)) continue;
         const row = JSON.parse(line.slice(token.length + 1)) as PyRow & { load?: string; name?: string; message?: string; done?: boolean };
-        if (row.load === 'failed') run.loadError = `${row.name}: ${row.message}`;
+        if (row.load === 'ok') {
+          clearTimeout(timer);
+          timer = setTimeout(expire, deadlineMs);
+        } else if (row.load === 'failed') run.loadError = `${row.name}: ${row.message}`;
         else if (row.done) run.dropped = row as unknown as NonNullable<SearchRun['dropped']>;
         else run.rows.push(row);
       }
