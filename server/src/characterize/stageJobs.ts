@@ -166,7 +166,7 @@ function failedDoc(module: string, runs: number, e: unknown): ModuleCharacteriza
 }
 
 /** One Python module's result as the contract's document: the kept calls as cases, and the existence cases they replace. */
-export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharacterizationDoc {
+function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharacterizationDoc {
   const cases: TestCase[] = [];
   const seen = new Set<string>();
   const replaces = new Set<string>();

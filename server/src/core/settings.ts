@@ -5,7 +5,7 @@
 // Scope decides who may set a key. `machine` keys (where requests and keys go, what needs approval)
 // are the person's: VS Code ignores workspace values of them, and AMTP ignores such values in a
 // repository's .vscode/settings.json with a warning in the log and the run's audit.
-export type SettingScope = 'machine' | 'window' | 'resource';
+type SettingScope = 'machine' | 'window' | 'resource';
 
 export interface SettingSpec {
   scope: SettingScope;

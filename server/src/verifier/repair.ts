@@ -71,7 +71,7 @@ function plainText(s: string): string {
   return s.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
-export function repairEnvelope(i: RepairRequest): string {
+function repairEnvelope(i: RepairRequest): string {
   const payload: RepairPayload = {
     framework: i.framework,
     file: i.file,

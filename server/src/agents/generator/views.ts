@@ -46,10 +46,10 @@ export function generatorViews(map: CrawlerOutput, payloadTokens: number, out: R
 }
 
 /** What one planned case takes in a reply, all its required fields written (the relay runs: 51 cases ≈ 5.6k tokens). */
-export const TOKENS_PER_PLANNED_CASE = 120;
+const TOKENS_PER_PLANNED_CASE = 120;
 
 /** The reply's room as the envelope states it (view.reply): its bound, and how many cases fit in it. */
-export function replyRoom(outputTokens: number): { max_tokens: number; cases: number } | undefined {
+function replyRoom(outputTokens: number): { max_tokens: number; cases: number } | undefined {
   if (!Number.isFinite(outputTokens) || outputTokens < 1) return undefined;
   return { max_tokens: outputTokens, cases: Math.max(1, Math.floor(outputTokens / TOKENS_PER_PLANNED_CASE)) };
 }
