@@ -31,6 +31,7 @@ const RUN_ICON: Record<P.RunStatus, string> = {
   completed: 'check-all',
   needs_review: 'warning',
   awaiting_approval: 'shield',
+  awaiting_input: 'comment-discussion',
   failed: 'error',
   cancelled: 'circle-slash',
 };

@@ -22,6 +22,8 @@ export interface CaseView {
   /** the test file that holds this case, workspace-relative, and the 0-based line of its test */
   testFile?: string;
   testLine?: number;
+  /** the test's own name in that file (its title; Python: the function name), which a runner's name filter selects */
+  testName?: string;
   /** a characterization case: it pins what the code did when AMTP ran it, not documented behaviour (never a possible bug) */
   pinned?: boolean;
 }

@@ -2,8 +2,11 @@
 // generator's plan with the characterization cases in place of the existence-only cases they replace.
 // Pure, so every reader of the two stored artifacts gets the same plan.
 import type { Characterization, TestCases } from '../contracts/types';
+import { evidenceConfidence } from '../core/confidence';
 
-export function amendPlan(plan: TestCases, char: Characterization | undefined): TestCases {
+export function amendPlan(generated: TestCases, char: Characterization | undefined): TestCases {
+  // Every planned case carries a confidence: the model's reported one, else its evidence's (core/confidence.ts).
+  const plan = withConfidence(generated);
   if (!char) return plan;
   const replaced = new Set(char.modules.flatMap((m) => m.replaces));
   const added = char.modules.flatMap((m) => m.cases);
@@ -26,5 +29,10 @@ export function amendPlan(plan: TestCases, char: Characterization | undefined): 
     }
   }
   cases.push(...fresh.filter((x) => !placed.has(x.id)));
-  return { ...plan, cases };
+  return withConfidence({ ...plan, cases });
+}
+
+function withConfidence(plan: TestCases): TestCases {
+  if (plan.cases.every((c) => c.confidence !== undefined)) return plan;
+  return { ...plan, cases: plan.cases.map((c) => (c.confidence !== undefined ? c : { ...c, confidence: evidenceConfidence(c).value })) };
 }

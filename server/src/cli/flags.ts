@@ -251,6 +251,18 @@ export const FLAGS = {
     help: 'plan tests for what changed since the git ref REF in the working tree: the changed symbols of changed files, and untracked files',
     commands: ['generate'],
   },
+  'confidence-threshold': {
+    type: 'string',
+    value: 'N',
+    help: 'kept tests below this confidence (0 to 1, default 0.75) wait for review and the run ends awaiting_input (exit 7): amtp review accepts or rejects them (docs/confidence.md)',
+    commands: ['generate'],
+    check: (v) => (/^(0(\.\d+)?|1(\.0+)?)$/.test(v) ? undefined : `must be a number from 0 to 1 (got "${v}")`),
+  },
+  'accept-low-confidence': {
+    type: 'boolean',
+    help: 'keep tests below --confidence-threshold without review (--yes does not)',
+    commands: ['generate'],
+  },
   'into-existing': {
     type: 'boolean',
     help: 'add the cases to your own test file of the module when there is one (test/foo.test.js for test/foo.amtp.test.js, tests/test_foo.py for tests/test_foo_amtp.py), keeping every test already in it; changing your file is an overwrite (high risk: asks, or --yes). Without one, the AMTP file is written as usual',

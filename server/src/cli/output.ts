@@ -27,6 +27,7 @@ export function summaryText(s: RunSummary): string {
   const c = s.characterization;
   if (c) out.push(...characterizationLines(c));
   if (s.decisions) out.push(...decisionLines(s.decisions));
+  if (s.confidence) out.push(...confidenceLines(s.confidence));
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   if (s.confinement) out.push(`  workspace code is confined: ${s.confinement.detail}`);
   if (s.layoutNote) out.push(`  ${s.layoutNote}`);
@@ -37,6 +38,15 @@ export function summaryText(s: RunSummary): string {
     out.push(`  branch: ${b.name} (${b.commit?.slice(0, 10)}) with ${b.files.length} file(s); push it with: git push origin ${b.name}`);
   else if (b) out.push(`  branch: ${b.status}${b.reason ? ` — ${b.reason}` : ''}`);
   return out.join('\n');
+}
+
+/** The confidence gate: how many kept tests cleared it, and each one that waits for review. */
+function confidenceLines(c: NonNullable<RunSummary['confidence']>): string[] {
+  const out = [
+    `  confidence: ${c.tests.length - c.awaiting.length - c.accepted.length} of ${c.tests.length} kept test(s) at or above ${c.threshold}${c.accepted.length ? `, ${c.accepted.length} below it accepted` : ''}${c.awaiting.length ? `, ${c.awaiting.length} wait for review:` : ''}`,
+  ];
+  for (const t of c.awaiting) out.push(`    ${t.caseId}  ${t.confidence.toFixed(2)}  ${t.title}  (${t.file}; ${t.basis})`);
+  return out;
 }
 
 /** What the person's earlier decisions did in this run: held-back cases by verdict, answered quarantines, deletions found. */

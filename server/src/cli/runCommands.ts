@@ -50,6 +50,8 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     mutationBudget: num(v['mutation-budget']),
     commit: v.commit,
     intoExisting: v['into-existing'],
+    confidenceThreshold: num(v['confidence-threshold']),
+    acceptLowConfidence: v['accept-low-confidence'],
   });
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;

@@ -7,17 +7,20 @@ import { runHealth, runUsage } from '../usage/health';
 import { isCharacterizationCase } from '../characterize/case';
 import { testPlan } from '../pipeline/testPlan';
 import type { RunScope } from '../core/scope';
+import { testsInFile } from '../frameworks/caseMap';
 
 type Verified = NonNullable<RunRecord['verification']>['results'][number];
 
-/** Where each case's test is: its file and, when the case id appears in it, the 0-based line. */
-function testLocations(eng: EngineerOutput | undefined): Map<string, { path: string; line?: number }> {
-  const fileOf = new Map<string, { path: string; line?: number }>();
+type Location = { path: string; line?: number; name?: string };
+
+/** Where each case's test is: its file and, when the file holds a test of it, the 0-based line and the test's own name. */
+function testLocations(eng: EngineerOutput | undefined): Map<string, Location> {
+  const fileOf = new Map<string, Location>();
   for (const f of eng?.files ?? []) {
-    const lines = f.content.split('\n');
+    const tests = testsInFile(f.path, f.content);
     for (const id of f.caseIds) {
-      const line = lines.findIndex((l) => l.includes(id));
-      fileOf.set(id, { path: f.path, line: line >= 0 ? line : undefined });
+      const t = tests.find((x) => x.caseId === id);
+      fileOf.set(id, { path: f.path, ...(t ? { line: t.line, name: t.name } : {}) });
     }
   }
   return fileOf;
@@ -26,7 +29,7 @@ function testLocations(eng: EngineerOutput | undefined): Map<string, { path: str
 /** What is known of a run's cases: what the engineer left out, where each test is, what the verifier and the Testing view found. */
 interface CaseFacts {
   notWritten: Map<string, string>;
-  fileOf: Map<string, { path: string; line?: number }>;
+  fileOf: Map<string, Location>;
   fileAction: Map<string, RunRecord['files'][number]['action']>;
   verified: Map<string, Verified>;
   results: Map<string, 'passing' | 'failing'>;
@@ -59,6 +62,7 @@ function caseView(c: TestCase, facts: CaseFacts): CaseView {
     ...(reason ? { reason } : {}),
     ...(isCharacterizationCase(c) ? { pinned: true } : {}),
     ...(where ? { testFile: where.path, testLine: where.line } : {}),
+    ...(where?.name ? { testName: where.name } : {}),
     // after verification the test may have moved (quarantine file) or lines shifted (rewritten file)
     ...(v?.file ? { testFile: v.file, testLine: v.line } : {}),
   };
@@ -135,7 +139,9 @@ export function verifyingMessage(run: RunRecord): string {
   const files = run.files.filter((f) => WRITTEN_ACTIONS.has(f.action));
   const tests = files.reduce((n, f) => n + f.caseIds.length, 0);
   const runs = run.verification?.executions ?? 0;
-  return `verifying ${tests} test${tests === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} · ${runs} runner run${runs === 1 ? '' : 's'}`;
+  // A total people can measure progress by: tests settled (kept, dropped, quarantined) of the tests written.
+  const settled = Math.min(tests, new Set(run.verification?.results.map((r) => r.caseId)).size);
+  return `verifying ${tests} test${tests === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} · ${settled} of ${tests} settled · ${runs} runner run${runs === 1 ? '' : 's'}`;
 }
 
 function mutationView(m: MutationRecord): MutationView {

@@ -128,6 +128,8 @@ export class AmtpService {
     const scope = await resolveScope(this.workspace, p.scope ?? {});
     if (scope) params.scope = scope;
     if (p.intoExisting ?? s.intoExistingTestFile) params.intoExisting = true;
+    if (s.confidenceThreshold !== undefined && s.confidenceThreshold >= 0 && s.confidenceThreshold <= 1)
+      params.confidenceThreshold = s.confidenceThreshold;
     const runId = newRunId();
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
@@ -176,6 +178,7 @@ export class AmtpService {
     try {
       const result = await runWrittenTests(this.store, this.workspace, run, {
         caseIds: p.caseIds,
+        ownTests: p.ownTests,
         coverage: p.coverage,
         timeoutSeconds: this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds,
         signal: controller.signal,

@@ -1,6 +1,6 @@
 import type { RunStore } from '../store/types';
 import type { MutationRecord } from '../core/mutation';
-import type { BranchRecord, Confinement, DocIssue, RunDecisions, RunRecord, SearchTotals } from '../core/run';
+import type { BranchRecord, ConfidenceRecord, Confinement, DocIssue, RunDecisions, RunRecord, SearchTotals } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -112,6 +112,8 @@ export interface RunSummary {
   branch?: BranchRecord;
   /** the person's earlier per-test decisions as this run applied them: cases held back, quarantine answers, deletions found */
   decisions?: RunDecisions;
+  /** the confidence gate (docs/confidence.md): each kept test's confidence, and those below the threshold that wait for review */
+  confidence?: ConfidenceRecord;
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
   usage: RunUsage;
   /** per agent wall time, attempts, error ratio and tokens */
@@ -163,6 +165,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     ...confinementOf(run),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
     ...(run.decisions ? { decisions: structuredClone(run.decisions) } : {}),
+    ...(run.confidence ? { confidence: structuredClone(run.confidence) } : {}),
     usage: runUsage(run),
     health: runHealth(run),
   };
@@ -247,6 +250,8 @@ export function exitCodeFor(status: RunStatus): number {
       return EXIT.ok;
     case 'needs_review':
       return EXIT.needsReview;
+    case 'awaiting_input':
+      return EXIT.awaitingInput;
     default:
       return EXIT.failed; // failed, cancelled, awaiting_approval (no TTY)
   }

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CASE_ID, caseOfResult, namesOfCases, testsInFile, type FileTest } from '../frameworks/caseMap';
 import { runTests as realRunTests, type RunResult } from '../frameworks/runner';
 
 type RunTests = typeof realRunTests;
@@ -35,6 +38,7 @@ export class CaseRunner {
   ): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
     if (this.signal?.aborted) throw new CancelledError();
     this.executions++;
+    const tests = this.testsOf(file);
     const result = await this.runTests(this.plan.framework, this.workspace, [file], {
       binDir: this.plan.binDir,
       args: this.plan.args,
@@ -43,7 +47,7 @@ export class CaseRunner {
       timeoutMs: this.timeoutMs,
       signal: this.signal,
       onSpawn: this.onPid,
-      grep: opts.grep,
+      grep: opts.grep === undefined ? undefined : namesToRun(tests, opts.grep),
       coverageOf: opts.coverageOf,
     });
     if (result.cancelled) throw new CancelledError();
@@ -56,20 +60,37 @@ export class CaseRunner {
         obs.set(id, { status: 'timeout', message: `killed after ${Math.round(this.timeoutMs / 1000)} s (the whole process group)` });
         continue;
       }
-      const tests = result.tests.filter((t) => t.name.includes(id));
-      if (!tests.length) {
+      const python = file.endsWith('.py');
+      const ran = result.tests.filter((t) => caseOfResult(tests, t.name, python) === id);
+      if (!ran.length) {
         if (loadError) obs.set(id, { status: 'load_error', message: withOutput(loadError.message, result.output) });
         else if (!result.tests.length && result.exitCode !== 0)
           obs.set(id, { status: NOT_COLLECTED.test(result.output) ? 'not_collected' : 'load_error', message: tail(result.output) });
-        else obs.set(id, { status: 'missing', message: `no test named with ${id} in the runner's results` });
+        else obs.set(id, { status: 'missing', message: `the runner's results have no test of ${id}` });
         continue;
       }
-      const failed = tests.find((t) => t.status === 'failed');
-      const status = failed ? 'failed' : tests.every((t) => t.status === 'skipped') ? 'skipped' : 'passed';
-      obs.set(id, { status, name: tests[0].name, ...(failed?.message ? { message: failed.message } : {}) });
+      const failed = ran.find((t) => t.status === 'failed');
+      const status = failed ? 'failed' : ran.every((t) => t.status === 'skipped') ? 'skipped' : 'passed';
+      obs.set(id, { status, name: ran[0].name, ...(failed?.message ? { message: failed.message } : {}) });
     }
     return { obs, result };
   }
+
+  /** The file's tests as it is now (frameworks/caseMap.ts); none when it cannot be read. */
+  private testsOf(file: string): FileTest[] {
+    try {
+      return testsInFile(file, readFileSync(join(this.workspace, file), 'utf8'));
+    } catch {
+      return [];
+    }
+  }
+}
+
+/** The names a runner's filter selects: a case id becomes its test's name in the file; other text (a name no test has) stays. */
+function namesToRun(tests: FileTest[], grep: string | string[]): string[] {
+  const wanted = Array.isArray(grep) ? grep : [grep];
+  const names = wanted.flatMap((g) => (CASE_ID.test(g) && g.length === 15 ? namesOfCases(tests, [g]) : [g]));
+  return names.length ? names : wanted;
 }
 
 /** node:test reports a file that does not load as "test failed": the error itself is in the output before it. */

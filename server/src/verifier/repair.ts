@@ -28,7 +28,7 @@ payload.typecheck says whether the runner type-checks the file (one type error f
 Decide:
 - "fixed": the test itself is wrong (a wrong expected value, a wrong import, a wrong API use). Reply
   with "test": the complete replacement test — one it()/test() call (JavaScript/TypeScript) or one
-  test function (Python) — whose name still starts with the case id. Assert only documented behaviour.
+  test function (Python) — with the case id still in the comment at the end of its first line. Assert only documented behaviour.
   When the file does not load because of a wrong import, also reply with "imports": the complete
   replacement of the file's import lines (payload.imports).
 - "code_bug": the test asserts exactly what the documentation says and the code returns something else.
@@ -125,7 +125,7 @@ export function acceptRepair(raw: string, caseId: string): RepairReply {
       { path: '/case_id', message: `must be ${caseId}`, keyword: 'const' },
     ]);
   if (reply.test && !reply.test.includes(caseId))
-    throw new SchemaValidationError(`the repaired test's name lost its case id ${caseId}`, 'repair-output', [
+    throw new SchemaValidationError(`the repaired test lost its case id ${caseId}`, 'repair-output', [
       { path: '/test', message: `must contain ${caseId}`, keyword: 'pattern' },
     ]);
   return reply;

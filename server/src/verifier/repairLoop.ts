@@ -9,7 +9,7 @@ import { putFile } from './files';
 import { importHeader, replaceImports } from './importHeader';
 import { requestRepair, type RepairInput, type RepairReply } from './repair';
 import type { TestFileState, VerifyState } from './state';
-import { findTests, replaceTest, testSource } from './testFile';
+import { findTests, replaceTest, testSource, withIdComment } from './testFile';
 
 export type RepairOutcome =
   | { kind: 'fixed' | 'code_bug' | 'dropped'; reason: string; attempts: number }
@@ -142,9 +142,9 @@ function candidateFile(file: TestFileState, id: string, test: string, imports: s
   try {
     // The person's own file keeps its imports: their tests use them (only the test itself is replaced).
     const base = imports && !file.personal ? replaceImports(file.path, file.content, imports) : file.content;
-    const candidate = replaceTest(file.path, base, id, test);
+    const candidate = replaceTest(file.path, base, id, withIdComment(file.path, test, id));
     if (!findTests(file.path, candidate).some((b) => b.caseId === id))
-      return { error: 'the replacement is not a test named with the case id' };
+      return { error: 'the replacement is not a test that carries the case id' };
     return candidate;
   } catch (e) {
     return { error: errorMessage(e) };

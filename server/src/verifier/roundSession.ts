@@ -26,7 +26,8 @@ says how tests look and compile here.
 
 Write new tests that run those lines and take those branches (or tell a mutant from the original).
 Each test is complete: one it()/test() call (JavaScript/TypeScript) or one test function (Python),
-its name starting with one of its target's "case_ids" (each id at most once), using the names the
+a readable name, with one of its target's "case_ids" (each id at most once) as a comment at the end
+of its first line (\`it('…', () => { // tc_…\`, \`def test_…():  # tc_…\`), using the names the
 file's imports bind (other modules: require or import inside the test). Assert only what the source
 makes certain, with real expected values. AMTP keeps a test only if it passes every run and covers
 code no kept test covers (or kills a mutant). A target you cannot reach without guessing goes in
@@ -54,7 +55,7 @@ export function roundEnvelope(ctx: VerifyContext, payload: RoundInput): string {
   return canonicalJson(env);
 }
 
-/** Steps 2–4 of the boundary, and the batch check: every test uses one of its batch's case ids, in its name. */
+/** Steps 2–4 of the boundary, and the batch check: every test carries one of its batch's case ids (in a comment, or its name). */
 export function acceptRound(raw: string, payload: RoundInput): RoundOutput {
   const text = sanitize(raw);
   let parsed: unknown;
@@ -73,7 +74,7 @@ export function acceptRound(raw: string, payload: RoundInput): RoundOutput {
       : seen.has(t.case_id)
         ? 'is used twice'
         : !t.test.includes(t.case_id)
-          ? "is not in the test's name"
+          ? 'is not in the test'
           : undefined;
     seen.add(t.case_id);
     if (wrong)

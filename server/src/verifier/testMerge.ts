@@ -10,7 +10,7 @@ import { checkPython } from '../frameworks/pySyntax';
 import { childrenOf, parsePython } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
 import { applyEdits, type Edit } from './testEdits';
-import { findTests, isPython, replaceTest, type TestBlock } from './testFile';
+import { findTests, isPython, newTestFor, replaceTest, type TestBlock } from './testFile';
 
 /**
  * The merged file, or undefined when the two cannot be merged safely (then it is a whole-file overwrite).
@@ -36,7 +36,14 @@ export function mergeTestFile(path: string, existing: string, incoming: string, 
           .pop()!;
         // The last test is replaced by itself followed by the new ones: one edit, re-indented together.
         const gap = isPython(path) ? '\n\n\n' : '\n\n';
-        out = replaceTest(path, out, last.caseId, [fromLineStart(out, last), ...added.map((b) => fromLineStart(incoming, b))].join(gap));
+        // A new test whose name the file already has (an earlier case's, the person's) takes a free one.
+        let grown = out;
+        const texts = added.map((b) => {
+          const text = newTestFor(path, grown, fromLineStart(incoming, b), b.caseId);
+          grown = `${grown}\n${text}`;
+          return text;
+        });
+        out = replaceTest(path, out, last.caseId, [fromLineStart(out, last), ...texts].join(gap));
       }
     }
     return parses(path, out) ? out : undefined;

@@ -59,7 +59,7 @@ export interface RunOptions {
   python?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
-  /** run only the tests whose name contains this text (a case id), or any of these */
+  /** run only the tests of these names (their own title, or Python function name): frameworks/caseMap.ts namesOfCases */
   grep?: string | string[];
   signal?: AbortSignal;
   /** told the process group id as soon as the runner starts */
