@@ -95,6 +95,12 @@ function verificationLines(v: NonNullable<RunSummary['verification']>): string[]
   if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
   if (v.mutation) out.push(...mutationLines(v.mutation));
   for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
+  for (const t of v.style ?? [])
+    out.push(
+      t.passed
+        ? `    ${t.tool}: the written files pass the project's own config`
+        : `    ${t.tool}: the written files do not pass the project's own config after fixing what it fixes; left for you:\n${(t.problems ?? '').replace(/^/gm, '      ')}`,
+    );
   if (v.docIssues.length)
     out.push(`    documentation issues: ${v.docIssues.length} documented example(s) throw where the docs show a value`);
   for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);

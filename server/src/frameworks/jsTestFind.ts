@@ -1,7 +1,8 @@
 // Every test inside a JavaScript/TypeScript file, from its syntax tree: `it(...)`, `test(...)`,
 // `specify(...)` and their forms (`it.only`, `test.concurrent`, `it.each(table)(...)`) at any depth
 // of describe blocks, hand-written ones included. A test's case id is the `// tc_…` comment on its
-// first line or right above it (files written before ids left the names: in its name). Text that
+// first line, right above it, or first in its body (where Prettier puts a comment after `{`); files
+// written before ids left the names carry it in the name. Text that
 // only looks like a test (inside a template literal, a string or a comment) is not one.
 import type * as TS from 'typescript';
 import { typescript } from '../util/typescript';
@@ -90,7 +91,7 @@ function asTest(ts: typeof TS, sf: TS.SourceFile, node: TS.ExpressionStatement):
   const start = node.getStart(sf);
   const lineStart = lineStartOf(text, start);
   const fullStart = commentsAbove(ts, sf, node);
-  const caseId = CASE_ID.exec(name ?? '')?.[0] ?? idInComments(ts, sf, fullStart, start);
+  const caseId = CASE_ID.exec(name ?? '')?.[0] ?? idInComments(ts, sf, fullStart, start) ?? idAtBodyStart(ts, sf, call);
   return {
     ...(caseId ? { caseId } : {}),
     name: name ?? '',
@@ -132,6 +133,17 @@ function idInComments(ts: typeof TS, sf: TS.SourceFile, fullStart: number, start
     }
   }
   return CASE_ID.exec(text.slice(fullStart, start))?.[0];
+}
+
+/** A case id in a comment before the first statement of the test's callback (where Prettier moves a comment after `{`). */
+function idAtBodyStart(ts: typeof TS, sf: TS.SourceFile, call: TS.CallExpression): string | undefined {
+  const fn = [...call.arguments].reverse().find((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a)) as
+    TS.ArrowFunction | TS.FunctionExpression | undefined;
+  if (!fn || !ts.isBlock(fn.body)) return undefined;
+  const open = fn.body.getStart(sf) + 1;
+  const first = fn.body.statements[0]?.getStart(sf) ?? fn.body.getEnd() - 1;
+  // Only trivia lies between the `{` and the first statement: whatever matches is in a comment.
+  return CASE_ID.exec(sf.text.slice(open, first))?.[0];
 }
 
 /** The text a test name holds: a string, a template's head, or the strings of a `+`. */

@@ -73,6 +73,8 @@ export interface RunSummary {
       target?: { min: number; met: boolean };
     };
     quarantineFiles: string[];
+    /** the project's own Prettier/ESLint (ruff, black) over the kept files: whether they pass, and what is left when not */
+    style?: NonNullable<NonNullable<RunRecord['verification']>['style']>;
     /** documented examples that throw where their docs show a value (apart from possible bugs) */
     docIssues: ({ caseId: string } & DocIssue)[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
@@ -224,6 +226,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     coverage: coverageSummary(v.coverage),
     ...(v.mutation ? { mutation: structuredClone(v.mutation) } : {}),
     quarantineFiles: v.quarantineFiles,
+    ...(v.style ? { style: v.style } : {}),
     docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
