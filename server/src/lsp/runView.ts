@@ -68,6 +68,21 @@ function caseView(c: TestCase, facts: CaseFacts): CaseView {
   };
 }
 
+/** A kept test's confidence, and whether it waits for review (pipeline/confidenceStage.ts). */
+function withConfidence(view: CaseView, gate: RunRecord['confidence']): CaseView {
+  const t = gate?.tests.find((x) => x.caseId === view.id);
+  if (!t) return view;
+  return { ...view, confidence: t.confidence, ...(gate!.awaiting.some((a) => a.caseId === view.id) ? { awaitingReview: true } : {}) };
+}
+
+/** The person's earlier decisions as the run applied them, and the confidence gate's threshold and waiting count. */
+function reviewView(run: RunRecord): Pick<RunView, 'decisions' | 'confidence'> {
+  return {
+    ...(run.decisions ? { decisions: { heldBack: run.decisions.heldBack, answered: run.decisions.answered } } : {}),
+    ...(run.confidence ? { confidence: { threshold: run.confidence.threshold, awaiting: run.confidence.awaiting.length } } : {}),
+  };
+}
+
 /** What a scoped run was asked for, as the CLI would write it. */
 function scopeLabel(scope: RunScope): string {
   const asked = [...(scope.only ?? []).map((o) => `--only ${o}`), ...(scope.changedSince ? [`--changed-since ${scope.changedSince}`] : [])];
@@ -86,7 +101,8 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     verified: new Map((run.verification?.results ?? []).map((r) => [r.caseId, r])),
     results,
   };
-  const cases = (plan?.cases ?? []).map((c) => caseView(c, facts));
+  const gate = run.confidence;
+  const cases = (plan?.cases ?? []).map((c) => withConfidence(caseView(c, facts), gate));
 
   return {
     runId: run.id,
@@ -107,6 +123,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
       errors: a.errors.map((e) => ({ kind: e.kind, message: e.message })),
     })),
     cases,
+    ...reviewView(run),
     files: run.files.map((f) => ({ path: f.path, action: f.action, caseIds: f.caseIds })),
     framework: eng?.framework,
     testCommand: eng?.command,
@@ -140,7 +157,7 @@ export function verifyingMessage(run: RunRecord): string {
   const tests = files.reduce((n, f) => n + f.caseIds.length, 0);
   const runs = run.verification?.executions ?? 0;
   // A total people can measure progress by: tests settled (kept, dropped, quarantined) of the tests written.
-  const settled = Math.min(tests, new Set(run.verification?.results.map((r) => r.caseId)).size);
+  const settled = Math.min(tests, new Set((run.verification?.results ?? []).map((r) => r.caseId)).size);
   return `verifying ${tests} test${tests === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} · ${settled} of ${tests} settled · ${runs} runner run${runs === 1 ? '' : 's'}`;
 }
 
