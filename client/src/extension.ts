@@ -41,6 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
   const testing = new TestingBridge(model, root, log, {
     run: (p) => P.sendRequest(client!, P.RunTests, p),
     cancel: (runId) => P.sendRequest(client!, P.Cancel, { runId }),
+    fileTests: (files) => P.sendRequest(client!, P.FileTests, { files }),
   });
   context.subscriptions.push(
     output,

@@ -185,6 +185,17 @@ export interface ExportedSymbolsResult {
   /** exported functions and classes, 1-based lines; a symbol runs to the line before the next one */
   symbols: { name: string; kind: string; line: number; endLine: number }[];
 }
+export interface FileTestsParams {
+  /** workspace-relative test files */
+  files: string[];
+}
+export interface FileTestsResult {
+  /** per readable file: its tests in file order (`caseId` on AMTP's; `line` 0-based) */
+  files: { file: string; tests: { caseId?: string; name: string; suites: string[]; line: number }[] }[];
+}
+/** Sent from the client to the server: every test in these files, AMTP's and the person's own (the Testing view). Read-only. */
+export const FileTests = request<FileTestsParams, FileTestsResult>('amtp/fileTests', toServer);
+
 /** Sent from the client to the server: a file's exported functions and classes (CodeLens, "for Selection"). */
 export const ExportedSymbols = request<ExportedSymbolsParams, ExportedSymbolsResult>('amtp/exportedSymbols', toServer);
 
@@ -330,6 +341,7 @@ export const MESSAGES = [
   Runs,
   RunTests,
   ExportedSymbols,
+  FileTests,
   SetCredentials,
   VerifyDeterminism,
   Review,

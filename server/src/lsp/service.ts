@@ -19,7 +19,7 @@ import { recordedDeps } from '../record/wire';
 import { checkDeterminism } from '../record/determinism';
 import { runView, verifyingMessage } from './runView';
 import { runWrittenTests } from './runTests';
-import { exportedSymbols } from './fileSymbols';
+import { exportedSymbols, fileTests } from './fileSymbols';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
 import { standardRun } from '../app/stages';
@@ -215,6 +215,11 @@ export class AmtpService {
   /** Read-only, like crawl: allowed in Restricted Mode (the CodeLens only offers to generate). */
   exportedSymbols(p: P.ExportedSymbolsParams): Promise<P.ExportedSymbolsResult> {
     return exportedSymbols(this.workspace, p.file);
+  }
+
+  /** Read-only: the tests these files hold (the Testing view lists the person's own beside AMTP's). */
+  fileTests(p: P.FileTestsParams): Promise<P.FileTestsResult> {
+    return fileTests(this.workspace, p.files);
   }
 
   async runs(): Promise<P.RunsResult> {
