@@ -12,9 +12,10 @@
 // fetched at bench time (npm pack / apt-get download, cached in bench/.work) and run with their own
 // framework installed next to them; `seen`, the earlier reported sets; `tuning`, what the team
 // develops against. Needs the network the first time (packages, the measuring tools).
-// Run: npm run bench:quality [-- --set reported|seen|tuning] [--only TEXT] [--no-mutation]
+// Run: npm run bench:quality [-- --set reported|seen|tuning] [--only TEXT] [--framework FW] [--no-mutation]
 //     [--depth standard|deep] [--keep] [--runners declared|amtp]
-// (--only: a package whose name contains TEXT, or a framework; --no-mutation skips Stryker;
+// (--only: a package whose name contains TEXT, or a framework; --framework: only that framework's rows;
+// --no-mutation skips Stryker;
 // --runners amtp installs the framework at the version AMTP is tested with instead of the package's
 // range; --keep leaves each workspace, with the written tests and .amtp/, and prints its path)
 // Stryker is CPU heavy: it runs with concurrency 1, packages one after another, each under a time limit.
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     set: { type: 'string', default: 'reported' },
     depth: { type: 'string' },
     only: { type: 'string' },
+    framework: { type: 'string' },
     keep: { type: 'boolean', default: false },
     runners: { type: 'string', default: 'declared' },
     'no-mutation': { type: 'boolean', default: false },
@@ -44,6 +46,7 @@ const rows = [];
 for (const s of subjects) {
   for (const fw of s.frameworks) {
     if (values.only && !s.name.includes(values.only) && fw !== values.only) continue;
+    if (values.framework && fw !== values.framework) continue;
     process.stderr.write(`${s.name} × ${fw} … `);
     let row;
     try {

@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 
 const only = process.argv.slice(2);
-// scale needs PostgreSQL and Redis (started by scripts/services.mjs): only when asked for by name.
-const benches = ['boundary', 'batches', 'scoped', 'mutation', 'scale'].filter((b) =>
-  b === 'scale' ? only.includes(b) : !only.length || only.includes(b),
+// scale needs PostgreSQL and Redis (started by scripts/services.mjs), parsers reads large trees: only when asked for by name.
+const benches = ['boundary', 'batches', 'scoped', 'mutation', 'scale', 'parsers'].filter((b) =>
+  b === 'scale' || b === 'parsers' ? only.includes(b) : !only.length || only.includes(b),
 );
 for (const name of benches) {
   const outfile = `bench/.work/${name}.cjs`;

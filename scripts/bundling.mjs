@@ -4,10 +4,10 @@ import { precompiledValidators } from './precompiledValidators.mjs';
 /**
  * Loaded from node_modules at run time, never bundled (package.json `files` ships them in the .vsix):
  * the TypeScript compiler API is large and only the verifier needs it; oxc-parser finds its
- * per-platform native binary next to itself; the tree-sitter runtime and the Python grammar find their
- * .wasm files next to themselves; @babel/parser is the crawler's fallback, loaded only where oxc is not.
+ * per-platform native binary (or its WebAssembly build) next to itself; the tree-sitter runtime and the
+ * Python grammar find their .wasm files next to themselves.
  */
-export const RUNTIME_EXTERNALS = ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python', '@babel/parser', 'pg-native'];
+export const RUNTIME_EXTERNALS = ['typescript', 'oxc-parser', 'web-tree-sitter', 'tree-sitter-python', 'pg-native'];
 
 export const BUNDLE_PLUGINS = [precompiledValidators];
 

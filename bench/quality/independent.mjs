@@ -60,8 +60,8 @@ export async function independent({ subject, framework, ws, files, keptIds, case
     const before = snapshot(ws.dir);
     const cov = keptCoverage({ framework, dir: ws.dir, root: ws.root, files, product, env: plan.env, args: plan.args });
     out.writes = diffSnapshots(before, snapshot(ws.dir));
-    const leftOut = leftOutCopies(subject, product, cov.perFile);
-    product = product.filter((f) => !leftOut.some((p) => f.startsWith(p)));
+    const leftOut = leftOutCopies(ws.dir, product, cov.perFile);
+    product = product.filter((f) => !leftOut.includes(f));
     const t = totals(cov.perFile, product);
     Object.assign(out, {
       productFiles: product.length,

@@ -17,6 +17,7 @@ import { REPO, makeWorkspace } from './prepare.mjs';
 const CASE_ID = /tc_[0-9a-f]{12}/g;
 export const RERUNS = 3;
 const GENERATE_TIMEOUT_MS = 30 * 60_000;
+const TIME = '/usr/bin/time';
 
 /** Oracles that only say an export is there (`typeof f === 'function'`, `f.length === 3`, `x !== undefined`). */
 const SHAPE_ORACLES = new Set(['type', 'arity', 'exports']);
@@ -32,8 +33,18 @@ export async function measure(subject, framework, { depth, keep = false, runners
   try {
     const args = [join(REPO, 'dist/cli.js'), 'generate', ws.dir, '--provider', 'offline', '--yes', '--json', '--framework', framework];
     if (depth) args.push('--depth', depth);
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 << 20, timeout: GENERATE_TIMEOUT_MS });
-    const amtpMs = ms(started);
+    // AMTP's own time, without the workspace's preparation; and its CPU seconds (user + system, its
+    // children included) where /usr/bin/time is there: on a shared machine the wall time says as
+    // much about the other processes as about AMTP.
+    const timed = existsSync(TIME);
+    const generateStarted = performance.now();
+    const r = spawnSync(timed ? TIME : process.execPath, timed ? ['-f', 'AMTP_CPU %U %S', process.execPath, ...args] : args, {
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+      timeout: GENERATE_TIMEOUT_MS,
+    });
+    const amtpMs = ms(generateStarted);
+    const cpu = /AMTP_CPU ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr ?? '');
     const base = {
       subject: subject.name,
       framework,
@@ -42,6 +53,7 @@ export async function measure(subject, framework, { depth, keep = false, runners
       about50: !!subject.about50,
       kinds: subject.kinds,
       amtpMs,
+      ...(cpu ? { amtpCpuS: Math.round(Number(cpu[1]) + Number(cpu[2])) } : {}),
     };
     let s;
     try {

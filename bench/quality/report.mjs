@@ -40,7 +40,7 @@ export function table(rows, set, depth) {
     const g = gap(r);
     const w = writesOf(r);
     lines.push(
-      `| ${r.subject}${r.about50 ? ' (≈50 modules)' : ''} | ${(r.kinds ?? []).join(', ') || '–'} | ${r.framework} (${r.runner}) | ${r.productFiles ?? r.modules} | ${r.kept ?? 0} | ${k ? KINDS.map((x) => k[x]).join(' / ') : '–'} | ${r.ownPassed !== undefined ? `${r.ownPassed}/${OWN_RUNS}` : '–'} | ${fmt(r.statements)} | ${fmt(r.independentStatements)} | ${g === undefined ? 'n/a' : `${g > 0 ? '+' : ''}${g.toFixed(1)}`} | ${fmt(r.independentBranches)} | ${mutationCell(r)} | ${r.writes ? (w.length ? w.join(', ') : 'none') : '–'} | ${((r.amtpMs ?? r.ms) / 1000).toFixed(0)} s |`,
+      `| ${r.subject}${r.about50 ? ' (≈50 modules)' : ''} | ${(r.kinds ?? []).join(', ') || '–'} | ${r.framework} (${r.runner}) | ${r.productFiles ?? r.modules} | ${r.kept ?? 0} | ${k ? KINDS.map((x) => k[x]).join(' / ') : '–'} | ${r.ownPassed !== undefined ? `${r.ownPassed}/${OWN_RUNS}` : '–'} | ${fmt(r.statements)} | ${fmt(r.independentStatements)} | ${g === undefined ? 'n/a' : `${g > 0 ? '+' : ''}${g.toFixed(1)}`} | ${fmt(r.independentBranches)} | ${mutationCell(r)} | ${r.writes ? (w.length ? w.join(', ') : 'none') : '–'} | ${((r.amtpMs ?? r.ms) / 1000).toFixed(0)} s${r.amtpCpuS !== undefined ? ` (CPU ${r.amtpCpuS} s)` : ''} |`,
     );
   }
   const notes = rows.filter(

@@ -36,7 +36,7 @@
  * @property {Kind[]} [kinds]
  * @property {string} [why]         why it is in the set, and where its examples are
  * @property {boolean} [about50]    the package of about 50 modules (issues 15 and 25)
- * @property {string[][]} [copies]  groups of path prefixes that hold the same build twice (product.mjs counts one)
+ * @property {string[][]} [copies]  groups of path prefixes that hold the same build twice (no longer read: product.mjs finds copies by the rule AMTP counts with, server/src/coverage/copies.ts)
  */
 
 export { SEEN } from './subjects-seen.mjs';

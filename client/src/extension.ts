@@ -7,6 +7,7 @@ import { ApprovalsView } from './approvalsView';
 import { CasesView } from './casesView';
 import { registerMutationDiagnostics } from './mutationDiagnostics';
 import * as cmd from './commands';
+import { generateOnSave } from './onSave';
 import * as review from './reviewCommands';
 import { vscodeLmHandlers } from './lm';
 import { createLanguageClient } from './lspClient';
@@ -66,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
   const ctx: cmd.Ctx = { client: lc, model, approvals, testing, secrets: context.secrets, log, root };
   registerViews(context, ctx);
   registerCommands(context, ctx, output);
+  context.subscriptions.push(generateOnSave(ctx));
 
   // Runs from earlier sessions (or the CLI) fill the tree; failure is not fatal to activation.
   if (root()) void cmd.refreshRuns(ctx).catch((e: Error) => log(`could not list runs: ${e.message}`));

@@ -87,6 +87,27 @@ describe('a reply cut at the output bound splits its batch', function () {
     assert.ok(isGoodTestFile(await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8')));
   });
 
+  it("a whole reply the endpoint counts past max_tokens is taken as cut, as a model keeping to its bound would have stopped; the envelope states the reply's room", async () => {
+    // The relay runs (F12): the answerer wrote 5.6k tokens against 4,096, and AMTP accepted it.
+    let first = true;
+    fake.setFallback((req) => {
+      const reply = goodModel(req);
+      if (req.agent !== 'generator' || !first || !('content' in reply)) return reply;
+      first = false;
+      return { ...reply, finishReason: 'stop', usage: { prompt: 500, completion: 3601 } };
+    });
+    const run = await startRun(openAiDeps(ws, fake.baseURL), resolveParams({ provider: 'openai', model: 'm', maxOutputTokens: 3600 }));
+    assert.equal(run.status, 'completed', run.reason);
+    const [whole, ...halves] = fake.callsFor('generator');
+    assert.deepEqual((whole.envelope!.payload as unknown as CrawlerOutput).view?.reply, { max_tokens: 3600, cases: 30 });
+    assert.match(whole.body.messages[0].content, /"view\.reply"\s+is this reply's room/);
+    assert.equal(halves.length, 2, 'the over-long reply was not accepted: its batch was split in two');
+    const gen = run.activities.find((a) => a.agent === 'generator')!;
+    assert.match(gen.errors[0].message, /3601 tokens by the endpoint's count, past its output bound of 3600 tokens/);
+    const engineer = fake.callsFor('engineer')[0];
+    assert.equal((engineer.envelope!.payload as { view: { max_tokens?: number } }).view.max_tokens, 3600);
+  });
+
   it('a half that is cut again is halved again ("1.1"); a batch of one symbol that is cut twice fails the run naming the bound', async () => {
     // The model cannot fit any reply that plans add: every batch showing it is cut.
     fake.setFallback((req) => (req.agent === 'generator' && shown(req).includes('add') ? cut : goodModel(req)));

@@ -104,6 +104,39 @@ describe('AMTP loads what the project loads (TypeScript without tsx, JSON import
     );
   });
 
+  it('a TypeScript test written as CommonJS (require, no import) in a package that is not "type": "module" runs as CommonJS under mocha', async () => {
+    // async-mutex@0.5.0's case: its project runs `mocha test/*.ts`, so its tests are .ts files; a
+    // CommonJS package's tests use require, which an ES module does not define.
+    const dir = mkdtempSync(join(tmpdir(), 'amtp-loader-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'cjs-ts', main: 'lib/index.js' }));
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib/index.js'), 'exports.twice = (n) => n * 2;\n');
+    mkdirSync(join(dir, 'test'));
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(join(REPO, 'node_modules', 'mocha'), join(dir, 'node_modules', 'mocha'));
+    const file = 'test/index.amtp.ts';
+    writeFileSync(
+      join(dir, file),
+      [
+        "const assert = require('node:assert/strict');",
+        "const lib = require('../lib/index.js');",
+        "describe('lib/index.js (AMTP)', () => {",
+        "  it('tc_000000000004: twice(21) returns 42', () => { const n: number = lib.twice(21); assert.strictEqual(n, 42); });",
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const p = plan(planRun('mocha', dir, `npx mocha ${file}`, [file]));
+    const r = await run(p, dir, [file]);
+    assert.deepEqual(r.fileErrors, [], r.output);
+    assert.deepEqual(
+      r.tests.map((t) => t.status),
+      ['passed'],
+      r.output,
+    );
+  });
+
   it('a package whose JSON imports carry the attribute needs no loader', () => {
     const dir = mkdtempSync(join(tmpdir(), 'amtp-loader-'));
     dirs.push(dir);

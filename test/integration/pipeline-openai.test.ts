@@ -80,7 +80,12 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     const crawlerArt = await store.getArtifact(run.id, run.activities[0].artifactId!);
     const generatorArt = await store.getArtifact(run.id, run.activities[1].artifactId!);
     assert.equal(generatorReq.envelope!.artifact_id, crawlerArt.id);
-    assert.deepEqual((generatorReq.envelope!.payload as { view: unknown }).view, { batch: 1, of: 1, modules: 1 });
+    assert.deepEqual((generatorReq.envelope!.payload as { view: unknown }).view, {
+      batch: 1,
+      of: 1,
+      modules: 1,
+      reply: { max_tokens: 4096, cases: 34 },
+    });
     assert.deepEqual(generatorReq.envelope!.params, { depth_level: 'standard' });
     assert.equal(engineerReq.envelope!.artifact_id, generatorArt.id);
     const engPayload = engineerReq.envelope!.payload as {

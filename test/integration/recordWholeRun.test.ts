@@ -1,7 +1,8 @@
 // The recording of a whole real run replays: three modules against the fake OpenAI server (fenced
 // replies, a malformed reply retried, 4 batches at a time), characterization on (its sandbox runs
-// recorded as char.run events), a wrong test repaired, coverage rounds adding tests, every test run
-// and file rewrite of the verifier. `amtp replay` consumes every recorded event, and
+// recorded as char.run events), a wrong test repaired, the mutation phase at its default (its
+// engine runs recorded as mutation.run events, a round test run against the survivors it aims at
+// included), coverage rounds adding tests, every test run and file rewrite of the verifier. `amtp replay` consumes every recorded event, and
 // `amtp verify-determinism` replays it twice in separate processes, byte for byte.
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
@@ -95,7 +96,11 @@ describe('recording of a whole run: characterization, repairs and rounds replay 
   let recording: string;
   let summary: {
     status: string;
-    verification: { repairs: { outcome: string }[]; rounds?: { kept: number }[] };
+    verification: {
+      repairs: { outcome: string }[];
+      rounds?: { kept: number }[];
+      mutation?: { status: string; reason?: string; score?: number; counts: { mutants: number } };
+    };
     characterization?: { status: string; planned: number };
   };
 
@@ -120,7 +125,7 @@ describe('recording of a whole run: characterization, repairs and rounds replay 
         '--record',
         recording,
         '--max-input-tokens',
-        '2500',
+        '2600',
         '--only',
         'lib/math.js',
         '--only',
@@ -156,6 +161,26 @@ describe('recording of a whole run: characterization, repairs and rounds replay 
     // (a load error's message) is written as <workspace>.
     assert.ok(observed.length >= 1 && observed.every((t) => !t.includes(dir)), 'what the sandbox saw holds no path of this machine');
     assert.ok(observed.some((t) => t.includes('"module":"lib/text.js"') || t.includes('"module":"lib/math.js"')));
+    // Mutation ran although the run was recorded, and every engine run is in the recording: the
+    // phase's, and at least one round test's against the survivors of its function.
+    const mutation = summary.verification.mutation;
+    assert.equal(mutation?.status, 'done', JSON.stringify(mutation));
+    assert.ok(mutation!.counts.mutants > 0 && mutation!.score !== undefined);
+    const runs = rec.events.filter((e) => e.type === 'tool_return' && e.tool === 'mutation.run');
+    const args = rec.events
+      .filter((e) => e.type === 'tool_call' && e.tool === 'mutation.run')
+      .map((e) => (rec.payloads.get(e.payload_ref) as { args: { only: string[] | null } }).args);
+    assert.ok(runs.length >= 2 && args.some((a) => a.only === null) && args.some((a) => Array.isArray(a.only)), JSON.stringify(args));
+    const outcomes = runs.map((e) => JSON.stringify(rec.payloads.get(e.payload_ref)));
+    assert.ok(
+      outcomes.every((t) => !t.includes(dir)),
+      'the engine outcomes hold no path of this machine',
+    );
+    // The repair session gets the function under test (the is-what relay run, F6): add's whole source.
+    const repair = fake.requests.find((r) => r.envelope?.from_agent === 'verifier' && !(r.envelope.payload as { round?: unknown }).round)!;
+    const symbol = (repair.envelope!.payload as { symbol?: { name: string; source?: string } }).symbol;
+    assert.equal(symbol?.name, 'add');
+    assert.match(symbol!.source!, /^function add\(a, b\) \{\n {2}return a \+ b;\n\}$/);
     const sessions = rec.events.filter((e) => e.type === 'task_sent').length;
     assert.ok(sessions >= 6, `${sessions} sessions`);
   });

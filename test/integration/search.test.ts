@@ -13,6 +13,7 @@ import type { Framework } from '../../server/src/core/frameworks';
 import { runTests } from '../../server/src/frameworks/runner';
 import { searchModule, type ModuleSearch, type SearchJob } from '../../server/src/search/engine';
 import { killedMutants, mutantGoal } from '../../server/src/search/mutants';
+import { searchInstrumenter } from '../../server/src/characterize/searchMutants';
 import { DEFAULT_SEARCH_LIMITS } from '../../server/src/search/child';
 import { unpackNpmPackage } from '../helpers/npmPack';
 
@@ -193,6 +194,30 @@ describe('search: the mutation hook', function () {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('mutants guide the search: a class module keeps killers of nearly every mutant it reaches, each test asserting what notices them', async () => {
+    const parser = await loadJsParser();
+    const job: SearchJob = {
+      modulePath: join(SEQLIB, 'stack.js'),
+      root: SEQLIB,
+      file: 'stack.js',
+      language: 'javascript',
+      binding: { local: 'lib', import: 'module' },
+      seeds: new Map(),
+    };
+    const run = () => searchModule(job, { parser, executions: 700, instrument: searchInstrumenter(SEQLIB, ['stack.js']) });
+    const m = await run();
+    assert.ok(m.mutation, 'the mutation phase ran');
+    assert.ok(m.mutation.mutants >= 20, JSON.stringify(m.mutation));
+    assert.ok(m.mutation.killed >= m.mutation.covered - 2, JSON.stringify(m.mutation));
+    const checks = m.cases.map((c) => c.oracle?.checks?.length ?? 0);
+    assert.ok(
+      checks.some((n) => n === 0),
+      `a test whose main assertion notices all it kills asserts nothing more: ${checks}`,
+    );
+    // counted in runs: the same tests on every run
+    assert.deepEqual(JSON.stringify((await run()).cases), JSON.stringify(m.cases));
   });
 });
 

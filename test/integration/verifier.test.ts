@@ -331,6 +331,48 @@ describe('verifier: bounded repair of a wrong LLM expectation', function () {
     assert.ok(fixed.includes('assert.equal(add(2, 3), 5)') && !fixed.includes('assert.equal(add(2, 3), 6)'), fixed);
   });
 
+  it('a repair backs off on 429 and 500 like a batch, retries a reply that is not JSON, and the fourth session (fenced, streamed in pieces) fixes the test', async () => {
+    const ws = await addWorkspace();
+    fake.requests.length = 0;
+    const fixed = repairReply('5');
+    fake.script(
+      'engineer',
+      engineerWith('6'),
+      { status: 429, headers: { 'retry-after-ms': '300' }, body: { error: { message: 'slow down', type: 'rate_limit' } } },
+      { status: 500, body: { error: { message: 'upstream exploded' } } },
+      { content: 'Sure! Here is the fix, let me explain first' },
+      { content: `\n  ${fixed.content}  \n`, chunks: 7 },
+    );
+    const started = Date.now();
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json'], { ...env(), AMTP_BACKOFF_SCALE: '1' });
+    assert.equal(r.code, 0, r.stderr);
+    const v = parse(r.stdout).verification!;
+    assert.deepEqual(
+      v.results.map((x) => [x.caseId, x.outcome]),
+      [[CASE_ID, 'passing']],
+    );
+    // One repair attempt: its four sessions are retries of the same request, not new attempts.
+    assert.deepEqual(
+      v.repairs.map((x) => [x.attempt, x.outcome]),
+      [[1, 'fixed']],
+    );
+    const calls = repairCalls();
+    assert.equal(calls.length, 4, 'the 429, the 500, the prose reply and the fixed one each in a new session');
+    assert.ok(
+      calls.every((c) => c.body.messages.length === 2 && c.body.messages[1].content === calls[0].body.messages[1].content),
+      'each retry is the same two messages in a brand-new session',
+    );
+    assert.match(r.stderr, /repair of tc_[0-9a-f]+: rate limited .*; retrying in 300 ms/);
+    assert.match(r.stderr, /repair of tc_[0-9a-f]+: server error 500 .*; retrying in 3000 ms/);
+    assert.match(r.stderr, /repair of tc_[0-9a-f]+ reply is not JSON after sanitizing.*; retrying in a new session/);
+    assert.ok(
+      Date.now() - started >= 3300,
+      'the 429 wait (Retry-After 300 ms) and the 500 back-off (1.5 s × its retry, the second) were waited',
+    );
+    const text = await fsp.readFile(path.join(ws, GOOD_TEST_PATH), 'utf8');
+    assert.ok(text.includes('assert.equal(add(2, 3), 5)'), text);
+  });
+
   it('a repair that stays wrong stops after 2 attempts and the test is dropped with the reason', async () => {
     const ws = await addWorkspace();
     fake.requests.length = 0;

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { characterizeApproved, type ModuleJob } from '../../server/src/characterize/run';
-import { amendPlan } from '../../server/src/characterize/plan';
+import { amendPlan } from '../../server/src/pipeline/testPlan';
 import { replacedBy, searchJobs } from '../../server/src/characterize/searchJobs';
 import { charJobs, exportPath } from '../../server/src/characterize/targets';
 import { sequenceCase } from '../../server/src/search/case';

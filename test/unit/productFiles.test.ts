@@ -29,7 +29,7 @@ describe('product files: the denominator of coverage', () => {
     assert.deepEqual(productFilesOf(map, 'pytest'), ['pkg/mod.py']);
   });
 
-  it("with the workspace, the other source files in the key files' folders count too; a built copy elsewhere does not", () => {
+  it('with the workspace, every other product source file of the package counts too (built copies are left out later: copies.ts)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'amtp-product-'));
     try {
       for (const f of [
@@ -46,9 +46,16 @@ describe('product files: the denominator of coverage', () => {
         mkdirSync(dirname(join(dir, f)), { recursive: true });
         writeFileSync(join(dir, f), 'export const x = 1;\n');
       }
-      // src/index.ts only re-exports (no key file); dist/ is a built copy; lib/ holds no key file.
+      // src/index.ts only re-exports (no key file); lib/ holds no key file; dist/ is not shipped (no
+      // package.json names it), so the walk leaves it out as a build output.
       const keys = { key_files: ['src/a.ts', 'main.js'].map(kf) };
-      assert.deepEqual(productFilesOf(keys, 'vitest', undefined, dir), ['main.js', 'src/a.ts', 'src/deep/b.ts', 'src/index.ts']);
+      assert.deepEqual(productFilesOf(keys, 'vitest', undefined, dir), [
+        'lib/x.js',
+        'main.js',
+        'src/a.ts',
+        'src/deep/b.ts',
+        'src/index.ts',
+      ]);
       assert.deepEqual(productFilesOf(keys, 'vitest'), ['main.js', 'src/a.ts']);
     } finally {
       rmSync(dir, { recursive: true, force: true });

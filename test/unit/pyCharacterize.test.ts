@@ -211,21 +211,32 @@ describe('Python characterization results', () => {
   });
 
   it('keeps one sequence per branch and one per raised exception; inputs from the hints and the literals in the source (and their neighbours)', async () => {
-    const m = await characterizePythonModule(
-      MOD,
-      ROOT,
-      [
-        { path: ['grade'], arity: 1 },
-        { path: ['check'], arity: 1 },
-      ],
-      { limits: LIMITS, python },
+    const targets = [
+      { path: ['grade'], arity: 1 },
+      { path: ['check'], arity: 1 },
+    ];
+    const m = await characterizePythonModule(MOD, ROOT, targets, { limits: LIMITS, python, mutation: false });
+    const pinnedOf = (cases: typeof m.cases) =>
+      cases
+        .map(
+          (c) =>
+            `${c.path[0]} ${c.oracle.kind === 'throws' ? `${c.oracle.errorName}: ${c.oracle.message}` : JSON.stringify(c.oracle.value)}`,
+        )
+        .map((p) => p.replace(/-\d+$/, '-N').replace(/^check \d+$/, 'check N'))
+        .sort();
+    const pinned = pinnedOf(m.cases);
+    // With mutants as a second objective, a sequence is added only where it kills a mutant no other kept one kills
+    // (a boundary of `score >= 90`, say); every sequence kept for coverage stays.
+    const guided = await characterizePythonModule(MOD, ROOT, targets, { limits: LIMITS, python });
+    const added = guided.cases.filter((c) => !m.cases.some((x) => x.id === c.id));
+    assert.ok(
+      m.cases.every((c) => guided.cases.some((x) => x.id === c.id)),
+      'the coverage picks stay',
     );
-    const pinned = m.cases
-      .map(
-        (c) => `${c.path[0]} ${c.oracle.kind === 'throws' ? `${c.oracle.errorName}: ${c.oracle.message}` : JSON.stringify(c.oracle.value)}`,
-      )
-      .map((p) => p.replace(/-\d+$/, '-N').replace(/^check \d+$/, 'check N'))
-      .sort();
+    assert.ok(
+      added.every((c) => (c.arcs ?? []).some((a) => a.startsWith('mutant:'))),
+      'each added sequence kills a mutant',
+    );
     // 101 is not written in check's source: it is the neighbour of its literal 100
     assert.deepEqual(pinned, [
       'check N',

@@ -29,6 +29,29 @@ function exists(cited: string): boolean {
   return fs.existsSync(path.join(ROOT, clean));
 }
 
+/** A source file cited in a comment by a relative path or a bare name: `../case.ts`, `goal.ts`, `pipeline/agentStage.ts`. */
+const CITED_TS = /(?<![\w./@-])((?:\.\.?\/)*(?:[\w-]+\/)*[\w-]+(?:\.[\w-]+)*\.ts)\b/g;
+
+/** Names that stand for any project's files in examples (src/x.ts, a user's typings, tests and configs), not for ours. */
+const EXAMPLE_TS = /(?:^|\/)[a-z]\.ts$|\.d\.ts$|\.test\.ts$|config\.ts$|amtp/;
+
+/**
+ * A cited TypeScript file exists relative to the citing file's folder, to server/src or client/src,
+ * or to the repository: a name without a folder is a file beside the citing one.
+ */
+function resolves(citing: string, cited: string): boolean {
+  if (EXAMPLE_TS.test(cited)) return true;
+  const dir = path.posix.dirname(citing);
+  return [path.posix.join(dir, cited), path.posix.join('server/src', cited), path.posix.join('client/src', cited), cited].some(
+    (p) => !p.startsWith('..') && fs.existsSync(path.join(ROOT, p)),
+  );
+}
+
+function staleCitations(file: string, text: string): string[] {
+  const comments = (text.match(/\/\/.*$|\/\*[\s\S]*?\*\//gm) ?? []).join('\n');
+  return [...comments.matchAll(CITED_TS)].filter((m) => !resolves(file, m[1])).map((m) => `${file}: ${m[1]}`);
+}
+
 describe('references', () => {
   const sources = [
     'README.md',
@@ -49,6 +72,11 @@ describe('references', () => {
     assert.deepEqual(missing, []);
   });
 
+  it('every source file a comment cites by a relative path or a bare name resolves from the citing file', () => {
+    const stale = sources.filter((f) => f.endsWith('.ts')).flatMap((f) => staleCitations(f, fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    assert.deepEqual(stale, []);
+  });
+
   it('no comment or doc cites a design document or plan step that is not in the repository', () => {
     const stale: string[] = [];
     for (const file of sources) {
@@ -58,7 +86,19 @@ describe('references', () => {
     assert.deepEqual(stale, []);
   });
 
-  it('the check can fail', () => {
+  it('the check can fail: moved files cited by path, by a bare name, or relative to the citing file', () => {
+    assert.deepEqual(
+      staleCitations(
+        'server/src/llm/errors.ts',
+        '// The retry policy keys on their kind (pipeline/agentStage.ts).\n/* goal.ts and frameworks/runner.ts and ../verifier/nope.ts */\nconst x = "runner.ts";',
+      ),
+      [
+        'server/src/llm/errors.ts: pipeline/agentStage.ts',
+        'server/src/llm/errors.ts: goal.ts',
+        'server/src/llm/errors.ts: ../verifier/nope.ts',
+      ],
+    );
+    assert.deepEqual(staleCitations('server/src/verifier/stage.ts', '// keeps tests (verify.ts); ../pipeline/retry.ts; src/x.ts'), []);
     assert.equal(exists('server/src/no/such/file.ts'), false);
     assert.equal(exists('server/src/core/run.ts'), true);
     assert.equal(exists('test/unit/**/*.test.ts'), true);

@@ -4,7 +4,8 @@
 // package.json configs), vitest include / dir / root, mocha .mocharc.js spec, ava.config.js files,
 // pytest in tox.ini and setup.cfg. A config that computes a setting is reported, never run.
 import { strict as assert } from 'node:assert';
-import { detectTestRuns, type TestRuns, type TestRunsInput } from '../../server/src/agents/crawler/testRuns';
+import type { TestRuns } from '../../server/src/contracts/types';
+import { detectTestRuns, type TestRunsInput } from '../../server/src/agents/crawler/testRuns';
 import { RENDERERS } from '../../server/src/frameworks';
 import { collects, testFilePlace } from '../../server/src/frameworks/layout';
 import type { Project } from '../../server/src/frameworks/types';

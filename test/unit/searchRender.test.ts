@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { TestCase, TestCases } from '../../server/src/contracts/types';
 import { validate } from '../../server/src/contracts/validate';
-import { isSequenceCase, sequenceCase, type CaseContext } from '../../server/src/search/case';
+import { callsTarget, isSequenceCase, sequenceCase, type CaseContext } from '../../server/src/search/case';
 import type { Observation, Sequence, ValueSeen } from '../../server/src/search/types';
 import { engineerTests } from '../helpers/offlineEngineer';
 
@@ -120,6 +120,21 @@ describe('search cases', () => {
     assert.equal(c.priority, 'P3');
   });
 
+  it("an engine error (a bad value) is pinned by its class only: V8's wording changes with the JIT's state", () => {
+    // mnemonist@0.40.8: `Symbol.iterator in true` reads "Cannot use 'in' operator…" alone and
+    // "boolean true is not iterable…" after other tests in the same mocha process.
+    const from: Sequence = { id: '5', steps: [{ op: 'call', path: ['from'], args: [{ lit: true }] }] };
+    const message = "Cannot use 'in' operator to search for 'Symbol(Symbol.iterator)' in true";
+    const c = sequenceCase(
+      from,
+      observation({ steps: [{ ok: false, async: false, error: { name: 'TypeError', message, engine: true, own: false, error: true } }] }),
+      CTX,
+    )!;
+    assert.equal(c.oracle!.kind, 'throws');
+    assert.equal(c.oracle!.error, 'TypeError');
+    assert.equal(c.oracle!.expected, undefined);
+  });
+
   it('a callback called later is awaited, its calls checked; the files the sequence read are made in a temporary folder', () => {
     const c = sequenceCase(readJson, readObs, CTX)!;
     assert.equal(c.title, 'pins current behaviour: readJson(tmp/data.json, callback) calls back once');
@@ -129,7 +144,7 @@ describe('search cases', () => {
         'const calls0 = [];',
         'let called0;',
         'const waited0 = new Promise((resolve) => (called0 = resolve));',
-        'const callback0 = (...args) => {',
+        'const callback0 = function (...args) {',
         '  calls0.push(args);',
         '  if (calls0.length === 1) called0();',
         '};',
@@ -138,6 +153,11 @@ describe('search cases', () => {
       ].join('\n'),
     );
     assert.deepEqual(c.oracle!.temp_dir, { name: 'tmp', files: [{ path: 'data.json', content: '{"a":1}' }] });
+    // The callback is a function expression, as the search ran it: code that treats it as a class
+    // (`instanceof`, `prototype`) sees what the search saw; an arrow would throw (the is-what relay run, F6).
+    const lines = c.oracle!.setup!.split('\n');
+    const decl = lines.slice(0, lines.indexOf('};') + 1).join('\n');
+    assert.equal(new Function(`${decl}\nreturn ({}) instanceof callback0;`)(), false);
     assert.deepEqual(c.oracle!.checks, [{ call: 'calls0', kind: 'deep_equals', expected: '[[null, { a: 1 }]]' }]);
     assert.deepEqual(c.preconditions, ['a temporary folder the test creates and removes']);
   });
@@ -189,5 +209,22 @@ describe('search cases in every JavaScript framework', () => {
     const jest = engineerTests(planOf(cases), 'jest').files.find((f) => /test/.test(f.path))!.content;
     assert.match(jest, /expect\(calls0\)\.toEqual\(\[\[null, \{ 'a': 1 \}\]\]\);/);
     assert.match(jest, /expect\(arg\)\.toEqual\(\[1, 2, 3\]\);/);
+  });
+});
+
+describe('search cases: a case whose code never calls its target is not emitted', () => {
+  it('callsTarget: a call, a construction or a member read of the binding counts; callbacks built and checked alone do not', () => {
+    assert.equal(callsTarget('const r = isOneOf(callback0, callback1)(42);', 'isOneOf'), true);
+    assert.equal(callsTarget('const s = new Stack();\ns.push(1);', 'Stack'), true);
+    assert.equal(callsTarget('const v = stackLib.readJson(x);', 'stackLib'), true);
+    const never = [
+      'const calls0 = [];',
+      'const callback0 = function (...args) {',
+      '  calls0.push(args);',
+      '};',
+      'const isOneOfName = 1;',
+    ].join('\n');
+    assert.equal(callsTarget(never, 'isOneOf'), false);
+    assert.equal(callsTarget('const x = other.isOneOf(1);', 'isOneOf'), false);
   });
 });

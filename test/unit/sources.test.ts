@@ -13,6 +13,7 @@ import { loadPyParser } from '../../server/src/agents/crawler/pyParser';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
 import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { crawlerBatching } from '../../server/src/agents/crawler/batches';
+import { scopeMap } from '../../server/src/agents/crawler/scope';
 import { engineerBatching, symbolInfo } from '../../server/src/agents/engineer/batches';
 import { generatorBatching } from '../../server/src/agents/generator/batches';
 import { projectBlock } from '../../server/src/agents/generator/project';
@@ -231,3 +232,62 @@ function testCase(symbol: string, k: number): TestCase {
     rationale: 'the source',
   };
 }
+
+// Callees from the package's other modules (the relay runs, F3): `isPrimitive` calls `getType` and
+// `isString` imported from their own files; their sources travel with it, in the generator's view
+// and the engineer's symbol, and a scoped map keeps the files they come from.
+describe('sources: callees imported from the package’s other modules', () => {
+  let dir: string;
+  let map: CrawlerOutput;
+  const GET_TYPE =
+    '/** The type name. */\nexport function getType(payload: unknown): string {\n  return Object.prototype.toString.call(payload).slice(8, -1);\n}\n';
+  const IS_STRING =
+    "import { getType } from './getType.js';\n\nexport function isString(payload: unknown): payload is string {\n  return getType(payload) === 'String';\n}\n";
+  const IS_PRIMITIVE =
+    "import { getType as typeOf } from './getType.js';\nimport { isString } from './isString.js';\n\n/** Whether a value is a primitive. */\nexport function isPrimitive(payload: unknown): boolean {\n  return isString(payload) || typeOf(payload) === 'Number';\n}\n";
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'amtp-callees-'));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'iswhat', type: 'module', main: 'src/index.ts', scripts: { test: 'vitest run' } }),
+    );
+    writeFileSync(join(dir, 'src/getType.ts'), GET_TYPE);
+    writeFileSync(join(dir, 'src/isString.ts'), IS_STRING);
+    writeFileSync(join(dir, 'src/isPrimitive.ts'), IS_PRIMITIVE);
+    writeFileSync(
+      join(dir, 'src/index.ts'),
+      "export * from './getType.js';\nexport * from './isString.js';\nexport * from './isPrimitive.js';\n",
+    );
+    map = (await crawlWorkspace(dir)).map;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the crawler names the callees with the module they are declared in', () => {
+    const prim = map.key_files.find((k) => k.path === 'src/isPrimitive.ts')!;
+    assert.deepEqual(prim.symbols[0].calls?.sort(), ['isString', 'typeOf']);
+    assert.deepEqual(prim.helpers?.map((h) => [h.name, h.path, h.line, h.end_line]).sort(), [
+      ['isString', 'src/isString.ts', 3, 5],
+      ['typeOf', 'src/getType.ts', 2, 4],
+    ]);
+  });
+
+  it("the generator's view and the engineer's symbol carry the callees' whole sources; a scoped map keeps their files", () => {
+    const scoped = scopeMap(map, { files: [{ path: 'src/isPrimitive.ts' }], only: ['src/isPrimitive.ts'] });
+    const [view] = generatorBatching.plan(scoped, {
+      budget: { payloadTokens: 6000, outputTokens: 4000 },
+      depth: 'standard',
+      framework: 'auto',
+    });
+    const sources = view.payload.sources ?? [];
+    assert.deepEqual(
+      view.payload.key_files.map((k) => k.path),
+      ['src/isPrimitive.ts'],
+    );
+    assert.equal(sources.find((s) => s.name === 'typeOf')?.code, GET_TYPE.split('\n').slice(1).join('\n').trimEnd());
+    assert.equal(sources.find((s) => s.name === 'isString')?.path, 'src/isString.ts');
+    assert.ok(sources.find((s) => s.name === 'isString')!.code.startsWith('export function isString'));
+    const info = symbolInfo(scoped, 'src/isPrimitive.ts', 'isPrimitive');
+    assert.deepEqual(info.helpers?.map((h) => h.name).sort(), ['isString', 'typeOf']);
+  });
+});

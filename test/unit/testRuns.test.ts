@@ -1,7 +1,8 @@
 // The files a project's own test command runs (server/src/agents/crawler/testRuns.ts), and the
 // test file AMTP picks so that command runs it (server/src/frameworks/layout.ts testFilePlace).
 import { strict as assert } from 'node:assert';
-import { detectTestRuns, type TestRuns, type TestRunsInput } from '../../server/src/agents/crawler/testRuns';
+import type { TestRuns } from '../../server/src/contracts/types';
+import { detectTestRuns, type TestRunsInput } from '../../server/src/agents/crawler/testRuns';
 import { RENDERERS } from '../../server/src/frameworks';
 import { OWN_DIR, runDirs, testFilePlace } from '../../server/src/frameworks/layout';
 import type { Project } from '../../server/src/frameworks/types';

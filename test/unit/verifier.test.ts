@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { validate } from '../../server/src/contracts/validate';
 import { tapResults } from '../../server/src/frameworks/runner';
 import { redundant } from '../../server/src/verifier/coverage';
-import { acceptRepair } from '../../server/src/verifier/repair';
+import { acceptAs } from '../../server/src/llm/accept';
+import { repairMisfit } from '../../server/src/verifier/repair';
 import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests } from '../../server/src/verifier/testFile';
 
 const A = 'tc_aaaaaaaaaaaa';
@@ -149,25 +150,20 @@ describe('verifier: repair-output contract', () => {
   it('validates, demands a test for "fixed", and keeps the case id', () => {
     assert.equal(validate('repair-output', { schema_version: '1', case_id: A, verdict: 'fixed', reason: 'r' }).ok, false);
     assert.equal(validate('repair-output', { schema_version: '1', case_id: A, verdict: 'code_bug', reason: 'r' }).ok, true);
-    const ok = acceptRepair(
+    // The reply's contract is checked at the boundary (llm/accept.ts), then its case id (repairMisfit).
+    const ok = acceptAs(
+      'repair-output',
+      'repair',
       '```json\n' +
         JSON.stringify({ schema_version: '1', case_id: A, verdict: 'fixed', test: `it('${A}: a', () => {});`, reason: 'r' }) +
         '\n```',
-      A,
     );
     assert.equal(ok.verdict, 'fixed');
-    assert.throws(() => acceptRepair('not json', A), /not JSON/);
-    assert.throws(
-      () =>
-        acceptRepair(
-          JSON.stringify({ schema_version: '1', case_id: A, verdict: 'fixed', test: "it('renamed', () => {});", reason: 'r' }),
-          A,
-        ),
-      /lost its case id/,
-    );
-    assert.throws(
-      () => acceptRepair(JSON.stringify({ schema_version: '1', case_id: B, verdict: 'cannot_fix', reason: 'r' }), A),
-      /not tc_a/,
-    );
+    assert.equal(repairMisfit(ok, A), undefined);
+    assert.throws(() => acceptAs('repair-output', 'repair', 'not json'), /not JSON/);
+    const renamed = { schema_version: '1', case_id: A, verdict: 'fixed', test: "it('renamed', () => {});", reason: 'r' } as const;
+    assert.match(repairMisfit(renamed, A)!.message, /lost its case id/);
+    const other = { schema_version: '1', case_id: B, verdict: 'cannot_fix', reason: 'r' } as const;
+    assert.match(repairMisfit(other, A)!.message, /not tc_a/);
   });
 });

@@ -1,4 +1,4 @@
-// How each agent's work is cut into batches and put back together. The pipeline (batchStage.ts)
+// How each agent's work is cut into batches and put back together. The pipeline (pipeline/batchStage.ts)
 // runs the batches; these functions are pure: the same source and budget give the same batches.
 import type { AgentId } from '../core/agents';
 import type { Depth, FrameworkChoice } from '../core/frameworks';

@@ -1,6 +1,6 @@
 // Each target's whole source, cut from the crawler's map by the lines the syntax tree gave its
-// declaration (symbols[].line..end_line), with the same module's helpers it uses (symbols[].calls,
-// key_files[].helpers). Never a window cut mid-body: a declaration too large for a batch becomes an
+// declaration (symbols[].line..end_line), with the helpers it uses (symbols[].calls,
+// key_files[].helpers): its module's own, and the package's other modules' it imports. Never a window cut mid-body: a declaration too large for a batch becomes an
 // outline instead — a class without its method bodies (each method is its own symbol), a function
 // by its first line — and says so.
 import type { CrawlerOutput, KeyFile, SymbolInfo, SymbolSource } from '../contracts/types';
@@ -31,17 +31,21 @@ export function symbolSource(map: CrawlerOutput, path: string, sym: SymbolInfo):
   return code === undefined ? undefined : { path, name: sym.name, line: sym.line, code };
 }
 
-/** The whole source of each same-module name a symbol uses (a helper, or another symbol of the file), in file order. */
+/**
+ * The whole source of each name a symbol uses: a declaration of its module (a helper, or another
+ * symbol of the file), or one of the package's other modules that the file imports (the helper's
+ * `path`), in file order, the same module's first.
+ */
 export function helperSources(map: CrawlerOutput, path: string, sym: SymbolInfo): SymbolSource[] {
   const file = keyFile(map, path);
-  const lines = linesOf(map, path);
   const out: SymbolSource[] = [];
   for (const name of sym.calls ?? []) {
     const span = file?.helpers?.find((h) => h.name === name) ?? file?.symbols.find((s) => s.name === name && s.line && s.end_line);
-    const code = span?.line && span.end_line ? slice(lines, span.line, span.end_line) : undefined;
-    if (code !== undefined) out.push({ path, name, helper: true, line: span!.line!, code });
+    const from = (span && 'path' in span && span.path) || path;
+    const code = span?.line && span.end_line ? slice(linesOf(map, from), span.line, span.end_line) : undefined;
+    if (code !== undefined) out.push({ path: from, name, helper: true, line: span!.line!, code });
   }
-  return out.sort((a, b) => a.line - b.line);
+  return out.sort((a, b) => (a.path === b.path ? a.line - b.line : a.path === path ? -1 : b.path === path ? 1 : a.path < b.path ? -1 : 1));
 }
 
 /**

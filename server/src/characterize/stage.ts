@@ -1,7 +1,7 @@
 // The 'characterize' stage, between the Test Case Generator and the Test Engineer: runs the exported
 // functions that have no documented result (targets.ts) in the sandbox and keeps what they did as
-// planned cases (case.ts), which replace those functions' existence checks in the plan the engineer
-// gets (plan.ts, read through server/src/pipeline/testPlan.ts). Running code is `tests.run`: the
+// planned cases (server/src/search/case.ts, python/case.ts), which replace those functions' existence checks in the plan the engineer
+// gets (server/src/pipeline/testPlan.ts). Running code is `tests.run`: the
 // request has the run-wide id, so its one decision also answers the verifier's test run. Each
 // module's result is stored as soon as it is done, so a resumed run does not redo finished modules.
 import { CancelledError } from '../core/errors';
@@ -39,7 +39,8 @@ export const characterizeStage: Stage = async (ctx) => {
 
   const plan = await deps.store.agentOutput(run, 'generator');
   const map = await deps.store.agentOutput(run, 'crawler');
-  const jobs = await stageJobs(ctx, plan, map);
+  let cached = 0;
+  const jobs = await stageJobs(ctx, plan, map, () => cached++);
   if (!jobs.length) return skip('no module to characterize: the plan has no JavaScript, TypeScript or Python module with exports');
   await save((r) => {
     r.stage = 'characterize';
@@ -54,6 +55,7 @@ export const characterizeStage: Stage = async (ctx) => {
     ctx,
     jobs.map((j) => j.module),
     (Date.now() - started) / 1000,
+    cached,
   );
 };
 
@@ -103,7 +105,7 @@ async function stopped(ctx: StageContext, decision: string): Promise<void> {
 }
 
 /** Every finished module's result, in plan order, as one artifact; the record gets the counts the summary shows. */
-async function merge(ctx: StageContext, order: string[], seconds: number): Promise<void> {
+async function merge(ctx: StageContext, order: string[], seconds: number, cached: number): Promise<void> {
   const { deps, state } = ctx;
   const run: RunRecord = state.run;
   const saved = new Map(run.characterization!.modules.map((m) => [m.module, m.artifactId]));
@@ -127,6 +129,7 @@ async function merge(ctx: StageContext, order: string[], seconds: number): Promi
       unstable: sum('unstable'),
       unusable: sum('unusable'),
       seconds: Math.round(seconds * 10) / 10,
+      ...(cached ? { cached } : {}),
       ...searchTotals(modules, r.params.searchBudget ?? DEFAULT_SEARCH_BUDGET_SECONDS),
       ...clockCut(modules),
     };

@@ -10,6 +10,7 @@ import type { CharRunAccess } from '../pipeline/deps';
 import type { StageContext } from '../pipeline/stage';
 import { DEFAULT_SEARCH_BUDGET_SECONDS, runsPerModule, safetyClockSeconds } from '../search/budget';
 import { searchModule, type ModuleSearch } from '../search/engine';
+import { searchInstrumenter } from './searchMutants';
 import type { ModuleJob } from './run';
 import { replacedBy, searchJobs, type SearchStageJob } from './searchJobs';
 import { normalizePath } from '../agents/generator/modules';
@@ -17,6 +18,8 @@ import type { ModuleCharacterization } from './characterize';
 import { pyCharToTestCase } from './python/case';
 import { characterizePythonModule } from './python/characterize';
 import { charJobs, type CharJob } from './targets';
+import { cached, cacheKey } from './cache';
+import { importGraph } from '../util/importGraph';
 import type { CharacterizationRecord } from '../core/run';
 
 /** Modules searched at once: two children, the reference machine's two cores. */
@@ -27,18 +30,41 @@ export interface StageJob extends ModuleJob<ModuleCharacterizationDoc> {
   module: string;
 }
 
-export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput): Promise<StageJob[]> {
+export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput, onCached?: () => void): Promise<StageJob[]> {
   const { deps, state } = ctx;
   const root = deps.workspace;
+  // Mutation guides the search unless the person turned mutation off (--no-mutation).
+  const mutation = state.run.params.verify?.mutation?.enabled !== false;
   const python = charJobs(plan, map);
+  // Each module's result is cached by what decides it (./cache.ts); a recording or a replay always runs (or answers) through its tap.
+  const graph = importGraph(
+    root,
+    map.key_files.map((k) => k.path),
+  );
+  const params = state.run.params;
+  const keyOf = (module: string, job: unknown) =>
+    deps.charRuns
+      ? undefined
+      : cacheKey(root, graph, module, {
+          job,
+          // the mutation objective changes what the search keeps
+          mutation,
+          seed: params.seed,
+          scope: params.scope?.files.find((f) => f.path === module) ?? null,
+          lessons: (params.lessons ?? []).filter((l) => l.file === module).map((l) => l.text),
+        });
   const out: StageJob[] = python.map((j) => ({
     module: j.module,
     modulePath: path.join(root, j.module),
     run: (signal) =>
-      tapped(deps.charRuns, { module: j.module, targets: j.targets }, root, async () => {
-        const m = await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal });
-        return moduleDoc(j, m);
-      }),
+      tapped(deps.charRuns, { module: j.module, targets: j.targets }, root, () =>
+        cached(
+          root,
+          keyOf(j.module, { python: j.targets }),
+          async () => moduleDoc(j, await characterizePythonModule(path.join(root, j.module), root, j.targets, { signal, mutation })),
+          onCached,
+        ),
+      ),
   }));
   const search = searchJobs(plan, map);
   if (!search.length) return out;
@@ -52,17 +78,23 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
   const deadline = Date.now() + safetyClockSeconds(budget) * 1000;
   // A scoped run (--only, a CodeLens) keeps only the sequences of the symbols it plans for.
   const scoped = state.run.params.scope !== undefined;
+  const instrument = mutation
+    ? searchInstrumenter(root, [...search.map((j) => j.module), ...map.key_files.map((k) => k.path)], deps.signal)
+    : undefined;
   search.forEach((j, i) => {
     const modulePath = path.join(root, j.module);
     out.push({
       module: j.module,
       modulePath,
-      run: (signal) => tapped(deps.charRuns, { module: j.module, targets: { search: runs[i] } }, root, () => searchOne(signal)),
+      run: (signal) =>
+        tapped(deps.charRuns, { module: j.module, targets: { search: runs[i] } }, root, () =>
+          cached(root, keyOf(j.module, { search: j, runs: runs[i] }), () => searchOne(signal), onCached),
+        ),
     });
     const searchOne = async (signal?: AbortSignal): Promise<ModuleCharacterizationDoc> => {
       let m: ModuleSearch;
       try {
-        m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline });
+        m = await searchModule({ ...j.job, modulePath, root }, { parser, executions: runs[i], signal, deadline, instrument });
       } catch (e) {
         // A fault of the search on one module costs that module's tests, not the run.
         return failedDoc(j.module, runs[i], e);

@@ -6,6 +6,7 @@ import { DEPTHS, FRAMEWORK_CHOICES } from '../core/frameworks';
 import { PROVIDERS } from '../core/providers';
 import { RISKS, TOOL_NAMES } from '../core/risk';
 import type { CommandName } from './commands';
+import { REVIEW_FLAGS } from './reviewFlags';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -245,6 +246,11 @@ export const FLAGS = {
     help: 'plan tests for this file (or only this symbol of it); repeatable. The rest of the workspace is still read for context',
     commands: ['generate'],
   },
+  full: {
+    type: 'boolean',
+    help: 'a full run even when an earlier completed run with the same settings exists (by default only what changed since it runs, and nothing when nothing changed)',
+    commands: ['generate'],
+  },
   'changed-since': {
     type: 'string',
     value: 'REF',
@@ -335,41 +341,7 @@ export const FLAGS = {
     commands: ['worker'],
     check: positive,
   },
-  keep: { type: 'string', multiple: true, value: 'CASE_ID', help: 'accept this test (repeatable)', commands: ['review'] },
-  drop: {
-    type: 'string',
-    multiple: true,
-    value: 'CASE_ID',
-    help: 'reject this test: removed from its file now, never written back (repeatable)',
-    commands: ['review'],
-  },
-  'real-bug': {
-    type: 'string',
-    multiple: true,
-    value: 'CASE_ID',
-    help: 'a quarantined test shows a real bug: it stays quarantined and skipped with your reason (repeatable)',
-    commands: ['review'],
-  },
-  'docs-wrong': {
-    type: 'string',
-    multiple: true,
-    value: 'CASE_ID',
-    help: 'a quarantined test follows documentation that is wrong: reported as a documentation issue (repeatable)',
-    commands: ['review'],
-  },
-  'wrong-test': {
-    type: 'string',
-    multiple: true,
-    value: 'CASE_ID',
-    help: 'a quarantined (or any) test is wrong: removed, never written back, and a lesson for the next run (repeatable)',
-    commands: ['review'],
-  },
-  reason: {
-    type: 'string',
-    value: 'TEXT',
-    help: 'why: kept with each decision of this call (one line, at most 500 characters)',
-    commands: ['review'],
-  },
+  ...REVIEW_FLAGS,
   reject: { type: 'boolean', help: 'reject the pending actions instead of approving them', commands: ['approve'] },
   note: { type: 'string', value: 'TEXT', help: 'a note kept with the decision in the run record', commands: ['approve'] },
   out: { type: 'string', value: 'DIR', help: 'where the replay writes its files (default a new temporary folder)', commands: ['replay'] },

@@ -18,6 +18,9 @@ export function summaryText(s: RunSummary): string {
     out.push(
       `  ${a.agent.padEnd(9)} ${a.status.padEnd(12)} attempts=${a.attempts}${a.errors.length ? ` errors=${a.errors.map((e) => e.kind).join(',')}` : ''}`,
     );
+  if (s.reuse) out.push(reuseLine(s.reuse));
+  if (s.timings && Object.keys(s.timings).length)
+    out.push(`  time: ${timeLine(s.timings)}${s.verification?.phases ? ` (verify: ${timeLine(s.verification.phases)})` : ''}`);
   const t = s.usage.total;
   if (t.promptTokens + t.completionTokens + (t.unreported ?? 0) > 0) out.push(`  usage: ${formatRunUsage(s.usage)}`); // the offline provider spends none
   out.push(`  health: ${formatRunHealth(s.health)}`);
@@ -47,6 +50,20 @@ function confidenceLines(c: NonNullable<RunSummary['confidence']>): string[] {
   ];
   for (const t of c.awaiting) out.push(`    ${t.caseId}  ${t.confidence.toFixed(2)}  ${t.title}  (${t.file}; ${t.basis})`);
   return out;
+}
+
+/** Seconds per stage or phase, in the order they ran: `crawler 0.4 s, generator 1.2 s, …`. */
+function timeLine(t: Record<string, number>): string {
+  return Object.entries(t)
+    .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+    .join(', ');
+}
+
+/** What an incremental run took over from the earlier one. */
+function reuseLine(r: NonNullable<RunSummary['reuse']>): string {
+  if (r.unchanged) return `  incremental: nothing changed since run ${r.from}; its results stand (${r.reused} module(s)), nothing ran`;
+  const changed = [...r.changed, ...r.removed.map((f) => `${f} (removed)`)];
+  return `  incremental from run ${r.from}: changed ${changed.join(', ') || 'nothing'}; reached ${r.reached.length} module(s) (${r.reached.join(', ')}); reused ${r.reused} module(s) unchanged`;
 }
 
 /** What the person's earlier decisions did in this run: held-back cases by verdict, answered quarantines, deletions found. */

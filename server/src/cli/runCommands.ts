@@ -6,7 +6,8 @@ import { newRunId } from '../core/ids';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunRecord } from '../core/run';
 import { deferAll } from '../gateway/approvers';
-import { prepareParams, resumeRun, startRun } from '../pipeline/orchestrator';
+import { planIncremental, sourceHashes } from '../app/incremental';
+import { prepareParams, resumeRun, reuseRun, startRun } from '../pipeline/orchestrator';
 import { sealApproval } from '../store/ownership';
 import { openRunStore, storeUrl } from '../app/store';
 import { scaleSecrets } from '../app/scale';
@@ -64,7 +65,22 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     min: minCoverageArg(v['min-coverage']),
     minMutation: minCoverageArg(v['min-mutation-score'], '--min-mutation-score'),
   };
-  if (!v.record) return finish(await startRun(d, params, runId), d.store, ws, v.json, coverage);
+  if (!v.record) {
+    // An earlier run with the same settings: only what changed since, or nothing at all (app/incremental.ts).
+    const sources = sourceHashes(ws);
+    const extra = sources ? { sources } : {};
+    if (!v.full && !scope) {
+      Object.assign(params, await prepareParams(d, params, runId));
+      const plan = await planIncremental(d.store, params, sources);
+      if (plan.kind === 'unchanged')
+        return finish(await reuseRun(d, plan.from, runId, { sources: sources!, reuse: plan.reuse }), d.store, ws, v.json, coverage);
+      if (plan.kind === 'scoped') {
+        params.scope = plan.scope;
+        Object.assign(extra, { reuse: plan.reuse });
+      }
+    }
+    return finish(await startRun(d, params, runId, extra), d.store, ws, v.json, coverage);
+  }
   Object.assign(params, await prepareParams(d, params, runId)); // before the header: the recording keeps them
   const { deps: recording, recorder } = recordedDeps(d, params, runId, path.resolve(v.record), [
     ...secretsOf(llm),

@@ -116,6 +116,7 @@ export interface CrawlerOutput {
      * key files in the whole map
      */
     modules: number;
+    reply?: ReplyRoom;
   };
 }
 /**
@@ -213,7 +214,7 @@ export interface SymbolInfo {
    */
   end_line?: number;
   /**
-   * top-level names of the same module its code uses (functions, classes, constants): their source is in the key file's helpers
+   * top-level names its code uses (functions, classes, constants of the same module, and names imported from the package's other modules): their source is in the key file's helpers
    */
   calls?: string[];
 }
@@ -221,6 +222,10 @@ export interface HelperSpan {
   name: string;
   line: number;
   end_line: number;
+  /**
+   * set when the declaration is in another module of the package (the symbols import it under this name): its lines are that module's
+   */
+  path?: string;
 }
 export interface SymbolSource {
   /**
@@ -247,6 +252,13 @@ export interface SymbolSource {
    * too large for the batch: a class whose method bodies are left out (each method has its own entry), or a function shown by its first line only
    */
   outline?: boolean;
+}
+/**
+ * the reply's room: its output bound (max_tokens, ≈4 characters of JSON a token) and about how many planned cases fit in it
+ */
+export interface ReplyRoom {
+  max_tokens: number;
+  cases: number;
 }
 
 /**
@@ -580,6 +592,7 @@ export interface RepairInput {
     test_dirs?: string[];
   };
   typecheck?: TypeCheck;
+  symbol?: Items;
 }
 /**
  * the files the project's own test command runs, when AMTP could read it
@@ -636,6 +649,35 @@ export interface TypeCheck {
    */
   strict?: boolean;
   evidence: string;
+}
+/**
+ * the function under test as the engineer had it: signature, doc, whole source and the helpers it uses (an outline, or no helpers, when the request has no room for them)
+ */
+export interface Items {
+  file: string;
+  name: string;
+  kind?: string;
+  signature?: string;
+  doc?: string;
+  /**
+   * the line `source` starts at in its file
+   */
+  line?: number;
+  /**
+   * the symbol's whole declaration, cut on the syntax tree (never mid-body)
+   */
+  source?: string;
+  /**
+   * true when the declaration was too large for one batch: `source` is its outline (a class without its method bodies, a function by its first line)
+   */
+  source_truncated?: boolean;
+  /**
+   * the same module's declarations the symbol's code uses, each whole
+   */
+  helpers?: {
+    name: string;
+    source: string;
+  }[];
 }
 
 /**
@@ -710,6 +752,10 @@ export interface EngineerInput {
      * cases in the whole plan
      */
     cases: number;
+    /**
+     * this reply's output bound (≈4 characters of JSON a token): every case of the batch fits in it
+     */
+    max_tokens?: number;
   };
   /**
    * the test files AMTP writes these cases into: the path the project's test command runs, and the import lines AMTP puts at the top

@@ -9,6 +9,7 @@ export type {
   EngineerOutput,
   HelperSpan,
   KeyFile,
+  Project,
   RepairInput,
   RepairOutput,
   RoundInput,
@@ -16,6 +17,8 @@ export type {
   SymbolInfo,
   SymbolSource,
   TestBodies,
+  TestRuns,
+  TypeCheck,
 } from './generated';
 
 /** A case as a model may plan it: AMTP computes the id (pipeline/batches). */

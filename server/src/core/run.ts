@@ -254,6 +254,12 @@ export interface RunRecord {
   decisions?: RunDecisions;
   /** each kept test's confidence and the ones below the threshold waiting for review (pipeline/confidenceStage.ts) */
   confidence?: ConfidenceRecord;
+  /** wall seconds each stage took (crawler, generator, characterize, engineer, write, verify, …), summed over resumes */
+  timings?: Record<string, number>;
+  /** what this run took over from an earlier one instead of doing it again (app/incremental.ts) */
+  reuse?: RunReuse;
+  /** the content hash of each source file of the workspace when the run started: the next run compares with it (app/incremental.ts) */
+  sources?: Record<string, string>;
 }
 
 /** The confidence gate's outcome (docs/confidence.md). */
@@ -265,6 +271,21 @@ export interface ConfidenceRecord {
   awaiting: { caseId: string; confidence: number; basis: string; title: string; file: string }[];
   /** below the threshold and let through: by an accepted decision, by --accept-low-confidence, or by review of this run */
   accepted: { caseId: string; by: 'decision' | 'flag' | 'review' }[];
+}
+
+/** An incremental run (docs/architecture.md, "Incremental runs"): what changed since the earlier run, and what was reused. */
+export interface RunReuse {
+  /** the earlier completed run with the same settings this run starts from */
+  from: string;
+  /** product files whose content changed (or are new) since then, and those removed */
+  changed: string[];
+  removed: string[];
+  /** the modules the changes reach: the changed files and the files that import them */
+  reached: string[];
+  /** product files whose planned cases, characterization and kept tests were taken over unchanged */
+  reused: number;
+  /** true when nothing changed: the earlier results stand and nothing ran */
+  unchanged?: boolean;
 }
 
 /** The person's earlier per-test decisions as this run applied them. */
@@ -316,6 +337,8 @@ export interface CharacterizationRecord {
   unusable: number;
   /** wall time of the stage, once done */
   seconds?: number;
+  /** modules whose result came from the cache (characterize/cache.ts): nothing ran for them */
+  cached?: number;
   /** what the search of call sequences did (JavaScript and TypeScript modules) */
   search?: SearchTotals;
   /** modules (any language) whose search the wall-clock safety stop ended early: what they kept depends on the machine's speed */

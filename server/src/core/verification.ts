@@ -137,6 +137,8 @@ export interface VerificationRecord {
   runs: number;
   /** runner invocations made */
   executions: number;
+  /** wall seconds of each verifier phase (run, place, judge, mutation, coverage, rewrite, confirm, rounds) */
+  phases?: Record<string, number>;
   /** how the tests it ran were confined */
   confinement?: Confinement;
   filters: FilterStep[];
@@ -157,6 +159,8 @@ export interface VerificationRecord {
     productFiles?: number;
     /** product files no kept test reaches (not even by loading them), in path order */
     untestedFiles?: string[];
+    /** product files left out of the figures as copies of a module the package ships twice, the copy the tests reached most counted (server/src/coverage/copies.ts) */
+    copiesLeftOut?: string[];
     /** the kept suite's istanbul coverage map (JavaScript), for --lcov / --cobertura */
     map?: Record<string, unknown>;
   };

@@ -130,8 +130,9 @@ export function byLines(d: IstanbulFile, locs: Loc[], spans: Span[]): (s: Span) 
 }
 
 /**
- * The file's coverage with its statements, and where the V8 counts at each offset are known (`count`)
- * its branches, re-read from the syntax tree (./branches.ts); unchanged when the file does not parse.
+ * The file's coverage with its statements, and where the V8 counts at each offset are known (`count`:
+ * the file's own offsets, or read through its source map, ./mappedCounts.ts) its branches, re-read
+ * from the syntax tree (./branches.ts); unchanged when the file does not parse.
  */
 export function withSyntaxStatements(d: IstanbulFile, path: string, count?: (offset: number) => number): IstanbulFile {
   const st = syntaxStatements(path);

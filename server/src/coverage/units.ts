@@ -37,6 +37,11 @@ export function relOf(dir: string, file: string): string {
   return (isAbsolute(file) ? relative(dir, file) : file).split('\\').join('/');
 }
 
+/** The workspace-relative file a unit key belongs to (`lib/x.js:s@3:4` → `lib/x.js`, `x.py:l3` → `x.py`). */
+export function unitFile(unit: string): string {
+  return unit.slice(0, unit.search(/:(?:s@|b@|f@|l-?\d|a-?\d)/));
+}
+
 export function pct(covered: number, total: number): number | undefined {
   return total ? Math.round((1000 * covered) / total) / 10 : undefined;
 }

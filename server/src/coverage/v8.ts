@@ -9,26 +9,22 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
-import { countAt, withSyntaxStatements } from './statements';
+import { mappedCountAt, type Generated } from './mappedCounts';
+import { countAt, withSyntaxStatements, type V8Range } from './statements';
 import { plainMap, type IstanbulFile, type IstanbulMap } from './units';
 import { readVmSources, vmSourceOf, type VmSource } from './vmSources';
 
-interface V8Range {
-  startOffset: number;
-  endOffset: number;
-  count: number;
-}
-interface V8Function {
+export interface V8Function {
   functionName: string;
   isBlockCoverage: boolean;
   ranges: V8Range[];
 }
-interface V8Script {
+export interface V8Script {
   url: string;
   functions: V8Function[];
 }
 /** Node adds this when a loaded file carries a source map (vitest's transformed modules, tsx, ts-node). */
-type SourceMapCache = Record<string, { lineLengths?: number[]; data?: unknown }>;
+export type SourceMapCache = Record<string, { lineLengths?: number[]; data?: unknown }>;
 
 /** The environment that makes a test process write V8 coverage into `dir`. */
 export function v8Env(dir: string): Record<string, string> {
@@ -40,19 +36,47 @@ export function v8Env(dir: string): Record<string, string> {
  * `sourcesDir` holds the modules run through node:vm, as the preload recorded them.
  */
 export async function v8ToMap(v8Dir: string, root: string, files: string[], sourcesDir?: string): Promise<IstanbulMap> {
+  const { scripts, sourceMaps } = readScripts(v8Dir);
+  return scriptsToMap(scripts, sourceMaps, root, files, readVmSources(sourcesDir));
+}
+
+/** How one V8 script is read: its file, and the source map or recorded vm code it is read through (none: the file on disk). */
+export interface ScriptSource {
+  path: string;
+  mapped?: SourceMapCache[string] | VmSource;
+}
+
+/** The file a script is, and what to read it through; undefined when it cannot map to a file under test. */
+export function scriptSource(
+  script: V8Script,
+  sourceMaps: SourceMapCache,
+  vmSources: Map<string, string[]>,
+  root: string,
+  wanted: Set<string>,
+): ScriptSource | undefined {
+  const path = pathOf(script.url);
+  // Only workspace files can map to files under test (a transformed module maps back through its source map).
+  if (!path || !path.startsWith(resolve(root) + sep) || path.includes(`${sep}node_modules${sep}`)) return undefined;
+  const ran = sourceMaps[script.url] ? undefined : vmSourceOf(vmSources, path, script.functions);
+  const mapped = ran ?? mapsToItself(sourceMaps[script.url], script.url, path, wanted);
+  if (!wanted.has(path) && !mapped?.data) return undefined;
+  return { path, ...(mapped ? { mapped } : {}) };
+}
+
+/** V8 scripts (one process's, or several merged) as an istanbul map of the `files` under test, untouched files included. */
+export async function scriptsToMap(
+  scripts: V8Script[],
+  sourceMaps: SourceMapCache,
+  root: string,
+  files: string[],
+  vmSources: Map<string, string[]>,
+): Promise<IstanbulMap> {
   const wanted = new Set(files.map((f) => resolve(root, f)));
   const map = libCoverage.createCoverageMap({});
-  const { scripts, sourceMaps } = readScripts(v8Dir);
-  const vmSources = readVmSources(sourcesDir);
-  const inRoot = resolve(root) + sep;
   for (const script of scripts) {
-    const path = pathOf(script.url);
-    // Only workspace files can map to files under test (a transformed module maps back through its source map).
-    if (!path || !path.startsWith(inRoot) || path.includes(`${sep}node_modules${sep}`)) continue;
-    const ran = sourceMaps[script.url] ? undefined : vmSourceOf(vmSources, path, script.functions);
-    const mapped = ran ?? mapsToItself(sourceMaps[script.url], script.url, path, wanted);
-    if (!wanted.has(path) && !mapped?.data) continue;
-    const data = await convert(path, script.functions, mapped);
+    const src = scriptSource(script, sourceMaps, vmSources, root, wanted);
+    if (!src) continue;
+    const data = await convert(src.path, script.functions, src.mapped);
     for (const [file, cov] of Object.entries(data)) if (wanted.has(file)) map.merge({ [file]: cov });
   }
   const seen = new Set(map.files());
@@ -61,7 +85,7 @@ export async function v8ToMap(v8Dir: string, root: string, files: string[], sour
     const length = readFileSync(path, 'utf8').length;
     // No function name: a named range would also become a function at 1:0 that no run ever covers
     // (a run that loads the file reports its functions at their own positions), and coverage rounds
-    // would then send whatever function starts on line 1 as "uncovered" (rounds.ts, uncovered.ts).
+    // would then send whatever function starts on line 1 as "uncovered" (verifier/rounds.ts, verifier/uncovered.ts).
     map.merge(
       await convert(path, [{ functionName: '', isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: length, count: 0 }] }]),
     );
@@ -94,7 +118,7 @@ function mapsToItself(
   return own ? mapped : undefined;
 }
 
-function readScripts(v8Dir: string): { scripts: V8Script[]; sourceMaps: SourceMapCache } {
+export function readScripts(v8Dir: string): { scripts: V8Script[]; sourceMaps: SourceMapCache } {
   const scripts: V8Script[] = [];
   const sourceMaps: SourceMapCache = {};
   if (!existsSync(v8Dir)) return { scripts, sourceMaps };
@@ -126,7 +150,7 @@ function withoutSourceMapUrl(text: string): string {
   return text.replace(/(\/\/|\/\*)[#@]\s*sourceMappingURL=[^\n]*/g, (m) => ' '.repeat(m.length));
 }
 
-async function convert(
+export async function convert(
   path: string,
   functions: V8Function[],
   mapped?: SourceMapCache[string] | VmSource,
@@ -151,9 +175,21 @@ async function convert(
   await converter.load();
   converter.applyCoverage(functions);
   const data = converter.toIstanbul() as unknown as Record<string, IstanbulFile>;
-  // Statements as nyc counts them (./statements.ts): precise from the V8 ranges where the offsets are
-  // the file's own, by line where the code ran through a source map.
-  const precise = mapped?.data ? undefined : countAt(functions.flatMap((f) => f.ranges));
-  for (const [file, cov] of Object.entries(data)) data[file] = withSyntaxStatements(cov, file, precise);
+  // Statements and branches as nyc counts them (./statements.ts, ./branches.ts): by the V8 count at
+  // each one's offset, read through the source map where the code was transformed (./mappedCounts.ts).
+  const ranges = functions.flatMap((f) => f.ranges);
+  const generated = generatedOf(mapped);
+  for (const [file, cov] of Object.entries(data)) {
+    const count = !mapped?.data ? countAt(ranges) : generated ? mappedCountAt(file, generated, ranges) : undefined;
+    data[file] = withSyntaxStatements(cov, file, count);
+  }
   return data as unknown as libCoverage.CoverageMapData;
+}
+
+/** What V8 ran for a transformed module: its recorded code (node:vm) or the line lengths Node kept with its map. */
+function generatedOf(mapped: SourceMapCache[string] | VmSource | undefined): Generated | undefined {
+  if (mapped && 'code' in mapped)
+    return { code: mapped.code, lineLengths: mapped.code.split('\n').map((l) => l.length), wrapper: mapped.wrapper, map: mapped.data };
+  if (mapped?.data && mapped.lineLengths) return { lineLengths: mapped.lineLengths, wrapper: 0, map: mapped.data as object };
+  return undefined;
 }

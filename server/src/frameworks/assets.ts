@@ -18,7 +18,14 @@ export function asset(name: 'amtp.jest.config.cjs' | 'amtp.jest-ts-transform.cjs
 
 /** The path of a shipped file that a child process loads itself (the characterization harnesses, the network guard, the V8 sources recorder). */
 export function assetFile(
-  name: 'amtp.char-harness.py' | 'amtp.char-nonet.cjs' | 'amtp.search-child.cjs' | 'amtp.search-guard.cjs' | 'amtp.v8-sources.cjs',
+  name:
+    | 'amtp.char-harness.py'
+    | 'amtp.char-nonet.cjs'
+    | 'amtp.search-child.cjs'
+    | 'amtp.search-guard.cjs'
+    | 'amtp.v8-sources.cjs'
+    | 'amtp.v8-pertest.cjs'
+    | 'amtp.v8-pertest-mocha.cjs',
 ): string {
   return join(__dirname, 'assets', name);
 }

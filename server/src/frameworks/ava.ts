@@ -1,7 +1,8 @@
+import { quote } from 'shell-quote';
 import type * as TS from 'typescript';
 import { jsBody, type Dialect } from './jsBody';
 import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, quoteArgs, usesEsm } from './jsCommon';
+import { declared, defaultExtension, usesEsm } from './jsCommon';
 import { defaultImport, renderJsFile } from './jsFile';
 import { access, call, statement } from './jsNodes';
 import type { FrameworkRenderer } from './types';
@@ -25,7 +26,7 @@ export const ava: FrameworkRenderer = {
   parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
   printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) => renderJsFile(plan, { testFn: 'test', param: 't', flat: true, header: (esm) => [defaultImport('test', 'ava', esm)] }),
-  runCommand: (_p, paths) => `npx ava ${quoteArgs(paths)}`,
+  runCommand: (_p, paths) => `npx ava ${quote(paths)}`,
   devDependencies: (p) => (declared(p, 'ava') ? [] : ['ava']),
   extension: defaultExtension,
   esm: usesEsm,

@@ -5,6 +5,11 @@ import type { TestFilePlan } from './types';
 /** Every characterization case's title starts with this (server/src/characterize/render.ts). */
 export const CHAR_PREFIX = 'pins current behaviour: ';
 
+/** A characterization case, as its title says: tree views and summaries tell it from a documented one. */
+export function isCharacterizationCase(c: { title: string }): boolean {
+  return c.title.startsWith(CHAR_PREFIX);
+}
+
 export function fileHeader(plan: Pick<TestFilePlan, 'project' | 'cases'>): string {
   const name = plan.project.name.replace(/\s+/g, ' ');
   const pinned = plan.cases.some((c) => c.case.title.startsWith(CHAR_PREFIX));

@@ -1,7 +1,8 @@
+import { quote } from 'shell-quote';
 import { posix } from 'node:path';
 import { EXPECT, jsBody } from './jsBody';
 import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, isTypeScript, quoteArgs, usesEsm } from './jsCommon';
+import { declared, defaultExtension, isTypeScript, usesEsm } from './jsCommon';
 import { frameworkImport, renderJsFile } from './jsFile';
 import { JEST_CONFIG, jestSupportFiles } from './jestSupport';
 import type { FrameworkRenderer, Project } from './types';
@@ -27,9 +28,9 @@ export const jest: FrameworkRenderer = {
     }),
   supportFiles: (p, paths) => (needsTsSupport(p) && paths.length ? jestSupportFiles(posix.dirname(paths[0])) : []),
   runCommand: (p, paths) => {
-    if (needsTsSupport(p)) return `npx jest --config ${posix.join(posix.dirname(paths[0] ?? 'test/x'), JEST_CONFIG)} ${quoteArgs(paths)}`;
+    if (needsTsSupport(p)) return `npx jest --config ${posix.join(posix.dirname(paths[0] ?? 'test/x'), JEST_CONFIG)} ${quote(paths)}`;
     const vm = usesEsm(p) && !isTypeScript(p) ? 'NODE_OPTIONS=--experimental-vm-modules ' : '';
-    return `${vm}npx jest ${quoteArgs(paths)}`;
+    return `${vm}npx jest ${quote(paths)}`;
   },
   devDependencies: (p) => [...(declared(p, 'jest') ? [] : ['jest']), ...(needsTsSupport(p) ? ['typescript'] : [])],
   extension: defaultExtension,

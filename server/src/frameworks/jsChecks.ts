@@ -44,15 +44,41 @@ function isValueExpression(ts: typeof TS, n: TS.Node): boolean {
       VALUE_CONSTRUCTORS.has(n.expression.text) &&
       (n.arguments ?? []).every((a) => isValueExpression(ts, a))
     );
-  if (ts.isCallExpression(n))
-    return (
-      ts.isPropertyAccessExpression(n.expression) &&
-      ts.isIdentifier(n.expression.expression) &&
-      n.expression.expression.text === 'Buffer' &&
-      n.expression.name.text === 'from' &&
-      n.arguments.every((a) => isValueExpression(ts, a))
-    );
+  if (ts.isCallExpression(n)) return isBufferFrom(ts, n) || isNullProtoObject(ts, n);
   return false;
+}
+
+/** `Buffer.from(…)` of values. */
+function isBufferFrom(ts: typeof TS, n: TS.CallExpression): boolean {
+  return (
+    ts.isPropertyAccessExpression(n.expression) &&
+    ts.isIdentifier(n.expression.expression) &&
+    n.expression.expression.text === 'Buffer' &&
+    n.expression.name.text === 'from' &&
+    n.arguments.every((a) => isValueExpression(ts, a))
+  );
+}
+
+/** `Object.assign(Object.create(null), { … })`: a null-prototype object (the search writes one so, server/src/search/values.ts). */
+function isNullProtoObject(ts: typeof TS, n: TS.CallExpression): boolean {
+  const isObjectCall = (c: TS.Node, name: string): c is TS.CallExpression =>
+    ts.isCallExpression(c) &&
+    ts.isPropertyAccessExpression(c.expression) &&
+    ts.isIdentifier(c.expression.expression) &&
+    c.expression.expression.text === 'Object' &&
+    c.expression.name.text === name;
+  const [target, source, ...rest] = n.arguments;
+  return (
+    isObjectCall(n, 'assign') &&
+    !rest.length &&
+    !!target &&
+    isObjectCall(target, 'create') &&
+    target.arguments.length === 1 &&
+    target.arguments[0].kind === ts.SyntaxKind.NullKeyword &&
+    !!source &&
+    ts.isObjectLiteralExpression(source) &&
+    isValueExpression(ts, source)
+  );
 }
 
 /** The expected side of a comparison: a literal, or an observed value's expression; `deep` tells the comparison. */

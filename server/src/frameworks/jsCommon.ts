@@ -19,7 +19,3 @@ export function defaultExtension(project: Project): string {
 export function declared(project: Project, id: string): boolean {
   return project.test_setup.framework === id || (project.test_setup.others ?? []).includes(id);
 }
-
-export function quoteArgs(paths: string[]): string {
-  return paths.map((p) => (/^[\w./@-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
-}

@@ -1,7 +1,7 @@
 // Where a test file goes and how it reaches the module under test.
 import { posix } from 'node:path';
 import picomatch from 'picomatch';
-import type { TestCase } from '../contracts/types';
+import type { TestCase, TestRuns } from '../contracts/types';
 import type { FrameworkRenderer, Project } from './types';
 
 /** The project's first concrete test folder, else the ecosystem default. */
@@ -39,8 +39,6 @@ export interface TestFilePlace {
   /** settings of the runner's config AMTP could not read (computed): the place assumes the runner's defaults for them */
   unread?: string;
 }
-
-type TestRuns = NonNullable<Project['test_setup']['runs']>;
 
 /**
  * The test file for `target`: the project's folder and naming, moved to a folder and name the

@@ -1,10 +1,11 @@
+import { quote } from 'shell-quote';
 import { ASSERT, jsBody } from './jsBody';
 import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, isTypeScript, quoteArgs, usesEsm } from './jsCommon';
+import { declared, defaultExtension, isTypeScript, usesEsm } from './jsCommon';
 import { defaultImport, frameworkImport, renderJsFile } from './jsFile';
 import type { FrameworkRenderer } from './types';
 
-/** Whether the project's mocha setup compiles TypeScript with ts-node (crawler/typecheck.ts says so). */
+/** Whether the project's mocha setup compiles TypeScript with ts-node (agents/crawler/typecheck.ts says so). */
 function usesTsNode(p: Parameters<FrameworkRenderer['runCommand']>[0]): boolean {
   return /ts-node/.test(p.test_setup.typecheck?.evidence ?? '');
 }
@@ -26,7 +27,7 @@ export const mocha: FrameworkRenderer = {
       ],
     }),
   // A project whose mocha config loads ts-node keeps it (it may type-check); tsx would stand in for it otherwise.
-  runCommand: (p, paths) => `npx mocha${isTypeScript(p) && !usesTsNode(p) ? ' --node-option import=tsx' : ''} ${quoteArgs(paths)}`,
+  runCommand: (p, paths) => `npx mocha${isTypeScript(p) && !usesTsNode(p) ? ' --node-option import=tsx' : ''} ${quote(paths)}`,
   devDependencies: (p) => [...(declared(p, 'mocha') ? [] : ['mocha']), ...(isTypeScript(p) ? ['tsx', '@types/mocha'] : [])],
   extension: defaultExtension,
   esm: usesEsm,

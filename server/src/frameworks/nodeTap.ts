@@ -1,7 +1,8 @@
+import { quote } from 'shell-quote';
 import type * as TS from 'typescript';
 import { jsBody, type Dialect } from './jsBody';
 import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, quoteArgs, usesEsm } from './jsCommon';
+import { declared, defaultExtension, usesEsm } from './jsCommon';
 import { frameworkImport, renderJsFile } from './jsFile';
 import { access, call, statement } from './jsNodes';
 import type { FrameworkRenderer } from './types';
@@ -29,7 +30,7 @@ export const nodeTap: FrameworkRenderer = {
   printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) =>
     renderJsFile(plan, { testFn: 'test', param: 't', async: true, flat: true, header: (esm) => [frameworkImport(['test'], 'tap', esm)] }),
-  runCommand: (_p, paths) => `npx tap --disable-coverage ${quoteArgs(paths)}`,
+  runCommand: (_p, paths) => `npx tap --disable-coverage ${quote(paths)}`,
   devDependencies: (p) => (declared(p, 'node-tap') ? [] : ['tap']),
   extension: defaultExtension,
   esm: usesEsm,

@@ -1,6 +1,7 @@
+import { quote } from 'shell-quote';
 import { ASSERT, jsBody } from './jsBody';
 import { parseJsBody, printJsBody } from './jsBodyText';
-import { defaultExtension, isTypeScript, quoteArgs, usesEsm } from './jsCommon';
+import { defaultExtension, isTypeScript, usesEsm } from './jsCommon';
 import { defaultImport, frameworkImport, renderJsFile } from './jsFile';
 import type { FrameworkRenderer } from './types';
 
@@ -17,7 +18,7 @@ export const nodeTest: FrameworkRenderer = {
       testFn: 'it',
       header: (esm) => [frameworkImport(['describe', 'it'], 'node:test', esm), defaultImport('assert', 'node:assert/strict', esm)],
     }),
-  runCommand: (p, paths) => `node${isTypeScript(p) ? ' --import tsx' : ''} --test ${quoteArgs(paths)}`,
+  runCommand: (p, paths) => `node${isTypeScript(p) ? ' --import tsx' : ''} --test ${quote(paths)}`,
   devDependencies: (p) => (isTypeScript(p) ? ['tsx'] : []),
   extension: defaultExtension,
   esm: usesEsm,

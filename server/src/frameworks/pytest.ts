@@ -1,6 +1,7 @@
+import { quote } from 'shell-quote';
 import type { Oracle, OracleBinding, TestCase } from '../contracts/types';
 import { fileHeader } from './header';
-import { quoteArgs } from './jsCommon';
+
 import { parseLiteral, pyString, toPython } from './literals';
 import { printFunction, printModule, printStatements, pyDocstring, type PyFunction, type PyStatement } from './pyModel';
 import { checkPython, type PySnippet } from './pySyntax';
@@ -35,7 +36,7 @@ export const pytest: FrameworkRenderer = {
     return conftest ? [conftest] : [];
   },
   runCommand: (p, paths, targets) =>
-    `${targets.some((t) => t.startsWith('src/')) && !srcConftestFor(p, paths, targets) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quoteArgs(paths)}`,
+    `${targets.some((t) => t.startsWith('src/')) && !srcConftestFor(p, paths, targets) ? 'PYTHONPATH=src ' : ''}python3 -m pytest ${quote(paths)}`,
   devDependencies: (p) =>
     p.test_setup.framework === 'pytest' || p.test_setup.framework === 'unittest' || (p.test_setup.others ?? []).includes('pytest')
       ? []

@@ -1,10 +1,10 @@
 import type * as TS from 'typescript';
-import type { OracleBinding, TestCase, TestCases } from '../contracts/types';
+import type { OracleBinding, Project, TestCase } from '../contracts/types';
 import type { Framework } from '../core/frameworks';
 import type { PyFunction } from './pyModel';
 import type { PySnippet } from './pySyntax';
 
-export type Project = TestCases['project'];
+export type { Project };
 
 /** One test file to render: the cases for one target module. */
 export interface TestFilePlan {

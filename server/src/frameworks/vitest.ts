@@ -1,6 +1,7 @@
+import { quote } from 'shell-quote';
 import { EXPECT, jsBody } from './jsBody';
 import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, isTypeScript, quoteArgs } from './jsCommon';
+import { declared, defaultExtension, isTypeScript } from './jsCommon';
 import { frameworkImport, renderJsFile } from './jsFile';
 import type { FrameworkRenderer } from './types';
 
@@ -13,7 +14,7 @@ export const vitest: FrameworkRenderer = {
   parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
   printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) => renderJsFile(plan, { testFn: 'it', header: () => [frameworkImport(['describe', 'it', 'expect'], 'vitest', true)] }),
-  runCommand: (_p, paths) => `npx vitest run ${quoteArgs(paths)}`,
+  runCommand: (_p, paths) => `npx vitest run ${quote(paths)}`,
   devDependencies: (p) => (declared(p, 'vitest') ? [] : ['vitest']),
   // vite reads import syntax in any file, so a CommonJS project's tests can still use `import`.
   extension: (p) => (isTypeScript(p) ? '.ts' : defaultExtension(p) === '.mjs' ? '.mjs' : '.js'),

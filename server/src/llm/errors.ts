@@ -1,4 +1,4 @@
-// Errors about a model or its endpoint. The retry policy keys on their kind (pipeline/agentStage.ts).
+// Errors about a model or its endpoint. The one retry policy (pipeline/retry.ts) keys on `retryable`, then on their kind.
 import { AmtpError } from '../core/errors';
 import type { ReplyUsage } from './provider';
 

@@ -134,6 +134,17 @@ class OpenAiSession implements LlmSession {
         r.usage,
       );
     }
+    // An endpoint that does not keep to the bound (a proxy, a relay) reports more completion tokens
+    // than it was given: a model that keeps to it would have stopped there, so the reply is taken as
+    // cut, and its batch splits, as that model's would.
+    if (r.usage && r.usage.completionTokens > bound) {
+      throw new OutputTruncated(
+        `${this.agent}: the reply is ${r.usage.completionTokens} tokens by the endpoint's count, past its output bound of ${bound} tokens (finish_reason ${JSON.stringify(r.finishReason ?? null)}): taken as cut at the bound, as a model that keeps to it would have stopped there`,
+        bound,
+        r.content.slice(-200),
+        r.usage,
+      );
+    }
     if (r.finishReason === 'length') {
       throw new OutputTruncated(
         `${this.agent}: the reply stopped at the output bound of ${bound} tokens (finish_reason "length"); raise it with --max-output-tokens, AMTP_MAX_OUTPUT_TOKENS or amtp.maxOutputTokens`,

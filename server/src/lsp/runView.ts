@@ -4,7 +4,7 @@ import type { EngineerOutput, TestCase } from '../contracts/types';
 import type { RunStore } from '../store/types';
 import { type RunRecord, WRITTEN_ACTIONS } from '../core/run';
 import { runHealth, runUsage } from '../usage/health';
-import { isCharacterizationCase } from '../characterize/case';
+import { isCharacterizationCase } from '../frameworks/header';
 import { testPlan } from '../pipeline/testPlan';
 import type { RunScope } from '../core/scope';
 import { testsInFile } from '../frameworks/caseMap';

@@ -1,3 +1,5 @@
+import { canonicalJson } from '../core/canonical';
+
 /** Hit/miss counters of a response cache, for logs and the benchmark. */
 export interface CacheStats {
   hits: number;
@@ -48,7 +50,8 @@ export class ResponseCache<V = unknown> {
   }
 
   static key(tool: string, args: unknown, version: string): string {
-    return `${tool}\0${stableJson(args)}\0${version}`;
+    // RFC 8785: {a,b} and {b,a} make the same key.
+    return `${tool}\0${canonicalJson(args ?? null)}\0${version}`;
   }
 
   get(key: string): V | undefined {
@@ -131,16 +134,4 @@ export class ResponseCache<V = unknown> {
 
 function looksLikeHandoff(v: unknown): boolean {
   return typeof v === 'object' && v !== null && 'artifact_id' in v && 'payload' in v;
-}
-
-/** JSON with sorted object keys, so {a,b} and {b,a} make the same key. */
-export function stableJson(v: unknown): string {
-  if (v === undefined) return 'null';
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  const keys = Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
 }

@@ -13,7 +13,7 @@ import type { RepoTool } from './toolNames';
 import { treeTool, type TreeText } from './treeTool';
 import { REDACTED, redactText } from '../util/redact';
 import type { WalkOptions } from './walk';
-import type { CallTool } from '../record/toolTap';
+import type { CallTool } from '../core/toolCall';
 
 export type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 

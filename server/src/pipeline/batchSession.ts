@@ -2,26 +2,21 @@
 // accepted at the boundary (sanitize → parse → validate → fits its batch), its own artifact.
 import { BATCH_KIND, type AgentId } from '../core/agents';
 import { canonicalJson, sha256 } from '../core/canonical';
-import { AmtpError, CancelledError, SchemaValidationError, errorKind, errorMessage } from '../core/errors';
+import { SchemaValidationError, errorKind, errorMessage } from '../core/errors';
 import { crashPoint } from '../core/faults';
 import { DEFAULT_BATCHING, type ActivityError, type Artifact, type BatchRecord, type RunRecord } from '../core/run';
-import { addUsage, replyUsage } from '../core/usage';
+import { addUsage, type TokenUsage } from '../core/usage';
 import { OUTPUT_SCHEMA, type AgentInputs, type AgentOutputs } from '../contracts/agentSchemas';
-import { selfContained } from '../contracts/selfContained';
 import { buildEnvelope, type HandoffEnvelope } from '../contracts/envelope';
 import type { AgentBatching, PlannedBatch } from '../agents/batching';
 import { estimateTokens } from '../agents/budget';
-import { acceptReply } from '../llm/accept';
-import { MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError } from '../llm/errors';
-import type { ChatReply, ChatRequest } from '../llm/provider';
-import { SANITIZER_VERSION } from '../llm/sanitize';
-import type { RateGate } from './rateGate';
-import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './retry';
-import type { StageContext } from './stage';
+import { MalformedLlmOutput, OutputTruncated } from '../llm/errors';
+import type { ChatRequest } from '../llm/provider';
 import { sessionKey } from '../store/types';
-import { planAfterTruncation } from './truncation';
-import { askInNewSession } from './askInNewSession';
-import { failedAttemptUsage, type RetryBudget } from './failedAttempt';
+import { askModel } from './askModel';
+import type { RateGate } from './rateGate';
+import { DEFAULT_BACKOFF } from './retry';
+import type { StageContext } from './stage';
 import { lessonReserve, lessonsFor } from './lessons';
 
 /** What a batch ended as; `needs_review` and `failed` stop the agent's other batches from starting. */
@@ -44,34 +39,58 @@ export interface BatchJob<A extends AgentId> {
 }
 
 export async function runBatch<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number): Promise<BatchEnd> {
-  const session = await openSession(ctx, job, index);
+  const session = await prepareBatch(ctx, job, index);
   if (typeof session === 'string') return session;
-  const budget: RetryBudget = { malformed: 0, transport: 0, truncated: 0 };
-  for (;;) {
-    if (ctx.deps.signal?.aborted) throw new CancelledError();
-    await job.gate.pass(ctx.deps.signal);
-    const attempt = await startAttempt(ctx, job, index);
-    // This attempt's reply is paid for whether it is accepted or not: its tokens are counted either way.
-    let reply: ChatReply | undefined;
-    try {
-      reply = await askInNewSession(ctx.deps.provider, { ...session.request, attempt, signal: ctx.deps.signal }, ctx.state.run.params);
-      await commitReply(ctx, job, index, session, attempt, reply);
-      return 'done';
-    } catch (e) {
-      if (e instanceof CancelledError) throw e;
-      await recordFailedAttempt(ctx, job.agent, index, e, attempt, reply);
-      const next = await afterFailure(ctx, job, index, session.where, e, attempt, budget);
-      if (next !== 'retry') return next;
-    }
+  const { deps, state } = ctx;
+  const { agent } = job;
+  const params = state.run.params;
+  const warn = (message: string) => deps.onEvent?.({ type: 'log', level: 'warn', message });
+  let split = false;
+  const answer = await askModel({
+    provider: deps.provider,
+    agent,
+    model: params.models[agent],
+    messages: session.messages,
+    maxOutputTokens: params.batching?.outputTokens,
+    sampling: params,
+    schema: OUTPUT_SCHEMA[agent],
+    who: session.where,
+    check: (output) => {
+      const misfit = job.batching.check?.(job.planned.payload, output as AgentOutputs[A]);
+      return misfit ? { path: '/', message: misfit, keyword: 'batch' } : undefined;
+    },
+    persistAs: { store: deps.store, runId: state.run.id, kind: BATCH_KIND[agent] },
+    retry: { maxAttempts: params.maxAttempts, backoff: { ...DEFAULT_BACKOFF, ...deps.backoff } },
+    gate: job.gate,
+    signal: deps.signal,
+    startAttempt: () => startAttempt(ctx, job, index),
+    attemptFailed: (e, attempt, tokens) => recordFailedAttempt(ctx, agent, index, e, attempt, tokens),
+    // A cut reply: the batch is cut in two halves when it can be, each sent in a new session.
+    truncated: async (e) => {
+      const halves = job.batching.split(job.planned.payload);
+      if (!halves) return undefined;
+      await splitBatch(ctx, job, index, halves);
+      crashPoint(`${agent}:batch:split`);
+      warn(`${session.where}: ${e.message}; cutting the batch in two halves, each sent in a new session`);
+      split = true;
+      return 'stop';
+    },
+    log: warn,
+  });
+  if (answer.ok) {
+    await commitBatch(ctx, agent, index, answer.artifact, answer.usage);
+    return 'done';
   }
+  if (split) return 'split';
+  if (answer.error instanceof SchemaValidationError) return review(ctx, agent, index, answer.error, answer.attempt);
+  return fail(ctx, agent, index, answer.reason);
 }
 
 /** The parts of a batch's request that stay the same across its attempts. */
 interface Session {
   /** names the batch in log lines and failure reasons */
   where: string;
-  request: Omit<ChatRequest, 'temperature' | 'top_p' | 'seed' | 'attempt' | 'signal'>;
-  promptHash: string;
+  messages: ChatRequest['messages'];
 }
 
 /** The lessons about the batch's own code, within the share of the budget kept for them; none for the crawler. */
@@ -103,7 +122,7 @@ async function saveBatch(ctx: StageContext, agent: AgentId, index: number, mut: 
  * Builds the batch's envelope and request; the batch ends here instead (the string it returns) when its
  * payload does not fit the input schema or an interrupted run already persisted this prompt's artifact.
  */
-async function openSession<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number): Promise<Session | BatchEnd> {
+async function prepareBatch<A extends AgentId>(ctx: StageContext, job: BatchJob<A>, index: number): Promise<Session | BatchEnd> {
   const { deps, state } = ctx;
   const { agent } = job;
   const params = state.run.params;
@@ -144,10 +163,7 @@ async function openSession<A extends AgentId>(ctx: StageContext, job: BatchJob<A
     });
     return 'done';
   }
-  const responseSchema = { name: OUTPUT_SCHEMA[agent], schema: selfContained(OUTPUT_SCHEMA[agent]) as Record<string, unknown> };
-  const maxOutputTokens = params.batching?.outputTokens;
-  const model = params.models[agent];
-  return { where, promptHash, request: { agent, model, messages, responseSchema, ...(maxOutputTokens ? { maxOutputTokens } : {}) } };
+  return { where, messages };
 }
 
 /**
@@ -186,35 +202,9 @@ async function startAttempt<A extends AgentId>(ctx: StageContext, job: BatchJob<
   return attempt;
 }
 
-/** Accepts the reply (it must also fit its batch), persists it as the batch's artifact and completes the batch; throws what it rejects. */
-async function commitReply<A extends AgentId>(
-  ctx: StageContext,
-  job: BatchJob<A>,
-  index: number,
-  session: Session,
-  attempt: number,
-  reply: ChatReply,
-): Promise<void> {
-  const { deps, state } = ctx;
-  const { agent } = job;
-  const params = state.run.params;
-  const output: AgentOutputs[A] = acceptReply(agent, reply.content);
-  const misfit = job.batching.check?.(job.planned.payload, output);
-  if (misfit)
-    throw new SchemaValidationError(`${session.where}: ${misfit}`, OUTPUT_SCHEMA[agent], [
-      { path: '/', message: misfit, keyword: 'batch' },
-    ]);
-  const artifact = await deps.store.putArtifact(state.run.id, BATCH_KIND[agent], output, {
-    sanitizer: SANITIZER_VERSION,
-    provider: deps.provider.name,
-    model: reply.model || session.request.model,
-    seed: params.seed,
-    temperature: params.temperature,
-    promptHash: session.promptHash,
-    attempt,
-  });
+/** Commits the batch whose reply was accepted and persisted, with the reply's tokens. */
+async function commitBatch(ctx: StageContext, agent: AgentId, index: number, artifact: Artifact, tokens: TokenUsage): Promise<void> {
   crashPoint(`${agent}:batch:persisted`);
-  const tokens = replyUsage(reply.usage);
   await saveBatch(ctx, agent, index, (b, r) => {
     b.status = 'completed';
     b.artifactId = artifact.id;
@@ -232,7 +222,7 @@ async function recordFailedAttempt(
   index: number,
   e: unknown,
   attempt: number,
-  reply: ChatReply | undefined,
+  tokens: TokenUsage | undefined,
 ): Promise<void> {
   const err: ActivityError = {
     kind: errorKind(e),
@@ -243,73 +233,12 @@ async function recordFailedAttempt(
     ...(e instanceof SchemaValidationError ? { details: e.errors } : {}),
     ...(e instanceof MalformedLlmOutput || e instanceof OutputTruncated ? { excerpt: e.excerpt } : {}),
   };
-  const tokens = failedAttemptUsage(e, reply);
   await saveBatch(ctx, agent, index, (b, r) => {
     b.errors.push(err);
     const a = r.activities.find((x) => x.agent === agent)!;
     a.errors.push(err);
     if (tokens) a.usage = addUsage(a.usage, tokens);
   });
-}
-
-/** The retry policy: how the batch ends after this failure, or 'retry' to send it again in a new session. */
-async function afterFailure<A extends AgentId>(
-  ctx: StageContext,
-  job: BatchJob<A>,
-  index: number,
-  where: string,
-  e: unknown,
-  attempt: number,
-  budget: RetryBudget,
-): Promise<BatchEnd | 'retry'> {
-  const { deps } = ctx;
-  const { agent } = job;
-  const warn = (message: string) => deps.onEvent?.({ type: 'log', level: 'warn', message });
-  if (e instanceof SchemaValidationError) return review(ctx, agent, index, e, attempt);
-  if (e instanceof OutputTruncated) return afterTruncation(ctx, job, index, where, e, budget);
-  if (e instanceof MalformedLlmOutput) {
-    if (++budget.malformed >= ctx.state.run.params.maxAttempts)
-      return fail(ctx, agent, index, `${where} gave malformed output ${budget.malformed} times: ${e.message}`);
-    warn(`${where}: ${e.message}; retrying in a new session`);
-    return 'retry';
-  }
-  if (e instanceof RateLimitError || e instanceof TransientLlmError) {
-    const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...deps.backoff };
-    if (++budget.transport > policy.maxTransportRetries)
-      return fail(ctx, agent, index, `${where}: gave up after ${budget.transport} retries: ${e.message}`);
-    const delay = backoffDelay(e, budget.transport, policy);
-    // A 429 holds every batch of the stage, not only this one.
-    if (e instanceof RateLimitError) job.gate.hold(delay);
-    warn(`${where}: ${e.message}; retrying in ${delay} ms`);
-    if (!(e instanceof RateLimitError)) await sleep(delay, deps.signal);
-    return 'retry';
-  }
-  // Configuration, store and other typed errors: retrying cannot help; their message says what to fix.
-  return fail(ctx, agent, index, e instanceof AmtpError ? e.message : `${where} failed: ${errorMessage(e)}`);
-}
-
-/** A cut reply: the batch is cut in two halves when it can be, else sent once more (or failed when that was the retry). */
-async function afterTruncation<A extends AgentId>(
-  ctx: StageContext,
-  job: BatchJob<A>,
-  index: number,
-  where: string,
-  e: OutputTruncated,
-  budget: RetryBudget,
-): Promise<BatchEnd | 'retry'> {
-  const { agent } = job;
-  const warn = (message: string) => ctx.deps.onEvent?.({ type: 'log', level: 'warn', message });
-  const halves = job.batching.split(job.planned.payload);
-  const plan = planAfterTruncation(e, ++budget.truncated, halves !== undefined);
-  if (plan.action === 'fail') return fail(ctx, agent, index, `${where}: ${plan.reason}`);
-  if (plan.action === 'split') {
-    await splitBatch(ctx, job, index, halves!);
-    crashPoint(`${agent}:batch:split`);
-    warn(`${where}: ${e.message}; cutting the batch in two halves, each sent in a new session`);
-    return 'split';
-  }
-  warn(`${where}: ${e.message}; it cannot be cut further: retrying once in a new session`);
-  return 'retry';
 }
 
 /** Marks a batch split and adds its two halves as new pending batches (their payloads are re-derived from the record on resume). */

@@ -27,7 +27,8 @@ import { lessonReserve } from './lessons';
 const ENVELOPE_TOKENS = 96;
 
 export function batchedAgentStage<A extends AgentId>(agent: A, batching: AgentBatching<A>): Stage {
-  return async (ctx) => {
+  // Named after its agent: the run's `timings` key (pipeline/orchestrator.ts).
+  const stage: Stage = async (ctx) => {
     const act = () => ctx.state.run.activities.find((a) => a.agent === agent)!;
     if (act().status === 'completed' && act().artifactId) return;
     await ctx.save((r) => {
@@ -78,6 +79,7 @@ export function batchedAgentStage<A extends AgentId>(agent: A, batching: AgentBa
     }
     await merge(ctx, agent, batching, source, planned, plan);
   };
+  return Object.defineProperty(stage, 'name', { value: agent });
 }
 
 /** A batch's work: a planned batch, or a half of a split one (re-derived, so a resume sends the same halves). */

@@ -1,10 +1,10 @@
 // The confidence gate, after verification: every test the run keeps gets a confidence (its case's,
-// reconciled with what verification showed: core/confidence.ts). A kept test below the run's
+// reconciled with what verification showed: pipeline/confidence.ts). A kept test below the run's
 // threshold is not kept silently: it waits for a person, and the run ends `awaiting_input` with the
 // list, as a run waiting for an approval does. `--accept-low-confidence` (or an `accepted` decision
 // from an earlier run) lets such tests through; `--yes` does not. `amtp review` (CLI, MCP, VS Code)
 // accepts or rejects them one by one (app/review.ts), and the run completes once none is left.
-import { DEFAULT_CONFIDENCE_THRESHOLD, testConfidence, type TestEvidence } from '../core/confidence';
+import { DEFAULT_CONFIDENCE_THRESHOLD, testConfidence, type TestEvidence } from './confidence';
 import { isWritten, type ConfidenceRecord, type RunRecord } from '../core/run';
 import type { Stage } from './stage';
 import { testPlan } from './testPlan';

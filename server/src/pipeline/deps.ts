@@ -69,4 +69,16 @@ export interface TestAccess {
   run: typeof runTests;
   /** told before the verifier writes (content) or removes (null) a file */
   wrote(path: string, content: string | null): void;
+  /**
+   * wraps one run of the mutation engine (the mutation phase, or a round's new test against known
+   * survivors), keyed by what identifies it on any machine; a replay answers from the recording
+   */
+  mutate<T>(key: MutationRunKey, root: string, exec: () => Promise<T>): Promise<T>;
+}
+
+/** What identifies one mutation run: the tests (case id and file), the files mutated, the mutants asked for (null: all). */
+export interface MutationRunKey {
+  tests: { caseId: string; file: string }[];
+  targets: string[];
+  only: string[] | null;
 }

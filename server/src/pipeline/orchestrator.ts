@@ -3,7 +3,7 @@
 import { AGENTS } from '../core/agents';
 import { newRunId } from '../core/ids';
 import { CancelledError, errorKind, errorMessage } from '../core/errors';
-import type { ApprovalRecord, RunParams, RunRecord } from '../core/run';
+import { isWritten, type ApprovalRecord, type RunParams, type RunRecord } from '../core/run';
 import { Gateway } from '../gateway/gateway';
 import { recordedDecisions } from '../gateway/approvers';
 import type { PipelineDeps } from './deps';
@@ -26,7 +26,12 @@ export async function prepareParams(deps: PipelineDeps, params: RunParams, runId
   return { ...params, decided, lessons };
 }
 
-export async function startRun(deps: PipelineDeps, params: RunParams, runId = newRunId()): Promise<RunRecord> {
+export async function startRun(
+  deps: PipelineDeps,
+  params: RunParams,
+  runId = newRunId(),
+  extra: Pick<RunRecord, 'sources' | 'reuse'> = {},
+): Promise<RunRecord> {
   await deps.store.init();
   // Records a repository shipped under .amtp/runs are left aside (never an earlier run of this person's): say so once.
   const ignored = ignoredRunsNote((await deps.store.scanRuns()).ignored);
@@ -47,8 +52,49 @@ export async function startRun(deps: PipelineDeps, params: RunParams, runId = ne
     files: [],
     approvals: [],
     audit: [],
+    ...extra,
   };
   return drive(deps, await deps.store.saveRun(run));
+}
+
+/**
+ * A run whose workspace did not change since `from` (app/incremental.ts): its results stand. The new
+ * record holds them, with the files it kept marked unchanged, and says what it reused; nothing runs.
+ * Approvals are not carried over: they were sealed for the earlier run and act on nothing here.
+ */
+export async function reuseRun(
+  deps: PipelineDeps,
+  from: RunRecord,
+  runId: string,
+  extra: Required<Pick<RunRecord, 'sources' | 'reuse'>>,
+): Promise<RunRecord> {
+  const now = new Date().toISOString();
+  const run: RunRecord = {
+    ...structuredClone(from),
+    id: runId,
+    version: 0,
+    createdAt: now,
+    updatedAt: now,
+    owner: ownerMark(runId, deps.workspace),
+    files: from.files.map((f) => ({ ...f, action: isWritten(f.action) ? 'unchanged' : f.action })),
+    approvals: [],
+    audit: [],
+    timings: {},
+    ...extra,
+  };
+  // The earlier run's phase times describe work this run did not do.
+  if (run.verification) delete run.verification.phases;
+  // The artifacts the record refers to (agents' outputs, characterization) are kept per run: the new run holds its copies.
+  const c = from.characterization;
+  const ids = [...from.activities.map((a) => a.artifactId), c?.artifactId, ...(c?.modules ?? []).map((m) => m.artifactId)];
+  let text = JSON.stringify(run);
+  for (const id of new Set(ids.filter((x): x is string => !!x))) {
+    const a = await deps.store.getArtifact(from.id, id);
+    // An artifact's id depends on its run: the record's references follow the copy.
+    const copy = await deps.store.putArtifact(runId, a.kind, a.content, a.meta);
+    text = text.split(`"${id}"`).join(`"${copy.id}"`);
+  }
+  return deps.store.saveRun(JSON.parse(text) as RunRecord);
 }
 
 /** Continues a run from its last committed boundary. Completed agents are never called again. */
@@ -82,7 +128,9 @@ async function drive(deps: PipelineDeps, initial: RunRecord, held?: () => Promis
   try {
     await auditIgnoredSettings(ctx);
     for (const stage of deps.stages) {
+      const started = performance.now();
       await stage(ctx);
+      await recordTiming(ctx, stage.name || ctx.state.run.stage, performance.now() - started);
       if (!goesOn(ctx.state.run)) break;
     }
     if (ctx.state.run.status === 'running')
@@ -105,6 +153,15 @@ async function drive(deps: PipelineDeps, initial: RunRecord, held?: () => Promis
   } finally {
     await release();
   }
+}
+
+/** A stage's wall time in the run record (`timings`, seconds): skipped stages (done before a resume) take ~0 and are not noted. */
+async function recordTiming(ctx: StageContext, name: string, ms: number): Promise<void> {
+  if (ms < 1) return;
+  const key = name.replace(/Stage$/, '');
+  await ctx.save((r) => {
+    r.timings = { ...r.timings, [key]: Math.round(((r.timings?.[key] ?? 0) * 1000 + ms) / 10) / 100 };
+  });
 }
 
 function context(deps: PipelineDeps, initial: RunRecord): StageContext {

@@ -1,11 +1,11 @@
 import type { RunStore } from '../store/types';
 import type { MutationRecord } from '../core/mutation';
-import type { BranchRecord, ConfidenceRecord, Confinement, DocIssue, RunDecisions, RunRecord, SearchTotals } from '../core/run';
+import type { BranchRecord, ConfidenceRecord, Confinement, DocIssue, RunDecisions, RunRecord, RunReuse, SearchTotals } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
 import { isExistenceOnly } from '../agents/generator/existence';
-import { isCharacterizationCase } from '../characterize/case';
+import { isCharacterizationCase } from '../frameworks/header';
 import { isSequenceCase } from '../search/case';
 import { testPlan } from './testPlan';
 import { EXIT } from '../core/exitCodes';
@@ -50,6 +50,8 @@ export interface RunSummary {
     runs: number;
     /** runner invocations made */
     executions: number;
+    /** wall seconds of each verifier phase (run, judge, mutation, coverage, rewrite, confirm, …) */
+    phases?: Record<string, number>;
     filters: { step: string; kept: number; dropped: number; quarantined?: number; names: string[]; skipped?: string; rule?: string }[];
     results: {
       caseId: string;
@@ -103,6 +105,8 @@ export interface RunSummary {
     sequences?: { planned: number; kept?: number };
     /** wall time of the stage */
     seconds?: number;
+    /** modules whose result came from the cache: not characterized or searched again */
+    cached?: number;
     /** what the search of call sequences did: its budget, runs, statements and branches reached */
     search?: SearchTotals;
     /** modules whose search the wall-clock safety stop ended early: what they kept depends on the machine's speed */
@@ -120,6 +124,10 @@ export interface RunSummary {
   usage: RunUsage;
   /** per agent wall time, attempts, error ratio and tokens */
   health: RunHealth;
+  /** wall seconds of each stage of the run (crawler, generator, characterize, engineer, write, verify, …) */
+  timings?: Record<string, number>;
+  /** an incremental run: the earlier run it started from, what changed, what the changes reached and what was reused */
+  reuse?: RunReuse;
 }
 
 export async function summarize(run: RunRecord, store: RunStore): Promise<RunSummary> {
@@ -170,6 +178,8 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     ...(run.confidence ? { confidence: structuredClone(run.confidence) } : {}),
     usage: runUsage(run),
     health: runHealth(run),
+    ...(run.timings ? { timings: { ...run.timings } } : {}),
+    ...(run.reuse ? { reuse: structuredClone(run.reuse) } : {}),
   };
 }
 
@@ -196,6 +206,7 @@ function characterizationSummary(run: RunRecord, cases: RunSummary['cases']): No
     ...(v ? { kept: keptOf(ids) } : {}),
     ...(c.search ? { sequences: { planned: seq.size, ...(v ? { kept: keptOf(seq) } : {}) } } : {}),
     ...(c.seconds !== undefined ? { seconds: c.seconds } : {}),
+    ...(c.cached ? { cached: c.cached } : {}),
     ...(c.search ? { search: c.search } : {}),
     ...(c.clockCut?.length ? { clockCut: c.clockCut } : {}),
   };
@@ -214,6 +225,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     ...(v.loaderNote ? { loaderNote: v.loaderNote } : {}),
     runs: v.runs,
     executions: v.executions,
+    ...(v.phases ? { phases: { ...v.phases } } : {}),
     filters: v.filters.map((f) => ({ ...f })),
     results: v.results.map((r) => ({
       caseId: r.caseId,

@@ -1,11 +1,11 @@
 // The run's test plan: the generator's committed plan, amended by the characterize stage's merged
-// artifact when there is one (server/src/characterize/plan.ts). Both are hash-checked on load and were
-// validated against their contracts before they were stored.
+// artifact when there is one. Both are hash-checked on load and were validated against their
+// contracts before they were stored.
 import { StoreCorruptError } from '../core/errors';
 import type { RunRecord } from '../core/run';
 import type { Characterization, TestCases } from '../contracts/types';
-import { amendPlan } from '../characterize/plan';
 import type { RunStore } from '../store/types';
+import { evidenceConfidence } from './confidence';
 
 export async function characterizationOf(store: RunStore, run: RunRecord): Promise<Characterization | undefined> {
   const id = run.characterization?.artifactId;
@@ -20,4 +20,42 @@ export async function testPlan(store: RunStore, run: RunRecord): Promise<TestCas
   const plan = amendPlan(await store.agentOutput(run, 'generator'), await characterizationOf(store, run));
   const held = new Set(run.decisions?.heldBack.map((h) => h.caseId));
   return held.size ? { ...plan, cases: plan.cases.filter((c) => !held.has(c.id)) } : plan;
+}
+
+/**
+ * The plan the Test Engineer (and the verifier, the summary, the tree view) works from: the
+ * generator's plan with the characterization cases in place of the existence-only cases they replace.
+ * Pure, so every reader of the two stored artifacts gets the same plan.
+ */
+export function amendPlan(generated: TestCases, char: Characterization | undefined): TestCases {
+  // Every planned case carries a confidence: the model's reported one, else its evidence's (pipeline/confidence.ts).
+  const plan = withConfidence(generated);
+  if (!char) return plan;
+  const replaced = new Set(char.modules.flatMap((m) => m.replaces));
+  const added = char.modules.flatMap((m) => m.cases);
+  if (!added.length) return plan;
+  const have = new Set(plan.cases.map((c) => c.id));
+  const fresh = added.filter((c) => !have.has(c.id));
+  // Each module's cases go where its first replaced case was (or after the module's last case), so
+  // the engineer's files and batches keep the generator's order.
+  const cases = [];
+  const placed = new Set<string>();
+  const lastOf = new Map(plan.cases.map((c, i) => [c.target.file, i]));
+  for (const [i, c] of plan.cases.entries()) {
+    const mine = fresh.filter((x) => x.target.file === c.target.file && !placed.has(x.id));
+    const here = replaced.has(c.id) || lastOf.get(c.target.file) === i;
+    if (!replaced.has(c.id)) cases.push(c);
+    if (here && mine.length) {
+      const forTarget = replaced.has(c.id) ? mine.filter((x) => x.target.symbol === c.target.symbol) : mine;
+      forTarget.forEach((x) => placed.add(x.id));
+      cases.push(...forTarget);
+    }
+  }
+  cases.push(...fresh.filter((x) => !placed.has(x.id)));
+  return withConfidence({ ...plan, cases });
+}
+
+function withConfidence(plan: TestCases): TestCases {
+  if (plan.cases.every((c) => c.confidence !== undefined)) return plan;
+  return { ...plan, cases: plan.cases.map((c) => (c.confidence !== undefined ? c : { ...c, confidence: evidenceConfidence(c).value })) };
 }

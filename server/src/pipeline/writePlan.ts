@@ -8,7 +8,12 @@ import type { EngineerOutput } from '../contracts/types';
 import type { RunStore } from '../store/types';
 
 /** Merges a rendered test file into the one on disk (verifier/testMerge.ts); undefined when it cannot. */
-export type MergeTests = (path: string, existing: string, incoming: string, opts?: { append?: boolean }) => string | undefined;
+export type MergeTests = (
+  path: string,
+  existing: string,
+  incoming: string,
+  opts?: { append?: boolean; replace?: boolean },
+) => string | undefined;
 
 export interface WritePlan {
   content: string;
@@ -44,7 +49,9 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
     return { content: merged, tool: 'fs.overwrite', verb: 'Add tests to your', action: 'merged', personal: before };
   }
   const merged =
-    before !== null && merge && (await writtenBefore(w.store, w.run.id, file.path)) ? merge(file.path, before, file.content) : undefined;
+    before !== null && merge && (await writtenBefore(w.store, w.run.id, file.path))
+      ? merge(file.path, before, file.content, w.run.reuse ? { replace: true } : {})
+      : undefined;
   if (merged !== undefined) return { content: merged, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' };
   if (before !== null) return { content: file.content, tool: 'fs.overwrite', verb: 'Overwrite', action: 'overwritten' };
   return { content: file.content, tool: w.inTests ? 'fs.create_test' : 'fs.write_outside_tests', verb: 'Create', action: 'created' };

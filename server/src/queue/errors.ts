@@ -1,5 +1,5 @@
 // A model call's typed error, across processes: the worker stores what it caught, the coordinator
-// raises the same class again, so the run's one retry policy (pipeline/batchSession.ts) decides
+// raises the same class again, so the run's one retry policy (pipeline/retry.ts) decides
 // exactly as it would have for a call made in its own process.
 import { AmtpError, errorKind, errorMessage } from '../core/errors';
 import { LlmConfigError, MalformedLlmOutput, OutputTruncated, RateLimitError, TransientLlmError, usageOf } from '../llm/errors';

@@ -8,7 +8,7 @@ import { AmtpError, CancelledError, errorMessage } from '../core/errors';
 import { RateLimitError } from '../llm/errors';
 import type { LlmProvider } from '../llm/provider';
 import { RateGate } from '../pipeline/rateGate';
-import { DEFAULT_BACKOFF, type BackoffPolicy } from '../pipeline/retry';
+import { DEFAULT_BACKOFF, rateLimitHold, type BackoffPolicy } from '../pipeline/retry';
 import type { PostgresStore } from '../store/postgres';
 import type { SharedRateLimit } from '../store/redis';
 import { redisOptions, parseRedisUrl } from '../store/redis';
@@ -102,13 +102,9 @@ async function answerJob(data: JobData, o: WorkerOptions, worker: string): Promi
   } catch (e) {
     if (e instanceof CancelledError || !(e instanceof AmtpError)) throw e; // not the model's answer: the job is retried
     // Every process sending to this endpoint and model waits, not only this one.
-    if (e instanceof RateLimitError) gate.hold(holdFor(e, { ...DEFAULT_BACKOFF, ...o.backoff }));
+    if (e instanceof RateLimitError) gate.hold(rateLimitHold(e, { ...DEFAULT_BACKOFF, ...o.backoff }));
     answer = { error: storeError(e) };
   }
   await putAnswer(o.store, key, answer, worker);
   return answer;
-}
-
-function holdFor(e: RateLimitError, p: BackoffPolicy): number {
-  return Math.min(e.retryAfterMs ?? p.rateLimitBaseMs, p.maxDelayMs);
 }

@@ -46,7 +46,7 @@ export async function checkDeterminism(file: string, cliPath: string): Promise<D
 }
 
 /** Variables of AMTP's own that a replay honours (the determinism tests' fault injection, the parser choice). */
-const REPLAY_VARS = ['AMTP_INJECT_NONDETERMINISM', 'AMTP_JS_PARSER'];
+const REPLAY_VARS = ['AMTP_INJECT_NONDETERMINISM'];
 
 async function replayInChild(cliPath: string, file: string, out: string): Promise<string> {
   const home = `${out}-home`;

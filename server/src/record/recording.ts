@@ -9,8 +9,8 @@ import type { RecordedUsage } from './recordingProvider';
 export interface RecordingHeader {
   type: 'header';
   format: 'amtp-recording';
-  /** 1: one session per agent; 2: batches (server/src/pipeline/batchStage.ts); 3: the verifier's test runs, repairs and rewrites too (testTap.ts) */
-  format_version: 1 | 2 | 3;
+  /** 2: batches (server/src/pipeline/batchStage.ts); 3: the verifier's test runs, repairs and rewrites too (testTap.ts) */
+  format_version: 2 | 3;
   sanitizer: string;
   schemas: Record<string, string>;
   run: {
@@ -89,6 +89,10 @@ export function parseRecording(text: string, name = 'recording'): Recording {
     } catch (e) {
       throw new RecordingError(`${name}:${i + 1}: not JSON (${(e as Error).message})`);
     }
+    if (obj.type === 'header' && (obj as { format_version?: unknown }).format_version === 1)
+      throw new RecordingError(
+        `${name}:${i + 1}: a format 1 recording (one session per agent, before batching) is no longer replayed; record the run again`,
+      );
     const check = validate('recording-event', obj);
     if (!check.ok) throw new RecordingError(`${name}:${i + 1}: not a recording line: ${formatContractErrors(check.errors, 3)}`);
     if (obj.type === 'header') {

@@ -12,15 +12,14 @@ import type { AgentId } from '../core/agents';
 import type { RunRecord } from '../core/run';
 import { BATCHINGS } from '../agents/batchings';
 import { batchedAgentStage } from '../pipeline/batchStage';
-import { legacyAgentStage } from '../pipeline/legacyAgentStage';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
 import { decisionStage } from '../pipeline/decisionStage';
-import { AGENTS } from '../core/agents';
 import { loadRecording, type Recording } from './recording';
 import { ReplayDivergence, ReplayProvider, recordedSystemPrompts, type ConsumedEvent } from './replayProvider';
 import type { CrawlerOutput } from '../contracts/types';
-import { replayTools, type ToolResult } from './toolTap';
+import type { ToolResult } from '../core/toolCall';
+import { replayTools } from './toolTap';
 import { replayTests } from './testTap';
 import { replayChars } from './charTap';
 import { characterizeStage } from '../characterize/stage';
@@ -80,11 +79,7 @@ export async function replayRecording(file: string, outDir: string, opts: Replay
         ...(opts.pinned ? { systemPrompts: recordedSystemPrompts(rec) } : {}),
         approver: recordedApprover(rec),
         // A replay writes files into its own folder and never runs them: the verify stage (format 3) gets recorded test results.
-        stages: [
-          ...replayAgentStages(rec.header.format_version, h.characterize !== undefined),
-          writeStage(),
-          ...(tests ? [verifyStage] : []),
-        ],
+        stages: [...replayAgentStages(h.characterize !== undefined), writeStage(), ...(tests ? [verifyStage] : [])],
         ...(tests ? { tests } : {}),
         charRuns: replayChars(rec, trace),
         crawl: opts.pinned ? async () => recordedStaticMap(rec) : async (w) => (await crawlWorkspace(w, { tools })).map,
@@ -210,9 +205,8 @@ async function readTree(root: string, rel = ''): Promise<{ path: string; content
   return out;
 }
 
-/** Format 1 recordings were made with one session per agent; format 2 with batches; format 3 may have characterized. */
-function replayAgentStages(formatVersion: 1 | 2 | 3, characterize: boolean): Stage[] {
-  if (formatVersion === 1) return AGENTS.map(legacyAgentStage);
+/** Format 2 recordings were made with batches; format 3 may have characterized. */
+function replayAgentStages(characterize: boolean): Stage[] {
   return [
     batchedAgentStage('crawler', BATCHINGS.crawler),
     batchedAgentStage('generator', BATCHINGS.generator),

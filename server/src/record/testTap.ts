@@ -1,15 +1,20 @@
 // The verifier's contact with the workspace (PipelineDeps.tests), recorded and replayed like the
 // crawler's tool calls (toolTap.ts): how tests run here (`tests.plan`), every test run (`tests.run`,
 // its RunResult as the return) and every file the verifier writes or removes (`fs.write`, with the
-// content's sha256 and the content). A replay answers the first two from the recording and checks
-// the third: a rewrite that differs from the recorded one is a divergence.
+// content's sha256 and the content) and every run of the mutation engine (`mutation.run`, keyed by its
+// tests, files and mutants, keyedTap.ts). A replay answers the test and mutation runs from the
+// recording and checks the writes: a rewrite that differs from the recorded one is a divergence.
 import { runTests, type RunOptions, type RunResult } from '../frameworks/runner';
 import { canonicalJson, sha256 } from '../core/canonical';
 import type { Framework } from '../core/frameworks';
-import type { TestAccess } from '../pipeline/deps';
+import type { MutationRunKey, TestAccess } from '../pipeline/deps';
 import type { Recorder } from './recorder';
 import type { RecordedEvent, Recording } from './recording';
 import { ReplayDivergence, type ConsumedEvent } from './replayProvider';
+import { recordingKeyed, replayKeyed } from './keyedTap';
+
+/** One run of the mutation engine (the mutation phase, or a round's test against known survivors). */
+const MUTATION = 'mutation.run';
 
 /** What identifies a test run across machines: no absolute path, no pid, no signal. */
 function runArgs(framework: Framework, files: string[], opts: RunOptions): Record<string, unknown> {
@@ -62,6 +67,7 @@ export function recordingTests(rec: Recorder): TestAccess {
       const file: WrittenFile = { path, sha256: content === null ? null : sha256(content), content };
       rec.event('tool_call', 'verifier', { name: 'fs.write', args: file }, { tool: 'fs.write', args_hash: argsHash('fs.write', { path }) });
     },
+    mutate: recordingKeyed(rec, MUTATION, 'verifier'),
   };
 }
 
@@ -102,6 +108,7 @@ export function replayTests(recording: Recording, consumed: ConsumedEvent[]): Te
       }
       consumed.push({ source_event_id: e.event_id, type: 'fs.write', agent: 'verifier', key: path, payload_hash: e.payload_hash });
     },
+    mutate: replayKeyed(recording, consumed, MUTATION, (key: MutationRunKey) => `${key.targets.join(', ')} (${key.tests.length} test(s))`),
     unconsumedWrites: () => writes.map(writtenOf),
   };
 }

@@ -1,16 +1,8 @@
 import { canonicalJson, sha256 } from '../core/canonical';
+import type { CallTool, ToolResult } from '../core/toolCall';
 import type { Recorder } from './recorder';
 import type { Recording, RecordedEvent } from './recording';
 import { ReplayDivergence, type ConsumedEvent } from './replayProvider';
-
-/** The shape of an MCP tool result, as the crawler's reader consumes it. */
-export interface ToolResult {
-  isError?: boolean;
-  content?: { type: string; text?: string }[];
-  structuredContent?: Record<string, unknown>;
-}
-
-export type CallTool = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
 
 const argsHash = (name: string, args: Record<string, unknown>) => sha256(canonicalJson({ name, args }));
 

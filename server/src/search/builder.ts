@@ -43,13 +43,17 @@ function filesOf(ctx: InputContext, base?: Sequence): Sequence['files'] {
   return files.size ? [...files].sort(([a], [b]) => a.localeCompare(b)).map(([path, content]) => ({ path, content })) : undefined;
 }
 
-/** Runs of one callable that may hang (time out or leave work pending) before it is not called again. */
+/** Runs of one callable that may hang (time out or leave work pending) before it is not called again... */
 export const MAX_HANGS = 2;
+/** ... unless they are rare among its runs (at most one in four), and then at most this many */
+const MAX_RARE_HANGS = 4;
 
 function weightOf(state: BuilderState, c: Callable): number {
-  // A callable whose runs hang (an endless loop on some input) costs a child each time: try it less, then not at all.
-  if ((c.hangs ?? 0) >= MAX_HANGS) return 0;
-  return (1 + state.open(c)) / Math.sqrt(1 + c.tries) / (1 + (c.hangs ?? 0));
+  // A callable whose runs hang (an endless loop on some input) costs a child each time: try it less, then
+  // not at all; one that hangs on a few inputs only (a stream left open) is still worth its other runs.
+  const hangs = c.hangs ?? 0;
+  if (hangs >= MAX_HANGS && (hangs >= MAX_RARE_HANGS || hangs * 4 > c.tries)) return 0;
+  return (1 + state.open(c)) / Math.sqrt(1 + c.tries) / (1 + hangs);
 }
 
 /** Step indexes of a sequence whose values are objects or functions (arguments for later steps). */
@@ -148,4 +152,50 @@ export function extendSequence(state: BuilderState, id: string): { seq: Sequence
     steps.push({ op: 'method', recv: pick.step, name: m.method!, args: argsFor(m.params, m.arity, m.seed, ctx) });
   }
   return { seq: { id, steps, files: filesOf(ctx, base.seq) }, callable: ext.callable };
+}
+
+/** The callable a step of a sequence that ran calls (for drawing new arguments for it). */
+function callableOf(state: BuilderState, base: Extendable, at: number): Pick<Callable, 'params' | 'arity' | 'seed'> | undefined {
+  const s = base.seq.steps[at];
+  if (s.op === 'call' || s.op === 'new') {
+    const path = s.path.join('.');
+    return state.callables.roots().find((c) => c.op === s.op && c.path!.join('.') === path);
+  }
+  const recv = 'recv' in s ? base.obs.values[s.recv] : undefined;
+  if (s.op === 'callv') return { params: [], arity: recv?.shape.arity ?? 0, seed: undefined };
+  const key = recv ? shapeKey(recv.shape) : undefined;
+  return s.op === 'method' && key ? state.callables.methodsOn(key).find((m) => m.method === s.name) : undefined;
+}
+
+/**
+ * The same sequence with new arguments for step `at` (the survivor search: other inputs that reach the
+ * same code), or undefined when the step takes none or its callable is not known.
+ */
+export function varyStep(state: BuilderState, base: Extendable, at: number, id: string): Sequence | undefined {
+  const step = base.seq.steps[at];
+  if (!step || step.op === 'iter' || step.op === 'aiter' || step.op === 'listen') return undefined;
+  const c = callableOf(state, base, at);
+  if (!c || (!c.arity && !c.params.length)) return undefined;
+  const ctx = context(
+    state,
+    objectRefs(base.obs).filter((r) => r < at),
+  );
+  ctx.callbacks.next = callbackIds(base.seq);
+  ctx.reuse = reusable(base.seq);
+  const args = argsFor(c.params, c.arity, c.seed, ctx);
+  const steps = base.seq.steps.map((s, i) => (i === at ? ({ ...s, args } as Step) : s));
+  return { id, steps, files: filesOf(ctx, base.seq) };
+}
+
+/** The sequence with one more step on one of the objects it made (the survivor search: observe what the mutant changed). */
+export function extendAny(state: BuilderState, base: Extendable, id: string): Sequence | undefined {
+  if (base.seq.steps.length >= state.maxSteps) return undefined;
+  const refs = objectRefs(base.obs).filter((r) => base.obs.values[r]?.same === undefined);
+  if (!refs.length) return undefined;
+  const ctx = context(state, objectRefs(base.obs));
+  ctx.callbacks.next = callbackIds(base.seq);
+  ctx.reuse = reusable(base.seq);
+  const ext = extensionStep(state, base, refs[state.rng.int(refs.length)], ctx);
+  if (!ext) return undefined;
+  return { id, steps: [...base.seq.steps, ext.step], files: filesOf(ctx, base.seq) };
 }

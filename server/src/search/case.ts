@@ -29,15 +29,18 @@ export function isSequence(seq: Sequence, ran: number): boolean {
   return steps.length > 1 || steps.some((s) => (s.args ?? []).some((a) => 'cb' in a));
 }
 
-export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext): TestCase | undefined {
+/** `keep`: the facts (facts.ts) whose checks the test asserts beside its main one (assertion minimisation). */
+export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext, keep?: ReadonlySet<string>): TestCase | undefined {
   const local = ctx.binding.local;
-  const built = sequenceOracle(seq, obs, local, [local], ctx.language === 'typescript');
+  const built = sequenceOracle(seq, obs, local, [local], ctx.language === 'typescript', keep);
   if (!built) return undefined;
   const ran = obs.steps.length;
   const symbol = stepSymbol(seq, obs, ran - 1, local);
   const title = `${CHAR_PREFIX}${titleOf(seq, obs, local, built.outcome.text)}`;
   const o = built.oracle;
   const text = [o.setup, o.call].filter(Boolean).join('\n');
+  // A case whose code never calls what it is about pins nothing of it (a test that cannot fail).
+  if (!callsTarget(text, local)) return undefined;
   const sequence = isSequence(seq, ran);
   const error = built.outcome.kind === 'throws';
   return {
@@ -61,4 +64,12 @@ export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext):
 /** Whether a planned case came from a generated sequence (for summaries and the bench's counts). */
 export function isSequenceCase(c: Pick<TestCase, 'evidence'>): boolean {
   return c.evidence?.snippet === SEQUENCE_SNIPPET;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether code calls, constructs or reads a member of the target's binding. */
+export function callsTarget(code: string, local: string): boolean {
+  const name = escape(local);
+  return new RegExp(`(^|[^\\w$.])(new\\s+)?${name}\\s*(\\(|\\.|\\[|\\?\\.)`, 'm').test(code);
 }

@@ -45,7 +45,16 @@ export interface ChildJob {
   root: string;
   /** replaced file texts (absolute path → code), e.g. the mutation engine's instrumented module */
   overrides?: Record<string, string>;
+  /** no block coverage (a mutant child reads Stryker's mutant coverage instead) */
+  noCoverage?: boolean;
   limits: SearchLimits;
+}
+
+/** A run on instrumented code: the active mutant and its hit limit, or a trace of the mutants the run reaches. */
+export interface MutantOptions {
+  mutant?: string;
+  hitLimit?: number;
+  trace?: boolean;
 }
 
 type Waiter = (msg: Record<string, unknown> | { kind: 'timeout' } | { kind: 'crash'; detail: string }) => void;
@@ -103,6 +112,7 @@ export class SearchChild {
       module: job.module,
       root: job.root,
       overrides: job.overrides,
+      noCoverage: job.noCoverage,
       typescript: typescriptPath(),
       limits: job.limits,
     };
@@ -119,9 +129,9 @@ export class SearchChild {
   }
 
   /** Runs one sequence; a timeout or a crash ends this child (open another for the rest). */
-  async run(seq: Sequence, seed: number, mutant?: string): Promise<SeqOutcome> {
+  async run(seq: Sequence, seed: number, mutant: MutantOptions = {}): Promise<SeqOutcome> {
     if (this.dead) return { kind: 'crash', detail: 'the child is gone' };
-    const reply = await this.ask({ type: 'run', seq, seed, mutant }, this.limits.sequenceMs);
+    const reply = await this.ask({ type: 'run', seq, seed, ...mutant }, this.limits.sequenceMs);
     if ('kind' in reply) return reply as SeqOutcome;
     if (reply.type === 'error') {
       this.close();

@@ -7,8 +7,10 @@ import type { OracleBinding, TestCase } from '../contracts/types';
 import { sequenceCase } from './case';
 import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from './child';
 import { generate, stepSymbol } from './generate';
+import { factsToKeep, guideByMutants, mutationRuns, type Guided, type MutationSummary } from './guided';
 import type { Seed } from './inputs';
-import { confirmStable } from './stability';
+import type { Instrumenter } from './mutants';
+import { confirmStable, type Confirmed } from './stability';
 
 export const SEARCH_SEED = 20_261_125;
 
@@ -35,6 +37,8 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** wall-clock safety net (epoch ms) */
   deadline?: number;
+  /** the mutation engine, for mutation as a second objective (guided.ts); without it, coverage alone */
+  instrument?: Instrumenter;
 }
 
 export interface ModuleSearch {
@@ -55,6 +59,8 @@ export interface ModuleSearch {
   /** statements and branches (probes) reached by all runs, of those in the files the runs loaded */
   reached: number;
   probes: number;
+  /** the mutation phase, when it ran */
+  mutation?: MutationSummary;
   load?: string;
   cutByClock?: boolean;
 }
@@ -88,21 +94,41 @@ export async function searchModule(job: SearchJob, opts: SearchOptions): Promise
     ...(g.cutByClock ? { cutByClock: true } : {}),
   };
   if (!g.candidates.length || opts.signal?.aborted) return { ...base, cases: [], symbols: [], unstable: 0 };
-  const confirmed = await confirmStable(child, g.candidates, seed, opts.signal);
+  const guided: Guided = opts.instrument
+    ? await guideByMutants(g, {
+        job: child,
+        local: job.binding.local,
+        seed,
+        runs: mutationRuns(opts.executions, g.executed),
+        instrument: opts.instrument,
+        signal: opts.signal,
+      })
+    : { candidates: g.candidates, kills: new Map() };
+  const confirmed = await confirmStable(child, guided.candidates, seed, opts.signal);
+  const { cases, symbols } = writeCases(job, confirmed.kept, guided);
+  return {
+    ...base,
+    cases,
+    symbols,
+    unstable: confirmed.unstable,
+    ...(guided.summary ? { mutation: guided.summary } : {}),
+  };
+}
+
+/** The kept sequences as test cases, each asserting the checks that notice its kills (or its first ones). */
+function writeCases(job: SearchJob, kept: Confirmed['kept'], guided: Guided): { cases: TestCase[]; symbols: string[] } {
   const cases: TestCase[] = [];
   const symbols = new Set<string>();
   const ids = new Set<string>();
-  for (const { cand, obs } of confirmed.kept) {
-    const tc = sequenceCase(cand.seq, obs, {
-      file: job.file,
-      language: job.language,
-      binding: job.binding,
-      import_specifier: job.import_specifier,
-    });
+  const local = job.binding.local;
+  for (const { cand, obs } of kept) {
+    const keep = factsToKeep(cand.seq, obs, local, guided.kills.get(cand.seq.id));
+    const ctx = { file: job.file, language: job.language, binding: job.binding, import_specifier: job.import_specifier };
+    const tc = sequenceCase(cand.seq, obs, ctx, keep);
     if (!tc || ids.has(tc.id)) continue;
     ids.add(tc.id);
     cases.push(tc);
-    obs.steps.forEach((_, i) => symbols.add(stepSymbol(cand.seq, obs, i, job.binding.local)));
+    obs.steps.forEach((_, i) => symbols.add(stepSymbol(cand.seq, obs, i, local)));
   }
-  return { ...base, cases, symbols: [...symbols].sort(), unstable: confirmed.unstable };
+  return { cases, symbols: [...symbols].sort() };
 }

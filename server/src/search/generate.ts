@@ -59,6 +59,10 @@ export interface GenerateResult {
   covered: Set<string>;
   goals: GoalMap;
   callables: number;
+  /** clean runs kept for extension (they left a state or reached code no earlier run did) */
+  corpus: Extendable[];
+  /** the builder (its generator, callables and pools), for the survivor search */
+  state?: BuilderState;
   load?: string;
   cutByClock?: boolean;
 }
@@ -205,6 +209,15 @@ function builderState(loop: Loop, d: Discovery, o: GenerateOptions, main: string
   };
 }
 
+/** An extension, drawn a few times (a draw can land on a sequence already at its longest). */
+function extendAgain(state: BuilderState, id: string): ReturnType<typeof extendSequence> {
+  for (let i = 0; i < 8; i++) {
+    const next = extendSequence(state, id);
+    if (next) return next;
+  }
+  return undefined;
+}
+
 /** Runs up to `o.executions` sequences; stops early when the module is saturated or the clock cuts. */
 async function runLoop(
   loop: Loop,
@@ -230,7 +243,11 @@ async function runLoop(
     for (; executed < o.executions && !o.signal?.aborted; executed++) {
       if (o.deadline !== undefined && Date.now() > o.deadline) return { executed, cutByClock: true };
       const id = `${executed}`;
-      const next = (state.rng.chance(loop.corpus.length ? 0.55 : 0) ? extendSequence(state, id) : undefined) ?? rootSequence(state, id);
+      // When every root hangs, the objects already made still have methods to try.
+      const next =
+        (state.rng.chance(loop.corpus.length ? 0.55 : 0) ? extendSequence(state, id) : undefined) ??
+        rootSequence(state, id) ??
+        extendAgain(state, id);
       if (!next) break;
       const r = await opened.child.run(next.seq, o.seed);
       if (r.kind === 'ran') loop.take(next.seq, r, executed);
@@ -264,6 +281,7 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
     covered: loop.covered,
     goals: loop.goals,
     callables: loop.callables?.list.length ?? 0,
+    corpus: loop.corpus,
     ...extra,
   });
   if (!opened.discovery) {
@@ -283,5 +301,5 @@ export async function generate(o: GenerateOptions, main: string): Promise<Genera
     throw e;
   }
   const { executed, cutByClock } = await runLoop(loop, state, o, opened);
-  return result(executed, cutByClock ? { cutByClock } : {});
+  return result(executed, { state, ...(cutByClock ? { cutByClock } : {}) });
 }

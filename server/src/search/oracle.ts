@@ -4,7 +4,10 @@
 // the calls each generated callback received, the events an emitter emitted, how literal arguments
 // were changed, the state of the objects the sequence made, and the values of earlier steps. Nothing
 // unstable is pinned: values holding a temporary path, identities and functions never are.
+// Every check is named by the fact it asserts (facts.ts): given the facts to keep (those that notice a
+// mutant the sequence kills), the test asserts only those beside its main assertion.
 import type { Oracle } from '../contracts/types';
+import { ERROR } from './facts';
 import { Names, renderSequence, TMP, type Rendered } from './render';
 import type { Observation, SeenArg, Sequence, ValueSeen } from './types';
 import { isNaNTag, isScalar, jsLiteral, type Tagged } from './values';
@@ -18,9 +21,22 @@ export interface SequenceOracle {
 }
 
 const MAX_CHECKS = 8;
+/** checks a test keeps when each notices a mutant (assertion minimisation chose them) */
+const MAX_KEPT_CHECKS = 12;
+
+/** A check and the fact it asserts (facts.ts), with the step whose value it reads. */
+interface Fact {
+  fact: string;
+  step?: number;
+  check: Check;
+}
 
 function cmp(call: string, v: Tagged): Check {
   return { call, kind: isScalar(v) || isNaNTag(v) ? 'equals' : 'deep_equals', expected: jsLiteral(v) };
+}
+
+function fact(f: string, check: Check, step?: number): Fact {
+  return { fact: f, check, ...(step !== undefined ? { step } : {}) };
 }
 
 function observerCall(expr: string, v: string): string {
@@ -29,8 +45,8 @@ function observerCall(expr: string, v: string): string {
   return `${v}${expr}`;
 }
 
-function observersOf(v: string, seen: ValueSeen): Check[] {
-  return (seen.obs ?? []).map((o) => cmp(observerCall(o.expr, v), o.v));
+function observersOf(v: string, seen: ValueSeen, step: number): Fact[] {
+  return (seen.obs ?? []).map((o) => fact(`o:${step}:${o.expr}`, cmp(observerCall(o.expr, v), o.v), step));
 }
 
 function argsChecks(name: string, calls: SeenArg[][]): Check[] {
@@ -52,24 +68,25 @@ function argsChecks(name: string, calls: SeenArg[][]): Check[] {
 }
 
 /** Callbacks, events and changed arguments, in that order. */
-function sideChecks(obs: Observation, r: Rendered): Check[] {
-  const out: Check[] = [];
+function sideChecks(obs: Observation, r: Rendered): Fact[] {
+  const out: Fact[] = [];
   for (const cb of obs.callbacks) {
     const name = r.recorders.get(cb.id);
-    if (name !== undefined) out.push(...argsChecks(`calls${name}`, cb.args.slice(0, cb.settledAt ?? cb.args.length)));
+    if (name !== undefined)
+      out.push(...argsChecks(`calls${name}`, cb.args.slice(0, cb.settledAt ?? cb.args.length)).map((c) => fact(`cb:${cb.id}`, c)));
   }
   for (const ev of obs.events) {
     const name = r.events.get(ev.step);
-    if (name && !ev.phases.includes('later')) out.push(...argsChecks(name, ev.list));
+    if (name && !ev.phases.includes('later')) out.push(...argsChecks(name, ev.list).map((c) => fact(`ev:${ev.step}`, c)));
   }
   for (const m of obs.mutated) {
     const name = r.argVars.get(`${m.step}:${m.arg}`);
-    if (name && m.v !== undefined) out.push(cmp(name, m.v));
+    if (name && m.v !== undefined) out.push(fact(`mut:${m.step}:${m.arg}`, cmp(name, m.v)));
   }
   return out;
 }
 
-/** Which steps' values the test names and observes: objects with observers, and earlier pinned values. */
+/** Which steps' values the test may name and observe: objects with observers, and earlier pinned values. */
 function observedSteps(obs: Observation): Set<number> {
   const out = new Set<number>();
   const last = obs.steps.length - 1;
@@ -81,13 +98,13 @@ function observedSteps(obs: Observation): Set<number> {
   return out;
 }
 
-function stateChecks(obs: Observation, r: Rendered, skip: ReadonlySet<number>): Check[] {
-  const out: Check[] = [];
+function stateChecks(obs: Observation, r: Rendered, skip: ReadonlySet<number>): Fact[] {
+  const out: Fact[] = [];
   obs.values.forEach((v, i) => {
     const name = r.vars[i];
     if (!v || !name || skip.has(i) || v.same !== undefined) return;
-    if (v.obs?.length) out.push(...observersOf(name, v));
-    else if (v.v !== undefined && i !== obs.steps.length - 1) out.push(cmp(name, v.v));
+    if (v.obs?.length) out.push(...observersOf(name, v, i));
+    else if (v.v !== undefined && i !== obs.steps.length - 1) out.push(fact(`v:${i}`, cmp(name, v.v), i));
   });
   return out;
 }
@@ -99,14 +116,39 @@ function thrownMessage(message: string): string | undefined {
 
 type Base = Pick<SequenceOracle['oracle'], 'setup' | 'temp_dir'>;
 
+/** Every check, uncapped (for listing what an oracle can assert). */
+const ALL = 'all';
+type Keep = ReadonlySet<string> | typeof ALL | undefined;
+
+/** The checks after the main assertion: those of the facts to keep, or the first MAX_CHECKS when nothing says which. */
+function chosen(checks: Fact[], keep: Keep): Fact[] {
+  if (keep === ALL) return checks;
+  return keep ? checks.filter((c) => keep.has(c.fact)).slice(0, MAX_KEPT_CHECKS) : checks.slice(0, MAX_CHECKS);
+}
+
+interface Composed {
+  result: SequenceOracle;
+  /** the facts the oracle asserts, main first */
+  facts: Fact[];
+}
+
 /** An oracle whose main assertion is the first of `all`, the rest its checks. */
-function asOracle(base: Base, all: Check[], outcome: SequenceOracle['outcome']): SequenceOracle | undefined {
+function asOracle(base: Base, all: Fact[], outcome: SequenceOracle['outcome'], keep: Keep): Composed | undefined {
   if (!all.length) return undefined;
-  const [main, ...checks] = all;
-  const more = checks.slice(0, MAX_CHECKS);
+  const [main, ...rest] = all;
+  const more = chosen(rest, keep);
   return {
-    oracle: { ...base, kind: main.kind, call: main.call, expected: main.expected, ...(more.length ? { checks: more } : {}) },
-    outcome,
+    result: {
+      oracle: {
+        ...base,
+        kind: main.check.kind,
+        call: main.check.call,
+        expected: main.check.expected,
+        ...(more.length ? { checks: more.map((c) => c.check) } : {}),
+      },
+      outcome,
+    },
+    facts: [main, ...more],
   };
 }
 
@@ -116,52 +158,87 @@ function thrownOracle(
   end: Extract<Observation['steps'][number], { ok: false }>,
   obs: Observation,
   r: Rendered,
-): SequenceOracle {
-  const message = thrownMessage(end.error.message);
-  const checks = [...sideChecks(obs, r), ...stateChecks(obs, r, new Set())].slice(0, MAX_CHECKS);
+  keep: Keep,
+): Composed {
+  // The engine's own message for a bad value ("boolean true is not iterable", "Cannot use 'in'
+  // operator…") is V8's wording of the moment: it changes with the JIT's state (what ran before in the
+  // same process) and with the Node version. Only the class is the code's behaviour.
+  const message = end.error.engine ? undefined : thrownMessage(end.error.message);
+  const checks = chosen([...sideChecks(obs, r), ...stateChecks(obs, r, new Set())], keep);
   return {
-    oracle: {
-      ...base,
-      kind: 'throws',
-      call: r.last,
-      error: end.error.name,
-      ...(message ? { expected: message } : {}),
-      ...(checks.length ? { checks } : {}),
+    result: {
+      oracle: {
+        ...base,
+        kind: 'throws',
+        call: r.last,
+        error: end.error.name,
+        ...(message ? { expected: message } : {}),
+        ...(checks.length ? { checks: checks.map((c) => c.check) } : {}),
+      },
+      outcome: { kind: 'throws', text: `${end.async ? 'rejects' : 'throws'} ${end.error.name}`, async: end.async },
     },
-    outcome: { kind: 'throws', text: `${end.async ? 'rejects' : 'throws'} ${end.error.name}`, async: end.async },
+    facts: [{ fact: ERROR, check: { call: r.last, kind: 'throws', expected: message ?? '' } }, ...checks],
   };
 }
 
-/** The oracle of a sequence, or undefined when nothing it did can be pinned. */
+function compose(
+  seq: Sequence,
+  obs: Observation,
+  local: string,
+  taken: Iterable<string>,
+  ts: boolean,
+  observed: ReadonlySet<number>,
+  keep: Keep,
+): Composed | undefined {
+  const lastIndex = obs.steps.length - 1;
+  const end = obs.steps[lastIndex];
+  if (!end || 'timeout' in end) return undefined;
+  const r = renderSequence(seq, obs, local, new Names(taken), observed, ts);
+  const temp = r.usesTmp || seq.files?.length ? { temp_dir: { name: TMP, ...(seq.files?.length ? { files: seq.files } : {}) } } : {};
+  const setup = r.setup.join('\n');
+  const base: Base = { ...(setup ? { setup } : {}), ...temp };
+  const op = seq.steps[lastIndex].op;
+  if (!end.ok) return op === 'iter' || op === 'aiter' ? undefined : thrownOracle(base, end, obs, r, keep);
+  const seen = obs.values[lastIndex];
+  if (!seen) return undefined;
+  const extra = [...sideChecks(obs, r), ...stateChecks(obs, r, new Set([lastIndex, ...(seen.same !== undefined ? [seen.same] : [])]))];
+  const v = r.vars[lastIndex] ?? r.last;
+  if (seen.v !== undefined && seen.same === undefined) {
+    const main = fact(`v:${lastIndex}`, cmp(v, seen.v));
+    const text = valueText(main.check.expected!, end.async, obs);
+    return asOracle(base, [main, ...extra], { kind: 'value', text, async: end.async }, keep);
+  }
+  const own = seen.same !== undefined ? [fact(`same:${lastIndex}`, cmp(`${v} === ${r.vars[seen.same]}`, true), lastIndex)] : [];
+  const holder = seen.same !== undefined ? seen.same : lastIndex;
+  const state = observersOf(r.vars[holder] ?? v, obs.values[holder]!, holder);
+  const text = seen.same !== undefined ? 'returns itself' : 'leaves the observed state';
+  return asOracle(base, [...own, ...state, ...extra], { kind: 'state', text, async: end.async }, keep);
+}
+
+/**
+ * The oracle of a sequence, or undefined when nothing it did can be pinned. `keep`: the facts whose
+ * checks the test keeps beside its main assertion (assertion minimisation); without it, the first
+ * MAX_CHECKS checks.
+ */
 export function sequenceOracle(
   seq: Sequence,
   obs: Observation,
   local: string,
   taken: Iterable<string>,
   ts = false,
+  keep?: ReadonlySet<string>,
 ): SequenceOracle | undefined {
-  const lastIndex = obs.steps.length - 1;
-  const end = obs.steps[lastIndex];
-  if (!end || 'timeout' in end) return undefined;
-  const r = renderSequence(seq, obs, local, new Names(taken), observedSteps(obs), ts);
-  const temp = r.usesTmp || seq.files?.length ? { temp_dir: { name: TMP, ...(seq.files?.length ? { files: seq.files } : {}) } } : {};
-  const setup = r.setup.join('\n');
-  const base: Base = { ...(setup ? { setup } : {}), ...temp };
-  const op = seq.steps[lastIndex].op;
-  if (!end.ok) return op === 'iter' || op === 'aiter' ? undefined : thrownOracle(base, end, obs, r);
-  const seen = obs.values[lastIndex];
-  if (!seen) return undefined;
-  const extra = [...sideChecks(obs, r), ...stateChecks(obs, r, new Set([lastIndex, ...(seen.same !== undefined ? [seen.same] : [])]))];
-  const v = r.vars[lastIndex] ?? r.last;
-  if (seen.v !== undefined && seen.same === undefined) {
-    const main = cmp(v, seen.v);
-    return asOracle(base, [main, ...extra], { kind: 'value', text: valueText(main.expected, end.async, obs), async: end.async });
-  }
-  const own = seen.same !== undefined ? [cmp(`${v} === ${r.vars[seen.same]}`, true)] : [];
-  const holder = seen.same !== undefined ? r.vars[seen.same]! : v;
-  const state = observersOf(holder, seen.same !== undefined ? obs.values[seen.same]! : seen);
-  const text = seen.same !== undefined ? 'returns itself' : 'leaves the observed state';
-  return asOracle(base, [...own, ...state, ...extra], { kind: 'state', text, async: end.async });
+  const all = observedSteps(obs);
+  const first = compose(seq, obs, local, taken, ts, all, keep);
+  if (!first || !keep) return first?.result;
+  // Name only the steps the kept checks read: a test holds no variable nothing asserts on.
+  const read = new Set(first.facts.flatMap((f) => (f.step !== undefined ? [f.step] : [])));
+  return compose(seq, obs, local, taken, ts, new Set([...all].filter((i) => read.has(i))), keep)?.result;
+}
+
+/** Every fact a sequence's oracle can assert, in the order its checks come (the main one first). */
+export function oracleFacts(seq: Sequence, obs: Observation, local: string): string[] {
+  return compose(seq, obs, local, [local], false, observedSteps(obs), ALL)?.facts.map((f) => f.fact) ?? [];
 }
 
 /** "returns undefined" says little when the point of the call is its callback: say how often it called back. */

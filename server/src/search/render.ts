@@ -112,7 +112,9 @@ function stepExpr(step: Step, args: string[], c: Ctx): string {
 /** In a TypeScript test the recorders are declared with explicit types (`noImplicitAny` rejects `const calls0 = []` captured by a closure). */
 function callbackDecl(cb: { id: number; ret?: string; async?: boolean }, name: string, waitFor: number | undefined, ts: boolean): string[] {
   const ret = cb.ret === 'first' ? ' return args[0];' : cb.ret === 'true' ? ' return true;' : cb.ret === 'false' ? ' return false;' : '';
-  const fn = `${cb.async ? 'async ' : ''}(...args${ts ? ': unknown[]' : ''}) => {`;
+  // A function expression, as the search's child made it (amtp.search-exec.cjs makeCallback): an arrow
+  // has no prototype, so code that treats a function as a class throws where the search saw none.
+  const fn = `${cb.async ? 'async ' : ''}function (...args${ts ? ': unknown[]' : ''}) {`;
   const list = ts ? `const calls${name}: unknown[][] = [];` : `const calls${name} = [];`;
   const body = [
     `  calls${name}.push(args);`,

@@ -30,7 +30,7 @@ function clean(r: SeqOutcome | undefined): r is Extract<SeqOutcome, { kind: 'ran
 }
 
 /** Runs sequences in order in one fresh child (a fresh one again after a timeout or a crash). */
-export async function replay(job: ChildJob, seqs: readonly Sequence[], seed: number, mutant?: string): Promise<Map<string, SeqOutcome>> {
+export async function replay(job: ChildJob, seqs: readonly Sequence[], seed: number): Promise<Map<string, SeqOutcome>> {
   const out = new Map<string, SeqOutcome>();
   let opened = await SearchChild.open(job);
   try {
@@ -39,7 +39,7 @@ export async function replay(job: ChildJob, seqs: readonly Sequence[], seed: num
         out.set(seq.id, { kind: 'crash', detail: opened.load ?? 'the module did not load' });
         continue;
       }
-      const r = await opened.child.run(seq, seed, mutant);
+      const r = await opened.child.run(seq, seed);
       out.set(seq.id, r);
       if (r.kind !== 'ran' || !r.obs.settled) {
         opened.child.close();

@@ -139,6 +139,8 @@ export interface RunReply {
   /** tries to reach the network */
   net: number;
   uncaught: string[];
+  /** on instrumented code, traced: the mutants the run reached (id → hits) */
+  reached?: Record<string, number>;
 }
 
 export type SeqOutcome = RunReply | { kind: 'timeout' } | { kind: 'crash'; detail: string };

@@ -11,7 +11,7 @@ export type Tagged =
   | { $: 'undef' }
   | { $: 'big'; v: string }
   | { $: 'date'; v: string }
-  | { $: 'obj'; v: { [k: string]: Tagged } }
+  | { $: 'obj'; v: { [k: string]: Tagged }; np?: true }
   | { $: 'map'; v: [Tagged, Tagged][] }
   | { $: 'set'; v: Tagged[] }
   | { $: 'buf'; v: string }
@@ -41,7 +41,7 @@ export function tag(value: unknown): Tagged {
     const o: { [k: string]: Tagged } = {};
     for (const [k, v] of Object.entries(value as object))
       Object.defineProperty(o, k, { value: tag(v), enumerable: true, writable: true, configurable: true });
-    return { $: 'obj', v: o };
+    return Object.getPrototypeOf(value) === null ? { $: 'obj', v: o, np: true } : { $: 'obj', v: o };
   }
   throw new TypeError(`cannot pass ${typeof value} to the search child`);
 }
@@ -77,7 +77,9 @@ export function jsLiteral(v: Tagged): string {
       return `new Date(${JSON.stringify(v.v)})`;
     case 'obj': {
       const entries = Object.entries(v.v).map(([k, x]) => `${propKey(k)}: ${jsLiteral(x)}`);
-      return entries.length ? `{ ${entries.join(', ')} }` : '{}';
+      const literal = entries.length ? `{ ${entries.join(', ')} }` : '{}';
+      // deepStrictEqual compares prototypes: a null-prototype object is written as one
+      return v.np ? `Object.assign(Object.create(null), ${literal})` : literal;
     }
     case 'map':
       return v.v.length ? `new Map([${v.v.map(([k, x]) => `[${jsLiteral(k)}, ${jsLiteral(x)}]`).join(', ')}])` : 'new Map()';

@@ -65,15 +65,23 @@ export function percent(covered: number, universe: number): number | undefined {
   return universe ? Math.round((1000 * covered) / universe) / 10 : undefined;
 }
 
-/** Runs each test file with a filter that matches no test: the units loading alone covers. */
+/** Runs the test files with a filter that matches no test (all in one process, else each alone): the units loading alone covers. */
 export async function loadOnlyUnits(
-  run: (file: string, ids: string[], opts: { grep: string; coverageOf: string[] }) => Promise<{ result: RunResult }>,
+  run: (files: { path: string; ids: string[] }[], opts: { grep: string; coverageOf: string[] }) => Promise<{ result: RunResult }>,
   files: string[],
   targets: string[],
 ): Promise<CoverageUnits> {
+  const opts = { grep: LOAD_ONLY_GREP, coverageOf: targets };
+  if (files.length > 1) {
+    const { result } = await run(
+      files.map((path) => ({ path, ids: [] })),
+      opts,
+    );
+    if (!result.timedOut && !result.fileErrors.length && result.units) return result.units;
+  }
   const loaded: CoverageUnits = new Set();
   for (const file of files) {
-    const { result } = await run(file, [], { grep: LOAD_ONLY_GREP, coverageOf: targets });
+    const { result } = await run([{ path: file, ids: [] }], opts);
     for (const u of result.units ?? []) loaded.add(u);
   }
   return loaded;

@@ -12,6 +12,13 @@ export type ObservedStatus = 'passed' | 'failed' | 'skipped' | 'missing' | 'load
 /** What jest and vitest say when the file they were given is outside their roots or patterns: they never looked at it. */
 const NOT_COLLECTED = /\bNo tests found, exiting with code|\bNo test files? found\b|\d+ files? checked\.[\s\S]*testMatch/;
 
+export interface RunOpts {
+  grep?: string | string[];
+  coverageOf?: string[];
+  /** each test's coverage from the same process, where the runner gives it (RunResult.perTest) */
+  perTest?: boolean;
+}
+
 export interface Observation {
   status: ObservedStatus;
   name?: string;
@@ -31,27 +38,121 @@ export class CaseRunner {
     private readonly runTests: RunTests = realRunTests,
   ) {}
 
-  async run(
-    file: string,
-    caseIds: string[],
-    opts: { grep?: string | string[]; coverageOf?: string[] } = {},
+  async run(file: string, caseIds: string[], opts: RunOpts = {}): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
+    const result = await this.invoke([file], opts);
+    return { obs: this.observe(result, file, caseIds), result };
+  }
+
+  /**
+   * All the files in ONE runner invocation (docs/verifier.md, "How tests are run"). Each test is found
+   * by its case id; a file that reported none of its tests is judged by its own load error. A file
+   * the run says nothing about (a runner that stops at the first file that does not load, a file it
+   * did not collect, a run that timed out) is then run on its own, so one broken file only fails its
+   * own tests and is attributed as it would be alone. `results`: every invocation's, for coverage.
+   */
+  async runAll(
+    entries: { file: string; ids: string[] }[],
+    opts: RunOpts = {},
+  ): Promise<{ obs: Map<string, Observation>; results: RunResult[] }> {
+    if (entries.length === 1) {
+      const { obs, result } = await this.run(entries[0].file, entries[0].ids, opts);
+      return { obs, results: [result] };
+    }
+    const obs = new Map<string, Observation>();
+    const results: RunResult[] = [];
+    let alone: { file: string; ids: string[] }[] = [];
+    if (entries.length) {
+      const result = await this.invoke(
+        entries.map((e) => e.file),
+        opts,
+      );
+      results.push(result);
+      const crashed = !result.timedOut && !result.tests.length && !result.fileErrors.length && result.exitCode !== 0;
+      // A runner that stopped while loading names the file in its error: that file alone, the others together again.
+      const culprits = crashed ? entries.filter((e) => result.output.includes(e.file)) : [];
+      if (culprits.length && culprits.length < entries.length) {
+        const rest = await this.runAll(
+          entries.filter((e) => !culprits.includes(e)),
+          opts,
+        );
+        for (const [id, o] of rest.obs) obs.set(id, o);
+        results.push(...rest.results);
+        alone = culprits;
+      } else
+        for (const e of entries) {
+          const own = result.timedOut ? undefined : this.attributed(result, e.file, e.ids);
+          if (own) for (const [id, o] of own) obs.set(id, o);
+          else alone.push(e);
+        }
+    }
+    for (const e of alone) {
+      const { obs: one, result } = await this.run(e.file, e.ids, opts);
+      for (const [id, o] of one) obs.set(id, o);
+      results.push(result);
+    }
+    return { obs, results };
+  }
+
+  /** Several files in ONE invocation, read file by file (no file run alone: the caller decides what a run with a load error means). */
+  async runFiles(
+    files: { path: string; ids: string[] }[],
+    opts: RunOpts = {},
   ): Promise<{ obs: Map<string, Observation>; result: RunResult }> {
+    const result = await this.invoke(
+      files.map((f) => f.path),
+      opts,
+    );
+    const obs = new Map<string, Observation>();
+    for (const f of files) for (const [id, o] of this.observe(this.own(result, f.path, files.length === 1), f.path, f.ids)) obs.set(id, o);
+    return { obs, result };
+  }
+
+  /** A run's file errors as one file sees them: its own (and, run alone, whatever the runner reported). */
+  private own(result: RunResult, file: string, alone: boolean): RunResult {
+    return alone ? result : { ...result, fileErrors: result.fileErrors.filter((e) => e.file === file || e.file.endsWith('/' + file)) };
+  }
+
+  /** One invocation over `files`, read as a whole (the load-only baseline: no test is expected). */
+  async invoke(files: string[], opts: RunOpts): Promise<RunResult> {
     if (this.signal?.aborted) throw new CancelledError();
     this.executions++;
-    const tests = this.testsOf(file);
-    const result = await this.runTests(this.plan.framework, this.workspace, [file], {
+    // A case id in the filter selects its test by name in whichever of the files holds it (frameworks/caseMap.ts).
+    const tests = opts.grep === undefined ? [] : files.flatMap((f) => this.testsOf(f));
+    const result = await this.runTests(this.plan.framework, this.workspace, files, {
       binDir: this.plan.binDir,
       args: this.plan.args,
       env: this.plan.env,
       python: this.plan.python,
-      timeoutMs: this.timeoutMs,
+      // a whole suite takes longer than one file: each file gets the per-file limit, at most ten of them
+      timeoutMs: this.timeoutMs * Math.min(Math.max(files.length, 1), 10),
       signal: this.signal,
       onSpawn: this.onPid,
       grep: opts.grep === undefined ? undefined : namesToRun(tests, opts.grep),
       coverageOf: opts.coverageOf,
+      ...(opts.perTest ? { perTest: true } : {}),
     });
     if (result.cancelled) throw new CancelledError();
+    return result;
+  }
+
+  /** What a run of several files says of one of them: its tests' observations, or undefined when it says nothing of the file. */
+  private attributed(result: RunResult, file: string, caseIds: string[]): Map<string, Observation> | undefined {
+    const tests = this.testsOf(file);
+    const python = file.endsWith('.py');
+    const found = result.tests.some((t) => this.isOfFile(t, file) && caseIds.includes(caseOfResult(tests, t.name, python) ?? ''));
+    const ownError = result.fileErrors.some((e) => e.file === file || e.file.endsWith('/' + file));
+    if (!found && !ownError) return undefined;
+    return this.observe(
+      { ...result, fileErrors: result.fileErrors.filter((e) => e.file === file || e.file.endsWith('/' + file)) },
+      file,
+      caseIds,
+    );
+  }
+
+  /** Each case id's observation in a run of `file`. */
+  private observe(result: RunResult, file: string, caseIds: string[]): Map<string, Observation> {
     const obs = new Map<string, Observation>();
+    const tests = this.testsOf(file);
     const loadError =
       result.fileErrors.find((e) => e.file === file || e.file.endsWith('/' + file)) ??
       (result.fileErrors.length ? result.fileErrors[0] : undefined);
@@ -61,7 +162,7 @@ export class CaseRunner {
         continue;
       }
       const python = file.endsWith('.py');
-      const ran = result.tests.filter((t) => caseOfResult(tests, t.name, python) === id);
+      const ran = result.tests.filter((t) => this.isOfFile(t, file) && caseOfResult(tests, t.name, python) === id);
       if (!ran.length) {
         if (loadError) obs.set(id, { status: 'load_error', message: withOutput(loadError.message, result.output) });
         else if (!result.tests.length && result.exitCode !== 0)
@@ -73,7 +174,12 @@ export class CaseRunner {
       const status = failed ? 'failed' : ran.every((t) => t.status === 'skipped') ? 'skipped' : 'passed';
       obs.set(id, { status, name: ran[0].name, ...(failed?.message ? { message: failed.message } : {}) });
     }
-    return { obs, result };
+    return obs;
+  }
+
+  /** Whether a reported test may be one of `file`'s: the runner names its file, or does not say (then its name decides). */
+  private isOfFile(t: RunResult['tests'][number], file: string): boolean {
+    return !t.file || t.file === file || t.file.endsWith('/' + file);
   }
 
   /** The file's tests as it is now (frameworks/caseMap.ts); none when it cannot be read. */

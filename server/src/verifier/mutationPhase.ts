@@ -4,13 +4,27 @@
 // keepRule.ts) and the run its mutation score. Because the keep filter keeps a killer of every killed
 // mutant, the score of every passing test is the kept suite's score.
 import type { MutationRecord } from '../core/mutation';
-import { mutationRecord, runMutation, skippedMutation, type MutationRunPlan } from '../mutation';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mutationRecord, runMutation, skippedMutation, type MutationOutcome, type MutationRunPlan } from '../mutation';
 import type { VerifyState } from './state';
 
 export interface MutationPhaseOutcome {
   record: MutationRecord;
   /** case id → the mutants it kills; absent when mutation did not run */
   kills?: Map<string, Set<string>>;
+  /** the text of each file a survivor is in, as it was mutated (the rounds show survivors as diffs of it) */
+  sources?: Record<string, string>;
+}
+
+interface MutationRun {
+  outcome: MutationOutcome;
+  sources: Record<string, string>;
+}
+
+function survivorSources(workspace: string, outcome: MutationOutcome): Record<string, string> {
+  const files = new Set(outcome.mutants.filter((m) => m.status === 'survived' || m.status === 'no_coverage').map((m) => m.file));
+  return Object.fromEntries([...files].sort().map((f) => [f, readFileSync(join(workspace, f), 'utf8')]));
 }
 
 /** Undefined when the run has no mutation setting (runs made before it, library callers). */
@@ -20,24 +34,28 @@ export async function mutationPhase(s: VerifyState): Promise<MutationPhaseOutcom
   if (!params) return undefined;
   const skip = (reason: string) => ({ record: skippedMutation(reason, params.budgetSeconds) });
   if (!params.enabled) return skip('mutation is off (--no-mutation)');
-  // A recording's test runs are replayed from it, and a replay runs no code: mutants are never run there.
-  if (ctx.runTests) return skip('a recorded or replayed run does not mutate (a replay cannot run code)');
   const tests = s.stable.map((t) => ({ caseId: t.id, file: t.file.path, target: s.caseOf.get(t.id)?.target.file }));
   const targets = [...new Set(tests.map((t) => t.target).filter((f): f is string => !!f))];
   if (!tests.length) return skip('no test passed every run');
   if (!targets.length) return skip('no file under test is known');
   const pids: number[] = [];
-  const outcome = await runMutation({
-    workspace: ctx.workspace,
-    plan: mutationPlan(s),
-    tests,
-    targets,
-    budgetMs: params.budgetSeconds * 1000,
-    timeoutMs: ctx.params.timeoutSeconds * 1000,
-    signal: ctx.signal,
-    onSpawn: (pid) => pids.push(pid),
-    info: ctx.info,
-  });
+  const exec = async (): Promise<MutationRun> => {
+    const outcome = await runMutation({
+      workspace: ctx.workspace,
+      plan: mutationPlan(s),
+      tests,
+      targets,
+      budgetMs: params.budgetSeconds * 1000,
+      timeoutMs: ctx.params.timeoutSeconds * 1000,
+      signal: ctx.signal,
+      onSpawn: (pid) => pids.push(pid),
+      info: ctx.info,
+    });
+    return { outcome, sources: survivorSources(ctx.workspace, outcome) };
+  };
+  // A recording keeps what the engine found (and the text of the files the survivors are in); a replay answers from it and runs nothing.
+  const key = { tests: tests.map(({ caseId, file }) => ({ caseId, file })), targets, only: null };
+  const { outcome, sources } = ctx.mutate ? await ctx.mutate(key, ctx.workspace, exec) : await exec();
   s.runner.executions += outcome.executions;
   await ctx.update((v) => {
     v.pids.push(...pids);
@@ -51,7 +69,7 @@ export async function mutationPhase(s: VerifyState): Promise<MutationPhaseOutcom
   const kills = new Map<string, Set<string>>();
   for (const m of outcome.mutants)
     if (m.status === 'killed' || m.status === 'timeout') for (const t of m.killedBy) kills.set(t, (kills.get(t) ?? new Set()).add(m.id));
-  return { record, kills };
+  return { record, kills, sources };
 }
 
 /** How the mutants' test runs start: the verifier's own plan (its runner, confinement and env allow-list apply). */

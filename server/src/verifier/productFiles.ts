@@ -1,14 +1,15 @@
 // The files coverage is counted over (docs/verifier.md, "Coverage over the whole package"): every
-// product source file the crawler found in the runner's language, not only the files the tests load,
-// as `nyc --all`, `c8 --all` and `coverage run --source` count. A file no kept test reaches counts
-// with all its statements uncovered (server/src/coverage/v8.ts), and the run says how many there are.
-// The crawler's key files are only the files with exports it ranked: the package's other source files
-// (an index that only re-exports, a module past the key-file budget) are found on disk, in the folders
-// the key files live in (a built copy in another folder, dist/ beside src/, is not counted twice).
+// product source file of the package in the runner's language, not only the files the tests load, as
+// `nyc --all`, `c8 --all` and `coverage run --source` count: the crawler's key files and every other
+// source file the walk finds (an index that only re-exports, a module past the key-file budget), by the
+// one rule of what is product code (server/src/agents/crawler/targets.ts). A file no kept test reaches
+// counts with all its statements uncovered (server/src/coverage/v8.ts), and the run says how many there
+// are. A module the package ships twice (dist/ beside src/) counts once: server/src/coverage/copies.ts.
 import { isProductPath } from '../agents/crawler/targets';
 import type { CrawlerOutput } from '../contracts/types';
 import type { Framework } from '../core/frameworks';
 import type { RunScope } from '../core/scope';
+import { unitFile } from '../coverage/units';
 import type { CoverageUnits } from '../frameworks/runner';
 import { walkTree } from '../mcp/walk';
 
@@ -33,19 +34,15 @@ export function productFilesOf(
   const inScope = scope ? new Set(scope.files.map((f) => f.path)) : undefined;
   const product = (p: string) => language.test(p) && !NOT_PRODUCT.test(p) && isProductPath(p) && (!inScope || inScope.has(p));
   const keys = crawler.key_files.map((k) => k.path).filter(product);
-  const beside = workspace && !inScope ? besideKeyFiles(workspace, keys).filter(product) : [];
-  return [...new Set([...keys, ...beside])].sort();
+  const others = workspace && !inScope ? sourceFiles(workspace).filter(product) : [];
+  return [...new Set([...keys, ...others])].sort();
 }
 
-/** The source files in the key files' top folders (the whole subtree), or beside them at the root. */
-function besideKeyFiles(workspace: string, keys: string[]): string[] {
-  const tops = new Set(keys.map((k) => (k.includes('/') ? k.slice(0, k.indexOf('/')) : '')));
-  const out: string[] = [];
-  for (const top of tops) {
-    const walk = walkTree(workspace, { start: top, sizes: false, ...(top ? {} : { depth: 1 }) });
-    out.push(...walk.entries.filter((e) => e.type === 'file').map((e) => e.path));
-  }
-  return out;
+/** Every file of the workspace the walk sees (not node_modules, nor a build folder the package does not ship, nor what .gitignore ignores). */
+function sourceFiles(workspace: string): string[] {
+  return walkTree(workspace, { sizes: false })
+    .entries.filter((e) => e.type === 'file')
+    .map((e) => e.path);
 }
 
 /** The files a coverage run measures: the tests' targets and every product file. */
@@ -55,6 +52,14 @@ export function measuredFiles(targets: string[], product: string[]): string[] {
 
 /** Product files none of whose statements the kept suite covers (never loaded by a kept test). */
 export function untestedFiles(product: string[], covered: CoverageUnits): string[] {
-  const reached = new Set([...covered].map((u) => u.slice(0, u.search(/:(?:s@|b@|f@|l-?\d|a-?\d)/))));
+  const reached = new Set([...covered].map(unitFile));
   return product.filter((f) => !reached.has(f));
+}
+
+/** The units of every file but `files` (the copies a package ships twice, left out of the count). */
+export function withoutFiles(units: CoverageUnits, files: readonly string[]): CoverageUnits {
+  if (!files.length) return units;
+  const out: CoverageUnits = new Set();
+  for (const u of units) if (!files.includes(u.slice(0, u.search(/:(?:s@|b@|f@|l-?\d|a-?\d)/)))) out.add(u);
+  return out;
 }

@@ -1,29 +1,29 @@
-// One repair attempt = one brand-new session: the static repair prompt, then a canonical envelope
-// {from_agent: verifier, to_agent: engineer, payload: {failing test, case, error}}. The reply goes
-// through the same boundary as every agent's: sanitize → JSON.parse → validate (repair-output).
+// One repair attempt: the static repair prompt, then a canonical envelope {from_agent: verifier,
+// to_agent: engineer, payload: {failing test, case, error}}, asked through the one model-call path
+// (pipeline/askModel.ts): a new session per try, the reply accepted at the boundary (sanitize →
+// JSON.parse → validate repair-output → keeps its case id), 429/5xx backed off like a batch.
 import { SCHEMAS } from '../contracts/schemas';
-import type { RepairInput as RepairInputDoc, TestCase } from '../contracts/types';
+import type { RepairInput as RepairPayload, RepairOutput, TestCase } from '../contracts/types';
 import { frameworkConventions } from '../frameworks';
-import { LlmConfigError, MalformedLlmOutput } from '../llm/errors';
+import { LlmConfigError } from '../llm/errors';
 import { estimateTokens } from '../agents/budget';
-import { SchemaValidationError } from '../core/errors';
-import type { ChatReply, ChatRequest, LlmProvider } from '../llm/provider';
-import { replyUsage, type TokenUsage } from '../core/usage';
-import { failedAttemptUsage } from '../pipeline/failedAttempt';
-import { SANITIZER_VERSION, sanitize } from '../llm/sanitize';
-import { checkReplySize } from '../llm/replyLimits';
+import type { ContractError } from '../core/errors';
+import type { ChatRequest } from '../llm/provider';
+import type { TokenUsage } from '../core/usage';
 import { requireValid } from '../contracts/validate';
-import { canonicalJson, sha256 } from '../core/canonical';
+import { canonicalJson } from '../core/canonical';
 import type { HandoffEnvelope } from '../contracts/envelope';
-import type { RunStore } from '../store/types';
 import type { Framework } from '../core/frameworks';
 import { DEFAULT_BATCHING, type RunRecord } from '../core/run';
+import { askModel, type ModelAnswer } from '../pipeline/askModel';
+import type { VerifyContext } from './state';
 
 export const REPAIR_ROLE = `You are the Test Engineer of AMTP, in a repair session for one failing test.
 The user message is a canonical JSON envelope from the verifier. Its payload holds the planned case
 (with its documented evidence and oracle when there is one), the failing test's source, the test file's
 path, the framework and what the runner reported. Earlier attempts, if any, are in payload.previous;
-payload.typecheck says whether the runner type-checks the file (one type error fails all its tests).
+payload.typecheck says whether the runner type-checks the file (one type error fails all its tests);
+payload.symbol is the function under test: its signature, doc, whole source and the helpers it uses.
 
 Decide:
 - "fixed": the test itself is wrong (a wrong expected value, a wrong import, a wrong API use). Reply
@@ -46,19 +46,8 @@ export function repairSystemPrompt(framework: Framework): string {
   return `${REPAIR_ROLE}\nConventions: ${frameworkConventions(framework)}\n\nOutput JSON Schema (Draft 2020-12):\n${JSON.stringify(SCHEMAS['repair-output'])}`;
 }
 
-export interface RepairReply {
-  schema_version: '1';
-  case_id: string;
-  verdict: 'fixed' | 'code_bug' | 'wrong_place' | 'cannot_fix';
-  test?: string;
-  /** with `wrong_place`: where the file moves to, so the runner collects it */
-  path?: string;
-  /** with `fixed`: the file's import lines, replaced (a wrong import made the file fail to load) */
-  imports?: string;
-  reason: string;
-}
-
-export interface RepairInput {
+/** What a repair session is about; its envelope's payload is the `repair-input` contract. */
+export interface RepairRequest {
   run: RunRecord;
   engineerArtifactId: string;
   framework: Framework;
@@ -72,19 +61,21 @@ export interface RepairInput {
   attempt: number;
   previous: { test: string; error: string }[];
   /** the runner did not collect the file: what AMTP read of where it looks */
-  collect?: RepairInputDoc['collect'];
-  typecheck?: RepairInputDoc['typecheck'];
+  collect?: RepairPayload['collect'];
+  typecheck?: RepairPayload['typecheck'];
+  /** the function under test, as the engineer had it (engineer/batches.ts symbolInfo) */
+  symbol?: RepairPayload['symbol'];
 }
 
 function plainText(s: string): string {
   return s.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
-export function repairEnvelope(i: RepairInput): string {
-  const payload = {
+export function repairEnvelope(i: RepairRequest): string {
+  const payload: RepairPayload = {
     framework: i.framework,
     file: i.file,
-    case: (i.testCase ?? { id: i.caseId }) as unknown as Record<string, unknown>,
+    case: i.testCase ?? { id: i.caseId },
     test: i.test,
     ...(i.imports ? { imports: i.imports } : {}),
     // Terminal colours (ts-jest, mocha) are noise to a model and split the words it reads.
@@ -93,6 +84,7 @@ export function repairEnvelope(i: RepairInput): string {
     ...(i.previous.length ? { previous: i.previous.map((p) => ({ test: p.test, error: plainText(p.error).slice(0, 2000) })) } : {}),
     ...(i.collect ? { collect: i.collect } : {}),
     ...(i.typecheck ? { typecheck: i.typecheck } : {}),
+    ...(i.symbol ? { symbol: i.symbol } : {}),
   };
   requireValid('repair-input', payload, 'repair input');
   const env: HandoffEnvelope = {
@@ -101,41 +93,26 @@ export function repairEnvelope(i: RepairInput): string {
     from_agent: 'verifier',
     to_agent: 'engineer',
     artifact_id: i.engineerArtifactId,
-    payload,
+    payload: payload as unknown as Record<string, unknown>,
     params: { target_framework: i.framework },
   };
   requireValid('handoff-envelope', env, 'repair envelope');
   return canonicalJson(env);
 }
 
-/** Steps 2–4 of the boundary for a repair reply. */
-export function acceptRepair(raw: string, caseId: string): RepairReply {
-  checkReplySize('repair', raw);
-  const text = sanitize(raw);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    throw new MalformedLlmOutput(`repair reply is not JSON after sanitizing: ${(e as Error).message}`, text.slice(0, 200));
-  }
-  requireValid('repair-output', parsed, 'repair output');
-  const reply = parsed as RepairReply;
-  if (reply.case_id !== caseId)
-    throw new SchemaValidationError(`repair output is for ${reply.case_id}, not ${caseId}`, 'repair-output', [
-      { path: '/case_id', message: `must be ${caseId}`, keyword: 'const' },
-    ]);
+/** Beyond its contract, a repair reply must be about its own case and keep the case id (the comment on the test's first line). */
+export function repairMisfit(reply: RepairOutput, caseId: string): ContractError | undefined {
+  if (reply.case_id !== caseId) return { path: '/case_id', message: `the reply is for ${reply.case_id}, not ${caseId}`, keyword: 'const' };
   if (reply.test && !reply.test.includes(caseId))
-    throw new SchemaValidationError(`the repaired test lost its case id ${caseId}`, 'repair-output', [
-      { path: '/test', message: `must contain ${caseId}`, keyword: 'pattern' },
-    ]);
-  return reply;
+    return { path: '/test', message: `the repaired test lost its case id ${caseId} (a comment on its first line)`, keyword: 'pattern' };
+  return undefined;
 }
 
 /**
  * The repair session's two messages within --max-input-tokens: the earlier attempts are left out
  * first; a request still over the bound is not sent (the test is then dropped with the reason).
  */
-function boundedMessages(input: RepairInput, limit: number): ChatRequest['messages'] {
+function boundedMessages(input: RepairRequest, limit: number): ChatRequest['messages'] {
   const system = repairSystemPrompt(input.framework);
   let envelope = repairEnvelope(input);
   if (estimateTokens(system) + estimateTokens(envelope) > limit && input.previous.length)
@@ -151,50 +128,37 @@ function boundedMessages(input: RepairInput, limit: number): ChatRequest['messag
   ];
 }
 
-/** Opens a new session, sends the two messages, accepts and persists the reply. The session is dropped on return. */
+/**
+ * One repair attempt through the model-call path; every reply's tokens, accepted or not, go to
+ * `onUsage` (repairs count in the run's usage). A request over the input bound is not sent.
+ */
 export async function requestRepair(
-  provider: LlmProvider,
-  store: RunStore,
-  input: RepairInput,
-  signal?: AbortSignal,
-  /** told the tokens of every reply received, accepted or not (repairs count in the run's usage) */
-  onUsage?: (u: TokenUsage) => Promise<void>,
-): Promise<{ reply: RepairReply; artifactId: string }> {
+  ctx: Pick<VerifyContext, 'provider' | 'store' | 'retry' | 'gate' | 'signal' | 'info'>,
+  input: RepairRequest,
+  onUsage: (u: TokenUsage) => Promise<void>,
+): Promise<ModelAnswer<'repair-output'>> {
   const run = input.run;
   // What goes to a model is held to the input bound; the offline engines send nothing anywhere.
-  const limit = provider.name === 'offline' ? Infinity : (run.params.batching?.inputTokens ?? DEFAULT_BATCHING.inputTokens);
-  const messages = boundedMessages(input, limit);
-  const model = run.params.models.engineer;
-  const session = provider.openSession('engineer');
-  const responseSchema = { name: 'repair-output', schema: SCHEMAS['repair-output'] as Record<string, unknown> };
-  let res: ChatReply;
-  try {
-    res = await session.complete({
-      agent: 'engineer',
-      model,
-      messages,
-      temperature: run.params.temperature,
-      top_p: 1,
-      seed: run.params.seed,
-      responseSchema,
-      attempt: input.attempt,
-      signal,
-    });
-  } catch (e) {
-    const spent = failedAttemptUsage(e, undefined);
-    if (spent) await onUsage?.(spent);
-    throw e;
-  }
-  await onUsage?.(replyUsage(res.usage));
-  const reply = acceptRepair(res.content, input.caseId);
-  const artifact = await store.putArtifact(run.id, 'repair_output', reply, {
-    sanitizer: SANITIZER_VERSION,
-    provider: provider.name,
-    model: res.model || model,
-    seed: run.params.seed,
-    temperature: run.params.temperature,
-    promptHash: sha256(canonicalJson(messages)),
-    attempt: input.attempt,
+  const limit = ctx.provider.name === 'offline' ? Infinity : (run.params.batching?.inputTokens ?? DEFAULT_BATCHING.inputTokens);
+  const answer = await askModel({
+    provider: ctx.provider,
+    agent: 'engineer',
+    model: run.params.models.engineer,
+    messages: boundedMessages(input, limit),
+    sampling: run.params,
+    schema: 'repair-output',
+    who: `repair of ${input.caseId}`,
+    check: (reply) => repairMisfit(reply, input.caseId),
+    persistAs: { store: ctx.store, runId: run.id, kind: 'repair_output' },
+    retry: ctx.retry,
+    gate: ctx.gate,
+    signal: ctx.signal,
+    startAttempt: () => input.attempt,
+    attemptFailed: async (_e, _attempt, spent) => {
+      if (spent) await onUsage(spent);
+    },
+    log: ctx.info,
   });
-  return { reply, artifactId: artifact.id };
+  if (answer.ok) await onUsage(answer.usage);
+  return answer;
 }

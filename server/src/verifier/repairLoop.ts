@@ -3,11 +3,15 @@
 import { AmtpError, CancelledError, SchemaValidationError, errorMessage } from '../core/errors';
 import type { RepairRecord } from '../core/run';
 import { addUsage } from '../core/usage';
+import type { RepairOutput } from '../contracts/types';
 import { MalformedLlmOutput } from '../llm/errors';
 import { firstLine } from './classify';
 import { putFile } from './files';
 import { importHeader, replaceImports } from './importHeader';
-import { requestRepair, type RepairInput, type RepairReply } from './repair';
+import { repairSystemPrompt, requestRepair, type RepairRequest } from './repair';
+import { symbolInfo } from '../agents/engineer/batches';
+import { estimateTokens } from '../agents/budget';
+import { DEFAULT_BATCHING } from '../core/run';
 import type { TestFileState, VerifyState } from './state';
 import { findTests, replaceTest, testSource, withIdComment } from './testFile';
 
@@ -17,7 +21,7 @@ export type RepairOutcome =
 
 /** What a repair session is told beyond the test: the runner did not collect its file (placePhase.ts). */
 export interface RepairContext {
-  collect?: RepairInput['collect'];
+  collect?: RepairRequest['collect'];
 }
 
 export async function repairLoop(
@@ -81,9 +85,13 @@ export async function repairLoop(
   return { kind: 'dropped', reason: `still failing after ${max} repair attempt(s): ${firstLine(error)}`, attempts: max };
 }
 
-type Asked = { kind: 'reply'; reply: RepairReply; artifactId: string } | { kind: 'failed'; outcome?: RepairOutcome };
+type Asked = { kind: 'reply'; reply: RepairOutput; artifactId: string } | { kind: 'failed'; outcome?: RepairOutcome };
 
-/** One fresh session. A malformed or invalid reply is a failed attempt (`{}`); an unavailable provider ends the loop. */
+/**
+ * One repair attempt (its new sessions retried by the one policy: malformed replies, 429/5xx with
+ * back-off). A reply that breaks the contract, or stays malformed, is a failed attempt; a provider
+ * that stays unavailable ends the loop.
+ */
 async function ask(
   s: VerifyState,
   file: TestFileState,
@@ -95,10 +103,12 @@ async function ask(
   extra: RepairContext,
 ): Promise<Asked> {
   const { ctx } = s;
+  let failure: unknown;
   try {
-    const got = await requestRepair(
-      ctx.provider,
-      ctx.store,
+    const imports = importHeader(file.path, file.content).text || undefined;
+    const symbol = repairSymbol(s, id, { test, imports, error: error.slice(0, 4000), previous, case: s.caseOf.get(id) });
+    const answer = await requestRepair(
+      ctx,
       {
         run: ctx.run(),
         engineerArtifactId: ctx.engineerArtifactId,
@@ -107,35 +117,42 @@ async function ask(
         testCase: s.caseOf.get(id),
         caseId: id,
         test,
-        imports: importHeader(file.path, file.content).text || undefined,
+        imports,
         error,
         attempt,
         previous: [...previous],
         ...(extra.collect ? { collect: extra.collect } : {}),
         ...(ctx.cases.project.test_setup.typecheck ? { typecheck: ctx.cases.project.test_setup.typecheck } : {}),
+        ...(symbol ? { symbol } : {}),
       },
-      ctx.signal,
       (u) =>
         ctx.update((v) => {
           v.usage = { ...v.usage, repair: addUsage(v.usage?.repair, u) };
         }),
     );
-    return { kind: 'reply', ...got };
+    if (answer.ok) return { kind: 'reply', reply: answer.value, artifactId: answer.artifact.id };
+    failure = answer.error;
+    await recordInvalid(s, id, attempt, answer.reason);
   } catch (e) {
     if (e instanceof CancelledError) throw e;
-    await ctx.update((v) => {
-      v.repairs.push({ caseId: id, attempt, outcome: 'invalid_reply', error: errorMessage(e) });
-    });
-    if (e instanceof MalformedLlmOutput || e instanceof SchemaValidationError) return { kind: 'failed' };
-    return {
-      kind: 'failed',
-      outcome: {
-        kind: 'dropped',
-        reason: `repair unavailable (${e instanceof AmtpError ? e.kind : 'error'}: ${errorMessage(e)}); the test failed: ${firstLine(error)}`,
-        attempts: attempt,
-      },
-    };
+    failure = e;
+    await recordInvalid(s, id, attempt, errorMessage(e));
   }
+  if (failure instanceof MalformedLlmOutput || failure instanceof SchemaValidationError) return { kind: 'failed' };
+  return {
+    kind: 'failed',
+    outcome: {
+      kind: 'dropped',
+      reason: `repair unavailable (${failure instanceof AmtpError ? failure.kind : 'error'}: ${errorMessage(failure)}); the test failed: ${firstLine(error)}`,
+      attempts: attempt,
+    },
+  };
+}
+
+async function recordInvalid(s: VerifyState, id: string, attempt: number, error: string): Promise<void> {
+  await s.ctx.update((v) => {
+    v.repairs.push({ caseId: id, attempt, outcome: 'invalid_reply', error });
+  });
 }
 
 function candidateFile(file: TestFileState, id: string, test: string, imports: string | undefined): string | { error: string } {
@@ -169,4 +186,18 @@ async function tryCandidate(
   }
   await s.flushPids();
   return failure;
+}
+
+/**
+ * The function under test as the engineer had it (its signature, doc, whole source and helpers), so a
+ * repair is judged against the code and not read from a stack trace (the is-what relay run, F6):
+ * within what the request has left of --max-input-tokens, helpers first to go, then an outline.
+ */
+function repairSymbol(s: VerifyState, id: string, rest: unknown): RepairRequest['symbol'] {
+  const c = s.caseOf.get(id);
+  if (!c || !s.ctx.map) return undefined;
+  const limits = s.ctx.run().params.batching ?? DEFAULT_BATCHING;
+  const fit = limits.inputTokens - estimateTokens(repairSystemPrompt(s.ctx.plan.framework)) - estimateTokens(rest) - 256;
+  const info = symbolInfo(s.ctx.map, c.target.file, c.target.symbol, fit);
+  return info.source && estimateTokens(info) <= fit ? info : undefined;
 }

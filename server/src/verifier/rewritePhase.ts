@@ -77,32 +77,54 @@ function amtpNamed(path: string): string {
   return path.endsWith('.py') ? path.replace(/\.py$/, '_amtp.py') : path.replace(/((?:\.(?:test|spec))?\.[^./]+)$/, '.amtp$1');
 }
 
-/** The confirmation run; returns the units the kept tests cover (adding every reported unit to `universe`). */
+/**
+ * The confirmation run: every file with kept tests, together in one process as the project's command
+ * runs them (file by file when that run cannot be read: a timeout, a file that does not load). A kept
+ * test that fails there is reported `failing` and taken out of its file, and the suite runs again (at
+ * most three times), so what stays passes the project's own command. Returns the units the kept tests
+ * cover (adding every reported unit to `universe`).
+ */
 export async function confirmPhase(
   s: VerifyState,
   coverageOf: string[] | undefined,
   universe: CoverageUnits,
 ): Promise<{ after: CoverageUnits[]; runs: RunResult[] }> {
+  for (let round = 1; ; round++) {
+    const { after, runs, failed } = await confirmOnce(s, coverageOf, universe);
+    if (!failed || round === 3) return { after, runs };
+    s.ctx.info(`verify: ${failed} kept test(s) failed the final run of the whole suite; they are taken out and the suite runs again`);
+    await rewritePhase(s);
+  }
+}
+
+async function confirmOnce(
+  s: VerifyState,
+  coverageOf: string[] | undefined,
+  universe: CoverageUnits,
+): Promise<{ after: CoverageUnits[]; runs: RunResult[]; failed: number }> {
+  const suite = s.files
+    .map((file) => ({ file: file.path, ids: file.ids.filter((id) => s.results.get(id)?.outcome === 'passing') }))
+    .filter((f) => f.ids.length);
+  // All kept files in one invocation (a file the run says nothing of is run on its own: execute.ts runAll).
+  const { obs, results: runs } = await s.runner.runAll(suite, coverageOf ? { coverageOf } : {});
   const after: CoverageUnits[] = [];
-  const runs: RunResult[] = [];
-  for (const file of s.files) {
-    const kept = file.ids.filter((id) => s.results.get(id)?.outcome === 'passing');
-    if (!kept.length) continue;
-    const { obs, result } = await s.runner.run(file.path, kept, coverageOf ? { coverageOf } : {});
+  for (const result of runs) {
     if (result.units) after.push(result.units);
-    runs.push(result);
     for (const k of result.unitKeys ?? []) universe.add(k);
-    for (const id of kept) {
-      const o = obs.get(id);
-      if (o?.status !== 'passed')
-        Object.assign(s.results.get(id)!, {
-          outcome: 'failing',
-          reason: `passed ${s.ctx.params.runs} runs but not the final run of the rewritten file: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`,
-        });
-    }
+  }
+  const together = runs.length === 1 && suite.length > 1;
+  let failed = 0;
+  for (const id of suite.flatMap((f) => f.ids)) {
+    const o = obs.get(id);
+    if (o?.status === 'passed') continue;
+    failed++;
+    Object.assign(s.results.get(id)!, {
+      outcome: 'failing',
+      reason: `passed ${s.ctx.params.runs} runs but not the final run of the kept suite${together ? ' (all its files in one process, as the project runs them)' : ''}: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`,
+    });
   }
   await s.flushPids();
-  return { after, runs };
+  return { after, runs, failed };
 }
 
 function leftInPlace(r: CaseResult, decision: string | undefined): void {

@@ -1,18 +1,15 @@
-// One batch of a coverage round = one brand-new session, like a repair (repair.ts): the static round
-// prompt, then a canonical envelope {from_agent: verifier, to_agent: engineer, payload: round-input}.
-// The reply passes the same boundary as every agent's: sanitize → JSON.parse → validate
-// (round-output) → it may only use its targets' case ids; it is persisted as a `round_batch` artifact.
-import { canonicalJson, sha256 } from '../core/canonical';
-import { SchemaValidationError } from '../core/errors';
-import { replyUsage, type TokenUsage } from '../core/usage';
+// One batch of a coverage round, asked like a repair (repair.ts) through the one model-call path
+// (pipeline/askModel.ts): the static round prompt, then a canonical envelope {from_agent: verifier,
+// to_agent: engineer, payload: round-input}. The reply passes the same boundary as every agent's
+// (round-output), may only use its targets' case ids, and is persisted as a `round_batch` artifact.
+import { canonicalJson } from '../core/canonical';
+import type { ContractError } from '../core/errors';
+import type { TokenUsage } from '../core/usage';
 import type { HandoffEnvelope } from '../contracts/envelope';
 import { SCHEMAS } from '../contracts/schemas';
 import type { RoundInput, RoundOutput } from '../contracts/types';
 import { requireValid } from '../contracts/validate';
-import { MalformedLlmOutput } from '../llm/errors';
-import type { ChatReply, ChatRequest } from '../llm/provider';
-import { SANITIZER_VERSION, sanitize } from '../llm/sanitize';
-import { failedAttemptUsage } from '../pipeline/failedAttempt';
+import { askModel, type ModelAnswer } from '../pipeline/askModel';
 import type { VerifyContext } from './state';
 
 export const ROUND_ROLE = `You are the Test Engineer of AMTP, in a coverage round after verification.
@@ -55,17 +52,8 @@ export function roundEnvelope(ctx: VerifyContext, payload: RoundInput): string {
   return canonicalJson(env);
 }
 
-/** Steps 2–4 of the boundary, and the batch check: every test carries one of its batch's case ids (in a comment, or its name). */
-export function acceptRound(raw: string, payload: RoundInput): RoundOutput {
-  const text = sanitize(raw);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    throw new MalformedLlmOutput(`round reply is not JSON after sanitizing: ${(e as Error).message}`, text.slice(0, 200));
-  }
-  requireValid('round-output', parsed, 'round output');
-  const reply = parsed as RoundOutput;
+/** Beyond its contract, every test of a round reply uses one of its batch's case ids, once, in the test (the comment on its first line). */
+export function roundMisfit(reply: RoundOutput, payload: RoundInput): ContractError | undefined {
   const ids = new Set(payload.targets.flatMap((t) => t.case_ids));
   const seen = new Set<string>();
   for (const t of reply.tests) {
@@ -77,57 +65,47 @@ export function acceptRound(raw: string, payload: RoundInput): RoundOutput {
           ? 'is not in the test'
           : undefined;
     seen.add(t.case_id);
-    if (wrong)
-      throw new SchemaValidationError(`round output: ${t.case_id} ${wrong}`, 'round-output', [
-        { path: '/tests', message: `${t.case_id} ${wrong}`, keyword: 'batch' },
-      ]);
+    if (wrong) return { path: '/tests', message: `${t.case_id} ${wrong}`, keyword: 'batch' };
   }
-  return reply;
+  return undefined;
 }
 
-/** Opens a new session, sends the two messages, accepts and persists the reply; every reply's tokens go to `onUsage`. */
+/** One round batch through the model-call path; every reply's tokens, accepted or not, go to `onUsage`. */
 export async function requestRound(
   ctx: VerifyContext,
   payload: RoundInput,
-  attempt: number,
   onUsage: (u: TokenUsage) => Promise<void>,
-): Promise<{ reply: RoundOutput; artifactId: string }> {
+): Promise<ModelAnswer<'round-output'>> {
   const run = ctx.run();
-  const messages: ChatRequest['messages'] = [
-    { role: 'system', content: roundSystemPrompt() },
-    { role: 'user', content: roundEnvelope(ctx, payload) },
-  ];
-  const model = run.params.models.engineer;
-  const session = ctx.provider.openSession('engineer');
-  let res: ChatReply;
-  try {
-    res = await session.complete({
-      agent: 'engineer',
-      model,
-      messages,
-      temperature: run.params.temperature,
-      top_p: 1,
-      seed: run.params.seed,
-      responseSchema: { name: 'round-output', schema: SCHEMAS['round-output'] as Record<string, unknown> },
-      ...(run.params.batching?.outputTokens ? { maxOutputTokens: run.params.batching.outputTokens } : {}),
-      attempt,
-      signal: ctx.signal,
-    });
-  } catch (e) {
-    const spent = failedAttemptUsage(e, undefined);
-    if (spent) await onUsage(spent);
-    throw e;
-  }
-  await onUsage(replyUsage(res.usage));
-  const reply = acceptRound(res.content, payload);
-  const artifact = await ctx.store.putArtifact(run.id, 'round_batch', reply, {
-    sanitizer: SANITIZER_VERSION,
-    provider: ctx.provider.name,
-    model: res.model || model,
-    seed: run.params.seed,
-    temperature: run.params.temperature,
-    promptHash: sha256(canonicalJson(messages)),
-    attempt,
+  let attempt = 0;
+  const answer = await askModel({
+    provider: ctx.provider,
+    agent: 'engineer',
+    model: run.params.models.engineer,
+    messages: [
+      { role: 'system', content: roundSystemPrompt() },
+      { role: 'user', content: roundEnvelope(ctx, payload) },
+    ],
+    maxOutputTokens: run.params.batching?.outputTokens,
+    sampling: run.params,
+    schema: 'round-output',
+    who: `coverage round ${payload.round.index}, batch ${payload.round.batch} of ${payload.round.batches}`,
+    check: (reply) => roundMisfit(reply, payload),
+    persistAs: { store: ctx.store, runId: run.id, kind: 'round_batch' },
+    retry: ctx.retry,
+    gate: ctx.gate,
+    signal: ctx.signal,
+    startAttempt: () => {
+      ctx.info(
+        `verify: coverage round ${payload.round.index}, batch ${payload.round.batch} of ${payload.round.batches} (attempt ${++attempt}) in a new session`,
+      );
+      return attempt;
+    },
+    attemptFailed: async (_e, _attempt, spent) => {
+      if (spent) await onUsage(spent);
+    },
+    log: ctx.info,
   });
-  return { reply, artifactId: artifact.id };
+  if (answer.ok) await onUsage(answer.usage);
+  return answer;
 }

@@ -8,11 +8,10 @@ import { estimateTokens } from '../agents/budget';
 import { CancelledError, errorMessage } from '../core/errors';
 import type { SurvivingMutant } from '../core/mutants';
 import { DEFAULT_BATCHING, type RoundRecord } from '../core/run';
-import { addUsage } from '../core/usage';
+import { addUsage, type TokenUsage } from '../core/usage';
 import type { RoundInput, TestCase } from '../contracts/types';
 import { frameworkConventions, projectConventions } from '../frameworks';
 import type { CoverageUnits } from '../frameworks/runner';
-import { MalformedLlmOutput } from '../llm/errors';
 import { putFile } from './files';
 import { packRound, roundTargets, type RoundBatch } from './roundBatches';
 import { requestRound, roundSystemPrompt } from './roundSession';
@@ -120,7 +119,7 @@ function payloadOf(s: VerifyState, batch: RoundBatch, round: number, of: number,
   };
 }
 
-/** One batch: ask (one retry in a new session for a malformed reply), then try each new test. */
+/** One batch: ask (retried by the one policy), then try each new test. */
 async function runBatch(
   s: VerifyState,
   payload: RoundInput,
@@ -129,25 +128,20 @@ async function runBatch(
   mutants: Map<string, SurvivingMutant[]>,
 ): Promise<void> {
   const { ctx } = s;
-  const onUsage = (u: Parameters<typeof addUsage>[1]) =>
+  const onUsage = (u: TokenUsage) =>
     ctx.update((v) => {
       v.usage = { ...v.usage, rounds: addUsage(v.usage?.rounds, u) };
     });
-  for (let attempt = 1; attempt <= 2; attempt++) {
-    try {
-      ctx.info(
-        `verify: coverage round ${payload.round.index}, batch ${payload.round.batch} of ${payload.round.batches} (attempt ${attempt}) in a new session`,
-      );
-      const { reply, artifactId } = await requestRound(ctx, payload, attempt, onUsage);
-      Object.assign(row, { status: 'done', artifactId, written: reply.tests.length, error: undefined });
-      for (const t of reply.tests) if (await tryNewTest(s, payload, t, covered, mutants)) row.kept++;
-      return;
-    } catch (e) {
-      if (e instanceof CancelledError) throw e;
-      Object.assign(row, { status: 'failed', error: errorMessage(e).slice(0, 300) });
-      if (!(e instanceof MalformedLlmOutput)) return;
-    }
+  const answer = await requestRound(ctx, payload, onUsage).catch((e: unknown) => {
+    if (e instanceof CancelledError) throw e;
+    return { ok: false as const, reason: errorMessage(e) };
+  });
+  if (!answer.ok) {
+    Object.assign(row, { status: 'failed', error: answer.reason.slice(0, 300) });
+    return;
   }
+  Object.assign(row, { status: 'done', artifactId: answer.artifact.id, written: answer.value.tests.length, error: undefined });
+  for (const t of answer.value.tests) if (await tryNewTest(s, payload, t, covered, mutants)) row.kept++;
 }
 
 /** Adds the test to its file, runs it alone every run (with coverage on the first); keeps it when it passes each and adds coverage. */

@@ -1,13 +1,45 @@
-// Phase "run": every test file N times. Sorts each test into loads/does not load, stable, flaky,
-// skipping itself, hanging, or failing every run (the judge phase decides what a failure means).
+// Phase "run": every test file N times, all files in one runner invocation per run (so N
+// invocations, whatever the number of files). Sorts each test into loads/does not load, stable,
+// flaky, skipping itself, hanging, or failing every run (the judge phase decides what a failure
+// means). The first run also measures each test's coverage where the runner gives it from its one
+// process (./perTestRun.ts): the adds-coverage phase then needs no run of its own.
 import type { Observation } from './execute';
+import { perTestOptions, recordPerTest } from './perTestRun';
 import { firstLine } from './classify';
 import { putFile } from './files';
 import { removeTests } from './testFile';
 import { drop, type TestFileState, type VerifyState } from './state';
 
 export async function runPhase(s: VerifyState): Promise<void> {
-  for (const file of s.files) await runFile(s, file);
+  const { params } = s.ctx;
+  const pending = new Map(s.files.filter((f) => f.ids.length).map((f) => [f, [...f.ids]]));
+  const seen = new Map<string, Observation[]>();
+  const measure = perTestOptions(s);
+  for (let r = 1; r <= params.runs && [...pending.values()].some((ids) => ids.length); r++) {
+    const entries = [...pending].filter(([, ids]) => ids.length);
+    const { obs, results } = await s.runner.runAll(
+      entries.map(([f, ids]) => ({ file: f.path, ids })),
+      r === 1 && measure ? measure : {},
+    );
+    await s.flushPids();
+    if (r === 1 && measure) recordPerTest(s, results, obs);
+    for (const [file, ids] of entries) {
+      // A file that hangs is run on its own from the first run again, without its hanging tests.
+      if (ids.some((id) => obs.get(id)?.status === 'timeout')) {
+        pending.delete(file);
+        for (const id of ids) seen.delete(id);
+        await runFile(s, file, ids);
+        continue;
+      }
+      for (const id of ids) {
+        const o = obs.get(id)!;
+        if (o.name) s.names.set(id, o.name);
+        seen.set(id, [...(seen.get(id) ?? []), o]);
+      }
+      if (r === 1) pending.set(file, sortOutLoadErrors(s, file, ids, obs));
+    }
+  }
+  for (const [file, ids] of pending) for (const id of ids) settle(s, file, id, seen.get(id) ?? []);
 }
 
 /** Runs a file's tests N times and sorts each one (stable, failing, not loading, not collected, flaky, hanging). */

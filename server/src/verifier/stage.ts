@@ -1,5 +1,5 @@
 // The 'verify' stage, after 'write': asks once for `tests.run` (high risk: it executes workspace code),
-// then keeps only assured tests (verify.ts) and validates the goal (goal.ts). Re-entrant: a run
+// then keeps only assured tests (verify.ts) and validates the goal (settleGoal, with unmet.ts). Re-entrant: a run
 // killed during verification restores the files it had rewritten and verifies again.
 import type { CrawlerOutput, EngineerOutput, TestCases } from '../contracts/types';
 import type { Gateway, ToolCallInfo } from '../gateway/gateway';
@@ -7,6 +7,8 @@ import { sha256 } from '../core/canonical';
 import type { PipelineDeps } from '../pipeline/deps';
 import type { Save, Stage } from '../pipeline/stage';
 import { testPlan } from '../pipeline/testPlan';
+import { RateGate } from '../pipeline/rateGate';
+import { DEFAULT_BACKOFF } from '../pipeline/retry';
 import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { confinementPhrase } from '../frameworks/run/confine';
@@ -95,6 +97,8 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
         run: () => state.run,
         store: deps.store,
         provider: deps.provider,
+        retry: { maxAttempts: state.run.params.maxAttempts, backoff: { ...DEFAULT_BACKOFF, ...deps.backoff } },
+        gate: new RateGate(deps.sharedLimit?.(state.run.params.models.engineer)),
         gateway,
         plan,
         params,
@@ -103,6 +107,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
         signal: deps.signal,
         update,
         runTests: deps.tests?.run,
+        mutate: deps.tests?.mutate,
         ...(deps.mutants ? { mutants: deps.mutants } : {}),
         info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
       });

@@ -5,9 +5,13 @@ import type { MutantProvider } from '../core/mutants';
 import type { Gateway } from '../gateway/gateway';
 import type { runTests } from '../frameworks/runner';
 import type { LlmProvider } from '../llm/provider';
+import type { RateGate } from '../pipeline/rateGate';
+import type { RetryRules } from '../pipeline/retry';
 import type { RunStore } from '../store/types';
+import type { TestAccess } from '../pipeline/deps';
 import type { CaseResult, RunRecord, VerificationRecord, VerifyParams } from '../core/run';
 import type { CaseRunner } from './execute';
+import type { PerTestMeasure } from './perTestRun';
 import type { WriteLog } from './files';
 import type { RunPlan } from './runPlan';
 
@@ -16,6 +20,9 @@ export interface VerifyContext {
   run: () => RunRecord;
   store: RunStore;
   provider: LlmProvider;
+  /** repairs and rounds ask the model under the run's one retry policy, and wait out a 429 together */
+  retry: RetryRules;
+  gate: RateGate;
   gateway: Gateway;
   plan: RunPlan;
   params: VerifyParams;
@@ -32,6 +39,8 @@ export interface VerifyContext {
   info: (message: string) => void;
   /** frameworks/runner.ts runTests unless a recording or a replay stands in (PipelineDeps.tests) */
   runTests?: typeof runTests;
+  /** wraps each run of the mutation engine when a recording or a replay stands in (PipelineDeps.tests) */
+  mutate?: TestAccess['mutate'];
   /** the crawler's map: each function's lines and source, for coverage rounds */
   map?: CrawlerOutput;
   mutants?: MutantProvider;
@@ -85,6 +94,8 @@ export interface VerifyState {
   failing: Map<string, FailingTest>;
   /** tests that passed every run, with their file */
   stable: { id: string; file: TestFileState }[];
+  /** per-test coverage the first run took, where the runner gives it from its one process (perTestRun.ts) */
+  measured?: PerTestMeasure;
 }
 
 export function nameOf(s: VerifyState, id: string): string {

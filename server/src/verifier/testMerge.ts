@@ -10,7 +10,17 @@ import { checkPython } from '../frameworks/pySyntax';
 import { childrenOf, parsePython } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
 import { applyEdits, type Edit } from './testEdits';
-import { findTests, isPython, newTestFor, replaceTest, type TestBlock } from './testFile';
+import { findTests, isPython, newTestFor, removeTests, replaceTest, type TestBlock } from './testFile';
+
+/** `existing` without the AMTP tests (those with a case id) that `incoming` does not carry; unchanged when that would leave none. */
+function withoutUnplanned(path: string, existing: string, incoming: string): string {
+  const planned = new Set(findTests(path, incoming).map((b) => b.caseId));
+  const gone = findTests(path, existing)
+    .map((b) => b.caseId)
+    .filter((id) => !planned.has(id));
+  if (!gone.length || gone.length === findTests(path, existing).length) return existing;
+  return removeTests(path, existing, gone);
+}
 
 /**
  * The merged file, or undefined when the two cannot be merged safely (then it is a whole-file overwrite).
@@ -18,7 +28,14 @@ import { findTests, isPython, newTestFor, replaceTest, type TestBlock } from './
  * new file's body, its tests and the helpers they use, after everything already in it; without it,
  * such a file is not merged into (an earlier run's file the person replaced is theirs to keep or not).
  */
-export function mergeTestFile(path: string, existing: string, incoming: string, opts: { append?: boolean } = {}): string | undefined {
+export function mergeTestFile(
+  path: string,
+  existing: string,
+  incoming: string,
+  opts: { append?: boolean; replace?: boolean } = {},
+): string | undefined {
+  // An incremental run re-planned the whole module: its earlier AMTP tests that were not planned again go (the person's stay).
+  if (opts.replace) existing = withoutUnplanned(path, existing, incoming);
   const ours = findTests(path, existing);
   const theirs = findTests(path, incoming);
   if (!theirs.length || (!ours.length && !opts.append)) return undefined;

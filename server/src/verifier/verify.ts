@@ -13,7 +13,9 @@ import { judgePhase } from './judgePhase';
 import { mutantProvider } from './mutantProvider';
 import { mutationPhase } from './mutationPhase';
 import type { MutationRecord } from '../core/mutation';
-import { untestedFiles } from './productFiles';
+import { untestedFiles, withoutFiles } from './productFiles';
+import { declaredBuilds, leftOutCopies } from '../coverage/copies';
+import type { CoverageUnits } from '../frameworks/runner';
 import { placePhase } from './placePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
 import { runPhase } from './runPhase';
@@ -28,25 +30,35 @@ export type { VerifyContext } from './state';
 
 export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   const s = prepare(ctx);
-  await runPhase(s);
+  const phases: Record<string, number> = {};
+  // Each phase's wall time goes into verification.phases (the summary shows them).
+  const timed = async <T>(name: string, phase: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await phase();
+    } finally {
+      phases[name] = Math.round((phases[name] ?? 0) * 100 + (performance.now() - started) / 10) / 100;
+    }
+  };
+  await timed('run', () => runPhase(s));
   crashPoint('verify:ran');
   ctx.info(
     `verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.notCollected.reduce((n, f) => n + f.ids.length, 0)} not collected, ${s.results.size} dropped after ${ctx.params.runs} run(s)`,
   );
-  await placePhase(s);
-  await judgePhase(s);
-  const mutation = await mutationPhase(s);
-  const cov = await coveragePhase(s, mutation?.kills);
+  await timed('place', () => placePhase(s));
+  await timed('judge', () => judgePhase(s));
+  const mutation = await timed('mutation', () => mutationPhase(s));
+  const cov = await timed('coverage', () => coveragePhase(s, mutation?.kills));
   // The coverage rounds also get the survivors, and keep a new test that kills one (./mutantProvider.ts).
-  if (!ctx.mutants && mutation?.record.status === 'done') ctx.mutants = mutantProvider(s, mutation.record);
+  if (!ctx.mutants && mutation?.record.status === 'done') ctx.mutants = mutantProvider(s, mutation.record, mutation.sources ?? {});
   for (const t of s.stable)
     if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
-  const quarantineFiles = await rewritePhase(s);
-  let confirmed = await confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe);
+  const quarantineFiles = await timed('rewrite', () => rewritePhase(s));
+  let confirmed = await timed('confirm', () => confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe));
   // Coverage rounds add tests for what the kept suite leaves uncovered; the suite is then confirmed again.
-  if (cov.coverage.tool && (await roundsPhase(s, union(confirmed.after), cov.universe, cov.targets)))
-    confirmed = await confirmPhase(s, cov.targets, cov.universe);
-  await report(s, cov, confirmed.after, confirmed.runs, quarantineFiles, mutation?.record);
+  if (cov.coverage.tool && (await timed('rounds', () => roundsPhase(s, union(confirmed.after), cov.universe, cov.targets))))
+    confirmed = await timed('confirm', () => confirmPhase(s, cov.targets, cov.universe));
+  await report(s, cov, confirmed.after, confirmed.runs, quarantineFiles, mutation?.record, phases);
 }
 
 /** Phase "prepare": the files' tests by case id; a case the engineer listed but no test carries does not load. */
@@ -90,7 +102,7 @@ function prepare(ctx: VerifyContext): VerifyState {
   return s;
 }
 
-/** The person's own test file this run merged into (writePlan.ts), with what the verifier needs to leave their tests alone. */
+/** The person's own test file this run merged into (pipeline/writePlan.ts), with what the verifier needs to leave their tests alone. */
 function personalFile(ctx: VerifyContext, path: string): PersonalFile | undefined {
   const run = ctx.run();
   const rec = run.files.find((r) => r.path === path);
@@ -107,15 +119,27 @@ async function report(
   runs: RunResult[],
   quarantineFiles: string[],
   mutation: MutationRecord | undefined,
+  phases: Record<string, number>,
 ): Promise<void> {
   const { ctx, results } = s;
   if (cov.coverage.tool) {
-    if (cov.before) cov.coverage.before = percent(cov.before.size, cov.universe.size);
-    cov.coverage.after = percent(union(after).size, cov.universe.size);
+    // A module shipped twice (src/ beside dist/, a CommonJS and an ES build) counts once (coverage/copies.ts).
+    const covered = union(after);
+    const copies = leftOutCopies(
+      ctx.productFiles ?? [],
+      (f) => [...covered].filter((u) => u.startsWith(`${f}:s@`) || u.startsWith(`${f}:l`)).length,
+      declaredBuilds(ctx.workspace),
+    );
+    const counted = (units: CoverageUnits) => withoutFiles(units, copies);
+    const universe = counted(cov.universe);
+    const kept = counted(covered);
+    if (cov.before) cov.coverage.before = percent(counted(cov.before).size, universe.size);
+    cov.coverage.after = percent(kept.size, universe.size);
     // Statements, branches, beyond import, the tool and the map of the kept suite (for --lcov / --cobertura).
-    Object.assign(cov.coverage, finalCoverage(runs, union(after), cov.loaded, cov.universe));
-    const product = ctx.productFiles ?? [];
-    if (product.length) Object.assign(cov.coverage, { productFiles: product.length, untestedFiles: untestedFiles(product, union(after)) });
+    Object.assign(cov.coverage, finalCoverage(runs, kept, cov.loaded, universe));
+    const product = (ctx.productFiles ?? []).filter((f) => !copies.includes(f));
+    if (product.length) Object.assign(cov.coverage, { productFiles: product.length, untestedFiles: untestedFiles(product, kept) });
+    if (copies.length) cov.coverage.copiesLeftOut = copies;
   }
   const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) =>
     [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));
@@ -145,6 +169,7 @@ async function report(
     v.coverage = cov.coverage;
     v.quarantineFiles = quarantineFiles;
     v.executions = s.runner.executions;
+    v.phases = phases;
     if (mutation) v.mutation = mutation;
   });
 }

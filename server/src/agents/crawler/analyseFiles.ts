@@ -11,6 +11,7 @@ export interface FileFacts {
   symbols: SymbolInfo[];
   imports: string[];
   helpers?: HelperSpan[];
+  imported?: JsFileFacts['imported'];
   syntax?: JsFileFacts['syntax'];
   opaqueCjs?: boolean;
 }

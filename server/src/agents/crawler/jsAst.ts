@@ -1,4 +1,4 @@
-// Small questions about ESTree nodes (from oxc or babel) that the JS symbol reader asks: what a
+// Small questions about ESTree nodes (from oxc) that the JS symbol reader asks: what a
 // declaration declares, CommonJS export targets, requires, string literals, key names, a tree walk.
 import type { EsNode } from './jsParser';
 

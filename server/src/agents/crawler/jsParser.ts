@@ -1,15 +1,16 @@
-// Parses JavaScript/TypeScript into an ESTree AST (TS-ESTree node names for types) with its comments.
-// oxc-parser first: native, about ten times faster than the JS parsers on a cold process, and its
-// module loads in ~10 ms where the TypeScript compiler took ~0.5 s. Its binary comes from a per-platform
-// npm package, so where none loads (an unlisted platform, a package built elsewhere) @babel/parser
-// with its `estree` plugin gives the same node shapes in plain JavaScript.
+// Parses JavaScript/TypeScript into an ESTree AST (TS-ESTree node names for types) with its comments,
+// with oxc-parser: the one reader of JS code (`npm run bench -- parsers`: 3.5x faster than
+// @babel/parser on real packages, about as fast as the TypeScript compiler in a warm process, and its
+// module loads in ~10 ms where the compiler takes ~0.5 s). Its native binary comes from a per-platform
+// npm package; where none loads (an unlisted platform, a package built elsewhere) oxc falls back to its
+// WebAssembly build (@oxc-parser/binding-wasm32-wasi, shipped): the same parser, the same trees.
 
 /** An ESTree node: `type`, UTF-16 `start`/`end` offsets, and the node's own fields. */
 export interface EsNode {
   type: string;
   start: number;
   end: number;
-  // Parser nodes are walked generically (ESTree from oxc or babel): any field, any shape.
+  // Parser nodes are walked generically (ESTree): any field, any shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   [field: string]: any;
 }
@@ -29,19 +30,19 @@ export interface ParsedJs {
 }
 
 export interface JsParser {
-  readonly name: 'oxc' | 'babel';
+  readonly name: 'oxc';
   /** Never throws for bad syntax: what could be recovered is returned (possibly an empty program). */
   parse(fileName: string, text: string): ParsedJs;
 }
 
-type Lang = 'js' | 'jsx' | 'ts' | 'tsx' | 'dts';
+type Lang = 'jsx' | 'ts' | 'tsx' | 'dts';
 
-export function langOf(fileName: string): Lang {
+/** A `.js` file may hold JSX (React projects name their components so): plain JS is read as JSX. */
+function langOf(fileName: string): Lang {
   if (/\.d\.[cm]?ts$/.test(fileName)) return 'dts';
   if (/\.tsx$/.test(fileName)) return 'tsx';
   if (/\.[cm]?ts$/.test(fileName)) return 'ts';
-  if (/\.jsx$/.test(fileName)) return 'jsx';
-  return 'js';
+  return 'jsx';
 }
 
 /** `.cjs` may `return` at the top level; `.mjs` is always a module; anything else is decided by its syntax. */
@@ -55,12 +56,12 @@ let loaded: Promise<JsParser> | undefined;
 
 /** Loads a parser once per process; only called when a JS/TS file is analysed. */
 export function loadJsParser(): Promise<JsParser> {
-  loaded ??= loadOxc().catch(() => babelParser());
+  loaded ??= loadOxc();
+  loaded.catch(() => (loaded = undefined)); // a later crawl may try again
   return loaded;
 }
 
 async function loadOxc(): Promise<JsParser> {
-  if (process.env.AMTP_JS_PARSER === 'babel') throw new Error('babel requested');
   const oxc = await import('oxc-parser');
   const parseSync = oxc.parseSync ?? (oxc as unknown as { default: typeof oxc }).default.parseSync;
   return {
@@ -68,42 +69,6 @@ async function loadOxc(): Promise<JsParser> {
     parse(fileName, text) {
       const r = parseSync(fileName, text, { lang: langOf(fileName), sourceType: sourceTypeOf(fileName), preserveParens: false });
       return { program: r.program as unknown as EsNode, comments: r.comments as EsComment[] };
-    },
-  };
-}
-
-/** The fallback is required only when oxc cannot load, so its 0.5 MB is not evaluated otherwise. */
-export function babelParser(): JsParser {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use only
-  const babel = require('@babel/parser') as typeof import('@babel/parser');
-  return {
-    name: 'babel',
-    parse(fileName, text) {
-      const lang = langOf(fileName);
-      const plugins: import('@babel/parser').ParserPlugin[] = ['estree'];
-      if (lang === 'ts' || lang === 'tsx' || lang === 'dts') plugins.push(['typescript', { dts: lang === 'dts' }]);
-      if (lang !== 'ts' && lang !== 'dts') plugins.push('jsx');
-      const st = sourceTypeOf(fileName);
-      try {
-        const file = babel.parse(text, {
-          sourceType: st === 'commonjs' ? 'script' : st,
-          allowReturnOutsideFunction: st !== 'module',
-          errorRecovery: true,
-          attachComment: false,
-          plugins,
-        }) as unknown as { program: EsNode; comments?: { type: string; value: string; start: number; end: number }[] };
-        // Babel names comments CommentBlock/CommentLine even with the estree plugin.
-        const comments = (file.comments ?? []).map((c): EsComment => ({
-          type: c.type === 'CommentBlock' ? 'Block' : 'Line',
-          value: c.value,
-          start: c.start,
-          end: c.end,
-        }));
-        return { program: file.program, comments };
-      } catch {
-        // Babel gives up on some errors even in recovery mode; oxc returns an empty program then too.
-        return { program: { type: 'Program', start: 0, end: text.length, body: [] }, comments: [] };
-      }
     },
   };
 }

@@ -2,6 +2,7 @@
 // top-level declarations its code uses, from the syntax tree: the Test Case Generator and the Test
 // Engineer get each target's whole source and the helpers it calls, never a window cut mid-body.
 import type { HelperSpan } from '../../contracts/types';
+import type { ImportedName } from './importBindings';
 import type { EsNode } from './jsParser';
 
 /** Most helpers named for one symbol: a function that uses every name of its file stays bounded. */
@@ -20,6 +21,8 @@ export class SpanReader {
     private readonly locals: Map<string, EsNode>,
     private readonly startOf: (node: EsNode) => number,
     private readonly lineOf: (offset: number) => number,
+    /** names bound from the package's other modules (importBindings.ts): a call of one is named too */
+    private readonly imported: Map<string, ImportedName> = new Map(),
   ) {}
 
   /** The last line of a declaration. */
@@ -34,7 +37,7 @@ export class SpanReader {
     while (queue.length && out.length < MAX_CALLS) {
       const name = queue.shift()!;
       const decl = this.locals.get(name);
-      if (name === ownName || out.includes(name) || !decl || decl === node) continue;
+      if (name === ownName || out.includes(name) || (!decl && !this.imported.has(name)) || decl === node) continue;
       out.push(name);
     }
     for (const n of out) this.used.add(n);
@@ -45,11 +48,17 @@ export class SpanReader {
   helpers(): HelperSpan[] {
     const out: HelperSpan[] = [];
     for (const name of this.used) {
-      const node = this.locals.get(name)!;
+      const node = this.locals.get(name);
+      if (!node) continue; // bound from another module: crossModuleHelpers() finds its lines
       const line = this.lineOf(this.startOf(node));
       out.push({ name, line, end_line: this.endLine(node, line) });
     }
     return out.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : 1));
+  }
+
+  /** The names bound from other modules that some symbol's code uses, in first-use order. */
+  importedUsed(): ImportedName[] {
+    return [...this.used].filter((n) => !this.locals.has(n) && this.imported.has(n)).map((n) => this.imported.get(n)!);
   }
 
   /** The top-level names used inside `node` (identifiers in expressions; property keys and member names are not uses). */
@@ -68,7 +77,7 @@ export class SpanReader {
       }
       const n = v as EsNode;
       if (typeof n.type !== 'string') continue;
-      if (n.type === 'Identifier' && !notUse.has(n) && this.locals.has(n.name)) found.add(n.name);
+      if (n.type === 'Identifier' && !notUse.has(n) && (this.locals.has(n.name) || this.imported.has(n.name))) found.add(n.name);
       if ((n.type === 'MemberExpression' || n.type === 'TSQualifiedName') && !n.computed && n.property) notUse.add(n.property);
       if ((n.type === 'Property' || n.type === 'MethodDefinition' || n.type === 'PropertyDefinition') && !n.computed && n.key)
         if (!(n.type === 'Property' && n.shorthand)) notUse.add(n.key);

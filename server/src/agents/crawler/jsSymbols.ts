@@ -1,4 +1,5 @@
 import type { ExportStyle, HelperSpan, SymbolInfo } from '../../contracts/types';
+import { importedNames, type ImportedName } from './importBindings';
 import { parseJsDoc } from './jsdoc';
 import { signatureOf } from './jsSignature';
 import { SpanReader } from './jsSpans';
@@ -11,6 +12,8 @@ export interface JsFileFacts {
   helpers?: HelperSpan[];
   /** module specifiers this file imports or requires (for the reference ranking) */
   imports: string[];
+  /** names bound from the package's other modules that its symbols' code uses (importBindings.ts) */
+  imported?: ImportedName[];
   syntax: 'esm' | 'cjs' | 'none';
   /** `module.exports = factory()`: the exports are built at runtime (UMD); a .d.ts may describe them */
   opaqueCjs: boolean;
@@ -57,10 +60,12 @@ class FileReader {
   private readonly declKind = new WeakMap<EsNode, string>();
   private readonly seen = new Set<string>();
   private lineStarts: number[] | undefined;
+  private readonly imported = new Map<string, ImportedName>();
   private readonly spans = new SpanReader(
     this.locals,
     (node) => this.docSpot.get(node)?.at ?? node.start,
     (offset) => this.lineOf(offset),
+    this.imported,
   );
 
   constructor(
@@ -71,6 +76,7 @@ class FileReader {
   read(program: EsNode, defaultName: string): JsFileFacts {
     const body = program.body as EsNode[];
     this.collectLocals(body, program.start);
+    for (const [k, v] of importedNames(body)) if (!this.locals.has(k)) this.imported.set(k, v);
     let esm = false;
     let cjs = false;
     let floor = program.start;
@@ -85,6 +91,8 @@ class FileReader {
     this.facts.syntax = esm ? 'esm' : cjs ? 'cjs' : 'none';
     const helpers = this.spans.helpers();
     if (helpers.length) this.facts.helpers = helpers;
+    const imported = this.spans.importedUsed();
+    if (imported.length) this.facts.imported = imported;
     return this.facts;
   }
 
@@ -271,10 +279,34 @@ class FileReader {
     }
   }
 
-  private describe(node: EsNode, name: string, style: ExportStyle): SymbolInfo[] {
+  /**
+   * An overload signature (`function f(a: string): T;`) stands for its implementation, the declaration
+   * of the same name with a body: its signature, lines, source and calls are the implementation's, its
+   * JSDoc the implementation's own or else the overload's (the first one carries it). A `.d.ts` has
+   * no implementation: the first signature stays.
+   */
+  private describe(node: EsNode, name: string, style: ExportStyle, impl = this.implementationOf(node)): SymbolInfo[] {
+    if (impl && impl !== node) {
+      const own = this.jsDocOf(impl);
+      return this.describeWith(impl, name, style, own.doc || own.examples.length ? own : this.jsDocOf(node));
+    }
+    return this.describeWith(node, name, style, this.jsDocOf(node));
+  }
+
+  private implementationOf(node: EsNode): EsNode | undefined {
+    if (node.type !== 'TSDeclareFunction' || node.id?.type !== 'Identifier') return undefined;
+    const local = this.locals.get(node.id.name);
+    return local?.type === 'FunctionDeclaration' && local.body ? local : undefined;
+  }
+
+  private jsDocOf(node: EsNode): ReturnType<typeof parseJsDoc> {
     const spot = this.docSpot.get(node);
     const carrier = this.docCarrier.get(node);
-    const doc = parseJsDoc((carrier && this.leadingJsDoc(carrier)) ?? (spot && this.leadingJsDoc(spot)) ?? '');
+    return parseJsDoc((carrier && this.leadingJsDoc(carrier)) ?? (spot && this.leadingJsDoc(spot)) ?? '');
+  }
+
+  private describeWith(node: EsNode, name: string, style: ExportStyle, doc: ReturnType<typeof parseJsDoc>): SymbolInfo[] {
+    const spot = this.docSpot.get(node);
     const value = valueOf(node);
     const fn = value && FUNCTIONS.has(value.type) ? value : undefined;
     let kind: SymbolInfo['kind'] = 'variable';
@@ -307,15 +339,19 @@ class FileReader {
     const out: SymbolInfo[] = [];
     const names = new Set<string>();
     let floor = cls.body.start + 1;
-    for (const m of cls.body.body as EsNode[]) {
-      const spot = { at: m.start, floor };
+    const members = cls.body.body as EsNode[];
+    for (const m of members) {
+      this.docSpot.set(m, { at: m.start, floor });
       floor = m.end;
+    }
+    for (const m of members) {
       if (!METHODS.has(m.type) || (m.kind && m.kind !== 'method') || m.computed || m.key?.type !== 'Identifier') continue;
       const mname = m.key.name as string;
       if (mname.startsWith('_') || m.accessibility === 'private' || m.accessibility === 'protected' || names.has(mname)) continue;
-      names.add(mname); // overloads: the first signature, which carries the JSDoc
-      this.docSpot.set(m, spot);
-      const [ms] = this.describe(m, `${className}.${mname}`, style);
+      names.add(mname);
+      // Overloads: the first signature carries the JSDoc, the one with a body is the implementation (describe()).
+      const impl = members.find((x) => x.type === 'MethodDefinition' && x.key?.name === mname && !x.computed && x.value?.body);
+      const [ms] = this.describe(m, `${className}.${mname}`, style, impl);
       out.push({ ...ms, kind: 'method' });
     }
     return out;

@@ -4,6 +4,7 @@ import type { CrawlerOutput, KeyFile, ModuleSystem } from '../../contracts/types
 import type { TreeEntry } from '../../mcp/walk';
 import type { FileFacts } from './analyseFiles';
 import { packageSpecifier } from './entryPoints';
+import { crossModuleHelpers } from './importBindings';
 import type { JsFileFacts } from './jsSymbols';
 import { moduleSystemOf, type NpmPackage } from './manifests';
 import { referenceCounts } from './ranking';
@@ -44,15 +45,20 @@ export function rankKeyFiles(
       reason: `key-file budget of ${keyBudget} (the entry points' public modules first, then helpers, then files no entry reaches)`,
     });
   noteCutSymbols(ranked, omitted);
-  return ranked.map(({ path: p, f, rank }): KeyFile => ({
-    path: p,
-    language: ctx.code.get(p)?.language ?? 'unknown',
-    rank,
-    module_system: fileModuleSystem(p, f.syntax, ctx.pkgs),
-    import_specifier: importSpecifier(p, ctx.pkgs, ctx.files),
-    symbols: f.symbols.filter((s) => s.exported).slice(0, MAX_SYMBOLS),
-    ...(f.helpers?.length ? { helpers: f.helpers } : {}),
-  }));
+  const symbolsOf = (p: string) => facts.get(p)?.symbols;
+  return ranked.map(({ path: p, f, rank }): KeyFile => {
+    // The declarations of the package's other modules its symbols call (importBindings.ts), beside its own.
+    const helpers = [...(f.helpers ?? []), ...crossModuleHelpers(p, f.imported ?? [], symbolsOf, ctx.files)];
+    return {
+      path: p,
+      language: ctx.code.get(p)?.language ?? 'unknown',
+      rank,
+      module_system: fileModuleSystem(p, f.syntax, ctx.pkgs),
+      import_specifier: importSpecifier(p, ctx.pkgs, ctx.files),
+      symbols: f.symbols.filter((s) => s.exported).slice(0, MAX_SYMBOLS),
+      ...(helpers.length ? { helpers } : {}),
+    };
+  });
 }
 
 function noteCutSymbols(ranked: Ranked[], omitted: Omitted): void {

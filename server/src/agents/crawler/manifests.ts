@@ -1,4 +1,5 @@
 import type { CrawlerOutput, ModuleSystem } from '../../contracts/types';
+import { parse as parseToml } from 'smol-toml';
 import { exportTargets, resolveEntry } from './entryPoints';
 
 export interface NpmPackage {
@@ -119,19 +120,23 @@ export function pythonFacts(m: PythonManifests, files: Set<string>, out: Out): s
     out.package_managers.push(lockfile ? { name, manifest, lockfile } : { name, manifest });
   };
   if (m.pyproject !== undefined) {
-    if (/^\[tool\.poetry\]/m.test(py) || files.has('poetry.lock'))
-      add('poetry', 'pyproject.toml', files.has('poetry.lock') ? 'poetry.lock' : undefined);
+    const doc = pyproject(py);
+    const tool = record(doc.tool);
+    const project = record(doc.project);
+    const poetry = record(tool.poetry);
+    const backend = JSON.stringify(doc['build-system'] ?? {});
+    if ('poetry' in tool || files.has('poetry.lock')) add('poetry', 'pyproject.toml', files.has('poetry.lock') ? 'poetry.lock' : undefined);
     if (files.has('uv.lock')) add('uv', 'pyproject.toml', 'uv.lock');
-    if (/^\[tool\.pdm\]/m.test(py) || files.has('pdm.lock')) add('pdm', 'pyproject.toml', files.has('pdm.lock') ? 'pdm.lock' : undefined);
-    if (/hatchling/.test(py) || /^\[tool\.hatch/m.test(py)) add('hatch', 'pyproject.toml');
-    if (/setuptools/.test(py)) add('setuptools', 'pyproject.toml');
-    const depBlock = /^dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(py);
-    if (depBlock) deps.push(...[...depBlock[1].matchAll(/["']([A-Za-z0-9_.-]+)/g)].map((x) => x[1]));
-    for (const x of py.matchAll(/^\[tool\.poetry\.dependencies\]\n([\s\S]*?)(?=^\[)/gm))
-      deps.push(...[...x[1].matchAll(/^([A-Za-z0-9_.-]+)\s*=/gm)].map((y) => y[1]));
-    for (const [name, target] of tomlTable(py, 'project.scripts').concat(tomlTable(py, 'tool.poetry.scripts'))) {
-      out.entry_points.push({ path: target, kind: 'console_script', name });
+    if ('pdm' in tool || files.has('pdm.lock')) add('pdm', 'pyproject.toml', files.has('pdm.lock') ? 'pdm.lock' : undefined);
+    if (backend.includes('hatchling') || 'hatch' in tool) add('hatch', 'pyproject.toml');
+    if (backend.includes('setuptools') || 'setuptools' in tool) add('setuptools', 'pyproject.toml');
+    for (const d of Array.isArray(project.dependencies) ? project.dependencies : []) {
+      const name = typeof d === 'string' ? /^\s*([A-Za-z0-9_.-]+)/.exec(d)?.[1] : undefined;
+      if (name) deps.push(name);
     }
+    deps.push(...Object.keys(record(poetry.dependencies)));
+    for (const [name, target] of [...Object.entries(record(project.scripts)), ...Object.entries(record(poetry.scripts))])
+      if (typeof target === 'string') out.entry_points.push({ path: target, kind: 'console_script', name });
   }
   if (m.setupPy !== undefined || m.setupCfg !== undefined) add('setuptools', m.setupCfg !== undefined ? 'setup.cfg' : 'setup.py');
   if (files.has('Pipfile')) add('pipenv', 'Pipfile', files.has('Pipfile.lock') ? 'Pipfile.lock' : undefined);
@@ -154,9 +159,15 @@ export function pythonFacts(m: PythonManifests, files: Set<string>, out: Out): s
   return [...lower];
 }
 
-/** `key = "value"` pairs of one TOML table (enough for [project.scripts]). */
-export function tomlTable(toml: string, table: string): [string, string][] {
-  const re = new RegExp(`^\\[${table.replace(/\./g, '\\.')}\\]\\s*\\n([\\s\\S]*?)(?=^\\[|(?![\\s\\S]))`, 'm');
-  const body = re.exec(toml)?.[1] ?? '';
-  return [...body.matchAll(/^\s*["']?([\w.-]+)["']?\s*=\s*["']([^"']+)["']/gm)].map((m) => [m[1], m[2]]);
+/** pyproject.toml as a TOML document; one that does not parse tells nothing (pip would refuse it too). */
+export function pyproject(text: string): Record<string, unknown> {
+  try {
+    return parseToml(text);
+  } catch {
+    return {};
+  }
+}
+
+function record(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }

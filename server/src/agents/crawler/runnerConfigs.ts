@@ -5,7 +5,7 @@
 // (`.mocharc.js`/`.cjs` `spec`); ava (`ava.config.*` `files`). JavaScript configs are parsed
 // (staticConfig.ts): only literal values count, and a computed setting is reported in `unread`.
 import { posix } from 'node:path';
-import type { TestRuns } from './testRuns';
+import type { TestRuns } from '../../contracts/types';
 import { loadJsParser } from './jsParser';
 import { staticConfig, type StaticConfig } from './staticConfig';
 

@@ -17,7 +17,8 @@ export function scopeMap(map: CrawlerOutput, scope: RunScope): CrawlerOutput {
   const names = new Set(keyFiles.flatMap((k) => k.symbols.map((s) => s.name)));
   const outside = map.key_files.length - keyFiles.length;
   keyFiles.push(...entryReExports(map, keyFiles, names));
-  const paths = new Set(keyFiles.map((k) => k.path));
+  // The samples of the scoped files, and of the modules whose declarations their symbols call (helpers' `path`).
+  const paths = new Set([...keyFiles.map((k) => k.path), ...keyFiles.flatMap((k) => (k.helpers ?? []).flatMap((h) => h.path ?? []))]);
   const asked =
     [...(scope.only ?? []).map((o) => `--only ${o}`), ...(scope.changedSince ? [`--changed-since ${scope.changedSince}`] : [])].join(' ') ||
     "the run's scope";

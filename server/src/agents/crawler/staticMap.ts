@@ -11,7 +11,7 @@ import { indexFiles, type FileIndex } from './fileIndex';
 import { extractJsSymbols } from './jsSymbols';
 import { unbuiltSource } from './buildNeeded';
 import { defaultNameFor, rankKeyFiles } from './keyFiles';
-import { moduleSystemOf, npmFacts, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
+import { moduleSystemOf, npmFacts, pyproject, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { warmPyPool } from './pyPool';
 import { resolveImport } from './ranking';
 import { reachFrom, type Reached } from './reach';
@@ -21,7 +21,7 @@ import { detectTestRuns } from './testRuns';
 import { detectTestSetup } from './testSetup';
 import { detectTypecheck } from './typecheck';
 import { WorkspaceReader } from './workspaceReader';
-import type { CallTool } from '../../record/toolTap';
+import type { CallTool } from '../../core/toolCall';
 
 export interface CrawlOptions {
   /** share a cache across crawls (a second crawl of an unchanged tree then hits) */
@@ -59,9 +59,9 @@ export async function crawlWorkspace(workspace: string, opts: CrawlOptions = {})
     analyse(new WorkspaceReader(opts.tap ? opts.tap(tools) : tools), workspace, opts).then((map) => checked(map, opts));
   // A replay answers the tools from a recording: no workspace, no server.
   if (opts.tools) return { map: await read(opts.tools), cache: { hits: 0, misses: 0, entries: 0, bytes: 0, evictions: 0 } };
-  // The MCP server's own reading tools, called in this process (readingTools.ts). Unredacted: the crawler
+  // The MCP server's own reading tools, called in this process (mcp/readingTools.ts). Unredacted: the crawler
   // parses the bytes; the map is redacted before any of it reaches a model (pipeline/batchStage.ts).
-  // It reads the tree's structured entries: the text form is the count line alone (treeTool.ts).
+  // It reads the tree's structured entries: the text form is the count line alone (mcp/treeTool.ts).
   const cache = opts.cache ?? new ResponseCache();
   const tools = readingToolCaller(workspace, { cache, walk: { gitignore: opts.gitignore }, redact: false, treeText: 'summary' });
   const before = cache.stats();
@@ -221,7 +221,8 @@ function describeProject(
   isPython: boolean,
 ): void {
   const rootPkg = pkgs.find((p) => p.dir === '');
-  const tomlName = /^\[(?:project|tool\.poetry)\][^[]*?^name\s*=\s*["']([^"']+)/m.exec(py.pyproject ?? '')?.[1];
+  const toml = pyproject(py.pyproject ?? '') as { project?: { name?: unknown }; tool?: { poetry?: { name?: unknown } } };
+  const tomlName = [toml.project?.name, toml.tool?.poetry?.name].find((n): n is string => typeof n === 'string');
   const dirName =
     workspace
       .replace(/[\\/]+$/, '')

@@ -16,10 +16,10 @@ const NOT_PRODUCT: [string, RegExp][] = [
     /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|test[-_]?utils|test[-_]?helpers)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|(^|\/)[^/]*_test\.py$/,
   ],
   ['a fixture', /(^|\/)(__)?fixtures?(__)?\//],
-  ['a benchmark', /(^|\/)bench(es|marks?)?\/|\.bench\.[^/]+$|(^|\/)benchmark[^/]*\.[cm]?[jt]s$/],
+  ['a benchmark', /(^|\/)bench(es|marks?)?\/|\.bench\.[^/]+$|(^|\/)bench(mark[^/]*)?\.[cm]?[jt]s$/],
   ['a fuzzer', /(^|\/)fuzz(ers?|ing)?\/|(^|\/)fuzz[^/]*\.(py|[cm]?[jt]s)$/],
   ['a script or tool', /(^|\/)(scripts?|tools?|\.github|\.husky|ci)\//],
-  ['an example or documentation', /(^|\/)(examples?|samples?|demos?|docs?|documentation|website)\//i],
+  ['an example or documentation', /(^|\/)(examples?|samples?|demos?|docs?|documentation|website)\/|(^|\/)(examples?|demo)\.[cm]?[jt]sx?$/i],
   ['vendored or generated code', /(^|\/)(vendor|third_party|node_modules|coverage|\.nyc_output)\/|\.min\.[cm]?js$/],
 ];
 

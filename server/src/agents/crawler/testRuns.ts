@@ -6,10 +6,8 @@ import { load as loadYaml } from 'js-yaml';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as shellParse } from 'shell-quote';
 import { parse as parseToml } from 'smol-toml';
-import type { TestSetup } from '../../contracts/types';
+import type { TestRuns } from '../../contracts/types';
 import { configRuns, type ConfigRuns } from './runnerConfigs';
-
-export type TestRuns = NonNullable<TestSetup['runs']>;
 
 export interface TestRunsInput {
   /** the root package.json, parsed */

@@ -3,10 +3,8 @@
 // so the Test Engineer is told (test_setup.typecheck) and the verifier repairs per test. Read from the
 // runner's config and the test command, never by running anything.
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { TestSetup } from '../../contracts/types';
+import type { TypeCheck } from '../../contracts/types';
 import { readRunnerConfig } from './runnerConfigs';
-
-type TypeCheck = NonNullable<TestSetup['typecheck']>;
 
 export interface TypecheckInput {
   runner: string | undefined;

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallTool, ToolResult } from '../../record/toolTap';
+import type { CallTool, ToolResult } from '../../core/toolCall';
 import type { SearchResult } from '../../mcp/search';
 import type { TreeArgs, TreeResult } from '../../mcp/treeTool';
 import type { ReadFileArgs, ReadFileResult } from '../../mcp/readFile';

@@ -42,7 +42,10 @@ export function symbolInfo(map: CrawlerOutput, file: string, name: string, fit =
   return out;
 }
 
-/** The import statements AMTP will write at the top of the file for these bindings. */
+const IMPORT_LINE = /^(?:import\s|from\s\S+\simport\s|const\s.+=\s*require\()/;
+const BOUND_FROM = /^const\s+(?:\{[^}]*\}|[A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*);$/;
+
+/** The import statements AMTP will write at the top of the file for these bindings, with the lines that bind names from them. */
 export function importLines(renderer: FrameworkRenderer, g: TestFileGroup, cases: TestCase[]): string[] {
   const skeleton = renderer.render({
     project: g.project,
@@ -53,7 +56,11 @@ export function importLines(renderer: FrameworkRenderer, g: TestFileGroup, cases
     typescript: g.project.typescript,
     esm: renderer.esm(g.project),
   });
-  return skeleton.split('\n').filter((l) => /^(?:import\s|from\s\S+\simport\s|const\s.+=\s*require\()/.test(l));
+  // The imports, and the lines that bind names from a module value they import (`const { a } = xModule;`, `const b = xModule;`).
+  const lines = skeleton.split('\n');
+  const imports = lines.filter((l) => IMPORT_LINE.test(l));
+  const modules = new Set(imports.flatMap((l) => /(?:\*\s+as\s+|import\s+|const\s+)([A-Za-z_$][\w$]*)\b/.exec(l)?.[1] ?? []));
+  return lines.filter((l) => IMPORT_LINE.test(l) || modules.has(BOUND_FROM.exec(l)?.[1] ?? ''));
 }
 
 /** Cases of one target symbol in one test file, with what they need of it: what packs into batches. */
@@ -133,7 +140,7 @@ export const engineerBatching: AgentBatching<'engineer'> = {
         schema_version: '1',
         framework,
         project: plan.project,
-        view: { batch: i + 1, of: batches.length, cases: plan.cases.length },
+        view: { batch: i + 1, of: batches.length, cases: plan.cases.length, max_tokens: ctx.budget.outputTokens },
         files: groups.map((g) =>
           fileEntry(
             fp.renderer,

@@ -59,7 +59,7 @@ export interface FilePlan {
 /**
  * One test file per target module, in plan order; the same plan always gives the same files.
  * `ownTestFile` (the run's `intoExisting`) says whether the person's own test file at a path exists:
- * then the module's cases go there instead of AMTP's file (writeStage.ts merges them in).
+ * then the module's cases go there instead of AMTP's file (pipeline/writeStage.ts merges them in).
  */
 export function planFiles(plan: TestCases, framework: Framework, ownTestFile?: (path: string) => boolean): FilePlan {
   const renderer = RENDERERS[framework];

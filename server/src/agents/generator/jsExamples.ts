@@ -40,7 +40,7 @@ export function newSnippetContext(): SnippetContext {
  * @param context bindings of earlier blocks of the same document; updated with this block's
  */
 export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context: SnippetContext = newSnippetContext()): ParsedSnippet {
-  // `d3.min(x)` through an unbound namespace is a call of the export `min` (crawler/namespaceAliases.ts).
+  // `d3.min(x)` through an unbound namespace is a call of the export `min` (agents/crawler/namespaceAliases.ts).
   const items = splitStatements(context.namespaces ? withoutNamespaces(snippet, context.namespaces) : snippet);
   const examples: DocExample[] = [];
   const skipped: ParsedSnippet['skipped'] = [];

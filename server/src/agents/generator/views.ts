@@ -6,6 +6,7 @@ import type { CrawlerOutput, KeyFile, SymbolInfo, SymbolSource } from '../../con
 import { estimateTokens, pack, type Item } from '../budget';
 import { classGroups, mapBase, modulesWithExamples, splitView, type ReplyEstimate } from '../crawler/batches';
 import { dedupeSources, helperSources, outlineSource, symbolSource } from '../sources';
+import { excerptFor, viewExamples } from './exampleExcerpts';
 
 type Example = CrawlerOutput['usage_examples'][number];
 
@@ -24,8 +25,10 @@ export function generatorViews(map: CrawlerOutput, payloadTokens: number, out: R
   const base = mapBase(map);
   const room = Math.max(256, payloadTokens - estimateTokens(base) - SLACK_TOKENS);
   const { modules, orphans } = modulesWithExamples(map);
-  const units: Unit[] = modules.flatMap(({ file, examples }) =>
-    classGroups(file.symbols).map((symbols) => fitUnit(map, file, symbols, examples, room)),
+  // Every unit gets the examples that name its symbols (./exampleExcerpts.ts), not only the module an example was assigned to.
+  const claimed = new Set(map.usage_examples.filter((e) => !orphans.includes(e)));
+  const units: Unit[] = modules.flatMap(({ file }) =>
+    classGroups(file.symbols).map((symbols) => fitUnit(map, file, symbols, [...claimed], room)),
   );
   if (orphans.length) units.push({ symbols: [], examples: orphans, sources: [] });
   const items: Item<Unit>[] = units.map((u) => ({
@@ -35,13 +38,26 @@ export function generatorViews(map: CrawlerOutput, payloadTokens: number, out: R
   }));
   const groups = pack(items, { payloadTokens: room, outputTokens });
   if (!groups.length) groups.push([]);
-  return groups.map((g, i) => ({ ...viewOf(base, g), view: { batch: i + 1, of: groups.length, modules: map.key_files.length } }));
+  const reply = replyRoom(outputTokens);
+  return groups.map((g, i) => ({
+    ...viewOf(base, g),
+    view: { batch: i + 1, of: groups.length, modules: map.key_files.length, ...(reply ? { reply } : {}) },
+  }));
+}
+
+/** What one planned case takes in a reply, all its required fields written (the relay runs: 51 cases ≈ 5.6k tokens). */
+export const TOKENS_PER_PLANNED_CASE = 120;
+
+/** The reply's room as the envelope states it (view.reply): its bound, and how many cases fit in it. */
+export function replyRoom(outputTokens: number): { max_tokens: number; cases: number } | undefined {
+  if (!Number.isFinite(outputTokens) || outputTokens < 1) return undefined;
+  return { max_tokens: outputTokens, cases: Math.max(1, Math.floor(outputTokens / TOKENS_PER_PLANNED_CASE)) };
 }
 
 /** One unit, its sources whole when they fit the room; else outlines (largest first) until they do. */
 function fitUnit(map: CrawlerOutput, file: KeyFile, symbols: SymbolInfo[], all: Example[], room: number): Unit {
   const names = new Set(symbols.map((s) => s.name));
-  const examples = all.filter((e) => e.symbols.some((n) => names.has(n)));
+  const examples = all.flatMap((e) => excerptFor(e, names) ?? []);
   const own = symbols.flatMap((s) => {
     const src = symbolSource(map, file.path, s);
     return src ? [src] : [];
@@ -74,8 +90,11 @@ function viewOf(base: CrawlerOutput, units: Unit[]): CrawlerOutput {
     if (had) had.symbols = [...had.symbols, ...u.symbols];
     else files.push({ ...u.file, symbols: [...u.symbols] });
   }
-  const examples: Example[] = [];
-  for (const e of units.flatMap((u) => u.examples)) if (!examples.includes(e)) examples.push(e);
+  const names = new Set(units.flatMap((u) => u.symbols.map((s) => s.name)));
+  const examples = viewExamples(
+    units.flatMap((u) => u.examples),
+    names,
+  );
   const sources = dedupeSources(units.flatMap((u) => u.sources));
   return { ...base, key_files: files, usage_examples: examples, ...(sources.length ? { sources } : {}) };
 }
@@ -92,9 +111,8 @@ export function splitGeneratorView(v: CrawlerOutput): [CrawlerOutput, CrawlerOut
 }
 
 function needed(files: KeyFile[], s: SymbolSource): boolean {
+  // A helper may be another module's declaration (sources.ts helperSources): any symbol of the half that calls it needs it.
+  if (s.helper === true && files.some((f) => f.symbols.some((sym) => (sym.calls ?? []).includes(s.name)))) return true;
   const file = files.find((f) => f.path === s.path);
-  if (!file) return false;
-  return file.symbols.some(
-    (sym) => sym.name === s.name || sym.name.startsWith(`${s.name}.`) || (s.helper === true && (sym.calls ?? []).includes(s.name)),
-  );
+  return !!file?.symbols.some((sym) => sym.name === s.name || sym.name.startsWith(`${s.name}.`));
 }

@@ -45,11 +45,12 @@ export async function characterizePythonModule(
   modulePath: string,
   root: string,
   targets: readonly CharTarget[],
-  opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal; python?: string } = {},
+  opts: { limits?: SandboxLimits; maxPerTarget?: number; signal?: AbortSignal; python?: string; mutation?: boolean } = {},
 ): Promise<ModuleCharacterization> {
   return characterizePythonSequences(modulePath, root, targets, {
     limits: opts.limits ?? DEFAULT_LIMITS,
     signal: opts.signal,
     python: opts.python,
+    mutation: opts.mutation,
   });
 }

@@ -22,7 +22,7 @@ export interface SearchRun {
   /** set when the module did not load */
   loadError?: string;
   /** the search's own count of sequences it could not pin: varying between runs (random draws), or unusable; `cut` when its safety clock stopped it */
-  dropped?: { unstable: number; unusable: number; cut?: number };
+  dropped?: { unstable: number; unusable: number; cut?: number; kills?: Record<string, string[]> };
   /** this side killed the child at the safety clock before it said it was done */
   killed?: boolean;
 }

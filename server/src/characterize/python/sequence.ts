@@ -55,6 +55,8 @@ export type PyRow = PySequence &
     fs?: boolean;
     /** the last step returned an endless iterator: its first `take` items are pinned */
     take?: number;
+    /** mutants it kills that no sequence kept for coverage kills (the mutation phase added it for them) */
+    mutants?: string[];
   };
 
 export interface PySearchSpec {
@@ -63,10 +65,12 @@ export interface PySearchSpec {
   clockMs: number;
   /** sequences tried per target: what bounds the search, so every run and machine tries the same */
   tries: number;
+  /** runs of the mutation phase (amtp_char_seqmut.py), a count like `tries`; 0: coverage alone */
+  mutationRuns: number;
   targets: { name: string; examples?: Tagged[][] }[];
 }
 
-/** A kept sequence as the case ../case.ts-like renderers take (python/case.ts reads `seq`). */
+/** A kept sequence as the case the renderers take, as server/src/search/case.ts makes them for JavaScript (case.ts reads `seq`). */
 export type PySeqCase = CharCase & { seq: PyRow };
 
 /**
@@ -105,7 +109,10 @@ function oracleOf(r: PyRow): CharOracle | undefined {
   return undefined;
 }
 
-function asCase(r: PyRow): PySeqCase | undefined {
+/** of the tries per target, the runs the mutation phase gets per target */
+const MUTATION_RUNS_PER_TRY = 0.5;
+
+function asCase(r: PyRow, kills: readonly string[]): PySeqCase | undefined {
   const oracle = oracleOf(r);
   if (!oracle) return undefined;
   const lines = r.lines ?? [];
@@ -118,22 +125,27 @@ function asCase(r: PyRow): PySeqCase | undefined {
   // exception per function even where the raising lines are covered by a test that returns.
   const last = r.steps[r.steps.length - 1];
   const raised = r.kind === 'throw' ? [`raises ${r.target} ${last.method ?? last.fn?.join('.')} ${r.name}`] : [];
-  return { id: r.id, path: [r.target], args: [], oracle, lines, spans, arcs: [...(r.arcs ?? []), ...raised], seq: r };
+  // A killed mutant is a unit too: the selection keeps a sequence that kills a mutant no other kept one kills.
+  const mutants = [...new Set([...(r.mutants ?? []), ...kills])].map((id) => `mutant:${id}`);
+  return { id: r.id, path: [r.target], args: [], oracle, lines, spans, arcs: [...(r.arcs ?? []), ...raised, ...mutants], seq: r };
 }
 
 export async function characterizePythonSequences(
   modulePath: string,
   root: string,
   targets: readonly CharTarget[],
-  opts: { limits?: SandboxLimits; signal?: AbortSignal; python?: string; tries?: number } = {},
+  opts: { limits?: SandboxLimits; signal?: AbortSignal; python?: string; tries?: number; mutation?: boolean } = {},
 ): Promise<ModuleCharacterization> {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const clockMs = safetyClockMs(limits);
+  const tries = opts.tries ?? 120;
+  const named = targets.filter((t) => t.path.length === 1).map((t) => ({ name: t.path[0], examples: examplesOf(t) }));
   const spec: PySearchSpec = {
     seed: FIXED_SEED,
     clockMs,
-    tries: opts.tries ?? 120,
-    targets: targets.filter((t) => t.path.length === 1).map((t) => ({ name: t.path[0], examples: examplesOf(t) })),
+    tries,
+    mutationRuns: opts.mutation === false ? 0 : Math.round(tries * MUTATION_RUNS_PER_TRY * named.length),
+    targets: named,
   };
   const run = { signal: opts.signal, python: opts.python, clockMs };
   const found = await runSequenceChild(modulePath, root, { search: spec }, limits, run);
@@ -151,7 +163,7 @@ export async function characterizePythonSequences(
     const agree =
       runs.length === 2 &&
       runs.every((b) => outcomeKey(b) === outcomeKey(r) && sameTagged(r.steps as unknown as Tagged, b.steps as unknown as Tagged));
-    const c = agree ? asCase(r) : undefined;
+    const c = agree ? asCase(r, found.dropped?.kills?.[r.id] ?? []) : undefined;
     if (c) stable.push(c);
     else unstable++;
   }

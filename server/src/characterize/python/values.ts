@@ -82,7 +82,7 @@ export function pyExpected(v: Tagged): string {
       case 'tuple':
         return tupleText(v.v.map(pyExpected));
       case 'iter':
-        // the case's call is list(...) (python/case.ts)
+        // the case's call is list(...) (case.ts)
         return pyExpected(v.v);
       default:
         return pyLiteral(v);

@@ -9,6 +9,10 @@ const JSON_FILE = /\.json(?:[?#].*)?$/;
 const FOR_JS = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'], '.jsx': ['.tsx'] };
 const BARE = ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.json', '/index.ts', '/index.tsx', '/index.js', '/index.mjs'];
 
+/** a top-level import or export statement (an `import()` expression is not one) */
+const ESM_SYNTAX = /^\s*(?:import\s*[\w*{'"]|export\s)/m;
+const CJS_SYNTAX = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w/;
+
 let ts;
 /** The TypeScript compiler AMTP ships, loaded on the first TypeScript file only. */
 function typescript() {
@@ -57,10 +61,14 @@ export async function load(url, context, nextLoad) {
   if (!url.startsWith('file:') || !TS_FILE.test(url) || url.includes('/node_modules/')) return nextLoad(url, context);
   const path = fileURLToPath(url);
   const t = typescript();
-  const out = t.transpileModule(readFileSync(path, 'utf8'), {
+  const text = readFileSync(path, 'utf8');
+  // A TypeScript file written as CommonJS (`require`, no import or export), which ts-node and tsx run
+  // as CommonJS in a package that is not "type": "module": as an ES module `require` is not defined.
+  const commonjs = !url.endsWith('.mts') && !ESM_SYNTAX.test(text) && CJS_SYNTAX.test(text);
+  const out = t.transpileModule(text, {
     fileName: path,
     compilerOptions: {
-      module: t.ModuleKind.ESNext,
+      module: commonjs ? t.ModuleKind.CommonJS : t.ModuleKind.ESNext,
       target: t.ScriptTarget.ES2022,
       jsx: t.JsxEmit.ReactJSX,
       esModuleInterop: true,
@@ -70,5 +78,5 @@ export async function load(url, context, nextLoad) {
       useDefineForClassFields: true,
     },
   });
-  return { format: 'module', source: out.outputText, shortCircuit: true };
+  return { format: commonjs ? 'commonjs' : 'module', source: out.outputText, shortCircuit: true };
 }

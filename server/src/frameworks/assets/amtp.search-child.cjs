@@ -3,8 +3,12 @@
 // stays up for one module and answers over its IPC channel:
 //   {type:'init', module, root, typescript, overrides, bound, limits}
 //     → {type:'ready', exports, constants, texts} or {type:'ready', load:{name, message}}
-//   {type:'run', seq:{id, steps, files}, seed, mutant}
-//     → {type:'result', id, obs, cover, texts, guard, net, uncaught}
+//   {type:'run', seq:{id, steps, files}, seed, mutant, hitLimit, trace}
+//     → {type:'result', id, obs, cover, texts, guard, net, uncaught, reached}
+// With `overrides` (the mutation engine's instrumented text: Stryker's mutant schemata) `mutant` is the
+// active mutant and `hitLimit` how often its code may run before it throws (a mutant that loops for
+// ever); `trace` asks which mutants the run reached (`reached`: id → hits), and `noCoverage` in init
+// skips the block coverage such a child does not need.
 // Math.random is seeded per sequence (so what the search keeps does not depend on which numbers came
 // first; the stability run uses another seed); a sequence's coverage is taken around it alone.
 'use strict';
@@ -123,14 +127,26 @@ async function init(msg) {
 
 async function run(msg) {
   Math.random = mulberry32(msg.seed);
-  globalThis.__stryker__ = globalThis.__stryker__ || {};
-  globalThis.__stryker__.activeMutant = msg.mutant;
+  const ns = (globalThis.__stryker__ = globalThis.__stryker__ || {});
+  ns.activeMutant = msg.mutant;
+  ns.hitCount = msg.mutant === undefined ? undefined : 0;
+  ns.hitLimit = msg.mutant === undefined ? undefined : msg.hitLimit || 100000;
+  ns.currentTestId = msg.trace ? msg.seq.id : undefined;
   const guardBefore = guard.tries.length;
   const netBefore = globalThis.__amtpNetworkTries || 0;
   const uncaughtBefore = uncaught.length;
   // The last take reset the counters: what runs between sequences is the harness's, not a project file's.
   const obs = await runSequence(msg.seq, mod, env);
-  const files = await cover.take(job.root);
+  ns.activeMutant = undefined;
+  ns.hitCount = undefined;
+  ns.currentTestId = undefined;
+  let reached;
+  if (msg.trace) {
+    const per = ns.mutantCoverage && ns.mutantCoverage.perTest;
+    reached = (per && per[msg.seq.id]) || {};
+    if (per) delete per[msg.seq.id];
+  }
+  const files = job.noCoverage ? {} : await cover.take(job.root);
   return {
     type: 'result',
     id: msg.seq.id,
@@ -140,6 +156,7 @@ async function run(msg) {
     guard: guard.tries.slice(guardBefore),
     net: (globalThis.__amtpNetworkTries || 0) - netBefore,
     uncaught: uncaught.slice(uncaughtBefore),
+    ...(reached ? { reached } : {}),
   };
 }
 

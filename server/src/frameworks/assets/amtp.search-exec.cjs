@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { decode, tryEncode, shapeOf, observers, describeError } = require('./amtp.search-observe.cjs');
+const { inspectMethods } = require('./amtp.search-inspect.cjs');
 
 const MAX_ITEMS = 50;
 
@@ -186,7 +187,8 @@ function observeArgs(list, bound, volatile) {
 }
 
 /** What a test can check after the sequence, in the order it checks it. */
-function observe(seq, ctx, limits) {
+function observe(seq, ctx, env) {
+  const { limits } = env;
   const volatile = [ctx.tmp, ctx.sandbox];
   const values = ctx.results.map((r, i) => {
     if (!r || !r.ok) return undefined;
@@ -202,6 +204,7 @@ function observe(seq, ctx, limits) {
     }
     return out;
   });
+  inspectMethods(ctx.values, values, ctx, env, limits.bound, volatile);
   const mutated = [];
   for (const f of ctx.fresh) {
     const now = tryEncode(f.value, limits.bound, volatile);
@@ -216,6 +219,7 @@ async function runSequence(seq, mod, env) {
   const { limits } = env;
   const tmp = path.join(env.sandbox, `s${seq.id.replace(/[^\w-]/g, '_')}`);
   env.guard.allowed = tmp;
+  env.guard.own.clear(); // descriptors of an earlier sequence are not this one's
   // Made only when the sequence names it: creating and removing a folder costs more than a short run.
   const made = (seq.files && seq.files.length) || JSON.stringify(seq.steps).includes('"tmp":');
   if (made) fs.mkdirSync(tmp, { recursive: true });
@@ -237,7 +241,7 @@ async function runSequence(seq, mod, env) {
     if (!r.ok) break;
   }
   const settled = await quiet(env.pending, started + limits.settleMs);
-  const seen = observe(seq, ctx, limits);
+  const seen = observe(seq, ctx, env);
   if (made || fs.existsSync(tmp)) fs.rmSync(tmp, { recursive: true, force: true });
   env.guard.allowed = undefined;
   return { steps: ctx.results, settled, ...seen };

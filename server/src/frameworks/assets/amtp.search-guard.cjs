@@ -10,7 +10,9 @@ const childProcess = require('node:child_process');
 
 // `fds`: descriptors opened for writing inside the allowed folder; a write to any other number
 // (`writeFileSync(7, …)`) would go to whatever the process has open there.
-const state = { allowed: undefined, loading: false, tries: [], fds: new Set([1, 2]) };
+// `own`: descriptors the sequence opened inside the allowed folder, the only ones it may read by number:
+// descriptor 0 is the test process's stdin (a terminal, or a pipe nobody closes), which would block.
+const state = { allowed: undefined, loading: false, tries: [], fds: new Set([1, 2]), own: new Set() };
 globalThis.__amtpGuard = state;
 
 function refuse(what) {
@@ -68,6 +70,21 @@ function guardOpen(target, name, flagIndex) {
     const flags = opts && typeof opts === 'object' ? opts.flags : opts;
     const writes = writesByFlags(flags);
     if (writes && !inside(args[0])) throw refuse(`${name} ${String(args[0])} for writing`);
+    if (!writes && isTerminalPath(args[0])) throw refuse(`${name} ${String(args[0])} (standard input or a terminal)`);
+    const mine = inside(args[0]) && !state.loading;
+    if (mine && name === 'openSync') {
+      const fd = orig.apply(this, args);
+      state.own.add(fd);
+      if (writes) state.fds.add(fd);
+      return fd;
+    }
+    if (mine && name === 'open' && typeof args[args.length - 1] === 'function') {
+      const cb0 = args[args.length - 1];
+      args[args.length - 1] = function (err, fd) {
+        if (!err) state.own.add(fd);
+        return cb0.apply(this, arguments);
+      };
+    }
     if (writes && name === 'openSync') {
       const fd = orig.apply(this, args);
       state.fds.add(fd);
@@ -81,6 +98,47 @@ function guardOpen(target, name, flagIndex) {
       };
     return orig.apply(this, args);
   };
+}
+
+// Paths that are the process's standard input or a terminal, whatever opens them.
+function isTerminalPath(p) {
+  if (typeof p !== 'string' && !(p instanceof URL) && !Buffer.isBuffer(p)) return false;
+  const s = String(p instanceof URL ? p.pathname : p);
+  return /^\/dev\/(?:stdin|tty\w*|pts\/|console$)|^\/proc\/(?:self|thread-self|\d+)\/fd\//.test(s);
+}
+
+// reads through a descriptor (`readFileSync(0)`, `readSync(fd, …)`): only from one the sequence opened
+// inside its folder
+function guardFdReads(target, name) {
+  const orig = target[name];
+  if (typeof orig !== 'function') return;
+  target[name] = function (...args) {
+    const fd = args[0];
+    if (typeof fd === 'number' && !state.own.has(fd)) throw refuse(`${name} of descriptor ${fd}, which it did not open in its folder`);
+    if (typeof fd !== 'number' && isTerminalPath(fd)) throw refuse(`${name} ${String(fd)} (standard input or a terminal)`);
+    return orig.apply(this, args);
+  };
+}
+for (const name of ['read', 'readSync', 'readv', 'readvSync', 'readFile', 'readFileSync']) guardFdReads(fs, name);
+if (fs.promises) guardFdReads(fs.promises, 'readFile');
+const origCrs = fs.createReadStream;
+fs.createReadStream = function (p, opts) {
+  const fd = opts && typeof opts === 'object' ? opts.fd : undefined;
+  if (typeof fd === 'number' && !state.own.has(fd)) throw refuse(`createReadStream of descriptor ${fd}, which it did not open in its folder`);
+  if (fd === undefined && isTerminalPath(p)) throw refuse(`createReadStream ${String(p)} (standard input or a terminal)`);
+  return origCrs.apply(this, arguments);
+};
+// process.stdin: reading it waits for whoever runs the test (loading the module may look at it)
+const stdinDesc = Object.getOwnPropertyDescriptor(process, 'stdin');
+if (stdinDesc && stdinDesc.get) {
+  Object.defineProperty(process, 'stdin', {
+    configurable: true,
+    enumerable: stdinDesc.enumerable,
+    get() {
+      if (state.loading) return stdinDesc.get.call(process);
+      throw refuse('process.stdin');
+    },
+  });
 }
 
 // writes through a descriptor: only to one opened for writing inside the folder

@@ -20,6 +20,9 @@ function typescriptFrom(typescriptPath) {
   return ts;
 }
 
+/** ES module syntax at the top level (`import x from`, `export …`): an override with it is compiled to CommonJS. */
+const ESM_SYNTAX = /^\s*(import\s*[\w*{'"]|export\s)/m;
+
 function compileTs(typescriptPath, file, text) {
   const t = typescriptFrom(typescriptPath);
   const out = t.transpileModule(text, {
@@ -42,16 +45,21 @@ const TS_EXT = ['.ts', '.tsx', '.mts', '.cts'];
 
 function install(opts) {
   const overrides = new Map(Object.entries(opts.overrides || {}));
-  const jsLoader = Module._extensions['.js'];
-  Module._extensions['.js'] = function (module, filename) {
-    const text = overrides.get(filename);
-    if (text === undefined) return jsLoader(module, filename);
-    ran.set(filename, text);
-    return module._compile(text, filename);
-  };
+  // An ES module's own `import`s go through Node's ES loader, which never sees an override: with
+  // overrides, the overridden modules are compiled to CommonJS, so their imports come back here.
+  for (const ext of overrides.size && Module._extensions['.mjs'] ? ['.js', '.mjs'] : ['.js']) {
+    const jsLoader = Module._extensions[ext];
+    Module._extensions[ext] = function (module, filename) {
+      const given = overrides.get(filename);
+      if (given === undefined) return jsLoader(module, filename);
+      const text = ESM_SYNTAX.test(given) ? compileTs(opts.typescript, filename.replace(/\.m?js$/, '.ts'), given) : given;
+      ran.set(filename, text);
+      return module._compile(text, filename);
+    };
+  }
   for (const ext of TS_EXT) {
     Module._extensions[ext] = function (module, filename) {
-      const text = overrides.get(filename) ?? compileTs(opts.typescript, filename, fs.readFileSync(filename, 'utf8'));
+      const text = compileTs(opts.typescript, filename, overrides.get(filename) ?? fs.readFileSync(filename, 'utf8'));
       ran.set(filename, text);
       return module._compile(text, filename);
     };

@@ -21,7 +21,7 @@ function decode(v, helpers) {
     case 'buf': return Buffer.from(v.v, 'hex');
     case 're': return new RegExp(v.v, v.f);
     case 'obj': {
-      const o = {};
+      const o = v.np ? Object.create(null) : {};
       for (const [k, x] of Object.entries(v.v)) Object.defineProperty(o, k, { value: decode(x, helpers), enumerable: true, writable: true, configurable: true });
       return o;
     }
@@ -87,7 +87,8 @@ function encodeObject(value, budget, seen) {
     if (d && d.get) throw new Unpinnable('a getter');
     Object.defineProperty(o, k, { value: encode(value[k], budget, seen), enumerable: true, writable: true, configurable: true });
   }
-  return { $: 'obj', v: o };
+  // a null-prototype object (a dictionary) is written as one: deepStrictEqual compares prototypes
+  return Object.getPrototypeOf(value) === null ? { $: 'obj', v: o, np: true } : { $: 'obj', v: o };
 }
 
 function className(value) {
@@ -119,8 +120,22 @@ const STOP = new Set([Object.prototype, Function.prototype, Array.prototype, Err
   const gen = Object.getPrototypeOf(function* () {}).prototype;
   const agen = Object.getPrototypeOf(async function* () {}).prototype;
   for (const p of [gen, Object.getPrototypeOf(gen), agen, Object.getPrototypeOf(agen)]) STOP.add(p);
+  // Buffers, typed arrays, dates and the other built-ins: their methods test the platform, not the project.
+  const typed = Object.getPrototypeOf(Uint8Array.prototype);
+  for (const C of [Buffer, Uint8Array, Date, RegExp, ArrayBuffer, DataView, WeakMap, WeakSet, String, Number, Boolean, Symbol, BigInt]) STOP.add(C.prototype);
+  STOP.add(typed);
 })();
 const SKIP = new Set(['constructor', '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
+// Own state node's EventEmitter and streams give every instance (`_events`, `_readableState`…): node's,
+// not the class's, and `_events` is a null-prototype object a literal `{}` never deep-equals.
+const NODE_STATE = (() => {
+  const stream = require('node:stream');
+  const events = require('node:events');
+  const keys = new Set();
+  for (const C of [events.EventEmitter, stream.Readable, stream.Writable, stream.Duplex, stream.Transform, stream.PassThrough])
+    for (const k of Object.keys(new C())) keys.add(k);
+  return (value, key) => keys.has(key) && value instanceof events.EventEmitter;
+})();
 
 /** Methods and accessors along the prototype chain (nearest first), without Object's own. */
 function members(value) {
@@ -181,6 +196,11 @@ function shapeOf(value) {
   return s;
 }
 
+function isFunctionProp(value, k) {
+  const d = Object.getOwnPropertyDescriptor(value, k);
+  return !!d && !d.get && typeof d.value === 'function';
+}
+
 function custom(value, name) {
   const f = value[name];
   return typeof f === 'function' && f !== Object.prototype[name] && f !== Array.prototype[name];
@@ -203,7 +223,8 @@ function observers(value, bound, volatile, max = 8) {
     const e = tryEncode(v, bound, volatile);
     if (e.ok) out.push({ expr, v: e.v });
   };
-  const keys = Object.keys(value).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
+  // state, not methods bound to the instance (`this.get = this.get.bind(this)`) nor node's own fields
+  const keys = Object.keys(value).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && !NODE_STATE(value, k) && !isFunctionProp(value, k));
   const all = keys.length > 0 && keys.length === Object.keys(value).length && keys.every((k) => tryEncode(value[k], bound, volatile).ok);
   if (all && keys.length <= 12) add('spread', () => ({ ...value }));
   else for (const k of keys.slice(0, 6)) add(`.${k}`, () => value[k]);
@@ -219,7 +240,7 @@ function describeError(e, root) {
   const isObj = e !== null && (typeof e === 'object' || typeof e === 'function');
   const name = isObj && typeof e.name === 'string' ? e.name : typeof e;
   const message = isObj ? String(e.message) : String(e);
-  const engine = /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not a constructor|Cannot convert undefined or null|Cannot destructure|Maximum call stack|Invalid array length|Cannot create property|undefined is not|null is not|is not defined|Reduce of empty array|Class constructor .* cannot be invoked/.test(message);
+  const engine = /Cannot read propert|Cannot set propert|is not a function|is not iterable|Cannot use 'in' operator|is not a constructor|Cannot convert undefined or null|Cannot destructure|Maximum call stack|Invalid array length|Cannot create property|undefined is not|null is not|is not defined|Reduce of empty array|Class constructor .* cannot be invoked/.test(message);
   const stack = isObj && typeof e.stack === 'string' ? e.stack : '';
   const own = !!root && stack.split('\n').slice(1, 3).some((l) => l.includes(root) && !l.includes('node_modules'));
   return { name, message, engine, own, error: isObj && e instanceof Error };

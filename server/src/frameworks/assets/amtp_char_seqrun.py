@@ -10,17 +10,37 @@
 # says so in its last row (`cut`), since what it kept then depends on the machine's speed.
 # Mode "search" prints one row per kept sequence; mode "replay" runs given sequences again and
 # prints what each did, for the two-run stability check on the TypeScript side.
-import inspect, itertools, os, random, signal, sys, time
+import inspect, itertools, os, random, re, signal, sys, time
 import amtp_char_seqgen as gen
 import amtp_char_observe as obs
+import amtp_char_seqmut as seqmut
 
 WRONG_GUESS = ('TypeError', 'AttributeError', 'IndexError')
 # items of an endless iterator pinned
 FIRST = 10
+# sequences that ran cleanly without reaching anything new, kept for the mutation phase, at most
+EXTRAS = 300
 
 
 class Overrun(BaseException):
     pass
+
+
+TERMINAL = re.compile(r'^/dev/(?:stdin|tty\w*|pts/|console$)|^/proc/(?:self|thread-self|\d+)/fd/')
+
+
+class NoStdin:
+    """sys.stdin while sequences run: any use is refused and makes the sequence unpinnable."""
+
+    def __init__(self, runner):
+        self._runner = runner
+
+    def __getattr__(self, name):
+        self._runner.outside.append('standard input (sys.stdin.%s)' % name)
+        raise PermissionError('AMTP sandbox: reading standard input is refused')
+
+    def __iter__(self):
+        return self.__getattr__('__iter__')
 
 
 def on_alarm(_sig, _frame):
@@ -34,13 +54,19 @@ class Runner:
         self.step_s = max(0.2, job['callTimeoutMs'] / 1000.0)
         self.sandbox = os.path.realpath(os.getcwd())
         self.outside = []
+        # standard input is the test process's (a terminal, or a pipe nobody closes): reading it waits
+        sys.stdin = NoStdin(self)
         signal.signal(signal.SIGALRM, on_alarm)
         if hasattr(sys, 'addaudithook'):
             sys.addaudithook(self.audit)
 
     def audit(self, event, args):
         # A write, removal or rename outside the sandbox folder (cwd, HOME, TMPDIR) is refused and
-        # makes the sequence unpinnable: its test would change the machine it runs on.
+        # makes the sequence unpinnable: its test would change the machine it runs on. So is opening a
+        # descriptor by number (`open(0)`) or a terminal: its test would read whatever its runner has there.
+        if event == 'open' and args and (isinstance(args[0], int) or TERMINAL.match(os.fsdecode(args[0]) if isinstance(args[0], (str, bytes)) else '')):
+            self.outside.append('descriptor or terminal %s' % (args[0],))
+            raise PermissionError('AMTP sandbox: reading standard input, a terminal or a descriptor it did not open is refused: %s' % (args[0],))
         if event == 'open' and len(args) >= 2 and isinstance(args[1], str) and any(c in args[1] for c in 'wax+'):
             self.check_path(args[0])
         elif event in ('os.remove', 'os.rename', 'os.mkdir', 'os.rmdir', 'shutil.rmtree', 'os.replace', 'os.truncate', 'os.chmod'):
@@ -172,7 +198,7 @@ def run_row(runner, seq):
     if H['blocked']:
         row.update(kind='unpinnable', why='it tried to reach %s (no network while characterizing)' % H['blocked'][0])
     if runner.outside:
-        row.update(kind='unpinnable', why='it wrote outside its sandbox folder: %s' % runner.outside[0])
+        row.update(kind='unpinnable', why='it wrote outside its sandbox folder or read standard input: %s' % runner.outside[0])
     rel = H['rel']
     row['lines'] = ['%s:%d' % (rel, n) for n in sorted(H['lines'])]
     row['arcs'] = ['%s:%d>%d' % (rel, a, b) for a, b in sorted(H['arcs'])]
@@ -193,6 +219,7 @@ def search(H, job):
     deadline = time.monotonic() + spec['clockMs'] / 1000.0
     covered, raised, n = set(), set(), 0
     counts = {'unstable': 0, 'unusable': 0, 'cut': 0}
+    kept_rows, extras, seen_outcomes = [], [], set()
     for target in spec['targets']:
         chains = []  # kept sequences of this target whose last step returned an instance of a module class
         for attempt in range(spec['tries']):
@@ -229,11 +256,24 @@ def search(H, job):
                 covered |= units
                 n += 1
                 H['out'](row)
+                kept_rows.append(row)
+            elif row.get('kind') in ('return', 'observe') and len(extras) < EXTRAS:
+                # a run that reached nothing new may still notice a mutant the kept ones miss
+                key = seqmut.outcome_key(row) + repr(row['steps'])
+                if key not in seen_outcomes:
+                    seen_outcomes.add(key)
+                    extras.append(row)
                 if row.get('returns') and len(row['steps']) < 6:
                     chains.append(row)
         if counts['cut']:
             break
-    H['out'](dict(counts, done=True, why='clock' if counts['cut'] else 'tries', kept=n))
+    kills = {}
+    if spec.get('mutationRuns') and not counts['cut'] and kept_rows:
+        kills, killers = seqmut.mutation_phase(runner, run_row, kept_rows, extras, spec['mutationRuns'])
+        for row in killers:
+            n += 1
+            H['out'](row)
+    H['out'](dict(counts, done=True, why='clock' if counts['cut'] else 'tries', kept=n, kills=kills))
 
 
 def extend(values, chains, classes, rng, sid):

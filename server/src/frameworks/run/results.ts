@@ -37,6 +37,8 @@ export interface RunResult {
   allUnits?: number;
   /** the keys of those units (a stable denominator across runs is their union) */
   unitKeys?: CoverageUnits;
+  /** with `perTest`, where the runner gives it: each test's covered units (by case id) and what loading covered */
+  perTest?: { byTest: Map<string, CoverageUnits>; load: CoverageUnits };
   output: string;
   /** per-test results, in report order */
   tests: TestOutcome[];
@@ -59,6 +61,8 @@ export interface RunOptions {
   python?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** with `coverageOf`: each test's coverage from this one process, where the runner allows (RunResult.perTest) */
+  perTest?: boolean;
   /** run only the tests of these names (their own title, or Python function name): frameworks/caseMap.ts namesOfCases */
   grep?: string | string[];
   signal?: AbortSignal;

@@ -22,7 +22,7 @@ export const RUNNER_PACKAGES: Record<NodeRunnerFramework, RunnerPackage> = {
   vitest: { pkg: 'vitest', command: 'vitest', known: 'vitest/vitest.mjs' },
   mocha: { pkg: 'mocha', command: 'mocha', known: 'mocha/bin/mocha.js' },
   ava: { pkg: 'ava', command: 'ava', known: 'ava/entrypoints/cli.mjs' },
-  // tap 15–17 take --no-coverage instead of --disable-coverage (run/nodeTap.ts); before 15, t.equal was not strict.
+  // tap 15–17 take --no-coverage instead of --disable-coverage (nodeTap.ts); before 15, t.equal was not strict.
   'node-tap': { pkg: 'tap', command: 'tap', known: 'tap/dist/esm/run.mjs', minMajor: 15 },
 };
 

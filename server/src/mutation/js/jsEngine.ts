@@ -4,7 +4,7 @@
 // project's framework (frameworks/runner.ts, with its structured report) runs the drivers:
 // - one coverage round: which mutants each test reaches (StrykerJS's per-test mutant coverage);
 // - mutant rounds in a few batches, each ONE runner invocation over all test files, switching its
-//   mutants one after another with only the tests that reach each (schedule.ts);
+//   mutants one after another with only the tests that reach each (../schedule.ts);
 // - static mutants (reached while modules load) one invocation each, as the budget allows.
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';

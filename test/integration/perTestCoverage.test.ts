@@ -1,0 +1,55 @@
+// Per-test coverage from one process (docs/verifier.md, "Per-test coverage in one process"): what the
+// preload takes at each test boundary must be what the test covers when it runs alone, less what
+// loading the files covers, under mocha and node:test, for tests in describe() blocks and at the top.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { runTests } from '../../server/src/frameworks/runner';
+
+const REPO = path.resolve(__dirname, '../..');
+const IDS = ['tc_aaaaaaaaaaaa', 'tc_bbbbbbbbbbbb', 'tc_cccccccccccc'];
+
+describe('per-test coverage from one test process', function () {
+  this.timeout(240_000);
+  let ws: string;
+  before(() => {
+    ws = mkdtempSync(path.join(tmpdir(), 'amtp-pertest-'));
+    writeFileSync(
+      path.join(ws, 'lib.js'),
+      'exports.a = function a(x) { return x + 1; };\nexports.b = function b(x) {\n  if (x) return 1;\n  return 2;\n};\nexports.c = (s) => s.split(",").map((x) => x.trim());\n',
+    );
+    // Case ids in a comment on each test's first line, as AMTP writes them (frameworks/caseMap.ts maps a take to its case).
+    const body = (it: string, top: string) =>
+      `describe('lib', () => {\n  ${it}('adds one', () => { // ${IDS[0]}\n    assert.equal(lib.a(1), 2);\n  });\n  ${it}('takes the branch', () => { // ${IDS[1]}\n    assert.equal(lib.b(0), 2);\n  });\n});\n${top}('splits and trims', () => { // ${IDS[2]}\n  assert.deepEqual(lib.c('x, y'), ['x', 'y']);\n});\n`;
+    writeFileSync(path.join(ws, 'm.test.js'), `const assert = require('node:assert');\nconst lib = require('./lib');\n${body('it', 'it')}`);
+    writeFileSync(
+      path.join(ws, 'n.test.js'),
+      `const { describe, it, test } = require('node:test');\nconst assert = require('node:assert');\nconst lib = require('./lib');\n${body('it', 'test')}`,
+    );
+  });
+  after(() => rmSync(ws, { recursive: true, force: true }));
+
+  for (const [framework, file] of [
+    ['mocha', 'm.test.js'],
+    ['node-test', 'n.test.js'],
+  ] as const)
+    it(`${framework}: each test's units in one run equal its units alone minus what loading covers`, async () => {
+      const opts = { binDir: REPO, coverageOf: ['lib.js'] };
+      const one = await runTests(framework, ws, [file], { ...opts, perTest: true });
+      assert.equal(one.passed, 3, one.output);
+      assert.ok(one.perTest, 'the run gave per-test coverage');
+      const load = one.perTest.load;
+      assert.ok(load.size > 0 && [...load].every((u) => u.startsWith('lib.js:')), [...load].join(' '));
+      for (const [i, id] of IDS.entries()) {
+        const alone = await runTests(framework, ws, [file], { ...opts, grep: [['adds one', 'takes the branch', 'splits and trims'][i]] });
+        assert.equal(alone.passed, 1, alone.output);
+        const want = [...(alone.units ?? [])].filter((u) => !load.has(u)).sort();
+        assert.deepEqual([...(one.perTest.byTest.get(id) ?? [])].filter((u) => !load.has(u)).sort(), want, id);
+        assert.ok(want.length > 0, `${id} covers something beyond loading`);
+      }
+      // The whole run's units are every test's and loading's together.
+      const together = new Set([...load, ...[...one.perTest.byTest.values()].flatMap((u) => [...u])]);
+      assert.deepEqual([...(one.units ?? [])].sort(), [...together].sort());
+    });
+});

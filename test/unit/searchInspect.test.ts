@@ -1,0 +1,83 @@
+// Inspector observers of the search child (server/src/frameworks/assets/amtp.search-inspect.cjs):
+// zero-argument methods are observers only when two calls agree and change nothing, judged by what
+// they do, never by their names; the first that changes something ends the inspection and leaves no
+// trace in the run's records.
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the child's own CommonJS asset
+const { inspectMethods, snapshot } = require(join(__dirname, '../../server/src/frameworks/assets/amtp.search-inspect.cjs')) as {
+  inspectMethods: (values: unknown[], seen: unknown[], ctx: unknown, env: unknown, bound: number, volatile: string[]) => boolean;
+  snapshot: (v: unknown) => string;
+};
+
+class Queue {
+  items: number[];
+  constructor(items: number[]) {
+    this.items = [...items];
+  }
+  size() {
+    return this.items.length;
+  }
+  peek() {
+    return this.items[0];
+  }
+  shift() {
+    return this.items.shift();
+  }
+  // named like an observer, changes the state
+  isEmpty() {
+    this.items.push(0);
+    return false;
+  }
+}
+
+function run(value: object) {
+  const seen = [{ shape: { t: 'object' }, obs: [] as { expr: string; v: unknown }[] }];
+  const calls = [[1]];
+  const ctx = { callbacks: [{ calls, phases: ['sync'] }], events: [] };
+  const env = { pending: () => 0, guard: { tries: [] as string[] } };
+  const clean = inspectMethods([value], seen, ctx, env, 200, []);
+  return { clean, obs: seen[0].obs, calls };
+}
+
+describe('search inspectors: side-effect-free zero-argument methods', () => {
+  it('keeps the methods two calls of which agree and change nothing, and stops at the first that changes the state', () => {
+    const q = new Queue([3, 1]);
+    const r = run(q);
+    assert.equal(r.clean, false);
+    assert.deepEqual(r.obs, [
+      { expr: '.size()', v: 2 },
+      { expr: '.peek()', v: 3 },
+    ]);
+    // shift() changed the state and ended the inspection: isEmpty() was never called
+    assert.deepEqual(q.items, [1]);
+  });
+
+  it('a method that calls back is not an observer, and its calls are taken out of the record', () => {
+    class Notifier {
+      fire() {
+        calls.push([2]);
+        return true;
+      }
+    }
+    const calls = [[1]];
+    const seen = [{ shape: { t: 'object' }, obs: [] as unknown[] }];
+    const ctx = { callbacks: [{ calls, phases: ['sync'] }], events: [] };
+    const env = { pending: () => 0, guard: { tries: [] } };
+    assert.equal(inspectMethods([new Notifier()], seen, ctx, env, 200, []), false);
+    assert.deepEqual(calls, [[1]]);
+    assert.deepEqual(seen[0].obs, []);
+  });
+
+  it('a snapshot sees nested state, Map and Set contents', () => {
+    const a = { m: new Map([[1, { x: [1, 2] }]]), s: new Set(['a']) };
+    const before = snapshot(a);
+    a.m.get(1)!.x.push(3);
+    assert.notEqual(snapshot(a), before);
+    const b = { s: new Set(['a']) };
+    const at = snapshot(b);
+    b.s.add('b');
+    assert.notEqual(snapshot(b), at);
+  });
+});
