@@ -58,6 +58,12 @@ export const SETTINGS = {
   maxInputTokens: { scope: 'window' },
   concurrency: { scope: 'window' },
   codeLens: { scope: 'window', clientOnly: true },
+  // saving a file starts a run that runs workspace code: the person turns that on, never a repository
+  generateOnSave: {
+    scope: 'machine',
+    userOnly: "whether saving a file starts a run is the person's choice, never the repository's",
+    clientOnly: true,
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 /** amtp.store, amtp.cache, amtp.queue as the server receives them (docs/scale.md); the store is read when the server starts. */

@@ -63,7 +63,7 @@ export interface RepairRequest {
   /** the runner did not collect the file: what AMTP read of where it looks */
   collect?: RepairPayload['collect'];
   typecheck?: RepairPayload['typecheck'];
-  /** the function under test, as the engineer had it (engineer/batches.ts symbolInfo) */
+  /** the function under test, as the engineer had it (agents/engineer/batches.ts symbolInfo) */
   symbol?: RepairPayload['symbol'];
 }
 
