@@ -92,25 +92,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
       // Trust can be revoked while the approval was pending: checked again right before anything runs.
       if (deps.canExecute && !deps.canExecute()) return false;
       await restore(deps, gateway, log, state.run, written.files, prior);
-      await verifyFiles({
-        workspace: deps.workspace,
-        run: () => state.run,
-        store: deps.store,
-        provider: deps.provider,
-        retry: { maxAttempts: state.run.params.maxAttempts, backoff: { ...DEFAULT_BACKOFF, ...deps.backoff } },
-        gate: new RateGate(deps.sharedLimit?.(state.run.params.models.engineer)),
-        gateway,
-        plan,
-        params,
-        ...written,
-        log,
-        signal: deps.signal,
-        update,
-        runTests: deps.tests?.run,
-        mutate: deps.tests?.mutate,
-        ...(deps.mutants ? { mutants: deps.mutants } : {}),
-        info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
-      });
+      await verifyFiles(verifyInput({ deps, state, save, gateway }, plan, params, written, log, update));
       await styleKept(deps, state.run, written.files, params, update);
       return true;
     },
@@ -120,6 +102,36 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   if (!result.ran) return notRun(save, result.approval.decision);
   await settleGoal(save, written, state.run);
 };
+
+/** What the verifier works from: the run, its written files and plan, the model and the store. */
+function verifyInput(
+  { deps, state, gateway }: Parameters<Stage>[0],
+  plan: RunPlan,
+  params: VerifyParams,
+  written: Written,
+  log: ReturnType<typeof writeLog>,
+  update: (mut: (v: VerificationRecord) => void) => Promise<void>,
+): Parameters<typeof verifyFiles>[0] {
+  return {
+    workspace: deps.workspace,
+    run: () => state.run,
+    store: deps.store,
+    provider: deps.provider,
+    retry: { maxAttempts: state.run.params.maxAttempts, backoff: { ...DEFAULT_BACKOFF, ...deps.backoff } },
+    gate: new RateGate(deps.sharedLimit?.(state.run.params.models.engineer)),
+    gateway,
+    plan,
+    params,
+    ...written,
+    log,
+    signal: deps.signal,
+    update,
+    runTests: deps.tests?.run,
+    mutate: deps.tests?.mutate,
+    ...(deps.mutants ? { mutants: deps.mutants } : {}),
+    info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
+  };
+}
 
 /** The project's own Prettier/ESLint (ruff, black) over the files the run keeps, as it configures them (frameworks/run/projectStyle.ts). */
 async function styleKept(
