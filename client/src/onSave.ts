@@ -26,7 +26,7 @@ export function generateOnSave(ctx: Ctx): vscode.Disposable {
     }
   };
   return vscode.workspace.onDidSaveTextDocument((doc) => {
-    if (!vscode.workspace.getConfiguration('amtp', doc.uri).get<boolean>('generateOnSave')) return;
+    if (!vscode.workspace.getConfiguration('amtp', doc.uri).get('generateOnSave')) return;
     if (doc !== vscode.window.activeTextEditor?.document || !vscode.workspace.isTrusted) return;
     if (doc.uri.scheme !== 'file' || !SOURCE.test(doc.fileName) || TEST.test(doc.fileName)) return;
     if (running) next = doc.uri;

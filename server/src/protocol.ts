@@ -23,7 +23,7 @@ import type { ScaleUrls } from './core/settings';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
 export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
-export type { ApprovalParams, CaseStatus, CaseView, RunView, VerificationView } from './protocolViews';
+export type { ApprovalParams, CaseStatus, CaseView, RunView } from './protocolViews';
 import type { ApprovalParams, RunView } from './protocolViews';
 
 export { MessageDirection };

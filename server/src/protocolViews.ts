@@ -49,7 +49,7 @@ export interface RunView {
   health?: RunHealth;
 }
 
-export interface VerificationView {
+interface VerificationView {
   status: 'running' | 'done' | 'skipped' | 'awaiting_approval' | 'rejected';
   reason?: string;
   /** AMTP's own module loader ran the tests (TypeScript, JSON imports): what the project's own command needs */

@@ -74,8 +74,9 @@ describe('search: node-internal state and standard input (test/fixtures/seqio)',
     assert.match(text, /Object\.create\(null\)/, 'the null-prototype dictionary is written as one');
   });
 
-  it('a sequence that reads standard input or a descriptor it did not open is never pinned', () => {
+  it('a sequence that reads standard input, a descriptor it did not open or the command line is never pinned', () => {
     const text = textOf(m);
+    assert.ok(!m.cases.some((c) => /\bflags\(/.test(`${c.oracle?.setup}\n${c.oracle?.call}`)), 'process.argv is the test runner’s');
     // readFd(undefined) throws node's own TypeError before reading anything: that one may stay
     assert.ok(!m.cases.some((c) => /\b(?:readFd|readJson)\(\s*-?\d|\bask\(/.test(`${c.oracle?.setup}\n${c.oracle?.call}`)), text);
     assert.ok(m.sideEffects > 0, 'the refused reads are counted as side effects');

@@ -4,7 +4,9 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { validate } from '../../server/src/contracts/validate';
-import { makeRepo } from '../helpers/fixtureRepo';
+import { makeRepo, removeRepos } from '../helpers/fixtureRepo';
+
+after(removeRepos);
 
 describe('crawler on hostile and broken input', () => {
   let dir: string;

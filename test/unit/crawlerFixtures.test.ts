@@ -2,10 +2,12 @@ import { strict as assert } from 'node:assert';
 import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { validate } from '../../server/src/contracts/validate';
 import { ResponseCache } from '../../server/src/mcp/cache';
-import { makeRepo } from '../helpers/fixtureRepo';
+import { makeRepo, removeRepos } from '../helpers/fixtureRepo';
 
 const sym = (map: Awaited<ReturnType<typeof crawlWorkspace>>['map'], name: string) =>
   map.key_files.flatMap((k) => k.symbols.map((s) => ({ ...s, file: k })).filter((s) => s.name === name))[0];
+
+after(removeRepos);
 
 describe('crawler static analysis on fixture repositories', () => {
   it('CJS library: module.exports, exports.x, JSDoc, mocha setup, README examples', async () => {

@@ -13,7 +13,7 @@ import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { nonProductReason } from '../../server/src/agents/crawler/targets';
 import { generateCases } from '../../server/src/agents/generator/offline';
 import { validate } from '../../server/src/contracts/validate';
-import { makeRepo } from '../helpers/fixtureRepo';
+import { makeRepo, removeRepos } from '../helpers/fixtureRepo';
 
 const DIST_ONLY = path.join(__dirname, '..', 'fixtures', 'dist-only');
 // ramda@0.30.1's package.json `exports`, as published.
@@ -26,6 +26,8 @@ const RAMDA_EXPORTS = {
   './src/': './src/',
   './dist/': './dist/',
 };
+
+after(removeRepos);
 
 describe('crawler targets: what is product code', () => {
   // Paths seen in published packages (rollup, jest, ramda, semver, requests, attrs layouts).

@@ -44,18 +44,22 @@ describe('mcp ResponseCache', () => {
 
   it('invalidates read_file results when a file changes size or mtime', async () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-cache-'));
-    const f = path.join(dir, 'a.txt');
-    await fsp.writeFile(f, 'one');
-    const c = new ResponseCache();
-    assert.equal((await readWorkspaceFile(dir, { path: 'a.txt' }, c)).content, 'one');
-    assert.equal((await readWorkspaceFile(dir, { path: 'a.txt' }, c)).content, 'one');
-    assert.deepEqual([c.stats().hits, c.stats().misses], [1, 1]);
-    await fsp.writeFile(f, 'three'); // size changes
-    assert.equal((await readWorkspaceFile(dir, { path: 'a.txt' }, c)).content, 'three');
-    await fsp.writeFile(f, 'THREE'); // same size: only the mtime tells
-    const later = new Date(Date.now() + 5000);
-    await fsp.utimes(f, later, later);
-    assert.equal((await readWorkspaceFile(dir, { path: 'a.txt' }, c)).content, 'THREE');
-    assert.deepEqual([c.stats().hits, c.stats().misses], [1, 3]);
+    try {
+      const f = path.join(dir, 'a.txt');
+      await fsp.writeFile(f, 'one');
+      const c = new ResponseCache();
+      assert.equal((await readWorkspaceFile(dir, { path: 'a.txt' }, c)).content, 'one');
+      assert.equal((await readWorkspaceFile(dir, { path: 'a.txt' }, c)).content, 'one');
+      assert.deepEqual([c.stats().hits, c.stats().misses], [1, 1]);
+      await fsp.writeFile(f, 'three'); // size changes
+      assert.equal((await readWorkspaceFile(dir, { path: 'a.txt' }, c)).content, 'three');
+      await fsp.writeFile(f, 'THREE'); // same size: only the mtime tells
+      const later = new Date(Date.now() + 5000);
+      await fsp.utimes(f, later, later);
+      assert.equal((await readWorkspaceFile(dir, { path: 'a.txt' }, c)).content, 'THREE');
+      assert.deepEqual([c.stats().hits, c.stats().misses], [1, 3]);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   });
 });

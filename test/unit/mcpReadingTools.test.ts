@@ -3,10 +3,12 @@ import { promises as fsp } from 'node:fs';
 import { connectInProcess } from '../../server/src/mcp/inProcess';
 import { readingToolCaller } from '../../server/src/mcp/readingTools';
 import { clientCaller } from '../../server/src/agents/crawler/workspaceReader';
-import { makeRepo } from '../helpers/fixtureRepo';
+import { makeRepo, removeRepos } from '../helpers/fixtureRepo';
 
 // The crawler calls the reading tools in its own process (readingTools.ts); an MCP client gets them
 // through the server. Both are the same definitions: the same results, the same refusals.
+after(removeRepos);
+
 describe('reading tools called directly', () => {
   it('answers every reading tool as the MCP server does, and checks arguments with the same schema', async () => {
     const dir = await makeRepo('readingtools', {

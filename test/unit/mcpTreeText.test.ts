@@ -2,12 +2,14 @@ import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import { ResponseCache } from '../../server/src/mcp/cache';
 import { connectInProcess } from '../../server/src/mcp/inProcess';
-import { makeRepo } from '../helpers/fixtureRepo';
+import { makeRepo, removeRepos } from '../helpers/fixtureRepo';
 
 type Tree = { content: { text: string }[]; structuredContent: Record<string, unknown> };
 
 // The crawler's in-process server answers repo.tree with the count line as its text (it reads the
 // structured entries); every other client gets a line per entry. Both carry the same entries.
+after(removeRepos);
+
 describe('repo.tree text forms', () => {
   it('lines by default, the count line alone with treeText "summary", the same structured result, cached apart', async () => {
     const dir = await makeRepo('treetext', { 'a.js': 'x', 'lib/b.js': 'yy' });

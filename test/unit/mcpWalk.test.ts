@@ -58,33 +58,37 @@ describe('repo.tree walk on a tree large enough for the lstat helper thread', fu
 describe('repo.tree walk: build folders a package.json names', () => {
   it("walks dist/ when main or exports point into it; build/ and a nested package's unnamed out/ stay skipped", async () => {
     const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-walk-dist-'));
-    const files: Record<string, string> = {
-      'package.json': JSON.stringify({ name: 'p', exports: { '.': { import: './dist/index.mjs', require: './dist/index.cjs' } } }),
-      'dist/index.cjs': 'exports.a = 1;\n',
-      'dist/index.mjs': 'export const a = 1;\n',
-      'build/junk.js': 'exports.b = 1;\n',
-      'node_modules/x/index.js': '',
-      'packages/q/package.json': JSON.stringify({ name: 'q', main: 'lib/index.js' }),
-      'packages/q/lib/index.js': 'exports.q = 1;\n',
-      'packages/q/out/gen.js': 'exports.g = 1;\n',
-      'broken/package.json': '{ not json',
-      'broken/dist/x.js': '',
-    };
-    for (const [rel, content] of Object.entries(files)) {
-      await fsp.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-      await fsp.writeFile(path.join(root, rel), content);
+    try {
+      const files: Record<string, string> = {
+        'package.json': JSON.stringify({ name: 'p', exports: { '.': { import: './dist/index.mjs', require: './dist/index.cjs' } } }),
+        'dist/index.cjs': 'exports.a = 1;\n',
+        'dist/index.mjs': 'export const a = 1;\n',
+        'build/junk.js': 'exports.b = 1;\n',
+        'node_modules/x/index.js': '',
+        'packages/q/package.json': JSON.stringify({ name: 'q', main: 'lib/index.js' }),
+        'packages/q/lib/index.js': 'exports.q = 1;\n',
+        'packages/q/out/gen.js': 'exports.g = 1;\n',
+        'broken/package.json': '{ not json',
+        'broken/dist/x.js': '',
+      };
+      for (const [rel, content] of Object.entries(files)) {
+        await fsp.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+        await fsp.writeFile(path.join(root, rel), content);
+      }
+      const listed = walkTree(root, { gitignore: 'never' })
+        .entries.filter((e) => e.type === 'file')
+        .map((e) => e.path)
+        .sort();
+      assert.deepEqual(listed, [
+        'broken/package.json',
+        'dist/index.cjs',
+        'dist/index.mjs',
+        'package.json',
+        'packages/q/lib/index.js',
+        'packages/q/package.json',
+      ]);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
     }
-    const listed = walkTree(root, { gitignore: 'never' })
-      .entries.filter((e) => e.type === 'file')
-      .map((e) => e.path)
-      .sort();
-    assert.deepEqual(listed, [
-      'broken/package.json',
-      'dist/index.cjs',
-      'dist/index.mjs',
-      'package.json',
-      'packages/q/lib/index.js',
-      'packages/q/package.json',
-    ]);
   });
 });

@@ -77,6 +77,29 @@ describe('Python characterization sandbox', () => {
     assert.equal(valueOf(rs[3]), 'C');
   });
 
+  it('a module that never finishes loading takes every call with it once, not one load allowance per call', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'amtp-pyload-'));
+    try {
+      writeFileSync(join(ws, 'stuck.py'), 'while True:\n    pass\n\ndef f():\n    return 1\n');
+      const started = Date.now();
+      const rs = await runInPythonSandbox(
+        join(ws, 'stuck.py'),
+        ws,
+        [
+          { id: 'a', path: ['f'], args: [] },
+          { id: 'b', path: ['f'], args: [] },
+        ],
+        { ...LIMITS, callTimeoutMs: 500, loadMs: 3000 },
+        { python },
+      );
+      assert.deepEqual(kinds(rs), ['crash', 'crash']);
+      assert.match((rs[0] as { detail: string }).detail, /did not finish loading within 3 s/);
+      assert.ok(Date.now() - started < 15_000, 'one child, one allowance');
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
   it('an abort stops the child at once: no result for the call it was on, no further child', async () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 500);

@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { readRepoSettings } from '../../server/src/gateway/repoSettings';
-import { makeRepo } from '../helpers/fixtureRepo';
+import { makeRepo, removeRepos } from '../helpers/fixtureRepo';
+
+after(removeRepos);
 
 describe("a repository's .vscode/settings.json", () => {
   const dirs: string[] = [];

@@ -151,6 +151,9 @@ describe('search child: what it records', function () {
         { expr: 'spread', v: { $: 'obj', v: { items: [] } } },
         { expr: '.size', v: 0 },
         { expr: 'String', v: 'Stack()' },
+        // inspectors: names that usually read are tried first; pop() then throws and ends the inspection
+        { expr: '.peek()', v: { $: 'undef' } },
+        { expr: '.isEmpty()', v: true },
       ]);
       assert.ok(Object.keys(r.cover).includes('stack.js'));
     });

@@ -42,7 +42,7 @@ function run(value: object) {
 }
 
 describe('search inspectors: side-effect-free zero-argument methods', () => {
-  it('keeps the methods two calls of which agree and change nothing, and stops at the first that changes the state', () => {
+  it('keeps the methods two calls of which agree and change nothing, and stops at the first that changes something', () => {
     const q = new Queue([3, 1]);
     const r = run(q);
     assert.equal(r.clean, false);
@@ -50,8 +50,9 @@ describe('search inspectors: side-effect-free zero-argument methods', () => {
       { expr: '.size()', v: 2 },
       { expr: '.peek()', v: 3 },
     ]);
-    // shift() changed the state and ended the inspection: isEmpty() was never called
-    assert.deepEqual(q.items, [1]);
+    // isEmpty() (a reader's name, so tried before shift()) changed the state on its first call and ended
+    // the inspection: judged by what it did, not by its name; shift() was never called
+    assert.deepEqual(q.items, [3, 1, 0]);
   });
 
   it('a method that calls back is not an observer, and its calls are taken out of the record', () => {
@@ -79,5 +80,61 @@ describe('search inspectors: side-effect-free zero-argument methods', () => {
     const at = snapshot(b);
     b.s.add('b');
     assert.notEqual(snapshot(b), at);
+  });
+});
+
+describe('search inspectors: private state', () => {
+  it('a method that changes private fields is seen through the observers recorded before it', () => {
+    class Queue {
+      #items: number[] = [5, 6];
+      get size() {
+        return this.#items.length;
+      }
+      dequeue() {
+        return this.#items.shift();
+      }
+      clear() {
+        this.#items = [];
+      }
+      peek() {
+        return this.#items[0];
+      }
+    }
+    const q = new Queue();
+    const seen = [{ shape: { t: 'object' }, obs: [{ expr: '.size', v: 2 }] as { expr: string; v: unknown }[] }];
+    const ctx = { callbacks: [], events: [] };
+    const env = { pending: () => 0, guard: { tries: [] } };
+    assert.equal(inspectMethods([q], seen, ctx, env, 200, []), false);
+    // peek() reads (tried first); dequeue() changed the size on its first call and ended the inspection
+    assert.deepEqual(seen[0].obs, [
+      { expr: '.size', v: 2 },
+      { expr: '.peek()', v: 5 },
+    ]);
+    assert.equal(q.size, 1);
+  });
+
+  it('a method that clears private fields and returns the same each time is not an observer', () => {
+    class Bag {
+      #items: number[] = [1, 2];
+      get count() {
+        return this.#items.length;
+      }
+      reset() {
+        this.#items = [];
+      }
+      first() {
+        return this.#items[0];
+      }
+    }
+    const b = new Bag();
+    const seen = [{ shape: { t: 'object' }, obs: [{ expr: '.count', v: 2 }] as { expr: string; v: unknown }[] }];
+    const ctx = { callbacks: [], events: [] };
+    const env = { pending: () => 0, guard: { tries: [] } };
+    // first() reads (tried first); reset() returns undefined twice, but `count` went from 2 to 0
+    assert.equal(inspectMethods([b], seen, ctx, env, 200, []), false);
+    assert.deepEqual(seen[0].obs, [
+      { expr: '.count', v: 2 },
+      { expr: '.first()', v: 1 },
+    ]);
   });
 });

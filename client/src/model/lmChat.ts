@@ -31,7 +31,7 @@ export interface LmApiLike {
 
 const KNOWN = new Set(['NoPermissions', 'Blocked', 'NotFound']);
 
-export function modelInfo(m: LmModelLike): P.LmModelInfo {
+function modelInfo(m: LmModelLike): P.LmModelInfo {
   return { id: m.id, name: m.name, vendor: m.vendor, family: m.family, version: m.version, maxInputTokens: m.maxInputTokens };
 }
 

@@ -30,7 +30,7 @@ export function userSafeGetter(config: ConfigSource): ConfigGetter {
   };
 }
 
-export const MAX_TEMPERATURE = 0.2;
+const MAX_TEMPERATURE = 0.2;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);

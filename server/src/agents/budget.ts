@@ -2,7 +2,7 @@
 // the repository's size. Tokens are estimated from UTF-8 bytes (≈4 per token for English and JSON),
 // which keeps the arithmetic deterministic and provider-independent.
 
-export const BYTES_PER_TOKEN = 4;
+const BYTES_PER_TOKEN = 4;
 
 export function estimateTokens(value: unknown): number {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');

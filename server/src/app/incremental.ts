@@ -6,7 +6,7 @@
 // - some files changed: the run is scoped to what the change reaches, the changed files and every
 //   file that imports one of them, directly or not (their pinned behaviour may have moved with it).
 //   It re-crawls, re-plans, re-characterizes and re-verifies those only; their AMTP test files are
-//   merged (writePlan.ts), every other kept test stays as it is;
+//   merged (pipeline/writePlan.ts), every other kept test stays as it is;
 // - no such earlier run, `--full`, or too much changed to gain anything: a full run.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -62,7 +62,7 @@ function decisionsKey(p: RunParams): string {
 }
 
 /**
- * The plan for a run with `params` (decisions and lessons already taken: orchestrator.ts prepareParams)
+ * The plan for a run with `params` (decisions and lessons already taken: pipeline/orchestrator.ts prepareParams)
  * given the workspace's `sources` now and this person's runs in `store`.
  */
 export async function planIncremental(

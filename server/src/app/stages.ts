@@ -14,7 +14,7 @@ import { findTests } from '../verifier/testFile';
 import { mergeTestFile } from '../verifier/testMerge';
 
 /** The case ids of the tests in a test file, on its syntax tree: how a run finds tests deleted by hand. */
-export const caseIdsInTestFile: FindCaseIds = (path, content) => findTests(path, content).map((b) => b.caseId);
+const caseIdsInTestFile: FindCaseIds = (path, content) => findTests(path, content).map((b) => b.caseId);
 
 /** What every live run is wired with: the standard stages, and how to find tests deleted by hand. */
 export function standardRun(): { stages: Stage[]; caseIdsIn: FindCaseIds } {

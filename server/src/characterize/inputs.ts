@@ -45,7 +45,7 @@ export function kindOfType(type: string): ParamKind {
 }
 
 /** Kinds per parameter from a TypeScript/Python signature, then JSDoc @param types, else unknown. */
-export function paramKinds(seed: InputSeed): ParamKind[] {
+function paramKinds(seed: InputSeed): ParamKind[] {
   const kinds: ParamKind[] = Array.from({ length: seed.arity }, () => 'unknown');
   const params = /\(([^)]*)\)/.exec(seed.signature ?? '')?.[1];
   if (params) {
@@ -67,7 +67,7 @@ export function paramKinds(seed: InputSeed): ParamKind[] {
 }
 
 /** Number and string literals written in the function's source (the values its branches compare with). */
-export function sourceLiterals(source: string | undefined): { numbers: number[]; strings: string[] } {
+function sourceLiterals(source: string | undefined): { numbers: number[]; strings: string[] } {
   const text = source ?? '';
   const numbers = [...new Set([...text.matchAll(/(?<![\w$.])-?\d+(?:\.\d+)?(?![\w$])/g)].map((m) => Number(m[0])))].slice(0, 8);
   const strings = [...new Set([...text.matchAll(/(['"])((?:\\.|(?!\1)[^\\\n]){0,40})\1/g)].map((m) => m[2]))].slice(0, 8);

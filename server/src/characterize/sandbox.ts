@@ -49,6 +49,8 @@ export interface SandboxLimits {
   maxOldSpaceMb: number;
   /** how many value nodes a returned value may have before it is not pinned */
   bound: number;
+  /** how long a child may take to start and load the module (LOAD_ALLOWANCE_MS when unset) */
+  loadMs?: number;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = { callTimeoutMs: 2000, maxOldSpaceMb: 256, bound: 200 };
@@ -126,6 +128,9 @@ function eachLine(stream: NodeJS.ReadableStream, fn: (line: string) => void): vo
   });
 }
 
+/** How long a child may take to start and load the module before its first call's timer starts. */
+export const LOAD_ALLOWANCE_MS = 20_000;
+
 /** Reads the child's result lines, one per call, arming the per-call timer after each; resolves when the child is done or killed. */
 function collect(
   child: ChildProcess,
@@ -147,16 +152,28 @@ function collect(
       killChildTree(child);
       resolve(results);
     };
+    // The per-call timer starts when the child says the module loaded: starting the interpreter on a
+    // busy machine took longer than a call may. Loading has its own allowance; a module that does not
+    // finish loading within it takes every call with it, as one that fails to load does.
+    let loaded = false;
     const arm = () => {
       if (timer) clearTimeout(timer);
-      // Loading the module counts against the first call's time as well.
-      const ms = limits.callTimeoutMs * (results.length === 0 ? 2 : 1);
-      timer = setTimeout(() => {
-        if (results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'timeout' });
-        finish();
-      }, ms);
+      timer = setTimeout(
+        () => {
+          if (!loaded) {
+            const detail = `the module did not finish loading within ${(limits.loadMs ?? LOAD_ALLOWANCE_MS) / 1000} s`;
+            for (const c of calls.slice(results.length)) results.push({ id: c.id, kind: 'crash', detail });
+          } else if (results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'timeout' });
+          finish();
+        },
+        loaded ? limits.callTimeoutMs : (limits.loadMs ?? LOAD_ALLOWANCE_MS),
+      );
     };
     const take = (row: Record<string, unknown>) => {
+      if (row.load === 'ok') {
+        loaded = true;
+        return arm();
+      }
       if (row.load === 'failed') {
         const detail = `the module did not load: ${String(row.name)}: ${String(row.message)}`;
         for (const c of calls.slice(results.length)) results.push({ id: c.id, kind: 'crash', detail });

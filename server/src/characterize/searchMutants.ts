@@ -13,7 +13,7 @@ const SCRIPT = /\.[cm]?[jt]sx?$/;
 const NOT_SOURCE = /\.d\.[cm]?ts$|\.min\.[cm]?js$/;
 
 /** The files worth instrumenting for the search: product scripts, no typings or minified copies. */
-export function searchableFiles(files: readonly string[]): string[] {
+function searchableFiles(files: readonly string[]): string[] {
   return [...new Set(files.filter((f) => SCRIPT.test(f) && !NOT_SOURCE.test(f) && isProductPath(f)))].sort();
 }
 

@@ -30,19 +30,16 @@ export interface StageJob extends ModuleJob<ModuleCharacterizationDoc> {
   module: string;
 }
 
-export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput, onCached?: () => void): Promise<StageJob[]> {
+/** Each module's result is cached by what decides it (./cache.ts); a recording or a replay always runs (or answers) through its tap. */
+function moduleKeys(ctx: StageContext, map: CrawlerOutput, mutation: boolean): (module: string, job: unknown) => string | undefined {
   const { deps, state } = ctx;
   const root = deps.workspace;
-  // Mutation guides the search unless the person turned mutation off (--no-mutation).
-  const mutation = state.run.params.verify?.mutation?.enabled !== false;
-  const python = charJobs(plan, map);
-  // Each module's result is cached by what decides it (./cache.ts); a recording or a replay always runs (or answers) through its tap.
   const graph = importGraph(
     root,
     map.key_files.map((k) => k.path),
   );
   const params = state.run.params;
-  const keyOf = (module: string, job: unknown) =>
+  return (module, job) =>
     deps.charRuns
       ? undefined
       : cacheKey(root, graph, module, {
@@ -53,6 +50,15 @@ export async function stageJobs(ctx: StageContext, plan: TestCases, map: Crawler
           scope: params.scope?.files.find((f) => f.path === module) ?? null,
           lessons: (params.lessons ?? []).filter((l) => l.file === module).map((l) => l.text),
         });
+}
+
+export async function stageJobs(ctx: StageContext, plan: TestCases, map: CrawlerOutput, onCached?: () => void): Promise<StageJob[]> {
+  const { deps, state } = ctx;
+  const root = deps.workspace;
+  // Mutation guides the search unless the person turned mutation off (--no-mutation).
+  const mutation = state.run.params.verify?.mutation?.enabled !== false;
+  const python = charJobs(plan, map);
+  const keyOf = moduleKeys(ctx, map, mutation);
   const out: StageJob[] = python.map((j) => ({
     module: j.module,
     modulePath: path.join(root, j.module),
@@ -160,7 +166,7 @@ function failedDoc(module: string, runs: number, e: unknown): ModuleCharacteriza
 }
 
 /** One Python module's result as the contract's document: the kept calls as cases, and the existence cases they replace. */
-export function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharacterizationDoc {
+function moduleDoc(job: CharJob, m: ModuleCharacterization): ModuleCharacterizationDoc {
   const cases: TestCase[] = [];
   const seen = new Set<string>();
   const replaces = new Set<string>();

@@ -10,7 +10,7 @@ import type { CharTarget } from './characterize';
 import { exampleArgs } from './exampleArgs';
 
 /** How a test reaches a characterized function: the generator's target, binding and access expression. */
-export interface CharReach {
+interface CharReach {
   target: TestCase['target'];
   access: string;
   bindings: OracleBinding[];

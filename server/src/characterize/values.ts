@@ -55,35 +55,6 @@ function isTag(v: Tagged): v is Exclude<Tagged, string | number | boolean | null
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** A JavaScript expression that evaluates to the value (used as a test's argument or expected value). */
-export function jsLiteral(v: Tagged): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
-  if (Array.isArray(v)) return `[${v.map(jsLiteral).join(', ')}]`;
-  if (!isTag(v)) throw new TypeError('not a tagged value');
-  switch (v.$) {
-    case 'num':
-      return v.v === 'NaN' ? 'NaN' : v.v === 'Infinity' ? 'Infinity' : v.v === '-Infinity' ? '-Infinity' : '-0';
-    case 'undef':
-      return 'undefined';
-    case 'big':
-      return `${v.v}n`;
-    case 'date':
-      return `new Date(${JSON.stringify(v.v)})`;
-    case 'obj': {
-      const entries = Object.entries(v.v).map(
-        ([k, x]) => `${k === '__proto__' ? '["__proto__"]' : /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(x)}`,
-      );
-      return entries.length ? `{ ${entries.join(', ')} }` : '{}';
-    }
-    case 'tuple':
-    case 'iter':
-      return jsLiteral(v.v);
-    case 'bytes':
-      return `Buffer.from(${JSON.stringify(v.v)}, 'hex')`;
-  }
-}
-
 /** Whether a value is a scalar (compared with strictEqual) rather than a structure (deepStrictEqual). */
 export function isScalar(v: Tagged): boolean {
   return v === null || typeof v !== 'object' || (isTag(v) && v.$ !== 'obj' && v.$ !== 'date' && v.$ !== 'tuple' && v.$ !== 'iter');

@@ -16,7 +16,7 @@ export function defaultProvider(flag: string | undefined, env: Env): string {
 }
 
 /** `--header 'NAME: VALUE'` (repeatable): extra headers for every model request (checked by the flag table). */
-export function headerFlags(values: string[] | undefined): Record<string, string> {
+function headerFlags(values: string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of values ?? []) {
     const i = v.indexOf(':');

@@ -6,6 +6,7 @@ import { DEPTHS, FRAMEWORK_CHOICES } from '../core/frameworks';
 import { PROVIDERS } from '../core/providers';
 import { RISKS, TOOL_NAMES } from '../core/risk';
 import type { CommandName } from './commands';
+import { finite, headerCheck, integer, oneOf, positive, positiveNumber, wholeNumber } from './flagChecks';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -20,18 +21,6 @@ export interface FlagSpec {
   /** a flag that may not be given together with this one */
   conflicts?: string;
 }
-
-const oneOf = (allowed: readonly string[]) => (v: string) =>
-  allowed.includes(v) ? undefined : `must be one of ${allowed.join(', ')} (got "${v}")`;
-const integer = (v: string) => (/^-?\d+$/.test(v) ? undefined : `must be an integer (got "${v}")`);
-const positive = (v: string) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : `must be a positive integer (got "${v}")`);
-const finite = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? undefined : `must be a number (got "${v}")`);
-
-const wholeNumber = (v: string) => (/^\d+$/.test(v) ? undefined : `must be a whole number, 0 or more (got "${v}")`);
-const positiveNumber = (v: string) => (Number(v) > 0 ? undefined : `must be a positive number (got "${v}")`);
-// The value may be a secret: never echoed.
-const headerCheck = (v: string) =>
-  /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(v) ? undefined : "must be 'NAME: VALUE' with a valid HTTP header name";
 
 const RUN_FLAGS = ['generate', 'resume'] as const;
 /** Where a run's requests go and how they look: the person's choice, for any command that calls a model. */

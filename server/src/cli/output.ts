@@ -110,7 +110,7 @@ function verificationLines(v: NonNullable<RunSummary['verification']>): string[]
 }
 
 /** The mutation score and what was and was not mutated within the budget (docs/mutation.md). */
-export function mutationLines(m: NonNullable<NonNullable<RunSummary['verification']>['mutation']>): string[] {
+function mutationLines(m: NonNullable<NonNullable<RunSummary['verification']>['mutation']>): string[] {
   if (m.status === 'skipped') return [`    mutation: skipped — ${m.reason ?? ''}`];
   const c = m.counts;
   const out = [
@@ -134,7 +134,7 @@ export function mutationLines(m: NonNullable<NonNullable<RunSummary['verificatio
 }
 
 /** Tells a person (or a CI log) why nothing risky happened and the two ways on. */
-export function waitingHint(s: RunSummary, workspace: string): string | undefined {
+function waitingHint(s: RunSummary, workspace: string): string | undefined {
   if (s.status !== 'awaiting_approval') return undefined;
   const pending = s.approvals.filter((a) => a.decision === 'pending');
   const dir = path.relative(process.cwd(), workspace) || '.';

@@ -127,7 +127,7 @@ export function backoffFromEnv(): PipelineDeps['backoff'] {
   return { rateLimitBaseMs: 7500 * scale, transientBaseMs: 1500 * scale, maxDelayMs: 120_000 * scale };
 }
 
-export function logEvent(e: PipelineEvent): void {
+function logEvent(e: PipelineEvent): void {
   if (e.type === 'activity') err(`amtp: ${e.agent} (attempt ${e.attempt})`);
   else if (e.type === 'log') err(`amtp: ${e.level}: ${e.message}`);
 }

@@ -24,11 +24,9 @@ import { runPrices } from '../usage/defaultPrices';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
 
-export async function generate(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
-  const ws = await workspaceArg(positionals[0]);
-  const provider = defaultProvider(v.provider, process.env);
-  const llm = endpointSettings(provider, v, process.env);
-  const params = runParams({
+/** The run's parameters from the flags of `generate`. */
+function paramsFromFlags(v: FlagValues, provider: ReturnType<typeof defaultProvider>) {
+  return runParams({
     depth: v.depth as Depth | undefined,
     framework: v.framework as FrameworkChoice | undefined,
     provider,
@@ -52,6 +50,13 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
     commit: v.commit,
     intoExisting: v['into-existing'],
   });
+}
+
+export async function generate(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
+  const ws = await workspaceArg(positionals[0]);
+  const provider = defaultProvider(v.provider, process.env);
+  const llm = endpointSettings(provider, v, process.env);
+  const params = paramsFromFlags(v, provider);
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
   Object.assign(params, runPrices(provider, await priceTableOption(v, process.env), Boolean(llm.apiKey)));

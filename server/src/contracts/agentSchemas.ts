@@ -4,7 +4,7 @@
 // An agent works in batches (pipeline/batchStage.ts): each batch's envelope carries an input view
 // (AgentInputs) and its reply is a batch output (AgentOutputs); AMTP merges the batch outputs into
 // the agent's result (AgentResults), the artifact the next agent's batches are cut from.
-import type { AgentId, ArtifactKind } from '../core/agents';
+import type { AgentId } from '../core/agents';
 import type { SchemaName } from './schemas';
 import type { SchemaTypes } from './schemaTypes';
 
@@ -33,19 +33,3 @@ export const RESULT_SCHEMA = {
 export type AgentInputs = { [A in AgentId]: SchemaTypes[(typeof INPUT_SCHEMA)[A]] };
 export type AgentOutputs = { [A in AgentId]: SchemaTypes[(typeof OUTPUT_SCHEMA)[A]] };
 export type AgentResults = { [A in AgentId]: SchemaTypes[(typeof RESULT_SCHEMA)[A]] };
-
-/** The content type of each kind of persisted artifact. */
-export interface ArtifactContents {
-  crawler_output: AgentResults['crawler'];
-  generator_output: AgentResults['generator'];
-  engineer_output: AgentResults['engineer'];
-  repair_output: SchemaTypes['repair-output'];
-  crawler_batch: AgentOutputs['crawler'];
-  generator_batch: AgentOutputs['generator'];
-  engineer_batch: AgentOutputs['engineer'];
-  static_map: SchemaTypes['crawler-output'];
-  characterization: SchemaTypes['characterization'];
-  round_batch: SchemaTypes['round-output'];
-}
-
-export type ContentOf<K extends ArtifactKind> = ArtifactContents[K];

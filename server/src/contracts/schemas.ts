@@ -38,7 +38,3 @@ export const SCHEMAS = {
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;
-
-export function schemaId(name: SchemaName): string {
-  return SCHEMAS[name].$id;
-}

@@ -40,4 +40,3 @@ export type CaseKind = G.TestCase['kind'];
 export type Oracle = NonNullable<G.TestCase['oracle']>;
 /** How a test binds a name the documented snippet uses to the module under test. */
 export type OracleBinding = NonNullable<Oracle['bindings']>[number];
-export type EngineerFile = G.EngineerOutput['files'][number];

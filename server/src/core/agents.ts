@@ -2,21 +2,19 @@
 export const AGENTS = ['crawler', 'generator', 'engineer'] as const;
 export type AgentId = (typeof AGENTS)[number];
 
-export const ARTIFACT_KINDS = [
-  'crawler_output',
-  'generator_output',
-  'engineer_output',
-  'repair_output',
-  'crawler_batch',
-  'generator_batch',
-  'engineer_batch',
-  'static_map',
+export type ArtifactKind =
+  | 'crawler_output'
+  | 'generator_output'
+  | 'engineer_output'
+  | 'repair_output'
+  | 'crawler_batch'
+  | 'generator_batch'
+  | 'engineer_batch'
+  | 'static_map'
   /** what running the code pinned (server/src/characterize/stage.ts): one module's, or the run's merged */
-  'characterization',
+  | 'characterization'
   /** one batch of a coverage round's new tests (server/src/verifier/rounds.ts) */
-  'round_batch',
-] as const;
-export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+  | 'round_batch';
 
 export const ARTIFACT_KIND = {
   crawler: 'crawler_output',

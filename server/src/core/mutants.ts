@@ -10,7 +10,7 @@ export interface SurvivingMutant {
   diff: string;
 }
 
-export interface MutantTarget {
+interface MutantTarget {
   /** workspace-relative module */
   file: string;
   symbol: string;

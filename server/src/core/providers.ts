@@ -10,9 +10,6 @@ export function isProviderName(v: unknown): v is ProviderName {
   return (PROVIDERS as readonly unknown[]).includes(v);
 }
 
-/** Providers that live in the VS Code client: the language server reaches them over the protocol. */
-export const CLIENT_PROVIDERS: readonly ProviderName[] = ['vscode-lm'];
-
 /** Defaults of the request shape, shared by the CLI, the settings and the providers. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 /** idle time between streamed chunks (or before the first) after which a request is given up */

@@ -11,7 +11,7 @@ import type { PriceTable, RunHealth, RunUsage, TokenUsage } from './usage';
 import type { Confinement, VerificationRecord, VerifyParams } from './verification';
 
 /** Provenance of a model's (or offline engine's) reply: one session's output. */
-export interface SessionMeta {
+interface SessionMeta {
   sanitizer: 'v1.0.0';
   provider: string;
   model: string;
@@ -22,12 +22,12 @@ export interface SessionMeta {
 }
 
 /** Provenance of an agent's result that AMTP merged from its batches, in batch order. */
-export interface MergeMeta {
+interface MergeMeta {
   merged_from: string[];
 }
 
 /** AMTP's own static analysis (kept so a resumed run plans the same batches from the same map), or what running the code showed. */
-export interface SourceMeta {
+interface SourceMeta {
   source: 'static-analysis' | 'execution';
 }
 
@@ -132,7 +132,7 @@ export function isWritten(action: FileAction | undefined): boolean {
   return action !== undefined && WRITTEN_ACTIONS.has(action);
 }
 
-export interface FileRecord {
+interface FileRecord {
   path: string;
   action: FileAction;
   caseIds: string[];

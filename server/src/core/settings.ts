@@ -5,7 +5,7 @@
 // Scope decides who may set a key. `machine` keys (where requests and keys go, what needs approval)
 // are the person's: VS Code ignores workspace values of them, and AMTP ignores such values in a
 // repository's .vscode/settings.json with a warning in the log and the run's audit.
-export type SettingScope = 'machine' | 'window' | 'resource';
+type SettingScope = 'machine' | 'window' | 'resource';
 
 export interface SettingSpec {
   scope: SettingScope;
@@ -54,6 +54,12 @@ export const SETTINGS = {
   maxInputTokens: { scope: 'window' },
   concurrency: { scope: 'window' },
   codeLens: { scope: 'window', clientOnly: true },
+  // saving a file starts a run that runs workspace code: the person turns that on, never a repository
+  generateOnSave: {
+    scope: 'machine',
+    userOnly: "whether saving a file starts a run is the person's choice, never the repository's",
+    clientOnly: true,
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 /** amtp.store, amtp.cache, amtp.queue as the server receives them (docs/scale.md); the store is read when the server starts. */

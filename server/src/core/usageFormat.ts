@@ -12,7 +12,7 @@ export function formatUsd(usd: number): string {
 }
 
 /** "1234 prompt (200 cached) + 567 completion tokens" */
-export function formatTokens(u: TokenUsage): string {
+function formatTokens(u: TokenUsage): string {
   return `${u.promptTokens} prompt${u.cachedTokens ? ` (${u.cachedTokens} cached)` : ''} + ${u.completionTokens} completion tokens`;
 }
 
@@ -43,7 +43,7 @@ export function formatRunHealth(h: RunHealth): string {
 }
 
 /** "mutation 78.5% in 21 s of 60 s, 12 mutants not run", or "mutation skipped (why)" */
-export function formatMutationHealth(m: MutationHealth): string {
+function formatMutationHealth(m: MutationHealth): string {
   if (m.skipped) return `mutation skipped (${m.skipped})`;
   const notRun = m.notRun ? `, ${plural(m.notRun, 'mutant')} not run` : '';
   return `mutation ${m.score !== undefined ? `${m.score}%` : '—'} in ${formatSeconds(m.wallMs)} of ${formatSeconds(m.budgetMs)}${notRun}`;

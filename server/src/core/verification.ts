@@ -75,7 +75,7 @@ export interface DocIssue {
   where?: string;
 }
 
-export type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';
+type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';
 
 /**
  * The keep filter's rule (step adds_coverage): `existence_only` drops a test that covers nothing beyond

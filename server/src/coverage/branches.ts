@@ -16,7 +16,7 @@ interface Loc {
   start: Pos;
   end: Pos;
 }
-export interface Arm {
+interface Arm {
   start: number;
   loc: Loc;
   /** an implicit `else`: taken as often as the `if` ran minus its consequent */

@@ -41,7 +41,7 @@ function innermost(fns: Fn[], p: Pos): Fn | undefined {
 }
 
 /** One statement's pieces as [column, covered]; a single piece at the statement's own column when not cut. */
-export function lineSegments(d: IstanbulFile, id: string, fns = functionsOf(d)): [number, boolean][] {
+function lineSegments(d: IstanbulFile, id: string, fns = functionsOf(d)): [number, boolean][] {
   const loc = d.statementMap[id];
   const ran = (d.s[id] ?? 0) > 0;
   const line = loc?.start.line;

@@ -14,7 +14,7 @@ import { typescript } from '../util/typescript';
 import { branchesOf, withSyntaxBranches, type Branch } from './branches';
 import type { IstanbulFile } from './units';
 
-export interface Span {
+interface Span {
   start: number;
   end: number;
 }
@@ -122,7 +122,7 @@ export function countAt(ranges: V8Range[]): (offset: number) => number {
 }
 
 /** Covered when v8-to-istanbul's statement of the line it starts on ran (only lines are known). */
-export function byLines(d: IstanbulFile, locs: Loc[], spans: Span[]): (s: Span) => boolean {
+function byLines(d: IstanbulFile, locs: Loc[], spans: Span[]): (s: Span) => boolean {
   const line = new Map<number, number>();
   for (const [id, l] of Object.entries(d.statementMap)) line.set(l.start.line, Math.max(line.get(l.start.line) ?? 0, d.s[id] ?? 0));
   const index = new Map(spans.map((s, i) => [s, i]));

@@ -42,7 +42,7 @@ export function unitFile(unit: string): string {
   return unit.slice(0, unit.search(/:(?:s@|b@|f@|l-?\d|a-?\d)/));
 }
 
-export function pct(covered: number, total: number): number | undefined {
+function pct(covered: number, total: number): number | undefined {
   return total ? Math.round((1000 * covered) / total) / 10 : undefined;
 }
 

@@ -10,7 +10,7 @@ import type { FrameworkRenderer } from './types';
 const t = (method: string, ...args: TS.Expression[]) => statement(call(access('t', method), ...args));
 
 /** ava's assertions live on the test's `t`: t.is (Object.is), t.deepEqual, t.true. */
-export const AVA: Dialect = {
+const AVA: Dialect = {
   is: (a, e) => t('is', a, e),
   deep: (a, e) => t('deepEqual', a, e),
   nan: (a) => t('true', call(access('Number', 'isNaN'), a)),

@@ -16,7 +16,7 @@ export function testDir(project: Project, renderer: FrameworkRenderer): string {
  * `<dir>/<name>` following the project's naming pattern (`*.spec.ts`, `test_*.py`), with `.amtp`
  * in the name so a generated file never lands on a hand-written one.
  */
-export function testFileName(target: string, project: Project, renderer: FrameworkRenderer): string {
+function testFileName(target: string, project: Project, renderer: FrameworkRenderer): string {
   const stem = stemOf(target, project);
   const pattern = project.test_setup.naming_pattern
     ?.split(/[,\s]+/)

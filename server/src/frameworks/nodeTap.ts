@@ -10,7 +10,7 @@ import type { FrameworkRenderer } from './types';
 const t = (method: string, ...args: TS.Expression[]) => statement(call(access('t', method), ...args));
 
 /** node-tap's assertions on the subtest's `t`: t.equal is strict since tap 18; t.strictSame like deepStrictEqual. */
-export const TAP: Dialect = {
+const TAP: Dialect = {
   is: (a, e) => t('equal', a, e),
   deep: (a, e) => t('strictSame', a, e),
   nan: (a) => t('ok', call(access('Number', 'isNaN'), a)),

@@ -19,7 +19,7 @@ import { coveragePy, hasPythonModule } from './run/pythonCoverage';
 import type { RunOptions, RunResult } from './run/results';
 import { exec } from './run/spawn';
 
-export type { CoverageUnits, RunOptions, RunResult, TestOutcome } from './run/results';
+export type { CoverageUnits, RunOptions, RunResult } from './run/results';
 export { nodeTestResults as tapResults } from './run/nodeTest';
 
 export async function runTests(framework: Framework, dir: string, files: string[], opts: RunOptions): Promise<RunResult> {

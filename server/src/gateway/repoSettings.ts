@@ -9,7 +9,7 @@ import { USER_ONLY_SETTINGS, userOnlyReason } from '../core/settings';
 import { resolveInside } from '../util/safePath';
 import type { RiskOverrides } from './policy';
 
-export const REPO_SETTINGS_FILE = '.vscode/settings.json';
+const REPO_SETTINGS_FILE = '.vscode/settings.json';
 const MAX_BYTES = 1024 * 1024;
 
 export interface RepoSettings {
@@ -49,7 +49,7 @@ function amtpKeys(doc: Record<string, unknown>): Map<string, unknown> {
   return out;
 }
 
-export function interpret(keys: Map<string, unknown>): RepoSettings {
+function interpret(keys: Map<string, unknown>): RepoSettings {
   const out: RepoSettings = { raise: {}, ignored: [] };
   for (const key of USER_ONLY_SETTINGS) {
     if (!keys.has(key) || key === 'riskOverrides') continue;

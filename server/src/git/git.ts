@@ -42,7 +42,7 @@ export interface GitResult {
 const NO_HOOKS = process.platform === 'win32' ? path.join(os.tmpdir(), 'amtp-no-hooks', 'NUL', 'none') : '/dev/null/amtp-no-hooks';
 
 /** Overrides on every call; `-c` beats every config file, the repository's included. */
-export const SAFE_CONFIG = [
+const SAFE_CONFIG = [
   `core.hooksPath=${NO_HOOKS}`,
   'core.fsmonitor=false',
   'core.pager=cat',

@@ -4,7 +4,7 @@
 import { DEFAULT_AZURE_API_VERSION, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_MODEL_TIMEOUT_SECONDS } from '../core/providers';
 import { LlmConfigError } from './errors';
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 export interface EndpointSettings {
   /** `openai` (any compatible endpoint) or `azure` */
@@ -68,7 +68,7 @@ function checkUrl(url: string, what: string): string {
 }
 
 /** Header names are HTTP tokens and values one line: a bad one is refused, never sent half-way. */
-export function checkHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+function checkHeaders(headers: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers ?? {})) {
     if (!HEADER_NAME.test(k)) throw new LlmConfigError(`header name "${k}" is not a valid HTTP header name`);

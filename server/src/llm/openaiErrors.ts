@@ -65,7 +65,7 @@ export function mapOpenAiError(e: unknown, ep: ResolvedEndpoint, signal?: AbortS
 }
 
 /** Retry-After is seconds or an HTTP date; some servers send retry-after-ms. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
+function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
   if (!headers || typeof headers.get !== 'function') return undefined;
   const ms = Number(headers.get('retry-after-ms'));
   if (Number.isFinite(ms) && ms >= 0 && headers.get('retry-after-ms') !== null) return ms;

@@ -15,8 +15,6 @@ import { defaultDeadlineSeconds, overCap, streamLimitBytes } from './replyLimits
 import { RequestWatch, readStream, type StreamedReply } from './stream';
 import { redactKnown } from '../util/redact';
 
-export { mapOpenAiError, retryAfterMs } from './openaiErrors';
-
 export interface OpenAiSettings extends Omit<EndpointSettings, 'kind'> {
   kind?: EndpointSettings['kind'];
   /** the idle timeout in milliseconds (tests); overrides timeoutSeconds */

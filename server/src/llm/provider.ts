@@ -1,6 +1,6 @@
 import type { AgentId } from '../core/agents';
 
-export interface ChatMessage {
+interface ChatMessage {
   role: 'system' | 'user';
   content: string;
 }

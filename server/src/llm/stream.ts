@@ -59,7 +59,7 @@ export class RequestWatch {
   }
 }
 
-export function toReplyUsage(u: Chunk['usage']): ReplyUsage | undefined {
+function toReplyUsage(u: Chunk['usage']): ReplyUsage | undefined {
   if (!u || typeof u.prompt_tokens !== 'number' || typeof u.completion_tokens !== 'number') return undefined;
   return {
     promptTokens: u.prompt_tokens,

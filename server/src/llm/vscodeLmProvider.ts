@@ -17,7 +17,7 @@ export interface LmBridge {
 }
 
 /** Shown by VS Code when it asks the person to let AMTP use a model. */
-export const LM_JUSTIFICATION =
+const LM_JUSTIFICATION =
   "AMTP sends each agent's instructions and a map of this workspace (credentials redacted) to generate and review tests.";
 
 /** `auto` (or nothing) takes the first model, preferring Copilot's; else the id, vendor/family, family or name. */

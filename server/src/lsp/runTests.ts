@@ -75,7 +75,7 @@ export async function runWrittenTests(
 }
 
 /** An istanbul map as the Testing view wants it: per file, statements with counts and branch arms. */
-export function fileCoverage(map: IstanbulMap, workspace: string): P.FileCoverageView[] {
+function fileCoverage(map: IstanbulMap, workspace: string): P.FileCoverageView[] {
   return Object.entries(map)
     .map(([file, d]) => ({
       path: relOf(workspace, d.path ?? file),

@@ -25,7 +25,7 @@ export interface ReadFileResult {
   encoding: 'utf8' | 'latin1';
 }
 
-export const DEFAULT_MAX_BYTES = 256 * 1024;
+const DEFAULT_MAX_BYTES = 256 * 1024;
 const HARD_MAX_BYTES = 8 * 1024 * 1024;
 /** A ranged read of a huge file stops scanning here rather than reading gigabytes for line numbers. */
 const MAX_SCAN_BYTES = 64 * 1024 * 1024;
@@ -107,7 +107,7 @@ function openRegular(real: string, rel: string): { fd: number; st: fs.Stats } {
  * `.env` files hold a project's secrets by convention, and no pattern knows every secret's shape: the
  * read tools do not serve them (util/redact.ts isSecretEnvFile; templates such as `.env.example` are served, redacted).
  */
-export function envRefusal(rel: string): string {
+function envRefusal(rel: string): string {
   return `refused: ${JSON.stringify(rel)} holds environment secrets (.env files are not served); read .env.example for the variable names`;
 }
 
@@ -133,7 +133,7 @@ function readAll(fd: number, sizeHint: number): Buffer {
  * regular file with more than one link. Git checkouts, npm and pip never make them; pnpm's store
  * does, but only under node_modules, which the tools skip. See docs/security.md.
  */
-export function hardLinkRefusal(rel: string, nlink: number): string {
+function hardLinkRefusal(rel: string, nlink: number): string {
   return `refused: ${JSON.stringify(rel)} has ${nlink} hard links; a hard link can lead outside the workspace, so AMTP does not read it`;
 }
 

@@ -15,7 +15,7 @@ import { REDACTED, redactText } from '../util/redact';
 import type { WalkOptions } from './walk';
 import type { CallTool } from '../core/toolCall';
 
-export type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
 export interface ReadingToolOptions {
   cache?: ResponseCache;

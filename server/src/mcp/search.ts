@@ -18,7 +18,7 @@ export interface SearchArgs {
   maxFileBytes?: number;
 }
 
-export interface SearchMatch {
+interface SearchMatch {
   path: string;
   line: number;
   text: string;

@@ -18,8 +18,6 @@ export type RepoTool = keyof typeof REPO_TOOLS;
 /** The tools that run the pipeline (only when the server is given a RunTools implementation). */
 export const RUN_TOOLS = { generate: 'tests_generate', run: 'tests_run', review: 'tests_review' } as const;
 
-export const MCP_TOOL_NAMES = [...Object.values(REPO_TOOLS), ...Object.values(RUN_TOOLS)];
-
 /** The MCP name of an internal tool name; a name with no mapping passes through unchanged. */
 export function mcpToolName(internal: string): string {
   return Object.hasOwn(REPO_TOOLS, internal) ? REPO_TOOLS[internal as RepoTool] : internal;

@@ -18,7 +18,7 @@ export interface TreeResult extends Omit<WalkResult, 'fingerprint'> {
   path: string;
 }
 
-export const DEFAULT_TREE_LIMIT = 5000;
+const DEFAULT_TREE_LIMIT = 5000;
 
 /**
  * `summary`: the text is the count line alone. For the crawler (readingTools.ts), which reads the

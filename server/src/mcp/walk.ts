@@ -6,7 +6,7 @@ import { languageOf } from './languages';
 import { LstatBatches } from './lstatBatches';
 import { ToolError } from './toolError';
 
-export type EntryType = 'file' | 'dir' | 'symlink';
+type EntryType = 'file' | 'dir' | 'symlink';
 
 export interface TreeEntry {
   path: string;
@@ -283,7 +283,7 @@ function ancestorsIgnores(root: string, start: string, names: string[]): IgnoreS
 const gitRootCache = new Map<string, boolean>();
 
 /** True when `root` or an ancestor holds `.git` (a dir, or a file for worktrees and submodules). */
-export function insideGitWorkTree(root: string): boolean {
+function insideGitWorkTree(root: string): boolean {
   const cached = gitRootCache.get(root);
   if (cached !== undefined) return cached;
   let dir = path.resolve(root);

@@ -6,17 +6,10 @@ import { mutateJs } from './js/jsEngine';
 import { mutatePython } from './python/pyEngine';
 import type { MutationOutcome, MutationRequest } from './types';
 
-export type { MutantResult, MutationOutcome, MutationRequest, MutationRunPlan, MutationTest } from './types';
+export type { MutantResult, MutationOutcome, MutationRequest, MutationRunPlan } from './types';
 export { mutantKey } from './types';
-export { addKills, mutationRecord, mutationScore, skippedMutation } from './score';
-export {
-  instrumentModules,
-  mutantDiff,
-  MUTANT_SWITCH,
-  survivorsByFunction,
-  type FunctionSurvivors,
-  type InstrumentedModule,
-} from './guide';
+export { addKills, mutationRecord, skippedMutation } from './score';
+export { mutantDiff } from './guide';
 
 /** Runs the language's engine; a failure of the engine itself is an outcome with `skipped`, never a thrown error (cancellation aside). */
 export async function runMutation(req: MutationRequest): Promise<MutationOutcome> {

@@ -5,7 +5,7 @@ import type { PlannedMutant } from './rounds';
 import type { ScheduleResult } from './schedule';
 import type { Mutant, MutantResult } from './types';
 
-export const NOT_RUN_REASONS: Record<string, string> = {
+const NOT_RUN_REASONS: Record<string, string> = {
   budget: 'not run: the mutation budget ran out',
   static: 'not run: it runs while the module loads, which needs a runner process of its own, and the budget ran out',
 };

@@ -6,7 +6,7 @@ import type { Framework } from '../core/frameworks';
 import type { runTests } from '../frameworks/runner';
 
 /** A position in a source file, 1-based line and column (as the StrykerJS report schema has them). */
-export interface Position {
+interface Position {
   line: number;
   column: number;
 }
@@ -31,7 +31,7 @@ export interface Mutant {
  * be run (never in the score); not_run: the budget ran out, or it runs while modules load and there was
  * no budget for its own process; filtered: equivalent-mutant noise, never run (`reason`).
  */
-export type MutantStatus = 'killed' | 'timeout' | 'survived' | 'no_coverage' | 'error' | 'not_run' | 'filtered';
+type MutantStatus = 'killed' | 'timeout' | 'survived' | 'no_coverage' | 'error' | 'not_run' | 'filtered';
 
 export interface MutantResult extends Mutant {
   status: MutantStatus;
@@ -54,7 +54,7 @@ export interface MutationRunPlan {
   python?: string;
 }
 
-export interface MutationTest {
+interface MutationTest {
   caseId: string;
   /** the workspace-relative test file holding it */
   file: string;

@@ -3,8 +3,8 @@ import { AGENTS, type AgentId } from '../core/agents';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import type { RunParams } from '../core/run';
 
-export const MAX_TEMPERATURE = 0.2;
-export const DEFAULT_SEED = 1234;
+const MAX_TEMPERATURE = 0.2;
+const DEFAULT_SEED = 1234;
 
 export interface ParamInput {
   depth?: Depth;

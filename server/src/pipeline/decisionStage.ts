@@ -95,12 +95,7 @@ export function targetSourceHash(map: CrawlerOutput, file: string, symbol: strin
  * is gone whole is left alone: the person removed the file, not chosen tests from it. Only this
  * person's own runs count (listRuns), so a planted run record cannot make AMTP hold tests back.
  */
-export async function recordDeletions(
-  store: RunStore,
-  decisions: DecisionStore,
-  currentRunId: string,
-  find: FindCaseIds,
-): Promise<string[]> {
+async function recordDeletions(store: RunStore, decisions: DecisionStore, currentRunId: string, find: FindCaseIds): Promise<string[]> {
   const { decisions: known } = await decisions.scan();
   const kept = keptTests((await store.listRuns()).filter((r) => r.id !== currentRunId));
   const detected: string[] = [];
@@ -128,7 +123,7 @@ export async function recordDeletions(
  * first and the latest run that wrote a case decides: a test a later run's verifier dropped or a later
  * run held back is not "deleted by hand", and a run whose verification has not settled says nothing.
  */
-export function keptTests(runs: RunRecord[]): Map<string, Map<string, string>> {
+function keptTests(runs: RunRecord[]): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   for (const run of runs) {
     const v = run.verification;

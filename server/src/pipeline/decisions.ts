@@ -18,13 +18,8 @@ import { STORE_DIR } from '../store/lowdb';
 export type { TestDecision } from '../contracts/generated';
 export type Verdict = TestDecision['verdict'];
 
-export const VERDICTS: readonly Verdict[] = ['accepted', 'rejected', 'deleted', 'real_bug', 'docs_wrong', 'wrong_test'];
-
 /** Verdicts after which no later run writes the test back. */
 export const HOLDS_BACK: ReadonlySet<Verdict> = new Set<Verdict>(['rejected', 'deleted', 'wrong_test']);
-
-/** Answers to a quarantined test: they hold while the target's code is what it was when answered. */
-export const QUARANTINE_ANSWERS: ReadonlySet<Verdict> = new Set<Verdict>(['real_bug', 'docs_wrong', 'wrong_test']);
 
 export type DecisionInput = Omit<TestDecision, 'schema_version' | 'seal' | 'at'> & { at?: string };
 

@@ -20,7 +20,7 @@ export type PipelineEvent =
   | { type: 'log'; level: 'info' | 'warn'; message: string };
 
 /** Records state transitions; LLM and tool events are recorded by wrapping the provider and tools. */
-export interface TransitionRecorder {
+interface TransitionRecorder {
   transition(from: string | null, to: string, state: unknown): void;
 }
 

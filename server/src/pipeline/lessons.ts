@@ -24,7 +24,7 @@ export function lessonReserve(inputTokens: number): number {
 }
 
 /** Repository or person text as one inert line: no control characters, no line breaks, bounded. */
-export function dataText(text: string, max: number): string {
+function dataText(text: string, max: number): string {
   return oneLine(text.replace(/\p{Cc}/gu, ' ').replace(/`{3,}/g, "'"), max);
 }
 

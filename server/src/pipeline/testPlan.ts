@@ -6,7 +6,7 @@ import type { RunRecord } from '../core/run';
 import type { Characterization, TestCases } from '../contracts/types';
 import type { RunStore } from '../store/types';
 
-export async function characterizationOf(store: RunStore, run: RunRecord): Promise<Characterization | undefined> {
+async function characterizationOf(store: RunStore, run: RunRecord): Promise<Characterization | undefined> {
   const id = run.characterization?.artifactId;
   if (!id) return undefined;
   const artifact = await store.getArtifact(run.id, id);

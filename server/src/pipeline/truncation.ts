@@ -5,7 +5,7 @@
 import type { OutputTruncated } from '../llm/errors';
 
 /** Retries of one batch that cannot be cut further. */
-export const MAX_TRUNCATION_RETRIES = 1;
+const MAX_TRUNCATION_RETRIES = 1;
 
 export type TruncationPlan = { action: 'split' } | { action: 'retry' } | { action: 'fail'; reason: string };
 

@@ -25,7 +25,7 @@ export interface StoredError {
   usage?: ReplyUsage;
 }
 
-export interface StoredReply {
+interface StoredReply {
   content: string;
   model: string;
   usage?: ReplyUsage;

@@ -6,7 +6,7 @@ import type { BatchParams, RunDecided, RunLesson, VerifyParams } from '../core/r
 import type { RunScope } from '../core/scope';
 import type { RecordedUsage } from './recordingProvider';
 
-export interface RecordingHeader {
+interface RecordingHeader {
   type: 'header';
   format: 'amtp-recording';
   /** 2: batches (server/src/pipeline/batchStage.ts); 3: the verifier's test runs, repairs and rewrites too (testTap.ts) */
@@ -65,7 +65,7 @@ export interface Recording {
   payloads: Map<string, unknown>;
 }
 
-export class RecordingError extends Error {
+class RecordingError extends Error {
   readonly kind = 'RecordingError';
 }
 
@@ -118,7 +118,7 @@ export function parseRecording(text: string, name = 'recording'): Recording {
  * emitted, the smallest event_id goes first, so any line order of the same
  * graph gives the same sequence. Timestamps are never consulted.
  */
-export function topoOrder(events: RecordedEvent[], name = 'recording'): RecordedEvent[] {
+function topoOrder(events: RecordedEvent[], name = 'recording'): RecordedEvent[] {
   const byId = new Map<string, RecordedEvent>();
   for (const e of events) {
     if (byId.has(e.event_id)) throw new RecordingError(`${name}: duplicate event_id ${e.event_id}`);

@@ -20,7 +20,7 @@ export interface RecordedUsage {
   cached_tokens: number;
 }
 
-export function recordedUsage(u: ReplyUsage | undefined): { usage?: RecordedUsage } {
+function recordedUsage(u: ReplyUsage | undefined): { usage?: RecordedUsage } {
   return u ? { usage: { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, cached_tokens: u.cachedTokens ?? 0 } } : {};
 }
 

@@ -6,13 +6,13 @@
 // summary says so, since those runs then depend on the clock.
 export const DEFAULT_SEARCH_BUDGET_SECONDS = 60;
 /** runs per second the reference machine (2 cores, two children) completes on typical modules */
-export const RUNS_PER_SECOND = 250;
+const RUNS_PER_SECOND = 250;
 export const MIN_RUNS = 80;
 export const MAX_RUNS = 4000;
 /** the wall-clock safety net, as a multiple of the budget */
 export const CLOCK_FACTOR = 3;
 /** ... and never less than this: a small budget on a busy machine is not "far slower than the reference" */
-export const MIN_CLOCK_SECONDS = 120;
+const MIN_CLOCK_SECONDS = 120;
 
 /** The wall-clock safety stop of a stage's search, in seconds, for a budget in seconds. */
 export function safetyClockSeconds(budgetSeconds: number): number {

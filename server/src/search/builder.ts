@@ -44,7 +44,7 @@ function filesOf(ctx: InputContext, base?: Sequence): Sequence['files'] {
 }
 
 /** Runs of one callable that may hang (time out or leave work pending) before it is not called again... */
-export const MAX_HANGS = 2;
+const MAX_HANGS = 2;
 /** ... unless they are rare among its runs (at most one in four), and then at most this many */
 const MAX_RARE_HANGS = 4;
 

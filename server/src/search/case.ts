@@ -12,8 +12,8 @@ import { sequenceOracle } from './oracle';
 import { titleOf } from './render';
 import type { Observation, Sequence } from './types';
 
-export const SEQUENCE_SNIPPET = 'observed by running a generated call sequence (offline search)';
-export const CALL_SNIPPET = 'observed by running a generated call (offline search)';
+const SEQUENCE_SNIPPET = 'observed by running a generated call sequence (offline search)';
+const CALL_SNIPPET = 'observed by running a generated call (offline search)';
 
 export interface CaseContext {
   /** workspace-relative module file */
@@ -24,7 +24,7 @@ export interface CaseContext {
 }
 
 /** A multi-step sequence, or one whose call was given a callback or consumed: counted as a sequence test. */
-export function isSequence(seq: Sequence, ran: number): boolean {
+function isSequence(seq: Sequence, ran: number): boolean {
   const steps = seq.steps.slice(0, ran);
   return steps.length > 1 || steps.some((s) => (s.args ?? []).some((a) => 'cb' in a));
 }

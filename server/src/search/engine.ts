@@ -12,7 +12,7 @@ import type { Seed } from './inputs';
 import type { Instrumenter } from './mutants';
 import { confirmStable, type Confirmed } from './stability';
 
-export const SEARCH_SEED = 20_261_125;
+const SEARCH_SEED = 20_261_125;
 
 export interface SearchJob {
   /** absolute module file */

@@ -19,7 +19,7 @@ import type { Observation, Sequence } from './types';
 /** sequences traced on the instrumented code at most (the candidates first) */
 const MAX_POOL = 600;
 /** of the module's runs, the share the mutation phase gets at least (it also gets what generation left) */
-export const MUTATION_SHARE = 0.5;
+const MUTATION_SHARE = 0.5;
 /** checks a test keeps by default when its kills are not all known (oracle.ts MAX_CHECKS) */
 const DEFAULT_CHECKS = 8;
 

@@ -140,7 +140,7 @@ function push<T>(list: T[], v: T, same: (a: T, b: T) => boolean = (a, b) => a ==
 const sameTag = (a: Tagged, b: Tagged) => JSON.stringify(a) === JSON.stringify(b);
 
 /** A literal node's value (strings, numbers, booleans, null, negative numbers, literal arrays/objects), else undefined. */
-export function literalValue(n: EsNode | undefined): { v: unknown } | undefined {
+function literalValue(n: EsNode | undefined): { v: unknown } | undefined {
   if (!n) return undefined;
   if (n.type === 'Literal' || n.type === 'StringLiteral' || n.type === 'NumericLiteral' || n.type === 'BooleanLiteral') {
     if (n.regex) return { v: new RegExp(n.regex.pattern, n.regex.flags) };

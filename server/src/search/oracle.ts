@@ -12,7 +12,7 @@ import { Names, renderSequence, TMP, type Rendered } from './render';
 import type { Observation, SeenArg, Sequence, ValueSeen } from './types';
 import { isNaNTag, isScalar, jsLiteral, type Tagged } from './values';
 
-export type Check = NonNullable<Oracle['checks']>[number];
+type Check = NonNullable<Oracle['checks']>[number];
 
 export interface SequenceOracle {
   oracle: Omit<Oracle, 'language' | 'bindings'>;

@@ -8,7 +8,7 @@ import type { EsNode, JsParser } from '../agents/crawler/jsParser';
 import { walk } from '../agents/crawler/jsAst';
 
 /** `s`: a statement; `b`: a branch arm's first code; `e`: an implicit arm, reached when count(at) > count(skip). */
-export interface Probe {
+interface Probe {
   kind: 's' | 'b' | 'e';
   at: number;
   /** `e` only: the code the implicit arm skips */

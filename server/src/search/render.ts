@@ -48,7 +48,7 @@ function prop(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
 }
 
-export function access(local: string, path: readonly string[]): string {
+function access(local: string, path: readonly string[]): string {
   return local + path.map(prop).join('');
 }
 

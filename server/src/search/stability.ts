@@ -30,7 +30,7 @@ function clean(r: SeqOutcome | undefined): r is Extract<SeqOutcome, { kind: 'ran
 }
 
 /** Runs sequences in order in one fresh child (a fresh one again after a timeout or a crash). */
-export async function replay(job: ChildJob, seqs: readonly Sequence[], seed: number): Promise<Map<string, SeqOutcome>> {
+async function replay(job: ChildJob, seqs: readonly Sequence[], seed: number): Promise<Map<string, SeqOutcome>> {
   const out = new Map<string, SeqOutcome>();
   let opened = await SearchChild.open(job);
   try {

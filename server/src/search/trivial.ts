@@ -6,7 +6,7 @@ import { key, type Tagged } from './values';
 
 const TRIVIAL = new Set<string>([{ $: 'undef' }, null, '', -1, 0, [], { $: 'obj', v: {} }].map((v) => key(v as Tagged)));
 
-export function isTrivialArg(a: Arg): boolean {
+function isTrivialArg(a: Arg): boolean {
   return 'lit' in a && TRIVIAL.has(key(a.lit));
 }
 

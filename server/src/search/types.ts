@@ -49,7 +49,7 @@ export interface ErrorInfo {
   error: boolean;
 }
 
-export type StepResult = { ok: true; async: boolean; done?: boolean } | { ok: false; async: boolean; error: ErrorInfo } | { timeout: true };
+type StepResult = { ok: true; async: boolean; done?: boolean } | { ok: false; async: boolean; error: ErrorInfo } | { timeout: true };
 
 export interface Member {
   name: string;

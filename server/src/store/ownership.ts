@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { ApprovalRecord } from '../core/run';
 
 /** Where the key lives: AMTP_STATE_DIR, else $XDG_STATE_HOME/amtp, else ~/.local/state/amtp. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.AMTP_STATE_DIR) return env.AMTP_STATE_DIR;
   return path.join(env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state'), 'amtp');
 }

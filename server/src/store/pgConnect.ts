@@ -19,7 +19,7 @@ export function parsePostgresUrl(url: string): URL {
 }
 
 /** A URL as messages show it: any password replaced. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
 }
 
@@ -48,7 +48,7 @@ export async function openPool(u: URL): Promise<Pool> {
 }
 
 /** Connection-level failures: the server went away or dropped this connection; a new one may work. */
-export function isConnectionError(e: unknown): boolean {
+function isConnectionError(e: unknown): boolean {
   const code = (e as { code?: string }).code;
   if (code && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|57P01|57P02|57P03|08000|08003|08006|08001|08004)$/.test(code))
     return true;

@@ -19,7 +19,7 @@ export interface Migration {
 const MIGRATION_LOCK = 0x616d7470;
 
 /** migrations/sql beside the code: two levels up from dist/ (the bundle), four from server/src/store/ (tests). */
-export function migrationsDir(from = __dirname): string {
+function migrationsDir(from = __dirname): string {
   for (let dir = from, i = 0; i < 6; i++, dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'migrations', 'sql');
     if (existsSync(candidate)) return candidate;

@@ -28,7 +28,7 @@ export function parseRedisUrl(url: string): URL {
   return u;
 }
 
-export function describeRedis(u: URL): string {
+function describeRedis(u: URL): string {
   return `${u.protocol}//${u.hostname}:${u.port || 6379}`;
 }
 

@@ -11,8 +11,6 @@ export interface IgnoredRuns {
   unreadable: { file: string; reason: string }[];
 }
 
-export const NO_IGNORED_RUNS: IgnoredRuns = { foreign: [], unreadable: [] };
-
 const ARRAYS = ['activities', 'files', 'approvals', 'audit'] as const;
 const STRINGS = ['id', 'status', 'stage', 'createdAt', 'updatedAt'] as const;
 
@@ -34,7 +32,7 @@ export function isRunRecordShape(value: unknown): value is RunRecord {
   return runRecordProblem(value) === undefined;
 }
 
-export function ignoredCount(i: IgnoredRuns): number {
+function ignoredCount(i: IgnoredRuns): number {
   return i.foreign.length + i.unreadable.length;
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Names of variables that are never passed on, even when AMTP itself is asked to set them. */
-export const SECRET_NAME =
+const SECRET_NAME =
   /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH(?!OR)|SESSION|COOKIE|PRIVATE|HEADER|^AWS_|^AZURE_|^GCP_|^GOOGLE_|^OPENAI|^ANTHROPIC|^NPM_CONFIG_|^GH_|^GITHUB_/i;
 
 /** What a program needs to start and to read text as the person does; nothing that identifies them. */

@@ -73,7 +73,7 @@ function nextProbe(e: unknown, probe: string): string | undefined {
   return parent === probe ? undefined : parent;
 }
 
-export function isWithin(root: string, p: string): boolean {
+function isWithin(root: string, p: string): boolean {
   const r = path.relative(root, p);
   return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
 }

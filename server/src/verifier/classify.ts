@@ -96,13 +96,13 @@ function possibleBugReason(c: TestCase, documented: string, parsed: ParsedAssert
 }
 
 /** Characterization cases pin what the code does today (P2/P3); a failure there is never the code's fault. */
-export function isCharacterization(c: TestCase): boolean {
+function isCharacterization(c: TestCase): boolean {
   if (c.priority !== 'P2' && c.priority !== 'P3') return false;
   return (c.kind as string) === 'characterization' || /pins? (the )?current behaviou?r/i.test(`${c.title}\n${c.rationale}`);
 }
 
 /** The documented result a case's oracle carries, when its evidence is documentation. */
-export function documentedExpectation(c: TestCase | undefined): string | undefined {
+function documentedExpectation(c: TestCase | undefined): string | undefined {
   if (!c?.oracle || !c.evidence || !DOC_SOURCES.has(c.evidence.source)) return undefined;
   const o = c.oracle;
   if (o.kind === 'throws') return o.error;

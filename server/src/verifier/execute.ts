@@ -4,7 +4,7 @@ type RunTests = typeof realRunTests;
 import { CancelledError } from '../core/errors';
 import type { RunPlan } from './runPlan';
 
-export type ObservedStatus = 'passed' | 'failed' | 'skipped' | 'missing' | 'load_error' | 'not_collected' | 'timeout';
+type ObservedStatus = 'passed' | 'failed' | 'skipped' | 'missing' | 'load_error' | 'not_collected' | 'timeout';
 
 /** What jest and vitest say when the file they were given is outside their roots or patterns: they never looked at it. */
 const NOT_COLLECTED = /\bNo tests found, exiting with code|\bNo test files? found\b|\d+ files? checked\.[\s\S]*testMatch/;

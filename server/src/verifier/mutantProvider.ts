@@ -10,7 +10,7 @@ import { mutationPlan } from './mutationPhase';
 import type { VerifyState } from './state';
 
 /** Survivors of one function a round shows the engineer at most (the rest wait for the next round). */
-export const SURVIVORS_PER_FUNCTION = 10;
+const SURVIVORS_PER_FUNCTION = 10;
 
 /** @param sources the text of each file a survivor is in, as the mutation phase mutated it (mutationPhase.ts) */
 export function mutantProvider(s: VerifyState, record: MutationRecord, sources: Record<string, string>): MutantProvider {

@@ -63,7 +63,7 @@ export interface RepairRequest {
   /** the runner did not collect the file: what AMTP read of where it looks */
   collect?: RepairPayload['collect'];
   typecheck?: RepairPayload['typecheck'];
-  /** the function under test, as the engineer had it (engineer/batches.ts symbolInfo) */
+  /** the function under test, as the engineer had it (agents/engineer/batches.ts symbolInfo) */
   symbol?: RepairPayload['symbol'];
 }
 
@@ -71,7 +71,7 @@ function plainText(s: string): string {
   return s.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
-export function repairEnvelope(i: RepairRequest): string {
+function repairEnvelope(i: RepairRequest): string {
   const payload: RepairPayload = {
     framework: i.framework,
     file: i.file,

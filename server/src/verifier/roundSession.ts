@@ -12,7 +12,7 @@ import { requireValid } from '../contracts/validate';
 import { askModel, type ModelAnswer } from '../pipeline/askModel';
 import type { VerifyContext } from './state';
 
-export const ROUND_ROLE = `You are the Test Engineer of AMTP, in a coverage round after verification.
+const ROUND_ROLE = `You are the Test Engineer of AMTP, in a coverage round after verification.
 The user message is a canonical JSON envelope from the verifier. Its payload lists "targets":
 functions the kept tests leave partly uncovered, each with its whole "source" (starting at file line
 "line"), its "helpers", "uncovered_lines" and "uncovered_branches" (file lines where code no kept
@@ -35,7 +35,7 @@ export function roundSystemPrompt(): string {
   return `${ROUND_ROLE}\n\nOutput JSON Schema (Draft 2020-12):\n${JSON.stringify(SCHEMAS['round-output'])}`;
 }
 
-export function roundEnvelope(ctx: VerifyContext, payload: RoundInput): string {
+function roundEnvelope(ctx: VerifyContext, payload: RoundInput): string {
   requireValid('round-input', payload, 'round input');
   const env: HandoffEnvelope = {
     schema_version: '1',
@@ -52,7 +52,7 @@ export function roundEnvelope(ctx: VerifyContext, payload: RoundInput): string {
 }
 
 /** Beyond its contract, every test of a round reply uses one of its batch's case ids, once, in its name. */
-export function roundMisfit(reply: RoundOutput, payload: RoundInput): ContractError | undefined {
+function roundMisfit(reply: RoundOutput, payload: RoundInput): ContractError | undefined {
   const ids = new Set(payload.targets.flatMap((t) => t.case_ids));
   const seen = new Set<string>();
   for (const t of reply.tests) {

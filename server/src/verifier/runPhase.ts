@@ -77,7 +77,7 @@ function sortOutLoadErrors(s: VerifyState, file: TestFileState, pending: string[
 }
 
 /** What N observations of one test make of it. */
-export function settle(s: VerifyState, file: TestFileState, id: string, list: Observation[]): void {
+function settle(s: VerifyState, file: TestFileState, id: string, list: Observation[]): void {
   const passed = list.filter((o) => o.status === 'passed').length;
   if (list.length && passed === list.length) s.stable.push({ id, file });
   else if (list.length && list.every((o) => o.status === 'skipped'))

@@ -65,7 +65,7 @@ export interface PersonalFile {
   own: string;
 }
 
-export interface FailingTest {
+interface FailingTest {
   file: TestFileState;
   message: string;
 }

@@ -111,6 +111,27 @@ function personalFile(ctx: VerifyContext, path: string): PersonalFile | undefine
   return { own, ...(rec?.before !== undefined ? { before: rec.before } : {}) };
 }
 
+/** The kept suite's coverage over the product files, each module shipped twice counted once, into `cov.coverage`. */
+function countKept(ctx: VerifyContext, cov: CoverageOutcome, after: Parameters<typeof union>[0], runs: RunResult[]): void {
+  // A module shipped twice (src/ beside dist/, a CommonJS and an ES build) counts once (coverage/copies.ts).
+  const covered = union(after);
+  const copies = leftOutCopies(
+    ctx.productFiles ?? [],
+    (f) => [...covered].filter((u) => u.startsWith(`${f}:s@`) || u.startsWith(`${f}:l`)).length,
+    declaredBuilds(ctx.workspace),
+  );
+  const counted = (units: CoverageUnits) => withoutFiles(units, copies);
+  const universe = counted(cov.universe);
+  const kept = counted(covered);
+  if (cov.before) cov.coverage.before = percent(counted(cov.before).size, universe.size);
+  cov.coverage.after = percent(kept.size, universe.size);
+  // Statements, branches, beyond import, the tool and the map of the kept suite (for --lcov / --cobertura).
+  Object.assign(cov.coverage, finalCoverage(runs, kept, cov.loaded, universe));
+  const product = (ctx.productFiles ?? []).filter((f) => !copies.includes(f));
+  if (product.length) Object.assign(cov.coverage, { productFiles: product.length, untestedFiles: untestedFiles(product, kept) });
+  if (copies.length) cov.coverage.copiesLeftOut = copies;
+}
+
 /** Phase "report": the filter counts, results in plan order, coverage before/after, into the run record. */
 async function report(
   s: VerifyState,
@@ -122,25 +143,7 @@ async function report(
   phases: Record<string, number>,
 ): Promise<void> {
   const { ctx, results } = s;
-  if (cov.coverage.tool) {
-    // A module shipped twice (src/ beside dist/, a CommonJS and an ES build) counts once (coverage/copies.ts).
-    const covered = union(after);
-    const copies = leftOutCopies(
-      ctx.productFiles ?? [],
-      (f) => [...covered].filter((u) => u.startsWith(`${f}:s@`) || u.startsWith(`${f}:l`)).length,
-      declaredBuilds(ctx.workspace),
-    );
-    const counted = (units: CoverageUnits) => withoutFiles(units, copies);
-    const universe = counted(cov.universe);
-    const kept = counted(covered);
-    if (cov.before) cov.coverage.before = percent(counted(cov.before).size, universe.size);
-    cov.coverage.after = percent(kept.size, universe.size);
-    // Statements, branches, beyond import, the tool and the map of the kept suite (for --lcov / --cobertura).
-    Object.assign(cov.coverage, finalCoverage(runs, kept, cov.loaded, universe));
-    const product = (ctx.productFiles ?? []).filter((f) => !copies.includes(f));
-    if (product.length) Object.assign(cov.coverage, { productFiles: product.length, untestedFiles: untestedFiles(product, kept) });
-    if (copies.length) cov.coverage.copiesLeftOut = copies;
-  }
+  if (cov.coverage.tool) countKept(ctx, cov, after, runs);
   const byStep = (step: CaseResult['step'], outcome?: CaseResult['outcome']) =>
     [...results.values()].filter((r) => r.step === step && (!outcome || r.outcome === outcome));
   const loads = byStep('loads');

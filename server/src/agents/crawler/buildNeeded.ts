@@ -30,7 +30,7 @@ function unresolved(kf: Module, facts: FileFacts | undefined, files: Set<string>
 }
 
 /** Key files Node cannot load as written, with the import that fails (directly, or through a module that does). */
-export function failingModules(keyFiles: Module[], facts: Map<string, FileFacts>, files: Set<string>): Map<string, string> {
+function failingModules(keyFiles: Module[], facts: Map<string, FileFacts>, files: Set<string>): Map<string, string> {
   const failing = new Map<string, string>();
   for (const kf of keyFiles) {
     const spec = unresolved(kf, facts.get(kf.path), files);
@@ -56,7 +56,7 @@ export function failingModules(keyFiles: Module[], facts: Map<string, FileFacts>
 }
 
 /** Built files a package names (main, module, exports) whose entry the crawler read from their source instead. */
-export function builtStandIns(pkgs: NpmPackage[], files: Set<string>): Map<string, string> {
+function builtStandIns(pkgs: NpmPackage[], files: Set<string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const pkg of pkgs) {
     const named = [pkg.json.main, pkg.json.module, ...exportTargets(pkg.json.exports).map((t) => t.target)];

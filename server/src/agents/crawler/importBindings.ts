@@ -55,7 +55,7 @@ function isRelative(spec: unknown): spec is string {
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /** The workspace file a relative specifier of `from` names: as written, with TypeScript's `.js` → `.ts`, an extension added, or its index. */
-export function resolveRelative(from: string, spec: string, files: Set<string>): string | undefined {
+function resolveRelative(from: string, spec: string, files: Set<string>): string | undefined {
   const base = posix.normalize(posix.join(posix.dirname(from), spec.split(/[?#]/)[0]));
   const stem = base.replace(/\.[cm]?jsx?$/, '');
   const tries = [base, ...EXTENSIONS.map((e) => stem + e), ...EXTENSIONS.map((e) => `${base}/index${e}`)];

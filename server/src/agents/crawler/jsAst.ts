@@ -34,7 +34,7 @@ export function cjsTarget(left: EsNode): string | undefined {
   return isString(left.property) ? left.property.value : undefined;
 }
 
-export function isModuleExports(n: EsNode): boolean {
+function isModuleExports(n: EsNode): boolean {
   return (
     n.type === 'MemberExpression' &&
     !n.computed &&

@@ -23,7 +23,7 @@ export interface EsComment {
   end: number;
 }
 
-export interface ParsedJs {
+interface ParsedJs {
   program: EsNode;
   /** sorted by position */
   comments: EsComment[];

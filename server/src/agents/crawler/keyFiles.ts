@@ -10,8 +10,8 @@ import { moduleSystemOf, type NpmPackage } from './manifests';
 import { referenceCounts } from './ranking';
 import type { Reached } from './reach';
 
-export const MAX_KEY_FILES = 400;
-export const MAX_SYMBOLS = 100;
+const MAX_KEY_FILES = 400;
+const MAX_SYMBOLS = 100;
 /** Tiers dominate: a helper imported everywhere still ranks below the public modules. */
 const TIER_RANK = [3000, 2000, 1000, 0];
 
@@ -75,7 +75,7 @@ function noteCutSymbols(ranked: Ranked[], omitted: Omitted): void {
 }
 
 /** The package whose folder holds `path` most closely. */
-export function owningPackage(path: string, pkgs: NpmPackage[]): NpmPackage | undefined {
+function owningPackage(path: string, pkgs: NpmPackage[]): NpmPackage | undefined {
   return pkgs.filter((p) => p.dir === '' || path.startsWith(`${p.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
 }
 

@@ -50,7 +50,7 @@ const PY_FRAMEWORKS = [
   'typer',
 ];
 
-export const join = (dir: string, p: string) => (dir ? `${dir}/${p}` : p).replace(/\/\.\//g, '/').replace(/^\.\//, '');
+const join = (dir: string, p: string) => (dir ? `${dir}/${p}` : p).replace(/\/\.\//g, '/').replace(/^\.\//, '');
 
 export function moduleSystemOf(pkg: NpmPackage | undefined): ModuleSystem {
   if (!pkg) return 'unknown';

@@ -6,7 +6,7 @@
 import type { FileFacts, WaveFile, WaveResult } from './analyseFiles';
 
 /** 0: an entry point; 1: imported by an entry or a barrel it reaches (public API); 2: reached deeper (helpers); 3: not reached. */
-export type Tier = 0 | 1 | 2 | 3;
+type Tier = 0 | 1 | 2 | 3;
 
 export interface ReachPlan {
   seeds: string[];

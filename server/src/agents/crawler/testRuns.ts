@@ -21,7 +21,7 @@ export interface TestRunsInput {
 
 const JS_EXT = '{js,cjs,mjs}';
 /** The runners' defaults, from their documentation. */
-export const DEFAULTS: Record<string, string[]> = {
+const DEFAULTS: Record<string, string[]> = {
   mocha: [`test/*.${JS_EXT}`],
   jest: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
   vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],

@@ -172,7 +172,7 @@ export function projectFor(target: string, project: Project): Project {
 }
 
 /** For oracles without bindings (e.g. written by a model), bind the target symbol by its export style. */
-export function fallbackBinding(c: TestCase): OracleBinding[] {
+function fallbackBinding(c: TestCase): OracleBinding[] {
   const name = c.target.symbol;
   if (!/^[A-Za-z_$][\w$]*$/.test(name) || (c.oracle?.setup ?? '').match(/^\s*(?:from|import)\s/m)) return [];
   switch (c.target.export_style) {

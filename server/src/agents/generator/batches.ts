@@ -33,7 +33,7 @@ export function caseIdOf(c: PlannedCase): string {
  * batches, two docs), or the same documented line checked the same way (two batches that each hold
  * part of an entry can attribute `semver.valid(semver.coerce('v2'))` to a different export).
  */
-export function withIds(plans: CasePlan[]): TestCase[] {
+function withIds(plans: CasePlan[]): TestCase[] {
   const seen = new Set<string>();
   const out: TestCase[] = [];
   for (const plan of plans) {

@@ -77,6 +77,6 @@ function importsPackage(ex: DocExample): boolean {
   return ex.imports.length > 0 || ex.setup.some((l) => /^\s*(?:from\s+[\w.]+\s+import|import)\s/.test(l));
 }
 
-export function oneLine(s: string): string {
+function oneLine(s: string): string {
   return s.replace(/\s*\n\s*/g, ' ').trim();
 }

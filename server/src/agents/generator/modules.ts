@@ -157,7 +157,7 @@ function sameModule(a: string, b: string): boolean {
   return strip(a) === strip(b);
 }
 
-export function isIdentifier(s: string): boolean {
+function isIdentifier(s: string): boolean {
   return /^[A-Za-z_$][\w$]*$/.test(s) && !RESERVED.has(s);
 }
 

@@ -15,7 +15,7 @@ interface NameUse {
 }
 
 /** Identifiers in code (not inside strings, not property accesses, not object keys), with a following `.prop`. */
-export function namesUsed(code: string): NameUse[] {
+function namesUsed(code: string): NameUse[] {
   const bare = code.replace(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, '""');
   const uses: NameUse[] = [];
   const re = /(?<![.\w$])([A-Za-z_$][\w$]*)(?:\s*\.\s*([A-Za-z_$][\w$]*))?(?!\s*:(?!:))/g;

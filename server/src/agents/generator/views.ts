@@ -1,5 +1,5 @@
 // The Test Case Generator's views: a few modules' symbols each, with their documented examples and
-// the whole source of every symbol of the view and of the helpers it calls (agents/sources.ts).
+// the whole source of every symbol of the view and of the helpers it calls (../sources.ts).
 // Batches are packed by the measured size of what they carry, so a batch is split before a source
 // is ever cut; only a declaration too large for a batch on its own is shown as an outline.
 import type { CrawlerOutput, KeyFile, SymbolInfo, SymbolSource } from '../../contracts/types';
@@ -46,10 +46,10 @@ export function generatorViews(map: CrawlerOutput, payloadTokens: number, out: R
 }
 
 /** What one planned case takes in a reply, all its required fields written (the relay runs: 51 cases ≈ 5.6k tokens). */
-export const TOKENS_PER_PLANNED_CASE = 120;
+const TOKENS_PER_PLANNED_CASE = 120;
 
 /** The reply's room as the envelope states it (view.reply): its bound, and how many cases fit in it. */
-export function replyRoom(outputTokens: number): { max_tokens: number; cases: number } | undefined {
+function replyRoom(outputTokens: number): { max_tokens: number; cases: number } | undefined {
   if (!Number.isFinite(outputTokens) || outputTokens < 1) return undefined;
   return { max_tokens: outputTokens, cases: Math.max(1, Math.floor(outputTokens / TOKENS_PER_PLANNED_CASE)) };
 }
@@ -111,7 +111,7 @@ export function splitGeneratorView(v: CrawlerOutput): [CrawlerOutput, CrawlerOut
 }
 
 function needed(files: KeyFile[], s: SymbolSource): boolean {
-  // A helper may be another module's declaration (sources.ts helperSources): any symbol of the half that calls it needs it.
+  // A helper may be another module's declaration (../sources.ts helperSources): any symbol of the half that calls it needs it.
   if (s.helper === true && files.some((f) => f.symbols.some((sym) => (sym.calls ?? []).includes(s.name)))) return true;
   const file = files.find((f) => f.path === s.path);
   return !!file?.symbols.some((sym) => sym.name === s.name || sym.name.startsWith(`${s.name}.`));

@@ -21,7 +21,7 @@ function callText(c: CharCase): string {
   return `${[PY_MODULE_LOCAL, ...c.path].join('.')}(${c.args.map(pyLiteral).join(', ')})`;
 }
 
-export function pyCharTitle(c: CharCase): string {
+function pyCharTitle(c: CharCase): string {
   const call = callText(c).slice(PY_MODULE_LOCAL.length + 1);
   const shown = call.length > 80 ? `${call.slice(0, 77)}...` : call;
   return `${CHAR_PREFIX}${shown} ${c.oracle.kind === 'throws' ? `raises ${c.oracle.errorName}` : 'returns the observed value'}`;

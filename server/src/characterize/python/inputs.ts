@@ -5,7 +5,7 @@
 // their defaults, and keyword-only ones cannot be passed by position.
 import { candidateInputs, kindOfType, type InputSeed, type ParamKind } from '../inputs';
 
-export interface PyParam {
+interface PyParam {
   name: string;
   hint?: string;
   hasDefault: boolean;
@@ -44,7 +44,7 @@ function splitTopLevel(text: string): string[] {
 }
 
 /** The parameters of `[async] [def] name(params) [-> ret]`, or undefined when it has no parameter list. */
-export function pyParams(signature: string): PyParam[] | undefined {
+function pyParams(signature: string): PyParam[] | undefined {
   const open = signature.indexOf('(');
   if (open < 0) return undefined;
   let depth = 0;

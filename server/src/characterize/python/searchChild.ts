@@ -13,7 +13,7 @@ import { assetFile } from '../../frameworks/assets';
 import { confined } from '../../frameworks/run/confine';
 import { childEnv } from '../../util/childEnv';
 import { killChildTree } from '../../util/killTree';
-import { SANDBOX_VARS, type SandboxLimits } from '../sandbox';
+import { LOAD_ALLOWANCE_MS, SANDBOX_VARS, type SandboxLimits } from '../sandbox';
 import { importOf, memoryMb, projectPython } from './sandbox';
 import type { PyRow, PySearchSpec, PySequence } from './sequence';
 
@@ -57,13 +57,19 @@ export async function runSequenceChild(
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return await collectRows(child, token, opts.clockMs + 2 * limits.callTimeoutMs, opts.signal);
+    return await collectRows(child, token, opts.clockMs + 2 * limits.callTimeoutMs, limits.loadMs ?? LOAD_ALLOWANCE_MS, opts.signal);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs: number, signal?: AbortSignal): Promise<SearchRun> {
+function collectRows(
+  child: ReturnType<typeof spawn>,
+  token: string,
+  deadlineMs: number,
+  loadMs: number,
+  signal?: AbortSignal,
+): Promise<SearchRun> {
   const run: SearchRun = { rows: [] };
   return new Promise((resolve) => {
     let buffer = '';
@@ -76,10 +82,13 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
       killChildTree(child);
       resolve(run);
     };
-    const timer = setTimeout(() => {
+    const expire = () => {
       if (!run.dropped) run.killed = true; // the child never said it was done
       finish();
-    }, deadlineMs);
+    };
+    // The safety clock counts from the child's word that the module loaded, as the search's own clock
+    // does; loading (Python's start on a busy machine, a slow import) gets its own allowance.
+    let timer = setTimeout(expire, deadlineMs + loadMs);
     if (signal?.aborted) return finish();
     signal?.addEventListener('abort', finish, { once: true });
     child.stdout!.on('data', (d: Buffer) => {
@@ -90,7 +99,10 @@ function collectRows(child: ReturnType<typeof spawn>, token: string, deadlineMs:
         buffer = buffer.slice(nl + 1);
         if (!line.startsWith(`${token} `)) continue;
         const row = JSON.parse(line.slice(token.length + 1)) as PyRow & { load?: string; name?: string; message?: string; done?: boolean };
-        if (row.load === 'failed') run.loadError = `${row.name}: ${row.message}`;
+        if (row.load === 'ok') {
+          clearTimeout(timer);
+          timer = setTimeout(expire, deadlineMs);
+        } else if (row.load === 'failed') run.loadError = `${row.name}: ${row.message}`;
         else if (row.done) run.dropped = row as unknown as NonNullable<SearchRun['dropped']>;
         else run.rows.push(row);
       }

@@ -34,7 +34,7 @@ export interface PySequence {
   steps: PyStep[];
 }
 
-export interface PyCheck {
+interface PyCheck {
   expr: string;
   value: Tagged;
 }
@@ -78,7 +78,7 @@ export type PySeqCase = CharCase & { seq: PyRow };
  * given, 8 s by default) times the search's CLOCK_FACTOR. Only a machine far slower than the
  * reference reaches it; the module then says so (`cut_by_clock`).
  */
-export function safetyClockMs(limits: SandboxLimits): number {
+function safetyClockMs(limits: SandboxLimits): number {
   return limits.callTimeoutMs * 4 * CLOCK_FACTOR;
 }
 

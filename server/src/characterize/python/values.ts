@@ -21,7 +21,7 @@ function tupleText(items: string[]): string {
 }
 
 /** `bytes` as Python's own repr writes it (b'...'): the pytest renderer compares a value it cannot parse by repr. */
-export function pyBytesRepr(hex: string): string {
+function pyBytesRepr(hex: string): string {
   const bytes = Buffer.from(hex, 'hex');
   const quote = bytes.includes(0x27) && !bytes.includes(0x22) ? '"' : "'";
   let out = '';

@@ -325,9 +325,13 @@ if 'search' in job or 'replay' in job:
     sys.path.append(os.path.dirname(os.path.abspath(__file__)))
     import amtp_char_seqrun
 
+    # loaded: the parent's safety clock starts now, not at spawn (a busy machine starts Python slowly)
+    out({'load': 'ok'})
     job['pkgdir'] = os.path.realpath(os.path.join(job['paths'][0], job['module'].split('.')[0]))
     amtp_char_seqrun.main(globals(), job)
 else:
+    # loaded: the parent's per-call timer starts now, not at spawn
+    out({'load': 'ok'})
     for call in job['calls']:
         out(run(call))
 results.close()

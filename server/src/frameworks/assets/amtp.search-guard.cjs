@@ -141,6 +141,22 @@ if (stdinDesc && stdinDesc.get) {
   });
 }
 
+// process.argv: the test runner's command line where the test runs (mocha's, jest's arguments); a
+// sequence that reads it is not pinned (counted, not refused: loading the module may read it)
+const argv = process.argv;
+Object.defineProperty(process, 'argv', {
+  configurable: true,
+  enumerable: true,
+  get() {
+    if (!state.loading && state.allowed !== undefined) state.tries.push('process.argv (the command line)');
+    return argv;
+  },
+  set(v) {
+    if (!state.loading && state.allowed !== undefined) state.tries.push('process.argv (the command line)');
+    argv.splice(0, argv.length, ...v);
+  },
+});
+
 // writes through a descriptor: only to one opened for writing inside the folder
 for (const name of ['write', 'writeSync', 'writev', 'writevSync', 'ftruncate', 'ftruncateSync', 'fchmod', 'fchmodSync']) guardPaths(fs, name, [0]);
 

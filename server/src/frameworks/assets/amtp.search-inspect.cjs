@@ -2,10 +2,11 @@
 // object it made is observed through its zero-argument methods (`size()`, `isEmpty()`, `peek()`,
 // `toArray()`) that are free of side effects. Never judged by name: each method is called twice, and
 // it counts as an observer only when both calls give the same pinnable value and nothing it could
-// change changed: the object's state (its own properties, deeply, with Map and Set contents), the
-// calls of the sequence's callbacks and emitters, pending work, the sandbox guard's refusals and the
-// network guard's tries. The first method that changes something ends the inspection of every
-// object, so no value recorded before it was affected.
+// change changed: the object's state (its own properties, deeply, with Map and Set contents, and what
+// its observers read, for private fields), the calls of the sequence's callbacks and emitters,
+// pending work, the sandbox guard's refusals and the network guard's tries. Two calls that give
+// different values changed something too. The first method that changes something ends the
+// inspection of every object, so no value recorded before it was affected.
 'use strict';
 const { members, tryEncode } = require('./amtp.search-observe.cjs');
 
@@ -83,8 +84,33 @@ function rollback(ctx, env, w) {
   if (globalThis.__amtpNetworkTries !== undefined) globalThis.__amtpNetworkTries = w.net;
 }
 
+/** An observer expression's value now (`spread`, `.prop`, `String`, `.m()`), to see state a snapshot cannot (private fields). */
+function observeNow(value, expr) {
+  try {
+    if (expr === 'spread') return { ...value };
+    if (expr === 'String') return String(value);
+    if (expr.endsWith('()')) return value[expr.slice(1, -2)]();
+    return value[expr.slice(1)];
+  } catch (e) {
+    return `threw ${e && e.message}`;
+  }
+}
+
+/** What the object's observers (its getters, String(x), earlier inspectors) give now, as one string. */
+function probe(value, obs, bound, volatile) {
+  return JSON.stringify(obs.map((o) => {
+    const e = tryEncode(observeNow(value, o.expr), bound, volatile);
+    return e.ok ? e.v : e.why;
+  }));
+}
+
+// Tried first, since the first method with a side effect ends the inspection: names that usually
+// read (only the order; whether a method is an observer is judged by what its calls do).
+const READER = /^(is|has|get|peek|size|length|count|to[A-Z]|can|contains|first|last|keys|values|entries|clone|copy)/;
+
 function candidates(value) {
-  return members(value).filter((m) => m.kind === 'method' && m.arity === 0 && !OWN.has(m.name) && !m.name.startsWith('_')).slice(0, MAX_METHODS);
+  const zero = members(value).filter((m) => m.kind === 'method' && m.arity === 0 && !OWN.has(m.name) && !m.name.startsWith('_'));
+  return [...zero.filter((m) => READER.test(m.name)), ...zero.filter((m) => !READER.test(m.name))].slice(0, MAX_METHODS);
 }
 
 /**
@@ -101,11 +127,13 @@ function inspectMethods(values, seen, ctx, env, bound, volatile) {
       const before = trySnapshot(value);
       if (before === undefined) break;
       const outside = world(ctx, env);
+      const read = probe(value, out.obs, bound, volatile);
       const changed = () => {
         rollback(ctx, env, outside);
         return false;
       };
-      const unchanged = () => trySnapshot(value) === before && same(world(ctx, env), outside);
+      // state a snapshot cannot see (private fields) still shows in the observers: `size` after `dequeue()`
+      const unchanged = () => trySnapshot(value) === before && same(world(ctx, env), outside) && probe(value, out.obs, bound, volatile) === read;
       let a;
       let b;
       try {
@@ -118,7 +146,9 @@ function inspectMethods(values, seen, ctx, env, bound, volatile) {
       if (!unchanged()) return changed();
       const ea = tryEncode(a, bound, volatile);
       const eb = tryEncode(b, bound, volatile);
-      if (ea.ok && eb.ok && JSON.stringify(ea.v) === JSON.stringify(eb.v)) out.obs.push({ expr: `.${m.name}()`, v: ea.v });
+      // two calls that give different values changed something (or read the clock): nothing after them is trusted
+      if (ea.ok !== eb.ok || (ea.ok && JSON.stringify(ea.v) !== JSON.stringify(eb.v))) return changed();
+      if (ea.ok) out.obs.push({ expr: `.${m.name}()`, v: ea.v });
     }
   }
   return true;

@@ -43,6 +43,65 @@ class NoStdin:
         return self.__getattr__('__iter__')
 
 
+class WatchedArgv(list):
+    """sys.argv while sequences run: reading it makes the sequence unpinnable (its test would read pytest's)."""
+
+    def __init__(self, runner, items):
+        super().__init__(items)
+        self._runner = runner
+
+    def _read(self):
+        self._runner.outside.append('the command line (sys.argv)')
+
+    def __getitem__(self, i):
+        self._read()
+        return super().__getitem__(i)
+
+    def __iter__(self):
+        self._read()
+        return super().__iter__()
+
+    def __len__(self):
+        self._read()
+        return super().__len__()
+
+    def __contains__(self, x):
+        self._read()
+        return super().__contains__(x)
+
+    def __reversed__(self):
+        self._read()
+        return super().__reversed__()
+
+    def __add__(self, other):
+        self._read()
+        return list(super().__iter__()) + other
+
+    def __eq__(self, other):
+        self._read()
+        return super().__eq__(other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        self._read()
+        return super().__repr__()
+
+    def copy(self):
+        self._read()
+        return list(super().__iter__())
+
+    def index(self, *a):
+        self._read()
+        return super().index(*a)
+
+    def count(self, x):
+        self._read()
+        return super().count(x)
+    # Not seen: C code that takes a list's items directly (`' '.join(sys.argv)`, `json.dumps(sys.argv)`);
+    # their common forms go through a slice or an index first, which is seen.
+
+
 def on_alarm(_sig, _frame):
     raise Overrun()
 
@@ -56,6 +115,8 @@ class Runner:
         self.outside = []
         # standard input is the test process's (a terminal, or a pipe nobody closes): reading it waits
         sys.stdin = NoStdin(self)
+        # the command line is the test runner's (pytest's arguments): a call that reads it is not pinned
+        sys.argv = WatchedArgv(self, sys.argv)
         signal.signal(signal.SIGALRM, on_alarm)
         if hasattr(sys, 'addaudithook'):
             sys.addaudithook(self.audit)
@@ -198,7 +259,7 @@ def run_row(runner, seq):
     if H['blocked']:
         row.update(kind='unpinnable', why='it tried to reach %s (no network while characterizing)' % H['blocked'][0])
     if runner.outside:
-        row.update(kind='unpinnable', why='it wrote outside its sandbox folder or read standard input: %s' % runner.outside[0])
+        row.update(kind='unpinnable', why='it wrote outside its sandbox folder or read standard input or the command line: %s' % runner.outside[0])
     rel = H['rel']
     row['lines'] = ['%s:%d' % (rel, n) for n in sorted(H['lines'])]
     row['arcs'] = ['%s:%d>%d' % (rel, a, b) for a, b in sorted(H['arcs'])]
@@ -257,14 +318,14 @@ def search(H, job):
                 n += 1
                 H['out'](row)
                 kept_rows.append(row)
+                if row.get('returns') and len(row['steps']) < 6:
+                    chains.append(row)
             elif row.get('kind') in ('return', 'observe') and len(extras) < EXTRAS:
                 # a run that reached nothing new may still notice a mutant the kept ones miss
                 key = seqmut.outcome_key(row) + repr(row['steps'])
                 if key not in seen_outcomes:
                     seen_outcomes.add(key)
                     extras.append(row)
-                if row.get('returns') and len(row['steps']) < 6:
-                    chains.append(row)
         if counts['cut']:
             break
     kills = {}

@@ -28,7 +28,7 @@ function venvHas(venv: string, module: string): boolean {
   return versions.some((v) => existsSync(join(lib, v, 'site-packages', module)));
 }
 
-export function hasModule(python: string, module: string): boolean {
+function hasModule(python: string, module: string): boolean {
   return inTempHome(
     (home) => spawnSync(python, ['-I', '-c', `import ${module}`], { stdio: 'ignore', cwd: home, env: childEnv({ home }) }).status === 0,
   );

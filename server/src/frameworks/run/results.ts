@@ -1,7 +1,7 @@
 // What a test run returns, and what each framework's runner (frameworks/run/*.ts) parses from its
 // machine-readable report. Shared by frameworks/runner.ts, the verifier and the report parsers.
 import type { IstanbulMap } from '../../coverage/units';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 
 /** One test as the runner reported it. `name` is the full name (describe titles included). */
 export interface TestOutcome {
@@ -80,10 +80,6 @@ export function counted(tests: TestOutcome[], fileErrors: Parsed['fileErrors']):
   const ran = tests.filter((t) => t.status !== 'skipped');
   const failed = ran.filter((t) => t.status === 'failed').length;
   return { total: ran.length, passed: ran.length - failed, failed, tests, fileErrors };
-}
-
-export function bin(opts: RunOptions, rel: string): string {
-  return join(opts.binDir, 'node_modules', rel);
 }
 
 export function relOf(dir: string, file: string): string {

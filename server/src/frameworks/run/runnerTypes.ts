@@ -2,7 +2,7 @@
 // file under frameworks/run/ and one entry in frameworks/run/index.ts RUNNERS.
 import type { Parsed, RunOptions } from './results';
 
-export interface Invocation {
+interface Invocation {
   cmd: string;
   args: string[];
   /** the results, from the report file the run wrote under `out` or from its output */

@@ -18,7 +18,7 @@ export interface Proc {
   pid?: number;
 }
 
-export const MAX_OUTPUT = 8 * 1024 * 1024;
+const MAX_OUTPUT = 8 * 1024 * 1024;
 
 /**
  * Spawns `cmd` as the leader of a new process group; on timeout or abort the whole tree is killed.

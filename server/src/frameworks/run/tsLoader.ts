@@ -49,7 +49,7 @@ export function nodeLoader(workspace: string, testFiles: string[], wantsTsx: boo
 }
 
 /** The file URL of AMTP's loader, for `node --import` (mocha: `--node-option import=…`). */
-export function amtpLoader(): string {
+function amtpLoader(): string {
   return assetUrl('amtp.node-loader.mjs');
 }
 

@@ -5,12 +5,12 @@
 // its whole subtree; the mutants it held are reported as ignored, with the reason.
 
 /** The part of a babel node and NodePath the filters read (the instrumenter hands real ones). */
-export interface BabelNode {
+interface BabelNode {
   type: string;
   [field: string]: unknown;
 }
 
-export interface NodePath {
+interface NodePath {
   node: BabelNode;
   parentPath: NodePath | null;
   key: string | number | null;
@@ -21,7 +21,7 @@ export interface Ignorer {
 }
 
 /** The reasons, as the run record and the summary count them. */
-export const FILTER_REASONS = {
+const FILTER_REASONS = {
   logging: 'in a logging call',
   dead: 'in code that cannot run',
   errorMessage: 'in the text of an error message',
@@ -51,7 +51,7 @@ export const ACH_IGNORERS: Ignorer[] = [
 ];
 
 /** `if (false) A else B`: A never runs (B does); `if (true) A else B`: B never runs; `while (0) A`: A never runs. */
-export function noteDeadBranch(n: BabelNode): void {
+function noteDeadBranch(n: BabelNode): void {
   const test = node(n.test);
   if (n.type === 'IfStatement') {
     const dead = isFalsyLiteral(test) ? n.consequent : isTruthyLiteral(test) ? n.alternate : undefined;
@@ -63,7 +63,7 @@ const node = (v: unknown): BabelNode | undefined =>
   v && typeof v === 'object' && typeof (v as BabelNode).type === 'string' ? (v as BabelNode) : undefined;
 
 /** `console.log(…)`, `logger.debug(…)`, `this.log.warn(…)`, `debug(…)` (the debug package). */
-export function isLoggingCall(n: BabelNode): boolean {
+function isLoggingCall(n: BabelNode): boolean {
   if (n.type !== 'CallExpression' && n.type !== 'OptionalCallExpression') return false;
   const callee = node(n.callee);
   if (!callee) return false;
@@ -84,7 +84,7 @@ function lastName(e: BabelNode | undefined): string | undefined {
 }
 
 /** Statements after a `return`, `throw`, `break` or `continue` in the same block (constant conditions: noteDeadBranch). */
-export function isDeadCode(p: NodePath): boolean {
+function isDeadCode(p: NodePath): boolean {
   const parent = p.parentPath?.node;
   if (!parent) return false;
   if ((parent.type === 'BlockStatement' || parent.type === 'Program') && Array.isArray(parent.body)) {
@@ -111,7 +111,7 @@ function isTruthyLiteral(e: BabelNode | undefined): boolean {
  * A string or template that is (part of) the message of an error: an argument of `new XError(…)` or
  * `XError(…)`, or the value thrown (`throw 'bad'`), directly or through `+` concatenations.
  */
-export function isErrorMessageText(p: NodePath): boolean {
+function isErrorMessageText(p: NodePath): boolean {
   if (p.node.type !== 'StringLiteral' && p.node.type !== 'TemplateLiteral') return false;
   let at: NodePath = p;
   while (at.parentPath?.node.type === 'BinaryExpression' && at.parentPath.node.operator === '+') at = at.parentPath;

@@ -67,7 +67,7 @@ function toMutant(m: WorkerMutant, file: string, source: string): Mutant & { fil
 }
 
 /** The source between two 1-based positions. */
-export function textAt(source: string, start: { line: number; column: number }, end: { line: number; column: number }): string {
+function textAt(source: string, start: { line: number; column: number }, end: { line: number; column: number }): string {
   const lines = source.split('\n');
   if (start.line === end.line) return (lines[start.line - 1] ?? '').slice(start.column - 1, end.column - 1);
   const first = (lines[start.line - 1] ?? '').slice(start.column - 1);

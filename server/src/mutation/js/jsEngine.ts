@@ -20,7 +20,7 @@ import { instrumentJs } from './instrument';
 import { createSandbox, type Sandbox } from './sandbox';
 
 const CASE_ID = /tc_[0-9a-f]{12}/;
-export const STRYKER_TOOL = 'StrykerJS instrumenter 9.6.1 (mutant schemata), run by AMTP';
+const STRYKER_TOOL = 'StrykerJS instrumenter 9.6.1 (mutant schemata), run by AMTP';
 /** First guess of one test run's cost beyond its own time, per framework (corrected after each batch). */
 const PER_TEST_MS: Record<string, number> = { mocha: 1, jest: 3, vitest: 2, 'node-test': 3, ava: 3, 'node-tap': 10 };
 

@@ -36,7 +36,7 @@ const SKIPPED = new Set([
   '.cache',
 ]);
 /** Beyond this many files the workspace is too large to copy for one mutation run. */
-export const MAX_SANDBOX_FILES = 20_000;
+const MAX_SANDBOX_FILES = 20_000;
 
 export interface Sandbox {
   root: string;
@@ -46,7 +46,7 @@ export interface Sandbox {
   remove(): void;
 }
 
-export function sandboxParent(workspace: string): string {
+function sandboxParent(workspace: string): string {
   return join(workspace, '.amtp', 'mutation');
 }
 

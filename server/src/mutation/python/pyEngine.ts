@@ -19,7 +19,7 @@ import { stallLimit, watchStalls } from '../stall';
 import { mutantKey, type MutationOutcome, type MutationRequest } from '../types';
 import { instrumentPython } from './instrument';
 
-export const PYTHON_TOOL = 'AMTP ast operators (mutant schemata), run by pytest';
+const PYTHON_TOOL = 'AMTP ast operators (mutant schemata), run by pytest';
 
 interface PyRun {
   req: MutationRequest;

@@ -1,0 +1,86 @@
+// Incremental runs (server/src/app/incremental.ts, server/src/util/importGraph.ts): what a change
+// reaches through relative imports, and the plan against the latest finished run with the same settings.
+import { strict as assert } from 'node:assert';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { planIncremental, settingsKey, sourceHashes } from '../../server/src/app/incremental';
+import type { RunParams, RunRecord } from '../../server/src/core/run';
+import type { RunStore } from '../../server/src/store/types';
+import { reachedBy } from '../../server/src/util/importGraph';
+
+const PARAMS = { depth: 'standard', framework: 'mocha', provider: 'offline', seed: 1 } as unknown as RunParams;
+
+function earlier(id: string, sources: Record<string, string>, over: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id,
+    status: 'completed',
+    createdAt: id,
+    params: PARAMS,
+    sources,
+    files: [{ path: 'test/a.amtp.test.js', action: 'created' }],
+    ...over,
+  } as unknown as RunRecord;
+}
+
+const storeWith = (ws: string, runs: RunRecord[]) => ({ workspace: ws, listRuns: async () => runs }) as unknown as RunStore;
+
+describe('incremental runs', () => {
+  let ws: string;
+  beforeEach(() => {
+    ws = mkdtempSync(path.join(tmpdir(), 'amtp-incr-'));
+    mkdirSync(path.join(ws, 'lib'));
+    mkdirSync(path.join(ws, 'test'));
+    mkdirSync(path.join(ws, 'pkg'));
+    writeFileSync(path.join(ws, 'index.js'), "module.exports = require('./lib/a');\n");
+    writeFileSync(path.join(ws, 'lib/a.js'), "const b = require('./b.js');\nexports.a = () => b.b() + 1;\n");
+    writeFileSync(path.join(ws, 'lib/b.js'), 'exports.b = () => 1;\n');
+    writeFileSync(path.join(ws, 'lib/c.mjs'), "import { x } from './d';\nexport const c = x;\n");
+    writeFileSync(path.join(ws, 'lib/d.ts'), 'export const x = 1;\n');
+    writeFileSync(path.join(ws, 'test/a.amtp.test.js'), "require('../lib/a');\n");
+    writeFileSync(path.join(ws, 'pkg/__init__.py'), 'from .core import f\n');
+    writeFileSync(path.join(ws, 'pkg/core.py'), 'def f():\n    return 1\n');
+    writeFileSync(path.join(ws, 'pkg/other.py'), 'from . import core\n');
+  });
+  afterEach(() => rmSync(ws, { recursive: true, force: true }));
+
+  it('a change reaches the file and every file that imports it, directly or not (JavaScript, TypeScript, Python); tests reach nothing', () => {
+    const sources = sourceHashes(ws)!;
+    assert.deepEqual(reachedBy(ws, sources, ['lib/b.js']), ['index.js', 'lib/a.js', 'lib/b.js']);
+    assert.deepEqual(reachedBy(ws, sources, ['lib/d.ts']), ['lib/c.mjs', 'lib/d.ts']);
+    assert.deepEqual(reachedBy(ws, sources, ['pkg/core.py']), ['pkg/__init__.py', 'pkg/core.py', 'pkg/other.py']);
+    assert.deepEqual(reachedBy(ws, sources, ['lib/c.mjs']), ['lib/c.mjs']);
+  });
+
+  it('nothing changed: the earlier results stand; one file changed: scoped to what it reaches; other settings or --only: a full run', async () => {
+    const before = sourceHashes(ws)!;
+    const run = earlier('r_1', before);
+    const same = await planIncremental(storeWith(ws, [run]), PARAMS, sourceHashes(ws));
+    assert.equal(same.kind, 'unchanged');
+    assert.equal(same.kind === 'unchanged' && same.from.id, 'r_1');
+
+    appendFileSync(path.join(ws, 'lib/b.js'), '// changed\n');
+    const one = await planIncremental(storeWith(ws, [run]), PARAMS, sourceHashes(ws));
+    assert.equal(one.kind, 'scoped');
+    if (one.kind !== 'scoped') return;
+    assert.deepEqual(one.reuse.changed, ['lib/b.js']);
+    assert.deepEqual(
+      one.scope.files.map((f) => f.path),
+      ['index.js', 'lib/a.js', 'lib/b.js'],
+    );
+    assert.equal(one.reuse.reused, Object.keys(before).filter((f) => !f.startsWith('test/')).length - 3);
+
+    const other = { ...PARAMS, depth: 'deep' } as RunParams;
+    assert.notEqual(settingsKey(other), settingsKey(PARAMS));
+    assert.equal((await planIncremental(storeWith(ws, [run]), other, sourceHashes(ws))).kind, 'full');
+    const scoped = { ...PARAMS, scope: { files: [{ path: 'lib/a.js' }] } } as RunParams;
+    assert.equal((await planIncremental(storeWith(ws, [run]), scoped, sourceHashes(ws))).kind, 'full');
+    // A run that failed is no base; a changed decision means a full run.
+    assert.equal((await planIncremental(storeWith(ws, [earlier('r_2', before, { status: 'failed' })]), PARAMS, before)).kind, 'full');
+    const decided = {
+      ...PARAMS,
+      decided: { decisions: [{ caseId: 'tc_aaaaaaaaaaaa', verdict: 'rejected' }], detected: [], ignored: 0 },
+    } as RunParams;
+    assert.equal((await planIncremental(storeWith(ws, [run]), decided, before)).kind, 'full');
+  });
+});
