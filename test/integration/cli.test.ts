@@ -170,12 +170,14 @@ describe('amtp CLI contract', function () {
       'approvals',
       'cases',
       'characterization',
+      'confidence',
       'decisions',
       'existenceOnlyShare',
       'files',
       'health',
       'runId',
       'status',
+      'timings',
       'usage',
       'verification',
     ]);
@@ -243,7 +245,8 @@ describe('amtp CLI contract', function () {
     assert.equal(s2.approvals[0].decision, 'rejected');
     assert.deepEqual(await fsp.readFile(target), original, 'byte-identical after a rejection');
 
-    const second = await runCli(['generate', ws, '--provider', 'openai', '--no-characterize', '--json'], env());
+    // --full: the earlier run (its overwrite rejected) completed with these settings, and nothing changed since: it would stand
+    const second = await runCli(['generate', ws, '--provider', 'openai', '--no-characterize', '--full', '--json'], env());
     const s3 = JSON.parse(second.stdout);
     const approved = await runCli(['approve', s3.runId, ws, '--json'], env());
     // The overwrite is done; running the written tests is the next high-risk action, and it waits too.
@@ -270,7 +273,8 @@ describe('amtp CLI contract', function () {
   it('--yes approves high-risk writes up front, and the decision is recorded', async () => {
     await fsp.mkdir(path.join(ws, 'test'), { recursive: true });
     await fsp.writeFile(path.join(ws, GOOD_TEST_PATH), 'old');
-    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--no-characterize', '--json'], env());
+    // --full: earlier tests' completed runs with these settings would otherwise stand (incremental runs)
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--no-characterize', '--full', '--json'], env());
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.deepEqual(
