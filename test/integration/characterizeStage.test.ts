@@ -86,7 +86,13 @@ describe('characterize stage', function () {
     assert.ok(s.characterization!.seconds! > 0);
     assert.equal(s.characterization!.planned, s.cases.filter((c) => c.characterization).length);
     assert.ok(s.characterization!.planned >= 5);
-    assert.equal(s.characterization!.kept, s.characterization!.planned, 'every pinned test passes its run');
+    // Every pinned test passes its runs; the keep rule may still drop one whose units another pinned test covers.
+    const notPassing = (run.verification?.results ?? []).filter(
+      (r) => r.test?.includes('pins current behaviour') && r.outcome !== 'passing' && r.step !== 'adds_coverage',
+    );
+    assert.deepEqual(notPassing, [], 'every pinned test passes its run');
+    const { kept, planned } = s.characterization!;
+    assert.ok((kept ?? 0) >= planned - 1, `${kept} of ${planned} kept`);
     assert.equal(s.existenceOnlyShare, 0);
     assert.ok(s.cases.filter((c) => c.characterization).every((c) => c.priority === 'P2' || c.priority === 'P3'));
     // One approval covered characterization and the test run: the verifier's request was answered by it.
@@ -109,7 +115,7 @@ describe('characterize stage', function () {
     assert.ok(!text.includes('pins current behaviour'), text);
     assert.match(
       text,
-      /charstageLib\.grade is a function taking 1 declared parameter\(s\)', \(\) => \{\n\s+const actual = charstageLib\.grade;\n\s+assert\.strictEqual\(typeof actual, 'function'\);/,
+      /charstageLib\.grade is a function taking 1 declared parameter\(s\)', \(\) => \{(?: \/\/ tc_[0-9a-f]+)?\n\s+const actual = charstageLib\.grade;\n\s+assert\.strictEqual\(typeof actual, 'function'\);/,
     );
     assert.deepEqual(await loads(ws), { index: 0, more: 0 });
     assert.equal(run.characterization!.status, 'skipped');
@@ -223,7 +229,8 @@ describe('characterize stage with an LLM provider', function () {
     // The adder with plus1 and plus2: the scripted generator plans add(2, 3) and only an existence check for each plus.
     const ws = await makeBigAddWorkspace(2);
     try {
-      const params = { ...resolveParams({ provider: 'openai', model: 'm' }), characterize: true };
+      // the confidence gate is not the subject here (test/integration/reviewDoneWhen.test.ts)
+      const params = { ...resolveParams({ provider: 'openai', model: 'm' }), characterize: true, acceptLowConfidence: true };
       const run = await startRun(openAiDeps(ws, fake.baseURL), params);
       assert.equal(run.status, 'completed', run.reason);
       assert.equal(run.characterization!.status, 'done');
