@@ -6,7 +6,6 @@ import { characterizeStage } from '../characterize/stage';
 import { branchStage } from '../git/stage';
 import { batchedAgentStage } from '../pipeline/batchStage';
 import { decisionStage, type FindCaseIds } from '../pipeline/decisionStage';
-import { confidenceStage } from '../pipeline/confidenceStage';
 import { emptyPlanStage } from '../pipeline/emptyPlan';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
@@ -32,7 +31,6 @@ export function standardStages(): Stage[] {
     batchedAgentStage('engineer', BATCHINGS.engineer),
     writeStage(mergeTestFile),
     verifyStage,
-    confidenceStage,
     branchStage,
   ];
 }

@@ -5,7 +5,6 @@ import { StoreCorruptError } from '../core/errors';
 import type { RunRecord } from '../core/run';
 import type { Characterization, TestCases } from '../contracts/types';
 import type { RunStore } from '../store/types';
-import { evidenceConfidence } from './confidence';
 
 async function characterizationOf(store: RunStore, run: RunRecord): Promise<Characterization | undefined> {
   const id = run.characterization?.artifactId;
@@ -27,9 +26,7 @@ export async function testPlan(store: RunStore, run: RunRecord): Promise<TestCas
  * generator's plan with the characterization cases in place of the existence-only cases they replace.
  * Pure, so every reader of the two stored artifacts gets the same plan.
  */
-export function amendPlan(generated: TestCases, char: Characterization | undefined): TestCases {
-  // Every planned case carries a confidence: the model's reported one, else its evidence's (pipeline/confidence.ts).
-  const plan = withConfidence(generated);
+export function amendPlan(plan: TestCases, char: Characterization | undefined): TestCases {
   if (!char) return plan;
   const replaced = new Set(char.modules.flatMap((m) => m.replaces));
   const added = char.modules.flatMap((m) => m.cases);
@@ -52,10 +49,5 @@ export function amendPlan(generated: TestCases, char: Characterization | undefin
     }
   }
   cases.push(...fresh.filter((x) => !placed.has(x.id)));
-  return withConfidence({ ...plan, cases });
-}
-
-function withConfidence(plan: TestCases): TestCases {
-  if (plan.cases.every((c) => c.confidence !== undefined)) return plan;
-  return { ...plan, cases: plan.cases.map((c) => (c.confidence !== undefined ? c : { ...c, confidence: evidenceConfidence(c).value })) };
+  return { ...plan, cases };
 }

@@ -78,7 +78,9 @@ function isBlank(line: string): boolean {
 }
 
 /** The start of the line holding `pos`. */
-export { lineStartOf } from '../frameworks/jsTestFind';
+export function lineStartOf(text: string, pos: number): number {
+  return text.lastIndexOf('\n', pos - 1) + 1;
+}
 
 /**
  * Re-indents a block of code to `indent` (its first line goes where the old code started, so it
