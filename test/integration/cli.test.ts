@@ -170,7 +170,6 @@ describe('amtp CLI contract', function () {
       'approvals',
       'cases',
       'characterization',
-      'confidence',
       'decisions',
       'existenceOnlyShare',
       'files',

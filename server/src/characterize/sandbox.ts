@@ -131,7 +131,22 @@ function eachLine(stream: NodeJS.ReadableStream, fn: (line: string) => void): vo
 /** How long a child may take to start and load the module before its first call's timer starts. */
 export const LOAD_ALLOWANCE_MS = 20_000;
 
-/** Reads the child's result lines, one per call, arming the per-call timer after each; resolves when the child is done or killed. */
+/** Every call without a result crashed with `detail` (the module did not load). */
+function crashAll(results: CallResult[], calls: SandboxCall[], detail: string): void {
+  for (const c of calls.slice(results.length)) results.push({ id: c.id, kind: 'crash', detail });
+}
+
+/** The timer ran out: while loading, every call goes with the module; else the call it was on is a timeout. */
+function expired(results: CallResult[], calls: SandboxCall[], loaded: boolean, limits: SandboxLimits): void {
+  if (!loaded) crashAll(results, calls, `the module did not finish loading within ${(limits.loadMs ?? LOAD_ALLOWANCE_MS) / 1000} s`);
+  else if (results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'timeout' });
+}
+
+/** Reads the child's result lines, one per call, arming the per-call timer after each; resolves when the child is done or killed.
+ * The per-call timer starts when the child says the module loaded (starting the interpreter on a busy
+ * machine took longer than a call may); loading has its own allowance, and a module that does not finish
+ * loading within it takes every call with it, as one that fails to load does.
+ */
 function collect(
   child: ChildProcess,
   token: string,
@@ -152,18 +167,12 @@ function collect(
       killChildTree(child);
       resolve(results);
     };
-    // The per-call timer starts when the child says the module loaded: starting the interpreter on a
-    // busy machine took longer than a call may. Loading has its own allowance; a module that does not
-    // finish loading within it takes every call with it, as one that fails to load does.
     let loaded = false;
     const arm = () => {
       if (timer) clearTimeout(timer);
       timer = setTimeout(
         () => {
-          if (!loaded) {
-            const detail = `the module did not finish loading within ${(limits.loadMs ?? LOAD_ALLOWANCE_MS) / 1000} s`;
-            for (const c of calls.slice(results.length)) results.push({ id: c.id, kind: 'crash', detail });
-          } else if (results.length < calls.length) results.push({ id: calls[results.length].id, kind: 'timeout' });
+          expired(results, calls, loaded, limits);
           finish();
         },
         loaded ? limits.callTimeoutMs : (limits.loadMs ?? LOAD_ALLOWANCE_MS),
@@ -174,11 +183,7 @@ function collect(
         loaded = true;
         return arm();
       }
-      if (row.load === 'failed') {
-        const detail = `the module did not load: ${String(row.name)}: ${String(row.message)}`;
-        for (const c of calls.slice(results.length)) results.push({ id: c.id, kind: 'crash', detail });
-        return;
-      }
+      if (row.load === 'failed') return crashAll(results, calls, `the module did not load: ${String(row.name)}: ${String(row.message)}`);
       results.push(row as unknown as CallResult);
       arm();
     };
