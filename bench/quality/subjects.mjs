@@ -1,28 +1,32 @@
 // The packages bench/quality.mjs measures, in three sets:
 //
 // - `reported` (the default, below): published packages nobody on this project has tuned on, chosen
-//   on 2026-11-25 at 01:01 UTC (`date`: Wed Nov 25 01:01:15 UTC 2026), before AMTP was run on any of
-//   them, for issues 22 (offline call sequences) and 23 (mutation). Its first run is issue 22's
-//   "first run" (bench/quality/baseline-2026-11-25.md).
+//   by the lead on 2026-11-28 at 17:41 UTC (`date`: Sat Nov 28 17:41 UTC 2026), before AMTP was run on
+//   any of them, for the closing measurement of issues 22 (offline call sequences) and 23 (mutation);
+//   the list and its framework ranges (read from each package's devDependencies at 17:50) are in
+//   /work/notes/fresh-set.md, which was not shared with the engineers while they tuned. Its first run
+//   is bench/quality/fresh-2026-11-28.md.
 //   DO NOT LOOK AT THIS SET WHILE TUNING: do not run AMTP on these packages, read their written
 //   tests or their output while changing the engine. Use `--set tuning` for that. Once the engine is
 //   changed because of what this set showed, it is seen: move it to subjects-seen.mjs, choose a new
 //   one, and write the date here.
-//   Six of the packages chosen at 01:01 turned out to be tuned on by engineers in the same hour; they
-//   moved to TAINTED (below, never reported) and six replacements the lead chose at 01:32 (and one at
-//   03:25) took their place; their first run is on the same engine as the rest (commit 62a5c76).
+//   The set of 2026-11-25 01:01 (with its 01:32 and 03:25 replacements) moved to subjects-seen.mjs:
+//   the engine was changed while its figures were read, so it is tuned on.
 // - `tuning` (subjects-tuning.mjs): the packages developers look at freely, one or two per kind.
-// - `seen` (subjects-seen.mjs): the earlier reported sets (2026-11-23 11:05 and 11:10), looked at since.
+// - `seen` (subjects-seen.mjs): the earlier reported sets (2026-11-23 11:05 and 11:10, 2026-11-25 01:01),
+//   looked at since.
 //
-// How the set was chosen: not in any earlier set, not under test/fixtures/packages, none of the
-// packages named as tuned on (semver, ms, bytes, slugify, ramda, camelcase, pretty-bytes,
+// How the set was chosen (the rule of 2026-11-25, kept by the lead on 2026-11-28): not in the
+// tuning, seen, reported or TAINTED sets, not under test/fixtures/packages, none of the packages named
+// as tuned on (semver — the npm package; Debian's python3-semver is in this set —, ms, bytes, slugify, ramda, camelcase, pretty-bytes,
 // escape-string-regexp, qs, change-case, filesize, voca, toolz…), and none of the kinds issue 22
 // describes by example (a stream combinator, a directory walker, a numeric or a geometry class
 // library), which may have been looked at while writing it. Preferred: the package's own tests or a
 // declared framework, 1–60 modules, no native addon, no network at import. Each package is fetched
 // at bench time (npm pack, or apt-get download for Debian's pure-Python packages; PyPI is not
 // reachable) and run with ONE framework: its own when AMTP writes for it (at the range its
-// devDependencies declare), else mocha for CommonJS (tape is not a framework AMTP writes for).
+// devDependencies declare), else mocha (tape, nodeunit and uvu are not frameworks AMTP writes for;
+// co's mocha ^2.0.0 is too old, so AMTP's mocha).
 
 /** @typedef {'cjs' | 'esm' | 'dist-only' | 'ts-typed' | 'ts-source' | 'classes' | 'callbacks' | 'promises' | 'streams' | 'python'} Kind */
 
@@ -42,158 +46,159 @@
 export { SEEN } from './subjects-seen.mjs';
 export { TUNING } from './subjects-tuning.mjs';
 
-const npm = (spec, framework, frameworkRange, kinds, why, extra = {}) => ({
-  name: spec,
-  from: 'npm',
-  spec,
-  frameworks: [framework],
-  ...(frameworkRange ? { frameworkRange } : {}),
-  kinds,
-  why,
-  ...extra,
-});
-const deb = (spec, version, kinds, why) => ({ name: `${spec} (${version})`, from: 'deb', spec, frameworks: ['pytest'], kinds, why });
+import { deb, npm } from './subjectHelpers.mjs';
 
-/** Chosen 2026-11-25 01:01 UTC. @type {Subject[]} */
+/** Chosen 2026-11-28 17:41 UTC by the lead (/work/notes/fresh-set.md). @type {Subject[]} */
 export const REPORTED = [
-  // callbacks
+  // callbacks, events, generators
   npm(
-    'fastq@1.20.3',
+    'eventemitter2@6.4.9',
     'mocha',
-    undefined,
-    ['cjs', 'callbacks', 'promises'],
-    "CommonJS work queue: workers called with Node-style `(err, result)` callbacks, a `queue.promise` variant, pause/resume/kill state; 1 product module (queue.js) + bench.js/example.js; own runner tape, so mocha at AMTP's version",
-  ),
-  npm(
-    'tmp@0.2.3',
-    'mocha',
-    '^10.2.0',
-    ['cjs', 'callbacks'],
-    'CommonJS temporary files and folders: `tmp.file((err, path, fd, cleanup) => …)`, `dirSync`, names; writes only into the OS temp folder, so it tests the "no writes outside temp" check; lib/tmp.js; test script: mocha',
-  ),
-  npm(
-    'jsonfile@6.1.0',
-    'mocha',
-    '^8.2.0',
-    ['cjs', 'callbacks', 'promises'],
-    'CommonJS readFile/writeFile with `(err, obj)` callbacks or promises (universalify) and Sync variants: writes wherever it is told; test script: mocha',
-  ),
-  npm(
-    'bl@6.1.0',
-    'mocha',
-    undefined,
-    ['cjs', 'classes', 'streams', 'callbacks'],
-    "CommonJS BufferList class (append/slice/get/indexOf/readUInt…) and BufferListStream, a duplex stream that calls back with the collected buffer; 2 product modules; own runner tape, so mocha at AMTP's version",
-  ),
-  // classes and promises
-  npm(
-    'node-cache@5.1.2',
-    'mocha',
-    '^7.2.0',
+    '^7.1.1',
     ['cjs', 'classes', 'callbacks'],
-    'CommonJS class NodeCache (set/get/take/ttl/keys/stats, events) with optional callbacks; lib/ is compiled from CoffeeScript under _src/, which ships too; test script: mocha 7',
+    'CommonJS event emitter class with wildcards, namespaces, many/once listeners and listener callbacks; test script: mocha',
   ),
   npm(
-    'async-mutex@0.5.0',
+    'co@4.6.0',
     'mocha',
-    '^10.3.0',
-    ['cjs', 'esm', 'classes', 'promises', 'ts-typed'],
-    'classes Mutex, Semaphore and the withTimeout/tryAcquire decorators, all promise-based; built from TypeScript (lib/ CommonJS, es6/ ESM, 8 modules each; src not shipped); test script: mocha',
-    { copies: [['lib/', 'es6/']] },
+    undefined,
+    ['cjs', 'promises'],
+    "CommonJS generator runner: co(function* () { yield promise }) returns a promise, co.wrap; own mocha ^2.0.0 is too old, so mocha at AMTP's version",
   ),
   npm(
-    'emittery@1.2.0',
+    'run-series@1.1.9',
+    'mocha',
+    undefined,
+    ['cjs', 'callbacks'],
+    "CommonJS: runs an array of Node-style `(cb)` tasks in series and calls back with `(err, results)`; own runner tape, so mocha at AMTP's version",
+  ),
+  npm(
+    'split2@4.2.0',
+    'mocha',
+    undefined,
+    ['cjs', 'streams'],
+    "CommonJS transform stream that splits its input by lines (or a matcher) and maps each; own runner tape, so mocha at AMTP's version",
+  ),
+  // promises, ESM
+  npm(
+    'p-limit@6.2.0',
+    'ava',
+    '^6.1.3',
+    ['esm', 'promises'],
+    'ESM-only concurrency limiter: pLimit(n) returns a limit(fn, ...args) that resolves in order, with activeCount/pendingCount/clearQueue; test script: xo && ava && tsd',
+  ),
+  npm(
+    'pify@6.1.0',
     'ava',
     '^4.3.3',
-    ['esm', 'classes', 'promises'],
-    'ESM-only async event emitter class (on/once returning promises, emitSerial, events async iterator, mixin); 2 modules; test script: xo && nyc ava && tsd',
+    ['esm', 'callbacks', 'promises'],
+    'ESM-only: turns Node-style callback functions and modules into promise-returning ones (multiArgs, include/exclude, excludeMain); test script: xo && ava && tsd',
   ),
+  // classes
   npm(
-    'quick-lru@7.0.0',
-    'ava',
-    '^5.3.1',
+    'tinyqueue@3.0.0',
+    'node-test',
+    undefined,
     ['esm', 'classes'],
-    'ESM-only class QuickLRU, a Map with maxSize/maxAge eviction, iterators and onEviction callback; one module; test script: xo && nyc ava && tsd',
+    'ESM class TinyQueue, a binary-heap priority queue (push/pop/peek, custom comparator); its own runner is node --test',
   ),
   npm(
-    'true-myth@8.0.1',
-    'vitest',
-    '^2.0.1',
-    ['esm', 'ts-source', 'classes'],
-    'TypeScript source shipped under src/ (maybe.ts, result.ts, toolbelt.ts, unit.ts…) beside dist/; Maybe and Result are classes with chained methods (map/andThen/unwrapOr/match); ESM-only; test script: vitest run',
-  ),
-  npm(
-    'neverthrow@8.2.0',
-    'vitest',
-    '^2.1.3',
-    ['cjs', 'esm', 'dist-only', 'classes', 'promises', 'ts-typed'],
-    'only a built bundle ships: dist/index.cjs.js and dist/index.es.js (+ .d.ts); classes Ok/Err and ResultAsync (a promise wrapper) with chained methods; README examples; test script: vitest run',
-    { copies: [['dist/index.cjs.js', 'dist/index.es.js']] },
-  ),
-  // about 50 modules
-  npm(
-    'mnemonist@0.40.8',
-    'mocha',
-    '^9.1.3',
-    ['cjs', 'classes', 'ts-typed'],
-    'CommonJS data-structure classes, one per module (46 at the root: heaps, tries, LRU caches, bloom filter, vp-tree…, plus utils/ and sort/: 56 code files with .d.ts each); static `from` factories; test script: mocha',
-    { about50: true },
-  ),
-  // Python (Debian pure-Python packages)
-  deb(
-    'python3-natsort',
-    '8.0.2',
-    ['python'],
-    'natural sorting functions (natsorted, humansorted, ns flags, keys) over 11 modules with doctests and type hints',
-  ),
-  deb(
-    'python3-jmespath',
-    '1.0.1',
-    ['python', 'classes'],
-    'JMESPath query language: search/compile functions over a lexer, parser and tree interpreter (9 modules, classes)',
-  ),
-
-  // Chosen 2026-11-25 01:32 UTC by the lead (RESERVED in /work/wt/RESERVED.txt before any engineer or
-  // AMTP run looked at them), replacing the six packages engineers tuned on (see TAINTED below).
-  npm(
-    'denque@2.1.0',
+    'bintrees@1.0.2',
     'mocha',
     undefined,
     ['cjs', 'classes'],
-    "CommonJS class Denque, a double-ended queue (push/unshift/pop/shift/peekAt/splice/remove/toArray, capacity); one module; own runner mocha 3, so mocha at AMTP's version",
+    "CommonJS red-black tree and binary tree classes (insert/remove/find/lowerBound/iterators); own runner nodeunit, so mocha at AMTP's version",
   ),
   npm(
-    'p-throttle@6.2.0',
-    'ava',
-    '^5.3.1',
-    ['esm', 'promises'],
-    'ESM-only throttle: pThrottle({limit, interval, strict}) returns a wrapper whose calls resolve on schedule, with abort() and isEnabled; one module; test script: xo && ava && tsd',
+    'tinycolor2@1.6.0',
+    'mocha',
+    undefined,
+    ['cjs', 'esm', 'classes'],
+    "colour parsing and conversion through a tinycolor(...) object API (toHex/toRgb/lighten/isReadable…); the same code as CommonJS and an ESM copy; no declared runner, so mocha at AMTP's version",
   ),
   npm(
-    'ts-dedent@2.2.0',
+    'heap-js@2.7.1',
     'jest',
-    '^27.0.6',
-    ['ts-source', 'cjs', 'esm'],
-    'TypeScript source under src/ beside dist/ (CommonJS) and esm/: a template-tag and function that removes indentation, with interpolated values; test script: jest (ts-jest)',
-    { copies: [['dist/', 'esm/']] },
+    '^29.7.0',
+    ['cjs', 'dist-only', 'classes', 'ts-typed'],
+    'class Heap (push/pop/peek/top/replace, comparators, iterators) built from TypeScript into dist/ with .d.ts; test script: jest (ts-jest ^29.2.5)',
   ),
-  deb(
-    'python3-isodate',
-    '0.6.1',
-    ['python', 'classes'],
-    'ISO 8601 parsing and formatting (parse_date/parse_duration/duration_isoformat), a Duration class and tzinfo classes; 10 modules',
+  npm(
+    'js-sdsl@4.4.2',
+    'mocha',
+    '^9.2.2',
+    ['cjs', 'esm', 'dist-only', 'classes', 'ts-typed'],
+    'container classes built from TypeScript (Vector, LinkList, Deque, Stack, Queue, PriorityQueue, OrderedMap/Set, HashMap/Set) with iterators, dist/ only; test script: mocha',
   ),
+  npm(
+    'superstruct@2.0.2',
+    'vitest',
+    '^1.6.0',
+    ['esm', 'cjs', 'dist-only', 'classes', 'ts-typed'],
+    'data validation built from TypeScript: Struct class and struct factories (object/array/string/refine/coerce…), StructError; dist/ only; test script: vitest',
+  ),
+  npm(
+    'hookable@5.5.3',
+    'vitest',
+    '^0.29.8',
+    ['esm', 'cjs', 'dist-only', 'classes', 'promises', 'ts-typed'],
+    'class Hookable (hook/callHook/callHookParallel/beforeEach…) with promise-returning hooks; dist/ only; test script: vitest',
+  ),
+  // dist-only functions
+  npm(
+    'radash@12.1.1',
+    'jest',
+    '^28.1.3',
+    ['cjs', 'esm', 'dist-only', 'promises', 'ts-typed'],
+    'utility functions built from TypeScript (array/object/string/async: map, parallel, retry, debounce…), dist/ only; test script: jest (ts-jest ^28.0.8)',
+  ),
+  npm(
+    'defu@6.1.4',
+    'vitest',
+    '^1.1.3',
+    ['esm', 'cjs', 'dist-only', 'ts-typed'],
+    'recursive defaults assignment (defu, createDefu, defuFn, defuArrayFn) built into dist/ only; test script: vitest',
+  ),
+  npm(
+    'pathe@1.1.2',
+    'vitest',
+    '^1.1.3',
+    ['esm', 'cjs', 'dist-only', 'ts-typed'],
+    'normalized node:path API (join/resolve/relative/normalize/parse, utils) built into dist/ only; test script: vitest',
+  ),
+  npm(
+    'klona@2.0.6',
+    'mocha',
+    undefined,
+    ['cjs', 'esm', 'dist-only'],
+    "deep clone in four builds (klona, klona/lite, klona/json, klona/full), dist/ per build; own runner uvu, so mocha at AMTP's version",
+  ),
+  // Python (Debian pure-Python packages)
   deb(
-    'python3-webcolors',
-    '1.11.1',
+    'python3-xmltodict',
+    '0.13.0',
     ['python'],
-    'colour name/hex/rgb/percent conversions and normalisation functions with doctest examples; 1 module',
+    'xmltodict.parse/unparse between XML and dicts (expat handler class, streaming item callback)',
   ),
-  deb('python3-tabulate', '0.8.9', ['python'], 'tabulate() over many table formats and column types, with doctests; 1 large module'),
+  deb('python3-docopt', '0.6.2', ['python', 'classes'], 'docopt(doc, argv) command-line parsing from a usage text, pattern classes'),
+  deb(
+    'python3-uritemplate',
+    '4.1.1',
+    ['python', 'classes'],
+    'RFC 6570 URI templates: URITemplate class, expand/partial/variables, variable classes',
+  ),
+  deb(
+    'python3-semver',
+    '2.10.2',
+    ['python', 'classes'],
+    'semantic versions: VersionInfo class and parse/compare/bump functions with doctests',
+  ),
+  deb('python3-toml', '0.10.2', ['python', 'classes'], 'TOML loads/dumps with decoder and encoder classes'),
+  deb('python3-ordered-set', '4.1.0', ['python', 'classes'], 'OrderedSet class (a MutableSet with indexes) with doctests'),
 ];
 
 /**
- * Chosen with the set above at 01:01 but TAINTED: engineers picked the same packages (p-queue 6, yallist 4,
+ * Chosen with the 2026-11-25 set (now THIRD in subjects-seen.mjs) at 01:01 but TAINTED: engineers picked the same packages (p-queue 6, yallist 4,
  * fast-equals 5.0.1; Debian sortedcontainers, cachetools, parse) for tuning between 00:55 and 01:10 (their
  * names are in the team's tuning list). Kept runnable, never reported. @type {Subject[]}
  */
