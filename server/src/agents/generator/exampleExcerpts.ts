@@ -19,12 +19,14 @@ export function excerptFor(ex: Example, names: Set<string>): Example | undefined
   if (own.length === ex.symbols.length) return ex;
   const lines = ex.code.split('\n');
   const named = own.map((s) => new RegExp(`(^|[^\\w$])${escape(s)}([^\\w$]|$)`));
-  const kept: string[] = [];
-  let left = 0;
-  for (const l of lines) {
-    if (named.some((re) => re.test(l))) kept.push(l);
-    else if (l.trim()) left++;
-  }
+  const naming = lines.map((l) => named.some((re) => re.test(l)));
+  // a result written on the line after the call (`// => grouped`) belongs to it
+  const keep = withDeclarations(
+    lines,
+    naming.map((n, i) => n || (i > 0 && naming[i - 1] && RESULT_LINE.test(lines[i]))),
+  );
+  const kept = lines.filter((_, i) => keep[i]);
+  const left = lines.filter((l, i) => !keep[i] && l.trim()).length;
   if (!kept.length) return undefined;
   const note = ex.lang === 'python' || ex.lang === 'py' ? '#' : '//';
   const out: Example = {
@@ -46,4 +48,40 @@ export function viewExamples(examples: Example[], names: Set<string>): Example[]
     else if (had !== e) byBlock.set(key, excerptFor(originals.get(e) ?? e, names) ?? had);
   }
   return [...byBlock.values()];
+}
+
+const RESULT_LINE = /^\s*(?:\/\/|#)\s*=>/;
+
+const DECLARED = /^\s*(?:(?:const|let|var)\s+(?:\{([^}]*)\}|\[([^\]]*)\]|([A-Za-z_$][\w$]*))|([A-Za-z_][\w]*)\s*=[^=])/;
+
+/** Line i and the lines after it up to where its brackets close (a multi-line literal). */
+function statementEnd(lines: string[], i: number): number {
+  let depth = 0;
+  for (let j = i; j < lines.length; j++) {
+    for (const ch of lines[j]) depth += '([{'.includes(ch) ? 1 : ')]}'.includes(ch) ? -1 : 0;
+    if (depth <= 0) return j;
+  }
+  return lines.length - 1;
+}
+
+/**
+ * The kept lines and every earlier statement that declares a name they use (`const list = [1, 2, 3];`
+ * before `reverseInPlace(list)`), its continuation lines included: an excerpt that lost them runs
+ * into "list is not defined".
+ */
+function withDeclarations(lines: string[], keep: boolean[]): boolean[] {
+  const out = [...keep];
+  for (let changed = true; changed;) {
+    changed = false;
+    const used = new Set(lines.filter((_, i) => out[i]).flatMap((l) => l.match(/[A-Za-z_$][\w$]*/g) ?? []));
+    for (let i = 0; i < lines.length; i++) {
+      const m = out[i] ? null : DECLARED.exec(lines[i]);
+      const names = m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').split(',').map((n) => n.split(':').pop()!.trim()) : [];
+      if (!names.some((n) => n && used.has(n))) continue;
+      const end = statementEnd(lines, i);
+      for (let j = i; j <= end; j++) out[j] = true;
+      changed = true;
+    }
+  }
+  return out;
 }
