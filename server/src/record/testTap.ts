@@ -23,16 +23,38 @@ function runArgs(framework: Framework, files: string[], opts: RunOptions): Recor
 
 const argsHash = (name: string, args: unknown) => sha256(canonicalJson({ name, args }));
 
-type StoredResult = Omit<RunResult, 'units' | 'unitKeys' | 'pid'> & { units?: string[]; unitKeys?: string[] };
+// Sets and Maps do not survive JSON: they are written as sorted arrays and read back.
+type StoredResult = Omit<RunResult, 'units' | 'unitKeys' | 'pid' | 'perTest'> & {
+  units?: string[];
+  unitKeys?: string[];
+  perTest?: { byTest: [string, string[]][]; load: string[] };
+};
 
 function store(r: RunResult): StoredResult {
-  const { units, unitKeys, pid: _pid, ...rest } = r;
-  return { ...rest, ...(units ? { units: [...units].sort() } : {}), ...(unitKeys ? { unitKeys: [...unitKeys].sort() } : {}) };
+  const { units, unitKeys, perTest, pid: _pid, ...rest } = r;
+  return {
+    ...rest,
+    ...(units ? { units: [...units].sort() } : {}),
+    ...(unitKeys ? { unitKeys: [...unitKeys].sort() } : {}),
+    ...(perTest
+      ? {
+          perTest: {
+            byTest: [...perTest.byTest].map(([id, u]): [string, string[]] => [id, [...u].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+            load: [...perTest.load].sort(),
+          },
+        }
+      : {}),
+  };
 }
 
 function load(r: StoredResult): RunResult {
-  const { units, unitKeys, ...rest } = r;
-  return { ...rest, ...(units ? { units: new Set(units) } : {}), ...(unitKeys ? { unitKeys: new Set(unitKeys) } : {}) };
+  const { units, unitKeys, perTest, ...rest } = r;
+  return {
+    ...rest,
+    ...(units ? { units: new Set(units) } : {}),
+    ...(unitKeys ? { unitKeys: new Set(unitKeys) } : {}),
+    ...(perTest ? { perTest: { byTest: new Map(perTest.byTest.map(([id, u]) => [id, new Set(u)])), load: new Set(perTest.load) } } : {}),
+  };
 }
 
 export interface WrittenFile {
