@@ -27,7 +27,11 @@ describe('amtp review and lessons', function () {
   });
   const env = () => ({ AMTP_BACKOFF_SCALE: '0.001', AMTP_CACHE_DIR: scratch, OPENAI_BASE_URL: fake.baseURL });
   const generate = async (...extra: string[]) => {
-    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--max-input-tokens', '6000', ...extra], env());
+    // --full: these runs are about decisions and lessons; whether an incremental run sees every change of them is an open question (closing note, stop 31)
+    const r = await runCli(
+      ['generate', ws, '--provider', 'openai', '--yes', '--full', '--json', '--max-input-tokens', '6000', ...extra],
+      env(),
+    );
     assert.equal(r.code, 0, r.stderr);
     return JSON.parse(r.stdout) as { runId: string; cases: { id: string }[]; decisions?: { heldBack: unknown[] } };
   };
