@@ -32,7 +32,7 @@ function lineStarts(lengths: number[]): number[] {
 }
 
 /** The 0-based line holding an offset, by binary search of the line starts. */
-function lineOf(starts: number[], offset: number): number {
+export function lineOf(starts: number[], offset: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {

@@ -8,6 +8,7 @@
 //   (no source map) is read straight from the counts: statements and branches from the syntax tree
 //   (./statements.ts, ./branches.ts), functions at the positions the whole run's map has them, so the
 //   keys are the whole run's; a file read through a source map goes through v8-to-istanbul.
+import { lineOf } from './mappedCounts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mergeProcessCovs } from '@bcoe/v8-coverage';
@@ -121,14 +122,8 @@ class TakeReader {
       for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
       this.lineStarts.set(path, starts);
     }
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return `${lo + 1}:${offset - starts[lo]}`;
+    const line = lineOf(starts, offset);
+    return `${line + 1}:${offset - starts[line]}`;
   }
 
   private functionsAt(path: string, whole: IstanbulFile): Map<string, string> {

@@ -10,7 +10,7 @@ import { assertionsToKeep } from './facts';
 import type { Candidate, GenerateResult } from './generate';
 import { mutationPhase, type PoolEntry, type SequenceKills } from './mutantPhase';
 import { MutantChild, type Instrumenter } from './mutants';
-import { oracleFacts } from './oracle';
+import { MAX_CHECKS, oracleFacts } from './oracle';
 import { selectByGoals } from './select';
 import { huntSurvivors } from './survivors';
 import { isTrivialArgs } from './trivial';
@@ -20,8 +20,6 @@ import type { Observation, Sequence } from './types';
 const MAX_POOL = 600;
 /** of the module's runs, the share the mutation phase gets at least (it also gets what generation left) */
 const MUTATION_SHARE = 0.5;
-/** checks a test keeps by default when its kills are not all known (oracle.ts MAX_CHECKS) */
-const DEFAULT_CHECKS = 8;
 
 export interface MutationSummary {
   mutants: number;
@@ -117,6 +115,6 @@ export function factsToKeep(seq: Sequence, obs: Observation, local: string, kill
   const order = oracleFacts(seq, obs, local);
   if (!order.length) return undefined;
   const keep = assertionsToKeep(kills.notice, [order[0]], order);
-  if (!kills.complete) order.slice(1, 1 + DEFAULT_CHECKS).forEach((f) => keep.add(f));
+  if (!kills.complete) order.slice(1, 1 + MAX_CHECKS).forEach((f) => keep.add(f));
   return keep;
 }

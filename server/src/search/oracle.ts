@@ -20,7 +20,7 @@ export interface SequenceOracle {
   outcome: { kind: 'value' | 'throws' | 'state'; text: string; async: boolean };
 }
 
-const MAX_CHECKS = 8;
+export const MAX_CHECKS = 8;
 /** checks a test keeps when each notices a mutant (assertion minimisation chose them) */
 const MAX_KEPT_CHECKS = 12;
 
