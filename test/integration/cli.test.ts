@@ -244,8 +244,8 @@ describe('amtp CLI contract', function () {
     assert.equal(s2.approvals[0].decision, 'rejected');
     assert.deepEqual(await fsp.readFile(target), original, 'byte-identical after a rejection');
 
-    // --full: the earlier run (its overwrite rejected) completed with these settings, and nothing changed since: it would stand
-    const second = await runCli(['generate', ws, '--provider', 'openai', '--no-characterize', '--full', '--json'], env());
+    // Not --full: a run whose overwrite was rejected is no base for an incremental run, so this one asks again.
+    const second = await runCli(['generate', ws, '--provider', 'openai', '--no-characterize', '--json'], env());
     const s3 = JSON.parse(second.stdout);
     const approved = await runCli(['approve', s3.runId, ws, '--json'], env());
     // The overwrite is done; running the written tests is the next high-risk action, and it waits too.

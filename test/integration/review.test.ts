@@ -26,12 +26,9 @@ describe('amtp review and lessons', function () {
     await fsp.rm(scratch, { recursive: true, force: true });
   });
   const env = () => ({ AMTP_BACKOFF_SCALE: '0.001', AMTP_CACHE_DIR: scratch, OPENAI_BASE_URL: fake.baseURL });
+  // Incremental unless told: each run must see the decisions and lessons that changed since the one before.
   const generate = async (...extra: string[]) => {
-    // --full: these runs are about decisions and lessons; whether an incremental run sees every change of them is an open question (closing note, stop 31)
-    const r = await runCli(
-      ['generate', ws, '--provider', 'openai', '--yes', '--full', '--json', '--max-input-tokens', '6000', ...extra],
-      env(),
-    );
+    const r = await runCli(['generate', ws, '--provider', 'openai', '--yes', '--json', '--max-input-tokens', '6000', ...extra], env());
     assert.equal(r.code, 0, r.stderr);
     return JSON.parse(r.stdout) as { runId: string; cases: { id: string }[]; decisions?: { heldBack: unknown[] } };
   };

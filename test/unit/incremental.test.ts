@@ -19,6 +19,8 @@ function earlier(id: string, sources: Record<string, string>, over: Partial<RunR
     params: PARAMS,
     sources,
     files: [{ path: 'test/a.amtp.test.js', action: 'created' }],
+    approvals: [],
+    verification: { status: 'done' },
     ...over,
   } as unknown as RunRecord;
 }
@@ -82,5 +84,39 @@ describe('incremental runs', () => {
       decided: { decisions: [{ caseId: 'tc_aaaaaaaaaaaa', verdict: 'rejected' }], detected: [], ignored: 0 },
     } as RunParams;
     assert.equal((await planIncremental(storeWith(ws, [run]), decided, before)).kind, 'full');
+  });
+
+  it('only the latest run with these settings is a base, and only when all it set out to do was done', async () => {
+    const before = sourceHashes(ws)!;
+    const plan = async (...runs: RunRecord[]) => planIncremental(storeWith(ws, runs), PARAMS, before);
+    const why = async (...runs: RunRecord[]) => {
+      const p = await plan(...runs);
+      assert.equal(p.kind, 'full');
+      return p.kind === 'full' ? p.why : '';
+    };
+    // The person rejected running the tests: the next run asks again instead of reusing "rejected".
+    const rejected = earlier('r_2', before, {
+      verification: { status: 'rejected' } as RunRecord['verification'],
+      approvals: [{ tool: 'tests.run', decision: 'rejected' }] as RunRecord['approvals'],
+    });
+    assert.match(await why(rejected), /r_2 had an action rejected/);
+    assert.match(
+      await why(earlier('r_2', before, { verification: { status: 'awaiting_approval' } as RunRecord['verification'] })),
+      /verification awaiting_approval/,
+    );
+    assert.match(
+      await why(earlier('r_2', before, { files: [{ path: 'test/a.amtp.test.js', action: 'rejected' }] as RunRecord['files'] })),
+      /left test\/a\.amtp\.test\.js rejected/,
+    );
+    assert.match(
+      await why(earlier('r_2', before, { characterization: { status: 'rejected' } as RunRecord['characterization'] })),
+      /characterization rejected/,
+    );
+    // A finished run that kept no hashes (recorded) after a finished one that did: the older one's results
+    // may have been undone since (a review drop, then its decision forgotten), so it is no base either.
+    const recorded = earlier('r_3', before, { sources: undefined });
+    assert.match(await why(earlier('r_1', before), recorded), /r_3 kept no source hashes/);
+    // needs_review after a done verification left its results: it stands.
+    assert.equal((await plan(earlier('r_4', before, { status: 'needs_review' }))).kind, 'unchanged');
   });
 });

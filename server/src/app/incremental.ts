@@ -1,6 +1,7 @@
 // Incremental runs (docs/architecture.md, "Incremental runs"). Every run keeps the content hash of
 // each source file it started from (`RunRecord.sources`). A new `amtp generate` with the same settings
-// as the latest completed run compares the workspace with it:
+// as the latest run with them compares the workspace with it, when that run finished all it set out
+// to do (unfinishedWork, below):
 // - nothing changed (sources, AMTP's kept test files, the person's decisions and lessons): the earlier
 //   run's results stand; a run record says so and nothing runs;
 // - some files changed: the run is scoped to what the change reaches, the changed files and every
@@ -11,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../core/canonical';
-import type { RunParams, RunRecord, RunReuse } from '../core/run';
+import { type RunParams, type RunRecord, type RunReuse, WRITTEN_ACTIONS } from '../core/run';
 import type { RunScope } from '../core/scope';
 import { walkTree } from '../mcp/walk';
 import type { RunStore } from '../store/types';
@@ -73,13 +74,15 @@ export async function planIncremental(
   if (params.scope) return { kind: 'full', why: 'the run is scoped by --only / --changed-since' };
   if (!sources) return { kind: 'full', why: `more than ${MAX_FILES} source files` };
   const key = settingsKey(params);
+  // The latest run with these settings is the one to compare with: an older one's results may have
+  // been undone since (a test dropped in review, then its decision forgotten).
   const earlier = (await store.listRuns())
-    // A run that ended needs_review after its verification (an unmet P0/P1 goal) left its results on disk as well.
-    .filter((r) => (r.status === 'completed' || (r.status === 'needs_review' && r.verification?.status === 'done')) && r.sources)
     .filter((r) => settingsKey(r.params) === key)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     .pop();
-  if (!earlier) return { kind: 'full', why: 'no earlier completed run with the same settings' };
+  if (!earlier) return { kind: 'full', why: 'no earlier run with the same settings' };
+  const unfinished = unfinishedWork(earlier);
+  if (unfinished) return { kind: 'full', why: `the earlier run ${earlier.id} ${unfinished}` };
   const before = earlier.sources!;
   const changed = Object.keys(sources).filter((f) => before[f] !== sources[f]);
   const removed = Object.keys(before).filter((f) => !(f in sources));
@@ -97,6 +100,26 @@ export async function planIncremental(
   if (!reached.length) return { kind: 'full', why: `source files were removed (${removed.join(', ')})` };
   const reuse: RunReuse = { ...base, reached, reused: Math.max(0, productCount(sources) - reached.length) };
   return { kind: 'scoped', scope: { files: reached.map((path) => ({ path })) }, reuse };
+}
+
+/**
+ * Why a run's results are not on disk as it meant them (so they cannot stand for a new run), or
+ * undefined when they are: it finished, wrote every file and ran what it set out to run. A person's
+ * "no" to any of its actions is asked again by a new run, not carried over as a result.
+ */
+export function unfinishedWork(r: RunRecord): string | undefined {
+  // A run that ended needs_review after its verification (an unmet P0/P1 goal) left its results on disk as well.
+  const ended = r.status === 'completed' || (r.status === 'needs_review' && r.verification?.status === 'done');
+  if (!ended) return `ended ${r.status}`;
+  if (!r.sources) return 'kept no source hashes (a recorded or scoped run)';
+  if (r.approvals.some((a) => a.decision === 'rejected')) return 'had an action rejected';
+  const unwritten = r.files.find((f) => !WRITTEN_ACTIONS.has(f.action));
+  if (unwritten) return `left ${unwritten.path} ${unwritten.action}`;
+  if (r.verification && r.verification.status !== 'done' && r.verification.status !== 'skipped')
+    return `has verification ${r.verification.status}`;
+  if (r.characterization && r.characterization.status !== 'done' && r.characterization.status !== 'skipped')
+    return `has characterization ${r.characterization.status}`;
+  return undefined;
 }
 
 function productCount(sources: Record<string, string>): number {
