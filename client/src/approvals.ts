@@ -4,17 +4,23 @@ import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
 import { ApprovalQueue, describeApproval } from './model/approvalQueue';
 import { DIFF_SCHEME, DiffContentProvider } from './diffContent';
+import type { StandingApprovals } from './model/standingApprovals';
 
 const APPROVE = 'Approve';
 const REJECT = 'Reject';
 const APPROVE_ALL = 'Approve all in this run';
+const ALWAYS = 'Always allow here';
 
 export class ApprovalUi implements vscode.Disposable {
   readonly queue: ApprovalQueue;
   private readonly diffs = new DiffContentProvider();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly log: (line: string) => void) {
+  constructor(
+    private readonly log: (line: string) => void,
+    /** "Always allow running workspace code here" (machine-scoped, never in the repository) */
+    private readonly standing?: StandingApprovals,
+  ) {
     this.queue = new ApprovalQueue({
       timeoutSeconds: () => vscode.workspace.getConfiguration('amtp').get<number>('approvalTimeoutSeconds'),
     });
@@ -24,6 +30,12 @@ export class ApprovalUi implements vscode.Disposable {
   /** The amtp/requestApproval handler. Must not throw: any failure answers `rejected`, never a write. */
   async handle(params: P.ApprovalParams): Promise<P.ApprovalResult> {
     try {
+      if (this.standing?.covers(params)) {
+        this.log(
+          `approval ${params.approvalId} (${describeApproval(params)}): approved by your standing "Always allow here" for this folder (revoke: AMTP: Stop Always Allowing Workspace Code Here)`,
+        );
+        return { decision: 'approved', note: 'always allowed running workspace code in this folder (a decision kept on this machine)' };
+      }
       if (this.queue.isPreApproved(params)) {
         this.log(`approval ${params.approvalId} (${describeApproval(params)}): approved by "Approve all in this run"`);
         return await this.queue.request(params);
@@ -59,11 +71,23 @@ export class ApprovalUi implements vscode.Disposable {
       APPROVE,
       REJECT,
       APPROVE_ALL,
+      ...(this.standing?.offers(params) ? [ALWAYS] : []),
     );
     if (!this.queue.has(params.approvalId)) return; // answered elsewhere first
-    if (choice === APPROVE) this.queue.decide(params.approvalId, 'approved');
+    if (choice === ALWAYS) {
+      await this.standing?.allow();
+      this.log(
+        'you always allow running workspace code in this folder (on this machine); AMTP: Stop Always Allowing Workspace Code Here revokes it',
+      );
+      this.queue.decide(params.approvalId, 'approved', 'always allowed here');
+    } else if (choice === APPROVE) this.queue.decide(params.approvalId, 'approved');
     else if (choice === APPROVE_ALL) this.queue.approveAll(params.runId);
     else if (choice === REJECT) await this.reject(params.approvalId);
+  }
+
+  /** Revokes "Always allow here" for this folder; false when there was none. */
+  revokeStanding(): Promise<boolean> {
+    return this.standing?.revoke() ?? Promise.resolve(false);
   }
 
   approve(approvalId: string): boolean {

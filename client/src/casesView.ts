@@ -31,6 +31,7 @@ const RUN_ICON: Record<P.RunStatus, string> = {
   completed: 'check-all',
   needs_review: 'warning',
   awaiting_approval: 'shield',
+  awaiting_input: 'comment-discussion',
   failed: 'error',
   cancelled: 'circle-slash',
 };
@@ -93,6 +94,8 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
         `status: ${c.status}`,
         c.reason && `reason: ${c.reason}`,
         c.testFile && `test: \`${c.testFile}\`:${(c.testLine ?? 0) + 1}`,
+        c.confidence !== undefined &&
+          `confidence: ${c.confidence}${c.awaitingReview ? ' — below the threshold: keep or reject it (docs/confidence.md)' : ''}`,
       ]
         .filter(Boolean)
         .join('\n\n'),

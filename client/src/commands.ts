@@ -366,3 +366,15 @@ export async function runTests(ctx: Ctx, arg?: TreeNode | string) {
 }
 
 export { refreshRuns };
+
+/** Revokes the standing "Always allow here" answer to running workspace code in this folder. */
+export async function revokeAlwaysAllow(ctx: Ctx): Promise<boolean> {
+  const revoked = await ctx.approvals.revokeStanding();
+  ctx.log(revoked ? 'you no longer always allow running workspace code in this folder' : 'no standing "Always allow here" for this folder');
+  void vscode.window.showInformationMessage(
+    revoked
+      ? 'AMTP: running workspace code here asks for your approval again.'
+      : 'AMTP: running workspace code here was not always allowed; nothing changed.',
+  );
+  return revoked;
+}

@@ -12,6 +12,7 @@ import * as review from './reviewCommands';
 import { vscodeLmHandlers } from './lm';
 import { createLanguageClient } from './lspClient';
 import { RunsModel, type TreeNode } from './model/runsModel';
+import { StandingApprovals } from './model/standingApprovals';
 import { toServerSettings, userSafeGetter } from './model/settings';
 import { CODE_LENS_LANGUAGES, GenerateCodeLens } from './codeLens';
 import { createStatusBar } from './statusBar';
@@ -36,10 +37,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
   const log = (line: string) => output.info(line);
   const root = () => vscode.workspace.workspaceFolders?.[0]?.uri;
   const model = new RunsModel();
-  const approvals = new ApprovalUi(log);
+  const standing = new StandingApprovals(context.globalState, () => root()?.fsPath);
+  const approvals = new ApprovalUi(log, standing);
   const testing = new TestingBridge(model, root, log, {
     run: (p) => P.sendRequest(client!, P.RunTests, p),
     cancel: (runId) => P.sendRequest(client!, P.Cancel, { runId }),
+    fileTests: (files) => P.sendRequest(client!, P.FileTests, { files }),
   });
   context.subscriptions.push(
     output,
@@ -155,7 +158,10 @@ function registerCommands(context: vscode.ExtensionContext, ctx: cmd.Ctx, output
   register('amtp.filterCases', () => cmd.filterCases(ctx));
   register('amtp.acceptTest', (node?: TreeNode) => review.decideTest(ctx, node, 'accepted'));
   register('amtp.rejectTest', (node?: TreeNode, reason?: string) => review.decideTest(ctx, node, 'rejected', reason));
-  register('amtp.answerQuarantine', (node?: TreeNode) => review.answerQuarantine(ctx, node));
+  register('amtp.answerQuarantine', (node?: TreeNode, verdict?: P.ReviewParams['decisions'][number]['verdict'], reason?: string) =>
+    review.answerQuarantine(ctx, node, verdict, reason),
+  );
+  register('amtp.revokeAlwaysAllow', () => cmd.revokeAlwaysAllow(ctx));
 }
 
 export async function deactivate(): Promise<void> {

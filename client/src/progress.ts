@@ -6,7 +6,7 @@ import { WorkDoneProgress, type LanguageClient } from 'vscode-languageclient/nod
 import * as P from '../../server/src/protocol';
 import type { RunsModel } from './model/runsModel';
 
-const ENDED: ReadonlySet<P.RunStatus> = new Set(['completed', 'needs_review', 'failed', 'cancelled']);
+const ENDED: ReadonlySet<P.RunStatus> = new Set(['completed', 'needs_review', 'awaiting_input', 'failed', 'cancelled']);
 
 export async function startWithProgress(
   client: LanguageClient,

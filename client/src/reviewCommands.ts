@@ -45,9 +45,15 @@ export async function decideTest(
   return result;
 }
 
-/** Picks the answer to a quarantined test, then sends it. */
-export async function answerQuarantine(ctx: Ctx, node: TreeNode | undefined): Promise<P.ReviewResult | undefined> {
+/** Picks the answer to a quarantined test (or takes the one given, with its reason), then sends it. */
+export async function answerQuarantine(
+  ctx: Ctx,
+  node: TreeNode | undefined,
+  verdict?: Verdict,
+  reason?: string,
+): Promise<P.ReviewResult | undefined> {
   if (node?.kind !== 'case') return undefined;
+  if (verdict && ANSWERS.some((a) => a.verdict === verdict)) return decideTest(ctx, node, verdict, reason);
   const pick = await vscode.window.showQuickPick(ANSWERS, {
     title: `AMTP: ${node.case.title}`,
     placeHolder: 'What does this failing test show?',

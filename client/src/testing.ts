@@ -1,5 +1,7 @@
-// Publishes written tests to the native Testing API (one item per file, one child per case) and
-// runs them through the server (amtp/runTests: the project's runner, structured results by case id).
+// Publishes written tests to the native Testing API (one item per file, one child per test: AMTP's
+// by case, and the tests a person wrote in the same files, which the server reads from the files:
+// amtp/fileTests) and runs them through the server (amtp/runTests: the project's runner, results by
+// case id and, for the person's tests, by name).
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
@@ -24,12 +26,25 @@ export interface TestRunSummary {
 export interface TestRunner {
   run(p: P.RunTestsParams): Promise<P.RunTestsResult>;
   cancel(runId: string): Promise<unknown>;
+  /** every test in these files, read by the server (AMTP's and the person's) */
+  fileTests(files: string[]): Promise<P.FileTestsResult>;
+}
+
+/** The Testing view's id of a test a person wrote: its file and full name. */
+function ownTestId(file: string, t: { name: string; suites: string[] }): string {
+  return `own:${file}::${[...t.suites, t.name].join(' ')}`;
 }
 
 export class TestingBridge implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('amtp', 'AMTP');
-  /** case id → the run that wrote it (the newest run that wrote a file owns its items) */
+  /** case id (or own test id) → the run that wrote it (the newest run that wrote a file owns its items) */
   private readonly owner = new Map<string, string>();
+  /** own test id → the test, for running it by name */
+  private readonly own = new Map<string, P.OwnTest>();
+  /** bumped by each sync: an older sync's answer from the server is dropped */
+  private generation = 0;
+  /** settles when the latest sync has listed the person's own tests too */
+  synced: Promise<void> = Promise.resolve();
   /** the last coverage run's details by file URI, for loadDetailedCoverage */
   private readonly details = new Map<string, vscode.FileCoverageDetail[]>();
   /** what the last coverage run reported to the Testing view, per source file */
@@ -67,21 +82,56 @@ export class TestingBridge implements vscode.Disposable {
         return undefined;
       }
     };
+    const owners = new Map<string, string>();
     for (const [file, tests] of testsByFile(this.model.list(), read)) {
       const uri = vscode.Uri.joinPath(root, file);
       const item = this.controller.createTestItem(`file:${file}`, file, uri);
       item.children.replace(
         tests.map(({ runId, case: c }) => {
-          const child = this.controller.createTestItem(c.id, c.title, uri);
+          const child = this.controller.createTestItem(c.id, c.testName ?? c.title, uri);
           child.description = c.id;
           if (c.testLine !== undefined) child.range = new vscode.Range(c.testLine, 0, c.testLine, 0);
           this.owner.set(c.id, runId);
           return child;
         }),
       );
+      owners.set(file, tests[tests.length - 1]?.runId ?? '');
       items.push(item);
     }
     this.controller.items.replace(items);
+    const generation = ++this.generation;
+    this.synced = this.addOwnTests(root, owners, generation).catch((e: Error) => this.log(`could not list your own tests: ${e.message}`));
+  }
+
+  /** Adds the tests a person wrote in AMTP's test files (the server reads them on each file's syntax tree). */
+  private async addOwnTests(root: vscode.Uri, owners: Map<string, string>, generation: number): Promise<void> {
+    if (!owners.size) return;
+    const { files } = await this.runner.fileTests([...owners.keys()]);
+    if (generation !== this.generation) return;
+    this.own.clear();
+    for (const { file, tests } of files) {
+      const item = this.controller.items.get(`file:${file}`);
+      const runId = owners.get(file);
+      if (!item || !runId) continue;
+      const uri = vscode.Uri.joinPath(root, file);
+      // AMTP's tests at the line the test starts (the id's comment may sit a line lower, where a formatter put it).
+      for (const t of tests) {
+        const mine = t.caseId ? item.children.get(t.caseId) : undefined;
+        if (mine) mine.range = new vscode.Range(t.line, 0, t.line, 0);
+      }
+      for (const t of tests.filter((x) => !x.caseId)) {
+        const id = ownTestId(file, t);
+        const child = this.controller.createTestItem(id, t.name, uri);
+        child.description = 'your test';
+        child.range = new vscode.Range(t.line, 0, t.line, 0);
+        child.sortText = String(t.line).padStart(6, '0');
+        this.owner.set(id, runId);
+        this.own.set(id, { file, name: t.name, suites: t.suites });
+        item.children.add(child);
+      }
+      // AMTP's tests sort by their line too, so the view reads in file order.
+      item.children.forEach((c) => (c.sortText ??= String(c.range?.start.line ?? 0).padStart(6, '0')));
+    }
   }
 
   /** Runs a run's written tests through the server and records the per-case results. */
@@ -91,6 +141,7 @@ export class TestingBridge implements vscode.Disposable {
     onOutput?: (text: string) => void,
     caseIds?: string[],
     coverage = false,
+    ownTests?: P.OwnTest[],
   ): Promise<TestRunSummary> {
     if (!vscode.workspace.isTrusted) throw new Error('Running tests executes workspace code: trust this workspace first.');
     const run = runId ? this.model.get(runId) : this.model.list().find((r) => r.cases.some((c) => WRITTEN.has(c.status)));
@@ -99,7 +150,12 @@ export class TestingBridge implements vscode.Disposable {
     const sub = token?.onCancellationRequested(() => void this.runner.cancel(run.runId));
     let r: P.RunTestsResult;
     try {
-      r = await this.runner.run({ runId: run.runId, ...(caseIds?.length ? { caseIds } : {}), ...(coverage ? { coverage } : {}) });
+      r = await this.runner.run({
+        runId: run.runId,
+        ...(caseIds?.length || ownTests?.length ? { caseIds: caseIds ?? [] } : {}),
+        ...(ownTests?.length ? { ownTests } : {}),
+        ...(coverage ? { coverage } : {}),
+      });
     } finally {
       sub?.dispose();
     }
@@ -111,6 +167,13 @@ export class TestingBridge implements vscode.Disposable {
       results.set(c.caseId, c.outcome);
       if (c.message) messages.set(c.caseId, c.message);
     }
+    // The person's own tests, by their Testing-view id (never into the runs model: they are no case).
+    const own = new Map<string, CaseOutcome>();
+    for (const t of r.ownResults ?? []) {
+      if (t.outcome === 'skipped') continue;
+      own.set(ownTestId(t.file, t), t.outcome);
+      if (t.message) messages.set(ownTestId(t.file, t), t.message);
+    }
     this.log(
       `${r.framework} exited ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}: ${[...results.values()].filter((o) => o === 'passing').length} passing, ${[...results.values()].filter((o) => o === 'failing').length} failing`,
     );
@@ -119,7 +182,7 @@ export class TestingBridge implements vscode.Disposable {
       runId: run.runId,
       framework: r.framework,
       exitCode: r.exitCode,
-      results,
+      results: new Map([...results, ...own]),
       messages,
       ...(r.coverage ? { coverage: r.coverage } : {}),
     };
@@ -144,12 +207,14 @@ export class TestingBridge implements vscode.Disposable {
       // One command runs a whole run's files; results are then filtered to the requested cases.
       for (const runId of runIds.size ? runIds : [undefined]) {
         const ids = [...items.keys()].filter((id) => this.owner.get(id) === runId);
+        const ownTests = ids.filter((id) => this.own.has(id)).map((id) => this.own.get(id)!);
         const summary = await this.runTests(
           runId,
           token,
           (t) => testRun.appendOutput(t.replace(/\r?\n/g, '\r\n')),
-          request.include ? ids : undefined,
+          request.include ? ids.filter((id) => !this.own.has(id)) : undefined,
           coverage,
+          request.include ? ownTests : undefined,
         );
         for (const file of summary.coverage ?? []) this.addCoverage(testRun, file);
         for (const [id, outcome] of summary.results) {
@@ -192,7 +257,11 @@ export class TestingBridge implements vscode.Disposable {
     const root = this.root();
     const item = request.include?.flatMap((i) => (i.children.size ? [...collectChildren(i)] : [i]))[0];
     const run = item && this.model.get(this.owner.get(item.id) ?? '');
-    const c = run?.cases.find((x) => x.id === item?.id);
+    const own = item && this.own.get(item.id);
+    // The person's own test debugs the same way, by its name in its file.
+    const c = own
+      ? ({ id: item.id, title: own.name, testFile: own.file, testName: own.name } as P.CaseView)
+      : run?.cases.find((x) => x.id === item?.id);
     if (!root || !run || !c) return void vscode.window.showInformationMessage('AMTP: pick one generated test to debug.');
     if (!vscode.workspace.isTrusted)
       return void vscode.window.showErrorMessage('AMTP: debugging a test runs workspace code: trust this workspace first.');

@@ -127,6 +127,8 @@ export interface RunTestsParams {
   runId?: string;
   /** only these cases (default: every written case of the run) */
   caseIds?: string[];
+  /** with caseIds: also these tests a person wrote in the run's files */
+  ownTests?: OwnTest[];
   /** measure what the tests cover in the files under test (the Testing view's Coverage profile) */
   coverage?: boolean;
 }
@@ -145,12 +147,24 @@ export interface TestCaseResult {
   /** the runner's failure message, whole */
   message?: string;
 }
+/** A test a person wrote in a test file: its file, its own name (title; Python: function name) and the describe (class) names around it. */
+export interface OwnTest {
+  file: string;
+  name: string;
+  suites: string[];
+}
+export interface OwnTestResult extends OwnTest {
+  outcome: 'passing' | 'failing' | 'skipped';
+  message?: string;
+}
 export interface RunTestsResult {
   runId: string;
   framework: string;
   exitCode: number | null;
   timedOut: boolean;
   results: TestCaseResult[];
+  /** the person's own tests in the run's files that ran */
+  ownResults?: OwnTestResult[];
   /** the runner's console output (the last 64 KiB), for the test output view */
   output: string;
   /** with coverage asked for: per source file (JavaScript runners; Python gives none yet) */
@@ -171,6 +185,17 @@ export interface ExportedSymbolsResult {
   /** exported functions and classes, 1-based lines; a symbol runs to the line before the next one */
   symbols: { name: string; kind: string; line: number; endLine: number }[];
 }
+export interface FileTestsParams {
+  /** workspace-relative test files */
+  files: string[];
+}
+export interface FileTestsResult {
+  /** per readable file: its tests in file order (`caseId` on AMTP's; `line` 0-based) */
+  files: { file: string; tests: { caseId?: string; name: string; suites: string[]; line: number }[] }[];
+}
+/** Sent from the client to the server: every test in these files, AMTP's and the person's own (the Testing view). Read-only. */
+export const FileTests = request<FileTestsParams, FileTestsResult>('amtp/fileTests', toServer);
+
 /** Sent from the client to the server: a file's exported functions and classes (CodeLens, "for Selection"). */
 export const ExportedSymbols = request<ExportedSymbolsParams, ExportedSymbolsResult>('amtp/exportedSymbols', toServer);
 
@@ -294,6 +319,8 @@ export interface ServerSettings extends ScaleUrls {
   mutationBudgetSeconds?: number;
   /** add the cases to the person's own test file of each module when there is one (an overwrite: asks with the diff) */
   intoExistingTestFile?: boolean;
+  /** kept tests below this confidence wait for review (default 0.75; docs/confidence.md) */
+  confidenceThreshold?: number;
   /** batch budgets: tokens of one request, and batches in flight at once */
   maxInputTokens?: number;
   concurrency?: number;
@@ -314,6 +341,7 @@ export const MESSAGES = [
   Runs,
   RunTests,
   ExportedSymbols,
+  FileTests,
   SetCredentials,
   VerifyDeterminism,
   Review,

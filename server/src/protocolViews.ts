@@ -22,8 +22,13 @@ export interface CaseView {
   /** the test file that holds this case, workspace-relative, and the 0-based line of its test */
   testFile?: string;
   testLine?: number;
+  /** the test's own name in that file (its title; Python: the function name), which a runner's name filter selects */
+  testName?: string;
   /** a characterization case: it pins what the code did when AMTP ran it, not documented behaviour (never a possible bug) */
   pinned?: boolean;
+  /** a kept test's confidence in [0, 1] (docs/confidence.md), and whether it waits for review below the run's threshold */
+  confidence?: number;
+  awaitingReview?: boolean;
 }
 
 export interface RunView {
@@ -47,6 +52,13 @@ export interface RunView {
   usage?: RunUsage;
   /** per agent wall time, attempts, error ratio and tokens */
   health?: RunHealth;
+  /** the person's earlier decisions as this run applied them: cases held back, quarantine answers (a "docs are wrong" is a documentation issue) */
+  decisions?: {
+    heldBack: { caseId: string; verdict: string; reason?: string }[];
+    answered: { caseId: string; verdict: string; reason?: string }[];
+  };
+  /** the confidence gate: the threshold and how many kept tests wait for review (docs/confidence.md) */
+  confidence?: { threshold: number; awaiting: number };
 }
 
 interface VerificationView {

@@ -157,7 +157,9 @@ export async function runUiTest(): Promise<void> {
       );
     });
     // The editor shows the case's own test: its id (computed by AMTP) is in the test's name.
-    const caseId = /(tc_[0-9a-f]{12}): parseDuration\(\\?'30s\\?'\) returns 30000/.exec(fs.readFileSync(file, 'utf8'))?.[1];
+    const caseId = /parseDuration\(\\?'30s\\?'\) returns 30000', \(\) => \{ \/\/ (tc_[0-9a-f]{12})/.exec(
+      fs.readFileSync(file, 'utf8'),
+    )?.[1];
     assert.ok(caseId, 'the written file holds the case');
     await page.locator('.view-line', { hasText: caseId }).first().waitFor();
 

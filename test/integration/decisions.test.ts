@@ -8,7 +8,7 @@ import { runCli } from '../helpers/cli';
 import { SAMPLE_LIB, copyWorkspace, removeWorkspace } from '../helpers/workspaces';
 
 const FILE = 'test/sample-lib.amtp.test.js';
-const testOf = (id: string) => new RegExp(`\\n {2}it\\('${id}[\\s\\S]*?\\n {2}\\}\\);\\n`);
+const testOf = (id: string) => new RegExp(`\\n {2}it\\('[^\\n]*// ${id}\\n[\\s\\S]*?\\n {2}\\}\\);\\n`);
 
 describe('decisions that last across runs', function () {
   this.timeout(240_000);

@@ -19,8 +19,9 @@ describe('per-test coverage from one test process', function () {
       path.join(ws, 'lib.js'),
       'exports.a = function a(x) { return x + 1; };\nexports.b = function b(x) {\n  if (x) return 1;\n  return 2;\n};\nexports.c = (s) => s.split(",").map((x) => x.trim());\n',
     );
+    // Case ids in a comment on each test's first line, as AMTP writes them (frameworks/caseMap.ts maps a take to its case).
     const body = (it: string, top: string) =>
-      `describe('lib', () => {\n  ${it}('${IDS[0]} a', () => assert.equal(lib.a(1), 2));\n  ${it}('${IDS[1]} b', () => assert.equal(lib.b(0), 2));\n});\n${top}('${IDS[2]} c', () => assert.deepEqual(lib.c('x, y'), ['x', 'y']));\n`;
+      `describe('lib', () => {\n  ${it}('adds one', () => { // ${IDS[0]}\n    assert.equal(lib.a(1), 2);\n  });\n  ${it}('takes the branch', () => { // ${IDS[1]}\n    assert.equal(lib.b(0), 2);\n  });\n});\n${top}('splits and trims', () => { // ${IDS[2]}\n  assert.deepEqual(lib.c('x, y'), ['x', 'y']);\n});\n`;
     writeFileSync(path.join(ws, 'm.test.js'), `const assert = require('node:assert');\nconst lib = require('./lib');\n${body('it', 'it')}`);
     writeFileSync(
       path.join(ws, 'n.test.js'),
@@ -40,8 +41,8 @@ describe('per-test coverage from one test process', function () {
       assert.ok(one.perTest, 'the run gave per-test coverage');
       const load = one.perTest.load;
       assert.ok(load.size > 0 && [...load].every((u) => u.startsWith('lib.js:')), [...load].join(' '));
-      for (const id of IDS) {
-        const alone = await runTests(framework, ws, [file], { ...opts, grep: id });
+      for (const [i, id] of IDS.entries()) {
+        const alone = await runTests(framework, ws, [file], { ...opts, grep: [['adds one', 'takes the branch', 'splits and trims'][i]] });
         assert.equal(alone.passed, 1, alone.output);
         const want = [...(alone.units ?? [])].filter((u) => !load.has(u)).sort();
         assert.deepEqual([...(one.perTest.byTest.get(id) ?? [])].filter((u) => !load.has(u)).sort(), want, id);

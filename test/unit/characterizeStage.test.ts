@@ -162,7 +162,12 @@ describe('characterize stage: the amended plan', () => {
       amended.cases.map((c) => c.title),
       ['pins current behaviour: grade(90) returns "A"', 'lib.words is a function taking 1 declared parameter(s)'],
     );
-    assert.equal(amendPlan(plan, undefined), plan);
+    // Without characterization the plan is the generator's, each case with the confidence its evidence gives.
+    assert.deepEqual(
+      amendPlan(plan, undefined).cases.map(({ confidence: _c, ...c }) => c),
+      plan.cases.map(({ confidence: _c, ...c }) => c),
+    );
+    assert.ok(amendPlan(plan, undefined).cases.every((c) => c.confidence !== undefined && c.confidence >= 0 && c.confidence <= 1));
   });
 });
 

@@ -127,7 +127,10 @@ describe('Python call sequences', function () {
       assert.ok(m.unusable > 0);
       assert.equal(existsSync(join(ws, 'pyseq', 'notes.txt')), false, 'the write outside the sandbox was refused while characterizing');
       const text = runThrice(python, ws, plan('pyseq/files.py', got));
-      assert.match(text, /def test_\w+\(tmp_path, monkeypatch\):\n(.*\n){1,2}\s+monkeypatch\.chdir\(tmp_path\)\n\s+actual = mod\.save\(/);
+      assert.match(
+        text,
+        /def test_\w+\(tmp_path, monkeypatch\): {2}# tc_[0-9a-f]{12}\n(.*\n){1,2}\s+monkeypatch\.chdir\(tmp_path\)\n\s+actual = mod\.save\(/,
+      );
       assert.deepEqual(
         ['notes.txt', 'a', 'abc'].filter((f) => existsSync(join(ws, f)) || existsSync(join(ws, 'pyseq', f))),
         [],

@@ -103,7 +103,7 @@ describe('rendering: snippets are parsed, a broken one is rejected with its reas
       // The awaited call makes its test async; the template literal's second line keeps its text.
       assert.match(
         file.content,
-        /it\('tc_000000000009: case 9', async \(\) => \{\n {4}const t = `a\n {2}b`;\n {4}const actual = await \(?add\(1, 1\)\)?;/,
+        /it\('case 9', async \(\) => \{ \/\/ tc_000000000009\n {4}const t = `a\n {2}b`;\n {4}const actual = await \(?add\(1, 1\)\)?;/,
       );
     });
   }

@@ -14,7 +14,7 @@ describe('verify progress', () => {
       { path: 'test/b.amtp.test.js', action: 'merged', caseIds: ['tc_000000000003'] },
       { path: 'test/c.amtp.test.js', action: 'rejected', caseIds: ['tc_000000000004'] },
     ];
-    assert.equal(verifyingMessage(record(files, 57)), 'verifying 3 tests in 2 files · 57 runner runs');
-    assert.equal(verifyingMessage(record(files.slice(1, 2))), 'verifying 1 test in 1 file · 0 runner runs');
+    assert.equal(verifyingMessage(record(files, 57)), 'verifying 3 tests in 2 files · 0 of 3 settled · 57 runner runs');
+    assert.equal(verifyingMessage(record(files.slice(1, 2))), 'verifying 1 test in 1 file · 0 of 1 settled · 0 runner runs');
   });
 });

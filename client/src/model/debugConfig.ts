@@ -1,6 +1,7 @@
 // The launch configuration that runs one written test under the debugger: the run's own test
 // command (RunView.testCommand, from the framework renderers in server/src/frameworks/), its test
-// files replaced by the one file and a name filter on the case id that starts each test's name.
+// files replaced by the one file and a name filter on the test's own name (its title; Python: its
+// function name), which the server reads from the file (CaseView.testName, frameworks/caseMap.ts).
 import { parse as shellParse } from 'shell-quote';
 import type * as P from '../../../server/src/protocol';
 
@@ -24,6 +25,11 @@ const NAME_FILTER: Record<string, string[]> = {
   pytest: ['-k'],
 };
 
+/** A regular expression that matches the reported name of the case's test and no other (older files: its case id). */
+function namePattern(c: Pick<P.CaseView, 'id' | 'testName'>): string {
+  return c.testName ? `${c.testName.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$` : c.id;
+}
+
 /**
  * The debug launch for case `c` of `run`, or the reason there is none. `debugpy` says whether the
  * Python debugger extension is installed (pytest runs need it).
@@ -46,7 +52,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
   const [head, ...rest] = words;
   if (head === 'npx' && JS_BINS[rest[0]]) {
     const runner = rest[0];
-    const args = [...rest.slice(1).filter(keep), c.testFile, ...NAME_FILTER[runner], c.id];
+    const args = [...rest.slice(1).filter(keep), c.testFile, ...NAME_FILTER[runner], namePattern(c)];
     return {
       ...base,
       type: 'node',
@@ -60,7 +66,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
     return {
       ...base,
       type: 'node',
-      runtimeArgs: [...rest.filter(keep), ...NAME_FILTER.node, c.id, c.testFile],
+      runtimeArgs: [...rest.filter(keep), ...NAME_FILTER.node, namePattern(c), c.testFile],
       console: 'integratedTerminal',
       skipFiles: ['<node_internals>/**'],
     };
@@ -71,7 +77,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       ...base,
       type: 'debugpy',
       module: 'pytest',
-      args: [...rest.slice(2).filter(keep), c.testFile, ...NAME_FILTER.pytest, c.id],
+      args: [...rest.slice(2).filter(keep), c.testFile, ...NAME_FILTER.pytest, c.testName ?? c.id],
       justMyCode: false,
       console: 'integratedTerminal',
     };

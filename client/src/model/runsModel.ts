@@ -183,7 +183,8 @@ export function runHealthLines(run: P.RunView): string[] {
 
 /** The case's description in the tree: priority, whether it pins current behaviour, status and, when there is one, the reason. */
 export function describeCase(c: P.CaseView): string {
-  return `${c.priority}${c.pinned ? ' · pins current behaviour' : ''} · ${c.status.replace('_', ' ')}${c.reason ? ` — ${c.reason}` : ''}`;
+  const waits = c.awaitingReview ? ` · waits for your review (confidence ${c.confidence})` : '';
+  return `${c.priority}${c.pinned ? ' · pins current behaviour' : ''} · ${c.status.replace('_', ' ')}${waits}${c.reason ? ` — ${c.reason}` : ''}`;
 }
 
 /** What a characterization case's tooltip says it is, so it is never read as documented behaviour or a possible bug. */
@@ -195,11 +196,28 @@ export function caseIcon(c: P.CaseView, statusIcon: string): string {
   return c.pinned && (c.status === 'planned' || c.status === 'written' || c.status === 'passing') ? 'pinned' : statusIcon;
 }
 
+/** What the person's earlier decisions did in the run: a "docs are wrong" answer is a documentation issue, reported. */
+export function decisionLines(run: P.RunView): string[] {
+  const d = run.decisions;
+  if (!d) return [];
+  const title = (id: string) => run.cases.find((c) => c.id === id)?.title ?? id;
+  return [
+    ...d.answered
+      .filter((a) => a.verdict === 'docs_wrong')
+      .map((a) => `documentation issue (you said the docs are wrong): ${title(a.caseId)}${a.reason ? ` — ${a.reason}` : ''}`),
+    ...(d.heldBack.length ? [`held back by your decisions: ${d.heldBack.length} test(s) not written again`] : []),
+    ...(run.confidence?.awaiting
+      ? [`${run.confidence.awaiting} kept test(s) below confidence ${run.confidence.threshold} wait for your review`]
+      : []),
+  ];
+}
+
 /** What the verifier found, for the run's tooltip: coverage over the package's product files, untested files, the loader note, documentation issues. */
 export function verificationLines(run: P.RunView): string[] {
   const v = run.verification;
-  if (!v) return [];
-  const lines: string[] = [];
+  const decided = decisionLines(run);
+  if (!v) return decided;
+  const lines: string[] = [...decided];
   const c = v.coverage;
   if (c?.statements !== undefined)
     lines.push(

@@ -85,6 +85,8 @@ export function toServerSettings(get: ConfigGetter): P.ServerSettings {
   const mutationBudget = positiveInt(get('mutationBudgetSeconds'));
   if (mutationBudget !== undefined) s.mutationBudgetSeconds = mutationBudget;
   if (get('intoExistingTestFile') === true) s.intoExistingTestFile = true;
+  const threshold = num(get('confidenceThreshold'));
+  if (threshold !== undefined && threshold >= 0 && threshold <= 1) s.confidenceThreshold = threshold;
   for (const key of ['maxInputTokens', 'concurrency'] as const) {
     const n = positiveInt(get(key));
     if (n !== undefined) s[key] = n;

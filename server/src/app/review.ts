@@ -12,6 +12,7 @@ import type { CaseOutcome, RunRecord } from '../core/run';
 import type { TestCase } from '../contracts/types';
 import type { Approver } from '../gateway/gateway';
 import { DecisionStore, isCaseId, oneLine, type TestDecision, type Verdict } from '../pipeline/decisions';
+import { awaitingReason } from '../pipeline/confidenceStage';
 import { targetSourceHash } from '../pipeline/decisionStage';
 import type { RunStore } from '../store/types';
 import { testPlan } from '../pipeline/testPlan';
@@ -29,6 +30,9 @@ export interface ReviewTest {
   outcome: CaseOutcome | 'written' | 'not_written' | 'held_back';
   reason?: string;
   decision?: { verdict: Verdict; reason?: string; at: string; by: TestDecision['decidedBy'] };
+  /** a kept test's confidence (docs/confidence.md), and whether it waits for review below the run's threshold */
+  confidence?: number;
+  awaitingReview?: true;
 }
 
 export interface ReviewAction {
@@ -43,6 +47,8 @@ export interface ReviewResult {
   removed: { file: string; caseIds: string[] }[];
   /** quarantined tests marked skipped with the person's note, by file */
   skipped: { file: string; caseIds: string[] }[];
+  /** the run waited for these decisions (low-confidence tests) and is now completed */
+  completed?: 'completed';
 }
 
 /** Every test the run planned, its outcome and the person's decision about it. */
@@ -61,6 +67,7 @@ function reviewTest(run: RunRecord, c: TestCase, d: TestDecision | undefined): R
   const file = result?.file ?? run.files.find((f) => f.caseIds.includes(c.id))?.path;
   const held = run.decisions?.heldBack.some((h) => h.caseId === c.id);
   const outcome: ReviewTest['outcome'] = held ? 'held_back' : (result?.outcome ?? (file ? 'written' : 'not_written'));
+  const confidence = run.confidence?.tests.find((t) => t.caseId === c.id)?.confidence;
   return {
     caseId: c.id,
     title: c.title,
@@ -69,6 +76,8 @@ function reviewTest(run: RunRecord, c: TestCase, d: TestDecision | undefined): R
     ...(file ? { file } : {}),
     outcome,
     ...(result?.reason ? { reason: result.reason } : {}),
+    ...(confidence !== undefined ? { confidence } : {}),
+    ...(run.confidence?.awaiting.some((t) => t.caseId === c.id) ? { awaitingReview: true as const } : {}),
     ...(d ? { decision: { verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}), at: d.at, by: d.decidedBy } } : {}),
   };
 }
@@ -125,7 +134,41 @@ export async function applyReview(
   const skipped = await editFiles(store.workspace, files, byFile(bugs, list, ['real_bug']), (p, text, ids) =>
     skipTests(p, text, new Map(ids.map((id) => [id, notes.get(id)!]))),
   );
-  return { decided, removed, skipped };
+  const completed = await settleAwaiting(store, run.id, actions);
+  return { decided, removed, skipped, ...(completed ? { completed } : {}) };
+}
+
+/**
+ * Tests the confidence gate held for review (pipeline/confidenceStage.ts) that the person decided
+ * about leave the list: accepted ones are kept, rejected ones are gone. A run left with none waiting
+ * is completed. Returns the run's new status when it changed.
+ */
+async function settleAwaiting(store: RunStore, runId: string, actions: ReviewAction[]): Promise<'completed' | undefined> {
+  const release = await store.lockRun(runId);
+  try {
+    const run = await store.getOwnRun(runId);
+    const gate = run.confidence;
+    if (!gate?.awaiting.length) return undefined;
+    const decided = new Map(actions.map((a) => [a.caseId, a.verdict]));
+    const left = gate.awaiting.filter((t) => !decided.has(t.caseId));
+    if (left.length === gate.awaiting.length) return undefined;
+    const accepted = gate.awaiting
+      .filter((t) => decided.get(t.caseId) === 'accepted')
+      .map((t) => ({ caseId: t.caseId, by: 'review' as const }));
+    const done = !left.length && run.status === 'awaiting_input';
+    await store.saveRun({
+      ...run,
+      confidence: { ...gate, awaiting: left, accepted: [...gate.accepted, ...accepted] },
+      ...(done
+        ? { status: 'completed' as const, reason: undefined }
+        : run.status === 'awaiting_input'
+          ? { reason: awaitingReason(run.id, { ...gate, awaiting: left }) }
+          : {}),
+    });
+    return done ? 'completed' : undefined;
+  } finally {
+    await release();
+  }
 }
 
 /** What a client is told: each decision without its seal, and the files changed. */
@@ -133,11 +176,13 @@ export function reviewOutcome(r: ReviewResult): {
   decided: { caseId: string; verdict: Verdict; reason?: string }[];
   removed: ReviewResult['removed'];
   skipped: ReviewResult['skipped'];
+  runStatus?: 'completed';
 } {
   return {
     decided: r.decided.map((d) => ({ caseId: d.caseId, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}) })),
     removed: r.removed,
     skipped: r.skipped,
+    ...(r.completed ? { runStatus: r.completed } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { characterizeStage } from '../characterize/stage';
 import { branchStage } from '../git/stage';
 import { batchedAgentStage } from '../pipeline/batchStage';
 import { decisionStage, type FindCaseIds } from '../pipeline/decisionStage';
+import { confidenceStage } from '../pipeline/confidenceStage';
 import { emptyPlanStage } from '../pipeline/emptyPlan';
 import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
@@ -31,6 +32,7 @@ export function standardStages(): Stage[] {
     batchedAgentStage('engineer', BATCHINGS.engineer),
     writeStage(mergeTestFile),
     verifyStage,
+    confidenceStage,
     branchStage,
   ];
 }

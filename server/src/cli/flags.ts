@@ -7,6 +7,7 @@ import { PROVIDERS } from '../core/providers';
 import { RISKS, TOOL_NAMES } from '../core/risk';
 import type { CommandName } from './commands';
 import { finite, headerCheck, integer, oneOf, positive, positiveNumber, wholeNumber } from './flagChecks';
+import { REVIEW_FLAGS } from './reviewFlags';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -245,6 +246,18 @@ export const FLAGS = {
     help: 'plan tests for what changed since the git ref REF in the working tree: the changed symbols of changed files, and untracked files',
     commands: ['generate'],
   },
+  'confidence-threshold': {
+    type: 'string',
+    value: 'N',
+    help: 'kept tests below this confidence (0 to 1, default 0.75) wait for review and the run ends awaiting_input (exit 7): amtp review accepts or rejects them (docs/confidence.md)',
+    commands: ['generate'],
+    check: (v) => (/^(0(\.\d+)?|1(\.0+)?)$/.test(v) ? undefined : `must be a number from 0 to 1 (got "${v}")`),
+  },
+  'accept-low-confidence': {
+    type: 'boolean',
+    help: 'keep tests below --confidence-threshold without review (--yes does not)',
+    commands: ['generate'],
+  },
   'into-existing': {
     type: 'boolean',
     help: 'add the cases to your own test file of the module when there is one (test/foo.test.js for test/foo.amtp.test.js, tests/test_foo.py for tests/test_foo_amtp.py), keeping every test already in it; changing your file is an overwrite (high risk: asks, or --yes). Without one, the AMTP file is written as usual',
@@ -317,41 +330,7 @@ export const FLAGS = {
     commands: ['worker'],
     check: positive,
   },
-  keep: { type: 'string', multiple: true, value: 'CASE_ID', help: 'accept this test (repeatable)', commands: ['review'] },
-  drop: {
-    type: 'string',
-    multiple: true,
-    value: 'CASE_ID',
-    help: 'reject this test: removed from its file now, never written back (repeatable)',
-    commands: ['review'],
-  },
-  'real-bug': {
-    type: 'string',
-    multiple: true,
-    value: 'CASE_ID',
-    help: 'a quarantined test shows a real bug: it stays quarantined and skipped with your reason (repeatable)',
-    commands: ['review'],
-  },
-  'docs-wrong': {
-    type: 'string',
-    multiple: true,
-    value: 'CASE_ID',
-    help: 'a quarantined test follows documentation that is wrong: reported as a documentation issue (repeatable)',
-    commands: ['review'],
-  },
-  'wrong-test': {
-    type: 'string',
-    multiple: true,
-    value: 'CASE_ID',
-    help: 'a quarantined (or any) test is wrong: removed, never written back, and a lesson for the next run (repeatable)',
-    commands: ['review'],
-  },
-  reason: {
-    type: 'string',
-    value: 'TEXT',
-    help: 'why: kept with each decision of this call (one line, at most 500 characters)',
-    commands: ['review'],
-  },
+  ...REVIEW_FLAGS,
   reject: { type: 'boolean', help: 'reject the pending actions instead of approving them', commands: ['approve'] },
   note: { type: 'string', value: 'TEXT', help: 'a note kept with the decision in the run record', commands: ['approve'] },
   out: { type: 'string', value: 'DIR', help: 'where the replay writes its files (default a new temporary folder)', commands: ['replay'] },

@@ -7,7 +7,7 @@ import { FLAGS, flagsOf, type FlagSpec } from './flags';
 export const VERSION: string = version;
 
 const EXIT_CODES =
-  'Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / cancelled / awaiting approval, 5 coverage below --min-coverage, 6 mutation score below --min-mutation-score, 130 interrupted (Ctrl-C).';
+  'Exit codes: 0 completed, 2 bad usage, 3 needs_review, 4 failed / cancelled / awaiting approval, 5 coverage below --min-coverage, 6 mutation score below --min-mutation-score, 7 awaiting input (kept tests below --confidence-threshold wait for amtp review), 130 interrupted (Ctrl-C).';
 const ENVIRONMENT = [
   'Environment: OPENAI_API_KEY, OPENAI_BASE_URL, AMTP_PROVIDER, AMTP_MODEL (per agent: AMTP_CRAWLER_MODEL,',
   '  AMTP_GENERATOR_MODEL, AMTP_ENGINEER_MODEL), AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_DEPLOYMENT,',

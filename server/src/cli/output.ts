@@ -30,6 +30,7 @@ export function summaryText(s: RunSummary): string {
   const c = s.characterization;
   if (c) out.push(...characterizationLines(c));
   if (s.decisions) out.push(...decisionLines(s.decisions));
+  if (s.confidence) out.push(...confidenceLines(s.confidence));
   for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
   if (s.confinement) out.push(`  workspace code is confined: ${s.confinement.detail}`);
   if (s.layoutNote) out.push(`  ${s.layoutNote}`);
@@ -40,6 +41,15 @@ export function summaryText(s: RunSummary): string {
     out.push(`  branch: ${b.name} (${b.commit?.slice(0, 10)}) with ${b.files.length} file(s); push it with: git push origin ${b.name}`);
   else if (b) out.push(`  branch: ${b.status}${b.reason ? ` — ${b.reason}` : ''}`);
   return out.join('\n');
+}
+
+/** The confidence gate: how many kept tests cleared it, and each one that waits for review. */
+function confidenceLines(c: NonNullable<RunSummary['confidence']>): string[] {
+  const out = [
+    `  confidence: ${c.tests.length - c.awaiting.length - c.accepted.length} of ${c.tests.length} kept test(s) at or above ${c.threshold}${c.accepted.length ? `, ${c.accepted.length} below it accepted` : ''}${c.awaiting.length ? `, ${c.awaiting.length} wait for review:` : ''}`,
+  ];
+  for (const t of c.awaiting) out.push(`    ${t.caseId}  ${t.confidence.toFixed(2)}  ${t.title}  (${t.file}; ${t.basis})`);
+  return out;
 }
 
 /** Seconds per stage or phase, in the order they ran: `crawler 0.4 s, generator 1.2 s, …`. */
@@ -102,6 +112,12 @@ function verificationLines(v: NonNullable<RunSummary['verification']>): string[]
   if (v.coverage.target) out.push(`    --min-coverage ${v.coverage.target.min}%: ${v.coverage.target.met ? 'met' : 'NOT met'}`);
   if (v.mutation) out.push(...mutationLines(v.mutation));
   for (const f of v.coverage.written ?? []) out.push(`    coverage written to ${f}`);
+  for (const t of v.style ?? [])
+    out.push(
+      t.passed
+        ? `    ${t.tool}: the written files pass the project's own config`
+        : `    ${t.tool}: the written files do not pass the project's own config after fixing what it fixes; left for you:\n${(t.problems ?? '').replace(/^/gm, '      ')}`,
+    );
   if (v.docIssues.length)
     out.push(`    documentation issues: ${v.docIssues.length} documented example(s) throw where the docs show a value`);
   for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);

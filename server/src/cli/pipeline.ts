@@ -49,6 +49,9 @@ export interface RunOptions {
   mutationBudget?: number;
   commit?: boolean;
   intoExisting?: boolean;
+  /** kept tests below it wait for review (default 0.75), unless acceptLowConfidence */
+  confidenceThreshold?: number;
+  acceptLowConfidence?: boolean;
 }
 
 /** Run parameters with the environment's models; verification on unless turned off. */
@@ -87,6 +90,8 @@ export function runParams(o: RunOptions): RunParams {
   params.characterize = o.characterize !== false;
   if (o.searchBudget !== undefined) params.searchBudget = o.searchBudget;
   if (o.intoExisting) params.intoExisting = true;
+  if (o.confidenceThreshold !== undefined) params.confidenceThreshold = o.confidenceThreshold;
+  if (o.acceptLowConfidence) params.acceptLowConfidence = true;
   return params;
 }
 

@@ -39,13 +39,15 @@ export async function review(positionals: string[], v: FlagValues): Promise<numb
     for (const d of result.decided) out(`${d.caseId}: ${d.verdict}${d.reason ? ` (${d.reason})` : ''}`);
     for (const r of result.removed) out(`removed ${r.caseIds.length} test(s) from ${r.file}`);
     for (const s of result.skipped) out(`marked ${s.caseIds.length} quarantined test(s) skipped in ${s.file}`);
+    if (result.completed) out(`run ${positionals[0]}: no test waits for review any more; the run is completed`);
   }
   return EXIT.ok;
 }
 
 function testLine(t: ReviewTest): string {
   const decision = t.decision ? `  [${t.decision.verdict}${t.decision.reason ? `: ${t.decision.reason}` : ''}]` : '';
-  return `${t.caseId}  ${t.outcome.padEnd(11)} ${t.priority} ${t.title}${t.file ? `  (${t.file})` : ''}${decision}`;
+  const waiting = t.awaitingReview ? `  [waits for review: confidence ${t.confidence}]` : '';
+  return `${t.caseId}  ${t.outcome.padEnd(11)} ${t.priority} ${t.title}${t.file ? `  (${t.file})` : ''}${decision}${waiting}`;
 }
 
 export async function lessons(positionals: string[], v: FlagValues): Promise<number> {

@@ -49,6 +49,8 @@ function paramsFromFlags(v: FlagValues, provider: ReturnType<typeof defaultProvi
     mutationBudget: num(v['mutation-budget']),
     commit: v.commit,
     intoExisting: v['into-existing'],
+    confidenceThreshold: num(v['confidence-threshold']),
+    acceptLowConfidence: v['accept-low-confidence'],
   });
 }
 

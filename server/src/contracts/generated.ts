@@ -382,6 +382,10 @@ export interface TestCase {
    */
   expected: string[];
   rationale: string;
+  /**
+   * how sure the planner is that the expected value is right, in [0, 1]. The offline engine derives it from the evidence (docs/confidence.md: a documented value is high, a value pinned from a short generated sequence lower); a model reports its own, which the verifier reconciles with what the test did
+   */
+  confidence?: number;
   evidence?: {
     source: 'readme' | 'jsdoc' | 'docstring' | 'doctest' | 'signature' | 'throws' | 'source' | 'llm';
     location?: string;
@@ -468,6 +472,12 @@ export interface EngineerOutput {
     caseIds: string[];
   }[];
   command: string;
+  /**
+   * the Test Engineer's reported confidence per written case (a model's; absent offline)
+   */
+  confidence?: {
+    [k: string]: number | undefined;
+  };
   /**
    * why the project's own test command does not run the written files, and the command that does; absent when it runs them
    */
@@ -811,7 +821,7 @@ export interface EngineerInput {
 }
 
 /**
- * AMTP writes the file header, the import lines, the test function with the case id in its name, and parses each body before anything runs.
+ * AMTP writes the file header, the import lines, the test function named by the case's title with the case id in a comment, and parses each body before anything runs.
  */
 export interface TestBodies {
   schema_version: '1';
@@ -825,6 +835,10 @@ export interface TestBodies {
      * the body uses await
      */
     async?: boolean;
+    /**
+     * how sure you are that the test asserts the right value, in [0, 1]
+     */
+    confidence?: number;
   }[];
   not_written: {
     caseId: string;

@@ -6,5 +6,7 @@ export const EXIT = {
   failed: 4,
   coverageBelowTarget: 5,
   mutationBelowTarget: 6,
+  /** kept tests below the confidence threshold wait for review (amtp review) */
+  awaitingInput: 7,
   interrupted: 130,
 } as const;

@@ -180,6 +180,10 @@ export interface RunParams {
   decided?: RunDecided;
   /** the offline search's time budget in seconds (`--search-budget`, docs/search.md); absent = 60 */
   searchBudget?: number;
+  /** kept tests below this confidence wait for review (`--confidence-threshold`, docs/confidence.md); absent = 0.75 */
+  confidenceThreshold?: number;
+  /** `--accept-low-confidence`: tests below the threshold are kept without review */
+  acceptLowConfidence?: boolean;
 }
 
 /** This person's sealed decisions that act on a run, taken when it started. */
@@ -248,12 +252,25 @@ export interface RunRecord {
   branch?: BranchRecord;
   /** what the person decided earlier about this run's planned cases (pipeline/decisionStage.ts); absent until that stage ran */
   decisions?: RunDecisions;
+  /** each kept test's confidence and the ones below the threshold waiting for review (pipeline/confidenceStage.ts) */
+  confidence?: ConfidenceRecord;
   /** wall seconds each stage took (crawler, generator, characterize, engineer, write, verify, …), summed over resumes */
   timings?: Record<string, number>;
   /** what this run took over from an earlier one instead of doing it again (app/incremental.ts) */
   reuse?: RunReuse;
   /** the content hash of each source file of the workspace when the run started: the next run compares with it (app/incremental.ts) */
   sources?: Record<string, string>;
+}
+
+/** The confidence gate's outcome (docs/confidence.md). */
+export interface ConfidenceRecord {
+  threshold: number;
+  /** every kept test: its confidence in [0, 1] and what it rests on */
+  tests: { caseId: string; confidence: number; basis: string }[];
+  /** kept tests below the threshold that wait for a person (amtp review --accept / --reject) */
+  awaiting: { caseId: string; confidence: number; basis: string; title: string; file: string }[];
+  /** below the threshold and let through: by an accepted decision, by --accept-low-confidence, or by review of this run */
+  accepted: { caseId: string; by: 'decision' | 'flag' | 'review' }[];
 }
 
 /** An incremental run (docs/architecture.md, "Incremental runs"): what changed since the earlier run, and what was reused. */

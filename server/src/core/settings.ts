@@ -51,6 +51,10 @@ export const SETTINGS = {
   searchBudgetSeconds: { scope: 'resource' },
   testTimeoutSeconds: { scope: 'resource' },
   intoExistingTestFile: { scope: 'resource' },
+  confidenceThreshold: {
+    scope: 'machine',
+    userOnly: "the threshold decides which tests wait for a person's review; a repository may not lower it",
+  },
   maxInputTokens: { scope: 'window' },
   concurrency: { scope: 'window' },
   codeLens: { scope: 'window', clientOnly: true },

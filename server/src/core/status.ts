@@ -1,1 +1,1 @@
-export type RunStatus = 'running' | 'completed' | 'needs_review' | 'awaiting_approval' | 'failed' | 'cancelled';
+export type RunStatus = 'running' | 'completed' | 'needs_review' | 'awaiting_approval' | 'awaiting_input' | 'failed' | 'cancelled';

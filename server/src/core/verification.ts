@@ -168,6 +168,8 @@ export interface VerificationRecord {
   mutation?: MutationRecord;
   repairs: RepairRecord[];
   quarantineFiles: string[];
+  /** the project's own Prettier/ESLint (ruff, black) run over the kept files, and what did not pass (frameworks/run/projectStyle.ts) */
+  style?: { tool: 'prettier' | 'eslint' | 'ruff' | 'black'; files: string[]; passed: boolean; problems?: string }[];
   /** P0/P1 cases with neither a passing test nor a recorded reason */
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
   /** process-group ids of every runner started (for audits and orphan checks) */

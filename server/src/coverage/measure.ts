@@ -34,6 +34,8 @@ export interface PerTestHook {
   /** the preload's path (for `nodeOptions`, quoted for NODE_OPTIONS) */
   preload: string;
   via: 'spec' | 'nodeOptions';
+  /** the case id of the test a take is labelled with (its reported name, and its file when the runner says): frameworks/caseMap.ts */
+  idOf: (label: string, file: string) => string | undefined;
 }
 
 /** `sourcesPreload`: the NODE_OPTIONS option that preloads the recorder of vm-run modules (V8 runners). */
@@ -79,7 +81,8 @@ export function jsMeasurement(
       // With the per-test preload, NODE_V8_COVERAGE's own files hold only what ran after the last take,
       // and the source maps of the modules a loader transformed: those are read from them.
       const segments = perTest ? readSegments(takes) : [];
-      if (segments.length) return perTestMeasurement(segments, readScripts(v8Dir).sourceMaps, readVmSources(sources), dir, files);
+      if (segments.length)
+        return perTestMeasurement(segments, readScripts(v8Dir).sourceMaps, readVmSources(sources), dir, files, perTest!.idOf);
       if (!existsSync(v8Dir)) return undefined;
       const map = await v8ToMap(v8Dir, dir, files, sources);
       return { map, units: unitsOf(map, dir) };

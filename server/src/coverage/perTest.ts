@@ -29,8 +29,6 @@ export interface PerTestUnits {
   load: Set<string>;
 }
 
-const CASE_ID = /tc_[0-9a-f]{12}/;
-
 /** The environment the preload reads: where it writes its takes, and the workspace whose scripts count. */
 export function perTestEnv(outDir: string, root: string): Record<string, string> {
   return { AMTP_PERTEST_OUT: outDir, AMTP_PERTEST_ROOT: resolve(root) };
@@ -61,6 +59,8 @@ export async function perTestMeasurement(
   vmSources: Map<string, string[]>,
   root: string,
   files: string[],
+  /** a take's case id from its label and test file (the ids are in comments, not names: frameworks/caseMap.ts, given by the runner) */
+  idOf: (label: string, file: string) => string | undefined,
 ): Promise<{ map: IstanbulMap; units: MeasuredUnits; perTest: PerTestUnits }> {
   const total = mergeProcessCovs(
     segments.map((s) => ({ result: s.scripts.map((x, i) => ({ scriptId: x.scriptId ?? String(i), url: x.url, functions: x.functions })) })),
@@ -71,7 +71,7 @@ export async function perTestMeasurement(
   const perTest: PerTestUnits = { byTest: new Map(), load: new Set() };
   const reader = new TakeReader(map, root);
   for (const seg of segments) {
-    const id = CASE_ID.exec(seg.label)?.[0];
+    const id = seg.label ? idOf(seg.label, seg.file) : undefined;
     // A test without a case id (the person's own, in a file a run added to) is nobody's contribution, and not loading either.
     if (seg.label && !id) continue;
     const into = id ? (perTest.byTest.get(id) ?? perTest.byTest.set(id, new Set()).get(id)!) : perTest.load;

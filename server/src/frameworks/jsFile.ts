@@ -5,7 +5,9 @@ import type * as TS from 'typescript';
 import type { OracleBinding } from '../contracts/types';
 import { typescript } from '../util/typescript';
 import { arrow, call, declare, id, print, statement, str } from './jsNodes';
+import { caseIdComment } from './caseMap';
 import { fileHeader } from './header';
+import { findAllJsTests } from './jsTestFind';
 import { TEMP_MODULES } from './jsChecks';
 import type { JsCaseBody, TestFilePlan } from './types';
 
@@ -23,12 +25,15 @@ export interface JsFileStyle {
 }
 
 export function renderJsFile(plan: TestFilePlan, style: JsFileStyle): string {
+  return withCaseIds(plan, printJsFile(plan, style));
+}
+
+function printJsFile(plan: TestFilePlan, style: JsFileStyle): string {
   const ts = typescript();
-  const tests = plan.cases.map((r) => {
+  const titles = uniqueTitles(plan.cases.map((r) => r.case.title));
+  const tests = plan.cases.map((r, i) => {
     const body = r.body as JsCaseBody;
-    return statement(
-      call(style.testFn, str(`${r.case.id}: ${r.case.title}`), arrow(body.statements, body.async || style.async === true, style.param)),
-    );
+    return statement(call(style.testFn, str(titles[i]), arrow(body.statements, body.async || style.async === true, style.param)));
   });
   const imports = [
     ...style.header(plan.esm, plan.typescript),
@@ -53,6 +58,29 @@ function printFlat(plan: TestFilePlan, imports: TS.Statement[], tests: TS.Statem
   const statements = [...imports, ...tests];
   ts.addSyntheticLeadingComment(statements[0], ts.SyntaxKind.SingleLineCommentTrivia, ` ${fileHeader(plan)}`, true);
   return print(statements, plan.typescript, (sf) => sf.statements.slice(imports.length));
+}
+
+/** Titles as written: a title the file already has gets ` (2)`, ` (3)`…, so that a runner's name selects one test. */
+function uniqueTitles(titles: string[], taken: Iterable<string> = []): string[] {
+  const used = new Set(taken);
+  return titles.map((t) => {
+    let title = t;
+    for (let n = 2; used.has(title); n++) title = `${t} (${n})`;
+    used.add(title);
+    return title;
+  });
+}
+
+/** Each test's case id as a comment at the end of its first line (caseMap.ts reads it there), in the plan's order. */
+function withCaseIds(plan: TestFilePlan, text: string): string {
+  const tests = findAllJsTests(plan.path, text);
+  const edits = tests.slice(0, plan.cases.length).map((t, i) => {
+    const nl = text.indexOf('\n', t.start);
+    return { at: nl < 0 ? text.length : nl, text: ` ${caseIdComment(plan.path, plan.cases[i].case.id)}` };
+  });
+  let out = text;
+  for (const e of edits.reverse()) out = out.slice(0, e.at) + e.text + out.slice(e.at);
+  return out;
 }
 
 function describeName(plan: TestFilePlan): string {

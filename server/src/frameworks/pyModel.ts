@@ -13,6 +13,8 @@ export interface PyFunction {
   body: PyStatement[];
   /** parameters: the pytest fixtures the body uses (`tmp_path`, `monkeypatch`) */
   params?: string[];
+  /** the case id, as a comment on the `def` line (frameworks/caseMap.ts reads it there) */
+  caseId?: string;
 }
 
 export interface PyModule {
@@ -36,7 +38,7 @@ export function printModule(m: PyModule): string {
 
 export function printFunction(fn: PyFunction): string {
   return [
-    `def ${fn.name}(${(fn.params ?? []).join(', ')}):`,
+    `def ${fn.name}(${(fn.params ?? []).join(', ')}):${fn.caseId ? `  # ${fn.caseId}` : ''}`,
     indent(fn.docstring, INDENT),
     ...fn.body.map((s) => printStatement(s, INDENT)),
   ].join('\n');

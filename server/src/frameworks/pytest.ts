@@ -74,7 +74,8 @@ function importSnippets(plan: BodyPlan): PySnippet[] {
 
 function testFunction(c: TestCase, body: PyStatement[]): PyFunction {
   return {
-    name: `test_${c.id}_${slug(c.title)}`,
+    name: `test_${slug(c.title)}`,
+    caseId: c.id,
     docstring: pyString(c.title.replace(/\s+/g, ' ')),
     body,
     params: fixturesUsed(body),
@@ -184,7 +185,18 @@ function renderPyFile(plan: TestFilePlan): string {
       ['import pytest  # noqa: F401'],
       plan.bindings.map((b) => importLine(b, plan.importPath)),
     ],
-    functions: plan.cases.map((r) => (r.body as PyCaseBody).function),
+    functions: uniqueNames(plan.cases.map((r) => (r.body as PyCaseBody).function)),
+  });
+}
+
+/** A name the file already has gets `_2`, `_3`…: a second `def` of a name would replace the first. */
+function uniqueNames(fns: PyFunction[], taken: Iterable<string> = []): PyFunction[] {
+  const used = new Set(taken);
+  return fns.map((fn) => {
+    let name = fn.name;
+    for (let n = 2; used.has(name); n++) name = `${fn.name}_${n}`;
+    used.add(name);
+    return name === fn.name ? fn : { ...fn, name };
   });
 }
 
@@ -213,6 +225,7 @@ function slug(title: string): string {
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '_')
       .replace(/^_|_$/g, '')
-      .slice(0, 40) || 'case'
+      .slice(0, 60)
+      .replace(/_$/, '') || 'case'
   );
 }

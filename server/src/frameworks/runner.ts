@@ -5,21 +5,22 @@
 // The parts: frameworks/run/spawn.ts (process group, timeout, kill, output cap, abort),
 // frameworks/run/index.ts RUNNERS (each framework's command and report parser, one file each),
 // server/src/coverage (what the run covered: nothing needs to be installed in the project).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Framework } from '../core/frameworks';
 import { jsMeasurement, type PerTestHook } from '../coverage/measure';
 import { pythonUnits, tracedPytest } from '../coverage/python';
 import type { MeasuredUnits } from '../coverage/units';
 import { asset, assetFile } from './assets';
+import { caseOfResult, testsInFile, type FileTest } from './caseMap';
 import { RUNNERS } from './run';
 import { quoted } from './run/confine';
 import { coveragePy, hasPythonModule } from './run/pythonCoverage';
 import type { RunOptions, RunResult } from './run/results';
 import { exec } from './run/spawn';
 
-export type { CoverageUnits, RunOptions, RunResult } from './run/results';
+export type { CoverageUnits, RunOptions, RunResult, TestOutcome } from './run/results';
 export { nodeTestResults as tapResults } from './run/nodeTest';
 
 export async function runTests(framework: Framework, dir: string, files: string[], opts: RunOptions): Promise<RunResult> {
@@ -31,7 +32,7 @@ export async function runTests(framework: Framework, dir: string, files: string[
     const cov = opts.coverageOf?.length ? join(out, 'cov') : undefined;
     const pyReport = join(out, 'coverage.json');
     const covPy = cov && framework === 'pytest' && hasPythonModule(opts.python ?? 'python3', 'coverage');
-    const js = cov && framework !== 'pytest' ? jsMeasurementOf(framework, cov, dir, opts) : undefined;
+    const js = cov && framework !== 'pytest' ? jsMeasurementOf(framework, cov, dir, opts, files) : undefined;
     const [c, a] = js
       ? [cmd, js.args.length ? [args[0], ...js.args, ...args.slice(1)] : args]
       : covPy
@@ -81,21 +82,46 @@ export async function runTests(framework: Framework, dir: string, files: string[
   }
 }
 
-function jsMeasurementOf(framework: Exclude<Framework, 'pytest'>, cov: string, dir: string, opts: RunOptions) {
+function jsMeasurementOf(framework: Exclude<Framework, 'pytest'>, cov: string, dir: string, opts: RunOptions, files: string[]) {
   const preload = `--require ${quoted(assetFile('amtp.v8-sources.cjs'))}`;
-  return jsMeasurement(framework, cov, dir, opts.coverageOf!, preload, perTestHook(framework, opts));
+  return jsMeasurement(framework, cov, dir, opts.coverageOf!, preload, perTestHook(framework, opts, dir, files));
 }
 
 /**
  * How a run asked for per-test coverage gets it from its one process (server/src/coverage/perTest.ts),
  * or undefined where this runner cannot give it (the verifier then runs each test alone: docs/verifier.md).
  */
-function perTestHook(framework: Framework, opts: RunOptions): PerTestHook | undefined {
+function perTestHook(framework: Framework, opts: RunOptions, dir: string, files: string[]): PerTestHook | undefined {
   if (!opts.perTest) return undefined;
   if (!perTestSupported(framework)) return undefined;
+  const idOf = takeCaseIds(dir, files);
   // Through NODE_OPTIONS the path is quoted as the option parser reads it (a folder with a space).
-  if (framework === 'node-test') return { preload: quoted(assetFile('amtp.v8-pertest.cjs')), via: 'nodeOptions' };
-  return { preload: assetFile('amtp.v8-pertest-mocha.cjs'), via: 'spec' };
+  if (framework === 'node-test') return { preload: quoted(assetFile('amtp.v8-pertest.cjs')), via: 'nodeOptions', idOf };
+  return { preload: assetFile('amtp.v8-pertest-mocha.cjs'), via: 'spec', idOf };
+}
+
+/** A per-test take's case id: its label read as a runner's result name against its own file's tests, or every run file's when the file is unknown. */
+function takeCaseIds(dir: string, files: string[]): PerTestHook['idOf'] {
+  const tests = new Map<string, FileTest[]>();
+  const of = (f: string) => {
+    if (!tests.has(f))
+      try {
+        tests.set(f, testsInFile(f, readFileSync(join(dir, f), 'utf8')));
+      } catch {
+        tests.set(f, []);
+      }
+    return tests.get(f)!;
+  };
+  return (label, file) => {
+    const rel = file ? (isAbsolute(file) ? relative(dir, file) : file).split('\\').join('/') : '';
+    const own = files.find((f) => f === rel);
+    if (own) return caseOfResult(of(own), label, false);
+    for (const f of files) {
+      const id = caseOfResult(of(f), label, false);
+      if (id) return id;
+    }
+    return undefined;
+  };
 }
 
 /** Runners whose one process gives each test's coverage: node:test (hooks on its root test), mocha (root-suite hooks). */

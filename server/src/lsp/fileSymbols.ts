@@ -1,5 +1,6 @@
 // The exported functions and classes of one file, for the editor's "Generate tests" CodeLens and
 // "for Selection": read the way the crawler reads every file (same parsers), confined to the workspace.
+// And the tests test files hold, for the Testing view.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { loadJsParser } from '../agents/crawler/jsParser';
@@ -7,6 +8,7 @@ import { extractJsSymbols } from '../agents/crawler/jsSymbols';
 import { loadPyParser } from '../agents/crawler/pyParser';
 import { extractPySymbols } from '../agents/crawler/pySymbols';
 import type { SymbolInfo } from '../contracts/types';
+import { testsInFile } from '../frameworks/caseMap';
 import type * as P from '../protocol';
 import { resolveInside, workspaceRelative } from '../util/safePath';
 
@@ -33,4 +35,18 @@ export async function exportedSymbols(workspace: string, file: string): Promise<
       return { name: s.name, kind: s.kind, line: s.line!, endLine: next ? next - 1 : Math.max(s.line!, text.split('\n').length) };
     }),
   };
+}
+
+/** Every test in these test files, AMTP's and the person's (frameworks/caseMap.ts), for the Testing view; confined to the workspace. */
+export async function fileTests(workspace: string, files: string[]): Promise<P.FileTestsResult> {
+  const root = await fsp.realpath(workspace);
+  const out: P.FileTestsResult['files'] = [];
+  for (const file of files.slice(0, 500)) {
+    const abs = await resolveInside(workspace, file).catch(() => undefined);
+    const st = abs === undefined ? undefined : await fsp.stat(abs).catch(() => undefined);
+    if (!abs || !st?.isFile() || st.size > MAX_BYTES) continue;
+    const rel = workspaceRelative(root, abs);
+    out.push({ file: rel, tests: testsInFile(rel, await fsp.readFile(abs, 'utf8')) });
+  }
+  return { files: out };
 }

@@ -7,17 +7,20 @@ import { runHealth, runUsage } from '../usage/health';
 import { isCharacterizationCase } from '../frameworks/header';
 import { testPlan } from '../pipeline/testPlan';
 import type { RunScope } from '../core/scope';
+import { testsInFile } from '../frameworks/caseMap';
 
 type Verified = NonNullable<RunRecord['verification']>['results'][number];
 
-/** Where each case's test is: its file and, when the case id appears in it, the 0-based line. */
-function testLocations(eng: EngineerOutput | undefined): Map<string, { path: string; line?: number }> {
-  const fileOf = new Map<string, { path: string; line?: number }>();
+type Location = { path: string; line?: number; name?: string };
+
+/** Where each case's test is: its file and, when the file holds a test of it, the 0-based line and the test's own name. */
+function testLocations(eng: EngineerOutput | undefined): Map<string, Location> {
+  const fileOf = new Map<string, Location>();
   for (const f of eng?.files ?? []) {
-    const lines = f.content.split('\n');
+    const tests = testsInFile(f.path, f.content);
     for (const id of f.caseIds) {
-      const line = lines.findIndex((l) => l.includes(id));
-      fileOf.set(id, { path: f.path, line: line >= 0 ? line : undefined });
+      const t = tests.find((x) => x.caseId === id);
+      fileOf.set(id, { path: f.path, ...(t ? { line: t.line, name: t.name } : {}) });
     }
   }
   return fileOf;
@@ -26,7 +29,7 @@ function testLocations(eng: EngineerOutput | undefined): Map<string, { path: str
 /** What is known of a run's cases: what the engineer left out, where each test is, what the verifier and the Testing view found. */
 interface CaseFacts {
   notWritten: Map<string, string>;
-  fileOf: Map<string, { path: string; line?: number }>;
+  fileOf: Map<string, Location>;
   fileAction: Map<string, RunRecord['files'][number]['action']>;
   verified: Map<string, Verified>;
   results: Map<string, 'passing' | 'failing'>;
@@ -59,8 +62,24 @@ function caseView(c: TestCase, facts: CaseFacts): CaseView {
     ...(reason ? { reason } : {}),
     ...(isCharacterizationCase(c) ? { pinned: true } : {}),
     ...(where ? { testFile: where.path, testLine: where.line } : {}),
+    ...(where?.name ? { testName: where.name } : {}),
     // after verification the test may have moved (quarantine file) or lines shifted (rewritten file)
     ...(v?.file ? { testFile: v.file, testLine: v.line } : {}),
+  };
+}
+
+/** A kept test's confidence, and whether it waits for review (pipeline/confidenceStage.ts). */
+function withConfidence(view: CaseView, gate: RunRecord['confidence']): CaseView {
+  const t = gate?.tests.find((x) => x.caseId === view.id);
+  if (!t) return view;
+  return { ...view, confidence: t.confidence, ...(gate!.awaiting.some((a) => a.caseId === view.id) ? { awaitingReview: true } : {}) };
+}
+
+/** The person's earlier decisions as the run applied them, and the confidence gate's threshold and waiting count. */
+function reviewView(run: RunRecord): Pick<RunView, 'decisions' | 'confidence'> {
+  return {
+    ...(run.decisions ? { decisions: { heldBack: run.decisions.heldBack, answered: run.decisions.answered } } : {}),
+    ...(run.confidence ? { confidence: { threshold: run.confidence.threshold, awaiting: run.confidence.awaiting.length } } : {}),
   };
 }
 
@@ -82,7 +101,8 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     verified: new Map((run.verification?.results ?? []).map((r) => [r.caseId, r])),
     results,
   };
-  const cases = (plan?.cases ?? []).map((c) => caseView(c, facts));
+  const gate = run.confidence;
+  const cases = (plan?.cases ?? []).map((c) => withConfidence(caseView(c, facts), gate));
 
   return {
     runId: run.id,
@@ -103,6 +123,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
       errors: a.errors.map((e) => ({ kind: e.kind, message: e.message })),
     })),
     cases,
+    ...reviewView(run),
     files: run.files.map((f) => ({ path: f.path, action: f.action, caseIds: f.caseIds })),
     framework: eng?.framework,
     testCommand: eng?.command,
@@ -135,7 +156,9 @@ export function verifyingMessage(run: RunRecord): string {
   const files = run.files.filter((f) => WRITTEN_ACTIONS.has(f.action));
   const tests = files.reduce((n, f) => n + f.caseIds.length, 0);
   const runs = run.verification?.executions ?? 0;
-  return `verifying ${tests} test${tests === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} · ${runs} runner run${runs === 1 ? '' : 's'}`;
+  // A total people can measure progress by: tests settled (kept, dropped, quarantined) of the tests written.
+  const settled = Math.min(tests, new Set((run.verification?.results ?? []).map((r) => r.caseId)).size);
+  return `verifying ${tests} test${tests === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} · ${settled} of ${tests} settled · ${runs} runner run${runs === 1 ? '' : 's'}`;
 }
 
 function mutationView(m: MutationRecord): MutationView {

@@ -19,7 +19,7 @@ import { recordedDeps } from '../record/wire';
 import { checkDeterminism } from '../record/determinism';
 import { runView, verifyingMessage } from './runView';
 import { runWrittenTests } from './runTests';
-import { exportedSymbols } from './fileSymbols';
+import { exportedSymbols, fileTests } from './fileSymbols';
 import { runPolicy } from '../app/policy';
 import { resolveScope } from '../app/scope';
 import { standardRun } from '../app/stages';
@@ -128,6 +128,8 @@ export class AmtpService {
     const scope = await resolveScope(this.workspace, p.scope ?? {});
     if (scope) params.scope = scope;
     if (p.intoExisting ?? s.intoExistingTestFile) params.intoExisting = true;
+    if (s.confidenceThreshold !== undefined && s.confidenceThreshold >= 0 && s.confidenceThreshold <= 1)
+      params.confidenceThreshold = s.confidenceThreshold;
     const runId = newRunId();
     let deps = await this.deps(params.provider, runId);
     let close = () => undefined as void;
@@ -176,6 +178,7 @@ export class AmtpService {
     try {
       const result = await runWrittenTests(this.store, this.workspace, run, {
         caseIds: p.caseIds,
+        ownTests: p.ownTests,
         coverage: p.coverage,
         timeoutSeconds: this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds,
         signal: controller.signal,
@@ -212,6 +215,11 @@ export class AmtpService {
   /** Read-only, like crawl: allowed in Restricted Mode (the CodeLens only offers to generate). */
   exportedSymbols(p: P.ExportedSymbolsParams): Promise<P.ExportedSymbolsResult> {
     return exportedSymbols(this.workspace, p.file);
+  }
+
+  /** Read-only: the tests these files hold (the Testing view lists the person's own beside AMTP's). */
+  fileTests(p: P.FileTestsParams): Promise<P.FileTestsResult> {
+    return fileTests(this.workspace, p.files);
   }
 
   async runs(): Promise<P.RunsResult> {

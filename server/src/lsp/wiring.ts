@@ -43,11 +43,7 @@ export function wireService(
     P.RunTests,
     handle((p) => svc().runTests(p)),
   );
-  P.onRequest(
-    on,
-    P.ExportedSymbols,
-    handle((p) => svc().exportedSymbols(p)),
-  );
+  wireEditor(on, svc, handle);
   P.onRequest(
     on,
     P.VerifyDeterminism,
@@ -61,6 +57,20 @@ export function wireService(
   );
   P.onNotification(on, P.SettingsChanged, (s) => svc().settingsChanged(s));
   P.onNotification(on, P.TrustChanged, (p) => svc().setTrusted(p.trusted));
+}
+
+/** What the editor reads of files: exported symbols (CodeLens, "for Selection") and the tests test files hold (the Testing view). */
+function wireEditor(on: P.Receiver, svc: () => AmtpService, handle: <A, R>(fn: (a: A) => R | Promise<R>) => (a: A) => Promise<R>): void {
+  P.onRequest(
+    on,
+    P.ExportedSymbols,
+    handle((p) => svc().exportedSymbols(p)),
+  );
+  P.onRequest(
+    on,
+    P.FileTests,
+    handle((p) => svc().fileTests(p)),
+  );
 }
 
 /** Per-test review from the Test Cases tree (server/src/app/review.ts). */

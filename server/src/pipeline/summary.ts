@@ -1,6 +1,6 @@
 import type { RunStore } from '../store/types';
 import type { MutationRecord } from '../core/mutation';
-import type { BranchRecord, Confinement, DocIssue, RunDecisions, RunRecord, RunReuse, SearchTotals } from '../core/run';
+import type { BranchRecord, ConfidenceRecord, Confinement, DocIssue, RunDecisions, RunRecord, RunReuse, SearchTotals } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -75,6 +75,8 @@ export interface RunSummary {
       target?: { min: number; met: boolean };
     };
     quarantineFiles: string[];
+    /** the project's own Prettier/ESLint (ruff, black) over the kept files: whether they pass, and what is left when not */
+    style?: NonNullable<NonNullable<RunRecord['verification']>['style']>;
     /** documented examples that throw where their docs show a value (apart from possible bugs) */
     docIssues: ({ caseId: string } & DocIssue)[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
@@ -116,6 +118,8 @@ export interface RunSummary {
   branch?: BranchRecord;
   /** the person's earlier per-test decisions as this run applied them: cases held back, quarantine answers, deletions found */
   decisions?: RunDecisions;
+  /** the confidence gate (docs/confidence.md): each kept test's confidence, and those below the threshold that wait for review */
+  confidence?: ConfidenceRecord;
   /** tokens the endpoints reported, per agent and in total; costUsd with a price table */
   usage: RunUsage;
   /** per agent wall time, attempts, error ratio and tokens */
@@ -171,6 +175,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     ...confinementOf(run),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
     ...(run.decisions ? { decisions: structuredClone(run.decisions) } : {}),
+    ...(run.confidence ? { confidence: structuredClone(run.confidence) } : {}),
     usage: runUsage(run),
     health: runHealth(run),
     ...(run.timings ? { timings: { ...run.timings } } : {}),
@@ -233,6 +238,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     coverage: coverageSummary(v.coverage),
     ...(v.mutation ? { mutation: structuredClone(v.mutation) } : {}),
     quarantineFiles: v.quarantineFiles,
+    ...(v.style ? { style: v.style } : {}),
     docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
@@ -259,6 +265,8 @@ export function exitCodeFor(status: RunStatus): number {
       return EXIT.ok;
     case 'needs_review':
       return EXIT.needsReview;
+    case 'awaiting_input':
+      return EXIT.awaitingInput;
     default:
       return EXIT.failed; // failed, cancelled, awaiting_approval (no TTY)
   }

@@ -5,6 +5,7 @@ import { StoreCorruptError } from '../core/errors';
 import type { RunRecord } from '../core/run';
 import type { Characterization, TestCases } from '../contracts/types';
 import type { RunStore } from '../store/types';
+import { evidenceConfidence } from './confidence';
 
 async function characterizationOf(store: RunStore, run: RunRecord): Promise<Characterization | undefined> {
   const id = run.characterization?.artifactId;
@@ -26,7 +27,9 @@ export async function testPlan(store: RunStore, run: RunRecord): Promise<TestCas
  * generator's plan with the characterization cases in place of the existence-only cases they replace.
  * Pure, so every reader of the two stored artifacts gets the same plan.
  */
-export function amendPlan(plan: TestCases, char: Characterization | undefined): TestCases {
+export function amendPlan(generated: TestCases, char: Characterization | undefined): TestCases {
+  // Every planned case carries a confidence: the model's reported one, else its evidence's (pipeline/confidence.ts).
+  const plan = withConfidence(generated);
   if (!char) return plan;
   const replaced = new Set(char.modules.flatMap((m) => m.replaces));
   const added = char.modules.flatMap((m) => m.cases);
@@ -49,5 +52,10 @@ export function amendPlan(plan: TestCases, char: Characterization | undefined): 
     }
   }
   cases.push(...fresh.filter((x) => !placed.has(x.id)));
-  return { ...plan, cases };
+  return withConfidence({ ...plan, cases });
+}
+
+function withConfidence(plan: TestCases): TestCases {
+  if (plan.cases.every((c) => c.confidence !== undefined)) return plan;
+  return { ...plan, cases: plan.cases.map((c) => (c.confidence !== undefined ? c : { ...c, confidence: evidenceConfidence(c).value })) };
 }

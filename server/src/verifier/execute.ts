@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CASE_ID, caseOfResult, namesOfCases, testsInFile, type FileTest } from '../frameworks/caseMap';
 import { runTests as realRunTests, type RunResult } from '../frameworks/runner';
 
 type RunTests = typeof realRunTests;
@@ -113,6 +116,8 @@ export class CaseRunner {
   async invoke(files: string[], opts: RunOpts): Promise<RunResult> {
     if (this.signal?.aborted) throw new CancelledError();
     this.executions++;
+    // A case id in the filter selects its test by name in whichever of the files holds it (frameworks/caseMap.ts).
+    const tests = opts.grep === undefined ? [] : files.flatMap((f) => this.testsOf(f));
     const result = await this.runTests(this.plan.framework, this.workspace, files, {
       binDir: this.plan.binDir,
       args: this.plan.args,
@@ -122,7 +127,7 @@ export class CaseRunner {
       timeoutMs: this.timeoutMs * Math.min(Math.max(files.length, 1), 10),
       signal: this.signal,
       onSpawn: this.onPid,
-      grep: opts.grep,
+      grep: opts.grep === undefined ? undefined : namesToRun(tests, opts.grep),
       coverageOf: opts.coverageOf,
       ...(opts.perTest ? { perTest: true } : {}),
     });
@@ -132,7 +137,9 @@ export class CaseRunner {
 
   /** What a run of several files says of one of them: its tests' observations, or undefined when it says nothing of the file. */
   private attributed(result: RunResult, file: string, caseIds: string[]): Map<string, Observation> | undefined {
-    const found = caseIds.some((id) => result.tests.some((t) => t.name.includes(id)));
+    const tests = this.testsOf(file);
+    const python = file.endsWith('.py');
+    const found = result.tests.some((t) => this.isOfFile(t, file) && caseIds.includes(caseOfResult(tests, t.name, python) ?? ''));
     const ownError = result.fileErrors.some((e) => e.file === file || e.file.endsWith('/' + file));
     if (!found && !ownError) return undefined;
     return this.observe(
@@ -145,6 +152,7 @@ export class CaseRunner {
   /** Each case id's observation in a run of `file`. */
   private observe(result: RunResult, file: string, caseIds: string[]): Map<string, Observation> {
     const obs = new Map<string, Observation>();
+    const tests = this.testsOf(file);
     const loadError =
       result.fileErrors.find((e) => e.file === file || e.file.endsWith('/' + file)) ??
       (result.fileErrors.length ? result.fileErrors[0] : undefined);
@@ -153,20 +161,42 @@ export class CaseRunner {
         obs.set(id, { status: 'timeout', message: `killed after ${Math.round(this.timeoutMs / 1000)} s (the whole process group)` });
         continue;
       }
-      const tests = result.tests.filter((t) => t.name.includes(id));
-      if (!tests.length) {
+      const python = file.endsWith('.py');
+      const ran = result.tests.filter((t) => this.isOfFile(t, file) && caseOfResult(tests, t.name, python) === id);
+      if (!ran.length) {
         if (loadError) obs.set(id, { status: 'load_error', message: withOutput(loadError.message, result.output) });
         else if (!result.tests.length && result.exitCode !== 0)
           obs.set(id, { status: NOT_COLLECTED.test(result.output) ? 'not_collected' : 'load_error', message: tail(result.output) });
-        else obs.set(id, { status: 'missing', message: `no test named with ${id} in the runner's results` });
+        else obs.set(id, { status: 'missing', message: `the runner's results have no test of ${id}` });
         continue;
       }
-      const failed = tests.find((t) => t.status === 'failed');
-      const status = failed ? 'failed' : tests.every((t) => t.status === 'skipped') ? 'skipped' : 'passed';
-      obs.set(id, { status, name: tests[0].name, ...(failed?.message ? { message: failed.message } : {}) });
+      const failed = ran.find((t) => t.status === 'failed');
+      const status = failed ? 'failed' : ran.every((t) => t.status === 'skipped') ? 'skipped' : 'passed';
+      obs.set(id, { status, name: ran[0].name, ...(failed?.message ? { message: failed.message } : {}) });
     }
     return obs;
   }
+
+  /** Whether a reported test may be one of `file`'s: the runner names its file, or does not say (then its name decides). */
+  private isOfFile(t: RunResult['tests'][number], file: string): boolean {
+    return !t.file || t.file === file || t.file.endsWith('/' + file);
+  }
+
+  /** The file's tests as it is now (frameworks/caseMap.ts); none when it cannot be read. */
+  private testsOf(file: string): FileTest[] {
+    try {
+      return testsInFile(file, readFileSync(join(this.workspace, file), 'utf8'));
+    } catch {
+      return [];
+    }
+  }
+}
+
+/** The names a runner's filter selects: a case id becomes its test's name in the file; other text (a name no test has) stays. */
+function namesToRun(tests: FileTest[], grep: string | string[]): string[] {
+  const wanted = Array.isArray(grep) ? grep : [grep];
+  const names = wanted.flatMap((g) => (CASE_ID.test(g) && g.length === 15 ? namesOfCases(tests, [g]) : [g]));
+  return names.length ? names : wanted;
 }
 
 /** node:test reports a file that does not load as "test failed": the error itself is in the output before it. */

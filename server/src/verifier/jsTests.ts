@@ -1,101 +1,18 @@
-// Tests inside a JavaScript/TypeScript file, from its syntax tree: `it(...)`, `test(...)`,
-// `specify(...)` and their forms (`it.only`, `test.concurrent`, `it.each(table)(...)`) at any
-// depth of describe blocks, whose name (a string, a template or a `+` of strings) holds a case id.
-// Text that only looks like a test (inside a template literal, a string or a comment) is not one.
+// Edits to the tests AMTP wrote inside a JavaScript/TypeScript file (those with a case id), on the
+// syntax tree frameworks/jsTestFind.ts reads: remove, skip, replace.
 import type * as TS from 'typescript';
+import { findAllJsTests, parseJs as parse, type JsFoundTest } from '../frameworks/jsTestFind';
 import { jsSyntaxError } from '../frameworks/jsSnippet';
 import { typescript } from '../util/typescript';
 import { applyEdits, lineStartOf, oneLine, reindent, removeRanges, type Edit } from './testEdits';
 import type { TestBlock } from './testFile';
 import { dropDeadImports } from './jsImports';
 
-const ID = /tc_[0-9a-f]{12}/;
-const TEST_FNS = new Set(['it', 'test', 'specify']);
+type JsTest = TestBlock & Pick<JsFoundTest, 'each'>;
 
-interface JsTest extends TestBlock {
-  /** `it.each(table)(…)`: skipping it writes `it.skip.each` */
-  each: boolean;
-}
-
-function parse(path: string, content: string): TS.SourceFile {
-  const ts = typescript();
-  const kind = /\.[cm]?tsx?$/.test(path)
-    ? path.endsWith('x')
-      ? ts.ScriptKind.TSX
-      : ts.ScriptKind.TS
-    : path.endsWith('x')
-      ? ts.ScriptKind.JSX
-      : ts.ScriptKind.JS;
-  return ts.createSourceFile(path, content, ts.ScriptTarget.Latest, true, kind);
-}
-
+/** The tests of the file that carry a case id. */
 export function findJsTests(path: string, content: string): JsTest[] {
-  const ts = typescript();
-  const sf = parse(path, content);
-  const out: JsTest[] = [];
-  const visit = (node: TS.Node) => {
-    const found =
-      ts.isExpressionStatement(node) && (ts.isBlock(node.parent) || ts.isSourceFile(node.parent)) ? asTest(ts, sf, node) : undefined;
-    if (found) out.push(found);
-    else ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  return out;
-}
-
-function asTest(ts: typeof TS, sf: TS.SourceFile, node: TS.ExpressionStatement): JsTest | undefined {
-  const call = node.expression;
-  if (!ts.isCallExpression(call)) return undefined;
-  let callee: TS.Expression = call.expression;
-  let each = false;
-  if (ts.isCallExpression(callee) && ts.isPropertyAccessExpression(callee.expression) && callee.expression.name.text === 'each') {
-    callee = callee.expression;
-    each = true;
-  }
-  let base = callee;
-  while (ts.isPropertyAccessExpression(base)) base = base.expression;
-  if (!ts.isIdentifier(base) || !TEST_FNS.has(base.text)) return undefined;
-  const id = ID.exec(nameText(ts, call.arguments[0]) ?? '')?.[0];
-  if (!id) return undefined;
-  const text = sf.text;
-  const start = node.getStart(sf);
-  const lineStart = lineStartOf(text, start);
-  return {
-    caseId: id,
-    fullStart: commentsAbove(ts, sf, node),
-    start,
-    end: node.getEnd(),
-    callee: callee.getText(sf),
-    calleeStart: callee.getStart(sf),
-    calleeEnd: callee.getEnd(),
-    indent: /^[ \t]*$/.test(text.slice(lineStart, start)) ? text.slice(lineStart, start) : '',
-    each,
-  };
-}
-
-/** The text a test name starts with: a string, a template's head, or the strings of a `+`. */
-function nameText(ts: typeof TS, e: TS.Expression | undefined): string | undefined {
-  if (!e) return undefined;
-  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return e.text;
-  if (ts.isTemplateExpression(e)) return e.head.text;
-  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken)
-    return `${nameText(ts, e.left) ?? ''}${nameText(ts, e.right) ?? ''}`;
-  if (ts.isParenthesizedExpression(e)) return nameText(ts, e.expression);
-  return undefined;
-}
-
-/** Where the comments right above a statement begin: each on its own line, no blank line between. */
-function commentsAbove(ts: typeof TS, sf: TS.SourceFile, node: TS.Node): number {
-  const text = sf.text;
-  let start = node.getStart(sf);
-  const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
-  for (let i = ranges.length - 1; i >= 0; i--) {
-    const r = ranges[i];
-    const ownLine = /^[ \t]*$/.test(text.slice(lineStartOf(text, r.pos), r.pos));
-    if (!ownLine || (text.slice(r.end, start).match(/\n/g) ?? []).length > 1) break;
-    start = r.pos;
-  }
-  return start;
+  return findAllJsTests(path, content).filter((t): t is JsFoundTest & { caseId: string } => t.caseId !== undefined);
 }
 
 /** The text a test occupies: its comments above, itself, a comment after it on its line, and whole lines when it has them. */

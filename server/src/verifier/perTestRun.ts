@@ -6,6 +6,7 @@
 // together. Runners that cannot give it keep the per-test runs (coveragePhase.ts).
 import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import { perTestSupported } from '../frameworks/runner';
+import { caseOfResult, testsInFile } from '../frameworks/caseMap';
 import type { Observation, RunOpts } from './execute';
 import { unitFile } from '../coverage/units';
 import { measuredFiles } from './productFiles';
@@ -32,12 +33,22 @@ export function perTestOptions(s: VerifyState): (RunOpts & { coverageOf: string[
 /** Keeps what a per-test run measured: a test counts as measured when it passed in an invocation that took per-test coverage. */
 export function recordPerTest(s: VerifyState, results: RunResult[], obs: Map<string, Observation>): void {
   const m: PerTestMeasure = s.measured ?? { ids: new Set(), byTest: new Map(), load: new Set(), unitKeys: new Set(), contents: new Map() };
+  // A reported test's case id, read from its file (ids are in comments, not names: frameworks/caseMap.ts).
+  const tests = new Map(s.files.map((f) => [f.path, testsInFile(f.path, f.content)]));
+  const caseOf = (t: RunResult['tests'][number]): string | undefined => {
+    const own = t.file ? s.files.find((f) => f.path === t.file || t.file!.endsWith('/' + f.path)) : undefined;
+    for (const f of own ? [own] : s.files) {
+      const id = caseOfResult(tests.get(f.path) ?? [], t.name, f.path.endsWith('.py'));
+      if (id) return id;
+    }
+    return undefined;
+  };
   for (const r of results) {
     if (!r.perTest) continue;
     for (const u of r.perTest.load) m.load.add(u);
     for (const k of r.unitKeys ?? []) m.unitKeys.add(k);
     for (const t of r.tests) {
-      const id = /tc_[0-9a-f]{12}/.exec(t.name)?.[0];
+      const id = caseOf(t);
       if (!id || t.status !== 'passed' || obs.get(id)?.status !== 'passed') continue;
       m.ids.add(id);
       m.byTest.set(id, r.perTest.byTest.get(id) ?? new Set());

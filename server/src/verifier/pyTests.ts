@@ -1,89 +1,17 @@
-// Tests inside a Python file, from its syntax tree (@lezer/python, which also recovers from errors
-// so a file that does not load still shows its tests): `def test…` functions at module level and in
-// classes (any nesting of classes, unittest or pytest style), with their decorators (a parametrize
-// included) and the comments right above them. A `def test…` inside a function is not collected.
-import { childrenOf, linesInsideStrings, parsePython, type PyNode, type PyTree } from '../frameworks/pyTree';
+// Edits to the tests AMTP wrote inside a Python file (those with a case id), on the syntax tree
+// frameworks/pyTestFind.ts reads: remove, skip, replace.
+import { childrenOf, linesInsideStrings, type PyNode, type PyTree } from '../frameworks/pyTree';
 import { checkPython } from '../frameworks/pySyntax';
+import { parsePyTests, pyCommentsAbove as commentsAbove, pyStatementEnd as statementEnd, type PyFoundTest } from '../frameworks/pyTestFind';
 import { applyEdits, lineStartOf, oneLine, reindent, removeRanges, type Edit } from './testEdits';
 import type { TestBlock } from './testFile';
 
-const ID = /tc_[0-9a-f]{12}/;
+type PyTest = PyFoundTest & { caseId: string };
 
-interface PyTest extends TestBlock {
-  /** the class body it sits in, if any */
-  owner?: PyNode;
-}
-
-interface Parsed {
-  tree: PyTree;
-  tests: PyTest[];
-  /** offsets where a comment starts */
-  comments: Set<number>;
-}
-
-function parse(content: string): Parsed {
-  const tree = parsePython(content);
-  const comments = new Set<number>();
-  tree.iterate({ enter: (n) => void (n.name === 'Comment' && comments.add(n.from)) });
-  const tests: PyTest[] = [];
-  const walk = (body: PyNode, owner: PyNode | undefined) => {
-    for (const st of childrenOf(body)) {
-      const inner =
-        st.name === 'DecoratedStatement' ? childrenOf(st).find((c) => c.name === 'FunctionDefinition' || c.name === 'ClassDefinition') : st;
-      if (inner?.name === 'ClassDefinition') {
-        const classBody = inner.getChild('Body');
-        if (classBody) walk(classBody, classBody);
-      } else if (inner?.name === 'FunctionDefinition') {
-        const test = asTest(content, comments, st, inner, owner);
-        if (test) tests.push(test);
-      }
-    }
-  };
-  walk(tree.topNode, undefined);
-  return { tree, tests, comments };
-}
-
-function asTest(content: string, comments: Set<number>, outer: PyNode, def: PyNode, owner: PyNode | undefined): PyTest | undefined {
-  const nameNode = def.getChild('VariableName');
-  const name = nameNode ? content.slice(nameNode.from, nameNode.to) : '';
-  const id = /^test/.test(name) ? ID.exec(name)?.[0] : undefined;
-  if (!id || !nameNode) return undefined;
-  const lineStart = lineStartOf(content, outer.from);
-  const indent = content.slice(lineStart, outer.from);
-  return {
-    caseId: id,
-    fullStart: commentsAbove(content, comments, lineStart, indent),
-    start: outer.from,
-    end: statementEnd(def),
-    callee: name,
-    calleeStart: nameNode.from,
-    calleeEnd: nameNode.to,
-    indent: /^[ \t]*$/.test(indent) ? indent : '',
-    owner,
-  };
-}
-
-/** Where a function ends: its last statement (a comment after it may belong to what follows). */
-function statementEnd(node: PyNode): number {
-  const body = node.getChild('Body');
-  const last =
-    body &&
-    childrenOf(body)
-      .filter((c) => c.name !== 'Comment' && c.name !== ':')
-      .pop();
-  return last ? statementEnd(last) : node.to;
-}
-
-/** Comment lines right above (same indentation, no blank line between) belong to the test. */
-function commentsAbove(content: string, comments: Set<number>, lineStart: number, indent: string): number {
-  let start = lineStart;
-  while (start > 0) {
-    const prev = lineStartOf(content, start - 1);
-    const line = content.slice(prev, start - 1);
-    if (!line.startsWith(indent) || !comments.has(prev + indent.length) || /^[ \t]/.test(line.slice(indent.length))) break;
-    start = prev;
-  }
-  return start;
+/** The tests that carry a case id, and the file's tree and comments. */
+function parse(content: string): { tree: PyTree; tests: PyTest[]; comments: Set<number> } {
+  const p = parsePyTests(content);
+  return { ...p, tests: p.tests.filter((t): t is PyTest => t.caseId !== undefined) };
 }
 
 export function findPyTests(content: string): TestBlock[] {

@@ -28,7 +28,7 @@ payload.symbol is the function under test: its signature, doc, whole source and 
 Decide:
 - "fixed": the test itself is wrong (a wrong expected value, a wrong import, a wrong API use). Reply
   with "test": the complete replacement test — one it()/test() call (JavaScript/TypeScript) or one
-  test function (Python) — whose name still starts with the case id. Assert only documented behaviour.
+  test function (Python) — with the case id still in the comment at the end of its first line. Assert only documented behaviour.
   When the file does not load because of a wrong import, also reply with "imports": the complete
   replacement of the file's import lines (payload.imports).
 - "code_bug": the test asserts exactly what the documentation says and the code returns something else.
@@ -100,11 +100,11 @@ function repairEnvelope(i: RepairRequest): string {
   return canonicalJson(env);
 }
 
-/** Beyond its contract, a repair reply must be about its own case and keep the case id in the test's name. */
+/** Beyond its contract, a repair reply must be about its own case and keep the case id (the comment on the test's first line). */
 export function repairMisfit(reply: RepairOutput, caseId: string): ContractError | undefined {
   if (reply.case_id !== caseId) return { path: '/case_id', message: `the reply is for ${reply.case_id}, not ${caseId}`, keyword: 'const' };
   if (reply.test && !reply.test.includes(caseId))
-    return { path: '/test', message: `the repaired test's name lost its case id ${caseId}`, keyword: 'pattern' };
+    return { path: '/test', message: `the repaired test lost its case id ${caseId} (a comment on its first line)`, keyword: 'pattern' };
   return undefined;
 }
 

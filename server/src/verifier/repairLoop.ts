@@ -13,7 +13,7 @@ import { symbolInfo } from '../agents/engineer/batches';
 import { estimateTokens } from '../agents/budget';
 import { DEFAULT_BATCHING } from '../core/run';
 import type { TestFileState, VerifyState } from './state';
-import { findTests, replaceTest, testSource } from './testFile';
+import { findTests, replaceTest, testSource, withIdComment } from './testFile';
 
 export type RepairOutcome =
   | { kind: 'fixed' | 'code_bug' | 'dropped'; reason: string; attempts: number }
@@ -159,9 +159,9 @@ function candidateFile(file: TestFileState, id: string, test: string, imports: s
   try {
     // The person's own file keeps its imports: their tests use them (only the test itself is replaced).
     const base = imports && !file.personal ? replaceImports(file.path, file.content, imports) : file.content;
-    const candidate = replaceTest(file.path, base, id, test);
+    const candidate = replaceTest(file.path, base, id, withIdComment(file.path, test, id));
     if (!findTests(file.path, candidate).some((b) => b.caseId === id))
-      return { error: 'the replacement is not a test named with the case id' };
+      return { error: 'the replacement is not a test that carries the case id' };
     return candidate;
   } catch (e) {
     return { error: errorMessage(e) };

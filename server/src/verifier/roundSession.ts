@@ -23,7 +23,8 @@ says how tests look and compile here.
 
 Write new tests that run those lines and take those branches (or tell a mutant from the original).
 Each test is complete: one it()/test() call (JavaScript/TypeScript) or one test function (Python),
-its name starting with one of its target's "case_ids" (each id at most once), using the names the
+a readable name, with one of its target's "case_ids" (each id at most once) as a comment at the end
+of its first line (\`it('…', () => { // tc_…\`, \`def test_…():  # tc_…\`), using the names the
 file's imports bind (other modules: require or import inside the test). Assert only what the source
 makes certain, with real expected values. AMTP keeps a test only if it passes every run and covers
 code no kept test covers (or kills a mutant). A target you cannot reach without guessing goes in
@@ -51,7 +52,7 @@ function roundEnvelope(ctx: VerifyContext, payload: RoundInput): string {
   return canonicalJson(env);
 }
 
-/** Beyond its contract, every test of a round reply uses one of its batch's case ids, once, in its name. */
+/** Beyond its contract, every test of a round reply uses one of its batch's case ids, once, in the test (the comment on its first line). */
 function roundMisfit(reply: RoundOutput, payload: RoundInput): ContractError | undefined {
   const ids = new Set(payload.targets.flatMap((t) => t.case_ids));
   const seen = new Set<string>();
@@ -61,7 +62,7 @@ function roundMisfit(reply: RoundOutput, payload: RoundInput): ContractError | u
       : seen.has(t.case_id)
         ? 'is used twice'
         : !t.test.includes(t.case_id)
-          ? "is not in the test's name"
+          ? 'is not in the test'
           : undefined;
     seen.add(t.case_id);
     if (wrong) return { path: '/tests', message: `${t.case_id} ${wrong}`, keyword: 'batch' };

@@ -16,7 +16,7 @@ import { putFile } from './files';
 import { packRound, roundTargets, type RoundBatch } from './roundBatches';
 import { requestRound, roundSystemPrompt } from './roundSession';
 import type { TestFileState, VerifyState } from './state';
-import { findTests } from './testFile';
+import { findTests, newTestFor } from './testFile';
 import { uncoveredFunctions, type UncoveredFunction } from './uncovered';
 
 /** Room an envelope needs besides its payload. */
@@ -156,7 +156,7 @@ async function tryNewTest(
   const target = payload.targets.find((x) => x.case_ids.includes(t.case_id))!;
   const file = s.files.find((f) => f.path === target.test_file)!;
   const before = file.content;
-  const content = `${before.trimEnd()}\n\n${t.test.trim()}\n`;
+  const content = `${before.trimEnd()}\n\n${newTestFor(file.path, before, t.test.trim(), t.case_id)}\n`;
   if (!findTests(file.path, content).some((b) => b.caseId === t.case_id)) return false;
   const put = (text: string, why: string) => putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, file.path, text, why);
   if (!(await put(content, `coverage round ${payload.round.index}: tries ${t.case_id}`)).done) return false;

@@ -19,6 +19,9 @@ import type { VerificationRecord } from '../core/run';
 import { unmetCases } from './unmet';
 import { verifyFiles } from './verify';
 import { resolveInside } from '../util/safePath';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { applyProjectStyle, projectStyleTools } from '../frameworks/run/projectStyle';
 
 function fresh(runs: number, over: Partial<VerificationRecord> = {}): VerificationRecord {
   const v: VerificationRecord = {
@@ -82,36 +85,78 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   await startVerification(save, params, plan, prior);
   const update = (mut: (v: VerificationRecord) => void) => save((r) => mut(r.verification!)).then(() => undefined);
   const log = writeLog(deps, written, prior, update);
-  const result = await gateway.execute('tests.run', testsRunRequest(state.run.id, written.files, plan, params), async () => {
-    // Trust can be revoked while the approval was pending: checked again right before anything runs.
-    if (deps.canExecute && !deps.canExecute()) return false;
-    await restore(deps, gateway, log, state.run, written.files, prior);
-    await verifyFiles({
-      workspace: deps.workspace,
-      run: () => state.run,
-      store: deps.store,
-      provider: deps.provider,
-      retry: { maxAttempts: state.run.params.maxAttempts, backoff: { ...DEFAULT_BACKOFF, ...deps.backoff } },
-      gate: new RateGate(deps.sharedLimit?.(state.run.params.models.engineer)),
-      gateway,
-      plan,
-      params,
-      ...written,
-      log,
-      signal: deps.signal,
-      update,
-      runTests: deps.tests?.run,
-      mutate: deps.tests?.mutate,
-      ...(deps.mutants ? { mutants: deps.mutants } : {}),
-      info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
-    });
-    return true;
-  });
+  const result = await gateway.execute(
+    'tests.run',
+    testsRunRequest(state.run.id, deps.workspace, written.files, plan, params),
+    async () => {
+      // Trust can be revoked while the approval was pending: checked again right before anything runs.
+      if (deps.canExecute && !deps.canExecute()) return false;
+      await restore(deps, gateway, log, state.run, written.files, prior);
+      await verifyFiles(verifyInput({ deps, state, save, gateway }, plan, params, written, log, update));
+      await styleKept(deps, state.run, written.files, params, update);
+      return true;
+    },
+  );
   // Only a stage that stops the run sets a status; otherwise the run goes on (a branch, then done).
   if (result.ran && !result.value) return skip(UNTRUSTED);
   if (!result.ran) return notRun(save, result.approval.decision);
   await settleGoal(save, written, state.run);
 };
+
+/** What the verifier works from: the run, its written files and plan, the model and the store. */
+function verifyInput(
+  { deps, state, gateway }: Parameters<Stage>[0],
+  plan: RunPlan,
+  params: VerifyParams,
+  written: Written,
+  log: ReturnType<typeof writeLog>,
+  update: (mut: (v: VerificationRecord) => void) => Promise<void>,
+): Parameters<typeof verifyFiles>[0] {
+  return {
+    workspace: deps.workspace,
+    run: () => state.run,
+    store: deps.store,
+    provider: deps.provider,
+    retry: { maxAttempts: state.run.params.maxAttempts, backoff: { ...DEFAULT_BACKOFF, ...deps.backoff } },
+    gate: new RateGate(deps.sharedLimit?.(state.run.params.models.engineer)),
+    gateway,
+    plan,
+    params,
+    ...written,
+    log,
+    signal: deps.signal,
+    update,
+    runTests: deps.tests?.run,
+    mutate: deps.tests?.mutate,
+    ...(deps.mutants ? { mutants: deps.mutants } : {}),
+    info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
+  };
+}
+
+/** The project's own Prettier/ESLint (ruff, black) over the files the run keeps, as it configures them (frameworks/run/projectStyle.ts). */
+async function styleKept(
+  deps: PipelineDeps,
+  run: RunRecord,
+  files: EngineerOutput['files'],
+  params: VerifyParams,
+  update: (mut: (v: VerificationRecord) => void) => Promise<void>,
+): Promise<void> {
+  const kept = [...files.map((f) => f.path), ...(run.verification?.quarantineFiles ?? [])].filter((f) =>
+    existsSync(join(deps.workspace, f)),
+  );
+  if (!kept.length) return;
+  const pids: number[] = [];
+  const style = await applyProjectStyle(deps.workspace, kept, {
+    timeoutMs: params.timeoutSeconds * 1000,
+    signal: deps.signal,
+    onSpawn: (pid) => void pids.push(pid),
+  });
+  if (style.length)
+    await update((v) => {
+      v.style = style;
+      v.pids.push(...pids);
+    });
+}
 
 /** The verification record a started run begins with: what runs, how it is confined, the writes kept from before. */
 async function startVerification(save: Save, params: VerifyParams, plan: RunPlan, prior: VerificationRecord['writes']): Promise<void> {
@@ -172,14 +217,29 @@ function writeLog(
   };
 }
 
-function testsRunRequest(runId: string, files: EngineerOutput['files'], plan: RunPlan, params: VerifyParams): ToolCallInfo {
+function testsRunRequest(
+  runId: string,
+  workspace: string,
+  files: EngineerOutput['files'],
+  plan: RunPlan,
+  params: VerifyParams,
+): ToolCallInfo {
   const tests = files.reduce((n, f) => n + new Set(findTests(f.path, f.content).map((b) => b.caseId)).size, 0);
   return {
-    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage and mutation runs (executes workspace code, with ${confinementPhrase(plan.confinement)}; each run is killed after ${params.timeoutSeconds} s)`,
+    summary: `Run ${tests} written test(s) in ${files.length} file(s) with ${plan.framework}, ${params.runs} times plus coverage and mutation runs${styleNote(workspace, files)} (executes workspace code, with ${confinementPhrase(plan.confinement)}; each run is killed after ${params.timeoutSeconds} s)`,
     target: files.map((f) => f.path).join(', '),
     // Stable: `amtp approve` decides this same request, and the resumed run finds it.
     approvalId: 'ap_' + sha256(`${runId}\ntests.run\n${files.map((f) => `${f.path}:${sha256(f.content)}`).join('\n')}`).slice(0, 24),
   };
+}
+
+/** ", then its own Prettier and ESLint on the written files" when the project configures and has them. */
+function styleNote(workspace: string, files: EngineerOutput['files']): string {
+  const tools = projectStyleTools(
+    workspace,
+    files.map((f) => f.path),
+  ).map((t) => t.tool);
+  return tools.length ? `, then the project's own ${tools.join(' and ')} on the written files` : '';
 }
 
 /** The test run was not approved: it waits for `amtp approve`, or was rejected or timed out and nothing ran. */

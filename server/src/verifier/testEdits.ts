@@ -78,9 +78,7 @@ function isBlank(line: string): boolean {
 }
 
 /** The start of the line holding `pos`. */
-export function lineStartOf(text: string, pos: number): number {
-  return text.lastIndexOf('\n', pos - 1) + 1;
-}
+export { lineStartOf } from '../frameworks/jsTestFind';
 
 /**
  * Re-indents a block of code to `indent` (its first line goes where the old code started, so it

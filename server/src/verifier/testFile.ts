@@ -1,6 +1,9 @@
 // Finds, removes, replaces and skips individual tests inside a written test file, by case id, on
 // its syntax tree: the TypeScript parser for JavaScript/TypeScript (jsTests.ts), @lezer/python for
 // Python (pyTests.ts). Edits land at the positions the tree gives, never where a pattern matched.
+import { caseIdComment } from '../frameworks/caseMap';
+import { findAllJsTests } from '../frameworks/jsTestFind';
+import { parsePyTests } from '../frameworks/pyTestFind';
 import { findJsTests, removeJsTests, replaceJsTest, skipJsTests } from './jsTests';
 import { findPyTests, removePyTests, replacePyTest, skipPyTests } from './pyTests';
 
@@ -66,4 +69,55 @@ export function quarantinePath(path: string): string {
   const m = /^(.*?)(\.(?:test|spec))(\.[^/]+)$/.exec(path);
   if (m) return `${m[1]}.quarantine${m[2]}${m[3]}`;
   return path.replace(/(\.[^./]+)$/, '.quarantine.test$1');
+}
+
+/**
+ * A test as a model wrote it (a repair, a coverage round) made the way AMTP writes its own: the case
+ * id out of its name (`'tc_…: title'`, `def test_tc_…_title`) and in a comment at the end of its
+ * first line (frameworks/caseMap.ts reads it there). Text without a test comes back as it is.
+ */
+export function withIdComment(path: string, text: string, caseId: string): string {
+  const first = (t: string) => (isPython(path) ? parsePyTests(t).tests : findAllJsTests(path, t))[0];
+  const t = first(text);
+  if (!t) return text;
+  const name = text.slice(t.nameStart, t.nameEnd);
+  const bare = isPython(path)
+    ? name
+        .replace(new RegExp(`_?${caseId}_?`), '_')
+        .replace(/_+$/, '')
+        .replace(/^test_?$/, 'test_case')
+    : name.replace(new RegExp(`${caseId}\\s*[:\\-–]?\\s*`), '');
+  let out = text.slice(0, t.nameStart) + bare + text.slice(t.nameEnd);
+  const nl = out.indexOf('\n', t.nameStart);
+  const lineEnd = nl < 0 ? out.length : nl;
+  if (!out.slice(t.fullStart, lineEnd).includes(caseId))
+    out = `${out.slice(0, lineEnd).replace(/[ \t]+$/, '')}${isPython(path) ? '  ' : ' '}${caseIdComment(path, caseId)}${out.slice(lineEnd)}`;
+  return out;
+}
+
+/** The file's test names (titles; Python: function names), AMTP's and the person's. */
+function testNames(path: string, content: string): Set<string> {
+  return new Set((isPython(path) ? parsePyTests(content).tests : findAllJsTests(path, content)).map((t) => t.name));
+}
+
+/** A test's text with its own name replaced (a JS title keeps its quote; a Python function name is an identifier). */
+function renamedTest(path: string, text: string, name: string): string {
+  const t = (isPython(path) ? parsePyTests(text).tests : findAllJsTests(path, text))[0];
+  if (!t) return text;
+  const quote = isPython(path) ? '' : /^['"`]/.exec(text.slice(t.nameStart, t.nameEnd))?.[0];
+  if (quote === undefined) return text;
+  const literal = quote ? `${quote}${name.replace(/\\/g, '\\\\').replaceAll(quote, `\\${quote}`)}${quote}` : name;
+  return text.slice(0, t.nameStart) + literal + text.slice(t.nameEnd);
+}
+
+/** A new test for a file that already holds `existing`: its case id in a comment, and a name no test there has (` (2)`, `_2`). */
+export function newTestFor(path: string, existing: string, test: string, caseId: string): string {
+  const text = withIdComment(path, test, caseId);
+  const names = testNames(path, existing);
+  const t = (isPython(path) ? parsePyTests(text).tests : findAllJsTests(path, text))[0];
+  if (!t || !names.has(t.name)) return text;
+  let n = 2;
+  const next = () => (isPython(path) ? `${t.name}_${n}` : `${t.name} (${n})`);
+  while (names.has(next())) n++;
+  return renamedTest(path, text, next());
 }

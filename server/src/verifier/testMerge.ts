@@ -10,7 +10,7 @@ import { checkPython } from '../frameworks/pySyntax';
 import { childrenOf, parsePython } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
 import { applyEdits, type Edit } from './testEdits';
-import { findTests, isPython, removeTests, replaceTest, type TestBlock } from './testFile';
+import { findTests, isPython, newTestFor, removeTests, replaceTest, type TestBlock } from './testFile';
 
 /** `existing` without the AMTP tests (those with a case id) that `incoming` does not carry; unchanged when that would leave none. */
 function withoutUnplanned(path: string, existing: string, incoming: string): string {
@@ -53,7 +53,14 @@ export function mergeTestFile(
           .pop()!;
         // The last test is replaced by itself followed by the new ones: one edit, re-indented together.
         const gap = isPython(path) ? '\n\n\n' : '\n\n';
-        out = replaceTest(path, out, last.caseId, [fromLineStart(out, last), ...added.map((b) => fromLineStart(incoming, b))].join(gap));
+        // A new test whose name the file already has (an earlier case's, the person's) takes a free one.
+        let grown = out;
+        const texts = added.map((b) => {
+          const text = newTestFor(path, grown, fromLineStart(incoming, b), b.caseId);
+          grown = `${grown}\n${text}`;
+          return text;
+        });
+        out = replaceTest(path, out, last.caseId, [fromLineStart(out, last), ...texts].join(gap));
       }
     }
     return parses(path, out) ? out : undefined;

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as P from '../../../server/src/protocol';
+import { isKept, outcomeLine, runTally } from '../../../client/src/model/runTally';
 import { amtpApi, setUserSettings, TEST_FILE, until, ws } from './helpers';
 
 const EXTRA = 'src/extra.js';
@@ -40,6 +41,8 @@ describe('scoped generation from the editor (real extension host)', () => {
     assert.match(text[clamp.range.start.line], /function clamp\b/, 'the lens sits on the function');
     // AMTP's own test file from the earlier runs is merged into, never overwritten: nothing to approve.
     const api = await amtpApi();
+    // The person's own test in AMTP's file: the Testing view lists it too, and it stays.
+    fs.appendFileSync(path.join(ws(), TEST_FILE), "\nit('my own check', () => {\n  assert.strictEqual(1 + 1, 2);\n});\n");
     let ended = false;
     const running = Promise.resolve(
       vscode.commands.executeCommand<P.RunView>(clamp.command!.command, ...clamp.command!.arguments!),
@@ -58,17 +61,30 @@ describe('scoped generation from the editor (real extension host)', () => {
     assert.ok(run.cases.length > 0, JSON.stringify(run));
     assert.deepEqual([...new Set(run.cases.map((c) => c.target.symbol))], ['clamp']);
     // The Testing view still lists every AMTP test of the file, the earlier workspace run's included.
-    const onDisk = [...fs.readFileSync(path.join(ws(), TEST_FILE), 'utf8').matchAll(/^\s*it\('(tc_[0-9a-f]{12}):/gm)].map((m) => m[1]);
+    const onDisk = [
+      ...fs.readFileSync(path.join(ws(), TEST_FILE), 'utf8').matchAll(/^\s*it\('.*', \(\) => \{ \/\/ (tc_[0-9a-f]{12})$/gm),
+    ].map((m) => m[1]);
     assert.ok(
       onDisk.some((id) => !run.cases.some((c) => c.id === id)),
       'the file holds tests of the earlier run too',
     );
+    const own = `own:${TEST_FILE}::my own check`;
     const listed = await until('the Testing view to list every test of the file', () => {
       const ids: string[] = [];
       api.testing.controller.items.get(`file:${TEST_FILE}`)?.children.forEach((c) => void ids.push(c.id));
-      return ids.length === onDisk.length ? ids : undefined;
-    }).catch((e: Error) => assert.fail(`${e.message}: the file holds ${onDisk.join(', ')}`));
-    assert.deepEqual([...listed].sort(), [...onDisk].sort());
+      return ids.length === onDisk.length + 1 ? ids : undefined;
+    }).catch((e: Error) => assert.fail(`${e.message}: the file holds ${onDisk.join(', ')} and the person's own test`));
+    assert.deepEqual([...listed].sort(), [...onDisk, own].sort());
+    // The finished run's message counts what is on disk: its kept tests are the ones the file holds.
+    const tally = runTally(run);
+    const content = fs.readFileSync(path.join(ws(), TEST_FILE), 'utf8');
+    assert.equal(tally.kept, run.cases.filter((c) => isKept(c) && content.includes(`// ${c.id}`)).length);
+    assert.match(outcomeLine(run), new RegExp(`${tally.kept} tests? kept in 1 file`));
+    // The person's test runs from the Testing view like AMTP's, by its name.
+    const summary = await api.testing.runTests(undefined, undefined, undefined, [], false, [
+      { file: TEST_FILE, name: 'my own check', suites: [] },
+    ]);
+    assert.equal(summary.results.get(own), 'passing');
   });
 
   it('"Generate Tests for This File" plans only that file', async () => {

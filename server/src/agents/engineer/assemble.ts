@@ -1,6 +1,6 @@
 // The Test Engineer's result, assembled by AMTP from the batches' test bodies: one file per target
 // module at the path the project's test command runs, the imports as seen from that file, each
-// test named with its case id, plus the support files, the run command and the PR metadata.
+// test named by its case's title with its case id in a comment, plus the support files, the run command and the PR metadata.
 import type { EngineerOutput, TestBodies, TestCases } from '../../contracts/types';
 import type { Framework } from '../../core/frameworks';
 import { testDir } from '../../frameworks/layout';

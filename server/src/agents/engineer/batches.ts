@@ -119,7 +119,7 @@ function conventions(plan: TestCases, framework: EngineerInput['framework']): st
     projectConventions(framework, plan.project),
     setup.command ? `The project's test command: ${setup.command}.` : '',
     setup.naming_pattern ? `Its test files are named ${setup.naming_pattern}.` : '',
-    'Write only the body of each test: AMTP writes the test function (named with the case id), the imports listed for its file, and the file itself.',
+    'Write only the body of each test: AMTP writes the test function (named by the case title, its case id in a comment), the imports listed for its file, and the file itself.',
   ]
     .filter(Boolean)
     .join('\n');

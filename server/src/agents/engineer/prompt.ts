@@ -13,8 +13,8 @@ cases, in the framework named in "framework", with what their tests need:
   whether its runner type-checks the test file, and the project's test command.
 
 Your job: write the body of one test per case — the statements inside the test function, using
-the names the file's imports bind. AMTP writes the test function itself (its name starts with the
-case id), the imports and the file. Assert what the case's oracle or documented expectation
+the names the file's imports bind. AMTP writes the test function itself (named by the case's
+title, its case id in a comment), the imports and the file. Assert what the case's oracle or documented expectation
 states, with the real expected value; where the docs give none, assert only what the source
 makes certain. A case you cannot test without guessing goes in "not_written" with the
 reason. Put extra modules a body needs inside the body (require, or await import).

@@ -1,7 +1,8 @@
 // AMTP's mutant driver runtime (server/src/mutation/js/driver.ts inlines this function expression into
 // each test file of the mutation sandbox). The test file's body is called once per round with the
 // test registrars (it, test, specify) and hooks replaced by wrappers that:
-// - register only the tests of the round (case ids in their names) and none of the others;
+// - register only the tests of the round (their case ids by title in `config.ids`, from the file's
+//   comments; older files carry the id in the title) and none of the others;
 // - in the coverage round, set __stryker__.currentTestId to the test's case id while it runs, so the
 //   instrumented code counts which mutants each test reaches, and write that to `out` after each test;
 // - in a mutant round, switch the mutant on (__stryker__.activeMutant) while a test or hook runs, with
@@ -147,7 +148,9 @@
   }
 
   function caseIdOf(title) {
-    var m = typeof title === 'string' ? ID.exec(title) : null;
+    if (typeof title !== 'string') return undefined;
+    if (config.ids && Object.prototype.hasOwnProperty.call(config.ids, title)) return config.ids[title];
+    var m = ID.exec(title);
     return m ? m[0] : undefined;
   }
 

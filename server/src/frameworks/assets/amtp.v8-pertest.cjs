@@ -3,9 +3,9 @@
 // starts V8's precise coverage through the inspector before any product module loads, and at every
 // test boundary takes it (which resets the counters): what ran since the last boundary belongs to the
 // test that just ended, what ran before a test started (loading the test files, hooks outside tests)
-// to loading. Each take is one JSON line in AMTP_PERTEST_OUT: the label (the test's full name, '' for
-// loading) and the workspace's scripts that ran, outside node_modules. It prints nothing, so the
-// runner's report stays as it is.
+// to loading. Each take is one JSON line in AMTP_PERTEST_OUT: the label (the test's name as the runner
+// reports it, '' for loading), its test file when known, and the workspace's scripts that ran, outside
+// node_modules. It prints nothing, so the runner's report stays as it is.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -70,6 +70,7 @@ if (out && root && !orchestrator) {
     // Hooks on node:test's root run around every test of the file, at any depth of describe().
     const nodeTest = require('node:test');
     nodeTest.beforeEach(() => take(''));
-    nodeTest.afterEach((t) => take(t && t.name));
+    // node:test runs each file in its own process: the file is this process's script.
+    nodeTest.afterEach((t) => take(t && t.name, process.argv[1]));
   }
 }

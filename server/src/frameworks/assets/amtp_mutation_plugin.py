@@ -2,7 +2,9 @@
 `-p amtp_mutation_plugin`, this folder on PYTHONPATH, and the plan's path in AMTP_MUTATION_PLAN).
 
 The plan: {"targets": {"<abs path>": <first mutant id>}, "mode": "coverage" | "mutants",
-"rounds": [{"mutant": id, "tests": [case ids], "hitLimit": n, "timeoutMs": n}], "out": "<abs path>"}.
+"rounds": [{"mutant": id, "tests": [case ids], "hitLimit": n, "timeoutMs": n}], "out": "<abs path>",
+"ids": {"<test file name>::[<Class>::]<function>": case id}} (the case ids the files' comments give,
+server/src/frameworks/caseMap.ts; older files carry the id in the function name).
 
 - Each target module is imported instrumented (amtp_mutate.instrument_tree, compiled under its own
   file name, so tracebacks keep their lines): one module in which every mutant is switched at run time.
@@ -27,6 +29,7 @@ import pytest
 
 CASE_ID = re.compile(r"tc_[0-9a-f]{12}")
 PLAN = None
+BY_NODE = {}
 
 
 class AmtpTimeout(BaseException):
@@ -69,8 +72,20 @@ def namespace():
 
 
 def case_id(item):
+    name = getattr(item, "originalname", None) or item.name.split("[")[0]
+    cls = getattr(item, "cls", None)
+    key = "%s::%s%s" % (os.path.basename(str(item.fspath)), (cls.__name__ + "::") if cls else "", name)
+    ids = PLAN.get("ids") or {} if PLAN is not None else {}
+    if key in ids:
+        return ids[key]
     m = CASE_ID.search(item.nodeid)
     return m.group(0) if m else None
+
+
+def pytest_collection_modifyitems(session, config, items):
+    if PLAN is not None:
+        for item in items:
+            BY_NODE[item.nodeid] = case_id(item)
 
 
 def write(data):
@@ -109,9 +124,9 @@ def pytest_runtest_protocol(item, nextitem):
 
 def pytest_runtest_logreport(report):
     if PLAN is not None and PLAN["mode"] == "coverage" and report.failed:
-        m = CASE_ID.search(report.nodeid)
-        if m:
-            PLAN["failed"].add(m.group(0))
+        cid = BY_NODE.get(report.nodeid)
+        if cid:
+            PLAN["failed"].add(cid)
 
 
 def on_alarm(signum, frame):

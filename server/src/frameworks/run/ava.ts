@@ -11,9 +11,9 @@ import { diagText, tapTree } from './tapTree';
 
 export const avaRunner: FrameworkRunner = {
   invocation(files, _out, opts) {
-    const ids = opts.grep === undefined ? [] : Array.isArray(opts.grep) ? opts.grep : [opts.grep];
-    // --match takes wildcard patterns over titles; a case id is part of its test's title
-    const match = ids.flatMap((id) => ['--match', `*${id}*`]);
+    const names = opts.grep === undefined ? [] : Array.isArray(opts.grep) ? opts.grep : [opts.grep];
+    // --match takes a title (a pattern without `*` matches the whole title)
+    const match = names.flatMap((name) => ['--match', name]);
     return {
       cmd: process.execPath,
       args: [runnerEntry(opts.binDir, 'ava'), '--tap', '--timeout=60s', ...match, ...(opts.args ?? []), ...files],

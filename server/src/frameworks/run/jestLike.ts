@@ -27,7 +27,7 @@ interface JestLikeReport {
 export const jestRunner: FrameworkRunner = {
   invocation(files, out, opts) {
     const file = join(out, 'jest.json');
-    const g = grepOf(opts, '|');
+    const g = grepOf(opts, 'regex');
     const grep = g ? ['-t', g] : [];
     return {
       cmd: process.execPath,
@@ -52,7 +52,7 @@ export const vitestRunner: FrameworkRunner = {
     const file = join(out, 'vitest.json');
     // Forked workers are killed before V8 writes their coverage; worker threads report it to c8.
     const pool = opts.coverageOf?.length ? ['--pool=threads'] : [];
-    const g = grepOf(opts, '|');
+    const g = grepOf(opts, 'regex');
     const grep = g ? ['-t', g] : [];
     return {
       cmd: process.execPath,

@@ -17,7 +17,7 @@ interface MochaTest {
 export const mochaRunner: FrameworkRunner = {
   invocation(files, out, opts) {
     const file = join(out, 'mocha.json');
-    const g = grepOf(opts, '|');
+    const g = grepOf(opts, 'regex');
     const grep = g ? ['--grep', g] : [];
     // The file's name when mocha's report cannot say it (its JSON has `file` from mocha 6 on).
     const only = files.length === 1 ? files[0] : undefined;

@@ -11,7 +11,7 @@ import { diagText, tapTree } from './tapTree';
 
 export const nodeTapRunner: FrameworkRunner = {
   invocation(files, _out, opts) {
-    const g = grepOf(opts, '|');
+    const g = grepOf(opts, 'regex');
     const grep = g ? [`--grep=${g}`] : [];
     // tap measures coverage itself and fails below 100%; AMTP measures coverage with c8 instead.
     // tap 18 renamed the switch: 15–17 (still pinned by projects) take --no-coverage.

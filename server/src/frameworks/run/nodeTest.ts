@@ -10,7 +10,7 @@ import { diagText, tapTree } from './tapTree';
 
 export const nodeTestRunner: FrameworkRunner = {
   invocation(files, _out, opts) {
-    const g = grepOf(opts, '|');
+    const g = grepOf(opts, 'regex');
     const grep = g ? [`--test-name-pattern=${g}`] : [];
     // opts.args are node options (a loader), so they go before --test
     return {

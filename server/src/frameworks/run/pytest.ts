@@ -10,7 +10,7 @@ import { grepOf } from './runnerTypes';
 export const pytestRunner: FrameworkRunner = {
   invocation(files, out, opts) {
     const file = join(out, 'junit.xml');
-    const g = grepOf(opts, ' or ');
+    const g = grepOf(opts, 'pytest');
     const grep = g ? ['-k', g] : [];
     return {
       cmd: opts.python ?? 'python3',

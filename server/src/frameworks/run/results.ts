@@ -63,7 +63,7 @@ export interface RunOptions {
   timeoutMs?: number;
   /** with `coverageOf`: each test's coverage from this one process, where the runner allows (RunResult.perTest) */
   perTest?: boolean;
-  /** run only the tests whose name contains this text (a case id), or any of these */
+  /** run only the tests of these names (their own title, or Python function name): frameworks/caseMap.ts namesOfCases */
   grep?: string | string[];
   signal?: AbortSignal;
   /** told the process group id as soon as the runner starts */

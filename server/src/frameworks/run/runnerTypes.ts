@@ -14,10 +14,17 @@ export interface FrameworkRunner {
   invocation(files: string[], out: string, opts: RunOptions): Invocation;
 }
 
-/** Case ids are plain hex: the ids of `opts.grep` joined with `sep` (a regex `|`, pytest's ` or `). */
-export function grepOf(opts: RunOptions, sep: string): string | undefined {
-  const g = opts.grep;
-  return Array.isArray(g) ? (g.length ? g.join(sep) : undefined) : g;
+/**
+ * The runner's name filter for the tests named in `opts.grep`: `regex`, one regular expression that
+ * matches a reported name ending with one of them (mocha, jest, vitest, node:test, node-tap match
+ * their pattern against the describe names and title); `pytest`, a `-k` expression of the
+ * function names (identifiers, so nothing to quote).
+ */
+export function grepOf(opts: RunOptions, kind: 'regex' | 'pytest'): string | undefined {
+  const g = opts.grep === undefined ? [] : Array.isArray(opts.grep) ? opts.grep : [opts.grep];
+  if (!g.length) return undefined;
+  if (kind === 'pytest') return g.join(' or ');
+  return g.map((name) => `${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`).join('|');
 }
 
 /** A report value as text: strings as they are, anything else as JSON (undefined when absent). */

@@ -8,6 +8,7 @@
 // named after the mutant, or with the mutant in each test's name where the framework has no describe.
 import type * as TS from 'typescript';
 import type { Framework } from '../../core/frameworks';
+import { caseIdsByName, testsInFile } from '../../frameworks/caseMap';
 import { typescript } from '../../util/typescript';
 import { mutationAsset } from '../assets';
 
@@ -86,6 +87,8 @@ export function driverFile(
     root: plan.root ?? null,
     serial: framework === 'ava',
     tests: TEST_NAMES,
+    // The runtime registers a round's tests by their case ids, which the file's comments give per title.
+    ids: caseIdsByName(testsInFile(path, content)),
   };
   const text = (part: (s: TS.Statement) => string) => ({ header: split.header.map(part), body: split.body.map(part) });
   const parts = text((s) => s.getFullText(sf).replace(/^\n+/, ''));

@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CancelledError } from '../../core/errors';
-import { runTests as realRunTests, type RunResult } from '../../frameworks/runner';
+import { caseOfResult, testsInFile, type FileTest } from '../../frameworks/caseMap';
+import { runTests as realRunTests, type RunResult, type TestOutcome as RunnerTest } from '../../frameworks/runner';
 import { mutantResults } from '../outcome';
 import { mergeCoverage, planMutants, readCoverage, widenStatics, type CoverageRound, type PlannedMutant } from '../rounds';
 import { schedule, type BatchRun, type TestOutcome } from '../schedule';
@@ -19,7 +20,6 @@ import { driverFile, labelOf, MUTANT_LABEL, type DriverRound } from './driver';
 import { instrumentJs } from './instrument';
 import { createSandbox, type Sandbox } from './sandbox';
 
-const CASE_ID = /tc_[0-9a-f]{12}/;
 const STRYKER_TOOL = 'StrykerJS instrumenter 9.6.1 (mutant schemata), run by AMTP';
 /** First guess of one test run's cost beyond its own time, per framework (corrected after each batch). */
 const PER_TEST_MS: Record<string, number> = { mocha: 1, jest: 3, vitest: 2, 'node-test': 3, ava: 3, 'node-tap': 10 };
@@ -35,6 +35,8 @@ interface JsRun {
   testsOf: Map<string, string[]>;
   /** test file → its original text */
   texts: Map<string, string>;
+  /** test file → its tests (frameworks/caseMap.ts): how a reported name maps to its case */
+  fileTests: Map<string, FileTest[]>;
   executions: number;
 }
 
@@ -66,6 +68,7 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
       freshFiles: new Set(),
       testsOf: new Map(),
       texts: new Map(),
+      fileTests: new Map(),
       executions: 0,
     };
     const cov = await coverageRound(run, outcome);
@@ -110,6 +113,7 @@ async function coverageRound(run: JsRun, outcome: MutationOutcome): Promise<Cove
     if (d.fresh) run.freshFiles.add(file);
     sandbox.write(file, d.text);
     run.texts.set(file, text);
+    run.fileTests.set(file, testsInFile(file, text));
     run.testsOf.set(file, ids);
     outs.push(out);
   }
@@ -117,7 +121,7 @@ async function coverageRound(run: JsRun, outcome: MutationOutcome): Promise<Cove
   const result = run.testsOf.size ? await invoke(run, [...run.testsOf.keys()], {}, req.timeoutMs) : undefined;
   const wallMs = Date.now() - t0;
   const cov = mergeCoverage(outs.filter(existsSync).map((f) => readCoverage(JSON.parse(readFileSync(f, 'utf8')))));
-  const passed = new Set((result?.tests ?? []).filter((t) => t.status === 'passed').map((t) => CASE_ID.exec(t.name)?.[0]));
+  const passed = new Set((result?.tests ?? []).filter((t) => t.status === 'passed').map((t) => caseOf(run, t)));
   const usable = new Set<string>();
   for (const ids of run.testsOf.values())
     for (const id of ids) {
@@ -191,7 +195,9 @@ async function runRounds(run: JsRun, batch: PlannedMutant[], env: Record<string,
     const stalled = watch.stalled();
     const killed = result.timedOut || stalled.length > 0;
     const hung = stalled.length ? stalled : result.timedOut ? readProgress(run).map((p) => p.split('\n')[0]) : [];
-    const results = isStatic ? [...outcomes(result, batch[0].id), ...loadFailures(run, result, batch[0])] : outcomes(result, undefined);
+    const results = isStatic
+      ? [...outcomes(run, result, batch[0].id), ...loadFailures(run, result, batch[0])]
+      : outcomes(run, result, undefined);
     // Killed before its runner reported: the tests that ended are in the runtime's log.
     if (killed) results.push(...finishedTests(run, results));
     return { results, timedOut: killed, hung, stalled: stalled.length > 0, elapsedMs: Date.now() - t0 };
@@ -273,12 +279,22 @@ function loadFailures(run: JsRun, result: RunResult, m: PlannedMutant): BatchRun
   return out;
 }
 
+/** The case of a test the runner reported: in the file it names, else in any driven file. */
+function caseOf(run: JsRun, t: RunnerTest): string | undefined {
+  const files = t.file && run.fileTests.has(t.file) ? [t.file] : [...run.fileTests.keys()];
+  for (const f of files) {
+    const id = caseOfResult(run.fileTests.get(f) ?? [], t.name, false);
+    if (id) return id;
+  }
+  return undefined;
+}
+
 /** The runner's report, per mutant (from the round's label, or the static mutant) and case id. */
-function outcomes(result: RunResult, staticMutant: string | undefined): BatchRun['results'] {
+function outcomes(run: JsRun, result: RunResult, staticMutant: string | undefined): BatchRun['results'] {
   const out: BatchRun['results'] = [];
   for (const t of result.tests) {
     const mutant = staticMutant ?? MUTANT_LABEL.exec(t.name)?.[1];
-    const test = CASE_ID.exec(t.name)?.[0];
+    const test = caseOf(run, t);
     if (!mutant || !test || t.status === 'skipped') continue;
     const timedOut = /timed out|hit its limit|Hit count limit/i.test(t.message ?? '');
     const outcome: TestOutcome = t.status === 'passed' ? 'survived' : timedOut ? 'timeout' : 'killed';

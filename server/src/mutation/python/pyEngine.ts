@@ -8,7 +8,8 @@
 // - static mutants (reached while modules import) one process each, switched on by AMTP_ACTIVE_MUTANT.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
+import { testsInFile } from '../../frameworks/caseMap';
 import { CancelledError } from '../../core/errors';
 import { runTests as realRunTests, type RunResult } from '../../frameworks/runner';
 import { mutationAssetPath } from '../assets';
@@ -132,6 +133,21 @@ function backend(run: PyRun) {
   };
 }
 
+/** `<file name>::[<Class>::]<function>` → case id for the plugin, from the files' comments (frameworks/caseMap.ts). */
+function caseIdsOf(run: PyRun): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of run.files) {
+    let text: string;
+    try {
+      text = readFileSync(join(run.req.workspace, file), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const t of testsInFile(file, text)) if (t.caseId) out[[basename(file), ...t.suites.slice(-1), t.name].join('::')] = t.caseId;
+  }
+  return out;
+}
+
 /** One pytest process with the plugin and this plan; the plugin's answer (what it wrote), and the runner's result. */
 async function invoke(
   run: PyRun,
@@ -144,7 +160,7 @@ async function invoke(
   const n = ++run.executions;
   const planFile = join(dir, `plan-${n}.json`);
   const out = join(dir, `out-${n}.json`);
-  writeFileSync(planFile, JSON.stringify({ ...plan, targets: run.targets, out }));
+  writeFileSync(planFile, JSON.stringify({ ...plan, targets: run.targets, out, ids: caseIdsOf(run) }));
   const pythonPath = [dirname(mutationAssetPath('amtp_mutation_plugin.py')), req.plan.env.PYTHONPATH ?? process.env.PYTHONPATH]
     .filter((p): p is string => !!p)
     .join(delimiter);

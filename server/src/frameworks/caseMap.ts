@@ -1,0 +1,106 @@
+// The one way from a test file and a runner's result to the case a test belongs to. A test AMTP
+// writes carries its case id in a comment on its first line (`it('ms(\'1d\') returns 86400000', () => { // tc_…`,
+// `def test_ms_1d_returns_86400000():  # tc_…`), never in its name; runners report names. So every
+// user (the verifier's runs, the mutation engines and their runtimes, the editor's Run/Debug and
+// Testing view, review) reads the file's tests here and maps a reported name to its test, and a
+// case id to the name a runner's filter selects.
+import { findAllJsTests, type FoundTest } from './jsTestFind';
+import { parsePyTests } from './pyTestFind';
+
+export { CASE_ID } from './jsTestFind';
+
+/** One test of a file: AMTP's (with its case id) or the person's own. */
+export interface FileTest {
+  caseId?: string;
+  /** its own name: the title (JS) or the function name (Python) */
+  name: string;
+  /** describe names (JS) or class names (Python) around it, outermost first */
+  suites: string[];
+  /** 0-based line where the test starts (its decorators included) */
+  line: number;
+}
+
+const isPython = (path: string) => path.endsWith('.py');
+
+/** Every test the file holds, in file order; none when it does not parse. */
+export function testsInFile(path: string, content: string): FileTest[] {
+  let found: FoundTest[];
+  try {
+    found = isPython(path) ? parsePyTests(content).tests : findAllJsTests(path, content);
+  } catch {
+    return [];
+  }
+  return found.map((t) => ({
+    ...(t.caseId ? { caseId: t.caseId } : {}),
+    name: t.name,
+    suites: t.suites,
+    line: lineOf(content, t.start),
+  }));
+}
+
+function lineOf(text: string, pos: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < pos; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The name a runner reports for a test, as AMTP's runners build it (frameworks/run/*.ts): describes and title joined by spaces. */
+function fullName(t: Pick<FileTest, 'name' | 'suites'>): string {
+  return [...t.suites, t.name].join(' ');
+}
+
+/**
+ * The test a runner's result names. JavaScript: a result is the describe names and the title joined
+ * by spaces (mocha, jest, vitest, node:test), the title alone (node-tap, ava) or after `file › `
+ * (ava), maybe after a mutant round's label; the longest match wins. Python: `module.Class::name`
+ * or a node id, with a parametrize suffix.
+ */
+export function testOfResult<T extends Pick<FileTest, 'name' | 'suites'>>(tests: T[], resultName: string, python: boolean): T | undefined {
+  if (python) {
+    const parts = resultName.split('::');
+    const fn = (parts.pop() ?? '').replace(/\[.*\]$/, '');
+    const cls = parts.length > 1 ? parts[parts.length - 1] : (parts[0] ?? '').split('.').pop();
+    return (
+      tests.find((t) => t.name === fn && t.suites.length > 0 && t.suites[t.suites.length - 1] === cls) ??
+      tests.find((t) => t.name === fn && (t.suites.length === 0 || parts.length === 0))
+    );
+  }
+  let best: T | undefined;
+  let bestLength = -1;
+  for (const t of tests) {
+    if (!t.name) continue;
+    for (const candidate of [fullName(t), t.name]) {
+      const hit = resultName === candidate || resultName.endsWith(` ${candidate}`) || resultName.endsWith(` › ${candidate}`);
+      if (hit && candidate.length > bestLength) {
+        best = t;
+        bestLength = candidate.length;
+      }
+    }
+  }
+  return best;
+}
+
+/** The case id of the test a runner's result names, or undefined (a person's own test, or no such test). */
+export function caseOfResult(tests: FileTest[], resultName: string, python: boolean): string | undefined {
+  return testOfResult(tests, resultName, python)?.caseId;
+}
+
+/** The names a runner's name filter selects these cases by (frameworks/run/*.ts escape and anchor them). */
+export function namesOfCases(tests: FileTest[], caseIds: Iterable<string>): string[] {
+  const wanted = new Set(caseIds);
+  return [...new Set(tests.filter((t) => t.caseId && wanted.has(t.caseId) && t.name).map((t) => t.name))];
+}
+
+/** Title → case id for the tests whose title is the file's only one of that name (the mutation runtime registers by title). */
+export function caseIdsByName(tests: FileTest[]): Record<string, string> {
+  const count = new Map<string, number>();
+  for (const t of tests) count.set(t.name, (count.get(t.name) ?? 0) + 1);
+  const out: Record<string, string> = {};
+  for (const t of tests) if (t.caseId && count.get(t.name) === 1) out[t.name] = t.caseId;
+  return out;
+}
+
+/** The comment that carries a case id on a test's first line. */
+export function caseIdComment(path: string, caseId: string): string {
+  return isPython(path) ? `# ${caseId}` : `// ${caseId}`;
+}
