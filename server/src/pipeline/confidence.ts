@@ -20,6 +20,12 @@ const DOCUMENTED = new Set(['readme', 'jsdoc', 'docstring', 'doctest']);
 /** a pinned error a wrong input provoked inside the code: more likely an accident of the inputs than a contract */
 const CRASH = /\b(TypeError|ReferenceError|RangeError: Maximum call stack|AttributeError|KeyError|IndexError)\b/;
 
+/** a value pinned from one call, the same over 3 runs */
+const PINNED_ONE_CALL = 0.8;
+
+/** a test a model rewrote to pass, before verification shows it stable */
+const REPAIRED = 0.7;
+
 const round2 = (n: number) => Math.round(Math.min(1, Math.max(0, n)) * 100) / 100;
 
 /** A planned case's confidence: the one it carries when a model reported another than its evidence gives, else from its evidence. */
@@ -52,7 +58,7 @@ export function evidenceConfidence(c: TestCase): Confidence {
  */
 function pinnedConfidence(c: TestCase): Confidence {
   const sequence = c.evidence?.snippet?.includes('sequence') ?? false;
-  let value = sequence ? 0.75 : 0.8;
+  let value = sequence ? 0.75 : PINNED_ONE_CALL;
   const notes = [`a value pinned from ${sequence ? 'a generated call sequence' : 'one call'}, the same over 3 runs`];
   const expected = `${c.expected.join(' ')} ${c.oracle?.error ?? ''}`;
   if (c.oracle?.kind === 'throws' && CRASH.test(expected)) {
@@ -63,6 +69,11 @@ function pinnedConfidence(c: TestCase): Confidence {
     notes.push('it pins an empty result and checks nothing else');
   }
   return { value: round2(value), basis: notes.join('; ') };
+}
+
+/** A model's case with no value of its own (0.60 by default) whose test was not rewritten and no model rated lower. */
+function modelGuessHeld(c: TestCase, seen: TestEvidence): boolean {
+  return c.evidence?.source === 'llm' && c.confidence === undefined && !seen.repaired && seen.engineer === undefined;
 }
 
 /** What verification showed of a test. */
@@ -88,10 +99,16 @@ export function testConfidence(c: TestCase, seen: TestEvidence | undefined): Con
   ];
   if (!seen) return { value: round2(value), basis: `${notes[0]}; not verified` };
   if (seen.repaired) {
-    value = Math.min(value, 0.7);
+    // Its value is now what the code did in a run (as a pin), chosen by a model that first expected another.
+    value = Math.min(REPAIRED, seen.engineer ?? REPAIRED);
     notes.push('a model rewrote it to pass');
   }
-  if (seen.stable && value < 0.95) {
+  if (seen.stable && modelGuessHeld(c, seen)) {
+    // The model wrote its expected value before the code ran, and every run agreed: an independent
+    // prediction confirmed, at least as strong as a value pinned from one call.
+    value = Math.max(value + 0.1, PINNED_ONE_CALL);
+    notes.push("the model's expected value, written before the code ran, held in every run");
+  } else if (seen.stable && value < 0.95) {
     value += 0.1;
     notes.push('passed every run');
   }
