@@ -107,7 +107,7 @@ export async function planIncremental(
  * undefined when they are: it finished, wrote every file and ran what it set out to run. A person's
  * "no" to any of its actions is asked again by a new run, not carried over as a result.
  */
-export function unfinishedWork(r: RunRecord): string | undefined {
+function unfinishedWork(r: RunRecord): string | undefined {
   // A run that ended needs_review after its verification (an unmet P0/P1 goal) left its results on disk as well.
   const ended = r.status === 'completed' || (r.status === 'needs_review' && r.verification?.status === 'done');
   if (!ended) return `ended ${r.status}`;
