@@ -1,4 +1,5 @@
 import { promises as fsp } from 'node:fs';
+import { testsInFile } from '../../server/src/frameworks/caseMap';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { caseIdOf } from '../../server/src/agents/generator/batches';
@@ -74,7 +75,9 @@ export const GOOD_TEST_PATH = 'test/adder.amtp.test.js';
 
 /** The file AMTP assembles from goodEngineerOutput: the case's test with the scripted body. */
 export function isGoodTestFile(content: string): boolean {
-  return content.includes(`${CASE_ID}: add(2, 3) returns 5`) && content.includes(GOOD_BODY) && /require\('\.\.\/index\.js'\)/.test(content);
+  // the case id in a comment on the test's first line, the name readable (frameworks/caseMap.ts)
+  const test = testsInFile(GOOD_TEST_PATH, content).find((t) => t.caseId === CASE_ID);
+  return test?.name === 'add(2, 3) returns 5' && content.includes(GOOD_BODY) && /require\('\.\.\/index\.js'\)/.test(content);
 }
 
 function smokeCase(file: string, symbol: string) {

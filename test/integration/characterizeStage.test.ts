@@ -229,7 +229,8 @@ describe('characterize stage with an LLM provider', function () {
     // The adder with plus1 and plus2: the scripted generator plans add(2, 3) and only an existence check for each plus.
     const ws = await makeBigAddWorkspace(2);
     try {
-      const params = { ...resolveParams({ provider: 'openai', model: 'm' }), characterize: true };
+      // the confidence gate is not the subject here (test/integration/reviewDoneWhen.test.ts)
+      const params = { ...resolveParams({ provider: 'openai', model: 'm' }), characterize: true, acceptLowConfidence: true };
       const run = await startRun(openAiDeps(ws, fake.baseURL), params);
       assert.equal(run.status, 'completed', run.reason);
       assert.equal(run.characterization!.status, 'done');

@@ -170,6 +170,7 @@ describe('amtp CLI contract', function () {
       'approvals',
       'cases',
       'characterization',
+      'confidence',
       'decisions',
       'existenceOnlyShare',
       'files',
