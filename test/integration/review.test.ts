@@ -50,6 +50,7 @@ describe('amtp review and lessons', function () {
         target: { file: 'index.js', symbol: 'add' },
         file: GOOD_TEST_PATH,
         outcome: 'passing',
+        confidence: 0.9,
       },
     );
 
