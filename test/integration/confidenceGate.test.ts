@@ -13,6 +13,7 @@ interface Gate {
   tests: { caseId: string; confidence: number; basis: string }[];
   awaiting: { caseId: string; confidence: number; basis: string; title: string; file: string }[];
   accepted: { caseId: string; by: string }[];
+  unverified?: string;
 }
 interface Summary {
   runId: string;
@@ -81,6 +82,15 @@ describe('the confidence gate', function () {
       const onDisk = await fsp.readFile(file, 'utf8');
       assert.ok(onDisk.includes(keep), 'the kept test stays');
       for (const id of drop) assert.ok(!onDisk.includes(id), `${id} is removed from its file`);
+    });
+
+    it('with the tests not verified (--no-verify) none waits: each is listed with its planned value, and the gate says why', async () => {
+      const { code, s } = await generate(ws, '--confidence-threshold', '0.99', '--no-verify', '--full');
+      assert.equal(code, 0);
+      assert.equal(s.status, 'completed');
+      assert.deepEqual(s.confidence!.awaiting, []);
+      assert.ok(s.confidence!.tests.some((t) => t.confidence < 0.99 && /not verified/.test(t.basis)));
+      assert.match(s.confidence!.unverified!, /the tests were not verified .*nothing below 0\.99 was held for review/);
     });
 
     it('--accept-low-confidence lets them through (recorded), and an earlier keep holds in the next run', async () => {

@@ -49,6 +49,7 @@ function confidenceLines(c: NonNullable<RunSummary['confidence']>): string[] {
     `  confidence: ${c.tests.length - c.awaiting.length - c.accepted.length} of ${c.tests.length} kept test(s) at or above ${c.threshold}${c.accepted.length ? `, ${c.accepted.length} below it accepted` : ''}${c.awaiting.length ? `, ${c.awaiting.length} wait for review:` : ''}`,
   ];
   for (const t of c.awaiting) out.push(`    ${t.caseId}  ${t.confidence.toFixed(2)}  ${t.title}  (${t.file}; ${t.basis})`);
+  if (c.unverified) out.push(`    ${c.unverified}`);
   return out;
 }
 

@@ -271,6 +271,8 @@ export interface ConfidenceRecord {
   awaiting: { caseId: string; confidence: number; basis: string; title: string; file: string }[];
   /** below the threshold and let through: by an accepted decision, by --accept-low-confidence, or by review of this run */
   accepted: { caseId: string; by: 'decision' | 'flag' | 'review' }[];
+  /** why no test waits although some are below the threshold: the tests were not verified (the gate judges what a run showed) */
+  unverified?: string;
 }
 
 /** An incremental run (docs/architecture.md, "Incremental runs"): what changed since the earlier run, and what was reused. */

@@ -1,8 +1,9 @@
 // The confidence gate, after verification: every test the run keeps gets a confidence (its case's,
 // reconciled with what verification showed: pipeline/confidence.ts). A kept test below the run's
 // threshold is not kept silently: it waits for a person, and the run ends `awaiting_input` with the
-// list, as a run waiting for an approval does. `--accept-low-confidence` (or an `accepted` decision
-// from an earlier run) lets such tests through; `--yes` does not. `amtp review` (CLI, MCP, VS Code)
+// list, as a run waiting for an approval does. Only verified tests wait (a run that ran none says
+// so). `--accept-low-confidence` (or an `accepted` decision from an earlier run) lets such tests
+// through; `--yes` does not. `amtp review` (CLI, MCP, VS Code)
 // accepts or rejects them one by one (app/review.ts), and the run completes once none is left.
 import { DEFAULT_CONFIDENCE_THRESHOLD, testConfidence, type TestEvidence } from './confidence';
 import { isWritten, type ConfidenceRecord, type RunRecord } from '../core/run';
@@ -54,7 +55,7 @@ async function gate(store: Parameters<typeof testPlan>[0], run: RunRecord): Prom
     };
     const { value, basis } = testConfidence(c, seen);
     record.tests.push({ caseId: id, confidence: value, basis });
-    if (value >= threshold) continue;
+    if (value >= threshold || !v) continue;
     if (accepted.has(id)) record.accepted.push({ caseId: id, by: 'decision' });
     else if (run.params.acceptLowConfidence) record.accepted.push({ caseId: id, by: 'flag' });
     else
@@ -66,5 +67,9 @@ async function gate(store: Parameters<typeof testPlan>[0], run: RunRecord): Prom
         file: v?.results.find((r) => r.caseId === id)?.file ?? fileOf.get(id) ?? '',
       });
   }
+  // Unverified tests are listed with their planned value but none waits: the gate weighs what a test
+  // showed under the project's runner, and the summary already says the run verified nothing.
+  if (!v && record.tests.some((t) => t.confidence < threshold))
+    record.unverified = `the tests were not verified (${run.verification?.reason ?? 'verification off'}): nothing below ${threshold} was held for review`;
   return record;
 }
