@@ -117,7 +117,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
 
   // Several batches per agent (small budgets), killed after the 2nd batch of each agent: resume
   // sends only the batches that had not finished, and the result is the uninterrupted run's.
-  const BUDGET = ['--max-input-tokens', '2600', '--max-output-tokens', '1200', '--concurrency', '1'];
+  const BUDGET = ['--max-input-tokens', '2700', '--max-output-tokens', '1200', '--concurrency', '1'];
   for (const agent of ['crawler', 'generator', 'engineer'] as const) {
     for (const kind of ['batch:persisted', 'batch:committed'] as const) {
       it(`several batches, killed at ${agent}:${kind} of batch 2: resume calls no finished batch again`, async () => {

@@ -214,7 +214,7 @@ describe('--into-existing with pytest', function () {
     const [head, ...rest] = THEIRS_PY.split('\n\n\n');
     assert.ok(merged.startsWith(head + '\n'), merged);
     assert.ok(
-      merged.includes('\n\n\n' + rest.join('\n\n\n').replace(/\n$/, '') + '\n\n\ndef test_tc_'),
+      merged.includes('\n\n\n' + rest.join('\n\n\n').replace(/\n$/, '') + '\n\n\ndef test_'),
       'their tests, unchanged, then AMTP’s',
     );
     const kept = passing(s);

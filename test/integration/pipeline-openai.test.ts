@@ -96,8 +96,9 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
     assert.equal(engPayload.framework, 'node-test', "AMTP resolves auto to the project's framework");
     assert.deepEqual(
       engPayload.cases,
-      [{ file: GOOD_TEST_PATH, case: { ...ADD_CASE, id: CASE_ID } }],
-      'AMTP computed the id the model did not write',
+      // the confidence its evidence gives (none named: inferred from the code, pipeline/confidence.ts)
+      [{ file: GOOD_TEST_PATH, case: { ...ADD_CASE, id: CASE_ID, confidence: 0.7 } }],
+      'AMTP computed the id (and confidence) the model did not write',
     );
     assert.deepEqual(engPayload.files, [
       {

@@ -125,7 +125,7 @@ describe('recording of a whole run: characterization, repairs and rounds replay 
         '--record',
         recording,
         '--max-input-tokens',
-        '2600',
+        '2700',
         '--only',
         'lib/math.js',
         '--only',

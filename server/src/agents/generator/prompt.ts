@@ -26,9 +26,8 @@ only fix a plain typo that keeps it from parsing (an extra parenthesis). Skip ex
 depends on the machine (time, randomness, locale, process.argv). Never invent an expected value;
 a value the code in "sources" makes certain (an empty input returns an empty string) may be an
 oracle with evidence.source "source". Plan cases that reach the branches that code shows.
-Give each case "confidence": how sure you are that its expected value is right, from 0 to 1 (a
-value the docs show verbatim: 0.9 or more; one you read off the code: lower). Below the run's
-threshold a test waits for a person's review; AMTP checks your value against what the test does.
+Give each case "confidence" (0 to 1): how sure you are its expected value is right; AMTP checks
+it against what the test does, and a low one waits for a person's review.
 AMTP computes every case id and adds the project block: do not write them.
 The envelope may carry "lessons": facts about earlier runs of this code, each about one case
 (its "id") and module: tests the person rejected or deleted (do not plan them again), tests the
