@@ -117,7 +117,8 @@ describe("AMTP's statement figure against an independent istanbul run of the kep
     const loaded = await runTests('vitest', dir, [file], { binDir: REPO, grep: LOAD_ONLY_GREP, coverageOf: TS_PRODUCT });
     assert.deepEqual(statements(loaded.unitKeys), ['src/temperature.ts:s@17:2', 'src/temperature.ts:s@8:2']);
     assert.deepEqual(statements(loaded.units), []);
-    const one = await runTests('vitest', dir, [file], { binDir: REPO, grep: 'toCelsius', coverageOf: TS_PRODUCT });
+    // grep names whole test titles (frameworks/run/runnerTypes.ts grepOf)
+    const one = await runTests('vitest', dir, [file], { binDir: REPO, grep: 'toCelsius(212) returns 100', coverageOf: TS_PRODUCT });
     assert.deepEqual(statements(one.units), ['src/temperature.ts:s@8:2']);
   });
 
