@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { join, resolve } from 'node:path';
 import { CLI, runCli } from '../helpers/cli';
 import { requirePytest } from '../helpers/python';
+import { testsInFile } from '../../server/src/frameworks/caseMap';
 
 const REPO = resolve(__dirname, '../..');
 const WORK = join(REPO, 'test-output');
@@ -54,8 +55,13 @@ function run(cmd: string, args: string[], cwd: string) {
 }
 
 const written = (s: Summary) => s.files.filter((f) => /amtp/.test(f.path) && f.action === 'created').map((f) => f.path);
-/** Case ids AMTP's files hold; each test name starts with its case id. */
-const caseIds = (dir: string, s: Summary) => written(s).flatMap((p) => readFileSync(join(dir, p), 'utf8').match(/tc_[0-9a-f]{12}/g) ?? []);
+/** The names of AMTP's tests (their case ids sit in comments, frameworks/caseMap.ts): what a verbose runner prints. */
+const testNames = (dir: string, s: Summary) =>
+  written(s).flatMap((p) =>
+    testsInFile(p, readFileSync(join(dir, p), 'utf8'))
+      .map((t) => (t.caseId ? t.name : undefined))
+      .filter((n) => n !== undefined),
+  );
 
 describe("the project's own test command after a run", function () {
   this.timeout(300_000);
@@ -79,7 +85,7 @@ describe("the project's own test command after a run", function () {
     assert.equal(s.layoutNote, undefined);
     const t = run('npm', ['test', '--', '--reporter', 'spec'], dir);
     assert.equal(t.status, 0, t.out);
-    const ids = caseIds(dir, s);
+    const ids = testNames(dir, s);
     assert.ok(ids.length > 0 && ids.every((id) => t.out.includes(id)), `npm test did not run AMTP's tests:\n${t.out}`);
     assert.match(t.out, /own test/);
   });
@@ -102,7 +108,7 @@ describe("the project's own test command after a run", function () {
     const own = run('sh', ['-c', `PATH="${join(REPO, 'node_modules/.bin')}:$PATH" ${command}`], dir);
     assert.equal(own.status, 0, own.out);
     assert.ok(
-      caseIds(dir, s).every((id) => own.out.includes(id)),
+      testNames(dir, s).every((id) => own.out.includes(id)),
       own.out,
     );
   });
@@ -119,7 +125,7 @@ describe("the project's own test command after a run", function () {
     const t = run('npm', ['test', '--', '--verbose'], dir);
     assert.equal(t.status, 0, t.out);
     assert.ok(
-      caseIds(dir, s).every((id) => t.out.includes(id)),
+      testNames(dir, s).every((id) => t.out.includes(id)),
       t.out,
     );
     assert.match(t.out, /Tests:\s+\d+ passed, \d+ total/);
@@ -141,7 +147,7 @@ describe("the project's own test command after a run", function () {
     const t = run('npm', ['test', '--', '--reporter', 'verbose'], dir);
     assert.equal(t.status, 0, t.out);
     assert.ok(
-      caseIds(dir, s).every((id) => t.out.includes(id)),
+      testNames(dir, s).every((id) => t.out.includes(id)),
       t.out,
     );
     assert.match(t.out, /own test/);
@@ -175,7 +181,7 @@ describe("the project's own test command after a run", function () {
     const t = run(py!, ['-m', 'pytest', '-v', '-p', 'no:cacheprovider'], dir);
     assert.equal(t.status, 0, t.out);
     assert.ok(
-      caseIds(dir, s).every((id) => t.out.includes(id)),
+      testNames(dir, s).every((id) => t.out.includes(id)),
       t.out,
     );
   });
