@@ -2,23 +2,15 @@
 // its syntax tree: the TypeScript parser for JavaScript/TypeScript (jsTests.ts), @lezer/python for
 // Python (pyTests.ts). Edits land at the positions the tree gives, never where a pattern matched.
 import { caseIdComment } from '../frameworks/caseMap';
-import { findAllJsTests } from '../frameworks/jsTestFind';
+import { findAllJsTests, type FoundTest } from '../frameworks/jsTestFind';
 import { parsePyTests } from '../frameworks/pyTestFind';
 import { findJsTests, removeJsTests, replaceJsTest, skipJsTests } from './jsTests';
 import { findPyTests, removePyTests, replacePyTest, skipPyTests } from './pyTests';
 
-export interface TestBlock {
+/** An AMTP test's place in its file: the finder's positions (frameworks/jsTestFind.ts FoundTest) with its case id. */
+export type TestBlock = Pick<FoundTest, 'fullStart' | 'start' | 'end' | 'callee' | 'calleeStart' | 'calleeEnd' | 'indent'> & {
   caseId: string;
-  /** text offsets of the whole test, the comments right above it included (`fullStart`) or not (`start`) */
-  fullStart: number;
-  start: number;
-  end: number;
-  /** the callee (`it`, `test`, `it.only`…); Python: the function name */
-  callee: string;
-  calleeStart: number;
-  calleeEnd: number;
-  indent: string;
-}
+};
 
 export const isPython = (path: string) => path.endsWith('.py');
 
