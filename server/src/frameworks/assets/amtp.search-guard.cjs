@@ -10,8 +10,10 @@ const childProcess = require('node:child_process');
 
 // `fds`: descriptors opened for writing inside the allowed folder; a write to any other number
 // (`writeFileSync(7, …)`) would go to whatever the process has open there.
-// `own`: descriptors the sequence opened inside the allowed folder, the only ones it may read by number:
-// descriptor 0 is the test process's stdin (a terminal, or a pipe nobody closes), which would block.
+// `own`: descriptors opened here by a path (any file but a terminal), the only ones code may read by
+// number: descriptor 0 is the test process's stdin (a terminal, or a pipe nobody closes), which would
+// block. `readFileSync(path)` reads through such a descriptor, and so does Node's own require() of an
+// ES module (Node ≥ 20.19), so both must stay readable.
 const state = { allowed: undefined, loading: false, tries: [], fds: new Set([1, 2]), own: new Set() };
 globalThis.__amtpGuard = state;
 
@@ -71,29 +73,19 @@ function guardOpen(target, name, flagIndex) {
     const writes = writesByFlags(flags);
     if (writes && !inside(args[0])) throw refuse(`${name} ${String(args[0])} for writing`);
     if (!writes && isTerminalPath(args[0])) throw refuse(`${name} ${String(args[0])} (standard input or a terminal)`);
-    const mine = inside(args[0]) && !state.loading;
-    if (mine && name === 'openSync') {
+    if (name === 'openSync') {
       const fd = orig.apply(this, args);
       state.own.add(fd);
       if (writes) state.fds.add(fd);
       return fd;
     }
-    if (mine && name === 'open' && typeof args[args.length - 1] === 'function') {
-      const cb0 = args[args.length - 1];
-      args[args.length - 1] = function (err, fd) {
-        if (!err) state.own.add(fd);
-        return cb0.apply(this, arguments);
-      };
-    }
-    if (writes && name === 'openSync') {
-      const fd = orig.apply(this, args);
-      state.fds.add(fd);
-      return fd;
-    }
     const cb = args[args.length - 1];
-    if (writes && name === 'open' && typeof cb === 'function')
+    if (name === 'open' && typeof cb === 'function')
       args[args.length - 1] = function (err, fd) {
-        if (!err) state.fds.add(fd);
+        if (!err) {
+          state.own.add(fd);
+          if (writes) state.fds.add(fd);
+        }
         return cb.apply(this, arguments);
       };
     return orig.apply(this, args);
@@ -120,6 +112,17 @@ function guardFdReads(target, name) {
   };
 }
 for (const name of ['read', 'readSync', 'readv', 'readvSync', 'readFile', 'readFileSync']) guardFdReads(fs, name);
+// a closed number is reused by the next descriptor, which may be one the process did not open by a path
+function forgetOnClose(name) {
+  const orig = fs[name];
+  fs[name] = function (fd, ...rest) {
+    state.own.delete(fd);
+    if (fd !== 1 && fd !== 2) state.fds.delete(fd);
+    return orig.call(this, fd, ...rest);
+  };
+}
+forgetOnClose('close');
+forgetOnClose('closeSync');
 if (fs.promises) guardFdReads(fs.promises, 'readFile');
 const origCrs = fs.createReadStream;
 fs.createReadStream = function (p, opts) {
