@@ -84,17 +84,61 @@
     }
   }
 
-  function timed(promise, round) {
+  /** What keeps the event loop alive, by kind ('Timeout', 'FSReqCallback', …); null where the runner hides it. */
+  function resources() {
+    var proc = g.process;
+    if (!proc || typeof proc.getActiveResourcesInfo !== 'function') return null;
+    var out = {};
+    proc.getActiveResourcesInfo().forEach(function (k) {
+      out[k] = (out[k] || 0) + 1;
+    });
+    return out;
+  }
+
+  /** Nothing but what was there before the test started (and `own` timers): nothing can settle its promise. */
+  function idle(before, own) {
+    var now = resources();
+    if (!before || !now) return false;
+    now.Timeout = (now.Timeout || 0) - own;
+    return Object.keys(now).every(function (k) {
+      return now[k] <= (before[k] || 0);
+    });
+  }
+
+  var IDLE_POLL_MS = 50;
+  var IDLE_TICKS = 5;
+
+  /**
+   * A mutant round's promise, bounded: it fails at the round's time limit, or as soon as the event loop
+   * holds nothing the test started (no timer, I/O or immediate of its own for a few polls), for then it
+   * can never settle. A mutant that leaves a promise pending for ever (a queue that never resumes) is a
+   * timeout in milliseconds, not seconds, and costs no later round its turn.
+   */
+  /** Mocha arms its test's timer after the body returns its promise, so it is not in `before`. */
+  function runnerTimers(ctx) {
+    var r = ctx && typeof ctx.runnable === 'function' ? ctx.runnable() : undefined;
+    return r && r.timer ? 1 : 0;
+  }
+
+  function timed(promise, round, before, ctx) {
     if (round.mutant === null || !round.timeoutMs) return promise;
     var timer;
+    var poll;
+    var quiet = 0;
     var limit = new Promise(function (_, reject) {
+      // Not unref'd: a mutant whose promise never settles may leave nothing else pending, and ava ends a
+      // file whose event loop drains ("Promise returned by test never resolved"), losing every later round.
       timer = setTimeout(function () {
         reject(new Error('AMTP: mutant ' + round.mutant + ' timed out after ' + round.timeoutMs + ' ms'));
       }, round.timeoutMs);
-      if (timer && timer.unref) timer.unref();
+      poll = setInterval(function () {
+        quiet = idle(before, 2 + runnerTimers(ctx)) ? quiet + 1 : 0;
+        if (quiet >= IDLE_TICKS) reject(new Error('AMTP: mutant ' + round.mutant + ' timed out: its promise can never settle'));
+      }, IDLE_POLL_MS);
     });
     return Promise.race([promise, limit]).finally(function () {
       clearTimeout(timer);
+      clearInterval(poll);
     });
   }
 
@@ -121,6 +165,7 @@
           return done.apply(this, arguments);
         }, done);
       }
+      var before = round.mutant === null ? null : resources();
       var result;
       try {
         result = fn.apply(this, args);
@@ -129,7 +174,7 @@
         throw e;
       }
       if (result && typeof result.then === 'function') {
-        return timed(Promise.resolve(result), round).then(
+        return timed(Promise.resolve(result), round, before, this).then(
           function (v) {
             finish();
             return v;
