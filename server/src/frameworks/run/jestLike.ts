@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Parsed, TestOutcome } from './results';
 import { NO_RESULTS, relOf } from './results';
-import { runnerEntry } from './runnerBin';
+import { runnerEntry, runnerVersion } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
 import { asText, grepOf } from './runnerTypes';
 
@@ -50,8 +50,10 @@ export const jestRunner: FrameworkRunner = {
 export const vitestRunner: FrameworkRunner = {
   invocation(files, out, opts) {
     const file = join(out, 'vitest.json');
-    // Forked workers are killed before V8 writes their coverage; worker threads report it to c8.
-    const pool = opts.coverageOf?.length ? ['--pool=threads'] : [];
+    // Forked workers are killed before V8 writes their coverage; worker threads report it to c8. Vitest
+    // 0.x runs in threads already and has no --pool (its argument parser refuses the run: hookable@5.5.3).
+    const major = runnerVersion(opts.binDir, 'vitest')?.[0];
+    const pool = opts.coverageOf?.length && (major === undefined || major >= 1) ? ['--pool=threads'] : [];
     const g = grepOf(opts, 'regex');
     const grep = g ? ['-t', g] : [];
     return {
