@@ -1,10 +1,28 @@
 // Bundles the three entry points and the crawler's worker thread. tsc only type-checks (see tsconfig.json).
-import { cpSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { ASSETS_DIR, BUNDLE_ALIAS, BUNDLE_PLUGINS, RUNTIME_EXTERNALS } from './scripts/bundling.mjs';
 import { MUTATION_WORKER_EXTERNALS, strykerBundlePlugin } from './scripts/strykerBundle.mjs';
 
+/** A hash of what the engine is built from (server/src/core/engine.ts): a rebuild with other sources is another engine. */
+function buildId() {
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else hash.update(p).update(readFileSync(p));
+    }
+  };
+  for (const dir of ['server/src', 'schemas']) walk(dir);
+  hash.update(readFileSync('package-lock.json'));
+  return hash.digest('hex').slice(0, 12);
+}
+
 const common = {
+  define: { AMTP_BUILD: JSON.stringify(buildId()) },
   bundle: true,
   platform: 'node',
   target: 'node20',

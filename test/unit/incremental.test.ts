@@ -5,6 +5,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { planIncremental, settingsKey, sourceHashes } from '../../server/src/app/incremental';
+import { AMTP_ENGINE } from '../../server/src/core/engine';
 import type { RunParams, RunRecord } from '../../server/src/core/run';
 import type { RunStore } from '../../server/src/store/types';
 import { reachedBy } from '../../server/src/util/importGraph';
@@ -21,6 +22,7 @@ function earlier(id: string, sources: Record<string, string>, over: Partial<RunR
     files: [{ path: 'test/a.amtp.test.js', action: 'created' }],
     approvals: [],
     verification: { status: 'done' },
+    engine: AMTP_ENGINE,
     ...over,
   } as unknown as RunRecord;
 }
@@ -116,6 +118,9 @@ describe('incremental runs', () => {
     // may have been undone since (a review drop, then its decision forgotten), so it is no base either.
     const recorded = earlier('r_3', before, { sources: undefined });
     assert.match(await why(earlier('r_1', before), recorded), /r_3 kept no source hashes/);
+    // Another AMTP made it (an upgrade, a rebuild): what this one would find may differ.
+    assert.match(await why(earlier('r_5', before, { engine: '0.0.9+abc' })), /r_5 was made by AMTP 0\.0\.9\+abc; this is AMTP /);
+    assert.match(await why(earlier('r_6', before, { engine: undefined })), /r_6 was made by an older AMTP/);
     // needs_review after a done verification left its results: it stands.
     assert.equal((await plan(earlier('r_4', before, { status: 'needs_review' }))).kind, 'unchanged');
   });

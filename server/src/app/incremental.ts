@@ -8,10 +8,12 @@
 //   file that imports one of them, directly or not (their pinned behaviour may have moved with it).
 //   It re-crawls, re-plans, re-characterizes and re-verifies those only; their AMTP test files are
 //   merged (pipeline/writePlan.ts), every other kept test stays as it is;
-// - no such earlier run, `--full`, or too much changed to gain anything: a full run.
+// - no such earlier run, one another AMTP made (an upgrade or a rebuild), `--full`, or too much
+//   changed to gain anything: a full run.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../core/canonical';
+import { AMTP_ENGINE } from '../core/engine';
 import { type RunParams, type RunRecord, type RunReuse, WRITTEN_ACTIONS } from '../core/run';
 import type { RunScope } from '../core/scope';
 import { walkTree } from '../mcp/walk';
@@ -81,6 +83,11 @@ export async function planIncremental(
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     .pop();
   if (!earlier) return { kind: 'full', why: 'no earlier run with the same settings' };
+  if (earlier.engine !== AMTP_ENGINE)
+    return {
+      kind: 'full',
+      why: `the earlier run ${earlier.id} was made by ${earlier.engine ? `AMTP ${earlier.engine}` : 'an older AMTP'}; this is AMTP ${AMTP_ENGINE}`,
+    };
   const unfinished = unfinishedWork(earlier);
   if (unfinished) return { kind: 'full', why: `the earlier run ${earlier.id} ${unfinished}` };
   const before = earlier.sources!;

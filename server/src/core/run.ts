@@ -260,6 +260,8 @@ export interface RunRecord {
   reuse?: RunReuse;
   /** the content hash of each source file of the workspace when the run started: the next run compares with it (app/incremental.ts) */
   sources?: Record<string, string>;
+  /** the AMTP that made the run (core/engine.ts): another one's results are never reused */
+  engine?: string;
 }
 
 /** The confidence gate's outcome (docs/confidence.md). */

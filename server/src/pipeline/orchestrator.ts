@@ -1,6 +1,7 @@
 // The durable run: create or resume a run record, then call the stages it was handed, in order,
 // with one context (save, gateway). Each stage is re-entrant, so a resumed run skips finished work.
 import { AGENTS } from '../core/agents';
+import { AMTP_ENGINE } from '../core/engine';
 import { newRunId } from '../core/ids';
 import { CancelledError, errorKind, errorMessage } from '../core/errors';
 import { isWritten, type ApprovalRecord, type RunParams, type RunRecord } from '../core/run';
@@ -52,6 +53,7 @@ export async function startRun(
     files: [],
     approvals: [],
     audit: [],
+    engine: AMTP_ENGINE,
     ...extra,
   };
   return drive(deps, await deps.store.saveRun(run));
