@@ -99,8 +99,23 @@ describe('search: sequences on the fixtures', function () {
   it('an emitter is listened to and a stream read to its end', async () => {
     const m = await search(SEQLIB, 'emitter.js', 900);
     const all = m.cases.map((c) => c.oracle?.setup ?? '').join('\n');
-    assert.match(all, /\.on\(name, \(\.\.\.args\) => events\d*\.push\(\[name, \.\.\.args\]\)\)/);
+    assert.match(
+      all,
+      /\.on\(name, \(\.\.\.args\) => (?:events\d*\.push\(\[name, \.\.\.args\]\)\)|\{\n\s*events\d*\.push\(\[name, \.\.\.args\]\);)/,
+    );
     assert.match(all, /for await \(const item of /);
+  });
+
+  it('a writable stream: text is written into it and it is ended, and the test waits for and pins the lines it emits', async () => {
+    const root = join(REPO, 'test/fixtures/seqstream');
+    const m = await search(root, 'lines.js', 500);
+    const fed = m.cases.filter((c) => /\.write\(".*"\);?/.test(c.oracle?.setup ?? '') && /\.end\(\)/.test(c.oracle?.setup ?? ''));
+    assert.ok(fed.length >= 1, m.cases.map((c) => `${c.title}\n${c.oracle?.setup}`).join('\n---\n'));
+    // the data comes after end() returns: the test waits for as many events as the search saw, then checks them
+    const heard = fed.filter((c) => /await events\d*Heard;/.test(c.oracle?.setup ?? ''));
+    assert.ok(heard.length >= 1, fed.map((c) => c.oracle?.setup).join('\n---\n'));
+    const checks = JSON.stringify(heard.map((c) => c.oracle?.checks));
+    assert.match(checks, /"call":"events\d*","kind":"deep_equals","expected":"\[\[\\"data\\", /, checks);
   });
 
   it('file-system helpers write only inside the test folder: a write elsewhere is never pinned', async () => {

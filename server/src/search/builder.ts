@@ -1,11 +1,11 @@
 // Builds the next sequence to run, Randoop's way: either a new one-step sequence (call an export,
 // construct a class) or an extension of a sequence that already ran cleanly and made an object: call
-// one of its methods, call the function it returned, consume it if it is an iterator or a stream, or
-// listen to it if it emits events. Targets with more code still unreached, and tried fewer times, are
+// one of its methods, call the function it returned, consume it if it is an iterator or a stream,
+// listen to it if it emits events, or write text into it and end it if it is a writable stream. Targets with more code still unreached, and tried fewer times, are
 // drawn more often; extensions start from sequences that reached new code.
 import type { Callable, Callables } from './callables';
 import { shapeKey } from './callables';
-import { argsFor, type InputContext } from './inputs';
+import { argsFor, chunkFor, type InputContext } from './inputs';
 import type { Rng } from './rng';
 import type { Observation, Sequence, Step } from './types';
 import type { Tagged } from './values';
@@ -97,16 +97,23 @@ export function rootSequence(state: BuilderState, id: string): { seq: Sequence; 
 }
 
 /** The step that extends a receiver, or undefined when it offers nothing to do. */
+/** Writes into a writable stream and ends it: what its transform or sink does is behaviour (node's own `write` is no method of the project's). */
+function feedSteps(recv: number, ctx: InputContext): Step[] {
+  const writes = 1 + Math.floor(ctx.rng.next() * 2);
+  const steps: Step[] = Array.from({ length: writes }, () => ({ op: 'method', recv, name: 'write', args: [chunkFor(ctx)] }) as Step);
+  return [...steps, { op: 'method', recv, name: 'end', args: [] }];
+}
+
 function extensionStep(
   state: BuilderState,
   base: Extendable,
   step: number,
   ctx: InputContext,
-): { step: Step; callable?: Callable } | undefined {
+): { step: Step; callable?: Callable; then?: Step[] } | undefined {
   const v = base.obs.values[step];
   if (!v) return undefined;
   const key = shapeKey(v.shape);
-  const options: (() => { step: Step; callable?: Callable })[] = [];
+  const options: (() => { step: Step; callable?: Callable; then?: Step[] })[] = [];
   const methods = (key ? state.callables.methodsOn(key) : []).filter((m) => weightOf(state, m) > 0);
   for (const m of methods)
     options.push(() => ({
@@ -122,6 +129,12 @@ function extensionStep(
     const events = [...new Set([...(v.shape.stream ? STREAM_EVENTS : []), ...state.events])].slice(0, 8);
     if (events.length) options.push(() => ({ step: { op: 'listen', recv: step, events } }));
   }
+  const ended = base.seq.steps.some((s) => s.op === 'method' && s.recv === step && s.name === 'end');
+  if (v.shape.writable && listened && !ended)
+    options.push(() => {
+      const [first, ...then] = feedSteps(step, ctx);
+      return { step: first, then };
+    });
   if (!options.length) return undefined;
   const weights = options.map((_, i) => (methods[i] ? weightOf(state, methods[i]) : 1));
   return options[state.rng.weighted(weights)]();
@@ -142,11 +155,14 @@ export function extendSequence(state: BuilderState, id: string): { seq: Sequence
   const ext = extensionStep(state, base, pick.step, ctx);
   if (!ext) return undefined;
   if (ext.callable) ext.callable.tries++;
-  const steps = [...base.seq.steps, ext.step];
-  // Listening shows nothing by itself: a method call on the emitter follows in the same extension.
-  const key = ext.step.op === 'listen' ? shapeKey(base.obs.values[pick.step]!.shape) : undefined;
+  const steps = [...base.seq.steps, ext.step, ...(ext.then ?? [])];
+  // Listening shows nothing by itself: a method call on the emitter follows in the same extension, or,
+  // on a writable stream, text written into it half of the time.
+  const shape = base.obs.values[pick.step]!.shape;
+  const key = ext.step.op === 'listen' ? shapeKey(shape) : undefined;
   const methods = (key ? state.callables.methodsOn(key) : []).filter((x) => weightOf(state, x) > 0);
-  if (methods.length) {
+  if (key && shape.writable && (!methods.length || state.rng.chance(0.5))) steps.push(...feedSteps(pick.step, ctx));
+  else if (methods.length) {
     const m = methods[state.rng.weighted(methods.map((x) => weightOf(state, x)))];
     m.tries++;
     steps.push({ op: 'method', recv: pick.step, name: m.method!, args: argsFor(m.params, m.arity, m.seed, ctx) });

@@ -123,6 +123,13 @@ function stringFor(h: ParamHint, ctx: InputContext): string {
   return ctx.rng.pick(STRINGS);
 }
 
+/** Text to write into a stream: one to three strings of the pools on lines of their own (text streams split, parse or count lines). */
+export function chunkFor(ctx: InputContext): Arg {
+  const n = 1 + Math.floor(ctx.rng.next() * 3);
+  const parts = Array.from({ length: n }, () => stringFor({ literals: [] } as unknown as ParamHint, ctx));
+  return literal(parts.join('\n') + (ctx.rng.chance(0.5) ? '\n' : ''));
+}
+
 function arrayFor(ctx: InputContext, depth: number): Arg {
   const r = ctx.rng.int(6);
   if (r === 0) return literal([3, 1, 2]);

@@ -77,7 +77,8 @@ function sideChecks(obs: Observation, r: Rendered): Fact[] {
   }
   for (const ev of obs.events) {
     const name = r.events.get(ev.step);
-    if (name && !ev.phases.includes('later')) out.push(...argsChecks(name, ev.list).map((c) => fact(`ev:${ev.step}`, c)));
+    if (name && (!ev.phases.includes('later') || r.awaitedEvents.has(ev.step)))
+      out.push(...argsChecks(name, ev.list).map((c) => fact(`ev:${ev.step}`, c)));
   }
   for (const m of obs.mutated) {
     const name = r.argVars.get(`${m.step}:${m.arg}`);

@@ -22,6 +22,8 @@ export interface Rendered {
   /** callback recorders by callback id */
   recorders: Map<number, string>;
   events: Map<number, string>;
+  /** listen steps whose events came after the steps ran: the test waits for that many before its checks */
+  awaitedEvents: Set<number>;
   usesTmp: boolean;
 }
 
@@ -174,12 +176,32 @@ function declareCallbacks(step: Sequence['steps'][number], obs: Observation, c: 
   return waits;
 }
 
-/** An array of the events a listen step records, and the listeners that fill it. */
-function listenDecl(v: string, names: readonly string[], recv: string | undefined, ts: boolean): string[] {
+/**
+ * An array of the events a listen step records, and the listeners that fill it. With `waitFor`, a
+ * promise that resolves once that many came (a stream emits its data and end after `end()` returns).
+ */
+function listenDecl(v: string, names: readonly string[], recv: string | undefined, ts: boolean, waitFor?: number): string[] {
+  const list = ts ? `const ${v}: unknown[][] = [];` : `const ${v} = [];`;
+  const args = `...args${ts ? ': unknown[]' : ''}`;
+  if (waitFor === undefined)
+    return [list, `for (const name of ${JSON.stringify(names)}) ${recv}.on(name, (${args}) => ${v}.push([name, ...args]));`];
+  const heard = `heard${v[0].toUpperCase()}${v.slice(1)}`;
   return [
-    ts ? `const ${v}: unknown[][] = [];` : `const ${v} = [];`,
-    `for (const name of ${JSON.stringify(names)}) ${recv}.on(name, (...args${ts ? ': unknown[]' : ''}) => ${v}.push([name, ...args]));`,
+    list,
+    ts ? `let ${heard}: (value?: unknown) => void = () => undefined;` : `let ${heard};`,
+    `const ${v}Heard = new Promise((resolve) => (${heard} = resolve));`,
+    `for (const name of ${JSON.stringify(names)})`,
+    `  ${recv}.on(name, (${args}) => {`,
+    `    ${v}.push([name, ...args]);`,
+    `    if (${v}.length === ${waitFor}) ${heard}();`,
+    `  });`,
   ];
+}
+
+/** How many events a listen step's test waits for: all the child saw, when some came after the steps ran. */
+function eventWait(obs: Observation, step: number): number | undefined {
+  const ev = obs.events.find((e) => e.step === step);
+  return ev && ev.list.length && ev.phases.includes('later') ? ev.list.length : undefined;
 }
 
 /** The statements of a sequence, for the steps that ran (a sequence ends at its first throw). */
@@ -196,6 +218,8 @@ export function renderSequence(
   const setup: string[] = [];
   const argVars = new Map<string, string>();
   const events = new Map<number, string>();
+  const awaitedEvents = new Set<number>();
+  const eventWaits: string[] = [];
   let last = '';
   for (let i = 0; i < ran; i++) {
     const step = seq.steps[i];
@@ -213,7 +237,12 @@ export function renderSequence(
     if (step.op === 'listen') {
       const v = names.fresh('events');
       events.set(i, v);
-      setup.push(...listenDecl(v, step.events, c.vars[step.recv], ts));
+      const wait = eventWait(obs, i);
+      setup.push(...listenDecl(v, step.events, c.vars[step.recv], ts, wait));
+      if (wait !== undefined) {
+        awaitedEvents.add(i);
+        eventWaits.push(`await ${v}Heard;`);
+      }
       continue;
     }
     if (step.op === 'iter' || step.op === 'aiter') {
@@ -225,11 +254,12 @@ export function renderSequence(
     }
     const expr = `${awaited}${stepExpr(step, args, c)}`;
     const isLast = i === ran - 1;
-    if (isLast && !observed.has(i) && !waits.length) {
+    // The events come after the last step: it runs in the setup, before the wait for them.
+    if (isLast && !observed.has(i) && !waits.length && !eventWaits.length) {
       last = expr;
       continue;
     }
-    if (usedLater(seq, i) || observed.has(i) || (isLast && waits.length)) {
+    if (usedLater(seq, i) || observed.has(i) || (isLast && (waits.length || eventWaits.length))) {
       const v = names.fresh(baseName(step, obs, i));
       c.vars[i] = v;
       setup.push(`const ${v} = ${expr};`);
@@ -237,7 +267,8 @@ export function renderSequence(
     } else setup.push(`${expr};`);
     setup.push(...waits);
   }
-  return { setup, last, vars: c.vars, argVars, recorders: c.recorders, events, usesTmp: c.usesTmp };
+  setup.push(...eventWaits);
+  return { setup, last, vars: c.vars, argVars, recorders: c.recorders, events, awaitedEvents, usesTmp: c.usesTmp };
 }
 
 /** An argument as a title shows it: short literals, `callback`, `tmp/file.txt`. */

@@ -72,6 +72,8 @@ export interface Shape {
   asyncIter?: boolean;
   emitter?: boolean;
   stream?: boolean;
+  /** a stream that takes writes (`write` and `end`): a Writable, Duplex or Transform */
+  writable?: boolean;
 }
 
 /** A recorded argument: a pinned value, an error (name and message), or why it cannot be pinned. */

@@ -193,6 +193,7 @@ function shapeOf(value) {
   s.asyncIter = typeof value[Symbol.asyncIterator] === 'function';
   s.emitter = typeof value.on === 'function' && typeof value.emit === 'function';
   s.stream = s.emitter && typeof value.pipe === 'function';
+  s.writable = s.emitter && typeof value.write === 'function' && typeof value.end === 'function';
   return s;
 }
 
