@@ -297,4 +297,39 @@ describe('crawler reach: key files are what the entry points expose', () => {
     );
     assert.equal(map.key_files.find((k) => k.path === 'src/shapes/area.py')?.import_specifier, 'shapes.area');
   });
+  it('a main entry whose exports no parse sees (a UMD bundle) beside an ESM build of the same API: the ESM build is read', async () => {
+    // superstruct@2.0.2's layout: `main` a UMD factory, `module` the ES build
+    const dir = await makeRepo('umdmain', {
+      'package.json': JSON.stringify({
+        name: 'umdmain',
+        version: '1.0.0',
+        type: 'module',
+        main: './dist/index.cjs',
+        module: './dist/index.mjs',
+      }),
+      'dist/index.cjs':
+        "(function (global, factory) {\n  typeof exports === 'object' ? factory(exports) : factory(global.U = {});\n})(this, function (exports) {\n  function twice(x) { return 2 * x; }\n  exports.twice = twice;\n});\n",
+      'dist/index.mjs': 'function twice(x) {\n  return 2 * x;\n}\nexport { twice };\n',
+    });
+    const { map } = await crawlWorkspace(dir);
+    const esm = map.key_files.find((k) => k.path === 'dist/index.mjs');
+    assert.deepEqual(
+      esm?.symbols.map((s) => s.name),
+      ['twice'],
+      JSON.stringify(map.key_files.map((k) => k.path)),
+    );
+  });
+
+  it('a main entry with visible exports: its ESM twin is not read again', async () => {
+    const dir = await makeRepo('cjsmain', {
+      'package.json': JSON.stringify({ name: 'cjsmain', version: '1.0.0', main: './dist/index.cjs', module: './dist/index.mjs' }),
+      'dist/index.cjs': 'function twice(x) { return 2 * x; }\nexports.twice = twice;\n',
+      'dist/index.mjs': 'function twice(x) {\n  return 2 * x;\n}\nexport { twice };\n',
+    });
+    const { map } = await crawlWorkspace(dir);
+    assert.deepEqual(
+      map.key_files.map((k) => k.path),
+      ['dist/index.cjs'],
+    );
+  });
 });

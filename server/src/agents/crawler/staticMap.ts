@@ -269,15 +269,23 @@ async function parseReachable(
   // parse): a tree whose Python is all scripts and tools does not pay for loading the parser.
   if (fill.some((f) => f.language === 'Python') || seeds.some((p) => code.get(p)?.language === 'Python')) warmPyPool();
   const js = [...code.values()].some((f) => f.language !== 'Python') ? await loadJsParser() : undefined;
-  const reached = await reachFrom({
-    seeds,
-    code,
-    fill,
-    budget: opts.maxAnalyzedFiles ?? 1000,
-    fillBudget: opts.maxFillFiles ?? 300,
-    analyse: (wave) => analyseWave(c.reader, js, wave, (p) => defaultNameFor(p, pkgs, packageNamed)),
-    resolve: (from, spec) => resolveImport(from, spec, c.ix.paths),
-  });
+  const reach = (from: string[]) =>
+    reachFrom({
+      seeds: from,
+      code,
+      fill,
+      budget: opts.maxAnalyzedFiles ?? 1000,
+      fillBudget: opts.maxFillFiles ?? 300,
+      analyse: (wave) => analyseWave(c.reader, js, wave, (p) => defaultNameFor(p, pkgs, packageNamed)),
+      resolve: (from, spec) => resolveImport(from, spec, c.ix.paths),
+    });
+  const reached = await reach(seeds);
+  // No seed shows an export a parse can see (a UMD bundle: `exports.x = x` inside a factory,
+  // superstruct@2.0.2's `main`), but another condition's build of the same API stands beside it
+  // (`module`, `import`): that build is what is read.
+  const others = [...otherConditions].filter((p) => code.has(p));
+  const blind = seeds.length > 0 && seeds.every((p) => !reached.facts.get(p)?.symbols.some((x) => x.exported));
+  if (blind && others.length) return { reached: await reach([...seeds, ...others]), js };
   return { reached, js };
 }
 
