@@ -172,7 +172,14 @@ export async function convert(
         : { source: withoutSourceMapUrl(readFileSync(path, 'utf8')) };
   const wrapper = mapped && 'code' in mapped ? mapped.wrapper : 0;
   const converter = v8ToIstanbul(pathToFileURL(path).href, wrapper, sources as Parameters<typeof v8ToIstanbul>[2]);
-  await converter.load();
+  try {
+    await converter.load();
+  } catch (e) {
+    // A map whose sources are not shipped (a bundle's `../src/*.ts`, no sourcesContent): this script
+    // counts for nothing, and its file stays as covered as the other scripts found it.
+    if (mapped && (e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
   converter.applyCoverage(functions);
   const data = converter.toIstanbul() as unknown as Record<string, IstanbulFile>;
   // Statements and branches as nyc counts them (./statements.ts, ./branches.ts): by the V8 count at
@@ -180,6 +187,11 @@ export async function convert(
   const ranges = functions.flatMap((f) => f.ranges);
   const generated = generatedOf(mapped);
   for (const [file, cov] of Object.entries(data)) {
+    // A map can name sources the package does not ship (a bundle's `../src/*.ts`): nothing to count there.
+    if (!existsSync(file)) {
+      delete data[file];
+      continue;
+    }
     const count = !mapped?.data ? countAt(ranges) : generated ? mappedCountAt(file, generated, ranges) : undefined;
     data[file] = withSyntaxStatements(cov, file, count);
   }
