@@ -13,6 +13,8 @@
 // 5. other: the rest (an error case planned from a `throw` in the source, a signature case).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findAllJsTests } from '../../server/src/frameworks/jsTestFind.ts';
+import { parsePyTests } from '../../server/src/frameworks/pyTestFind.ts';
 
 export const KINDS = ['documented', 'sequence', 'pinned', 'existence', 'other'];
 const DOCS = new Set(['readme', 'jsdoc', 'docstring', 'doctest']);
@@ -23,25 +25,31 @@ const DOC_DERIVED = / gives the same result on a second call$|^\d+ documented ca
 const SHAPE_ASSERT = /typeof|callable\(|hasattr\(|!== undefined|is not None|toBeDefined|toBeTypeOf|\.length\b|inspect\.signature/;
 const ASSERT =
   /^\s*(assert|expect|t\.(is|deepEqual|true|false|throws|same|equal|ok|not|match|rejects)|await (assert|expect|t\.))\b|^\s*with pytest\.raises/;
-const CASE_ID = /tc_[0-9a-f]{12}/;
 
-/** Each test's title and body, by case id, from JS (`it('tc_…: title', …)`) or pytest (`def test_tc_…():` + docstring) files. */
+/**
+ * Each test's title and body, by case id, read with AMTP's own test finder (the case id sits in a
+ * comment on the test's first line: frameworks/caseMap.ts). A Python test's title is its docstring's
+ * first line when it has one, else its function name.
+ */
 export function testsIn(dir, files) {
   const out = new Map();
   for (const file of files) {
     const text = readFileSync(join(dir, file), 'utf8');
     const python = file.endsWith('.py');
-    const starts = [...text.matchAll(python ? /^def (test_(tc_[0-9a-f]{12})\w*)\(/gm : /\(\s*(['"`])(tc_[0-9a-f]{12}): /g)];
-    starts.forEach((m, i) => {
-      const end = i + 1 < starts.length ? starts[i + 1].index : text.length;
-      const chunk = text.slice(m.index, end);
-      const id = m[2];
-      const title = python
-        ? (/^\s+(?:"|'|""")(.*?)(?:"|'|""")\s*$/m.exec(chunk.split('\n').slice(1).join('\n'))?.[1] ?? '')
-        : chunk.slice(m[0].length).split(m[1])[0];
-      const body = chunk.split('\n').slice(python ? 2 : 1);
-      out.set(id, { file, title: title.replace(/\\"/g, '"'), body });
-    });
+    let found;
+    try {
+      found = python ? parsePyTests(text).tests : findAllJsTests(file, text);
+    } catch {
+      continue;
+    }
+    for (const t of found) {
+      if (!t.caseId) continue;
+      const chunk = text.slice(t.start, t.end);
+      const lines = chunk.split('\n');
+      const doc = python ? /^\s+(?:"""|"|')(.*?)(?:"""|"|')?\s*$/.exec(lines[1] ?? '')?.[1] : undefined;
+      const body = lines.slice(python && doc !== undefined ? 2 : 1);
+      out.set(t.caseId, { file, title: (doc ?? t.name).replace(/\\"/g, '"'), body });
+    }
   }
   return out;
 }
@@ -97,4 +105,4 @@ export function countKinds(dir, files, keptIds, cases) {
   return counts;
 }
 
-export const caseIdOf = (name) => CASE_ID.exec(name)?.[0];
+export const caseIdOf = (name) => /tc_[0-9a-f]{12}/.exec(name)?.[0];
