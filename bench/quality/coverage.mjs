@@ -6,6 +6,8 @@
 // - jest: jest's own --coverage with collectCoverageFrom = the product files (istanbul, as nyc);
 // - vitest: vitest's own --coverage (@vitest/coverage-v8, from the bench's install) with include =
 //   the product files (vitest transforms every file it loads, which a c8 outside cannot map back);
+//   where it reports no product file at all (files vite-node leaves to Node: `.mjs`, `.cjs`), c8 --all
+//   around vitest, which sees them as Node loads them;
 // - pytest: coverage.py `run --branch --source` (Debian's python3-coverage), then `coverage json`.
 // Each yields per-file { statements, branches } as { total, covered }.
 import { spawnSync } from 'node:child_process';
@@ -58,7 +60,10 @@ function jsCoverage({ framework, dir, root, files, product, env, args }) {
   const bin = join(root, 'node_modules/.bin');
   // tap 18 runs each file in a child with its own V8 coverage folder, hidden from c8: under c8 the
   // files run through node:test instead (a tap file is a plain node script that prints TAP)
-  const runner = framework === 'node-tap' ? runnerCommand('node-test', bin, files, []) : runnerCommand(framework, bin, files, args);
+  const runner =
+    framework === 'node-tap'
+      ? runnerCommand('node-test', bin, files, [])
+      : runnerCommand(framework === 'vitest-c8' ? 'vitest' : framework, bin, files, args);
   let cmd;
   if (framework === 'jest') {
     cmd = [
@@ -99,7 +104,12 @@ function jsCoverage({ framework, dir, root, files, product, env, args }) {
     ];
   }
   const r = run(cmd, dir, env);
-  return { ...r, perFile: fromSummary(join(out, 'coverage-summary.json'), dir, product) };
+  const perFile = fromSummary(join(out, 'coverage-summary.json'), dir, product);
+  // vitest's own coverage reports nothing for the files vite-node leaves to Node (`.mjs`, `.cjs`,
+  // dist bundles: pathe@1.1.2, defu@6.1.4): those load as Node loads them, which c8 outside sees.
+  if (framework === 'vitest' && r.exit === 0 && !Object.keys(perFile).length)
+    return { ...jsCoverage({ framework: 'vitest-c8', dir, root, files, product, env, args }), tool: 'c8 --all around vitest' };
+  return { ...r, perFile };
 }
 
 function pyCoverage({ dir, root, files, product, env }) {
