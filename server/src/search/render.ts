@@ -204,6 +204,33 @@ function eventWait(obs: Observation, step: number): number | undefined {
   return ev && ev.list.length && ev.phases.includes('later') ? ev.list.length : undefined;
 }
 
+/** The events of listen steps: their arrays by step, the steps whose later events the test waits for, and those waits. */
+interface Listening {
+  names: Map<number, string>;
+  awaited: Set<number>;
+  waits: string[];
+}
+
+/** Declares a listen step's array and listeners into setup, with a wait for its later events. */
+function declareListen(
+  step: Step & { op: 'listen' },
+  i: number,
+  obs: Observation,
+  c: Ctx,
+  names: Names,
+  setup: string[],
+  ev: Listening,
+  ts: boolean,
+): void {
+  const v = names.fresh('events');
+  ev.names.set(i, v);
+  const wait = eventWait(obs, i);
+  setup.push(...listenDecl(v, step.events, c.vars[step.recv], ts, wait));
+  if (wait === undefined) return;
+  ev.awaited.add(i);
+  ev.waits.push(`await ${v}Heard;`);
+}
+
 /** The statements of a sequence, for the steps that ran (a sequence ends at its first throw). */
 export function renderSequence(
   seq: Sequence,
@@ -217,9 +244,7 @@ export function renderSequence(
   const c: Ctx = { local, vars: [], recorders: new Map(), usesTmp: false };
   const setup: string[] = [];
   const argVars = new Map<string, string>();
-  const events = new Map<number, string>();
-  const awaitedEvents = new Set<number>();
-  const eventWaits: string[] = [];
+  const ev: Listening = { names: new Map(), awaited: new Set(), waits: [] };
   let last = '';
   for (let i = 0; i < ran; i++) {
     const step = seq.steps[i];
@@ -235,14 +260,7 @@ export function renderSequence(
     const r = obs.steps[i];
     const awaited = 'async' in r && r.async && step.op !== 'aiter' && step.op !== 'iter' ? 'await ' : '';
     if (step.op === 'listen') {
-      const v = names.fresh('events');
-      events.set(i, v);
-      const wait = eventWait(obs, i);
-      setup.push(...listenDecl(v, step.events, c.vars[step.recv], ts, wait));
-      if (wait !== undefined) {
-        awaitedEvents.add(i);
-        eventWaits.push(`await ${v}Heard;`);
-      }
+      declareListen(step, i, obs, c, names, setup, ev, ts);
       continue;
     }
     if (step.op === 'iter' || step.op === 'aiter') {
@@ -255,11 +273,11 @@ export function renderSequence(
     const expr = `${awaited}${stepExpr(step, args, c)}`;
     const isLast = i === ran - 1;
     // The events come after the last step: it runs in the setup, before the wait for them.
-    if (isLast && !observed.has(i) && !waits.length && !eventWaits.length) {
+    if (isLast && !observed.has(i) && !waits.length && !ev.waits.length) {
       last = expr;
       continue;
     }
-    if (usedLater(seq, i) || observed.has(i) || (isLast && (waits.length || eventWaits.length))) {
+    if (usedLater(seq, i) || observed.has(i) || (isLast && (waits.length || ev.waits.length))) {
       const v = names.fresh(baseName(step, obs, i));
       c.vars[i] = v;
       setup.push(`const ${v} = ${expr};`);
@@ -267,8 +285,8 @@ export function renderSequence(
     } else setup.push(`${expr};`);
     setup.push(...waits);
   }
-  setup.push(...eventWaits);
-  return { setup, last, vars: c.vars, argVars, recorders: c.recorders, events, awaitedEvents, usesTmp: c.usesTmp };
+  setup.push(...ev.waits);
+  return { setup, last, vars: c.vars, argVars, recorders: c.recorders, events: ev.names, awaitedEvents: ev.awaited, usesTmp: c.usesTmp };
 }
 
 /** An argument as a title shows it: short literals, `callback`, `tmp/file.txt`. */

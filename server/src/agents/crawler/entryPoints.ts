@@ -118,7 +118,7 @@ export function packageSpecifier(path: string, pkg: NpmPackage, files: Set<strin
   return undefined;
 }
 
-type EntryList = { entry_points: { path: string; kind: string; package?: string }[] };
+type EntryList = { entry_points: { path: string; kind: string; package?: string; name?: string }[] };
 
 /**
  * The files a crawl starts from: each package's preferred `exports` target per subpath, `main`,
@@ -160,4 +160,9 @@ export function alternateBuildDirs(out: EntryList, pkgs: NpmPackage[], seeds: st
   // A seed at the package root ('' : voca's index.js beside es/) holds no other build inside it.
   const overlaps = (s: string, d: string) => s === d || (s !== '' && d.startsWith(s)) || s.startsWith(d);
   return [...new Set(others)].filter((d) => d && ![...seedDirs].some((s) => overlaps(s, d)));
+}
+
+/** Only the package's own entry is its namesake: a subpath export (`colord/plugins/a11y`) is named by its file. */
+export function packageNamedEntries(out: EntryList): Set<string> {
+  return new Set(out.entry_points.filter((e) => e.kind !== 'exports' || e.name === '.').map((e) => e.path));
 }

@@ -78,3 +78,18 @@ function targetsOf(from: string, facts: FileFacts | undefined, plan: ReachPlan):
   }
   return out;
 }
+
+/**
+ * The reach from `seeds`; when no seed shows an export a parse can see (a UMD bundle: `exports.x = x`
+ * inside a factory, superstruct@2.0.2's `main`) and another condition's build of the same API stands
+ * beside it (`alternates`: `module`, `import`), the reach from both, so that build is what is read.
+ */
+export async function reachWithAlternates(
+  reach: (seeds: string[]) => Promise<Reached>,
+  seeds: string[],
+  alternates: string[],
+): Promise<Reached> {
+  const reached = await reach(seeds);
+  const blind = seeds.length > 0 && seeds.every((p) => !reached.facts.get(p)?.symbols.some((x) => x.exported));
+  return blind && alternates.length ? reach([...seeds, ...alternates]) : reached;
+}

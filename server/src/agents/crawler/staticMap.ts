@@ -6,7 +6,7 @@ import { MAX_DEPTH, type TreeEntry } from '../../mcp/walk';
 import type { TreeResult } from '../../mcp/treeTool';
 import { loadJsParser, type JsParser } from './jsParser';
 import { analyseWave } from './analyseFiles';
-import { alternateBuildDirs, seedFiles } from './entryPoints';
+import { alternateBuildDirs, packageNamedEntries, seedFiles } from './entryPoints';
 import { indexFiles, type FileIndex } from './fileIndex';
 import { extractJsSymbols } from './jsSymbols';
 import { unbuiltSource } from './buildNeeded';
@@ -14,7 +14,7 @@ import { defaultNameFor, rankKeyFiles } from './keyFiles';
 import { moduleSystemOf, npmFacts, pyproject, pythonFacts, type NpmPackage, type PythonManifests } from './manifests';
 import { warmPyPool } from './pyPool';
 import { resolveImport } from './ranking';
-import { reachFrom, type Reached } from './reach';
+import { reachFrom, reachWithAlternates, type Reached } from './reach';
 import { importBindings, readmeExamples, type ExportedName } from './readmeExamples';
 import { isProductPath } from './targets';
 import { detectTestRuns } from './testRuns';
@@ -242,11 +242,6 @@ function describeProject(
   }
 }
 
-/** Only the package's own entry is its namesake: a subpath export (`colord/plugins/a11y`) is named by its file. */
-function packageNamedEntries(out: CrawlerOutput): Set<string> {
-  return new Set(out.entry_points.filter((e) => e.kind !== 'exports' || e.name === '.').map((e) => e.path));
-}
-
 async function parseReachable(
   c: Crawl,
   out: CrawlerOutput,
@@ -279,13 +274,11 @@ async function parseReachable(
       analyse: (wave) => analyseWave(c.reader, js, wave, (p) => defaultNameFor(p, pkgs, packageNamed)),
       resolve: (from, spec) => resolveImport(from, spec, c.ix.paths),
     });
-  const reached = await reach(seeds);
-  // No seed shows an export a parse can see (a UMD bundle: `exports.x = x` inside a factory,
-  // superstruct@2.0.2's `main`), but another condition's build of the same API stands beside it
-  // (`module`, `import`): that build is what is read.
-  const others = [...otherConditions].filter((p) => code.has(p));
-  const blind = seeds.length > 0 && seeds.every((p) => !reached.facts.get(p)?.symbols.some((x) => x.exported));
-  if (blind && others.length) return { reached: await reach([...seeds, ...others]), js };
+  const reached = await reachWithAlternates(
+    reach,
+    seeds,
+    [...otherConditions].filter((p) => code.has(p)),
+  );
   return { reached, js };
 }
 
