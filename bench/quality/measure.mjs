@@ -4,9 +4,10 @@
 // test's case is classed existence/arity-only or not from the plan the engineer got (the generator's,
 // with characterization cases in place of the existence checks they replaced).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWritten } from '../../server/src/core/run.ts';
+import { caseOfResult, testsInFile } from '../../server/src/frameworks/caseMap.ts';
 import { runTests } from '../../server/src/frameworks/runner.ts';
 import { LowdbStore } from '../../server/src/store/lowdb.ts';
 import { testPlan } from '../../server/src/pipeline/testPlan.ts';
@@ -14,7 +15,6 @@ import { planRun } from '../../server/src/verifier/runPlan.ts';
 import { independent } from './independent.mjs';
 import { REPO, makeWorkspace } from './prepare.mjs';
 
-const CASE_ID = /tc_[0-9a-f]{12}/g;
 export const RERUNS = 3;
 const GENERATE_TIMEOUT_MS = 30 * 60_000;
 const TIME = '/usr/bin/time';
@@ -187,7 +187,11 @@ async function rerun(dir, run, engineer, keptIds) {
     );
     const failed = new Set();
     const passed = new Set();
-    for (const t of r.tests) for (const id of t.name.match(CASE_ID) ?? []) (t.status === 'passed' ? passed : failed).add(id);
+    // A runner names a test by its title; its case id is in the file (frameworks/caseMap.ts).
+    for (const t of r.tests) {
+      const id = caseOfTest(dir, files, t);
+      if (id) (t.status === 'passed' ? passed : failed).add(id);
+    }
     for (const e of r.fileErrors) for (const id of files.find((f) => f.path === e.file)?.caseIds ?? []) failed.add(id);
     for (const id of keptIds) if (passed.has(id) && !failed.has(id)) passes.set(id, passes.get(id) + 1);
     if (r.timedOut) rerunProblem = `run ${i + 1} timed out`;
@@ -195,6 +199,16 @@ async function rerun(dir, run, engineer, keptIds) {
   }
   const stable = [...passes.values()].filter((n) => n === RERUNS).length;
   return { stable, ...(rerunProblem ? { rerunProblem } : {}) };
+}
+
+/** The case of a test a runner reported: in the file it names, else in any written file. */
+function caseOfTest(dir, files, t) {
+  const candidates = t.file ? files.filter((f) => f.path === t.file) : files;
+  for (const f of candidates.length ? candidates : files) {
+    const id = caseOfResult(testsInFile(f.path, readFileSync(join(dir, f.path), 'utf8')), t.name, f.path.endsWith('.py'));
+    if (id) return id;
+  }
+  return undefined;
 }
 
 const ms = (started) => Math.round(performance.now() - started);
