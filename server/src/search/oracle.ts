@@ -72,12 +72,12 @@ function sideChecks(obs: Observation, r: Rendered): Fact[] {
   const out: Fact[] = [];
   for (const cb of obs.callbacks) {
     const name = r.recorders.get(cb.id);
-    if (name !== undefined)
+    if (name !== undefined && !cb.phases.includes('observe'))
       out.push(...argsChecks(`calls${name}`, cb.args.slice(0, cb.settledAt ?? cb.args.length)).map((c) => fact(`cb:${cb.id}`, c)));
   }
   for (const ev of obs.events) {
     const name = r.events.get(ev.step);
-    if (name && (!ev.phases.includes('later') || r.awaitedEvents.has(ev.step)))
+    if (name && !ev.phases.includes('observe') && (!ev.phases.includes('later') || r.awaitedEvents.has(ev.step)))
       out.push(...argsChecks(name, ev.list).map((c) => fact(`ev:${ev.step}`, c)));
   }
   for (const m of obs.mutated) {

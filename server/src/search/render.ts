@@ -148,7 +148,7 @@ function callbacksOf(step: Step): { id: number; ret?: string; async?: boolean }[
 function waitCount(obs: Observation, id: number): number | undefined {
   const cb = obs.callbacks.find((c) => c.id === id);
   if (!cb || !cb.phases.includes('later')) return undefined;
-  return cb.settledAt ?? cb.phases.length;
+  return cb.settledAt ?? cb.phases.filter((p) => p !== 'observe').length;
 }
 
 function consumeLoop(step: Step & { op: 'iter' | 'aiter' }, items: string, recv: string): string[] {
@@ -201,7 +201,9 @@ function listenDecl(v: string, names: readonly string[], recv: string | undefine
 /** How many events a listen step's test waits for: all the child saw, when some came after the steps ran. */
 function eventWait(obs: Observation, step: number): number | undefined {
   const ev = obs.events.find((e) => e.step === step);
-  return ev && ev.list.length && ev.phases.includes('later') ? ev.list.length : undefined;
+  if (!ev || !ev.phases.includes('later')) return undefined;
+  const heard = ev.phases.filter((p) => p !== 'observe').length;
+  return heard || undefined;
 }
 
 /** The events of listen steps: their arrays by step, the steps whose later events the test waits for, and those waits. */

@@ -90,6 +90,8 @@ export interface ValueSeen {
   obs?: { expr: string; v: Tagged }[];
 }
 
+export type Phase = 'sync' | 'await' | 'later' | 'observe';
+
 export interface Observation {
   steps: StepResult[];
   /** nothing of the code was pending when it was observed */
@@ -98,8 +100,9 @@ export interface Observation {
   /** literal object and array arguments the sequence changed (`v` absent: changed into something unpinnable) */
   mutated: { step: number; arg: number; v?: Tagged }[];
   /** `settledAt`: how many calls there were when the step that passed it had settled */
-  callbacks: { id: number; step?: number; args: SeenArg[][]; phases: ('sync' | 'await' | 'later')[]; settledAt?: number }[];
-  events: { step: number; list: SeenArg[][]; phases: ('sync' | 'await' | 'later')[] }[];
+  /** when each call or event came: while a step ran, while it was awaited, after it, or while the child observed the values */
+  callbacks: { id: number; step?: number; args: SeenArg[][]; phases: Phase[]; settledAt?: number }[];
+  events: { step: number; list: SeenArg[][]; phases: Phase[] }[];
 }
 
 /** Segments [start, end, count] of each project file (root-relative) that ran, in the text V8 ran. */
