@@ -35,11 +35,16 @@ export function importedModules(dir, files) {
   return [...out].filter((f) => !files.includes(f)).sort();
 }
 
-/** Stryker 9's mocha runner drives mocha 7.2–11; a newer mocha goes through the command runner. */
+/**
+ * Stryker 9's mocha runner drives mocha 7.2–11 and its vitest runner vitest 2 on (it calls
+ * `ctx.provide`, which vitest 1 lacks: "this.ctx.provide is not a function"); another version goes
+ * through the command runner.
+ */
 function pluginFor(framework, root) {
-  if (framework !== 'mocha') return STRYKER_RUNNER[framework];
-  const mocha = JSON.parse(readFileSync(join(root, 'node_modules/mocha/package.json'), 'utf8')).version;
-  return Number(mocha.split('.')[0]) >= 12 ? undefined : STRYKER_RUNNER.mocha;
+  if (framework !== 'mocha' && framework !== 'vitest') return STRYKER_RUNNER[framework];
+  const major = Number(JSON.parse(readFileSync(join(root, `node_modules/${framework}/package.json`), 'utf8')).version.split('.')[0]);
+  if (framework === 'vitest') return major >= 2 ? STRYKER_RUNNER.vitest : undefined;
+  return major >= 12 ? undefined : STRYKER_RUNNER.mocha;
 }
 
 function config(framework, files, mutate, root, plan) {
