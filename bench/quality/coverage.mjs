@@ -107,7 +107,11 @@ function jsCoverage({ framework, dir, root, files, product, env, args }) {
   const perFile = fromSummary(join(out, 'coverage-summary.json'), dir, product);
   // vitest's own coverage reports nothing for the files vite-node leaves to Node (`.mjs`, `.cjs`,
   // dist bundles: pathe@1.1.2, defu@6.1.4): those load as Node loads them, which c8 outside sees.
-  if (framework === 'vitest' && r.exit === 0 && !Object.keys(perFile).length)
+  if (
+    framework === 'vitest' &&
+    !Object.keys(perFile).length &&
+    (r.exit === 0 || !existsSync(join(root, 'node_modules/@vitest/coverage-v8')))
+  )
     return { ...jsCoverage({ framework: 'vitest-c8', dir, root, files, product, env, args }), tool: 'c8 --all around vitest' };
   return { ...r, perFile };
 }

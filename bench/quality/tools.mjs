@@ -24,10 +24,9 @@ export const STRYKER_RUNNER = {
 function toolsFor(framework) {
   return (deps) => {
     const tools = { c8: C8, 'monocart-coverage-reports': MONOCART };
-    if (framework === 'vitest') {
-      // The coverage provider must match vitest's version exactly; the range the package declares is resolved by npm.
-      tools['@vitest/coverage-v8'] = deps.vitest;
-    }
+    // The coverage provider must match vitest's version exactly; the range the package declares is
+    // resolved by npm. Vitest 0.x has no @vitest/coverage-v8 (hookable@5.5.3: ETARGET): c8 around it.
+    if (framework === 'vitest' && !/^[~^]?0\./.test(String(deps.vitest))) tools['@vitest/coverage-v8'] = deps.vitest;
     tools['@stryker-mutator/core'] = STRYKER;
     if (STRYKER_RUNNER[framework]) tools[STRYKER_RUNNER[framework]] = STRYKER;
     return tools;
