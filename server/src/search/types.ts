@@ -90,7 +90,7 @@ export interface ValueSeen {
   obs?: { expr: string; v: Tagged }[];
 }
 
-export type Phase = 'sync' | 'await' | 'later' | 'observe';
+type Phase = 'sync' | 'await' | 'later' | 'observe';
 
 export interface Observation {
   steps: StepResult[];
