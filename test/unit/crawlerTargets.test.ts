@@ -55,6 +55,9 @@ describe('crawler targets: what is product code', () => {
     ['test/helpers/server.js', 'a test or test helper'],
     ['src/__tests__/add.js', 'a test or test helper'],
     ['lib/add.spec.ts', 'a test or test helper'],
+    // a package's own tape or node test beside its module (split2@4.2.0 ships test.js)
+    ['test.js', 'a test or test helper'],
+    ['tests.mjs', 'a test or test helper'],
     ['src/pkg/test_core.py', 'a test or test helper'],
     ['test/fixtures/a.js', 'a test or test helper'],
     ['fixtures/valid.js', 'a fixture'],

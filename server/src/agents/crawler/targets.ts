@@ -13,7 +13,7 @@ const NOT_PRODUCT: [string, RegExp][] = [
   ['a Python build or test setup file', /(^|\/)(setup|conftest|noxfile|fabfile)\.py$/],
   [
     'a test or test helper',
-    /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|test[-_]?utils|test[-_]?helpers)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|(^|\/)[^/]*_test\.py$/,
+    /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|test[-_]?utils|test[-_]?helpers)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$|(^|\/)(tests?|specs?)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|(^|\/)[^/]*_test\.py$/,
   ],
   ['a fixture', /(^|\/)(__)?fixtures?(__)?\//],
   ['a benchmark', /(^|\/)bench(es|marks?)?\/|\.bench\.[^/]+$|(^|\/)bench(mark[^/]*)?\.[cm]?[jt]s$/],
