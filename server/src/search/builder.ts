@@ -1,8 +1,9 @@
 // Builds the next sequence to run, Randoop's way: either a new one-step sequence (call an export,
 // construct a class) or an extension of a sequence that already ran cleanly and made an object: call
 // one of its methods, call the function it returned, consume it if it is an iterator or a stream,
-// listen to it if it emits events, or write text into it and end it if it is a writable stream. Targets with more code still unreached, and tried fewer times, are
-// drawn more often; extensions start from sequences that reached new code.
+// listen to it if it emits events, or write text into it and end it if it is a writable stream.
+// Targets with more code still unreached, and tried fewer times, are drawn more often; extensions
+// start from sequences that reached new code.
 import type { Callable, Callables } from './callables';
 import { shapeKey } from './callables';
 import { argsFor, chunkFor, type InputContext } from './inputs';
@@ -96,7 +97,6 @@ export function rootSequence(state: BuilderState, id: string): { seq: Sequence; 
   return { seq: { id, steps: [step], files: filesOf(ctx) }, callable: c };
 }
 
-/** The step that extends a receiver, or undefined when it offers nothing to do. */
 /** Writes into a writable stream and ends it: what its transform or sink does is behaviour (node's own `write` is no method of the project's). */
 function feedSteps(recv: number, ctx: InputContext): Step[] {
   const writes = 1 + Math.floor(ctx.rng.next() * 2);
@@ -104,6 +104,7 @@ function feedSteps(recv: number, ctx: InputContext): Step[] {
   return [...steps, { op: 'method', recv, name: 'end', args: [] }];
 }
 
+/** The step that extends a receiver (and the steps that follow it), or undefined when it offers nothing to do. */
 function extensionStep(
   state: BuilderState,
   base: Extendable,

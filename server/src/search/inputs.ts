@@ -119,6 +119,11 @@ function numberFor(h: ParamHint, ctx: InputContext): number {
 function stringFor(h: ParamHint, ctx: InputContext): string {
   const own = h.literals.filter((l): l is string => typeof l === 'string');
   if (own.length && ctx.rng.chance(0.6)) return ctx.rng.pick(own);
+  return poolString(ctx);
+}
+
+/** A string of the module's literals or of the common ones. */
+function poolString(ctx: InputContext): string {
   if (ctx.strings.length && ctx.rng.chance(0.45)) return ctx.rng.pick(ctx.strings);
   return ctx.rng.pick(STRINGS);
 }
@@ -126,7 +131,7 @@ function stringFor(h: ParamHint, ctx: InputContext): string {
 /** Text to write into a stream: one to three strings of the pools on lines of their own (text streams split, parse or count lines). */
 export function chunkFor(ctx: InputContext): Arg {
   const n = 1 + Math.floor(ctx.rng.next() * 3);
-  const parts = Array.from({ length: n }, () => stringFor({ literals: [] } as unknown as ParamHint, ctx));
+  const parts = Array.from({ length: n }, () => poolString(ctx));
   return literal(parts.join('\n') + (ctx.rng.chance(0.5) ? '\n' : ''));
 }
 

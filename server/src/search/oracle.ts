@@ -8,7 +8,7 @@
 // mutant the sequence kills), the test asserts only those beside its main assertion.
 import type { Oracle } from '../contracts/types';
 import { ERROR } from './facts';
-import { Names, renderSequence, TMP, type Rendered } from './render';
+import { eventWait, Names, renderSequence, TMP, type Rendered } from './render';
 import type { Observation, SeenArg, Sequence, ValueSeen } from './types';
 import { isNaNTag, isScalar, jsLiteral, type Tagged } from './values';
 
@@ -77,7 +77,8 @@ function sideChecks(obs: Observation, r: Rendered): Fact[] {
   }
   for (const ev of obs.events) {
     const name = r.events.get(ev.step);
-    if (name && !ev.phases.includes('observe') && (!ev.phases.includes('later') || r.awaitedEvents.has(ev.step)))
+    // events after the last step count when the test waits for them (render.ts eventWait)
+    if (name && !ev.phases.includes('observe') && (!ev.phases.includes('later') || eventWait(obs, ev.step) !== undefined))
       out.push(...argsChecks(name, ev.list).map((c) => fact(`ev:${ev.step}`, c)));
   }
   for (const m of obs.mutated) {

@@ -22,8 +22,6 @@ export interface Rendered {
   /** callback recorders by callback id */
   recorders: Map<number, string>;
   events: Map<number, string>;
-  /** listen steps whose events came after the steps ran: the test waits for that many before its checks */
-  awaitedEvents: Set<number>;
   usesTmp: boolean;
 }
 
@@ -199,17 +197,16 @@ function listenDecl(v: string, names: readonly string[], recv: string | undefine
 }
 
 /** How many events a listen step's test waits for: all the child saw, when some came after the steps ran. */
-function eventWait(obs: Observation, step: number): number | undefined {
+export function eventWait(obs: Observation, step: number): number | undefined {
   const ev = obs.events.find((e) => e.step === step);
   if (!ev || !ev.phases.includes('later')) return undefined;
   const heard = ev.phases.filter((p) => p !== 'observe').length;
   return heard || undefined;
 }
 
-/** The events of listen steps: their arrays by step, the steps whose later events the test waits for, and those waits. */
+/** The events of listen steps: their arrays by step, and the waits for their later events. */
 interface Listening {
   names: Map<number, string>;
-  awaited: Set<number>;
   waits: string[];
 }
 
@@ -228,9 +225,7 @@ function declareListen(
   ev.names.set(i, v);
   const wait = eventWait(obs, i);
   setup.push(...listenDecl(v, step.events, c.vars[step.recv], ts, wait));
-  if (wait === undefined) return;
-  ev.awaited.add(i);
-  ev.waits.push(`await ${v}Heard;`);
+  if (wait !== undefined) ev.waits.push(`await ${v}Heard;`);
 }
 
 /** The statements of a sequence, for the steps that ran (a sequence ends at its first throw). */
@@ -246,7 +241,7 @@ export function renderSequence(
   const c: Ctx = { local, vars: [], recorders: new Map(), usesTmp: false };
   const setup: string[] = [];
   const argVars = new Map<string, string>();
-  const ev: Listening = { names: new Map(), awaited: new Set(), waits: [] };
+  const ev: Listening = { names: new Map(), waits: [] };
   let last = '';
   for (let i = 0; i < ran; i++) {
     const step = seq.steps[i];
@@ -288,7 +283,7 @@ export function renderSequence(
     setup.push(...waits);
   }
   setup.push(...ev.waits);
-  return { setup, last, vars: c.vars, argVars, recorders: c.recorders, events: ev.names, awaitedEvents: ev.awaited, usesTmp: c.usesTmp };
+  return { setup, last, vars: c.vars, argVars, recorders: c.recorders, events: ev.names, usesTmp: c.usesTmp };
 }
 
 /** An argument as a title shows it: short literals, `callback`, `tmp/file.txt`. */

@@ -108,18 +108,18 @@
   var IDLE_POLL_MS = 50;
   var IDLE_TICKS = 5;
 
-  /**
-   * A mutant round's promise, bounded: it fails at the round's time limit, or as soon as the event loop
-   * holds nothing the test started (no timer, I/O or immediate of its own for a few polls), for then it
-   * can never settle. A mutant that leaves a promise pending for ever (a queue that never resumes) is a
-   * timeout in milliseconds, not seconds, and costs no later round its turn.
-   */
   /** Mocha arms its test's timer after the body returns its promise, so it is not in `before`. */
   function runnerTimers(ctx) {
     var r = ctx && typeof ctx.runnable === 'function' ? ctx.runnable() : undefined;
     return r && r.timer ? 1 : 0;
   }
 
+  /**
+   * A mutant round's promise, bounded: it fails at the round's time limit, or as soon as the event loop
+   * holds nothing the test started (no timer, I/O or immediate of its own for a few polls), for then it
+   * can never settle. A mutant that leaves a promise pending for ever (a queue that never resumes) is a
+   * timeout in milliseconds, not seconds, and costs no later round its turn.
+   */
   function timed(promise, round, before, ctx) {
     if (round.mutant === null || !round.timeoutMs) return promise;
     var timer;

@@ -112,6 +112,7 @@ function guardFdReads(target, name) {
   };
 }
 for (const name of ['read', 'readSync', 'readv', 'readvSync', 'readFile', 'readFileSync']) guardFdReads(fs, name);
+if (fs.promises) guardFdReads(fs.promises, 'readFile');
 // a closed number is reused by the next descriptor, which may be one the process did not open by a path
 function forgetOnClose(name) {
   const orig = fs[name];
@@ -123,7 +124,6 @@ function forgetOnClose(name) {
 }
 forgetOnClose('close');
 forgetOnClose('closeSync');
-if (fs.promises) guardFdReads(fs.promises, 'readFile');
 const origCrs = fs.createReadStream;
 fs.createReadStream = function (p, opts) {
   const fd = opts && typeof opts === 'object' ? opts.fd : undefined;
