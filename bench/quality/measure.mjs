@@ -171,6 +171,8 @@ async function rerun(dir, run, engineer, keptIds) {
   );
   if ('cannot' in runPlan) return { stable: 0, rerunProblem: runPlan.cannot };
   const passes = new Map(keptIds.map((id) => [id, 0]));
+  // each written file's tests, read once: a runner names a test by its title, its case id is in the file
+  const testsOf = new Map(files.map((f) => [f.path, testsInFile(f.path, readFileSync(join(dir, f.path), 'utf8'))]));
   let rerunProblem;
   for (let i = 0; i < RERUNS; i++) {
     const r = await runTests(
@@ -187,9 +189,8 @@ async function rerun(dir, run, engineer, keptIds) {
     );
     const failed = new Set();
     const passed = new Set();
-    // A runner names a test by its title; its case id is in the file (frameworks/caseMap.ts).
     for (const t of r.tests) {
-      const id = caseOfTest(dir, files, t);
+      const id = caseOfTest(testsOf, t);
       if (id) (t.status === 'passed' ? passed : failed).add(id);
     }
     for (const e of r.fileErrors) for (const id of files.find((f) => f.path === e.file)?.caseIds ?? []) failed.add(id);
@@ -201,11 +202,11 @@ async function rerun(dir, run, engineer, keptIds) {
   return { stable, ...(rerunProblem ? { rerunProblem } : {}) };
 }
 
-/** The case of a test a runner reported: in the file it names, else in any written file. */
-function caseOfTest(dir, files, t) {
-  const candidates = t.file ? files.filter((f) => f.path === t.file) : files;
-  for (const f of candidates.length ? candidates : files) {
-    const id = caseOfResult(testsInFile(f.path, readFileSync(join(dir, f.path), 'utf8')), t.name, f.path.endsWith('.py'));
+/** The case of a test a runner reported (frameworks/caseMap.ts): in the file it names, else in any written file. */
+function caseOfTest(testsOf, t) {
+  const files = t.file && testsOf.has(t.file) ? [t.file] : [...testsOf.keys()];
+  for (const f of files) {
+    const id = caseOfResult(testsOf.get(f), t.name, f.endsWith('.py'));
     if (id) return id;
   }
   return undefined;
