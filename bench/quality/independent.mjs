@@ -66,6 +66,8 @@ export async function independent({ subject, framework, ws, files, keptIds, case
     Object.assign(out, {
       productFiles: product.length,
       leftOutCopies: leftOut,
+      independentTool: cov.tool,
+      ...(cov.skipped ? { notInstrumented: cov.skipped } : {}),
       independentStatements: t.statementsPct,
       independentBranches: t.branchesPct,
       statementCounts: t.statements,

@@ -22,6 +22,14 @@ interface Product {
 interface Peers {
   peersIn(modules: string, deps: Record<string, string>): Record<string, string>;
 }
+interface InPlace {
+  instrumentInPlace(dir: string, product: string[], aside: string): { empty: object; skipped: string[]; restore(): void };
+  collected(
+    outDir: string,
+    empty: object,
+  ): { fileCoverageFor(p: string): { toSummary(): Record<string, { total: number; covered: number }> } };
+  countersDir(root: string): string;
+}
 interface Writes {
   snapshot(dir: string): Map<string, string>;
   diffSnapshots(a: Map<string, string>, b: Map<string, string>): { added: string[]; changed: string[]; removed: string[] };
@@ -181,5 +189,46 @@ describe('bench:quality rules', () => {
       { typescript: '4.9.5' },
       'a peer the run did not install (node-notifier, @types/jest) or that deps already name (jest) is left out',
     );
+  });
+
+  it("counts istanbul's statements of files instrumented in place, from a forked child ended by SIGTERM, and leaves the files as they were", async () => {
+    const { instrumentInPlace, collected, countersDir } = await load<InPlace>('istanbulInPlace.mjs');
+    // an arrow function's expression body is a statement of its own: never run while its getter is never read
+    const lib = `export function limit(n) {\n  const o = {};\n  Object.defineProperty(o, 'n', { get: () => n });\n  return o;\n}\n`;
+    fs.writeFileSync(path.join(dir, 'lib.mjs'), lib);
+    fs.writeFileSync(path.join(dir, 'unused.cjs'), 'module.exports = (a) => a + 1;\n');
+    // the child waits to be ended, as tinypool's forked workers are
+    fs.writeFileSync(
+      path.join(dir, 'run.mjs'),
+      `import { limit } from './lib.mjs';\nlimit(2);\nprocess.send('ran');\nsetInterval(() => {}, 1000);\n`,
+    );
+    const stat = fs.statSync(path.join(dir, 'lib.mjs'));
+    const out = countersDir(dir);
+    const { empty, skipped, restore } = instrumentInPlace(dir, ['lib.mjs', 'unused.cjs'], path.join(dir, '.aside'));
+    assert.deepEqual(skipped, []);
+    try {
+      const { fork } = await import('node:child_process');
+      const child = fork(path.join(dir, 'run.mjs'), { env: { ...process.env, BENCH_ISTANBUL_DIR: out } });
+      await new Promise((resolve) => child.once('message', resolve));
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    } finally {
+      restore();
+    }
+    const map = collected(out, empty);
+    const lines = (f: string) => map.fileCoverageFor(path.join(dir, f)).toSummary();
+    assert.deepEqual(
+      [lines('lib.mjs').statements.total, lines('lib.mjs').statements.covered],
+      [4, 3],
+      'the getter body is the one statement not run',
+    );
+    assert.deepEqual(
+      [lines('unused.cjs').statements.total, lines('unused.cjs').statements.covered],
+      [2, 0],
+      'a file no test loads counts, at 0',
+    );
+    assert.equal(fs.readFileSync(path.join(dir, 'lib.mjs'), 'utf8'), lib);
+    assert.equal(fs.statSync(path.join(dir, 'lib.mjs')).mtimeMs, stat.mtimeMs);
+    assert.equal(fs.existsSync(path.join(dir, '.aside')), false);
   });
 });
