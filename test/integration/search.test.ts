@@ -132,6 +132,16 @@ describe('search: sequences on the fixtures', function () {
     );
   });
 
+  it('an argument the object keeps is observed as the steps left it, not as trying its methods left it', async () => {
+    const root = join(REPO, 'test/fixtures/seqstream');
+    const m = await search(root, 'keeper.js', 300);
+    // new Keeper(arr) with nothing taken: the array is as it was, whatever the inspection of take() did
+    const built = m.cases.filter((c) => /new lib\.Keeper\(/.test(c.oracle?.setup ?? '') && !/\.take\(\)/.test(JSON.stringify(c.oracle)));
+    assert.ok(built.length >= 1, m.cases.map((c) => `${c.title}\n${c.oracle?.setup}`).join('\n---\n'));
+    for (const c of built)
+      assert.ok(!(c.oracle?.checks ?? []).some((k) => /^arg\d*$/.test(k.call)), `${c.oracle?.setup}\n${JSON.stringify(c.oracle?.checks)}`);
+  });
+
   it('a callback only the reading of the result calls (a proxy trap) is never waited for: the test would wait for ever', async () => {
     const root = join(REPO, 'test/fixtures/seqstream');
     const m = await search(root, 'guarded.js', 300);

@@ -87,6 +87,22 @@ describe('offline generator output validates for every layout', () => {
     assertValidEverywhere('cjs class', mapOf('store', [cjs], [], 'cjs'));
   });
 
+  it("the methods of a module's default-exported class are reached through its prototype (tinyqueue)", () => {
+    const file: KeyFile = {
+      path: 'index.js',
+      language: 'javascript',
+      rank: 100,
+      module_system: 'esm',
+      symbols: [
+        { name: 'TinyQueue', kind: 'class', exported: true, export_style: 'default', line: 1 },
+        { name: 'TinyQueue.push', kind: 'method', exported: true, export_style: 'default', line: 2, params: [{ name: 'item' }] },
+      ],
+    };
+    const [smoke] = assertValidEverywhere('default class', mapOf('tinyqueue', [file], [], 'esm'));
+    const push = smoke.cases.find((c) => c.target.symbol === 'TinyQueue.push');
+    assert.match(JSON.stringify(push?.oracle), /TinyQueue\.prototype\.push/, JSON.stringify(push?.oracle));
+  });
+
   it('a symbol name no binding can carry is moved to not_planned, never breaking the plan', () => {
     const odd: KeyFile = {
       path: 'weird.py',

@@ -52,6 +52,33 @@ describe('generator: reading documented snippets', () => {
     );
   });
 
+  it("replays documented calls that change an object before later calls that read it (tinyqueue's README)", () => {
+    const readme = [
+      'var queue = new TinyQueue();',
+      'queue.push(7);',
+      'queue.push(5);',
+      'queue.push(10);',
+      'var top = queue.pop(); // returns 5',
+      'top = queue.peek(); // returns 7',
+      'queue.length; // returns 2',
+      'queue.pop(); // throws Error',
+      'queue.length; // returns 1',
+      'other.size(1); // returns 3',
+      'other.size(2); // returns 4',
+    ].join('\n');
+    const ex = parseJsSnippet(readme, []).examples;
+    const setup = (call: string, n = 0) => ex.filter((e) => e.call === call)[n]?.setup;
+    const pushes = ['var queue = new TinyQueue()', 'queue.push(7)', 'queue.push(5)', 'queue.push(10)'];
+    assert.deepEqual(setup('queue.pop()'), pushes);
+    assert.deepEqual(setup('top = queue.peek()'), [...pushes, 'var top = queue.pop()']);
+    // the pop that returned 5 comes first: without it the queue still holds 3 items
+    assert.deepEqual(setup('queue.length'), [...pushes, 'var top = queue.pop()', 'top = queue.peek()']);
+    // a documented throw is not replayed, nor a read that calls nothing; nor a call on what no statement
+    // declared (an import)
+    assert.deepEqual(setup('queue.length', 1), [...pushes, 'var top = queue.pop()', 'top = queue.peek()']);
+    assert.ok(!setup('other.size(2)')?.includes('other.size(1)'), String(setup('other.size(2)')));
+  });
+
   it('records own imports as bindings and refuses snippets that import other packages', () => {
     const own = parseJsSnippet("import lib, { a as b } from 'lib'\nb(1) // => 1", ['lib']);
     assert.deepEqual(own.examples[0].imports, [

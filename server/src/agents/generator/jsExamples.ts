@@ -80,8 +80,10 @@ export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context
         imports: [...context.imports],
         importedFrom: Object.fromEntries(context.from),
       });
-    // A declaration with a shown value (`const y = f(x) // 4`) is still needed by the statements after it.
+    // A declaration with a shown value (`const y = f(x) // 4`) is still needed by the statements after
+    // it; a documented call may change an object later calls read (`queue.pop(); // returns 5`).
     if (!shown || isDeclaration(stmt.node)) setup.add(stmt.code, stmt.node);
+    else if (!('reason' in shown) && shown.outcome !== 'throws') setup.add(stmt.code, stmt.node, true);
   }
   context.setup.adoptDeclarations(setup);
   return { examples, skipped };

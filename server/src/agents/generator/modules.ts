@@ -87,7 +87,10 @@ export function bindingFor(mod: ModuleInfo, symbol: SymbolInfo): { binding: Orac
     const owner = symbol.name.split('.')[0];
     return { binding: { local: owner, import: 'named', name: owner }, access: symbol.name };
   }
-  if (symbol.kind === 'method' && !symbol.name.startsWith(`${mod.local}.`)) return jsMethodBinding(mod, symbol);
+  // A method of the module's own class (`TinyQueue.push` of `export default class TinyQueue`) is a
+  // class member too, not a property of the module value.
+  if (symbol.kind === 'method' && (!symbol.name.startsWith(`${mod.local}.`) || mod.main?.kind === 'class'))
+    return jsMethodBinding(mod, symbol);
   if (symbol === mod.main) return { binding: { local: mod.local, import: mainImport(mod) }, access: mod.local };
   // Crawlers name properties of the module value `main.prop` (e.g. `slugify.extend`).
   const prop = symbol.name.startsWith(`${mod.local}.`) ? symbol.name.slice(mod.local.length + 1) : symbol.name;

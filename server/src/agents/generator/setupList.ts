@@ -12,15 +12,19 @@ interface Entry {
   uses: Set<string>;
   /** from an earlier README block: kept only when a later call needs what it declares */
   carried: boolean;
+  /** locals whose methods it calls (`queue` of `queue.pop()`): it may change them */
+  receivers: Set<string>;
+  /** a documented call itself (`queue.pop(); // returns 5`): replayed only before calls on what it changes */
+  shown: boolean;
 }
 
 export class SetupList {
   private entries: Entry[] = [];
 
-  add(code: string, node: TS.Node): void {
+  add(code: string, node: TS.Node, shown = false): void {
     const declares = declaredNames(node);
     for (const name of declares) this.forget(name);
-    this.entries.push({ code, declares, uses: usedNames(node), carried: false });
+    this.entries.push({ code, declares, uses: usedNames(node), carried: false, receivers: receiverNames(node), shown });
   }
 
   /** The literal text a `const name = <literal>` statement binds (the later binding wins), if any. */
@@ -56,7 +60,11 @@ export class SetupList {
     this.entries = block.entries.filter((e) => e.declares.size > 0).map((e) => ({ ...e, carried: true }));
   }
 
-  /** The statements `call` needs, in order. */
+  /**
+   * The statements `call` needs, in order: the declarations it reads, transitively, the block's own
+   * side-effect statements, and the statements that call a method of a local it reads, documented
+   * calls included (`var top = queue.pop(); // returns 5` comes before `queue.length; // returns 2`).
+   */
   neededBy(call: string): string[] {
     const ts = typescript();
     const sf = ts.createSourceFile('call.ts', `(${call})`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -65,7 +73,9 @@ export class SetupList {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
       const declaresNeeded = [...e.declares].some((n) => needed.has(n));
-      if (!declaresNeeded && (e.carried || e.declares.size > 0)) continue;
+      const local = (n: string) => this.entries.slice(0, i).some((x) => x.declares.has(n));
+      const changesNeeded = [...e.receivers].some((n) => needed.has(n) && local(n));
+      if (e.shown ? !changesNeeded : !declaresNeeded && !changesNeeded && (e.carried || e.declares.size > 0)) continue;
       keep.unshift(e);
       for (const n of e.uses) needed.add(n);
     }
@@ -82,6 +92,22 @@ function declaredNames(node: TS.Node): Set<string> {
   };
   if (ts.isVariableStatement(node)) for (const d of node.declarationList.declarations) bind(d.name);
   else if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name) out.add(node.name.text);
+  return out;
+}
+
+/** Identifiers whose methods a statement calls (`queue` of `queue.pop()`, `a` of `a.b.push(1)`). */
+function receiverNames(root: TS.Node): Set<string> {
+  const ts = typescript();
+  const out = new Set<string>();
+  const visit = (n: TS.Node) => {
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
+      let target: TS.Expression = n.expression.expression;
+      while (ts.isPropertyAccessExpression(target)) target = target.expression;
+      if (ts.isIdentifier(target)) out.add(target.text);
+    }
+    n.forEachChild(visit);
+  };
+  visit(root);
   return out;
 }
 
