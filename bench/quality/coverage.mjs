@@ -6,13 +6,15 @@
 // - jest: jest's own --coverage with collectCoverageFrom = the product files (istanbul, as nyc);
 // - vitest: vitest's own --coverage (@vitest/coverage-v8, from the bench's install) with include =
 //   the product files (vitest transforms every file it loads, which a c8 outside cannot map back);
-//   where it reports no product file at all (files vite-node leaves to Node: `.mjs`, `.cjs`), c8 --all
-//   around vitest, which sees them as Node loads them;
+//   where it reports no product file at all (vitest 1 never reports a file under dist/: its coverage
+//   exclude always holds `**/dist/**`), c8 --all around vitest, with the code vite-node ran through
+//   node:vm recorded beside the V8 files (vmSources.cjs) so that c8 reads V8's offsets in it;
 // - pytest: coverage.py `run --branch --source` (Debian's python3-coverage), then `coverage json`.
 // Each yields per-file { statements, branches } as { total, covered }.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pythonCoverage } from './tools.mjs';
 
 const TIMEOUT_MS = 10 * 60_000;
@@ -52,6 +54,13 @@ function fromSummary(file, dir, product) {
   return out;
 }
 const pick = (c) => ({ total: c.total, covered: c.covered });
+
+/** The environment with the recorder of vitest's vm-run modules preloaded (vmSources.cjs). */
+function withVmSources(env) {
+  const preload = `--require ${JSON.stringify(fileURLToPath(new URL('./vmSources.cjs', import.meta.url)))}`;
+  const inherited = env.NODE_OPTIONS ?? process.env.NODE_OPTIONS;
+  return { ...env, NODE_OPTIONS: inherited ? `${inherited} ${preload}` : preload };
+}
 
 function jsCoverage({ framework, dir, root, files, product, env, args }) {
   const out = join(root, '.bench-coverage');
@@ -103,10 +112,10 @@ function jsCoverage({ framework, dir, root, files, product, env, args }) {
       ...runner,
     ];
   }
-  const r = run(cmd, dir, env);
+  const r = run(cmd, dir, framework === 'vitest-c8' ? withVmSources(env) : env);
   const perFile = fromSummary(join(out, 'coverage-summary.json'), dir, product);
-  // vitest's own coverage reports nothing for the files vite-node leaves to Node (`.mjs`, `.cjs`,
-  // dist bundles: pathe@1.1.2, defu@6.1.4): those load as Node loads them, which c8 outside sees.
+  // vitest's own coverage reports nothing under dist/ (pathe@1.1.2, defu@6.1.4, superstruct@2.0.2):
+  // c8 outside reads those files as vite-node or Node ran them.
   if (
     framework === 'vitest' &&
     !Object.keys(perFile).length &&

@@ -1,6 +1,7 @@
 // The quality bench's own rules (bench/quality/): which kept test is of which kind, which files are
-// a package's product, which copy of a twice-shipped build counts, what a kept test wrote, and which
-// peers the measuring folder must add to load what AMTP's run loaded.
+// a package's product, which copy of a twice-shipped build counts, which built file is read as itself
+// (its map names sources not shipped), what a kept test wrote, and which peers the measuring folder
+// must add to load what AMTP's run loaded.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -21,6 +22,9 @@ interface Product {
 }
 interface Peers {
   peersIn(modules: string, deps: Record<string, string>): Record<string, string>;
+}
+interface UnshippedMaps {
+  blankUnshippedMaps(dir: string, product: string[]): { files: string[]; restore(): void };
 }
 interface Writes {
   snapshot(dir: string): Map<string, string>;
@@ -150,6 +154,37 @@ describe('bench:quality rules', () => {
     assert.deepEqual(leftOutCopies(dir, product, reached({ 'dist/a.js': 5 })), ['src/a.ts'], 'tests that load the build count the build');
     assert.deepEqual(leftOutCopies(dir, product, reached({ 'src/a.ts': 1 })), ['dist/a.js']);
     assert.deepEqual(leftOutCopies(dir, ['lib/x.js', 'es6/x.js'], { 'es6/x.js': { statements: { covered: 2 } } }), ['lib/x.js']);
+  });
+
+  it('reads a built file as itself while its map names sources not shipped, and puts it back', async () => {
+    const { blankUnshippedMaps } = await load<UnshippedMaps>('unshippedMaps.mjs');
+    const files: Record<string, string> = {
+      'dist/gone.js': 'exports.a = 1;\n//# sourceMappingURL=gone.js.map\n',
+      'dist/gone.js.map': JSON.stringify({ version: 3, sources: ['gone.js', '../src/gone.ts'], mappings: '' }),
+      'dist/here.js': 'exports.b = 2;\n//# sourceMappingURL=here.js.map\n',
+      'dist/here.js.map': JSON.stringify({ version: 3, sources: ['../src/here.ts'], mappings: '' }),
+      'src/here.ts': 'export const b = 2;\n',
+      'dist/plain.js': 'exports.c = 3;\n',
+    };
+    for (const [f, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), text);
+    }
+    const gone = path.join(dir, 'dist/gone.js');
+    const mtime = fs.statSync(gone).mtimeMs;
+    const blanked = blankUnshippedMaps(dir, ['dist/gone.js', 'dist/here.js', 'dist/plain.js', 'src/here.ts']);
+    assert.deepEqual(blanked.files, [gone]);
+    const during = fs.readFileSync(gone, 'utf8');
+    assert.equal(during.length, files['dist/gone.js'].length, 'offsets unchanged');
+    assert.doesNotMatch(during, /sourceMappingURL/);
+    assert.match(
+      fs.readFileSync(path.join(dir, 'dist/here.js'), 'utf8'),
+      /sourceMappingURL=here\.js\.map/,
+      'a map to shipped sources is kept',
+    );
+    blanked.restore();
+    assert.equal(fs.readFileSync(gone, 'utf8'), files['dist/gone.js']);
+    assert.ok(Math.abs(fs.statSync(gone).mtimeMs - mtime) < 1, 'its mtime too');
   });
 
   it('finds the files a test run added, changed or removed', async () => {
