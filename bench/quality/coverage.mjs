@@ -1,24 +1,18 @@
 // Statements and branches of ONLY the kept tests, under the package's own runner, over ALL its
 // product files (product.mjs), measured by tools that are not AMTP's:
-// - mocha, ava, node-tap, node:test: c8 --all (V8 coverage; built files with source maps are
-//   mapped back to their sources, --exclude-after-remap) with --experimental-monocart, so branches
-//   are counted on the syntax tree like istanbul's (V8's own blocks count an unrun function as one);
+// - mocha, ava, node-tap, node:test, vitest: istanbul, as nyc --all counts, with every product file
+//   instrumented in place for one run of the kept files (istanbulInPlace.mjs): built files count as
+//   themselves (their maps are not followed), whatever loads them (Node, vite-node, a worker);
 // - jest: jest's own --coverage with collectCoverageFrom = the product files (istanbul, as nyc);
-// - vitest: vitest's own --coverage (@vitest/coverage-v8, from the bench's install) with include =
-//   the product files (vitest transforms every file it loads, which a c8 outside cannot map back);
-//   where it reports no product file at all (vitest 1 never reports a file under dist/: its coverage
-//   exclude always holds `**/dist/**`), c8 --all around vitest, with the code vite-node ran through
-//   node:vm recorded beside the V8 files (vmSources.cjs) so that c8 reads V8's offsets in it;
 // - pytest: coverage.py `run --branch --source` (Debian's python3-coverage), then `coverage json`.
 // Each yields per-file { statements, branches } as { total, covered }.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { collected, countersDir, instrumentInPlace } from './istanbulInPlace.mjs';
 import { pythonCoverage } from './tools.mjs';
 
 const TIMEOUT_MS = 10 * 60_000;
-const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
 
 /** The command that runs the kept files under the package's runner (`bin`: root/node_modules/.bin). */
 export function runnerCommand(framework, bin, files, args = []) {
@@ -55,74 +49,23 @@ function fromSummary(file, dir, product) {
 }
 const pick = (c) => ({ total: c.total, covered: c.covered });
 
-/** The environment with the recorder of vitest's vm-run modules preloaded (vmSources.cjs). */
-function withVmSources(env) {
-  const preload = `--require ${JSON.stringify(fileURLToPath(new URL('./vmSources.cjs', import.meta.url)))}`;
-  const inherited = env.NODE_OPTIONS ?? process.env.NODE_OPTIONS;
-  return { ...env, NODE_OPTIONS: inherited ? `${inherited} ${preload}` : preload };
-}
-
-function jsCoverage({ framework, dir, root, files, product, env, args }) {
+/** jest's own --coverage (babel provider: istanbul, as nyc) with collectCoverageFrom = the product files. */
+function jestCoverage({ dir, root, files, product, env, args }) {
   const out = join(root, '.bench-coverage');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const bin = join(root, 'node_modules/.bin');
-  // tap 18 runs each file in a child with its own V8 coverage folder, hidden from c8: under c8 the
-  // files run through node:test instead (a tap file is a plain node script that prints TAP)
-  const runner =
-    framework === 'node-tap'
-      ? runnerCommand('node-test', bin, files, [])
-      : runnerCommand(framework === 'vitest-c8' ? 'vitest' : framework, bin, files, args);
-  let cmd;
-  if (framework === 'jest') {
-    cmd = [
-      ...runner.slice(0, -files.length - 1),
-      '--coverage',
-      '--coverageProvider=babel',
-      '--coverageReporters=json-summary',
-      `--coverageDirectory=${out}`,
-      ...product.map((f) => `--collectCoverageFrom=${f}`),
-      '--runTestsByPath',
-      ...files,
-    ];
-  } else if (framework === 'vitest') {
-    cmd = [
-      ...runner,
-      '--coverage.enabled=true',
-      '--coverage.provider=v8',
-      '--coverage.all=true',
-      '--coverage.reporter=json-summary',
-      `--coverage.reportsDirectory=${out}`,
-      // vitest's default exclude drops dist/** and test files: the product list decides instead
-      '--coverage.exclude=**/node_modules/**',
-      ...product.map((f) => `--coverage.include=${f}`),
-    ];
-  } else {
-    cmd = [
-      join(bin, 'c8'),
-      '--all',
-      '--experimental-monocart',
-      `--src=${dir}`,
-      '--exclude-after-remap',
-      '--reporter=json-summary',
-      `--reports-dir=${out}`,
-      `--temp-directory=${join(root, '.bench-c8tmp')}`,
-      ...EXTENSIONS.map((e) => `--extension=${e}`),
-      ...product.map((f) => `--include=${f}`),
-      ...runner,
-    ];
-  }
-  const r = run(cmd, dir, framework === 'vitest-c8' ? withVmSources(env) : env);
-  const perFile = fromSummary(join(out, 'coverage-summary.json'), dir, product);
-  // vitest's own coverage reports nothing under dist/ (pathe@1.1.2, defu@6.1.4, superstruct@2.0.2):
-  // c8 outside reads those files as vite-node or Node ran them.
-  if (
-    framework === 'vitest' &&
-    !Object.keys(perFile).length &&
-    (r.exit === 0 || !existsSync(join(root, 'node_modules/@vitest/coverage-v8')))
-  )
-    return { ...jsCoverage({ framework: 'vitest-c8', dir, root, files, product, env, args }), tool: 'c8 --all around vitest' };
-  return { ...r, perFile };
+  const runner = runnerCommand('jest', join(root, 'node_modules/.bin'), files, args);
+  const cmd = [
+    ...runner.slice(0, -files.length - 1),
+    '--coverage',
+    '--coverageProvider=babel',
+    '--coverageReporters=json-summary',
+    `--coverageDirectory=${out}`,
+    ...product.map((f) => `--collectCoverageFrom=${f}`),
+    '--runTestsByPath',
+    ...files,
+  ];
+  return { ...run(cmd, dir, env), perFile: fromSummary(join(out, 'coverage-summary.json'), dir, product), tool: 'jest --coverage (babel)' };
 }
 
 function pyCoverage({ dir, root, files, product, env }) {
@@ -165,9 +108,40 @@ function pyCoverage({ dir, root, files, product, env }) {
   return { ...r, perFile };
 }
 
+/** Runner options that let each test process write its counters: vitest's workers in child processes, which end on a signal (istanbulInPlace.mjs). */
+function counterArgs(framework, root) {
+  if (framework !== 'vitest') return [];
+  const major = Number(JSON.parse(readFileSync(join(root, 'node_modules/vitest/package.json'), 'utf8')).version.split('.')[0]);
+  return major >= 1 ? ['--pool=forks'] : ['--no-threads'];
+}
+
+/** istanbul's counts over the product files, instrumented in place (istanbulInPlace.mjs) for one run of the kept files. */
+function inPlaceCoverage({ framework, dir, root, files, product, env, args }) {
+  const out = countersDir(root);
+  const { empty, skipped, restore } = instrumentInPlace(dir, product, join(root, '.bench-originals'));
+  let r;
+  try {
+    r = run(runnerCommand(framework, join(root, 'node_modules/.bin'), files, [...args, ...counterArgs(framework, root)]), dir, {
+      ...env,
+      BENCH_ISTANBUL_DIR: out,
+    });
+  } finally {
+    restore();
+  }
+  const perFile = {};
+  const map = collected(out, empty);
+  for (const path of map.files()) {
+    const s = map.fileCoverageFor(path).toSummary();
+    perFile[relative(dir, path)] = { statements: pick(s.statements), branches: pick(s.branches) };
+  }
+  return { ...r, perFile, tool: 'istanbul (in place)', ...(skipped.length ? { skipped } : {}) };
+}
+
 /** Per-file coverage of the kept tests; `env`/`args` are the run plan's (verifier/runPlan.ts). */
 export function keptCoverage(opts) {
-  return opts.framework === 'pytest' ? pyCoverage(opts) : jsCoverage(opts);
+  if (opts.framework === 'pytest') return pyCoverage(opts);
+  // jest's own --coverage is istanbul already (babel provider), with jest's module registry in charge of loading
+  return opts.framework === 'jest' ? jestCoverage(opts) : inPlaceCoverage(opts);
 }
 
 /** Totals over the product files (a file the tool did not report counts as unmeasured, not 0 of 0). */

@@ -4,18 +4,15 @@
 //   the runs that exited 0;
 // - one run under coverage over all product files (coverage.mjs, product.mjs), wrapped in a
 //   snapshot of the package folder (writes.mjs): files the kept tests added, changed or removed;
-//   built files whose source maps name sources the package does not ship are read as themselves
-//   there (unshippedMaps.mjs);
 // - each kept test's kind (kinds.mjs);
 // - the mutation score (mutation.mjs), unless --no-mutation.
 import { rmSync, symlinkSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { keptCoverage, runnerCommand, totals } from './coverage.mjs';
 import { countKinds } from './kinds.mjs';
 import { mutationScore } from './mutation.mjs';
 import { leftOutCopies, productFiles } from './product.mjs';
 import { measureModules, pythonCoverage } from './tools.mjs';
-import { blankUnshippedMaps } from './unshippedMaps.mjs';
 import { diffSnapshots, snapshot } from './writes.mjs';
 import { spawnSync } from 'node:child_process';
 
@@ -60,23 +57,17 @@ export async function independent({ subject, framework, ws, files, keptIds, case
     out.testKinds = countKinds(ws.dir, files, keptIds, cases);
     Object.assign(out, ownRuns(framework, ws.dir, ws.root, files, plan));
     let product = productFiles(ws.dir, python, files);
-    // Built files whose maps name sources the package does not ship are measured as themselves (unshippedMaps.mjs).
-    const unmapped = blankUnshippedMaps(ws.dir, product);
-    let cov;
-    try {
-      const before = snapshot(ws.dir);
-      cov = keptCoverage({ framework, dir: ws.dir, root: ws.root, files, product, env: plan.env, args: plan.args });
-      out.writes = diffSnapshots(before, snapshot(ws.dir));
-    } finally {
-      unmapped.restore();
-    }
-    if (unmapped.files.length) out.readAsThemselves = unmapped.files.map((f) => relative(ws.dir, f));
+    const before = snapshot(ws.dir);
+    const cov = keptCoverage({ framework, dir: ws.dir, root: ws.root, files, product, env: plan.env, args: plan.args });
+    out.writes = diffSnapshots(before, snapshot(ws.dir));
     const leftOut = leftOutCopies(ws.dir, product, cov.perFile);
     product = product.filter((f) => !leftOut.includes(f));
     const t = totals(cov.perFile, product);
     Object.assign(out, {
       productFiles: product.length,
       leftOutCopies: leftOut,
+      independentTool: cov.tool,
+      ...(cov.skipped ? { notInstrumented: cov.skipped } : {}),
       independentStatements: t.statementsPct,
       independentBranches: t.branchesPct,
       statementCounts: t.statements,

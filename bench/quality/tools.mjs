@@ -1,15 +1,12 @@
 // The bench's own measuring tools, installed into bench/.work and never into AMTP's dependencies or
-// the measured package's package.json: c8 (V8 coverage with --all), StrykerJS 9.x (the last line
-// that runs on Node 20) with the runner plugin of the package's framework, the coverage provider of
-// vitest, and coverage.py from Debian for Python. Versions are exact, so figures are comparable
-// across runs.
+// the measured package's package.json: StrykerJS 9.x (the last line that runs on Node 20) with the
+// runner plugin of the package's framework, and coverage.py from Debian for Python. Versions are
+// exact, so figures are comparable across runs. JavaScript coverage is istanbul's, from AMTP's own
+// devDependencies (istanbulInPlace.mjs) or jest's.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { WORK, installRunner, sh } from './prepare.mjs';
 
-export const C8 = '10.1.3';
-/** c8's --experimental-monocart: branches counted on the syntax tree, as istanbul does, not V8's executed blocks. */
-export const MONOCART = '2.13.0';
 export const STRYKER = '9.6.1';
 
 /** The Stryker test-runner plugin per framework; the command runner (built into core) for the rest. */
@@ -22,15 +19,7 @@ export const STRYKER_RUNNER = {
 
 /** What the measuring node_modules adds to the package's own dependencies and framework. */
 function toolsFor(framework) {
-  return (deps) => {
-    const tools = { c8: C8, 'monocart-coverage-reports': MONOCART };
-    // The coverage provider must match vitest's version exactly; the range the package declares is
-    // resolved by npm. Vitest 0.x has no @vitest/coverage-v8 (hookable@5.5.3: ETARGET): c8 around it.
-    if (framework === 'vitest' && !/^[~^]?0\./.test(String(deps.vitest))) tools['@vitest/coverage-v8'] = deps.vitest;
-    tools['@stryker-mutator/core'] = STRYKER;
-    if (STRYKER_RUNNER[framework]) tools[STRYKER_RUNNER[framework]] = STRYKER;
-    return tools;
-  };
+  return { '@stryker-mutator/core': STRYKER, ...(STRYKER_RUNNER[framework] ? { [STRYKER_RUNNER[framework]]: STRYKER } : {}) };
 }
 
 /**

@@ -118,6 +118,20 @@ describe('search: sequences on the fixtures', function () {
     assert.match(checks, /"call":"events\d*","kind":"deep_equals","expected":"\[\[\\"data\\", /, checks);
   });
 
+  it('a callback called only by a later step (the wrapper it was passed to) has those calls pinned', async () => {
+    const root = join(REPO, 'test/fixtures/seqstream');
+    const m = await search(root, 'deferred.js', 300);
+    const pinned = m.cases.filter((c) => (c.oracle?.checks ?? []).some((k) => /^calls\d+$/.test(k.call) && k.expected !== '[]'));
+    assert.ok(
+      pinned.length >= 1,
+      m.cases.map((c) => `${c.title}\n${c.oracle?.setup}\n${JSON.stringify(c.oracle?.checks)}`).join('\n---\n'),
+    );
+    assert.ok(
+      m.cases.some((c) => /calls back/.test(c.title)),
+      m.cases.map((c) => c.title).join('\n'),
+    );
+  });
+
   it('a callback only the reading of the result calls (a proxy trap) is never waited for: the test would wait for ever', async () => {
     const root = join(REPO, 'test/fixtures/seqstream');
     const m = await search(root, 'guarded.js', 300);

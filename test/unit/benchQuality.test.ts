@@ -1,7 +1,6 @@
 // The quality bench's own rules (bench/quality/): which kept test is of which kind, which files are
-// a package's product, which copy of a twice-shipped build counts, which built file is read as itself
-// (its map names sources not shipped), what a kept test wrote, and which peers the measuring folder
-// must add to load what AMTP's run loaded.
+// a package's product, which copy of a twice-shipped build counts, what a kept test wrote, and which
+// peers the measuring folder must add to load what AMTP's run loaded.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -23,8 +22,13 @@ interface Product {
 interface Peers {
   peersIn(modules: string, deps: Record<string, string>): Record<string, string>;
 }
-interface UnshippedMaps {
-  blankUnshippedMaps(dir: string, product: string[]): { files: string[]; restore(): void };
+interface InPlace {
+  instrumentInPlace(dir: string, product: string[], aside: string): { empty: object; skipped: string[]; restore(): void };
+  collected(
+    outDir: string,
+    empty: object,
+  ): { fileCoverageFor(p: string): { toSummary(): Record<string, { total: number; covered: number }> } };
+  countersDir(root: string): string;
 }
 interface Writes {
   snapshot(dir: string): Map<string, string>;
@@ -156,37 +160,6 @@ describe('bench:quality rules', () => {
     assert.deepEqual(leftOutCopies(dir, ['lib/x.js', 'es6/x.js'], { 'es6/x.js': { statements: { covered: 2 } } }), ['lib/x.js']);
   });
 
-  it('reads a built file as itself while its map names sources not shipped, and puts it back', async () => {
-    const { blankUnshippedMaps } = await load<UnshippedMaps>('unshippedMaps.mjs');
-    const files: Record<string, string> = {
-      'dist/gone.js': 'exports.a = 1;\n//# sourceMappingURL=gone.js.map\n',
-      'dist/gone.js.map': JSON.stringify({ version: 3, sources: ['gone.js', '../src/gone.ts'], mappings: '' }),
-      'dist/here.js': 'exports.b = 2;\n//# sourceMappingURL=here.js.map\n',
-      'dist/here.js.map': JSON.stringify({ version: 3, sources: ['../src/here.ts'], mappings: '' }),
-      'src/here.ts': 'export const b = 2;\n',
-      'dist/plain.js': 'exports.c = 3;\n',
-    };
-    for (const [f, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
-      fs.writeFileSync(path.join(dir, f), text);
-    }
-    const gone = path.join(dir, 'dist/gone.js');
-    const mtime = fs.statSync(gone).mtimeMs;
-    const blanked = blankUnshippedMaps(dir, ['dist/gone.js', 'dist/here.js', 'dist/plain.js', 'src/here.ts']);
-    assert.deepEqual(blanked.files, [gone]);
-    const during = fs.readFileSync(gone, 'utf8');
-    assert.equal(during.length, files['dist/gone.js'].length, 'offsets unchanged');
-    assert.doesNotMatch(during, /sourceMappingURL/);
-    assert.match(
-      fs.readFileSync(path.join(dir, 'dist/here.js'), 'utf8'),
-      /sourceMappingURL=here\.js\.map/,
-      'a map to shipped sources is kept',
-    );
-    blanked.restore();
-    assert.equal(fs.readFileSync(gone, 'utf8'), files['dist/gone.js']);
-    assert.ok(Math.abs(fs.statSync(gone).mtimeMs - mtime) < 1, 'its mtime too');
-  });
-
   it('finds the files a test run added, changed or removed', async () => {
     const { snapshot, diffSnapshots } = await load<Writes>('writes.mjs');
     fs.writeFileSync(path.join(dir, 'keep.txt'), 'a');
@@ -216,5 +189,46 @@ describe('bench:quality rules', () => {
       { typescript: '4.9.5' },
       'a peer the run did not install (node-notifier, @types/jest) or that deps already name (jest) is left out',
     );
+  });
+
+  it("counts istanbul's statements of files instrumented in place, from a forked child ended by SIGTERM, and leaves the files as they were", async () => {
+    const { instrumentInPlace, collected, countersDir } = await load<InPlace>('istanbulInPlace.mjs');
+    // an arrow function's expression body is a statement of its own: never run while its getter is never read
+    const lib = `export function limit(n) {\n  const o = {};\n  Object.defineProperty(o, 'n', { get: () => n });\n  return o;\n}\n`;
+    fs.writeFileSync(path.join(dir, 'lib.mjs'), lib);
+    fs.writeFileSync(path.join(dir, 'unused.cjs'), 'module.exports = (a) => a + 1;\n');
+    // the child waits to be ended, as tinypool's forked workers are
+    fs.writeFileSync(
+      path.join(dir, 'run.mjs'),
+      `import { limit } from './lib.mjs';\nlimit(2);\nprocess.send('ran');\nsetInterval(() => {}, 1000);\n`,
+    );
+    const stat = fs.statSync(path.join(dir, 'lib.mjs'));
+    const out = countersDir(dir);
+    const { empty, skipped, restore } = instrumentInPlace(dir, ['lib.mjs', 'unused.cjs'], path.join(dir, '.aside'));
+    assert.deepEqual(skipped, []);
+    try {
+      const { fork } = await import('node:child_process');
+      const child = fork(path.join(dir, 'run.mjs'), { env: { ...process.env, BENCH_ISTANBUL_DIR: out } });
+      await new Promise((resolve) => child.once('message', resolve));
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    } finally {
+      restore();
+    }
+    const map = collected(out, empty);
+    const lines = (f: string) => map.fileCoverageFor(path.join(dir, f)).toSummary();
+    assert.deepEqual(
+      [lines('lib.mjs').statements.total, lines('lib.mjs').statements.covered],
+      [4, 3],
+      'the getter body is the one statement not run',
+    );
+    assert.deepEqual(
+      [lines('unused.cjs').statements.total, lines('unused.cjs').statements.covered],
+      [2, 0],
+      'a file no test loads counts, at 0',
+    );
+    assert.equal(fs.readFileSync(path.join(dir, 'lib.mjs'), 'utf8'), lib);
+    assert.equal(fs.statSync(path.join(dir, 'lib.mjs')).mtimeMs, stat.mtimeMs);
+    assert.equal(fs.existsSync(path.join(dir, '.aside')), false);
   });
 });

@@ -3,6 +3,7 @@
 // minimisation), and the oracle writing only those checks beside its main assertion.
 import { strict as assert } from 'node:assert';
 import { assertionsToKeep, factsOf, noticedBy, OUTCOME } from '../../server/src/search/facts';
+import { factsToKeep } from '../../server/src/search/guided';
 import { oracleFacts, sequenceOracle } from '../../server/src/search/oracle';
 import type { Observation, Sequence } from '../../server/src/search/types';
 
@@ -83,5 +84,37 @@ describe('search facts: which checks notice a mutant, and the fewest to keep', (
     );
     const none = sequenceOracle(seq, obs, 'lib', ['lib'], false, new Set([OUTCOME, 'v:2']));
     assert.equal(none?.oracle.checks, undefined);
+  });
+
+  it("keeps a callback's calls whatever the kills say: a test that passed a callback checks that it was called", () => {
+    // wrap(callback) returns a function that calls it; calling that is the sequence's last step
+    const cbSeq: Sequence = {
+      id: '2',
+      steps: [
+        { op: 'call', path: ['wrap'], args: [{ cb: { id: 0 } }] },
+        { op: 'callv', recv: 0, args: [{ lit: 1 }] },
+      ],
+    };
+    const obs: Observation = {
+      steps: [
+        { ok: true, async: false },
+        { ok: true, async: false },
+      ],
+      settled: true,
+      values: [
+        { shape: { t: 'function' }, why: 'a function' },
+        { shape: { t: 'undefined' }, v: { $: 'undef' } },
+      ],
+      mutated: [],
+      // called by the second step, after the first (which passed it) had settled with no call
+      callbacks: [{ id: 0, step: 0, args: [[{ v: 1 }]], phases: ['sync'], settledAt: 0 }],
+      events: [],
+    };
+    assert.deepEqual(oracleFacts(cbSeq, obs, 'lib'), ['v:1', 'cb:0']);
+    const keep = factsToKeep(cbSeq, obs, 'lib', { goals: ['m1'], notice: [[OUTCOME]], complete: true });
+    assert.ok(keep?.has('cb:0'), String([...(keep ?? [])]));
+    const oracle = sequenceOracle(cbSeq, obs, 'lib', ['lib'], false, keep);
+    assert.deepEqual(oracle?.oracle.checks, [{ call: 'calls0', kind: 'deep_equals', expected: '[[1]]' }]);
+    assert.equal(oracle?.outcome.text, 'calls back once');
   });
 });

@@ -13,6 +13,21 @@ export const OUTCOME = 'outcome';
 /** The main assertion of a throwing sequence: the error's class and message. */
 export const ERROR = 'error';
 
+type Callback = Observation['callbacks'][number];
+
+/**
+ * How many of a callback's calls a test asserts: those up to the end of the step that passed it
+ * (`settledAt`), then those later steps made while they ran or were awaited (p-limit's
+ * `limitFunction(callback)` calls it only when its result is called). A call between steps, nobody
+ * waiting, ends the count: where it lands in the test is a race.
+ */
+export function assertedCalls(cb: Callback): number {
+  if (cb.settledAt === undefined) return cb.args.length;
+  let n = cb.settledAt;
+  while (n < cb.args.length && (cb.phases[n] === 'sync' || cb.phases[n] === 'await')) n++;
+  return n;
+}
+
 export function factsOf(obs: Observation): Facts {
   const f: Facts = new Map();
   f.set(OUTCOME, JSON.stringify(obs.steps.map((s) => ('timeout' in s ? 't' : s.ok ? 1 : 0))));
@@ -26,8 +41,7 @@ export function factsOf(obs: Observation): Facts {
   });
   // Calls and events the child's own observing set off are no facts: a test's checks may read in another order.
   for (const c of obs.callbacks)
-    if (!c.phases.includes('observe'))
-      f.set(`cb:${c.id}`, JSON.stringify([c.args.slice(0, c.settledAt ?? c.args.length), c.settledAt ?? null]));
+    if (!c.phases.includes('observe')) f.set(`cb:${c.id}`, JSON.stringify([c.args.slice(0, assertedCalls(c)), c.settledAt ?? null]));
   for (const e of obs.events) if (!e.phases.includes('observe')) f.set(`ev:${e.step}`, JSON.stringify(e.list));
   for (const m of obs.mutated) f.set(`mut:${m.step}:${m.arg}`, JSON.stringify(m.v ?? null));
   return f;

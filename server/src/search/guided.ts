@@ -107,8 +107,8 @@ export async function guideByMutants(
 
 /**
  * The facts a kept sequence's test asserts beside its main one: those that notice the mutants it
- * kills (the fewest, EvoSuite's minimisation); when not all its kills are known, also its first
- * checks as without mutants. Undefined (the oracle's default) when the mutation phase did not run.
+ * kills (the fewest, EvoSuite's minimisation), and every callback's calls and emitter's events; when
+ * not all its kills are known, also its first checks as without mutants. Undefined (the oracle's default) when the mutation phase did not run.
  */
 export function factsToKeep(seq: Sequence, obs: Observation, local: string, kills: SequenceKills | undefined): Set<string> | undefined {
   if (!kills) return undefined;
@@ -116,5 +116,9 @@ export function factsToKeep(seq: Sequence, obs: Observation, local: string, kill
   if (!order.length) return undefined;
   const keep = assertionsToKeep(kills.notice, [order[0]], order);
   if (!kills.complete) order.slice(1, 1 + MAX_CHECKS).forEach((f) => keep.add(f));
+  // What the code called back and emitted is its behaviour whatever our mutants say: a test that
+  // passes a callback and never checks its calls passes with the call deleted (StrykerJS's block
+  // removal, which the search's own operators do not make).
+  order.filter((f) => f.startsWith('cb:') || f.startsWith('ev:')).forEach((f) => keep.add(f));
   return keep;
 }

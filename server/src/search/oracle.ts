@@ -7,7 +7,7 @@
 // Every check is named by the fact it asserts (facts.ts): given the facts to keep (those that notice a
 // mutant the sequence kills), the test asserts only those beside its main assertion.
 import type { Oracle } from '../contracts/types';
-import { ERROR } from './facts';
+import { assertedCalls, ERROR } from './facts';
 import { eventWait, Names, renderSequence, TMP, type Rendered } from './render';
 import type { Observation, SeenArg, Sequence, ValueSeen } from './types';
 import { isNaNTag, isScalar, jsLiteral, type Tagged } from './values';
@@ -73,7 +73,7 @@ function sideChecks(obs: Observation, r: Rendered): Fact[] {
   for (const cb of obs.callbacks) {
     const name = r.recorders.get(cb.id);
     if (name !== undefined && !cb.phases.includes('observe'))
-      out.push(...argsChecks(`calls${name}`, cb.args.slice(0, cb.settledAt ?? cb.args.length)).map((c) => fact(`cb:${cb.id}`, c)));
+      out.push(...argsChecks(`calls${name}`, cb.args.slice(0, assertedCalls(cb))).map((c) => fact(`cb:${cb.id}`, c)));
   }
   for (const ev of obs.events) {
     const name = r.events.get(ev.step);
@@ -245,7 +245,7 @@ export function oracleFacts(seq: Sequence, obs: Observation, local: string): str
 
 /** "returns undefined" says little when the point of the call is its callback: say how often it called back. */
 function valueText(expected: string, async: boolean, obs: Observation): string {
-  const calls = obs.callbacks.reduce((n, c) => n + (c.settledAt ?? c.args.length), 0);
+  const calls = obs.callbacks.reduce((n, c) => n + assertedCalls(c), 0);
   if (expected === 'undefined' && calls) return `calls back ${calls === 1 ? 'once' : `${calls} times`}`;
   return `${async ? 'resolves to' : 'returns'} ${short(expected)}`;
 }
