@@ -7,9 +7,21 @@
 // token, as for a file that ran as itself (statements.ts countAt). So statements and branch arms are read from the file's
 // syntax tree with one rule either way (branches.ts), never from V8's blocks mapped back, which split
 // `a && b` into blocks istanbul does not count and land off by a few columns.
+// Where the runner's map leads past the file to sources the package does not ship (vite chains the
+// file's own map: superstruct@2.0.2's dist/index.mjs → ../src/*.ts), an offset of the file goes
+// through its own map to those sources first, then through the runner's map to the generated code.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { decodedMappings, generatedPositionFor, LEAST_UPPER_BOUND, TraceMap, type SourceMapInput } from '@jridgewell/trace-mapping';
+import {
+  decodedMappings,
+  generatedPositionFor,
+  GREATEST_LOWER_BOUND,
+  LEAST_UPPER_BOUND,
+  originalPositionFor,
+  TraceMap,
+  type SourceMapInput,
+} from '@jridgewell/trace-mapping';
+import { sourcePath, type ShippedMap } from './shippedMaps';
 import { countAt, type V8Range } from './statements';
 
 /** What V8 ran: the generated code's line lengths, the offset of its first line in the script (a runner's wrapper), its map. */
@@ -19,7 +31,11 @@ export interface Generated {
   lineLengths: number[];
   wrapper: number;
   map: object;
+  /** the file's own map, where `map` leads to its sources rather than to the file (./shippedMaps.ts) */
+  shipped?: ShippedMap;
 }
+
+type Place = (line: number, column: number) => { line: number | null; column: number | null } | undefined;
 
 function lineStarts(lengths: number[]): number[] {
   const starts: number[] = [];
@@ -57,6 +73,34 @@ function sourceName(tm: TraceMap, path: string): string | undefined {
   return tm.sources.length === 1 ? (tm.sources[0] ?? undefined) : undefined;
 }
 
+/**
+ * Where a 0-based line and column of `path` is in the generated code: through the runner's map, or
+ * through the file's own map to its sources and from there through the runner's map (`shipped`).
+ */
+function placer(tm: TraceMap, path: string, shipped: ShippedMap | undefined): Place | undefined {
+  if (!shipped) {
+    const source = sourceName(tm, path);
+    if (source === undefined) return undefined;
+    return (line, column) => generatedPositionFor(tm, { source, line: line + 1, column, bias: LEAST_UPPER_BOUND });
+  }
+  let own: TraceMap;
+  try {
+    own = new TraceMap(shipped.map as SourceMapInput, shipped.url);
+  } catch {
+    return undefined;
+  }
+  const names = new Map(tm.resolvedSources.map((s, i) => [sourcePath(s) ?? s, tm.sources[i]]));
+  return (line, column) => {
+    const at = { line: line + 1, column };
+    // the mapping at or before the column, else the line's first after it
+    let o = originalPositionFor(own, { ...at, bias: GREATEST_LOWER_BOUND });
+    if (o.source === null) o = originalPositionFor(own, { ...at, bias: LEAST_UPPER_BOUND });
+    const source = o.source === null ? undefined : names.get(sourcePath(o.source) ?? o.source);
+    if (source == null || o.line === null) return undefined;
+    return generatedPositionFor(tm, { source, line: o.line, column: o.column, bias: LEAST_UPPER_BOUND });
+  };
+}
+
 /** The V8 count at each offset of `path` (0 where the map places nothing), or undefined when the map does not name the file. */
 export function mappedCountAt(path: string, generated: Generated, ranges: V8Range[]): ((offset: number) => number) | undefined {
   let tm: TraceMap;
@@ -65,8 +109,8 @@ export function mappedCountAt(path: string, generated: Generated, ranges: V8Rang
   } catch {
     return undefined;
   }
-  const source = sourceName(tm, path);
-  if (source === undefined) return undefined;
+  const place = placer(tm, path, generated.shipped);
+  if (!place) return undefined;
   const own = lineStarts(
     readFileSync(path, 'utf8')
       .split('\n')
@@ -87,8 +131,8 @@ export function mappedCountAt(path: string, generated: Generated, ranges: V8Rang
   const byStart = [...ranges].sort((a, b) => a.startOffset - b.startOffset || a.endOffset - b.endOffset);
   return (offset) => {
     const line = lineOf(own, offset);
-    const p = generatedPositionFor(tm, { source, line: line + 1, column: offset - own[line], bias: LEAST_UPPER_BOUND });
-    if (p.line === null || p.line > gen.length) return 0;
+    const p = place(line, offset - own[line]);
+    if (!p || p.line === null || p.column === null || p.line > gen.length) return 0;
     const base = generated.wrapper + gen[p.line - 1];
     const from = base + p.column;
     const token = tokenStart(from - generated.wrapper, p.line - 1, p.column) + generated.wrapper;

@@ -4,12 +4,14 @@
 // Files under test that no process loaded still count: they get one uncovered range over the whole
 // file, as c8 --all does. A module a runner transformed and ran through node:vm (vitest) is read
 // through the code the preload recorded (server/src/coverage/vmSources.ts), never as the file on disk.
+// A built file whose map names sources the package does not ship counts as itself (./shippedMaps.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 import v8ToIstanbul from 'v8-to-istanbul';
 import { mappedCountAt, type Generated } from './mappedCounts';
+import { namesMissingSources, shippedMapOf } from './shippedMaps';
 import { countAt, withSyntaxStatements, type V8Range } from './statements';
 import { plainMap, type IstanbulFile, type IstanbulMap } from './units';
 import { readVmSources, vmSourceOf, type VmSource } from './vmSources';
@@ -58,7 +60,7 @@ export function scriptSource(
   // Only workspace files can map to files under test (a transformed module maps back through its source map).
   if (!path || !path.startsWith(resolve(root) + sep) || path.includes(`${sep}node_modules${sep}`)) return undefined;
   const ran = sourceMaps[script.url] ? undefined : vmSourceOf(vmSources, path, script.functions);
-  const mapped = ran ?? mapsToItself(sourceMaps[script.url], script.url, path, wanted);
+  const mapped = ran ? throughShippedMap(ran, path, wanted) : mapsToItself(sourceMaps[script.url], script.url, path, wanted);
   if (!wanted.has(path) && !mapped?.data) return undefined;
   return { path, ...(mapped ? { mapped } : {}) };
 }
@@ -94,9 +96,20 @@ export async function scriptsToMap(
 }
 
 /**
+ * A file under test that a runner transformed (vitest) with a map chained through the file's own map
+ * to sources the package does not ship: counted as itself, through both maps (./mappedCounts.ts).
+ */
+function throughShippedMap(ran: VmSource, path: string, wanted: Set<string>): VmSource {
+  if (!wanted.has(path) || !namesMissingSources(ran.data, pathToFileURL(path).href)) return ran;
+  const shipped = shippedMapOf(path);
+  return shipped ? { ...ran, shipped } : ran;
+}
+
+/**
  * The source map to read a script through: a module transformed in place (tsx, AMTP's loader,
  * vitest) maps back to its own file; a built file of the package that maps to another one
- * (dist/x.js → src/x.js, a shipped .map) is measured as itself, as nyc --all counts the files on disk.
+ * (dist/x.js → src/x.js, a shipped .map), or to sources the package does not ship, is measured as
+ * itself, as nyc --all counts the files on disk.
  */
 function mapsToItself(
   mapped: SourceMapCache[string] | undefined,
@@ -105,6 +118,7 @@ function mapsToItself(
   wanted: Set<string>,
 ): SourceMapCache[string] | undefined {
   if (!mapped?.data || !wanted.has(path)) return mapped;
+  if (namesMissingSources(mapped.data as object, url)) return undefined;
   const data = mapped.data as { sources?: unknown; sourceRoot?: unknown };
   const root = typeof data.sourceRoot === 'string' && data.sourceRoot ? `${data.sourceRoot.replace(/\/?$/, '/')}` : '';
   const sources = Array.isArray(data.sources) ? data.sources.filter((s): s is string => typeof s === 'string') : [];
@@ -160,9 +174,13 @@ export async function convert(
   // line lengths (the generated code itself is not on disk), as c8 does.
   // A file read as itself has its `sourceMappingURL` blanked (same length), or v8-to-istanbul would
   // follow a shipped .map to another file on its own.
-  // A module run through node:vm is read through its recorded code, after the runner's wrapper.
-  const sources =
-    mapped && 'code' in mapped
+  // A module run through node:vm is read through its recorded code, after the runner's wrapper; one
+  // whose map leads past it to sources not shipped is read as itself, its counts placed through both
+  // maps (./mappedCounts.ts), and no function is taken from V8 (its offsets are the generated code's).
+  const asItself = !!(mapped && 'code' in mapped && mapped.shipped);
+  const sources = asItself
+    ? { source: withoutSourceMapUrl(readFileSync(path, 'utf8')) }
+    : mapped && 'code' in mapped
       ? { source: mapped.code, sourceMap: { sourcemap: mapped.data } }
       : mapped?.data
         ? {
@@ -170,7 +188,7 @@ export async function convert(
             ...(mapped.lineLengths ? { source: mapped.lineLengths.map((n) => ''.padEnd(n, '.')).join('\n') } : {}),
           }
         : { source: withoutSourceMapUrl(readFileSync(path, 'utf8')) };
-  const wrapper = mapped && 'code' in mapped ? mapped.wrapper : 0;
+  const wrapper = mapped && 'code' in mapped && !asItself ? mapped.wrapper : 0;
   const converter = v8ToIstanbul(pathToFileURL(path).href, wrapper, sources as Parameters<typeof v8ToIstanbul>[2]);
   try {
     await converter.load();
@@ -180,7 +198,7 @@ export async function convert(
     if (mapped && (e as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw e;
   }
-  converter.applyCoverage(functions);
+  converter.applyCoverage(asItself ? [] : functions);
   const data = converter.toIstanbul() as unknown as Record<string, IstanbulFile>;
   // Statements and branches as nyc counts them (./statements.ts, ./branches.ts): by the V8 count at
   // each one's offset, read through the source map where the code was transformed (./mappedCounts.ts).
@@ -201,7 +219,13 @@ export async function convert(
 /** What V8 ran for a transformed module: its recorded code (node:vm) or the line lengths Node kept with its map. */
 function generatedOf(mapped: SourceMapCache[string] | VmSource | undefined): Generated | undefined {
   if (mapped && 'code' in mapped)
-    return { code: mapped.code, lineLengths: mapped.code.split('\n').map((l) => l.length), wrapper: mapped.wrapper, map: mapped.data };
+    return {
+      code: mapped.code,
+      lineLengths: mapped.code.split('\n').map((l) => l.length),
+      wrapper: mapped.wrapper,
+      map: mapped.data,
+      ...(mapped.shipped ? { shipped: mapped.shipped } : {}),
+    };
   if (mapped?.data && mapped.lineLengths) return { lineLengths: mapped.lineLengths, wrapper: 0, map: mapped.data as object };
   return undefined;
 }

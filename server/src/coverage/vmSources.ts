@@ -6,12 +6,15 @@
 // runner's wrapper, as vitest's own coverage provider does.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ShippedMap } from './shippedMaps';
 
 /** A module's code after the runner's wrapper, the wrapper's length and the code's own source map. */
 export interface VmSource {
   code: string;
   wrapper: number;
   data: object;
+  /** the file's own map, where `data` leads past the file to sources not shipped (./shippedMaps.ts) */
+  shipped?: ShippedMap;
 }
 
 interface Recorded {
