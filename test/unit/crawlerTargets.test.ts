@@ -65,6 +65,8 @@ describe('crawler targets: what is product code', () => {
     ['docs/conf.py', 'an example or documentation'],
     ['Documentation/sphinx/kerneldoc.py', 'an example or documentation'],
     ['dist/ramda.min.js', 'vendored or generated code'],
+    // tinycolor2@1.6.0's minified bundle
+    ['dist/tinycolor-min.js', 'vendored or generated code'],
   ];
   for (const [p, why] of notProduct) it(`${p}: ${why}`, () => assert.equal(nonProductReason(p), why));
 

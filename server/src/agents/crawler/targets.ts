@@ -20,7 +20,7 @@ const NOT_PRODUCT: [string, RegExp][] = [
   ['a fuzzer', /(^|\/)fuzz(ers?|ing)?\/|(^|\/)fuzz[^/]*\.(py|[cm]?[jt]s)$/],
   ['a script or tool', /(^|\/)(scripts?|tools?|\.github|\.husky|ci)\//],
   ['an example or documentation', /(^|\/)(examples?|samples?|demos?|docs?|documentation|website)\/|(^|\/)(examples?|demo)\.[cm]?[jt]sx?$/i],
-  ['vendored or generated code', /(^|\/)(vendor|third_party|node_modules|coverage|\.nyc_output)\/|\.min\.[cm]?js$/],
+  ['vendored or generated code', /(^|\/)(vendor|third_party|node_modules|coverage|\.nyc_output)\/|[.-]min\.[cm]?js$/],
 ];
 
 /** Why `path` is not product code, or undefined when it may be. */
