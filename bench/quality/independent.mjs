@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { keptCoverage, runnerCommand, totals } from './coverage.mjs';
 import { countKinds } from './kinds.mjs';
 import { mutationScore } from './mutation.mjs';
+import { namesRootDirModules } from './prepare.mjs';
 import { leftOutCopies, productFiles } from './product.mjs';
 import { measureModules, pythonCoverage } from './tools.mjs';
 import { diffSnapshots, snapshot } from './writes.mjs';
@@ -53,6 +54,10 @@ export async function independent({ subject, framework, ws, files, keptIds, case
       const modules = measureModules(subject, framework, ws.source, runners);
       rmSync(join(ws.root, 'node_modules'), { force: true });
       symlinkSync(modules, join(ws.root, 'node_modules'), 'dir');
+      if (namesRootDirModules(ws.dir)) {
+        rmSync(join(ws.dir, 'node_modules'), { force: true });
+        symlinkSync(modules, join(ws.dir, 'node_modules'), 'dir');
+      }
     } else pythonCoverage();
     out.testKinds = countKinds(ws.dir, files, keptIds, cases);
     Object.assign(out, ownRuns(framework, ws.dir, ws.root, files, plan));

@@ -176,6 +176,8 @@ export async function makeWorkspace(subject, framework, runners = 'declared') {
     if (subject.from === 'npm') {
       const deps = installRunner(subject, framework, source, runners);
       symlinkSync(join(deps.dir, 'node_modules'), join(root, 'node_modules'), 'dir');
+      // a config that names `<rootDir>/node_modules/ts-jest` (heap-js@2.7.1) looks in the package's own folder
+      if (namesRootDirModules(dir)) symlinkSync(join(deps.dir, 'node_modules'), join(dir, 'node_modules'), 'dir');
       runner = deps.installed;
     }
     return { dir, root, source, runner, modules: countModules(source), cleanup: () => rmSync(root, { recursive: true, force: true }) };
@@ -187,6 +189,13 @@ export async function makeWorkspace(subject, framework, runners = 'declared') {
   cpSync(source, dir, { recursive: true });
   const runner = framework === 'pytest' ? pytestVersion() : `AMTP's ${RUNNER_PACKAGE[framework] ?? 'node'}`;
   return { dir, root, source, runner, modules: countModules(source), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Whether the package's manifest or a runner config at its top names `<rootDir>/node_modules`. */
+export function namesRootDirModules(dir) {
+  return readdirSync(dir)
+    .filter((f) => f === 'package.json' || CONFIG_FILE.test(f))
+    .some((f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f), 'utf8').includes('<rootDir>/node_modules'));
 }
 
 const CODE = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py']);
