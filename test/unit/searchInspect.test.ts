@@ -32,6 +32,11 @@ class Queue {
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the child's own CommonJS asset
+const { tryEncode } = require(join(__dirname, '../../server/src/frameworks/assets/amtp.search-observe.cjs')) as {
+  tryEncode: (v: unknown, bound: number, volatile: string[]) => { ok: boolean; v?: unknown; why?: string };
+};
+
 function run(value: object) {
   const seen = [{ shape: { t: 'object' }, obs: [] as { expr: string; v: unknown }[] }];
   const calls = [[1]];
@@ -136,5 +141,15 @@ describe('search inspectors: private state', () => {
       { expr: '.count', v: 2 },
       { expr: '.first()', v: 1 },
     ]);
+  });
+
+  it('an array with named properties or holes is not pinned: deepStrictEqual would compare them', () => {
+    const conf: unknown[] & { maxListeners?: number } = ['leak detected. '];
+    assert.equal(tryEncode(conf, 200, []).ok, true);
+    // eventemitter2's setMaxListeners(5) on the array it keeps as its config
+    conf.maxListeners = 5;
+    assert.deepEqual(tryEncode(conf, 200, []), { ok: false, why: 'an array with named properties' });
+    // eslint-disable-next-line no-sparse-arrays -- a hole, as the code under test may leave one
+    assert.equal(tryEncode([1, , 3], 200, []).ok, false);
   });
 });

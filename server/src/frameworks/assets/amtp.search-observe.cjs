@@ -64,6 +64,9 @@ function encode(value, budget, seen = new Set()) {
 function encodeObject(value, budget, seen) {
   if (Array.isArray(value)) {
     if (Object.getPrototypeOf(value) !== Array.prototype) throw new Unpinnable('an Array subclass');
+    // deepStrictEqual compares an array's named properties and holes too (eventemitter2 sets
+    // `maxListeners` on the array it keeps as its config)
+    if (Object.keys(value).length !== value.length) throw new Unpinnable('an array with named properties');
     return Array.from(value, (x) => encode(x, budget, seen));
   }
   if (value instanceof Date && Object.getPrototypeOf(value) === Date.prototype) {
