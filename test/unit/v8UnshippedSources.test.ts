@@ -55,6 +55,13 @@ const range = (code: string, from: string, to: string, count: number, after = 0)
   return { startOffset: start, endOffset: code.indexOf(to, start) + to.length, count };
 };
 
+/** V8's ranges over code holding BODY once: the script ran, hit(1) ran its first return, miss never ran. */
+const bodyRanges = (code: string): V8Range[] => [
+  { startOffset: 0, endOffset: code.length, count: 1 },
+  range(code, 'function hit', '\n}', 1),
+  range(code, '\n  return 2;', '\n}', 0),
+  range(code, 'function miss', '\n}', 0),
+];
 const BODY = `function hit(x) {
   if (x) {
     return 1;
@@ -87,12 +94,7 @@ describe('coverage/v8: a built file whose map names sources not shipped', () => 
     const vite = { version: 3, sources: ['../src/index.ts'], names: [], mappings: encode(lineMap(transformed, 0, 1, 1)) };
     const wrapper = `'use strict';async (__vite_ssr_import__,__vite_ssr_exports__)=>{{`;
     const code = `${wrapper}${transformed}//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(vite)).toString('base64')}\n}}`;
-    const ranges = [
-      { startOffset: 0, endOffset: code.length, count: 1 },
-      range(code, 'function hit', '\n}', 1),
-      range(code, '\n  return 2;', '\n}', 0),
-      range(code, 'function miss', '\n}', 0),
-    ];
+    const ranges = bodyRanges(code);
     const map = await scriptsToMap(
       [{ url: pathToFileURL(file).href, functions: [{ functionName: '', isBlockCoverage: true, ranges }] }],
       {},
@@ -128,12 +130,7 @@ ${BODY}exports.hit = hit;
     writeFileSync(join(dir, 'dist/cjs/index.js.map'), JSON.stringify(data));
     const url = pathToFileURL(file).href;
     const cache: SourceMapCache = { [url]: { data, lineLengths: text.split('\n').map((l) => l.length) } };
-    const ranges = [
-      { startOffset: 0, endOffset: text.length, count: 1 },
-      range(text, 'function hit', '\n}', 1),
-      range(text, '\n  return 2;', '\n}', 0),
-      range(text, 'function miss', '\n}', 0),
-    ];
+    const ranges = bodyRanges(text);
     const map = await scriptsToMap(
       [{ url, functions: [{ functionName: '', isBlockCoverage: true, ranges }] }],
       cache,
