@@ -54,17 +54,26 @@ function hintsAt(goals: GoalMap, at: Place | undefined): FnHints | undefined {
 function methodNode(goals: GoalMap, name: string): EsNode | undefined {
   for (const file of goals.knownFiles) {
     const program = goals.programOf(file);
-    if (!program) continue;
-    let found: EsNode | undefined;
-    walk(program, (n) => {
-      if (found) return;
-      const isMember = n.type === 'MethodDefinition' || n.type === 'Property' || n.type === 'PropertyDefinition';
-      const k = n.key?.name ?? n.key?.value;
-      if (isMember && k === name && n.value && /Function/.test(n.value.type)) found = n.value;
-    });
+    const found = program && methodsByName(program).get(name);
     if (found) return found;
   }
   return undefined;
+}
+
+const methodIndex = new WeakMap<EsNode, Map<string, EsNode>>();
+
+/** Each member name's first function in a file, in walk order: one walk per file, not one per method (node-forge: 3 s). */
+function methodsByName(program: EsNode): Map<string, EsNode> {
+  let index = methodIndex.get(program);
+  if (index) return index;
+  const built = new Map<string, EsNode>();
+  walk(program, (n) => {
+    const isMember = n.type === 'MethodDefinition' || n.type === 'Property' || n.type === 'PropertyDefinition';
+    const k = n.key?.name ?? n.key?.value;
+    if (isMember && typeof k === 'string' && !built.has(k) && n.value && /Function/.test(n.value.type)) built.set(k, n.value);
+  });
+  methodIndex.set(program, (index = built));
+  return index;
 }
 
 export class Callables {
