@@ -58,6 +58,25 @@ describe('search child: the sandbox', function () {
     assert.ok(Date.now() - started < 20_000);
   });
 
+  it('waiting for promises does not count against the time limit: only computing does', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'amtp-waits-'));
+    try {
+      writeFileSync(join(root, 'index.js'), 'exports.later = (ms, v) => new Promise((r) => setTimeout(() => r(v), ms));\n');
+      const limits = { ...LIMITS, sequenceMs: 300, awaitMs: 250 };
+      await withChild({ module: join(root, 'index.js'), root, limits }, async (child) => {
+        const step = (v: string) => ({ op: 'call' as const, path: ['later'], args: [{ lit: tag(200) }, { lit: tag(v) }] });
+        // three waits of 200 ms: 600 ms in all, twice the limit, and each within awaitMs
+        const r = ran(await child.run({ id: 'w', steps: [step('a'), step('b'), step('c')] }, 1));
+        assert.deepEqual(
+          r.obs.values.map((v) => v?.v),
+          ['a', 'b', 'c'],
+        );
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("HOME is the child's temporary folder (so a value naming it is never pinned); the env has no secrets", async () => {
     process.env.AMTP_TEST_API_KEY = 'sk-must-not-leak';
     const leftBefore = readdirSync(tmpdir()).filter((d) => d.startsWith('amtp-search-')).length;

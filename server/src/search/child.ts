@@ -16,7 +16,7 @@ import { killChildTree } from '../util/killTree';
 import type { Discovery, SeqOutcome, Sequence } from './types';
 
 export interface SearchLimits {
-  /** a whole sequence, in ms (the first one also covers nothing: loading has its own) */
+  /** a whole sequence's computing, in ms: each bounded wait the child announces (awaitMs, settleMs) moves the limit later; loading has its own */
   sequenceMs: number;
   /** loading the module and finding its exports */
   loadMs: number;
@@ -30,7 +30,10 @@ export interface SearchLimits {
 }
 
 export const DEFAULT_SEARCH_LIMITS: SearchLimits = {
-  sequenceMs: 2000,
+  // Half of mocha's default test timeout, so a kept sequence does not time out as a written test; a
+  // sequence that computes longer loops for ever or is a slow test (node-forge: 20 endless BigInteger
+  // loops at 2 s each cost jsbn.js 40 s). Waits are bounded on their own and do not count.
+  sequenceMs: 1000,
   loadMs: 8000,
   awaitMs: 300,
   settleMs: 300,
@@ -61,6 +64,7 @@ type Waiter = (msg: Record<string, unknown> | { kind: 'timeout' } | { kind: 'cra
 
 export class SearchChild {
   private waiter?: Waiter;
+  private allowance?: (ms: number) => void;
   private stderr = '';
   private dead = false;
 
@@ -69,7 +73,12 @@ export class SearchChild {
     private readonly home: string,
     private readonly limits: SearchLimits,
   ) {
-    proc.on('message', (m) => this.settle(m as Record<string, unknown>));
+    proc.on('message', (m) => {
+      const msg = m as Record<string, unknown>;
+      // The child is about to wait for at most `ms` (a promise, callbacks, pending work): not computing, so not hung.
+      if (msg.type === 'wait') this.allow(Number(msg.ms) || 0);
+      else this.settle(msg);
+    });
     proc.stderr!.on('data', (d: Buffer) => {
       if (this.stderr.length < 16_000) this.stderr += d.toString('utf8');
     });
@@ -146,15 +155,26 @@ export class SearchChild {
     rmSync(this.home, { recursive: true, force: true });
   }
 
+  /** Moves the pending request's time limit `ms` later. */
+  private allow(ms: number): void {
+    this.allowance?.(ms);
+  }
+
   private ask(msg: object, ms: number): Promise<Record<string, unknown>> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      let killAt = Date.now() + ms;
+      const expire = () => {
+        if (Date.now() < killAt) return void (timer = setTimeout(expire, killAt - Date.now()));
         this.waiter = undefined;
+        this.allowance = undefined;
         this.close();
         resolve({ kind: 'timeout' });
-      }, ms);
+      };
+      let timer = setTimeout(expire, ms);
+      this.allowance = (extra) => void (killAt += Math.max(0, Math.min(extra, 60_000)));
       this.waiter = (m) => {
         clearTimeout(timer);
+        this.allowance = undefined;
         resolve(m as Record<string, unknown>);
       };
       try {

@@ -120,7 +120,14 @@ async function init(msg) {
     guard.loading = false;
   }
   const loaded = await cover.take(job.root); // loading is nobody's sequence, but its files' texts go to the parent
-  env = { root: job.root, sandbox: process.cwd(), guard, pending: makePending(process.getActiveResourcesInfo()), limits: msg.limits };
+  env = {
+    root: job.root,
+    sandbox: process.cwd(),
+    guard,
+    pending: makePending(process.getActiveResourcesInfo()),
+    limits: msg.limits,
+    waiting: (ms) => process.send({ type: 'wait', ms }),
+  };
   const found = await discover(mod);
   return { type: 'ready', exports: found.fns, constants: found.constants, shape: shapeOf(mod), texts: newTexts(loaded) };
 }

@@ -138,6 +138,11 @@ function call(step, mod, ctx, args) {
   }
 }
 
+/** Tells the parent that a bounded wait of `ms` starts: its time limit counts computing, not waiting (search/child.ts). */
+function waiting(ctx, ms) {
+  if (ctx.waiting && ms > 0) ctx.waiting(Math.ceil(ms));
+}
+
 async function runStep(step, i, mod, ctx, limits) {
   ctx.step = i;
   const args = (step.args || []).map((a, k) => {
@@ -149,6 +154,7 @@ async function runStep(step, i, mod, ctx, limits) {
   const deadline = Date.now() + limits.awaitMs;
   if (step.op === 'iter' || step.op === 'aiter') {
     ctx.phase = 'await';
+    waiting(ctx, limits.awaitMs);
     const r = await consume(ctx.values[step.recv], step, step.op === 'aiter', deadline);
     ctx.phase = 'later';
     if (r.timeout) return { timeout: true };
@@ -161,6 +167,7 @@ async function runStep(step, i, mod, ctx, limits) {
   let async = false;
   if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function') {
     async = true;
+    waiting(ctx, limits.awaitMs);
     const r = await withDeadline(value, limits.awaitMs);
     if (r.timeout) return { timeout: true };
     if (r.rejected) throw Object.assign(new Error('rejected'), { amtpRejected: r.e });
@@ -170,7 +177,10 @@ async function runStep(step, i, mod, ctx, limits) {
   ctx.values[i] = value;
   const cbs = ctx.callbacks.filter((c) => c.step === undefined);
   cbs.forEach((c) => (c.step = i));
-  if (cbs.length) await quiet(ctx.pending, deadline);
+  if (cbs.length) {
+    waiting(ctx, deadline - Date.now());
+    await quiet(ctx.pending, deadline);
+  }
   cbs.forEach((c) => (c.settledAt = c.calls.length));
   return { ok: true, async };
 }
@@ -232,7 +242,7 @@ async function runSequence(seq, mod, env) {
     fs.mkdirSync(path.dirname(path.join(tmp, f.path)), { recursive: true });
     fs.writeFileSync(path.join(tmp, f.path), f.content);
   }
-  const ctx = { values: [], results: [], callbacks: [], events: [], fresh: [], tmp, sandbox: env.sandbox, phase: 'sync', pending: env.pending };
+  const ctx = { values: [], results: [], callbacks: [], events: [], fresh: [], tmp, sandbox: env.sandbox, phase: 'sync', pending: env.pending, waiting: env.waiting };
   const started = Date.now();
   for (const [i, step] of seq.steps.entries()) {
     let r;
@@ -245,6 +255,7 @@ async function runSequence(seq, mod, env) {
     ctx.results[i] = r;
     if (!r.ok) break;
   }
+  waiting(ctx, started + limits.settleMs - Date.now());
   const settled = await quiet(env.pending, started + limits.settleMs);
   const seen = observe(seq, ctx, env);
   if (made || fs.existsSync(tmp)) fs.rmSync(tmp, { recursive: true, force: true });
