@@ -315,7 +315,7 @@ export interface ServerSettings extends ScaleUrls {
   testTimeoutSeconds?: number;
   /** mutate the files under test while verifying (default true; docs/mutation.md) */
   mutation?: boolean;
-  /** wall-clock budget of the mutation phase, in seconds (default 60) */
+  /** wall-clock budget of the mutation phase, in seconds (unset: 60, shortened when the run would not end within two minutes) */
   mutationBudgetSeconds?: number;
   /** add the cases to the person's own test file of each module when there is one (an overwrite: asks with the diff) */
   intoExistingTestFile?: boolean;

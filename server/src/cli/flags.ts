@@ -183,7 +183,7 @@ export const FLAGS = {
   'mutation-budget': {
     type: 'string',
     value: 'SECONDS',
-    help: 'wall-clock budget of the mutation phase (default 60); the summary says which mutants it did not reach',
+    help: 'wall-clock budget of the mutation phase (default 60, shortened to no less than 20 when the run would not end within two minutes; a budget given here is kept); the summary says which mutants it did not reach',
     commands: ['generate'],
     check: positive,
   },

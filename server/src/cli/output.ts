@@ -133,6 +133,7 @@ function mutationLines(m: NonNullable<NonNullable<RunSummary['verification']>['m
   const out = [
     `    mutation score ${m.score ?? '—'}%: ${c.killed + c.timeout} killed, ${c.survived} survived, ${c.noCoverage} not covered, of ${c.mutants - c.filtered - c.notRun - c.error} mutants in ${m.files.length} file(s); ${m.seconds} s of a ${m.budgetSeconds} s budget`,
   ];
+  if (m.budgetNote) out.push(`    mutation budget: ${m.budgetNote}`);
   for (const f of m.files) if (f.score !== undefined) out.push(`      ${f.file}: ${f.score}%`);
   if (c.notRun)
     out.push(

@@ -5,6 +5,8 @@ export interface MutationParams {
   enabled: boolean;
   /** wall-clock budget of the mutation phase; what it does not reach is reported as not run */
   budgetSeconds: number;
+  /** the budget is the default one, so it may be shortened for the run to end in time (fittedBudget) */
+  fitsRun?: boolean;
 }
 
 /** On whenever verification runs: the keep rule and the score need it, and a budget bounds its cost (docs/mutation.md). */
@@ -12,7 +14,38 @@ export const DEFAULT_MUTATION: MutationParams = { enabled: true, budgetSeconds: 
 
 /** A run's mutation setting from an on/off switch and a budget in seconds (the CLI's flags, VS Code's settings); unset or invalid: the default. */
 export function mutationParams(enabled: boolean | undefined, budgetSeconds: number | undefined): MutationParams {
-  return { enabled: enabled !== false, budgetSeconds: budgetSeconds && budgetSeconds > 0 ? budgetSeconds : DEFAULT_MUTATION.budgetSeconds };
+  const given = !!budgetSeconds && budgetSeconds > 0;
+  return {
+    enabled: enabled !== false,
+    budgetSeconds: given ? budgetSeconds : DEFAULT_MUTATION.budgetSeconds,
+    ...(given ? {} : { fitsRun: true }),
+  };
+}
+
+/** A default run of a 50-module package ends within two minutes on the reference machine (issue 22). */
+export const RUN_TARGET_SECONDS = 120;
+/**
+ * what follows mutation on such a package (keep filter, rewrite, confirm: 10 s on node-forge) and what
+ * the stages' times leave out (start-up, saving the record: 3 s)
+ */
+const AFTER_MUTATION_SECONDS = 15;
+/** a shortened default budget never goes below this: the keep rule still needs kills */
+export const MIN_FITTED_MUTATION_SECONDS = 20;
+
+/**
+ * The mutation phase's budget once `elapsedSeconds` of the run's work are done: a budget the person
+ * gave is kept as given; the default one is shortened, to no less than MIN_FITTED_MUTATION_SECONDS,
+ * so the run ends within RUN_TARGET_SECONDS. Small packages reach mutation early and keep it whole.
+ */
+export function fittedBudget(params: MutationParams, elapsedSeconds: number): { seconds: number; shortened?: string } {
+  if (!params.fitsRun) return { seconds: params.budgetSeconds };
+  const room = Math.floor(RUN_TARGET_SECONDS - AFTER_MUTATION_SECONDS - elapsedSeconds);
+  const seconds = Math.min(params.budgetSeconds, Math.max(MIN_FITTED_MUTATION_SECONDS, room));
+  if (seconds >= params.budgetSeconds) return { seconds };
+  return {
+    seconds,
+    shortened: `the default ${params.budgetSeconds} s budget, shortened to ${seconds} s: the run had worked ${Math.round(elapsedSeconds)} s before mutation, and a default run aims to end within ${RUN_TARGET_SECONDS} s (--mutation-budget keeps a budget as given)`,
+  };
 }
 
 /** The run record keeps at most this many surviving mutants (the counts are always whole). */
@@ -55,6 +88,8 @@ export interface MutationRecord {
   reason?: string;
   tool?: string;
   budgetSeconds: number;
+  /** why the budget is shorter than the default (fittedBudget) */
+  budgetNote?: string;
   seconds: number;
   /** killed / (killed + survived + no coverage) in percent, one decimal; absent when no mutant counts */
   score?: number;
@@ -80,5 +115,5 @@ export interface MutationRecord {
 /** What the VS Code client gets (RunView.verification.mutation): the score per file and the survivors, without the kill lists. */
 export type MutationView = Pick<
   MutationRecord,
-  'status' | 'reason' | 'score' | 'seconds' | 'budgetSeconds' | 'files' | 'notRun' | 'survivors'
+  'status' | 'reason' | 'score' | 'seconds' | 'budgetSeconds' | 'budgetNote' | 'files' | 'notRun' | 'survivors'
 >;

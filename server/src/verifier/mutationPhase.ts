@@ -3,7 +3,7 @@
 // within the budget. It gives the keep filter which mutants each test kills (coveragePhase.ts,
 // keepRule.ts) and the run its mutation score. Because the keep filter keeps a killer of every killed
 // mutant, the score of every passing test is the kept suite's score.
-import type { MutationRecord } from '../core/mutation';
+import { fittedBudget, type MutationRecord } from '../core/mutation';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mutationRecord, runMutation, skippedMutation, type MutationOutcome, type MutationRunPlan } from '../mutation';
@@ -28,10 +28,11 @@ function survivorSources(workspace: string, outcome: MutationOutcome): Record<st
 }
 
 /** Undefined when the run has no mutation setting (runs made before it, library callers). */
-export async function mutationPhase(s: VerifyState): Promise<MutationPhaseOutcome | undefined> {
+export async function mutationPhase(s: VerifyState, elapsedSeconds: number): Promise<MutationPhaseOutcome | undefined> {
   const { ctx } = s;
   const params = ctx.params.mutation;
   if (!params) return undefined;
+  const budget = fittedBudget(params, elapsedSeconds);
   const skip = (reason: string) => ({ record: skippedMutation(reason, params.budgetSeconds) });
   if (!params.enabled) return skip('mutation is off (--no-mutation)');
   const tests = s.stable.map((t) => ({ caseId: t.id, file: t.file.path, target: s.caseOf.get(t.id)?.target.file }));
@@ -45,7 +46,7 @@ export async function mutationPhase(s: VerifyState): Promise<MutationPhaseOutcom
       plan: mutationPlan(s),
       tests,
       targets,
-      budgetMs: params.budgetSeconds * 1000,
+      budgetMs: budget.seconds * 1000,
       timeoutMs: ctx.params.timeoutSeconds * 1000,
       signal: ctx.signal,
       onSpawn: (pid) => pids.push(pid),
@@ -62,7 +63,8 @@ export async function mutationPhase(s: VerifyState): Promise<MutationPhaseOutcom
     v.executions = s.runner.executions;
   });
   if (outcome.skipped) return skip(outcome.skipped);
-  const record = mutationRecord(outcome, params.budgetSeconds);
+  const record = { ...mutationRecord(outcome, budget.seconds), ...(budget.shortened ? { budgetNote: budget.shortened } : {}) };
+  if (budget.shortened) ctx.info(`verify: mutation budget: ${budget.shortened}`);
   ctx.info(
     `verify: mutation score ${record.score ?? '—'}% (${record.counts.killed + record.counts.timeout} killed, ${record.counts.survived} survived, ${record.counts.noCoverage} not covered, ${record.counts.notRun} not run) in ${record.seconds} s`,
   );
