@@ -73,6 +73,9 @@ describe('incremental runs', () => {
       ['index.js', 'lib/a.js', 'lib/b.js'],
     );
     assert.equal(one.reuse.reused, Object.keys(before).filter((f) => !f.startsWith('test/')).length - 3);
+    // After a run whose tests wait for review, a change means a full run: a scoped one would gate only its own tests.
+    const waiting = await planIncremental(storeWith(ws, [earlier('r_9', before, { status: 'awaiting_input' })]), PARAMS, sourceHashes(ws));
+    assert.deepEqual(waiting, { kind: 'full', why: 'tests of the earlier run r_9 still wait for review' });
 
     const other = { ...PARAMS, depth: 'deep' } as RunParams;
     assert.notEqual(settingsKey(other), settingsKey(PARAMS));
@@ -123,5 +126,13 @@ describe('incremental runs', () => {
     assert.match(await why(earlier('r_6', before, { engine: undefined })), /r_6 was made by an older AMTP/);
     // needs_review after a done verification left its results: it stands.
     assert.equal((await plan(earlier('r_4', before, { status: 'needs_review' }))).kind, 'unchanged');
+    // So did a run whose low-confidence tests wait for review (its files are written): a rerun with
+    // nothing changed waits for the same review instead of running everything again (node-forge: 96 s).
+    assert.equal((await plan(earlier('r_7', before, { status: 'awaiting_input' }))).kind, 'unchanged');
+    // One that stopped before verifying did not.
+    assert.match(
+      await why(earlier('r_8', before, { status: 'awaiting_input', verification: { status: 'running' } as RunRecord['verification'] })),
+      /r_8 ended awaiting_input/,
+    );
   });
 });

@@ -105,6 +105,8 @@ export async function planIncremental(
   if (!reached.length && removed.every((f) => isTestPath(f) || tests.has(f)))
     return { kind: 'unchanged', from: earlier, reuse: { ...base, reached: [], reused: productCount(sources), unchanged: true } };
   if (!reached.length) return { kind: 'full', why: `source files were removed (${removed.join(', ')})` };
+  // A scoped run gates only the tests it verifies: the earlier run's other tests would stop waiting for review.
+  if (earlier.status === 'awaiting_input') return { kind: 'full', why: `tests of the earlier run ${earlier.id} still wait for review` };
   const reuse: RunReuse = { ...base, reached, reused: Math.max(0, productCount(sources) - reached.length) };
   return { kind: 'scoped', scope: { files: reached.map((path) => ({ path })) }, reuse };
 }
@@ -115,8 +117,10 @@ export async function planIncremental(
  * "no" to any of its actions is asked again by a new run, not carried over as a result.
  */
 function unfinishedWork(r: RunRecord): string | undefined {
-  // A run that ended needs_review after its verification (an unmet P0/P1 goal) left its results on disk as well.
-  const ended = r.status === 'completed' || (r.status === 'needs_review' && r.verification?.status === 'done');
+  // A run that ended needs_review after its verification (an unmet P0/P1 goal) left its results on disk as well,
+  // and so did one whose low-confidence tests wait for review (the new run waits for the same review).
+  const verified = r.verification?.status === 'done';
+  const ended = r.status === 'completed' || ((r.status === 'needs_review' || r.status === 'awaiting_input') && verified);
   if (!ended) return `ended ${r.status}`;
   if (!r.sources) return 'kept no source hashes (a recorded or scoped run)';
   if (r.approvals.some((a) => a.decision === 'rejected')) return 'had an action rejected';

@@ -15,6 +15,7 @@ import { currentLessons } from './lessons';
 import { decisionsAtStart } from './decisionStage';
 import type { Save, StageContext } from './stage';
 import { refreshUsage } from '../usage/health';
+import { awaitingReason } from './confidenceStage';
 
 /**
  * The person's decisions and the lessons a run starts with, taken once (deletions by hand found
@@ -86,6 +87,8 @@ export async function reuseRun(
   };
   // The earlier run's phase times describe work this run did not do.
   if (run.verification) delete run.verification.phases;
+  // Tests still waiting for review wait in this run too: `amtp review` names it.
+  if (run.status === 'awaiting_input' && run.confidence) run.reason = awaitingReason(runId, run.confidence);
   // The artifacts the record refers to (agents' outputs, characterization) are kept per run: the new run holds its copies.
   const c = from.characterization;
   const ids = [...from.activities.map((a) => a.artifactId), c?.artifactId, ...(c?.modules ?? []).map((m) => m.artifactId)];
