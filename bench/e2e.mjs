@@ -102,7 +102,8 @@ function generate(ws, counter, flags) {
   } catch {
     throw new Error(`amtp generate exited ${r.status} without a JSON summary: ${r.stderr.slice(-2000)}`);
   }
-  if (r.status !== 0 && r.status !== 3) throw new Error(`amtp generate exited ${r.status}: ${summary.error ?? r.stderr.slice(-2000)}`);
+  // 7: the run is done and its low-confidence tests wait for a person's review (the confidence gate).
+  if (![0, 3, 7].includes(r.status)) throw new Error(`amtp generate exited ${r.status}: ${summary.error ?? r.stderr.slice(-2000)}`);
   return { ...r, ws, summary, runnerStarts: starts(counter) };
 }
 
