@@ -2,7 +2,7 @@
 // the sandbox rules for code the search runs, and what it records of a sequence. These run the real
 // child on test/fixtures/charlib and test/fixtures/seqlib.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SEARCH_LIMITS, SearchChild, type ChildJob } from '../../server/src/search/child';
@@ -79,9 +79,12 @@ describe('search child: the sandbox', function () {
 
   it("HOME is the child's temporary folder (so a value naming it is never pinned); the env has no secrets", async () => {
     process.env.AMTP_TEST_API_KEY = 'sk-must-not-leak';
-    const leftBefore = readdirSync(tmpdir()).filter((d) => d.startsWith('amtp-search-')).length;
+    let folder = '';
     try {
       await withChild(job(CHARLIB, 'index.js'), async (child) => {
+        // this child's own folder (other processes may make and remove amtp-search-* folders meanwhile)
+        folder = (child as unknown as { home: string }).home;
+        assert.ok(existsSync(folder) && folder.startsWith(join(tmpdir(), 'amtp-search-')));
         const home = ran(await child.run(call('h', 'home'), 1)).obs.values[0];
         assert.deepEqual([home?.v, home?.why], [undefined, 'holds a temporary path']);
         assert.deepEqual(ran(await child.run(call('s', 'secret'), 1)).obs.values[0]?.v, 'absent');
@@ -89,7 +92,7 @@ describe('search child: the sandbox', function () {
     } finally {
       delete process.env.AMTP_TEST_API_KEY;
     }
-    assert.ok(readdirSync(tmpdir()).filter((d) => d.startsWith('amtp-search-')).length <= leftBefore, 'the temporary HOME is removed');
+    assert.equal(existsSync(folder), false, 'the temporary HOME is removed');
     assert.notEqual(process.env.HOME, undefined);
   });
 
