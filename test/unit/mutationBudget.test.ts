@@ -30,9 +30,15 @@ describe('mutation budget', () => {
     assert.match(fitted.shortened ?? '', /--mutation-budget keeps a budget as given/);
   });
 
-  it('never goes below the floor, however long the run already took', () => {
-    assert.equal(fittedBudget(mutationParams(undefined, undefined), 500).seconds, MIN_FITTED_MUTATION_SECONDS);
+  it('never goes below the floor', () => {
+    assert.equal(fittedBudget(mutationParams(undefined, undefined), 101).seconds, MIN_FITTED_MUTATION_SECONDS);
+    assert.equal(fittedBudget(mutationParams(undefined, undefined), 119).seconds, MIN_FITTED_MUTATION_SECONDS);
     assert.equal(MIN_FITTED_MUTATION_SECONDS, 20);
+  });
+
+  it('a run that already took two minutes keeps the whole budget: shortening cannot bring it in time', () => {
+    assert.deepEqual(fittedBudget(mutationParams(undefined, undefined), RUN_TARGET_SECONDS), { seconds: 60 });
+    assert.deepEqual(fittedBudget(mutationParams(undefined, undefined), 500), { seconds: 60 });
   });
 
   it("VS Code's setting at its default (0) leaves the budget to the server, which may fit it; a number set is sent as given", () => {

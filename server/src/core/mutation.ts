@@ -35,10 +35,13 @@ export const MIN_FITTED_MUTATION_SECONDS = 20;
 /**
  * The mutation phase's budget once `elapsedSeconds` of the run's work are done: a budget the person
  * gave is kept as given; the default one is shortened, to no less than MIN_FITTED_MUTATION_SECONDS,
- * so the run ends within RUN_TARGET_SECONDS. Small packages reach mutation early and keep it whole.
+ * so the run ends within RUN_TARGET_SECONDS. Small packages reach mutation early and keep it whole,
+ * and so do runs that already took RUN_TARGET_SECONDS.
  */
 export function fittedBudget(params: MutationParams, elapsedSeconds: number): { seconds: number; shortened?: string } {
-  if (!params.fitsRun) return { seconds: params.budgetSeconds };
+  // A run that took two minutes before mutation ends late whatever the phase gets: shortening it
+  // would only cost the keep rule its kills and the score its meaning (tinycolor2: 14 s, 0%).
+  if (!params.fitsRun || elapsedSeconds >= RUN_TARGET_SECONDS) return { seconds: params.budgetSeconds };
   const room = Math.floor(RUN_TARGET_SECONDS - AFTER_MUTATION_SECONDS - elapsedSeconds);
   const seconds = Math.min(params.budgetSeconds, Math.max(MIN_FITTED_MUTATION_SECONDS, room));
   if (seconds >= params.budgetSeconds) return { seconds };
