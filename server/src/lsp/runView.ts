@@ -168,6 +168,7 @@ function mutationView(m: MutationRecord): MutationView {
     ...(m.score !== undefined ? { score: m.score } : {}),
     seconds: m.seconds,
     budgetSeconds: m.budgetSeconds,
+    ...(m.budgetNote ? { budgetNote: m.budgetNote } : {}),
     files: m.files,
     notRun: m.notRun,
     survivors: m.survivors,
