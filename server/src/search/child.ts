@@ -64,6 +64,7 @@ type Waiter = (msg: Record<string, unknown> | { kind: 'timeout' } | { kind: 'cra
 
 export class SearchChild {
   private waiter?: Waiter;
+  /** moves the pending request's time limit `ms` later */
   private allowance?: (ms: number) => void;
   private stderr = '';
   private dead = false;
@@ -76,7 +77,7 @@ export class SearchChild {
     proc.on('message', (m) => {
       const msg = m as Record<string, unknown>;
       // The child is about to wait for at most `ms` (a promise, callbacks, pending work): not computing, so not hung.
-      if (msg.type === 'wait') this.allow(Number(msg.ms) || 0);
+      if (msg.type === 'wait') this.allowance?.(Number(msg.ms) || 0);
       else this.settle(msg);
     });
     proc.stderr!.on('data', (d: Buffer) => {
@@ -153,11 +154,6 @@ export class SearchChild {
     this.dead = true;
     killChildTree(this.proc);
     rmSync(this.home, { recursive: true, force: true });
-  }
-
-  /** Moves the pending request's time limit `ms` later. */
-  private allow(ms: number): void {
-    this.allowance?.(ms);
   }
 
   private ask(msg: object, ms: number): Promise<Record<string, unknown>> {

@@ -137,21 +137,21 @@ export class CaseRunner {
 
   /** What a run of several files says of one of them: its tests' observations, or undefined when it says nothing of the file. */
   private attributed(result: RunResult, file: string, caseIds: string[]): Map<string, Observation> | undefined {
-    const ran = this.resultsByCase(result, file);
-    const found = caseIds.some((id) => ran.has(id));
+    const byCase = this.resultsByCase(result, file);
+    const found = caseIds.some((id) => byCase.has(id));
     const ownError = result.fileErrors.some((e) => e.file === file || e.file.endsWith('/' + file));
     if (!found && !ownError) return undefined;
     return this.observe(
       { ...result, fileErrors: result.fileErrors.filter((e) => e.file === file || e.file.endsWith('/' + file)) },
       file,
       caseIds,
+      byCase,
     );
   }
 
   /** Each case id's observation in a run of `file`. */
-  private observe(result: RunResult, file: string, caseIds: string[]): Map<string, Observation> {
+  private observe(result: RunResult, file: string, caseIds: string[], byCase = this.resultsByCase(result, file)): Map<string, Observation> {
     const obs = new Map<string, Observation>();
-    const byCase = this.resultsByCase(result, file);
     const loadError =
       result.fileErrors.find((e) => e.file === file || e.file.endsWith('/' + file)) ??
       (result.fileErrors.length ? result.fileErrors[0] : undefined);
@@ -182,7 +182,10 @@ export class CaseRunner {
     const byCase = new Map<string, RunResult['tests']>();
     for (const t of result.tests) {
       const id = this.isOfFile(t, file) ? caseOfResult(tests, t.name, python) : undefined;
-      if (id) byCase.set(id, [...(byCase.get(id) ?? []), t]);
+      if (!id) continue;
+      const list = byCase.get(id);
+      if (list) list.push(t);
+      else byCase.set(id, [t]);
     }
     return byCase;
   }

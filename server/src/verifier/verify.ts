@@ -30,7 +30,6 @@ export type { VerifyContext } from './state';
 
 export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   const s = prepare(ctx);
-  const started = performance.now();
   const phases: Record<string, number> = {};
   // Each phase's wall time goes into verification.phases (the summary shows them).
   const timed = async <T>(name: string, phase: () => Promise<T>): Promise<T> => {
@@ -48,8 +47,8 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   );
   await timed('place', () => placePhase(s));
   await timed('judge', () => judgePhase(s));
-  // The run's work so far: its finished stages' times (no approval wait counts) and this stage's.
-  const worked = Object.values(ctx.run().timings ?? {}).reduce((t, x) => t + x, 0) + (performance.now() - started) / 1000;
+  // The run's work so far: its finished stages' times (no approval wait counts) and this stage's phases.
+  const worked = [...Object.values(ctx.run().timings ?? {}), ...Object.values(phases)].reduce((t, x) => t + x, 0);
   const mutation = await timed('mutation', () => mutationPhase(s, worked));
   const cov = await timed('coverage', () => coveragePhase(s, mutation?.kills));
   // The coverage rounds also get the survivors, and keep a new test that kills one (./mutantProvider.ts).
