@@ -1,15 +1,15 @@
 // The packages bench/quality.mjs measures, in three sets:
 //
 // - `reported` (the default, below): published packages nobody on this project has tuned on, chosen
-//   by the lead on 2026-11-28 at 17:41 UTC (`date`: Sat Nov 28 17:41 UTC 2026), before AMTP was run on
-//   any of them, for the closing measurement of issues 22 (offline call sequences) and 23 (mutation);
-//   the list and its framework ranges (read from each package's devDependencies at 17:50) are in
-//   /work/notes/fresh-set.md, which was not shared with the engineers while they tuned. Its first run
-//   is bench/quality/fresh-2026-11-28.md.
+//   by the lead on 2026-11-29 at 16:27 UTC, before AMTP was run on any of them, for the closing
+//   measurement of issue 23 (the mutation median); the list and its framework ranges are in
+//   /work/notes/fresh-set-2.md.
 //   DO NOT LOOK AT THIS SET WHILE TUNING: do not run AMTP on these packages, read their written
 //   tests or their output while changing the engine. Use `--set tuning` for that. Once the engine is
 //   changed because of what this set showed, it is seen: move it to subjects-seen.mjs, choose a new
 //   one, and write the date here.
+//   The set of 2026-11-28 17:41 moved to subjects-seen.mjs (FOURTH) on 2026-11-29: the engine was
+//   changed because two of its packages scored low under StrykerJS.
 //   The set of 2026-11-25 01:01 (with its 01:32 and 03:25 replacements) moved to subjects-seen.mjs:
 //   the engine was changed while its figures were read, so it is tuned on.
 // - `tuning` (subjects-tuning.mjs): the packages developers look at freely, one or two per kind.
@@ -48,153 +48,80 @@ export { TUNING } from './subjects-tuning.mjs';
 
 import { deb, npm } from './subjectHelpers.mjs';
 
-/** Chosen 2026-11-28 17:41 UTC by the lead (/work/notes/fresh-set.md). @type {Subject[]} */
+/** Chosen 2026-11-29 16:27 UTC by the lead (/work/notes/fresh-set-2.md). @type {Subject[]} */
 export const REPORTED = [
-  // callbacks, events, generators
+  // callbacks, events, timers
   npm(
-    'eventemitter2@6.4.9',
-    'mocha',
-    '^7.1.1',
-    ['cjs', 'classes', 'callbacks'],
-    'CommonJS event emitter class with wildcards, namespaces, many/once listeners and listener callbacks; test script: mocha',
-  ),
-  npm(
-    'co@4.6.0',
-    'mocha',
-    undefined,
-    ['cjs', 'promises'],
-    "CommonJS generator runner: co(function* () { yield promise }) returns a promise, co.wrap; own mocha ^2.0.0 is too old, so mocha at AMTP's version",
-  ),
-  npm(
-    'run-series@1.1.9',
+    'thunkify@2.1.2',
     'mocha',
     undefined,
     ['cjs', 'callbacks'],
-    "CommonJS: runs an array of Node-style `(cb)` tasks in series and calls back with `(err, results)`; own runner tape, so mocha at AMTP's version",
+    'CommonJS: turns a Node-style callback function into a thunk; devDependency mocha "*", so mocha at AMTP\'s version',
   ),
   npm(
-    'split2@4.2.0',
+    'async-each@1.0.6',
     'mocha',
     undefined,
-    ['cjs', 'streams'],
-    "CommonJS transform stream that splits its input by lines (or a matcher) and maps each; own runner tape, so mocha at AMTP's version",
-  ),
-  // promises, ESM
-  npm(
-    'p-limit@6.2.0',
-    'ava',
-    '^6.1.3',
-    ['esm', 'promises'],
-    'ESM-only concurrency limiter: pLimit(n) returns a limit(fn, ...args) that resolves in order, with activeCount/pendingCount/clearQueue; test script: xo && ava && tsd',
+    ['cjs', 'callbacks'],
+    "CommonJS: each(items, iterator, next) runs Node-style iterators in parallel and collects results; no devDependencies, so mocha at AMTP's version",
   ),
   npm(
-    'pify@6.1.0',
-    'ava',
-    '^4.3.3',
-    ['esm', 'callbacks', 'promises'],
-    'ESM-only: turns Node-style callback functions and modules into promise-returning ones (multiArgs, include/exclude, excludeMain); test script: xo && ava && tsd',
-  ),
-  // classes
-  npm(
-    'tinyqueue@3.0.0',
-    'node-test',
-    undefined,
-    ['esm', 'classes'],
-    'ESM class TinyQueue, a binary-heap priority queue (push/pop/peek, custom comparator); its own runner is node --test',
+    'mitt@3.0.1',
+    'mocha',
+    '^8.0.1',
+    ['dist-only', 'ts-typed'],
+    'tiny event emitter built from TypeScript (on/off/emit, wildcard handlers); test script: mocha',
   ),
   npm(
-    'bintrees@1.0.2',
+    'throttle-debounce@5.0.2',
     'mocha',
     undefined,
-    ['cjs', 'classes'],
-    "CommonJS red-black tree and binary tree classes (insert/remove/find/lowerBound/iterators); own runner nodeunit, so mocha at AMTP's version",
+    ['esm', 'cjs'],
+    "throttle and debounce with timers and cancel(); own runner karma, so mocha at AMTP's version",
+  ),
+  // classes, objects, parsers
+  npm(
+    'tiny-lru@11.2.11',
+    'mocha',
+    '^10.6.0',
+    ['esm', 'cjs', 'dist-only', 'classes'],
+    'LRU cache class with TTL (get/set/delete/evict/keys/entries) built by rollup; test script: mocha',
   ),
   npm(
-    'tinycolor2@1.6.0',
+    'flat@5.0.2',
+    'mocha',
+    '~8.1.1',
+    ['cjs'],
+    'CommonJS flatten/unflatten of nested objects with delimiter, maxDepth, safe and object options; test script: mocha -u tdd',
+  ),
+  npm(
+    'ini@4.1.3',
+    'node-tap',
+    '^16.0.1',
+    ['cjs'],
+    'CommonJS INI parse/stringify/encode/decode with sections, arrays and escapes; test script: tap',
+  ),
+  npm(
+    'deep-extend@0.6.0',
+    'mocha',
+    '5.2.0',
+    ['cjs'],
+    'CommonJS deep merge of objects (buffers, dates, regexps, arrays cloned); test script: mocha',
+  ),
+  npm(
+    'querystringify@2.2.0',
+    'mocha',
+    '^8.1.1',
+    ['cjs'],
+    'CommonJS query string parse/stringify with prefixes and decoding errors; test script: nyc mocha',
+  ),
+  npm(
+    'dequal@2.0.3',
     'mocha',
     undefined,
-    ['cjs', 'esm', 'classes'],
-    "colour parsing and conversion through a tinycolor(...) object API (toHex/toRgb/lighten/isReadable…); the same code as CommonJS and an ESM copy; no declared runner, so mocha at AMTP's version",
+    ['dist-only', 'esm', 'cjs'],
+    "deep equality (dates, regexps, maps, sets, typed arrays, DataView) with a lite build; own runner uvu, so mocha at AMTP's version",
   ),
-  npm(
-    'heap-js@2.7.1',
-    'jest',
-    '^29.7.0',
-    ['cjs', 'dist-only', 'classes', 'ts-typed'],
-    'class Heap (push/pop/peek/top/replace, comparators, iterators) built from TypeScript into dist/ with .d.ts; test script: jest (ts-jest ^29.2.5)',
-  ),
-  npm(
-    'js-sdsl@4.4.2',
-    'mocha',
-    '^9.2.2',
-    ['cjs', 'esm', 'dist-only', 'classes', 'ts-typed'],
-    'container classes built from TypeScript (Vector, LinkList, Deque, Stack, Queue, PriorityQueue, OrderedMap/Set, HashMap/Set) with iterators, dist/ only; test script: mocha',
-  ),
-  npm(
-    'superstruct@2.0.2',
-    'vitest',
-    '^1.6.0',
-    ['esm', 'cjs', 'dist-only', 'classes', 'ts-typed'],
-    'data validation built from TypeScript: Struct class and struct factories (object/array/string/refine/coerce…), StructError; dist/ only; test script: vitest',
-  ),
-  npm(
-    'hookable@5.5.3',
-    'vitest',
-    '^0.29.8',
-    ['esm', 'cjs', 'dist-only', 'classes', 'promises', 'ts-typed'],
-    'class Hookable (hook/callHook/callHookParallel/beforeEach…) with promise-returning hooks; dist/ only; test script: vitest',
-  ),
-  // dist-only functions
-  npm(
-    'radash@12.1.1',
-    'jest',
-    '^28.1.3',
-    ['cjs', 'esm', 'dist-only', 'promises', 'ts-typed'],
-    'utility functions built from TypeScript (array/object/string/async: map, parallel, retry, debounce…), dist/ only; test script: jest (ts-jest ^28.0.8)',
-  ),
-  npm(
-    'defu@6.1.4',
-    'vitest',
-    '^1.1.3',
-    ['esm', 'cjs', 'dist-only', 'ts-typed'],
-    'recursive defaults assignment (defu, createDefu, defuFn, defuArrayFn) built into dist/ only; test script: vitest',
-  ),
-  npm(
-    'pathe@1.1.2',
-    'vitest',
-    '^1.1.3',
-    ['esm', 'cjs', 'dist-only', 'ts-typed'],
-    'normalized node:path API (join/resolve/relative/normalize/parse, utils) built into dist/ only; test script: vitest',
-  ),
-  npm(
-    'klona@2.0.6',
-    'mocha',
-    undefined,
-    ['cjs', 'esm', 'dist-only'],
-    "deep clone in four builds (klona, klona/lite, klona/json, klona/full), dist/ per build; own runner uvu, so mocha at AMTP's version",
-  ),
-  // Python (Debian pure-Python packages)
-  deb(
-    'python3-xmltodict',
-    '0.13.0',
-    ['python'],
-    'xmltodict.parse/unparse between XML and dicts (expat handler class, streaming item callback)',
-  ),
-  deb('python3-docopt', '0.6.2', ['python', 'classes'], 'docopt(doc, argv) command-line parsing from a usage text, pattern classes'),
-  deb(
-    'python3-uritemplate',
-    '4.1.1',
-    ['python', 'classes'],
-    'RFC 6570 URI templates: URITemplate class, expand/partial/variables, variable classes',
-  ),
-  deb(
-    'python3-semver',
-    '2.10.2',
-    ['python', 'classes'],
-    'semantic versions: VersionInfo class and parse/compare/bump functions with doctests',
-  ),
-  deb('python3-toml', '0.10.2', ['python', 'classes'], 'TOML loads/dumps with decoder and encoder classes'),
-  deb('python3-ordered-set', '4.1.0', ['python', 'classes'], 'OrderedSet class (a MutableSet with indexes) with doctests'),
 ];
 
 /**
