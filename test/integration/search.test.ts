@@ -132,6 +132,35 @@ describe('search: sequences on the fixtures', function () {
     );
   });
 
+  it('tasks that call back and generator functions: the results and errors they deliver are pinned', async () => {
+    const root = join(REPO, 'test/fixtures/seqtasks');
+    const series = await search(root, 'series.js', 400);
+    const checks = (c: ModuleSearch['cases'][number]) => JSON.stringify(c.oracle?.checks ?? []);
+    const dump = (m: ModuleSearch) => m.cases.map((c) => `${c.title}\n${c.oracle?.setup}\n${checks(c)}`).join('\n---\n');
+    // series([task], done): the task called back with its value, and done got the results
+    assert.ok(
+      series.cases.some((c) => /"expected":"\[\[null, \[\d/.test(checks(c))),
+      dump(series),
+    );
+    assert.ok(
+      series.cases.some((c) => /\.message","kind":"equals","expected":"\\"task \d+ failed\\""/.test(checks(c))),
+      dump(series),
+    );
+    const gen = await search(root, 'gen.js', 300);
+    assert.ok(
+      gen.cases.some(
+        (c) => /function\* /.test(c.oracle?.setup ?? '') && c.oracle?.kind !== 'throws' && /^await /.test(c.oracle?.call ?? ''),
+      ),
+      dump(gen),
+    );
+    assert.ok(
+      gen.cases.some(
+        (c) => /function\* /.test(c.oracle?.setup ?? '') && c.oracle?.kind === 'throws' && /task \d+ failed/.test(c.oracle?.expected ?? ''),
+      ),
+      dump(gen),
+    );
+  });
+
   it('an argument the object keeps is observed as the steps left it, not as trying its methods left it', async () => {
     const root = join(REPO, 'test/fixtures/seqstream');
     const m = await search(root, 'keeper.js', 300);
@@ -274,11 +303,11 @@ describe('search: through the pipeline, under real runners', function () {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  function generate(framework: Framework): { dir: string; files: string[]; summary: Record<string, unknown> } {
+  function generate(framework: Framework, fixture = SEQLIB): { dir: string; files: string[]; summary: Record<string, unknown> } {
     mkdirSync(WORK, { recursive: true });
     const dir = mkdtempSync(join(WORK, `search-${framework}-`));
     dirs.push(dir);
-    cpSync(SEQLIB, dir, { recursive: true });
+    cpSync(fixture, dir, { recursive: true });
     const before = listing(dir);
     const r = spawnSync(
       process.execPath,
@@ -320,6 +349,18 @@ describe('search: through the pipeline, under real runners', function () {
     const second = generate('node-test');
     assert.deepEqual(second.files, first.files);
     for (const f of first.files) assert.equal(readFileSync(join(second.dir, f), 'utf8'), readFileSync(join(first.dir, f), 'utf8'), f);
+  });
+
+  it('mocha: tasks that call back and generator functions, as written, pass 3 of 3', async () => {
+    const { dir, files } = generate('mocha', join(REPO, 'test/fixtures/seqtasks'));
+    const text = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    assert.match(text, /= function\* \(\.\.\.args\) \{/, 'a generator function is passed');
+    assert.match(text, /if \(typeof done === 'function'\)\s+(setImmediate\()?done\(/, 'a task calls back');
+    for (let i = 0; i < 3; i++) {
+      const run = await runTests('mocha', dir, files, { binDir: REPO });
+      assert.equal(run.failed, 0, run.output.slice(-3000));
+      assert.ok(run.passed >= 4, run.output.slice(-3000));
+    }
   });
 
   for (const fw of ['mocha', 'jest'] as const) {

@@ -120,6 +120,43 @@ describe('search inputs: arguments', () => {
     assert.ok(cbs.length > 20, `callbacks: ${cbs.length} of 30`);
   });
 
+  it('a list whose items the code calls gets items that are callbacks, and tasks call back their last argument', () => {
+    const code = `function series(tasks, cb) { var i = 0; function each(err) { if (err || ++i === tasks.length) return cb(err); tasks[i](each); } tasks[0](each); }`;
+    const h = functionHints(firstFunction(code));
+    assert.deepEqual(h.params[0].items?.kinds, ['function'], 'tasks[i](each): each item is a function');
+    const params = paramHints(h, undefined, 2);
+    const c = ctx(11);
+    const lists = Array.from({ length: 60 }, () => valueFor(params[0], c)).filter((a): a is Extract<Arg, { arr: Arg[] }> => 'arr' in a);
+    const ofTasks = lists.filter((l) => l.arr.length > 0 && l.arr.every((x) => 'cb' in x));
+    assert.ok(ofTasks.length >= 10, `lists of callbacks: ${ofTasks.length} of ${lists.length} lists`);
+    const tasks = ofTasks.flatMap((l) => l.arr.map((x) => (x as Extract<Arg, { cb: unknown }>).cb));
+    assert.ok(tasks.some((t) => t.cont === 'ok') && tasks.some((t) => t.cont === 'err'), JSON.stringify(tasks));
+    assert.ok(
+      tasks.some((t) => !t.cont),
+      'some tasks never call back (the code that waits for ever is a case too)',
+    );
+    // a string key is a property, not an item
+    assert.equal(functionHints(firstFunction(`function f(o) { return o['base'] + 1; }`)).params[0].props.base?.name, 'base');
+  });
+
+  it('code that runs generator functions gets generator callbacks, whose promises resolve or reject', () => {
+    const code = `function run(gen) { var it = gen.apply(this); if (typeof it.next !== 'function') return it; return it.next(); }`;
+    const params = paramHints(functionHints(firstFunction(code)), undefined, 1);
+    const c = { ...ctx(4), strings: ['GeneratorFunction'] };
+    const cbs = Array.from({ length: 60 }, () => valueFor(params[0], c)).flatMap((a) => ('cb' in a ? [a.cb] : []));
+    assert.ok(cbs.filter((cb) => cb.gen === 'ok').length >= 10, JSON.stringify(cbs));
+    assert.ok(cbs.some((cb) => cb.gen === 'err'));
+    assert.ok(
+      cbs.every((cb) => !(cb.gen && (cb.cont || cb.async))),
+      'a generator neither calls back nor is async',
+    );
+    const plain = Array.from({ length: 60 }, () => valueFor(params[0], ctx(4))).flatMap((a) => ('cb' in a ? [a.cb] : []));
+    assert.ok(
+      plain.every((cb) => !cb.gen),
+      'no generators for code that does not run them',
+    );
+  });
+
   it('trivial values are drawn rarely, never by default', () => {
     const params = paramHints(functionHints(firstFunction(`function f(name) { return name.toUpperCase(); }`)), undefined, 1);
     const c = ctx(5);

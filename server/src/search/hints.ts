@@ -20,6 +20,8 @@ export interface ParamHint {
   hasDefault?: boolean;
   /** the kinds its declared type (TypeScript, JSDoc) allows */
   declared?: Kind[];
+  /** what the code does with its items (`tasks[i](next)`: each is a function) */
+  items?: ParamHint;
 }
 
 export interface FnHints {
@@ -34,6 +36,12 @@ export function emptyHint(name?: string): ParamHint {
 }
 
 /** The hint of a key of `h`, created on first use. */
+/** The hint of a list's items, read through `x[i]`. */
+function itemsOf(h: ParamHint): ParamHint {
+  h.items ??= emptyHint();
+  return h.items;
+}
+
 function propOf(h: ParamHint, k: string): ParamHint {
   if (!Object.prototype.hasOwnProperty.call(h.props, k)) h.props[k] = { ...emptyHint(k), kinds: kindsByName(k) };
   return h.props[k];
@@ -237,6 +245,14 @@ function hintOf(n: EsNode, names: Map<string, ParamHint>): ParamHint | undefined
     }
     push(owner.kinds, 'object');
     return propOf(owner, k);
+  }
+  if (n.type === 'MemberExpression' && n.computed) {
+    // `x['key']` is a key; `x[i]` an item of a list (or of a map: no kind is concluded from it)
+    const owner = hintOf(n.object, names);
+    const index = literalValue(n.property);
+    if (!owner) return undefined;
+    if (typeof index?.v === 'string') return propOf(owner, index.v);
+    return index === undefined || typeof index.v === 'number' ? itemsOf(owner) : undefined;
   }
   return undefined;
 }

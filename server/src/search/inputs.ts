@@ -92,6 +92,13 @@ function literal(v: unknown): Arg {
   return { lit: tag(v) };
 }
 
+/** Code that runs generator functions: it names their constructor, or reads `next` and `throw` of what it is given. */
+function wantsGenerator(h: ParamHint, ctx: InputContext): boolean {
+  return (
+    ctx.strings.includes('GeneratorFunction') || /^gen(erator)?(Fn|Func)?$/i.test(h.name ?? '') || ('next' in h.props && 'throw' in h.props)
+  );
+}
+
 function callbackFor(h: ParamHint, ctx: InputContext): Arg {
   const name = h.name ?? '';
   const predicate = /^(predicate|filter|test|is|compare|comparator)/i.test(name);
@@ -99,7 +106,15 @@ function callbackFor(h: ParamHint, ctx: InputContext): Arg {
   const r = ctx.rng.next();
   if (predicate) cb.ret = r < 0.5 ? 'true' : 'false';
   else if (r < 0.4) cb.ret = 'first';
+  if (!predicate && wantsGenerator(h, ctx) && ctx.rng.chance(0.6)) {
+    cb.gen = ctx.rng.chance(0.25) ? 'err' : 'ok';
+    return { cb };
+  }
   if (ctx.rng.chance(0.2)) cb.async = true;
+  // Tasks, workers and promisified functions finish by calling back: without that, the code that
+  // handles their results and errors never runs.
+  if (!predicate && ctx.rng.chance(/^(task|worker|job|fn|func|iterator|iteratee|input)$/i.test(name) ? 0.6 : 0.3))
+    cb.cont = ctx.rng.chance(0.25) ? 'err' : 'ok';
   return { cb };
 }
 
@@ -135,7 +150,11 @@ export function chunkFor(ctx: InputContext): Arg {
   return literal(parts.join('\n') + (ctx.rng.chance(0.5) ? '\n' : ''));
 }
 
-function arrayFor(ctx: InputContext, depth: number): Arg {
+function arrayFor(h: ParamHint, ctx: InputContext, depth: number): Arg {
+  // a list whose items the code uses (calls them, reads their keys): one to three such items
+  const items = h.items;
+  if (items && (items.kinds.length || Object.keys(items.props).length) && depth < 2 && ctx.rng.chance(0.6))
+    return { arr: Array.from({ length: 1 + ctx.rng.int(3) }, () => valueFor(items, ctx, depth + 1)) };
   const r = ctx.rng.int(6);
   if (r === 0) return literal([3, 1, 2]);
   if (r === 1) return literal(['b', 'a', 'c']);
@@ -208,7 +227,7 @@ function byKind(h: ParamHint, kind: Kind | 'unknown', ctx: InputContext, depth: 
     case 'boolean':
       return literal(rng.chance(0.5));
     case 'array':
-      return arrayFor(ctx, depth);
+      return arrayFor(h, ctx, depth);
     case 'object':
       return objectFor(h, ctx, depth);
     case 'regexp':
@@ -230,7 +249,7 @@ function unknownFor(h: ParamHint, ctx: InputContext, depth: number): Arg {
     case 2:
       return literal(stringFor(h, ctx));
     case 3:
-      return arrayFor(ctx, depth);
+      return arrayFor(h, ctx, depth);
     case 4:
       return objectFor(h, ctx, depth);
     case 5:

@@ -3,7 +3,7 @@
 // promises awaited, generated callbacks declared before the step that passes them (recording their
 // calls, and awaited when the code calls them later), literal arguments the code changes held in a
 // variable, paths built from the test's temporary folder (`${tmp}/file.txt`).
-import type { Arg, Observation, Sequence, Step } from './types';
+import type { Arg, CallbackSpec, Observation, Sequence, Step } from './types';
 import { jsLiteral, propKey } from './values';
 
 export const TMP = 'tmp';
@@ -109,17 +109,34 @@ function stepExpr(step: Step, args: string[], c: Ctx): string {
   }
 }
 
+/** What a generated task does before it returns: calls back its last argument (CallbackSpec.cont), as the search's child did. */
+function callBackLines(cb: CallbackSpec): string[] {
+  if (!cb.cont) return [];
+  const answer = cb.cont === 'err' ? `done(new Error('task ${cb.id} failed'))` : `done(null, args.length > 1 ? args[0] : ${cb.id})`;
+  return [
+    `  const done = args[args.length - 1];`,
+    `  if (typeof done === 'function') ${cb.async ? `setImmediate(() => ${answer})` : answer};`,
+  ];
+}
+
+/** A generator function's body after its recording (CallbackSpec.gen): one yielded promise, then its value or the first argument. */
+function generatorLines(cb: CallbackSpec, ts: boolean): string[] {
+  const yielded = cb.gen === 'err' ? `Promise.reject(new Error('task ${cb.id} failed'))` : `Promise.resolve(${cb.id})`;
+  return [`  const got${ts ? ': unknown' : ''} = yield ${yielded};`, cb.ret === 'first' ? '  return args[0];' : '  return got;'];
+}
+
 /** In a TypeScript test the recorders are declared with explicit types (`noImplicitAny` rejects `const calls0 = []` captured by a closure). */
-function callbackDecl(cb: { id: number; ret?: string; async?: boolean }, name: string, waitFor: number | undefined, ts: boolean): string[] {
+function callbackDecl(cb: CallbackSpec, name: string, waitFor: number | undefined, ts: boolean): string[] {
   const ret = cb.ret === 'first' ? ' return args[0];' : cb.ret === 'true' ? ' return true;' : cb.ret === 'false' ? ' return false;' : '';
   // A function expression, as the search's child made it (amtp.search-exec.cjs makeCallback): an arrow
   // has no prototype, so code that treats a function as a class throws where the search saw none.
-  const fn = `${cb.async ? 'async ' : ''}function (...args${ts ? ': unknown[]' : ''}) {`;
+  const kind = cb.gen ? 'function*' : cb.async && !cb.cont ? 'async function' : 'function';
+  const fn = `${kind} (...args${ts ? ': unknown[]' : ''}) {`;
   const list = ts ? `const calls${name}: unknown[][] = [];` : `const calls${name} = [];`;
   const body = [
     `  calls${name}.push(args);`,
     ...(waitFor !== undefined ? [`  if (calls${name}.length === ${waitFor}) called${name}();`] : []),
-    ...(ret ? [` ${ret}`] : []),
+    ...(cb.gen ? generatorLines(cb, ts) : [...callBackLines(cb), ...(ret ? [` ${ret}`] : [])]),
   ];
   const decl = [`const callback${name} = ${fn}`, ...body, '};'];
   if (waitFor === undefined) return [list, ...decl];
@@ -131,8 +148,8 @@ function callbackDecl(cb: { id: number; ret?: string; async?: boolean }, name: s
   ];
 }
 
-function callbacksOf(step: Step): { id: number; ret?: string; async?: boolean }[] {
-  const out: { id: number; ret?: string; async?: boolean }[] = [];
+function callbacksOf(step: Step): CallbackSpec[] {
+  const out: CallbackSpec[] = [];
   const visit = (a: Arg): void => {
     if ('cb' in a) out.push(a.cb);
     else if ('arr' in a) a.arr.forEach(visit);

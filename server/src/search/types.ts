@@ -8,6 +8,13 @@ export interface CallbackSpec {
   id: number;
   ret?: 'first' | 'true' | 'false';
   async?: boolean;
+  /**
+   * A continuation-passing task: it calls its last argument, when a function, with `(null, value)`
+   * ('ok') or an Error ('err'); with `async`, on the next turn of the event loop.
+   */
+  cont?: 'ok' | 'err';
+  /** a generator function that yields a promise that resolves ('ok') or rejects ('err'), as `co` runs */
+  gen?: 'ok' | 'err';
 }
 
 export type Arg =

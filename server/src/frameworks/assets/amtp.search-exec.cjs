@@ -46,13 +46,35 @@ function withDeadline(promise, ms) {
   ]).finally(() => clearTimeout(timer));
 }
 
+/** A task's answer to its last argument, when that is a function (render.ts writes the same). */
+function callBack(spec, args) {
+  const done = args[args.length - 1];
+  if (typeof done !== 'function') return;
+  const answer = () => (spec.cont === 'err' ? done(new Error(`task ${spec.id} failed`)) : done(null, args.length > 1 ? args[0] : spec.id));
+  if (spec.async) setImmediate(answer);
+  else answer();
+}
+
 function makeCallback(spec, ctx) {
   const rec = { id: spec.id, calls: [], phases: [] };
   ctx.callbacks.push(rec);
-  const fn = function (...args) {
+  const record = (args) => {
     rec.calls.push(args);
     rec.phases.push(ctx.phase);
+  };
+  if (spec.gen)
+    return function* (...args) {
+      record(args);
+      const got = yield spec.gen === 'err' ? Promise.reject(new Error(`task ${spec.id} failed`)) : Promise.resolve(spec.id);
+      return spec.ret === 'first' ? args[0] : got;
+    };
+  const fn = function (...args) {
+    record(args);
     const r = spec.ret === 'first' ? args[0] : spec.ret === 'true' ? true : spec.ret === 'false' ? false : undefined;
+    if (spec.cont) {
+      callBack(spec, args);
+      return r;
+    }
     return spec.async ? Promise.resolve(r) : r;
   };
   return fn;
