@@ -146,6 +146,11 @@ describe('search inputs: arguments', () => {
     const cbs = Array.from({ length: 60 }, () => valueFor(params[0], c)).flatMap((a) => ('cb' in a ? [a.cb] : []));
     assert.ok(cbs.filter((cb) => cb.gen === 'ok').length >= 10, JSON.stringify(cbs));
     assert.ok(cbs.some((cb) => cb.gen === 'err'));
+    assert.deepEqual(
+      [...new Set(cbs.map((cb) => cb.yields ?? 'promise'))].sort(),
+      ['array', 'object', 'promise', 'thunk'],
+      'each form a runner takes',
+    );
     assert.ok(
       cbs.every((cb) => !(cb.gen && (cb.cont || cb.async))),
       'a generator neither calls back nor is async',

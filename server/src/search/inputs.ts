@@ -108,6 +108,9 @@ function callbackFor(h: ParamHint, ctx: InputContext): Arg {
   else if (r < 0.4) cb.ret = 'first';
   if (!predicate && wantsGenerator(h, ctx) && ctx.rng.chance(0.6)) {
     cb.gen = ctx.rng.chance(0.25) ? 'err' : 'ok';
+    // runners of generators take more than promises: thunks, arrays and objects of them
+    const form = ctx.rng.pick([undefined, undefined, 'thunk', 'array', 'object'] as const);
+    if (cb.gen === 'ok' && form) cb.yields = form;
     return { cb };
   }
   if (ctx.rng.chance(0.2)) cb.async = true;

@@ -119,9 +119,15 @@ function callBackLines(cb: CallbackSpec): string[] {
   ];
 }
 
-/** A generator function's body after its recording (CallbackSpec.gen): one yielded promise, then its value or the first argument. */
+/** A generator function's body after its recording (CallbackSpec.gen): one yield (CallbackSpec.yields), then what it got or the first argument. */
 function generatorLines(cb: CallbackSpec, ts: boolean): string[] {
-  const yielded = cb.gen === 'err' ? `Promise.reject(new Error('task ${cb.id} failed'))` : `Promise.resolve(${cb.id})`;
+  const promise = `Promise.resolve(${cb.id})`;
+  const forms = {
+    thunk: `(done${ts ? ': (...args: unknown[]) => void' : ''}) => done(null, ${cb.id})`,
+    array: `[${promise}]`,
+    object: `{ value: ${promise} }`,
+  };
+  const yielded = cb.gen === 'err' ? `Promise.reject(new Error('task ${cb.id} failed'))` : cb.yields ? forms[cb.yields] : promise;
   return [`  const got${ts ? ': unknown' : ''} = yield ${yielded};`, cb.ret === 'first' ? '  return args[0];' : '  return got;'];
 }
 

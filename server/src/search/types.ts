@@ -13,8 +13,10 @@ export interface CallbackSpec {
    * ('ok') or an Error ('err'); with `async`, on the next turn of the event loop.
    */
   cont?: 'ok' | 'err';
-  /** a generator function that yields a promise that resolves ('ok') or rejects ('err'), as `co` runs */
+  /** a generator function that yields once: a promise that rejects ('err'), or ('ok') a value in one of `yields`'s forms */
   gen?: 'ok' | 'err';
+  /** what an 'ok' generator yields: a promise of its id (the default), a thunk, an array or an object of such promises */
+  yields?: 'thunk' | 'array' | 'object';
 }
 
 export type Arg =

@@ -55,6 +55,15 @@ function callBack(spec, args) {
   else answer();
 }
 
+/** What a generated generator function yields (render.ts writes the same). */
+function yielded(spec) {
+  if (spec.gen === 'err') return Promise.reject(new Error(`task ${spec.id} failed`));
+  if (spec.yields === 'thunk') return (done) => done(null, spec.id);
+  if (spec.yields === 'array') return [Promise.resolve(spec.id)];
+  if (spec.yields === 'object') return { value: Promise.resolve(spec.id) };
+  return Promise.resolve(spec.id);
+}
+
 function makeCallback(spec, ctx) {
   const rec = { id: spec.id, calls: [], phases: [] };
   ctx.callbacks.push(rec);
@@ -65,7 +74,7 @@ function makeCallback(spec, ctx) {
   if (spec.gen)
     return function* (...args) {
       record(args);
-      const got = yield spec.gen === 'err' ? Promise.reject(new Error(`task ${spec.id} failed`)) : Promise.resolve(spec.id);
+      const got = yield yielded(spec);
       return spec.ret === 'first' ? args[0] : got;
     };
   const fn = function (...args) {
