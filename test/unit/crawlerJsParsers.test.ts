@@ -139,6 +139,43 @@ describe('crawler: oxc-parser reads JS/TS', () => {
     assert.equal(by.VERSION.export_style, 'exports.property');
   });
 
+  it('a script wrapped in a function (an IIFE, a UMD factory) exports what its body assigns or its factory returns', () => {
+    // async-each@1.0.6's layout: the export is guarded by an `if` inside an IIFE
+    const iife = extractJsSymbols(
+      oxc,
+      "/*! lib */\n(function (globals) {\n  'use strict';\n  /** Maps in parallel. */\n  var each = function (items, next, callback) {\n    return items.length;\n  };\n  if (typeof define !== 'undefined' && define.amd) {\n    define([], function () { return each; });\n  } else if (typeof module !== 'undefined' && module.exports) {\n    module.exports = each;\n  } else {\n    globals.asyncEach = each;\n  }\n})(this);\n",
+      'index.js',
+      'asyncEach',
+    );
+    assert.equal(iife.syntax, 'cjs');
+    assert.deepEqual(
+      iife.symbols.map((s) => [s.name, s.export_style, s.kind, s.doc, s.line]),
+      [['each', 'module.exports', 'function', 'Maps in parallel.', 5]],
+    );
+    const umd = extractJsSymbols(
+      oxc,
+      "(function (root, factory) {\n  if (typeof module === 'object' && module.exports) module.exports = factory();\n  else root.Lib = factory();\n})(this, function () {\n  function twice(x) { return 2 * x; }\n  function half(x) { return x / 2; }\n  return { twice: twice, half };\n});\n",
+      'umd.js',
+      'lib',
+    );
+    assert.deepEqual(
+      umd.symbols.map((s) => [s.name, s.export_style, s.line]),
+      [
+        ['twice', 'exports.property', 5],
+        ['half', 'exports.property', 6],
+      ],
+    );
+    assert.equal(umd.opaqueCjs, false);
+    // a factory that fills the `exports` it is given (rollup's UMD) stays opaque: its ES build is read
+    const filled = extractJsSymbols(
+      oxc,
+      "(function (g, factory) { typeof exports === 'object' ? factory(exports) : factory(g.U = {}); })(this, function (exports) { exports.twice = function (x) { return 2 * x; }; });",
+      'u.cjs',
+      'u',
+    );
+    assert.deepEqual(filled.symbols, []);
+  });
+
   it('object-literal exports: a property JSDoc wins, accessors and computed keys are left out', () => {
     const f = extractJsSymbols(oxc, SOURCES[1][1], SOURCES[1][0], 'main');
     const by = Object.fromEntries(f.symbols.map((s) => [s.name, s]));

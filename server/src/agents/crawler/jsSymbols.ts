@@ -4,6 +4,7 @@ import { parseJsDoc } from './jsdoc';
 import { signatureOf } from './jsSignature';
 import { SpanReader } from './jsSpans';
 import { cjsTarget, isFunctionOrClass, isRequire, isString, nameOfKey, valueOf, walk } from './jsAst';
+import { moduleBody } from './jsWrapper';
 import type { EsComment, EsNode, JsParser } from './jsParser';
 
 export interface JsFileFacts {
@@ -74,18 +75,24 @@ class FileReader {
   ) {}
 
   read(program: EsNode, defaultName: string): JsFileFacts {
-    const body = program.body as EsNode[];
-    this.collectLocals(body, program.start);
+    const { body, start, returned } = moduleBody(program);
+    this.collectLocals(body, start);
     for (const [k, v] of importedNames(body)) if (!this.locals.has(k)) this.imported.set(k, v);
     let esm = false;
     let cjs = false;
-    let floor = program.start;
+    let floor = start;
     for (const st of body) {
       const spot = { at: st.start, floor };
       floor = st.end;
       const syntax = this.readStatement(st, spot, defaultName);
       if (syntax === 'esm') esm = true;
       if (syntax === 'cjs') cjs = true;
+    }
+    if (returned && !this.facts.symbols.length) {
+      // a UMD factory's returned value is what `module.exports = factory()` exports
+      this.cjsExport(returned.statement, 'module.exports', returned.value, defaultName);
+      this.facts.opaqueCjs = false;
+      cjs = true;
     }
     if (this.collectDynamicImports(program)) cjs = true;
     this.facts.syntax = esm ? 'esm' : cjs ? 'cjs' : 'none';
@@ -142,6 +149,13 @@ class FileReader {
       case 'ImportDeclaration':
         this.facts.imports.push(st.source.value);
         return 'esm';
+      case 'IfStatement': {
+        // `if (typeof module !== 'undefined' && module.exports) module.exports = each;` (a wrapped script)
+        const branches = [st.consequent, st.alternate].filter(Boolean) as EsNode[];
+        const inner = branches.flatMap((b) => (b.type === 'BlockStatement' ? (b.body as EsNode[]) : [b]));
+        const found = inner.map((x) => this.readStatement(x, spot, defaultName));
+        return found.includes('cjs') ? 'cjs' : undefined;
+      }
       case 'ExpressionStatement': {
         // Minified builds join the exports in one statement: `exports.a=x,exports.b=y;`.
         const top = st.expression as EsNode;
