@@ -176,6 +176,24 @@ describe('crawler: oxc-parser reads JS/TS', () => {
     assert.deepEqual(filled.symbols, []);
   });
 
+  it('exports assigned inside a declaration or along a chain: `var x = module.exports = fn`, `exports.a = exports.b = fn`', () => {
+    const f = extractJsSymbols(
+      oxc,
+      "'use strict';\n/** Deep merge. */\nvar deepExtend = module.exports = function (/*obj_1, [obj_2]*/) {\n  return arguments[0];\n};\nexports.a = exports.b = function twice(x) { return 2 * x; };\n",
+      'lib/deep-extend.js',
+      'deepExtend',
+    );
+    assert.equal(f.syntax, 'cjs');
+    assert.deepEqual(
+      f.symbols.map((s) => [s.name, s.export_style, s.line]),
+      [
+        ['deepExtend', 'module.exports', 3],
+        ['a', 'exports.property', 6],
+        ['b', 'exports.property', 6],
+      ],
+    );
+  });
+
   it('object-literal exports: a property JSDoc wins, accessors and computed keys are left out', () => {
     const f = extractJsSymbols(oxc, SOURCES[1][1], SOURCES[1][0], 'main');
     const by = Object.fromEntries(f.symbols.map((s) => [s.name, s]));

@@ -159,19 +159,36 @@ class FileReader {
       case 'ExpressionStatement': {
         // Minified builds join the exports in one statement: `exports.a=x,exports.b=y;`.
         const top = st.expression as EsNode;
-        let cjs = false;
-        for (const e of top.type === 'SequenceExpression' ? (top.expressions as EsNode[]) : [top]) {
-          const target = e.type === 'AssignmentExpression' && e.operator === '=' ? cjsTarget(e.left) : undefined;
-          if (!target) continue;
-          cjs = true;
-          this.docSpot.set(st, spot);
-          if (isFunctionOrClass(e.right)) this.docSpot.set(e.right, spot);
-          this.cjsExport(st, target, e.right, defaultName);
-        }
-        return cjs ? 'cjs' : undefined;
+        const found = (top.type === 'SequenceExpression' ? (top.expressions as EsNode[]) : [top]).map((e) =>
+          this.readAssignment(st, e, spot, defaultName),
+        );
+        return found.includes('cjs') ? 'cjs' : undefined;
+      }
+      case 'VariableDeclaration': {
+        // `var deepExtend = module.exports = function () {…}` (deep-extend@0.6.0)
+        const found = (st.declarations as EsNode[]).map((d) =>
+          d.init ? this.readAssignment(st, d.init as EsNode, spot, defaultName) : undefined,
+        );
+        return found.includes('cjs') ? 'cjs' : undefined;
       }
     }
     return undefined;
+  }
+
+  /** `module.exports = exports = fn`, `exports.a = exports.b = fn`: every CommonJS target of an assignment chain gets its value. */
+  private readAssignment(st: EsNode, e: EsNode, spot: DocSpot, defaultName: string): 'cjs' | undefined {
+    const targets: string[] = [];
+    let value = e;
+    while (value.type === 'AssignmentExpression' && value.operator === '=') {
+      const target = cjsTarget(value.left as EsNode);
+      if (target) targets.push(target);
+      value = value.right as EsNode;
+    }
+    if (!targets.length) return undefined;
+    this.docSpot.set(st, spot);
+    if (isFunctionOrClass(value)) this.docSpot.set(value, spot);
+    for (const target of targets) this.cjsExport(st, target, value, defaultName);
+    return 'cjs';
   }
 
   /** `export function f`, `export const a = …`, `export { a as b }`, `export { x } from './y'`. */
