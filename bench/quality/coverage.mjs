@@ -14,11 +14,18 @@ import { pythonCoverage } from './tools.mjs';
 
 const TIMEOUT_MS = 10 * 60_000;
 
+/** tap 18 turns its coverage off with --disable-coverage; 15–17 (ini@4.1.3's ^16) with --no-coverage. */
+function tapNoCoverage(bin) {
+  const manifest = join(bin, '..', 'tap', 'package.json');
+  const major = existsSync(manifest) ? Number(JSON.parse(readFileSync(manifest, 'utf8')).version.split('.')[0]) : 18;
+  return major < 18 ? '--no-coverage' : '--disable-coverage';
+}
+
 /** The command that runs the kept files under the package's runner (`bin`: root/node_modules/.bin). */
 export function runnerCommand(framework, bin, files, args = []) {
   if (framework === 'mocha') return [join(bin, 'mocha'), ...args, ...files];
   if (framework === 'ava') return [join(bin, 'ava'), ...args, ...files];
-  if (framework === 'node-tap') return [join(bin, 'tap'), '--disable-coverage', '--reporter=tap', ...args, ...files];
+  if (framework === 'node-tap') return [join(bin, 'tap'), tapNoCoverage(bin), '--reporter=tap', ...args, ...files];
   if (framework === 'node-test') return [process.execPath, ...args, '--test', ...files];
   if (framework === 'jest') return [join(bin, 'jest'), '--ci', ...args, '--runTestsByPath', ...files];
   if (framework === 'vitest') return [join(bin, 'vitest'), 'run', ...args, ...files];

@@ -145,9 +145,10 @@ function configuredTools(source, pkg, framework) {
   const texts = [JSON.stringify(pkg[framework === 'node-tap' ? 'tap' : framework] ?? '')];
   for (const name of readdirSync(source)) if (CONFIG_FILE.test(name)) texts.push(readFileSync(join(source, name), 'utf8'));
   const config = texts.join('\n');
-  // by name, or by its path (`<rootDir>/node_modules/ts-jest`, heap-js@2.7.1's jest transform)
+  // by name, by a file inside it (`ts-node/register`, mitt@3.0.1's mocha require), or by its path
+  // (`<rootDir>/node_modules/ts-jest`, heap-js@2.7.1's jest transform)
   const mentioned = (name) =>
-    new RegExp(`(^|[^\\w@/.-]|node_modules/)${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\w/.-])`).test(config);
+    new RegExp(`(^|[^\\w@/.-]|node_modules/)${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\w.-])`).test(config);
   const named = Object.entries(pkg.devDependencies ?? {}).filter(([name]) => name !== RUNNER_PACKAGE[framework] && mentioned(name));
   return Object.fromEntries(named);
 }
