@@ -162,6 +162,25 @@ describe('search cases', () => {
     assert.deepEqual(c.preconditions, ['a temporary folder the test creates and removes']);
   });
 
+  it('a callback only a later step calls (a debounced function, by timer) is not waited for after the step that passed it', () => {
+    // throttle-debounce@5.0.2: `debounce(10, callback0)` calls nothing; the returned function's timer
+    // calls it. Waiting for "0 calls" after the first step resolved never, and every test timed out.
+    const debounce: Sequence = {
+      id: '5',
+      steps: [
+        { op: 'call', path: ['debounce'], args: [{ lit: 10 }, { cb: { id: 0 } }] },
+        { op: 'callv', recv: 0, args: [] },
+      ],
+    };
+    const obs = observation({
+      steps: [ok, ok],
+      values: [{ shape: { t: 'function' }, why: 'a function' } as unknown as ValueSeen, { shape: { t: 'undefined' }, v: { $: 'undef' } }],
+      callbacks: [{ id: 0, step: 0, args: [], phases: ['later'], settledAt: 0 }],
+    });
+    const c = sequenceCase(debounce, obs, CTX)!;
+    assert.doesNotMatch(c.oracle!.setup!, /waited0|called0/, c.oracle!.setup);
+  });
+
   it('an argument the code changes is held in a variable and checked after the call', () => {
     const c = sequenceCase(sort, sortObs, CTX)!;
     assert.equal(c.oracle!.setup, 'const arg = [3, 1, 2];');

@@ -169,7 +169,9 @@ function callbacksOf(step: Step): CallbackSpec[] {
 function waitCount(obs: Observation, id: number): number | undefined {
   const cb = obs.callbacks.find((c) => c.id === id);
   if (!cb || !cb.phases.includes('later')) return undefined;
-  return cb.settledAt ?? cb.phases.filter((p) => p !== 'observe').length;
+  const n = cb.settledAt ?? cb.phases.filter((p) => p !== 'observe').length;
+  // none by then (a later step's timer calls it): nothing to wait for, and `length === 0` never comes
+  return n > 0 ? n : undefined;
 }
 
 function consumeLoop(step: Step & { op: 'iter' | 'aiter' }, items: string, recv: string): string[] {
