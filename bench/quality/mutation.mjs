@@ -36,15 +36,21 @@ export function importedModules(dir, files) {
 }
 
 /**
- * Stryker 9's mocha runner drives mocha 7.2–11 and its vitest runner vitest 2 on (it calls
- * `ctx.provide`, which vitest 1 lacks: "this.ctx.provide is not a function"); another version goes
- * through the command runner.
+ * Stryker 9's mocha runner drives mocha 7.2–11 (deep-extend@0.6.0's mocha 5.2.0: "no TestRunner
+ * plugins were loaded"), its vitest runner vitest 2 on (it calls `ctx.provide`, which vitest 1 lacks:
+ * "this.ctx.provide is not a function") and its tap runner tap 18 on (beside ini@4.1.3's tap 16 it
+ * fails to load: yaml-types "Class extends value undefined"); another version goes through the
+ * command runner.
  */
 function pluginFor(framework, root) {
-  if (framework !== 'mocha' && framework !== 'vitest') return STRYKER_RUNNER[framework];
-  const major = Number(JSON.parse(readFileSync(join(root, `node_modules/${framework}/package.json`), 'utf8')).version.split('.')[0]);
+  if (framework !== 'mocha' && framework !== 'vitest' && framework !== 'node-tap') return STRYKER_RUNNER[framework];
+  const name = framework === 'node-tap' ? 'tap' : framework;
+  const [major, minor] = JSON.parse(readFileSync(join(root, `node_modules/${name}/package.json`), 'utf8'))
+    .version.split('.')
+    .map(Number);
   if (framework === 'vitest') return major >= 2 ? STRYKER_RUNNER.vitest : undefined;
-  return major >= 12 ? undefined : STRYKER_RUNNER.mocha;
+  if (framework === 'node-tap') return major >= 18 ? STRYKER_RUNNER['node-tap'] : undefined;
+  return major >= 12 || major < 7 || (major === 7 && minor < 2) ? undefined : STRYKER_RUNNER.mocha;
 }
 
 function config(framework, files, mutate, root, plan) {
