@@ -89,6 +89,21 @@ describe('search inputs: what the code says about its parameters', () => {
     assert.deepEqual(eventNames(parser.parse('m.js', code).program), ['change', 'reset']);
   });
 
+  it('a function that reads `arguments` and declares no parameter gets optional ones, described by its use of `arguments[i]`', () => {
+    const h = functionHints(
+      firstFunction(
+        `function deepExtend(/*obj_1, [obj_2]*/) { if (typeof arguments[0] !== 'object') return false; return Object.keys(arguments[1]); }`,
+      ),
+    );
+    assert.equal(h.params.length, 3);
+    assert.ok(
+      h.params.every((p) => p.rest && p.kinds.includes('object')),
+      JSON.stringify(h.params),
+    );
+    const arrow = functionHints(firstFunction(`const f = () => arguments.length;`));
+    assert.equal(arrow.params.length, 0, "an arrow's `arguments` are its enclosing function's");
+  });
+
   it('declared types become kinds, and a union of string literals gives values', () => {
     assert.deepEqual(kindsOfType('string | undefined'), ['string']);
     assert.deepEqual(kindsOfType('number[]'), ['array']);

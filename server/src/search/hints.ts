@@ -380,10 +380,22 @@ export function literalsIn(node: EsNode, max = 24): { numbers: number[]; strings
 }
 
 /** Everything the function node says about its parameters and literals; `regexes`: the module's, by the name they are bound to. */
+/** Extra arguments a function that reads `arguments` may be given, beyond its declared parameters. */
+const ARGUMENTS_EXTRA = 3;
+
 export function functionHints(fn: EsNode, regexes: ReadonlyMap<string, RegexSource> = new Map()): FnHints {
   const names = new Map<string, ParamHint>();
   const params = (fn.params ?? []).map((p: EsNode) => patternHint(p.type === 'TSParameterProperty' ? p.parameter : p, names));
-  for (const n of inSourceOrder(fn.body)) useOf(n, names, regexes);
+  const nodes = inSourceOrder(fn.body);
+  // `function (/* obj_1, [obj_2] */) { … arguments[0] … }` (deep-extend@0.6.0) declares no parameter:
+  // what the code does with `arguments[i]` describes the arguments it takes.
+  const spread =
+    fn.type !== 'ArrowFunctionExpression' && nodes.some((n) => n.type === 'Identifier' && n.name === 'arguments')
+      ? emptyHint('arguments')
+      : undefined;
+  if (spread && !names.has('arguments')) names.set('arguments', spread);
+  for (const n of nodes) useOf(n, names, regexes);
+  if (spread) for (let i = 0; i < ARGUMENTS_EXTRA; i++) params.push({ ...(spread.items ?? emptyHint()), name: undefined, rest: true });
   const lits = fn.body ? literalsIn(fn.body) : { numbers: [], strings: [] };
   return { params, ...lits };
 }

@@ -172,7 +172,8 @@ function objectFor(h: ParamHint, ctx: InputContext, depth: number): Arg {
   if (!keys.length || depth > 2) {
     const objs = ctx.constants.filter((c) => c !== null && typeof c === 'object' && !Array.isArray(c) && c.$ === 'obj');
     if (objs.length && ctx.rng.chance(0.4)) return { lit: ctx.rng.pick(objs) };
-    return literal(ctx.rng.pick([{ a: 1, b: 'two' }, { key: 'value' }, { name: 'x', value: 2 }]));
+    // a nested one too: deep merges, clones, flatteners and comparers walk into their values
+    return literal(ctx.rng.pick([{ a: 1, b: 'two' }, { key: 'value' }, { name: 'x', value: 2 }, { a: { b: 1, c: [1, 2] }, d: 'x' }]));
   }
   const obj = Object.create(null) as Record<string, Arg>;
   // Each key read by the code, or a random half of them: both the keys and their absence take branches.
