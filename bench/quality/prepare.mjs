@@ -141,6 +141,14 @@ const CONFIG_FILE = /^(\.mocharc\..+|jest\.config\..+|ava\.config\..+|vitest\.co
  * at their declared ranges: without them the project's own config cannot load, which is not what a
  * maintainer's checkout looks like. Other devDependencies (linters, bundlers) are left out.
  */
+/** What a tool a test config names needs installed beside it (its peer dependencies). */
+const CONFIG_PEERS = {
+  'ts-node': ['typescript'],
+  'ts-jest': ['typescript'],
+  '@babel/register': ['@babel/core'],
+  'babel-jest': ['@babel/core'],
+};
+
 function configuredTools(source, pkg, framework) {
   const texts = [JSON.stringify(pkg[framework === 'node-tap' ? 'tap' : framework] ?? '')];
   for (const name of readdirSync(source)) if (CONFIG_FILE.test(name)) texts.push(readFileSync(join(source, name), 'utf8'));
@@ -150,7 +158,10 @@ function configuredTools(source, pkg, framework) {
   const mentioned = (name) =>
     new RegExp(`(^|[^\\w@/.-]|node_modules/)${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\w.-])`).test(config);
   const named = Object.entries(pkg.devDependencies ?? {}).filter(([name]) => name !== RUNNER_PACKAGE[framework] && mentioned(name));
-  return Object.fromEntries(named);
+  // and the devDependencies those need beside them, at the package's range: ts-node under mitt@3.0.1's
+  // esm@3 loader failed on the newest typescript (5.x ships `??`, which esm@3 cannot parse)
+  const peers = named.flatMap(([name]) => CONFIG_PEERS[name] ?? []).filter((name) => pkg.devDependencies?.[name]);
+  return Object.fromEntries([...named, ...peers.map((name) => [name, pkg.devDependencies[name]])]);
 }
 
 function pytestVersion() {
