@@ -79,8 +79,11 @@ function config(framework, files, mutate, root, plan) {
   }
   if (framework === 'vitest') c.vitest = { related: false };
   if (framework === 'node-tap') c.tap = { testFiles: files };
-  if (!plugin)
+  if (!plugin) {
     c.commandRunner = { command: runnerCommand(framework, join(root, 'node_modules/.bin'), files, plan.args).map(quote).join(' ') };
+    // the command runner is built in: loading the runner plugins installed beside an old framework can crash Stryker (tap 16)
+    c.plugins = [];
+  }
   return c;
 }
 const quote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
