@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { loadJsParser, type EsNode, type JsParser } from '../../server/src/agents/crawler/jsParser';
 import { walk } from '../../server/src/agents/crawler/jsAst';
-import { eventNames, functionHints, literalsIn } from '../../server/src/search/hints';
+import { eventNames, functionHints } from '../../server/src/search/hints';
+import { literalsIn } from '../../server/src/search/sourceLiterals';
 import { argsFor, kindsOfType, paramHints, valueFor, type InputContext } from '../../server/src/search/inputs';
 import { makeRng } from '../../server/src/search/rng';
 import type { Arg } from '../../server/src/search/types';

@@ -11,7 +11,8 @@ import { SearchChild, type ChildJob } from './child';
 
 type Opened = Awaited<ReturnType<typeof SearchChild.open>>;
 import { errorGoal, GoalMap } from './goals';
-import { eventNames, literalsIn } from './hints';
+import { eventNames } from './hints';
+import { literalsIn } from './sourceLiterals';
 import { regexesIn, regexSamples } from './regexSamples';
 import type { Seed } from './inputs';
 import { hashSeed, makeRng } from './rng';

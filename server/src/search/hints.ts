@@ -5,8 +5,8 @@
 // regular expression it is tested against accepts (regexSamples.ts); and the number and string
 // literals of the function and of its module. Names count too (`cb`, `dir`, `count`, `opts`).
 import type { EsNode } from '../agents/crawler/jsParser';
-import { walk } from '../agents/crawler/jsAst';
 import { regexSamples, type RegexSource } from './regexSamples';
+import { inSourceOrder, literalsIn, push } from './sourceLiterals';
 import { tag, type Tagged } from './values';
 
 export type Kind = 'number' | 'string' | 'boolean' | 'array' | 'object' | 'function' | 'path' | 'regexp' | 'date' | 'promise' | 'emitter';
@@ -139,10 +139,6 @@ const INSTANCE_KIND: Record<string, Kind> = {
 export function kindsByName(name: string | undefined): Kind[] {
   if (!name) return [];
   return NAME_KINDS.filter(([re]) => re.test(name)).map(([, k]) => k);
-}
-
-function push<T>(list: T[], v: T, same: (a: T, b: T) => boolean = (a, b) => a === b): void {
-  if (!list.some((x) => same(x, v))) list.push(v);
 }
 
 const sameTag = (a: Tagged, b: Tagged) => JSON.stringify(a) === JSON.stringify(b);
@@ -359,30 +355,10 @@ function useOf(n: EsNode, names: Names, regexes: Regexes): void {
   }
 }
 
-/** Every node under `node` (none for undefined), in source order. */
-function inSourceOrder(node: EsNode | undefined): EsNode[] {
-  const all: EsNode[] = [];
-  if (node) walk(node, (n) => all.push(n));
-  return all.sort((a, b) => a.start - b.start || b.end - a.end);
-}
-
-/** Literals of a node, in order of first appearance: numbers, and strings of at most 40 characters. */
-export function literalsIn(node: EsNode, max = 24): { numbers: number[]; strings: string[] } {
-  const numbers: number[] = [];
-  const strings: string[] = [];
-  for (const n of inSourceOrder(node)) {
-    if (n.type !== 'Literal' && n.type !== 'StringLiteral' && n.type !== 'NumericLiteral') continue;
-    if (typeof n.value === 'number' && Number.isFinite(n.value) && numbers.length < max) push(numbers, n.value);
-    if (typeof n.value === 'string' && n.value.length <= 40 && strings.length < max && !/^use strict$/.test(n.value))
-      push(strings, n.value);
-  }
-  return { numbers, strings };
-}
-
-/** Everything the function node says about its parameters and literals; `regexes`: the module's, by the name they are bound to. */
 /** Extra arguments a function that reads `arguments` may be given, beyond its declared parameters. */
 const ARGUMENTS_EXTRA = 3;
 
+/** Everything the function node says about its parameters and literals; `regexes`: the module's, by the name they are bound to. */
 export function functionHints(fn: EsNode, regexes: ReadonlyMap<string, RegexSource> = new Map()): FnHints {
   const names = new Map<string, ParamHint>();
   const params = (fn.params ?? []).map((p: EsNode) => patternHint(p.type === 'TSParameterProperty' ? p.parameter : p, names));

@@ -5,6 +5,7 @@ import { signatureOf } from './jsSignature';
 import { SpanReader } from './jsSpans';
 import { cjsTarget, isFunctionOrClass, isRequire, isString, nameOfKey, valueOf, walk } from './jsAst';
 import { moduleBody } from './jsWrapper';
+import { leadingJsDoc, lineIndex, type DocSpot } from './jsDocSpot';
 import type { EsComment, EsNode, JsParser } from './jsParser';
 
 export interface JsFileFacts {
@@ -18,12 +19,6 @@ export interface JsFileFacts {
   syntax: 'esm' | 'cjs' | 'none';
   /** `module.exports = factory()`: the exports are built at runtime (UMD); a .d.ts may describe them */
   opaqueCjs: boolean;
-}
-
-/** Where a declaration's JSDoc is looked for: the comments between `floor` and `at`. */
-interface DocSpot {
-  at: number;
-  floor: number;
 }
 
 const DECLARATIONS = new Set([
@@ -60,7 +55,7 @@ class FileReader {
   /** declarator → `const`, `let` or `var` of its statement */
   private readonly declKind = new WeakMap<EsNode, string>();
   private readonly seen = new Set<string>();
-  private lineStarts: number[] | undefined;
+  private lineAt: ((offset: number) => number) | undefined;
   private readonly imported = new Map<string, ImportedName>();
   private readonly spans = new SpanReader(
     this.locals,
@@ -333,7 +328,7 @@ class FileReader {
   private jsDocOf(node: EsNode): ReturnType<typeof parseJsDoc> {
     const spot = this.docSpot.get(node);
     const carrier = this.docCarrier.get(node);
-    return parseJsDoc((carrier && this.leadingJsDoc(carrier)) ?? (spot && this.leadingJsDoc(spot)) ?? '');
+    return parseJsDoc((carrier && leadingJsDoc(this.comments, carrier)) ?? (spot && leadingJsDoc(this.comments, spot)) ?? '');
   }
 
   private describeWith(node: EsNode, name: string, style: ExportStyle, doc: ReturnType<typeof parseJsDoc>): SymbolInfo[] {
@@ -388,35 +383,8 @@ class FileReader {
     return out;
   }
 
-  /** The last `/** *\/` comment between the previous sibling and the node, like TypeScript's leading comments. */
-  private leadingJsDoc(spot: DocSpot): string | undefined {
-    const cs = this.comments;
-    let lo = 0;
-    let hi = cs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cs[mid].end <= spot.at) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo - 1; i >= 0 && cs[i].start >= spot.floor; i--) {
-      if (cs[i].type === 'Block' && cs[i].value.startsWith('*')) return `/*${cs[i].value}*/`;
-    }
-    return undefined;
-  }
-
   private lineOf(offset: number): number {
-    if (!this.lineStarts) {
-      this.lineStarts = [0];
-      for (let i = this.text.indexOf('\n'); i !== -1; i = this.text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
-    }
-    const ls = this.lineStarts;
-    let lo = 0;
-    let hi = ls.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ls[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    this.lineAt ??= lineIndex(this.text);
+    return this.lineAt(offset);
   }
 }
