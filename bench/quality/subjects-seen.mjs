@@ -482,5 +482,87 @@ const FOURTH = [
   deb('python3-ordered-set', '4.1.0', ['python', 'classes'], 'OrderedSet class (a MutableSet with indexes) with doctests'),
 ];
 
-/** The four earlier reported sets, oldest first. @type {import('./subjects.mjs').Subject[]} */
-export const SEEN = [...FIRST, ...SECOND, ...THIRD, ...FOURTH];
+/**
+ * The fifth reported set: chosen on 2026-11-29 at 16:27 UTC (/work/notes/fresh-set-2.md), before AMTP
+ * was run on any of them; its first run (bench/quality/reported2-first-2026-11-29.md) found engine
+ * and bench failures (async-each and deep-extend had no exports, throttle-debounce kept nothing, mitt
+ * and ini could not be measured), which were fixed while reading it, so it is seen from 17:17 on.
+ * @type {import('./subjects.mjs').Subject[]}
+ */
+const FIFTH = [
+  // callbacks, events, timers
+  npm(
+    'thunkify@2.1.2',
+    'mocha',
+    undefined,
+    ['cjs', 'callbacks'],
+    'CommonJS: turns a Node-style callback function into a thunk; devDependency mocha "*", so mocha at AMTP\'s version',
+  ),
+  npm(
+    'async-each@1.0.6',
+    'mocha',
+    undefined,
+    ['cjs', 'callbacks'],
+    "CommonJS: each(items, iterator, next) runs Node-style iterators in parallel and collects results; no devDependencies, so mocha at AMTP's version",
+  ),
+  npm(
+    'mitt@3.0.1',
+    'mocha',
+    '^8.0.1',
+    ['dist-only', 'ts-typed'],
+    'tiny event emitter built from TypeScript (on/off/emit, wildcard handlers); test script: mocha',
+  ),
+  npm(
+    'throttle-debounce@5.0.2',
+    'mocha',
+    undefined,
+    ['esm', 'cjs'],
+    "throttle and debounce with timers and cancel(); own runner karma, so mocha at AMTP's version",
+  ),
+  // classes, objects, parsers
+  npm(
+    'tiny-lru@11.2.11',
+    'mocha',
+    '^10.6.0',
+    ['esm', 'cjs', 'dist-only', 'classes'],
+    'LRU cache class with TTL (get/set/delete/evict/keys/entries) built by rollup; test script: mocha',
+  ),
+  npm(
+    'flat@5.0.2',
+    'mocha',
+    '~8.1.1',
+    ['cjs'],
+    'CommonJS flatten/unflatten of nested objects with delimiter, maxDepth, safe and object options; test script: mocha -u tdd',
+  ),
+  npm(
+    'ini@4.1.3',
+    'node-tap',
+    '^16.0.1',
+    ['cjs'],
+    'CommonJS INI parse/stringify/encode/decode with sections, arrays and escapes; test script: tap',
+  ),
+  npm(
+    'deep-extend@0.6.0',
+    'mocha',
+    '5.2.0',
+    ['cjs'],
+    'CommonJS deep merge of objects (buffers, dates, regexps, arrays cloned); test script: mocha',
+  ),
+  npm(
+    'querystringify@2.2.0',
+    'mocha',
+    '^8.1.1',
+    ['cjs'],
+    'CommonJS query string parse/stringify with prefixes and decoding errors; test script: nyc mocha',
+  ),
+  npm(
+    'dequal@2.0.3',
+    'mocha',
+    undefined,
+    ['dist-only', 'esm', 'cjs'],
+    "deep equality (dates, regexps, maps, sets, typed arrays, DataView) with a lite build; own runner uvu, so mocha at AMTP's version",
+  ),
+];
+
+/** The five earlier reported sets, oldest first. @type {import('./subjects.mjs').Subject[]} */
+export const SEEN = [...FIRST, ...SECOND, ...THIRD, ...FOURTH, ...FIFTH];
