@@ -165,7 +165,18 @@ describe('crawler: oxc-parser reads JS/TS', () => {
         ['half', 'exports.property', 6],
       ],
     );
-    assert.equal(umd.opaqueCjs, false);
+    assert.equal(umd.opaqueCjs, true, 'typings, when the package has them, describe a UMD build better');
+    const named = extractJsSymbols(
+      oxc,
+      "(function (name, root, factory) { if (typeof exports === 'object') module.exports = factory(); else root[name] = factory(); }('slugify', this, function () {\n  /** Slugifies. */\n  function replace(string, options) { return string; }\n  return replace;\n}));\n",
+      'slugify.js',
+      'slugify',
+    );
+    assert.deepEqual(
+      named.symbols.map((s) => [s.name, s.export_style, s.doc, s.line]),
+      [['slugify', 'module.exports', 'Slugifies.', 3]],
+      "a returned function is exported under the module's name",
+    );
     // a factory that fills the `exports` it is given (rollup's UMD) stays opaque: its ES build is read
     const filled = extractJsSymbols(
       oxc,

@@ -84,9 +84,13 @@ class FileReader {
       if (syntax === 'cjs') cjs = true;
     }
     if (returned && !this.facts.symbols.length) {
-      // a UMD factory's returned value is what `module.exports = factory()` exports
-      this.cjsExport(returned.statement, 'module.exports', returned.value, defaultName);
-      this.facts.opaqueCjs = false;
+      // A UMD factory's returned value is what `module.exports = factory()` exports, under the
+      // module's name (slugify@1.6.6 returns its `replace`). The file stays opaque: typings, when the
+      // package has them, describe it better (staticMap.ts typedUmdExports).
+      const { statement, value } = returned;
+      if (value.type === 'ObjectExpression') this.cjsExport(statement, 'module.exports', value, defaultName);
+      else this.add(this.resolve(value, statement), defaultName, 'module.exports');
+      this.facts.opaqueCjs = true;
       cjs = true;
     }
     if (this.collectDynamicImports(program)) cjs = true;
