@@ -26,7 +26,7 @@ const MATRIX: [string, Framework][] = [
 ];
 
 describe('verifier on real packages × real runners', function () {
-  this.timeout(300_000);
+  this.timeout(600_000);
   const dirs: string[] = [];
   const figures: string[] = [];
   after(() => {
@@ -44,7 +44,7 @@ describe('verifier on real packages × real runners', function () {
         process.execPath,
         // A small search budget: this is about the verifier, and every runner here is slow on a busy machine.
         [CLI, 'generate', dir, '--provider', 'offline', '--framework', fw, '--depth', 'deep', '--yes', '--json', '--search-budget', '5'],
-        { encoding: 'utf8', timeout: 280_000 },
+        { encoding: 'utf8', timeout: 540_000 },
       );
       assert.equal(r.status, 0, `${r.stderr}\n${r.stdout}`);
       const s = JSON.parse(r.stdout);
