@@ -10,14 +10,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { collected, countersDir, instrumentInPlace } from './istanbulInPlace.mjs';
-import { pythonCoverage } from './tools.mjs';
+import { pythonCoverage, versionIn } from './tools.mjs';
 
 const TIMEOUT_MS = 10 * 60_000;
 
 /** tap 18 turns its coverage off with --disable-coverage; 15–17 (ini@4.1.3's ^16) with --no-coverage. */
 function tapNoCoverage(bin) {
-  const manifest = join(bin, '..', 'tap', 'package.json');
-  const major = existsSync(manifest) ? Number(JSON.parse(readFileSync(manifest, 'utf8')).version.split('.')[0]) : 18;
+  const major = Number((versionIn(join(bin, '..'), 'tap') ?? '18').split('.')[0]);
   return major < 18 ? '--no-coverage' : '--disable-coverage';
 }
 

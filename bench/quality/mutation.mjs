@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { WORK } from './prepare.mjs';
-import { STRYKER_RUNNER } from './tools.mjs';
+import { STRYKER_RUNNER, versionIn } from './tools.mjs';
 import { runnerCommand } from './coverage.mjs';
 
 export const MUTATION_LIMIT_MS = 12 * 60_000;
@@ -45,9 +45,7 @@ export function importedModules(dir, files) {
 function pluginFor(framework, root) {
   if (framework !== 'mocha' && framework !== 'vitest' && framework !== 'node-tap') return STRYKER_RUNNER[framework];
   const name = framework === 'node-tap' ? 'tap' : framework;
-  const [major, minor] = JSON.parse(readFileSync(join(root, `node_modules/${name}/package.json`), 'utf8'))
-    .version.split('.')
-    .map(Number);
+  const [major, minor] = versionIn(join(root, 'node_modules'), name).split('.').map(Number);
   if (framework === 'vitest') return major >= 2 ? STRYKER_RUNNER.vitest : undefined;
   if (framework === 'node-tap') return major >= 18 ? STRYKER_RUNNER['node-tap'] : undefined;
   return major >= 12 || major < 7 || (major === 7 && minor < 2) ? undefined : STRYKER_RUNNER.mocha;

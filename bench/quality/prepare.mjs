@@ -136,11 +136,6 @@ function resolvedPeers(subject, framework, source, runners, deps) {
 
 const CONFIG_FILE = /^(\.mocharc\..+|jest\.config\..+|ava\.config\..+|vitest\.config\..+|vite\.config\..+|\.taprc)$/;
 
-/**
- * The devDependencies the framework's configuration names (colord's `"jest": {"transform": {…: "ts-jest"}}`),
- * at their declared ranges: without them the project's own config cannot load, which is not what a
- * maintainer's checkout looks like. Other devDependencies (linters, bundlers) are left out.
- */
 /** What a tool a test config names needs installed beside it (its peer dependencies). */
 const CONFIG_PEERS = {
   'ts-node': ['typescript'],
@@ -149,6 +144,11 @@ const CONFIG_PEERS = {
   'babel-jest': ['@babel/core'],
 };
 
+/**
+ * The devDependencies the framework's configuration names (colord's `"jest": {"transform": {…: "ts-jest"}}`),
+ * at their declared ranges: without them the project's own config cannot load, which is not what a
+ * maintainer's checkout looks like. Other devDependencies (linters, bundlers) are left out.
+ */
 function configuredTools(source, pkg, framework) {
   const texts = [JSON.stringify(pkg[framework === 'node-tap' ? 'tap' : framework] ?? '')];
   for (const name of readdirSync(source)) if (CONFIG_FILE.test(name)) texts.push(readFileSync(join(source, name), 'utf8'));

@@ -106,6 +106,9 @@ describe('crawler: oxc-parser reads JS/TS', () => {
     oxc = await loadJsParser();
   });
 
+  /** A file's facts, as the crawl reads them (`defaultName`: the module's name). */
+  const exportsOf = (code: string, file: string, defaultName: string) => extractJsSymbols(oxc, code, file, defaultName);
+
   it('loads oxc-parser here (this machine has its binary)', () => {
     assert.equal(oxc.name, 'oxc');
   });
@@ -141,8 +144,7 @@ describe('crawler: oxc-parser reads JS/TS', () => {
 
   it('a script wrapped in a function (an IIFE, a UMD factory) exports what its body assigns or its factory returns', () => {
     // async-each@1.0.6's layout: the export is guarded by an `if` inside an IIFE
-    const iife = extractJsSymbols(
-      oxc,
+    const iife = exportsOf(
       "/*! lib */\n(function (globals) {\n  'use strict';\n  /** Maps in parallel. */\n  var each = function (items, next, callback) {\n    return items.length;\n  };\n  if (typeof define !== 'undefined' && define.amd) {\n    define([], function () { return each; });\n  } else if (typeof module !== 'undefined' && module.exports) {\n    module.exports = each;\n  } else {\n    globals.asyncEach = each;\n  }\n})(this);\n",
       'index.js',
       'asyncEach',
@@ -152,8 +154,7 @@ describe('crawler: oxc-parser reads JS/TS', () => {
       iife.symbols.map((s) => [s.name, s.export_style, s.kind, s.doc, s.line]),
       [['each', 'module.exports', 'function', 'Maps in parallel.', 5]],
     );
-    const umd = extractJsSymbols(
-      oxc,
+    const umd = exportsOf(
       "(function (root, factory) {\n  if (typeof module === 'object' && module.exports) module.exports = factory();\n  else root.Lib = factory();\n})(this, function () {\n  function twice(x) { return 2 * x; }\n  function half(x) { return x / 2; }\n  return { twice: twice, half };\n});\n",
       'umd.js',
       'lib',
@@ -166,8 +167,7 @@ describe('crawler: oxc-parser reads JS/TS', () => {
       ],
     );
     assert.equal(umd.opaqueCjs, true, 'typings, when the package has them, describe a UMD build better');
-    const named = extractJsSymbols(
-      oxc,
+    const named = exportsOf(
       "(function (name, root, factory) { if (typeof exports === 'object') module.exports = factory(); else root[name] = factory(); }('slugify', this, function () {\n  /** Slugifies. */\n  function replace(string, options) { return string; }\n  return replace;\n}));\n",
       'slugify.js',
       'slugify',
@@ -178,8 +178,7 @@ describe('crawler: oxc-parser reads JS/TS', () => {
       "a returned function is exported under the module's name",
     );
     // a factory that fills the `exports` it is given (rollup's UMD) stays opaque: its ES build is read
-    const filled = extractJsSymbols(
-      oxc,
+    const filled = exportsOf(
       "(function (g, factory) { typeof exports === 'object' ? factory(exports) : factory(g.U = {}); })(this, function (exports) { exports.twice = function (x) { return 2 * x; }; });",
       'u.cjs',
       'u',
@@ -188,8 +187,7 @@ describe('crawler: oxc-parser reads JS/TS', () => {
   });
 
   it('exports assigned inside a declaration or along a chain: `var x = module.exports = fn`, `exports.a = exports.b = fn`', () => {
-    const f = extractJsSymbols(
-      oxc,
+    const f = exportsOf(
       "'use strict';\n/** Deep merge. */\nvar deepExtend = module.exports = function (/*obj_1, [obj_2]*/) {\n  return arguments[0];\n};\nexports.a = exports.b = function twice(x) { return 2 * x; };\n",
       'lib/deep-extend.js',
       'deepExtend',

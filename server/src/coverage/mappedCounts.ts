@@ -23,6 +23,7 @@ import {
 } from '@jridgewell/trace-mapping';
 import { sourcePath, type ShippedMap } from './shippedMaps';
 import { countAt, type V8Range } from './statements';
+import { lineOf } from '../util/lineOf';
 
 /** What V8 ran: the generated code's line lengths, the offset of its first line in the script (a runner's wrapper), its map. */
 export interface Generated {
@@ -45,18 +46,6 @@ function lineStarts(lengths: number[]): number[] {
     at += n + 1;
   }
   return starts;
-}
-
-/** The 0-based line holding an offset, by binary search of the line starts. */
-export function lineOf(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** The map's name for `path`: the source that resolves to it (or the only source). */

@@ -8,7 +8,7 @@
 //   (no source map) is read straight from the counts: statements and branches from the syntax tree
 //   (./statements.ts, ./branches.ts), functions at the positions the whole run's map has them, so the
 //   keys are the whole run's; a file read through a source map goes through v8-to-istanbul.
-import { lineOf } from './mappedCounts';
+import { lineOf } from '../util/lineOf';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mergeProcessCovs } from '@bcoe/v8-coverage';

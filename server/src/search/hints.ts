@@ -35,13 +35,13 @@ export function emptyHint(name?: string): ParamHint {
   return { name, kinds: [], literals: [], props: Object.create(null) as Record<string, ParamHint> };
 }
 
-/** The hint of a key of `h`, created on first use. */
 /** The hint of a list's items, read through `x[i]`. */
 function itemsOf(h: ParamHint): ParamHint {
   h.items ??= emptyHint();
   return h.items;
 }
 
+/** The hint of a key of `h`, created on first use. */
 function propOf(h: ParamHint, k: string): ParamHint {
   if (!Object.prototype.hasOwnProperty.call(h.props, k)) h.props[k] = { ...emptyHint(k), kinds: kindsByName(k) };
   return h.props[k];

@@ -1,5 +1,6 @@
 // Where a declaration's JSDoc is, and which line an offset is on, in one file's text (jsSymbols.ts).
 import type { EsComment } from './jsParser';
+import { lineOf } from '../../util/lineOf';
 
 /** Where a declaration's JSDoc is looked for: the comments between `floor` and `at`. */
 export interface DocSpot {
@@ -26,14 +27,5 @@ export function leadingJsDoc(comments: EsComment[], spot: DocSpot): string | und
 export function lineIndex(text: string): (offset: number) => number {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  return (offset) => lineOf(starts, offset) + 1;
 }

@@ -37,6 +37,9 @@ const FUNCTIONS = new Set([
   'TSEmptyBodyFunctionExpression',
   'TSDeclareMethod',
 ]);
+/** 'cjs' when any of the statements read showed CommonJS. */
+const anyCjs = (found: ('esm' | 'cjs' | undefined)[]): 'cjs' | undefined => (found.includes('cjs') ? 'cjs' : undefined);
+
 const METHODS = new Set(['MethodDefinition', 'TSAbstractMethodDefinition', 'TSDeclareMethod']);
 
 /** Syntax-only analysis of one file's top level (no type checker): works on files that do not compile. */
@@ -152,23 +155,18 @@ class FileReader {
         // `if (typeof module !== 'undefined' && module.exports) module.exports = each;` (a wrapped script)
         const branches = [st.consequent, st.alternate].filter(Boolean) as EsNode[];
         const inner = branches.flatMap((b) => (b.type === 'BlockStatement' ? (b.body as EsNode[]) : [b]));
-        const found = inner.map((x) => this.readStatement(x, spot, defaultName));
-        return found.includes('cjs') ? 'cjs' : undefined;
+        return anyCjs(inner.map((x) => this.readStatement(x, spot, defaultName)));
       }
       case 'ExpressionStatement': {
         // Minified builds join the exports in one statement: `exports.a=x,exports.b=y;`.
         const top = st.expression as EsNode;
-        const found = (top.type === 'SequenceExpression' ? (top.expressions as EsNode[]) : [top]).map((e) =>
-          this.readAssignment(st, e, spot, defaultName),
-        );
-        return found.includes('cjs') ? 'cjs' : undefined;
+        const parts = top.type === 'SequenceExpression' ? (top.expressions as EsNode[]) : [top];
+        return anyCjs(parts.map((e) => this.readAssignment(st, e, spot, defaultName)));
       }
       case 'VariableDeclaration': {
         // `var deepExtend = module.exports = function () {…}` (deep-extend@0.6.0)
-        const found = (st.declarations as EsNode[]).map((d) =>
-          d.init ? this.readAssignment(st, d.init as EsNode, spot, defaultName) : undefined,
-        );
-        return found.includes('cjs') ? 'cjs' : undefined;
+        const inits = (st.declarations as EsNode[]).flatMap((d) => (d.init ? [d.init as EsNode] : []));
+        return anyCjs(inits.map((e) => this.readAssignment(st, e, spot, defaultName)));
       }
     }
     return undefined;
