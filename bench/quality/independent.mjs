@@ -12,7 +12,7 @@ import { keptCoverage, runnerCommand, totals } from './coverage.mjs';
 import { countKinds } from './kinds.mjs';
 import { mutationScore } from './mutation.mjs';
 import { namesRootDirModules } from './prepare.mjs';
-import { leftOutCopies, productFiles } from './product.mjs';
+import { leftOutBuilds, leftOutCopies, productFiles } from './product.mjs';
 import { measureModules, pythonCoverage } from './tools.mjs';
 import { diffSnapshots, snapshot } from './writes.mjs';
 import { spawnSync } from 'node:child_process';
@@ -71,6 +71,7 @@ export async function independent({ subject, framework, ws, files, keptIds, case
     Object.assign(out, {
       productFiles: product.length,
       leftOutCopies: leftOut,
+      leftOutBuilds: python ? [] : leftOutBuilds(ws.dir, product),
       independentTool: cov.tool,
       ...(cov.skipped ? { notInstrumented: cov.skipped } : {}),
       independentStatements: t.statementsPct,

@@ -4,36 +4,52 @@
 //   server/src/agents/crawler/targets.ts calls product code (not a type declaration, minified bundle,
 //   test or test helper, fixture, benchmark, example, script, tool or build config), less the files
 //   AMTP wrote;
+// - the files AMTP's own walk sees (server/src/mcp/walk.ts walkTree): a build folder (dist/, build/,
+//   out/) counts only where package.json's main, module, bin or exports point into it. A browser
+//   bundle in dist/ beside the package's entry (browserify's dist/tinyemitter.js of index.js) is built
+//   output, not the package's source: counting it read tiny-emitter's kept tests as 31% where they
+//   cover 94% of index.js. The report names such folders per package (leftOutBuilds);
 // - a module the package ships more than once (src/ beside a build, a CommonJS and an ES build)
 //   counts once (server/src/coverage/copies.ts): the copy the kept tests reached most, the others are
 //   left out (the row says which). jest and vitest transform what they load and cannot map a built
 //   file back to its TypeScript source, so "src only" would read 0 for tests of the built copy.
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { isProductPath } from '../../server/src/agents/crawler/targets.ts';
 import { declaredBuilds, leftOutCopies as copiesLeftOut } from '../../server/src/coverage/copies.ts';
+import { DEFAULT_SKIP_DIRS } from '../../server/src/mcp/ignoreRules.ts';
+import { walkTree } from '../../server/src/mcp/walk.ts';
 
 const CODE_JS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']);
-/** never walked: installed packages, dot folders, Python's build metadata */
-const NOT_WALKED = /^(node_modules|__pycache__)$|\.(egg|dist)-info$|^\./;
+/** never counted: Python's build metadata (the walk already skips node_modules, caches and dot folders) */
+const NOT_WALKED = /(?:^|\/)[^/]+\.(?:egg|dist)-info\/|(?:^|\/)\./;
 
-function walk(root, rel, python, out) {
-  for (const name of readdirSync(join(root, rel)).sort()) {
-    const path = rel ? `${rel}/${name}` : name;
-    const full = join(root, path);
-    if (statSync(full).isDirectory()) {
-      if (!NOT_WALKED.test(name)) walk(root, path, python, out);
-    } else if ((python ? extname(name) === '.py' : CODE_JS.has(extname(name))) && isProductPath(path)) out.push(path);
-  }
-  return out;
+/** The code files of the package the walk sees, in path order. */
+function walk(root, python) {
+  return walkTree(root, { sizes: false })
+    .entries.filter((e) => e.type === 'file' && !NOT_WALKED.test(e.path))
+    .map((e) => e.path)
+    .filter((path) => (python ? extname(path) === '.py' : CODE_JS.has(extname(path))) && isProductPath(path))
+    .sort();
 }
 
 /** Product files, relative to the package folder, sorted; `written` are the test files AMTP wrote. */
 export function productFiles(dir, python, written = []) {
-  return walk(dir, '', python, []).filter((f) => !written.includes(f));
+  return walk(dir, python).filter((f) => !written.includes(f));
 }
 
 /** The copies left out: of each module shipped more than once, every file but the one with the most covered statements. */
 export function leftOutCopies(dir, product, perFile) {
   return copiesLeftOut(product, (f) => perFile[f]?.statements.covered ?? 0, declaredBuilds(dir));
+}
+
+/** Build folders at the package's root the walk left out (no entry of package.json points into them) that hold code files. */
+export function leftOutBuilds(dir, product) {
+  const hasCode = (rel) =>
+    readdirSync(join(dir, rel), { recursive: true }).some((f) => CODE_JS.has(extname(String(f))) && isProductPath(`${rel}/${f}`));
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && DEFAULT_SKIP_DIRS.has(d.name) && !d.name.startsWith('.') && d.name !== 'node_modules')
+    .map((d) => d.name)
+    .filter((name) => !product.some((f) => f.startsWith(`${name}/`)) && hasCode(name))
+    .sort();
 }

@@ -43,6 +43,16 @@ export function table(rows, set, depth) {
       `| ${r.subject}${r.about50 ? ' (≈50 modules)' : ''} | ${(r.kinds ?? []).join(', ') || '–'} | ${r.framework} (${r.runner}) | ${r.productFiles ?? r.modules} | ${r.kept ?? 0} | ${k ? KINDS.map((x) => k[x]).join(' / ') : '–'} | ${r.ownPassed !== undefined ? `${r.ownPassed}/${OWN_RUNS}` : '–'} | ${fmt(r.statements)} | ${fmt(r.independentStatements)} | ${g === undefined ? 'n/a' : `${g > 0 ? '+' : ''}${g.toFixed(1)}`} | ${fmt(r.independentBranches)} | ${mutationCell(r)} | ${r.writes ? (w.length ? w.join(', ') : 'none') : '–'} | ${((r.amtpMs ?? r.ms) / 1000).toFixed(0)} s${r.amtpCpuS !== undefined ? ` (CPU ${r.amtpCpuS} s)` : ''} |`,
     );
   }
+  const notCounted = rows.filter((r) => r.leftOutCopies?.length || r.leftOutBuilds?.length);
+  if (notCounted.length) {
+    lines.push('', 'Files not counted as product (the same rule as AMTP\'s figure, bench/quality/product.mjs):');
+    for (const r of notCounted) {
+      const parts = [];
+      if (r.leftOutCopies?.length) parts.push(`copies of a module counted once: ${r.leftOutCopies.join(', ')}`);
+      if (r.leftOutBuilds?.length) parts.push(`build output no package.json entry points into: ${r.leftOutBuilds.map((d) => `${d}/`).join(', ')}`);
+      lines.push(`- ${r.subject}: ${parts.join('; ')}`);
+    }
+  }
   const notes = rows.filter(
     (r) => r.problem || r.rerunProblem || r.status !== 'completed' || r.independentProblem || r.ownFailure || r.mutation?.problem,
   );

@@ -18,6 +18,7 @@ interface Kinds {
 interface Product {
   productFiles(dir: string, python: boolean, written?: string[]): string[];
   leftOutCopies(dir: string, product: string[], perFile: Record<string, { statements: { covered: number } }>): string[];
+  leftOutBuilds(dir: string, product: string[]): string[];
 }
 interface Peers {
   peersIn(modules: string, deps: Record<string, string>): Record<string, string>;
@@ -150,6 +151,7 @@ describe('bench:quality rules', () => {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), '');
     }
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ main: 'dist/a.js' }));
     const product = productFiles(dir, false, ['test/x.js']);
     assert.deepEqual(product, ['dist/a.js', 'src/a.ts', 'src/b.ts']);
     const reached = (covered: Record<string, number>) =>
@@ -158,6 +160,24 @@ describe('bench:quality rules', () => {
     assert.deepEqual(leftOutCopies(dir, product, reached({ 'dist/a.js': 5 })), ['src/a.ts'], 'tests that load the build count the build');
     assert.deepEqual(leftOutCopies(dir, product, reached({ 'src/a.ts': 1 })), ['dist/a.js']);
     assert.deepEqual(leftOutCopies(dir, ['lib/x.js', 'es6/x.js'], { 'es6/x.js': { statements: { covered: 2 } } }), ['lib/x.js']);
+  });
+
+  it("leaves out a build folder package.json does not point into (a browser bundle beside the entry), as AMTP's walk does", async () => {
+    const { productFiles, leftOutBuilds } = await load<Product>('product.mjs');
+    // tiny-emitter@2.1.0's layout: main index.js, and browserify's bundle of it in dist/
+    for (const f of ['index.js', 'instance.js', 'dist/tinyemitter.js', 'dist/tinyemitter.min.js', 'build/notes.txt']) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), '');
+    }
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ main: 'index.js' }));
+    const product = productFiles(dir, false);
+    assert.deepEqual(product, ['index.js', 'instance.js']);
+    assert.deepEqual(leftOutBuilds(dir, product), ['dist'], 'build/ holds no code, so it is not named');
+    // once package.json points into dist/, the bundle is product code again
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ main: 'index.js', browser: 'x', exports: { '.': { browser: './dist/tinyemitter.js', default: './index.js' } } }));
+    const shipped = productFiles(dir, false);
+    assert.deepEqual(shipped, ['dist/tinyemitter.js', 'index.js', 'instance.js']);
+    assert.deepEqual(leftOutBuilds(dir, shipped), []);
   });
 
   it('finds the files a test run added, changed or removed', async () => {
