@@ -2,7 +2,7 @@
 // behind when the verifier removes the tests that used it (issue 27 item 5).
 import { strict as assert } from 'node:assert';
 import type { OracleBinding } from '../../server/src/contracts/types';
-import { bindingStatements } from '../../server/src/frameworks/jsFile';
+import { bindingStatements, strictAssert } from '../../server/src/frameworks/jsFile';
 import { print } from '../../server/src/frameworks/jsNodes';
 import { removeTests } from '../../server/src/verifier/testFile';
 
@@ -32,6 +32,14 @@ describe('one import statement per module', () => {
     assert.equal(printed([b('m', 'module'), b('a', 'named'), b('bb', 'named', 'b')], true), "import m, { a, b as bb } from '../index.js';");
     assert.equal(printed([b('ns', 'namespace'), b('a', 'named')], true), "import * as ns from '../index.js';\nconst { a } = ns;");
     assert.equal(printed([], true), '');
+  });
+});
+
+describe("node's strict assert", () => {
+  // by its bare name: loaders from before the `node:` scheme (esm@3, in mitt@3's mocha config) resolve every require themselves
+  it('CommonJS and ESM read assert.strict from `assert`', () => {
+    assert.equal(print([strictAssert(false)], false).trim(), "const assert = require('assert').strict;");
+    assert.equal(print([strictAssert(true)], false).trim(), "import { strict as assert } from 'assert';");
   });
 });
 

@@ -167,3 +167,20 @@ export function defaultImport(local: string, from: string, esm: boolean): TS.Sta
   if (esm) return f.createImportDeclaration(undefined, f.createImportClause(false, id(local), undefined), str(from));
   return declare('const', local, call('require', str(from)));
 }
+
+/**
+ * node's strict assert as `assert`: `import { strict as assert } from 'assert';` or
+ * `const assert = require('assert').strict;`. The bare name, not `node:assert/strict`: loaders that
+ * predate the `node:` scheme and resolve every require themselves (esm@3, which mitt@3's mocha
+ * config loads) cannot find the prefixed one, and every Node since 10 has `assert.strict`.
+ */
+export function strictAssert(esm: boolean): TS.Statement {
+  const f = typescript().factory;
+  if (esm)
+    return f.createImportDeclaration(
+      undefined,
+      f.createImportClause(false, undefined, f.createNamedImports([f.createImportSpecifier(false, id('strict'), id('assert'))])),
+      str('assert'),
+    );
+  return declare('const', 'assert', f.createPropertyAccessExpression(call('require', str('assert')), 'strict'));
+}

@@ -2,7 +2,7 @@ import { quote } from 'shell-quote';
 import { ASSERT, jsBody } from './jsBody';
 import { parseJsBody, printJsBody } from './jsBodyText';
 import { declared, defaultExtension, isTypeScript, usesEsm } from './jsCommon';
-import { defaultImport, frameworkImport, renderJsFile } from './jsFile';
+import { frameworkImport, renderJsFile, strictAssert } from './jsFile';
 import type { FrameworkRenderer } from './types';
 
 /** Whether the project's mocha setup compiles TypeScript with ts-node (agents/crawler/typecheck.ts says so). */
@@ -10,7 +10,7 @@ function usesTsNode(p: Parameters<FrameworkRenderer['runCommand']>[0]): boolean 
   return /ts-node/.test(p.test_setup.typecheck?.evidence ?? '');
 }
 
-/** mocha: describe/it globals with node:assert/strict; TypeScript runs through tsx's loader, or the project's ts-node. */
+/** mocha: describe/it globals with node's strict assert (jsFile.ts strictAssert); TypeScript runs through tsx's loader, or the project's ts-node. */
 export const mocha: FrameworkRenderer = {
   id: 'mocha',
   language: 'javascript',
@@ -22,7 +22,7 @@ export const mocha: FrameworkRenderer = {
     renderJsFile(plan, {
       testFn: 'it',
       header: (esm, ts) => [
-        defaultImport('assert', 'node:assert/strict', esm),
+        strictAssert(esm),
         ...(ts ? [frameworkImport(['describe', 'it'], 'mocha', true)] : []),
       ],
     }),
