@@ -157,6 +157,13 @@ describe('search: sequences on the fixtures', function () {
       ),
       dump(gen),
     );
+    // both ways it settles are kept: a run that pinned nothing (a generator resolving to a thunk)
+    // leaves its branch open for one that can (generate.ts `pinnable`)
+    const settled = (c: ModuleSearch['cases'][number], failed: boolean) =>
+      /function\* /.test(c.oracle?.setup ?? '') &&
+      /^await /.test(c.oracle?.call ?? '') &&
+      /task \d+ failed/.test(c.oracle?.expected ?? '') === failed;
+    assert.ok(gen.cases.some((c) => settled(c, true)) && gen.cases.some((c) => settled(c, false)), dump(gen));
   });
 
   it('an argument the object keeps is observed as the steps left it, not as trying its methods left it', async () => {
