@@ -45,11 +45,12 @@ export function table(rows, set, depth) {
   }
   const notCounted = rows.filter((r) => r.leftOutCopies?.length || r.leftOutBuilds?.length);
   if (notCounted.length) {
-    lines.push('', 'Files not counted as product (the same rule as AMTP\'s figure, bench/quality/product.mjs):');
+    lines.push('', "Files not counted as product (the same rule as AMTP's figure, bench/quality/product.mjs):");
     for (const r of notCounted) {
       const parts = [];
       if (r.leftOutCopies?.length) parts.push(`copies of a module counted once: ${r.leftOutCopies.join(', ')}`);
-      if (r.leftOutBuilds?.length) parts.push(`build output no package.json entry points into: ${r.leftOutBuilds.map((d) => `${d}/`).join(', ')}`);
+      if (r.leftOutBuilds?.length)
+        parts.push(`build output no package.json entry points into: ${r.leftOutBuilds.map((d) => `${d}/`).join(', ')}`);
       lines.push(`- ${r.subject}: ${parts.join('; ')}`);
     }
   }

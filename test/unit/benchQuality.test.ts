@@ -174,7 +174,10 @@ describe('bench:quality rules', () => {
     assert.deepEqual(product, ['index.js', 'instance.js']);
     assert.deepEqual(leftOutBuilds(dir, product), ['dist'], 'build/ holds no code, so it is not named');
     // once package.json points into dist/, the bundle is product code again
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ main: 'index.js', browser: 'x', exports: { '.': { browser: './dist/tinyemitter.js', default: './index.js' } } }));
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ main: 'index.js', browser: 'x', exports: { '.': { browser: './dist/tinyemitter.js', default: './index.js' } } }),
+    );
     const shipped = productFiles(dir, false);
     assert.deepEqual(shipped, ['dist/tinyemitter.js', 'index.js', 'instance.js']);
     assert.deepEqual(leftOutBuilds(dir, shipped), []);

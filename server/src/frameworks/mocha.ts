@@ -21,10 +21,7 @@ export const mocha: FrameworkRenderer = {
   render: (plan) =>
     renderJsFile(plan, {
       testFn: 'it',
-      header: (esm, ts) => [
-        strictAssert(esm),
-        ...(ts ? [frameworkImport(['describe', 'it'], 'mocha', true)] : []),
-      ],
+      header: (esm, ts) => [strictAssert(esm), ...(ts ? [frameworkImport(['describe', 'it'], 'mocha', true)] : [])],
     }),
   // A project whose mocha config loads ts-node keeps it (it may type-check); tsx would stand in for it otherwise.
   runCommand: (p, paths) => `npx mocha${isTypeScript(p) && !usesTsNode(p) ? ' --node-option import=tsx' : ''} ${quote(paths)}`,
