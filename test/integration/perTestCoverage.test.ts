@@ -6,6 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '../../server/src/frameworks/runner';
+import { CaseRunner } from '../../server/src/verifier/execute';
+import { perTestOfStable } from '../../server/src/verifier/perTestRun';
+import type { VerifyState } from '../../server/src/verifier/state';
 
 const REPO = path.resolve(__dirname, '../..');
 const IDS = ['tc_aaaaaaaaaaaa', 'tc_bbbbbbbbbbbb', 'tc_cccccccccccc'];
@@ -52,4 +55,48 @@ describe('per-test coverage from one test process', function () {
       const together = new Set([...load, ...[...one.perTest.byTest.values()].flatMap((u) => [...u])]);
       assert.deepEqual([...(one.units ?? [])].sort(), [...together].sort());
     });
+});
+
+describe('tests measured again after their file changed (verifier/perTestRun.ts)', function () {
+  this.timeout(240_000);
+  let ws: string;
+  before(() => {
+    ws = mkdtempSync(path.join(tmpdir(), 'amtp-pertest-'));
+    writeFileSync(path.join(ws, 'lib.js'), 'let n = 0;\nexports.bump = () => ++n;\nexports.twice = (x) => x * 2;\n');
+  });
+  after(() => rmSync(ws, { recursive: true, force: true }));
+
+  it('a test that passes only after another is kept unmeasured, and no file is measured apart again', async () => {
+    // B needs A's bump first; A's file changed since the first run (a failing test was removed), so both are measured again, B alone.
+    const [A, B, C] = IDS;
+    const text =
+      `const assert = require('node:assert');\nconst lib = require('./lib');\n` +
+      `it('bumps', () => { // ${A}\n  assert.equal(lib.bump(), 1);\n});\n` +
+      `it('bumps again', () => { // ${B}\n  assert.equal(lib.bump(), 2);\n});\n` +
+      `it('doubles', () => { // ${C}\n  assert.equal(lib.twice(2), 4);\n});\n`;
+    writeFileSync(path.join(ws, 'p.test.js'), text);
+    const file = { path: 'p.test.js', content: text, ids: [A, B, C] };
+    const runner = new CaseRunner({ framework: 'mocha', binDir: REPO, args: [], env: {} }, ws, 60_000, undefined, () => {});
+    const s = {
+      ctx: { plan: runner['plan'], productFiles: ['lib.js'] },
+      runner,
+      flushPids: async () => {},
+      caseOf: new Map(IDS.map((id) => [id, { target: { file: 'lib.js' } }])),
+      files: [file],
+      // C was measured in the first run with the file as it is; A and B with an earlier text of it
+      stable: [B, C].map((id) => ({ id, file })),
+      measured: {
+        ids: new Set(IDS),
+        byTest: new Map([[C, new Set(['lib.js:s@1'])]]),
+        load: new Set(),
+        unitKeys: new Set(),
+        contents: new Map([['p.test.js', 'earlier']]),
+      },
+    } as unknown as VerifyState;
+    const m = await perTestOfStable(s, ['lib.js']);
+    assert.ok(m, 'one unmeasured test does not make the whole phase fall back to a run per file');
+    assert.equal(runner.executions, 1, 'the two tests measured again, in one invocation');
+    assert.ok(m.ids.has(C), 'C passed alone: measured');
+    assert.ok(!m.ids.has(B), 'B fails without A: not measured, so kept and never anyone’s cover');
+  });
 });

@@ -96,12 +96,10 @@ interface Measured {
 function fromPerTest(s: VerifyState, m: PerTestMeasure, universe: CoverageUnits): Measured {
   for (const k of m.unitKeys) universe.add(k);
   const priority = (id: string) => s.caseOf.get(id)?.priority ?? 'P2';
-  const candidates = s.stable.map((t, order) => ({
-    id: t.id,
-    priority: priority(t.id),
-    order,
-    units: m.byTest.get(t.id) ?? new Set<string>(),
-  }));
+  // A test measured in no per-test run is no candidate: kept, and never anyone's cover.
+  const candidates = s.stable
+    .map((t, order) => ({ id: t.id, priority: priority(t.id), order, units: m.byTest.get(t.id) ?? new Set<string>() }))
+    .filter((c) => m.ids.has(c.id));
   const together = new Map<string, CoverageUnits>();
   for (const t of s.stable) {
     const units = together.get(t.file.path) ?? together.set(t.file.path, new Set(m.load)).get(t.file.path)!;
