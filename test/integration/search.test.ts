@@ -166,6 +166,17 @@ describe('search: sequences on the fixtures', function () {
     assert.ok(gen.cases.some((c) => settled(c, true)) && gen.cases.some((c) => settled(c, false)), dump(gen));
   });
 
+  it("a call that leaves an unref'd timeout behind is never pinned: it would fire in the middle of later tests", async () => {
+    const m = await search(join(REPO, 'test/fixtures/seqtimers'), 'unref.js', 300);
+    const calls = (c: ModuleSearch['cases'][number]) => `${c.oracle?.setup ?? ''}\n${c.oracle?.call ?? ''}`;
+    assert.ok(
+      m.cases.some((c) => /lib\.label\(/.test(calls(c))),
+      m.cases.map(calls).join('\n---\n'),
+    );
+    // every schedule call leaves a timeout due in 1 s, kept alive or unref'd: none is settled, none pinned
+    assert.ok(!m.cases.some((c) => /lib\.schedule\(/.test(calls(c))), m.cases.map(calls).join('\n---\n'));
+  });
+
   it('an argument the object keeps is observed as the steps left it, not as trying its methods left it', async () => {
     const root = join(REPO, 'test/fixtures/seqstream');
     const m = await search(root, 'keeper.js', 300);
