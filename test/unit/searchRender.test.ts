@@ -4,8 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { TestCase, TestCases } from '../../server/src/contracts/types';
 import { validate } from '../../server/src/contracts/validate';
-import { isSequenceCase, sequenceCase, type CaseContext } from '../../server/src/search/case';
-import { callsTarget } from '../../server/src/search/oracle';
+import { callsTarget, isSequenceCase, sequenceCase, type CaseContext } from '../../server/src/search/case';
 import type { Observation, Sequence, ValueSeen } from '../../server/src/search/types';
 import { engineerTests } from '../helpers/offlineEngineer';
 

@@ -8,7 +8,7 @@ import { caseId } from '../agents/generator/caseId';
 import type { OracleBinding, TestCase } from '../contracts/types';
 import { CHAR_PREFIX } from '../frameworks/header';
 import { stepSymbol } from './generate';
-import { callsTarget, sequenceOracle } from './oracle';
+import { sequenceOracle } from './oracle';
 import { titleOf } from './render';
 import type { Observation, Sequence } from './types';
 
@@ -64,4 +64,12 @@ export function sequenceCase(seq: Sequence, obs: Observation, ctx: CaseContext, 
 /** Whether a planned case came from a generated sequence (for summaries and the bench's counts). */
 export function isSequenceCase(c: Pick<TestCase, 'evidence'>): boolean {
   return c.evidence?.snippet === SEQUENCE_SNIPPET;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether code calls, constructs or reads a member of the target's binding. */
+export function callsTarget(code: string, local: string): boolean {
+  const name = escape(local);
+  return new RegExp(`(^|[^\\w$.])(new\\s+)?${name}\\s*(\\(|\\.|\\[|\\?\\.)`, 'm').test(code);
 }

@@ -12,7 +12,6 @@ import { SearchChild, type ChildJob } from './child';
 type Opened = Awaited<ReturnType<typeof SearchChild.open>>;
 import { errorGoal, GoalMap } from './goals';
 import { eventNames } from './hints';
-import { pinnable } from './oracle';
 import { literalsIn } from './sourceLiterals';
 import { regexesIn, regexSamples } from './regexSamples';
 import type { Seed } from './inputs';
@@ -91,9 +90,6 @@ class Loop {
   readonly covered = new Set<string>();
   /** goals reached by a run with no trivial argument */
   readonly solid = new Set<string>();
-  /** goals a candidate reached (a run whose test can assert something: oracle.ts pinnable), and those with no trivial argument */
-  readonly pinned = new Set<string>();
-  readonly pinnedSolid = new Set<string>();
   /** object states (observers of every value) runs have left */
   readonly states = new Set<string>();
   readonly candidates: Candidate[] = [];
@@ -149,14 +145,7 @@ class Loop {
     const fresh = found.filter((g) => !this.covered.has(g) || (!trivial && !this.solid.has(g)));
     found.forEach((g) => this.covered.add(g));
     if (!trivial) found.forEach((g) => this.solid.add(g));
-    // A run with nothing to assert is no candidate: the goals it reached stay open to candidates that
-    // can pin them. The search itself still counts them as reached (`covered` steers what it tries).
-    const toPin = found.filter((g) => !this.pinned.has(g) || (!trivial && !this.pinnedSolid.has(g)));
-    if (toPin.length && pinnable(seq, obs, this.o.local)) {
-      found.forEach((g) => this.pinned.add(g));
-      if (!trivial) found.forEach((g) => this.pinnedSolid.add(g));
-      this.candidates.push({ seq, obs, goals: found, order, trivial });
-    }
+    if (fresh.length) this.candidates.push({ seq, obs, goals: found, order, trivial });
     this.poolValues(obs);
     const clean = obs.steps.every((s) => 'ok' in s && s.ok);
     let learned = false;

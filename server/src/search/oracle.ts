@@ -238,25 +238,6 @@ export function sequenceOracle(
   return compose(seq, obs, local, taken, ts, new Set([...all].filter((i) => read.has(i))), keep)?.result;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Whether code calls, constructs or reads a member of the target's binding. */
-export function callsTarget(code: string, local: string): boolean {
-  const name = escape(local);
-  return new RegExp(`(^|[^\\w$.])(new\\s+)?${name}\\s*(\\(|\\.|\\[|\\?\\.)`, 'm').test(code);
-}
-
-/**
- * Whether a run can become a test at all: it has something to assert, and its code calls the
- * target. The search counts a run's goals as reached only when it can (generate.ts): a run that
- * reached a branch but pins nothing (a generator resolving to a function) must not close that
- * branch to the runs that can.
- */
-export function pinnable(seq: Sequence, obs: Observation, local: string): boolean {
-  const built = sequenceOracle(seq, obs, local, [local]);
-  return !!built && callsTarget([built.oracle.setup, built.oracle.call].filter(Boolean).join('\n'), local);
-}
-
 /** Every fact a sequence's oracle can assert, in the order its checks come (the main one first). */
 export function oracleFacts(seq: Sequence, obs: Observation, local: string): string[] {
   return compose(seq, obs, local, [local], false, observedSteps(obs), ALL)?.facts.map((f) => f.fact) ?? [];
