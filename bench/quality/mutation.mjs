@@ -35,14 +35,31 @@ export function importedModules(dir, files) {
   return [...out].filter((f) => !files.includes(f)).sort();
 }
 
+/** Whether the package's mocha config (package.json `mocha`, .mocharc.*) requires the `esm` loader. */
+function mochaRequiresEsm(dir) {
+  const esm = /(?:^|[\s'"[,])esm(?:$|[\s'"\],])/m;
+  try {
+    const req = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).mocha?.require;
+    if ((Array.isArray(req) ? req : [req]).includes('esm')) return true;
+  } catch {
+    // no readable package.json: no config there
+  }
+  return ['.mocharc.js', '.mocharc.cjs', '.mocharc.json', '.mocharc.jsonc', '.mocharc.yml', '.mocharc.yaml'].some((f) => {
+    const text = existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '';
+    return /require/.test(text) && esm.test(text);
+  });
+}
+
 /**
  * Stryker 9's mocha runner drives mocha 7.2–11 (deep-extend@0.6.0's mocha 5.2.0: "no TestRunner
  * plugins were loaded"), its vitest runner vitest 2 on (it calls `ctx.provide`, which vitest 1 lacks:
  * "this.ctx.provide is not a function") and its tap runner tap 18 on (beside ini@4.1.3's tap 16 it
  * fails to load: yaml-types "Class extends value undefined"); another version goes through the
- * command runner.
+ * command runner. So does a mocha config that requires `esm` (mitt@3.0.1): the mocha runner refuses
+ * it ('Config option "mochaOptions.require" does not support "esm"').
  */
-function pluginFor(framework, root) {
+function pluginFor(framework, root, dir) {
+  if (framework === 'mocha' && mochaRequiresEsm(dir)) return undefined;
   if (framework !== 'mocha' && framework !== 'vitest' && framework !== 'node-tap') return STRYKER_RUNNER[framework];
   const name = framework === 'node-tap' ? 'tap' : framework;
   const [major, minor] = versionIn(join(root, 'node_modules'), name).split('.').map(Number);
@@ -51,8 +68,8 @@ function pluginFor(framework, root) {
   return major >= 12 || major < 7 || (major === 7 && minor < 2) ? undefined : STRYKER_RUNNER.mocha;
 }
 
-function config(framework, files, mutate, root, plan) {
-  const plugin = pluginFor(framework, root);
+function config(framework, files, mutate, root, plan, dir) {
+  const plugin = pluginFor(framework, root, dir);
   const c = {
     mutate,
     testRunner: plugin ? plugin.replace('@stryker-mutator/', '').replace('-runner', '') : 'command',
@@ -111,7 +128,7 @@ export function mutationScore({ framework, dir, root, files, plan, reached = [],
   const mutate = reached.length ? reached : importedModules(dir, files);
   if (!mutate.length) return Promise.resolve({ problem: 'the kept tests import no module of the package' });
   const confFile = join(root, 'stryker.bench.conf.json');
-  writeFileSync(confFile, JSON.stringify(config(framework, files, mutate, root, plan), null, 2));
+  writeFileSync(confFile, JSON.stringify(config(framework, files, mutate, root, plan, dir), null, 2));
   const started = performance.now();
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', confFile], {
