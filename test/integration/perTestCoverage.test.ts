@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '../../server/src/frameworks/runner';
+import { meaningfulLine } from '../../server/src/verifier/classify';
 import { CaseRunner } from '../../server/src/verifier/execute';
 import { perTestOfStable } from '../../server/src/verifier/perTestRun';
 import type { VerifyState } from '../../server/src/verifier/state';
@@ -98,5 +99,30 @@ describe('tests measured again after their file changed (verifier/perTestRun.ts)
     assert.equal(runner.executions, 1, 'the two tests measured again, in one invocation');
     assert.ok(m.ids.has(C), 'C passed alone: measured');
     assert.ok(!m.ids.has(B), 'B fails without A: not measured, so kept and never anyone’s cover');
+  });
+});
+
+describe('a test file whose module does not load (verifier/execute.ts)', function () {
+  this.timeout(120_000);
+  let ws: string;
+  before(() => {
+    ws = mkdtempSync(path.join(tmpdir(), 'amtp-loaderr-'));
+    // a browser script in node-forge@1.3.1's shape: `(function ($) { … })(jQuery);`, loaded through enough frames to fill the output's tail
+    const depth = 14;
+    for (let i = 0; i < depth; i++)
+      writeFileSync(
+        path.join(ws, `m${i}.js`),
+        i < depth - 1 ? `module.exports = require('./m${i + 1}.js');\n` : '(function ($) {\n  module.exports = $;\n})(jQuery);\n',
+      );
+    writeFileSync(path.join(ws, 'x.test.js'), `const m = require('./m0.js');\nit('loads', () => { // ${IDS[0]}\n  m();\n});\n`);
+  });
+  after(() => rmSync(ws, { recursive: true, force: true }));
+
+  it("says the error, not the last frame of mocha's stack", async () => {
+    const runner = new CaseRunner({ framework: 'mocha', binDir: REPO, args: [], env: {} }, ws, 60_000, undefined, () => {});
+    const { obs } = await runner.run('x.test.js', [IDS[0]]);
+    const o = obs.get(IDS[0]);
+    assert.equal(o?.status, 'load_error', JSON.stringify(o));
+    assert.equal(meaningfulLine(o?.message ?? ''), 'ReferenceError: jQuery is not defined', o?.message);
   });
 });

@@ -224,6 +224,7 @@ function tail(output: string): string {
     .split('\n')
     .filter((l) => l.trim());
   const last = lines.slice(-12).join('\n').slice(-1500);
-  const first = lines.find((l) => /\b(?:Error|Cannot find module)\b/.test(l));
+  // the error's own line (mocha: `Exception during run: ReferenceError: jQuery is not defined`), which a long stack pushes out of the last lines
+  const first = lines.find((l) => /(?:^|\s)(?:[A-Z]\w*)?Error\b|\bCannot find module\b/.test(l));
   return (first && !last.includes(first) ? `${first.trim()}\n${last}` : last) || 'the runner reported nothing';
 }
