@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { WORK } from './prepare.mjs';
+import { configText, mentions, WORK } from './prepare.mjs';
 import { STRYKER_RUNNER, versionIn } from './tools.mjs';
 import { runnerCommand } from './coverage.mjs';
 
@@ -35,21 +35,6 @@ export function importedModules(dir, files) {
   return [...out].filter((f) => !files.includes(f)).sort();
 }
 
-/** Whether the package's mocha config (package.json `mocha`, .mocharc.*) requires the `esm` loader. */
-function mochaRequiresEsm(dir) {
-  const esm = /(?:^|[\s'"[,])esm(?:$|[\s'"\],])/m;
-  try {
-    const req = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).mocha?.require;
-    if ((Array.isArray(req) ? req : [req]).includes('esm')) return true;
-  } catch {
-    // no readable package.json: no config there
-  }
-  return ['.mocharc.js', '.mocharc.cjs', '.mocharc.json', '.mocharc.jsonc', '.mocharc.yml', '.mocharc.yaml'].some((f) => {
-    const text = existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '';
-    return /require/.test(text) && esm.test(text);
-  });
-}
-
 /**
  * Stryker 9's mocha runner drives mocha 7.2–11 (deep-extend@0.6.0's mocha 5.2.0: "no TestRunner
  * plugins were loaded"), its vitest runner vitest 2 on (it calls `ctx.provide`, which vitest 1 lacks:
@@ -59,7 +44,8 @@ function mochaRequiresEsm(dir) {
  * it ('Config option "mochaOptions.require" does not support "esm"').
  */
 function pluginFor(framework, root, dir) {
-  if (framework === 'mocha' && mochaRequiresEsm(dir)) return undefined;
+  const pkg = () => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  if (framework === 'mocha' && mentions(configText(dir, pkg(), 'mocha'), 'esm')) return undefined;
   if (framework !== 'mocha' && framework !== 'vitest' && framework !== 'node-tap') return STRYKER_RUNNER[framework];
   const name = framework === 'node-tap' ? 'tap' : framework;
   const [major, minor] = versionIn(join(root, 'node_modules'), name).split('.').map(Number);

@@ -144,20 +144,30 @@ const CONFIG_PEERS = {
   'babel-jest': ['@babel/core'],
 };
 
+/** The framework's configuration in the package folder: its package.json field and its config files, as one text. */
+export function configText(dir, pkg, framework) {
+  const texts = [JSON.stringify(pkg[framework === 'node-tap' ? 'tap' : framework] ?? '')];
+  for (const name of readdirSync(dir)) if (CONFIG_FILE.test(name)) texts.push(readFileSync(join(dir, name), 'utf8'));
+  return texts.join('\n');
+}
+
+/**
+ * Whether a configuration names a package: by name, by a file inside it (`ts-node/register`,
+ * mitt@3.0.1's mocha require), or by its path (`<rootDir>/node_modules/ts-jest`, heap-js@2.7.1's jest
+ * transform).
+ */
+export function mentions(config, name) {
+  return new RegExp(`(^|[^\\w@/.-]|node_modules/)${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\w.-])`).test(config);
+}
+
 /**
  * The devDependencies the framework's configuration names (colord's `"jest": {"transform": {…: "ts-jest"}}`),
  * at their declared ranges: without them the project's own config cannot load, which is not what a
  * maintainer's checkout looks like. Other devDependencies (linters, bundlers) are left out.
  */
 function configuredTools(source, pkg, framework) {
-  const texts = [JSON.stringify(pkg[framework === 'node-tap' ? 'tap' : framework] ?? '')];
-  for (const name of readdirSync(source)) if (CONFIG_FILE.test(name)) texts.push(readFileSync(join(source, name), 'utf8'));
-  const config = texts.join('\n');
-  // by name, by a file inside it (`ts-node/register`, mitt@3.0.1's mocha require), or by its path
-  // (`<rootDir>/node_modules/ts-jest`, heap-js@2.7.1's jest transform)
-  const mentioned = (name) =>
-    new RegExp(`(^|[^\\w@/.-]|node_modules/)${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\w.-])`).test(config);
-  const named = Object.entries(pkg.devDependencies ?? {}).filter(([name]) => name !== RUNNER_PACKAGE[framework] && mentioned(name));
+  const config = configText(source, pkg, framework);
+  const named = Object.entries(pkg.devDependencies ?? {}).filter(([name]) => name !== RUNNER_PACKAGE[framework] && mentions(config, name));
   // and the devDependencies those need beside them, at the package's range: ts-node under mitt@3.0.1's
   // esm@3 loader failed on the newest typescript (5.x ships `??`, which esm@3 cannot parse)
   const peers = named.flatMap(([name]) => CONFIG_PEERS[name] ?? []).filter((name) => pkg.devDependencies?.[name]);
