@@ -170,6 +170,19 @@ describe('search: sequences on the fixtures', function () {
     assert.ok(!m.cases.some((c) => /lib\.schedule\(/.test(calls(c))), m.cases.map(calls).join('\n---\n'));
   });
 
+  it('a call that leaves thread-pool work running (a native key generation) is never pinned: its test would keep the runner alive', async () => {
+    const m = await search(join(REPO, 'test/fixtures/seqtimers'), 'keys.js', 300);
+    const calls = (c: ModuleSearch['cases'][number]) => `${c.oracle?.setup ?? ''}\n${c.oracle?.call ?? ''}`;
+    const all = m.cases.map((c) => `${calls(c)}\n${JSON.stringify(c.oracle?.checks)}`).join('\n---\n');
+    // the small key is ready within the wait: its callback is pinned with the key's size
+    assert.ok(
+      m.cases.some((c) => /lib\.smallKey\(/.test(calls(c)) && JSON.stringify(c.oracle).includes('512')),
+      all,
+    );
+    // the big one takes minutes on Node's thread pool, which lists no timer or handle for it
+    assert.ok(!m.cases.some((c) => /lib\.bigKey\(\s*(?:callback|function|\()/.test(calls(c))), all);
+  });
+
   it('an argument the object keeps is observed as the steps left it, not as trying its methods left it', async () => {
     const root = join(REPO, 'test/fixtures/seqstream');
     const m = await search(root, 'keeper.js', 300);

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { decode, tryEncode, shapeOf, observers, describeError } = require('./amtp.search-observe.cjs');
 const { inspectMethods } = require('./amtp.search-inspect.cjs');
+const { pool } = require('./amtp.search-pool.cjs');
 
 const MAX_ITEMS = 50;
 
@@ -27,14 +28,15 @@ const unrefd = new Set();
   };
 }
 
-/** Pending async work of the code (timers, unref'd timeouts too, fs requests, sockets), less what was pending at start. */
+/** Pending async work of the code (timers, unref'd timeouts too, fs requests, sockets, thread-pool jobs), less what was pending at start. */
 function makePending(baseline) {
   const base = new Map();
   for (const r of baseline) base.set(r, (base.get(r) || 0) + 1);
   const before = new Set(unrefd);
+  const poolBase = pool.running;
   return () => {
     const seen = new Map();
-    let n = 0;
+    let n = Math.max(0, pool.running - poolBase);
     for (const r of process.getActiveResourcesInfo()) {
       seen.set(r, (seen.get(r) || 0) + 1);
       if (seen.get(r) > (base.get(r) || 0)) n++;
