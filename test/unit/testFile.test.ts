@@ -3,7 +3,16 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as ts from 'typescript';
-import { findTests, keepOnlyTests, removeTests, replaceTest, skipTests, testSource } from '../../server/src/verifier/testFile';
+import { findAllJsTests } from '../../server/src/frameworks/jsTestFind';
+import {
+  findTests,
+  keepOnlyTests,
+  removeTests,
+  replaceTest,
+  replaceTests,
+  skipTests,
+  testSource,
+} from '../../server/src/verifier/testFile';
 
 const A = 'tc_aaaaaaaaaaaa';
 const B = 'tc_bbbbbbbbbbbb';
@@ -115,6 +124,62 @@ describe('testFile (JavaScript): edits on the TypeScript syntax tree', () => {
       out,
     );
     assert.deepEqual(parseErrors('t/x.test.js', out), []);
+  });
+
+  it('a text read again gives the same tests, and what one caller changes in them no other sees', () => {
+    const first = findAllJsTests('t/x.test.js', JS);
+    first[0].suites.push('changed');
+    first[0].start = -1;
+    first.pop();
+    const again = findAllJsTests('t/x.test.js', JS);
+    assert.equal(again.length, 4);
+    assert.deepEqual(again[0].suites, ['outer', 'inner']);
+    assert.ok(again[0].start > 0);
+  });
+
+  it('replaces many tests in one call as one call per test would, a case written twice included', () => {
+    // B written twice (a merge of two batches): its second copy goes, as replaceTest does it
+    const twice = JS.replace(`  it.each([1, 2])`, `  it('${B}: b again', () => {});\n\n  it.each([1, 2])`);
+    const a = `it('${A}: a', () => {\n  assert.ok(\`two\n  lines\`);\n});`;
+    const b = `it('${B}: b', () => {});`;
+    const d = `test('${D}: d', () => {\n  assert.equal(2, 2);\n});`;
+    const oneByOne = [
+      [A, a],
+      [B, b],
+      [D, d],
+    ].reduce((text, [id, r]) => replaceTest('t/x.test.js', text, id, r), twice);
+    const batch = replaceTests(
+      't/x.test.js',
+      twice,
+      new Map([
+        [A, a],
+        [B, b],
+        [D, d],
+      ]),
+    );
+    assert.equal(batch, oneByOne);
+    assert.deepEqual(
+      findTests('t/x.test.js', batch).map((t) => [t.caseId, t.callee]),
+      [
+        [A, 'it'],
+        [B, 'it'],
+        [C, 'it.each'],
+        [D, 'test'],
+      ],
+    );
+    assert.deepEqual(parseErrors('t/x.test.js', batch), []);
+    assert.throws(
+      () =>
+        replaceTests(
+          't/x.test.js',
+          JS,
+          new Map([
+            [A, a],
+            ['tc_000000000000', b],
+          ]),
+        ),
+      /no test for tc_000000000000/,
+    );
   });
 
   it('refuses a replacement that does not parse, with the parser’s reason; nothing is changed', () => {

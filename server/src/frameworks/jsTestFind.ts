@@ -54,7 +54,23 @@ export function parseJs(path: string, content: string): TS.SourceFile {
   return ts.createSourceFile(path, content, ts.ScriptTarget.Latest, true, kind);
 }
 
+// The verifier reads the same text many times over (where each kept test now is, each merge), and a
+// parse of a 1000-test file costs about 100 ms: the last texts read are remembered, and every caller
+// gets its own copies.
+const recent = new Map<string, JsFoundTest[]>();
+const RECENT_TEXTS = 16;
+
 export function findAllJsTests(path: string, content: string): JsFoundTest[] {
+  const key = `${path}\0${content}`;
+  let found = recent.get(key);
+  if (found) recent.delete(key);
+  else found = readTests(path, content);
+  recent.set(key, found);
+  if (recent.size > RECENT_TEXTS) recent.delete(recent.keys().next().value!);
+  return found.map((t) => ({ ...t, suites: [...t.suites] }));
+}
+
+function readTests(path: string, content: string): JsFoundTest[] {
   const ts = typescript();
   const sf = parseJs(path, content);
   const out: JsFoundTest[] = [];

@@ -75,20 +75,54 @@ function tapTestNameEnds(path: string, content: string): Map<number, number> | u
 }
 
 /**
- * Replaces a case's first test with `replacement` (which must parse), re-indented to where the old
- * one was; the case's other tests are removed. Template literal lines keep their text.
+ * Replaces each case's first test with its replacement (which must parse), re-indented to where the
+ * old one was; the case's other tests are removed. Template literal lines keep their text. One parse
+ * of the file for the whole batch (two when a case has more than one test), not one per test.
  */
+export function replaceJsTests(path: string, content: string, replacements: ReadonlyMap<string, string>): string {
+  const codes = new Map<string, { code: string; keep: Set<number> }>();
+  for (const [caseId, replacement] of replacements) codes.set(caseId, parsedReplacement(path, replacement));
+  const blocksOf = (text: string) => {
+    const firsts = new Map<string, TestBlock>();
+    const rest: TestBlock[] = [];
+    for (const b of findJsTests(path, text).sort((x, y) => x.start - y.start)) {
+      if (!codes.has(b.caseId)) continue;
+      if (firsts.has(b.caseId)) rest.push(b);
+      else firsts.set(b.caseId, b);
+    }
+    return { firsts, rest };
+  };
+  const found = blocksOf(content);
+  for (const id of codes.keys()) if (!found.firsts.has(id)) throw new Error(`no test for ${id} in ${path}`);
+  let text = content;
+  let firsts = found.firsts;
+  if (found.rest.length) {
+    text = removeRanges(
+      content,
+      found.rest.map((t) => span(content, t)),
+    );
+    firsts = blocksOf(text).firsts;
+  }
+  return applyEdits(
+    text,
+    [...firsts].map(([id, b]) => {
+      const { code, keep } = codes.get(id)!;
+      return { start: b.start, end: b.end, text: reindent(code, b.indent, keep) };
+    }),
+  );
+}
+
 export function replaceJsTest(path: string, content: string, caseId: string, replacement: string): string {
+  return replaceJsTests(path, content, new Map([[caseId, replacement]]));
+}
+
+/** A replacement without its trailing blank, checked to parse, and the starts of the lines inside its template literals (kept as they are). */
+function parsedReplacement(path: string, replacement: string): { code: string; keep: Set<number> } {
   const ts = typescript();
   const code = replacement.replace(/\s+$/, '');
   const error = jsSyntaxError(path, code);
   if (error) throw new Error(`the replacement does not parse: ${error}`);
   const sf = parse(path, code);
-  const blocks = findJsTests(path, content)
-    .filter((b) => b.caseId === caseId)
-    .sort((a, b) => a.start - b.start);
-  if (!blocks.length) throw new Error(`no test for ${caseId} in ${path}`);
-  const [first, ...rest] = blocks;
   const keep = new Set<number>();
   const visit = (n: TS.Node): void => {
     if (ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n)) {
@@ -97,10 +131,5 @@ export function replaceJsTest(path: string, content: string, caseId: string, rep
     ts.forEachChild(n, visit);
   };
   visit(sf);
-  const replaced = applyEdits(content, [{ start: first.start, end: first.end, text: reindent(code, first.indent, keep) }]);
-  const shift = replaced.length - content.length;
-  return removeRanges(
-    replaced,
-    rest.map((t) => span(content, t)).map((r) => ({ start: r.start + shift, end: r.end + shift })),
-  );
+  return { code, keep };
 }

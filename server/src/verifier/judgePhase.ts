@@ -7,7 +7,7 @@ import { canRepair, noRepairWhy, recordRepair } from './judgeShared';
 import { repairLoop } from './repairLoop';
 import { runFile } from './runPhase';
 import { drop, nameOf, type LoadFailure, type TestFileState, type VerifyState } from './state';
-import { findTests, removeTests, replaceTest, testSource } from './testFile';
+import { findTests, removeTests, replaceTests, testSource } from './testFile';
 
 export async function judgePhase(s: VerifyState): Promise<void> {
   // A file that loads after its culprits are out goes through the run phase again, which may find more.
@@ -43,7 +43,7 @@ async function judgeLoadFailure(s: VerifyState, f: LoadFailure): Promise<void> {
     const present = new Set(findTests(f.file.path, f.file.content).map((t) => t.caseId));
     const gone = f.ids.filter((x) => !culprits.includes(x) && !present.has(x));
     let content = removeTests(f.file.path, original, [...culprits.filter((c) => c !== id && !fixed.has(c)), ...gone]);
-    for (const [done, text] of fixed) content = replaceTest(f.file.path, content, done, text);
+    if (fixed.size) content = replaceTests(f.file.path, content, fixed);
     await write(s, f.file, content, `puts back ${id} to repair it alone`);
     // The session sees its own test's error first, then the runner's whole report.
     const outcome = await repairLoop(s, f.file, id, `${errorOf.get(id)}\n${f.message}`);

@@ -4,7 +4,7 @@
 import { caseIdComment } from '../frameworks/caseMap';
 import { findAllJsTests, type FoundTest } from '../frameworks/jsTestFind';
 import { parsePyTests } from '../frameworks/pyTestFind';
-import { findJsTests, removeJsTests, replaceJsTest, skipJsTests } from './jsTests';
+import { findJsTests, removeJsTests, replaceJsTest, replaceJsTests, skipJsTests } from './jsTests';
 import { findPyTests, removePyTests, replacePyTest, skipPyTests } from './pyTests';
 
 /** An AMTP test's place in its file: the finder's positions (frameworks/jsTestFind.ts FoundTest) with its case id. */
@@ -48,6 +48,14 @@ export function keepOnlyTests(path: string, content: string, caseIds: Iterable<s
  */
 export function replaceTest(path: string, content: string, caseId: string, replacement: string): string {
   return isPython(path) ? replacePyTest(path, content, caseId, replacement) : replaceJsTest(path, content, caseId, replacement);
+}
+
+/** replaceTest for many cases at once (case id → replacement): a JavaScript file is read once for all of them. */
+export function replaceTests(path: string, content: string, replacements: ReadonlyMap<string, string>): string {
+  if (!isPython(path)) return replaceJsTests(path, content, replacements);
+  let out = content;
+  for (const [caseId, replacement] of replacements) out = replacePyTest(path, out, caseId, replacement);
+  return out;
 }
 
 /** Marks the tests of these cases skipped, with the reason in a comment above each (and in pytest's skip reason). */

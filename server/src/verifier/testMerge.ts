@@ -10,7 +10,7 @@ import { checkPython } from '../frameworks/pySyntax';
 import { childrenOf, parsePython } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
 import { applyEdits, type Edit } from './testEdits';
-import { findTests, isPython, newTestFor, removeTests, replaceTest, type TestBlock } from './testFile';
+import { findTests, isPython, newTestFor, removeTests, replaceTest, replaceTests, type TestBlock } from './testFile';
 
 /** `existing` without the AMTP tests (those with a case id) that `incoming` does not carry; unchanged when that would leave none. */
 function withoutUnplanned(path: string, existing: string, incoming: string): string {
@@ -45,7 +45,8 @@ export function mergeTestFile(
     if (!ours.length) out = appended(path, out, incoming);
     else {
       const present = new Set(ours.map((b) => b.caseId));
-      for (const b of theirs.filter((t) => present.has(t.caseId))) out = replaceTest(path, out, b.caseId, fromLineStart(incoming, b));
+      const again = theirs.filter((t) => present.has(t.caseId));
+      if (again.length) out = replaceTests(path, out, new Map(again.map((b) => [b.caseId, fromLineStart(incoming, b)])));
       const added = theirs.filter((t) => !present.has(t.caseId));
       if (added.length) {
         const last = findTests(path, out)
