@@ -125,4 +125,34 @@ describe('a test file whose module does not load (verifier/execute.ts)', functio
     assert.equal(o?.status, 'load_error', JSON.stringify(o));
     assert.equal(meaningfulLine(o?.message ?? ''), 'ReferenceError: jQuery is not defined', o?.message);
   });
+
+  it('measured per test, a run of several files is ONE process: the file that does not load fails alone, with its error', async () => {
+    // y.test.js registers a test, then throws: mocha would have run none of its tests, so none is reported
+    writeFileSync(path.join(ws, 'y.test.js'), `it('registered first', () => { // ${IDS[1]}\n});\nrequire('./m0.js');\n`);
+    writeFileSync(path.join(ws, 'lib.js'), 'exports.twice = (n) => n * 2;\n');
+    writeFileSync(
+      path.join(ws, 'z.test.js'),
+      `const assert = require('node:assert');\nconst lib = require('./lib.js');\nit('doubles', () => { // ${IDS[2]}\n  assert.equal(lib.twice(2), 4);\n});\n`,
+    );
+    const runner = new CaseRunner({ framework: 'mocha', binDir: REPO, args: [], env: {} }, ws, 60_000, undefined, () => {});
+    const { obs, results } = await runner.runAll(
+      [
+        { file: 'x.test.js', ids: [IDS[0]] },
+        { file: 'y.test.js', ids: [IDS[1]] },
+        { file: 'z.test.js', ids: [IDS[2]] },
+      ],
+      { perTest: true, coverageOf: ['lib.js'] },
+    );
+    assert.equal(runner.executions, 1, 'no run to find the file, none of a file alone');
+    assert.equal(results.length, 1);
+    for (const id of [IDS[0], IDS[1]]) {
+      assert.equal(obs.get(id)?.status, 'load_error', `${id}: ${JSON.stringify(obs.get(id))}`);
+      assert.equal(meaningfulLine(obs.get(id)?.message ?? ''), 'ReferenceError: jQuery is not defined');
+    }
+    assert.equal(obs.get(IDS[2])?.status, 'passed', JSON.stringify(obs.get(IDS[2])));
+    assert.ok(
+      [...(results[0].perTest?.byTest.get(IDS[2]) ?? [])].some((u) => u.startsWith('lib.js:')),
+      'the test that ran was measured',
+    );
+  });
 });

@@ -5,6 +5,8 @@
 /* global beforeEach, afterEach */
 'use strict';
 require('./amtp.v8-pertest.cjs');
+// a test file that does not load fails alone, in this same run (not mocha's whole run)
+require('./amtp.mocha-load-errors.cjs');
 
 beforeEach(function amtpTakeBefore() {
   if (globalThis.__amtpPerTest) globalThis.__amtpPerTest.take('');

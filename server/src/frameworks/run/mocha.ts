@@ -56,6 +56,9 @@ export function fromStdout(output: string, dir: string, only?: string): Parsed {
   }
 }
 
+/** The suite amtp.mocha-load-errors.cjs makes of a test file that threw while it loaded (its hook fails with the error). */
+const LOAD_ERROR = /^AMTP: the test file does not load: (.+) "before all" hook/;
+
 /** mocha's JSON report as results; a failing "before all"/"after all" hook is its file's error. */
 export function mochaResults(json: string, dir: string, only?: string): Parsed {
   const r = JSON.parse(json) as {
@@ -68,7 +71,8 @@ export function mochaResults(json: string, dir: string, only?: string): Parsed {
   const fileErrors: Parsed['fileErrors'] = [];
   const add = (list: MochaTest[] | undefined, status: TestOutcome['status']) => {
     for (const t of list ?? []) {
-      const rel = t.file ? relOf(dir, t.file) : only && relOf(dir, only);
+      const notLoaded = LOAD_ERROR.exec(t.fullTitle)?.[1];
+      const rel = t.file ? relOf(dir, t.file) : notLoaded ? relOf(dir, notLoaded) : only && relOf(dir, only);
       // A failing "before all" hook or a load error is reported as a pseudo-test.
       if (status === 'failed' && /^"(before all|after all)" hook/.test(t.title)) {
         if (rel) fileErrors.push({ file: rel, message: t.err?.message ?? t.title });
