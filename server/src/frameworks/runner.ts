@@ -13,7 +13,7 @@ import { jsMeasurement, type PerTestHook } from '../coverage/measure';
 import { pythonUnits, tracedPytest } from '../coverage/python';
 import type { MeasuredUnits } from '../coverage/units';
 import { asset, assetFile } from './assets';
-import { caseOfResult, testsInFile, type FileTest } from './caseMap';
+import { caseFinder, testsInFile, type FileTest } from './caseMap';
 import { RUNNERS } from './run';
 import { quoted } from './run/confine';
 import { coveragePy, hasPythonModule } from './run/pythonCoverage';
@@ -112,15 +112,13 @@ function takeCaseIds(dir: string, files: string[]): PerTestHook['idOf'] {
       }
     return tests.get(f)!;
   };
+  const finders = new Map<string, (name: string) => string | undefined>();
+  const finder = (key: string, lists: () => FileTest[][]) => finders.get(key) ?? finders.set(key, caseFinder(lists(), false)).get(key)!;
   return (label, file) => {
     const rel = file ? (isAbsolute(file) ? relative(dir, file) : file).split('\\').join('/') : '';
     const own = files.find((f) => f === rel);
-    if (own) return caseOfResult(of(own), label, false);
-    for (const f of files) {
-      const id = caseOfResult(of(f), label, false);
-      if (id) return id;
-    }
-    return undefined;
+    // '' for every file together: no file is named ''
+    return own ? finder(own, () => [of(own)])(label) : finder('', () => files.map(of))(label);
   };
 }
 
