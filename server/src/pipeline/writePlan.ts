@@ -57,7 +57,25 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
   return { content: file.content, tool: w.inTests ? 'fs.create_test' : 'fs.write_outside_tests', verb: 'Create', action: 'created' };
 }
 
+/**
+ * The files earlier runs wrote, read once per run: reading them means parsing every run record (7 MB
+ * each on node-forge@1.3.1), and the verifier writes each test file again (42 reads took 2.5 s).
+ */
+const earlierWrites = new WeakMap<RunStore, { runId: string; paths: Promise<Set<string>> }>();
+
 /** An earlier run of this person (records shipped with the repository do not count) wrote this file. */
 async function writtenBefore(store: RunStore, runId: string, path: string): Promise<boolean> {
-  return (await store.listRuns()).some((r) => r.id !== runId && r.files.some((f) => f.path === path && isWritten(f.action)));
+  let known = earlierWrites.get(store);
+  if (!known || known.runId !== runId) {
+    const paths = store
+      .listRuns()
+      .then(
+        (runs) => new Set(runs.filter((r) => r.id !== runId).flatMap((r) => r.files.filter((f) => isWritten(f.action)).map((f) => f.path))),
+      );
+    known = { runId, paths };
+    earlierWrites.set(store, known);
+    // a failed read is tried again by the next write, not remembered
+    paths.catch(() => earlierWrites.get(store) === known && earlierWrites.delete(store));
+  }
+  return (await known.paths).has(path);
 }
