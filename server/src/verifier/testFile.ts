@@ -96,7 +96,7 @@ export function withIdComment(path: string, text: string, caseId: string): strin
 }
 
 /** The file's test names (titles; Python: function names), AMTP's and the person's. */
-function testNames(path: string, content: string): Set<string> {
+export function testNames(path: string, content: string): Set<string> {
   return new Set((isPython(path) ? parsePyTests(content).tests : findAllJsTests(path, content)).map((t) => t.name));
 }
 
@@ -112,12 +112,15 @@ function renamedTest(path: string, text: string, name: string): string {
 
 /** A new test for a file that already holds `existing`: its case id in a comment, and a name no test there has (` (2)`, `_2`). */
 export function newTestFor(path: string, existing: string, test: string, caseId: string): string {
-  const text = withIdComment(path, test, caseId);
-  const names = testNames(path, existing);
+  return freelyNamed(path, withIdComment(path, test, caseId), testNames(path, existing));
+}
+
+/** One test's text under a name `taken` does not hold: its own, else with ` (2)`, `_2`… */
+export function freelyNamed(path: string, text: string, taken: ReadonlySet<string>): string {
   const t = (isPython(path) ? parsePyTests(text).tests : findAllJsTests(path, text))[0];
-  if (!t || !names.has(t.name)) return text;
+  if (!t || !taken.has(t.name)) return text;
   let n = 2;
   const next = () => (isPython(path) ? `${t.name}_${n}` : `${t.name} (${n})`);
-  while (names.has(next())) n++;
+  while (taken.has(next())) n++;
   return renamedTest(path, text, next());
 }

@@ -10,7 +10,17 @@ import { checkPython } from '../frameworks/pySyntax';
 import { childrenOf, parsePython } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
 import { applyEdits, type Edit } from './testEdits';
-import { findTests, isPython, newTestFor, removeTests, replaceTest, replaceTests, type TestBlock } from './testFile';
+import {
+  findTests,
+  freelyNamed,
+  isPython,
+  newTestFor,
+  removeTests,
+  replaceTest,
+  replaceTests,
+  testNames,
+  type TestBlock,
+} from './testFile';
 
 /** `existing` without the AMTP tests (those with a case id) that `incoming` does not carry; unchanged when that would leave none. */
 function withoutUnplanned(path: string, existing: string, incoming: string): string {
@@ -46,7 +56,25 @@ export function mergeTestFile(
     else {
       const present = new Set(ours.map((b) => b.caseId));
       const again = theirs.filter((t) => present.has(t.caseId));
-      if (again.length) out = replaceTests(path, out, new Map(again.map((b) => [b.caseId, fromLineStart(incoming, b)])));
+      if (again.length) {
+        // A kept test may carry the free name an earlier merge gave it (` (2)`), which its new text
+        // drops: the new text keeps a name no other test of the file has.
+        const taken = testNames(
+          path,
+          removeTests(
+            path,
+            existing,
+            again.map((b) => b.caseId),
+          ),
+        );
+        const texts = new Map<string, string>();
+        for (const b of again) {
+          const text = freelyNamed(path, fromLineStart(incoming, b), taken);
+          texts.set(b.caseId, text);
+          for (const name of testNames(path, text)) taken.add(name);
+        }
+        out = replaceTests(path, out, texts);
+      }
       const added = theirs.filter((t) => !present.has(t.caseId));
       if (added.length) {
         const last = findTests(path, out)
