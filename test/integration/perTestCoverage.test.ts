@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { runTests } from '../../server/src/frameworks/runner';
 import { meaningfulLine } from '../../server/src/verifier/classify';
 import { CaseRunner } from '../../server/src/verifier/execute';
-import { measuredTexts, perTestOfStable } from '../../server/src/verifier/perTestRun';
+import { testTexts } from '../../server/src/frameworks/testTexts';
+import { perTestOfStable } from '../../server/src/verifier/perTestRun';
 import type { VerifyState } from '../../server/src/verifier/state';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -92,7 +93,7 @@ describe('tests measured again after their file changed (verifier/perTestRun.ts)
         load: new Set(),
         unitKeys: new Set(),
         // C's text (its own and the file's outside every test) as it is now; A's and B's as repaired since
-        texts: new Map([...measuredTexts('p.test.js', text)].map(([id, t]) => [id, id === C ? t : 'earlier'])),
+        texts: new Map([...testTexts('p.test.js', text)].map(([id, t]) => [id, id === C ? t : 'earlier'])),
       },
     } as unknown as VerifyState;
     const m = await perTestOfStable(s, ['lib.js']);
@@ -158,22 +159,22 @@ describe('a test file whose module does not load (verifier/execute.ts)', functio
   });
 });
 
-describe("what a test's per-test measure depends on (verifier/perTestRun.ts measuredTexts)", () => {
+describe("what a test's per-test measure depends on (frameworks/testTexts.ts)", () => {
   const ids = ['tc_aaaaaaaaaaaa', 'tc_bbbbbbbbbbbb', 'tc_cccccccccccc'];
   const file = (tests: string[], helper = 'const two = 2;') =>
     `const lib = require('./lib');\n${helper}\n\ndescribe('lib', () => {\n${tests.join('\n\n')}\n});\n`;
   const test = (i: number, body = 'assert.ok(lib)') => `  it('t${i}', () => { // ${ids[i]}\n    ${body};\n  });`;
 
   it('taking other tests out changes nothing; changing the test, or the text outside the tests, does', () => {
-    const all = measuredTexts('t.test.js', file([test(0), test(1), test(2)]));
-    const fewer = measuredTexts('t.test.js', file([test(0), test(2)]));
+    const all = testTexts('t.test.js', file([test(0), test(1), test(2)]));
+    const fewer = testTexts('t.test.js', file([test(0), test(2)]));
     assert.equal(fewer.get(ids[0]), all.get(ids[0]));
     assert.equal(fewer.get(ids[2]), all.get(ids[2]));
     assert.equal(fewer.has(ids[1]), false);
-    const repaired = measuredTexts('t.test.js', file([test(0), test(1, 'assert.equal(lib.x, 2)'), test(2)]));
+    const repaired = testTexts('t.test.js', file([test(0), test(1, 'assert.equal(lib.x, 2)'), test(2)]));
     assert.notEqual(repaired.get(ids[1]), all.get(ids[1]));
     assert.equal(repaired.get(ids[0]), all.get(ids[0]));
-    const helper = measuredTexts('t.test.js', file([test(0), test(1), test(2)], 'const two = 3;'));
+    const helper = testTexts('t.test.js', file([test(0), test(1), test(2)], 'const two = 3;'));
     for (const id of ids) assert.notEqual(helper.get(id), all.get(id));
   });
 });

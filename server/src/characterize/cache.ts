@@ -13,25 +13,10 @@ import * as path from 'node:path';
 import { canonicalJson } from '../core/canonical';
 import type { ModuleCharacterizationDoc } from '../contracts/types';
 import { ownerKey } from '../store/ownership';
+import { engineHash } from '../util/engineHash';
 import { dependenciesOf } from '../util/importGraph';
 
 const DIR = path.join('.amtp', 'cache', 'characterize');
-let engine: string | undefined;
-
-/** The running AMTP (its bundle, or this file from source): a new AMTP never reads an older one's results. */
-function engineHash(): string {
-  if (engine === undefined) {
-    try {
-      engine = createHash('sha1')
-        .update(readFileSync(require.main?.filename ?? __filename))
-        .update(readFileSync(__filename))
-        .digest('hex');
-    } catch {
-      engine = 'unknown';
-    }
-  }
-  return engine;
-}
 
 /** The key of one module's characterization: its bytes and its imports', the job and the run's inputs. */
 export function cacheKey(root: string, graph: Map<string, string[]>, module: string, inputs: unknown): string | undefined {

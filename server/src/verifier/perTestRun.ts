@@ -7,13 +7,13 @@
 import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import { perTestSupported } from '../frameworks/runner';
 import { caseFinder, testsInFile } from '../frameworks/caseMap';
+import { testTexts } from '../frameworks/testTexts';
 import type { Observation, RunOpts } from './execute';
 import { unitFile } from '../coverage/units';
 import { measuredFiles } from './productFiles';
 import type { VerifyState } from './state';
-import { findTests } from './testFile';
 
-/** What one process measured: per test (case id), loading, every unit's key, and the text each test's measure depends on then (measuredText). */
+/** What one process measured: per test (case id), loading, every unit's key, and the text each test's measure depends on then (frameworks/testTexts.ts). */
 export interface PerTestMeasure {
   ids: Set<string>;
   byTest: Map<string, CoverageUnits>;
@@ -57,7 +57,7 @@ export function recordPerTest(s: VerifyState, results: RunResult[], obs: Map<str
       m.byTest.set(id, r.perTest.byTest.get(id) ?? new Set());
     }
   }
-  for (const f of s.files) for (const [id, text] of measuredTexts(f.path, f.content)) m.texts.set(id, text);
+  for (const f of s.files) for (const [id, text] of testTexts(f.path, f.content)) m.texts.set(id, text);
   s.measured = m;
 }
 
@@ -74,7 +74,7 @@ export async function perTestOfStable(s: VerifyState, targets: string[]): Promis
   const m = s.measured;
   const now = new Map<string, Map<string, string>>();
   const textNow = (t: VerifyState['stable'][number]) => {
-    if (!now.has(t.file.path)) now.set(t.file.path, measuredTexts(t.file.path, t.file.content));
+    if (!now.has(t.file.path)) now.set(t.file.path, testTexts(t.file.path, t.file.content));
     return now.get(t.file.path)!.get(t.id);
   };
   const fresh = (t: VerifyState['stable'][number]) => m.ids.has(t.id) && m.texts.get(t.id) === textNow(t);
@@ -92,27 +92,6 @@ export async function perTestOfStable(s: VerifyState, targets: string[]): Promis
   }
   for (const t of s.stable) if (!fresh(t)) m.ids.delete(t.id);
   return within(m, targets);
-}
-
-/**
- * What a test's measure depends on in its file, by case id: its own text, and the file's text outside
- * every test (imports, helpers, hooks, describe lines). Taking other tests out (the judge drops
- * failing characterizations) changes neither, so the tests left need no second measuring run
- * (node-forge@1.3.1: 33 files, 1.8 s); a repaired test, or a changed helper, does.
- */
-export function measuredTexts(path: string, content: string): Map<string, string> {
-  const blocks = findTests(path, content).sort((a, b) => a.fullStart - b.fullStart);
-  const outside: string[] = [];
-  let at = 0;
-  for (const b of blocks) {
-    outside.push(content.slice(at, Math.max(at, b.fullStart)).trim());
-    at = Math.max(at, b.end);
-  }
-  outside.push(content.slice(at).trim());
-  const frame = outside.filter(Boolean).join('\n');
-  const own = new Map<string, string>();
-  for (const b of blocks) own.set(b.caseId, `${own.get(b.caseId) ?? ''}${content.slice(b.start, b.end)}\n`);
-  return new Map([...own].map(([id, text]) => [id, `${frame}\0${text}`]));
 }
 
 /** The measure restricted to units of `files` (the adds-coverage phase counts over its own targets). */
