@@ -5,7 +5,7 @@
 // one test checks, a static mutant (read while the module loads), an endless loop stopped by the hit
 // limit, code no test reaches, and the noise left out.
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Framework } from '../../server/src/core/frameworks';
 import { runMutation, type MutantResult, type MutationOutcome } from '../../server/src/mutation';
@@ -81,6 +81,35 @@ describe('mutation: real runs under every framework', function () {
       assert.equal(o.executions, 2 + ownProcess, `${o.executions} runner invocations`);
     });
   }
+
+  it('mocha: a file whose mutants ran before, with nothing that decides them changed, is not mutated again (mutation/cache.ts)', async () => {
+    const ws = copy('mutation-js');
+    dirs.push(ws);
+    const file = 'tests/mocha.amtp.test.js';
+    const run = (budgetSeconds = 240) =>
+      runMutation({
+        workspace: ws,
+        plan: { framework: 'mocha', binDir: REPO, args: [], env: {} },
+        tests: IDS.map((caseId) => ({ caseId, file, target: 'src/calc.js' })),
+        targets: ['src/calc.js'],
+        budgetMs: 240_000,
+        timeoutMs: 120_000,
+        cache: { sources: ['src/calc.js'], budgetSeconds },
+      });
+    const outcomes = (o: MutationOutcome) => o.mutants.map((m) => [m.replacement, m.start.line, m.status, m.killedBy.join(',')].join(' '));
+    const first = await run();
+    assert.ok(first.executions >= 2, `${first.executions}`);
+    const again = await run();
+    assert.equal(again.executions, 1, 'only the coverage round: no mutant is run again');
+    assert.deepEqual(outcomes(again), outcomes(first));
+    // another budget asked for, or a change to the module, runs its mutants again
+    assert.ok((await run(200)).executions >= 2);
+    const calc = join(ws, 'src/calc.js');
+    writeFileSync(calc, `${readFileSync(calc, 'utf8')}\n// a change\n`);
+    const changed = await run();
+    assert.ok(changed.executions >= 2);
+    assert.deepEqual(outcomes(changed), outcomes(first));
+  });
 
   it('pytest: the same verdicts with the ast operators, the plugin and one process per batch', async () => {
     const python = requirePytest();

@@ -80,6 +80,8 @@ export interface MutationRequest {
   only?: Set<string>;
   /** frameworks/runner.ts runTests unless a caller stands in */
   runTests?: typeof runTests;
+  /** what outcomes are cached under (./cache.ts): the workspace's product files (the import graph a file's key follows) and the budget asked for; without them nothing is cached */
+  cache?: { sources: string[]; budgetSeconds: number };
 }
 
 export interface MutationOutcome {

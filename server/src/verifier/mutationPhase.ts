@@ -51,6 +51,7 @@ export async function mutationPhase(s: VerifyState, elapsedSeconds: number): Pro
       signal: ctx.signal,
       onSpawn: (pid) => pids.push(pid),
       info: ctx.info,
+      ...(ctx.productFiles ? { cache: { sources: ctx.productFiles, budgetSeconds: params.budgetSeconds } } : {}),
     });
     return { outcome, sources: survivorSources(ctx.workspace, outcome) };
   };

@@ -15,7 +15,8 @@ import { mutantResults } from '../outcome';
 import { mergeCoverage, planMutants, readCoverage, widenStatics, type CoverageRound, type PlannedMutant } from '../rounds';
 import { schedule, type BatchRun, type TestOutcome } from '../schedule';
 import { stallLimit, watchStalls } from '../stall';
-import { mutantKey, type MutationOutcome, type MutationRequest } from '../types';
+import { mutationCache, type MutationCache } from '../cache';
+import { mutantKey, type Mutant, type MutantResult, type MutationOutcome, type MutationRequest } from '../types';
 import { driverFile, labelOf, MUTANT_LABEL, type DriverRound } from './driver';
 import { instrumentJs } from './instrument';
 import { createSandbox, type Sandbox } from './sandbox';
@@ -77,7 +78,12 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
     log(`coverage round: ${cov.usable.size} test(s) usable, ${cov.staticIds.size} static mutant(s)`);
     const wanted = ins.mutants.filter((m) => !req.only || req.only.has(mutantKey(m)));
     const placed = wanted.filter((m) => !m.filtered).map((m) => m.id);
-    const { planned, noCoverage } = planMutants(placed, cov);
+    const { planned: all, noCoverage } = planMutants(placed, cov);
+    const { cached, planned, cache } = fromCache(req, run, wanted, all);
+    if (cached.length)
+      log(
+        `${cached.length} mutant(s) of ${new Set(cached.map((r) => r.file)).size} file(s) unchanged since they were last mutated: not run again`,
+      );
     widenStatics(planned, cov);
     inProcessStatics(run, planned);
     const sched = await schedule(backend(run), planned, {
@@ -88,7 +94,21 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
       info: req.info,
     });
     log(`${sched.invocations} mutant invocation(s)`);
-    outcome.mutants = mutantResults(wanted, planned, noCoverage, sched);
+    const kept = new Map(cached.map((r) => [r.id, r]));
+    const ran = new Map(
+      mutantResults(
+        wanted.filter((m) => !kept.has(m.id)),
+        planned,
+        noCoverage,
+        sched,
+      ).map((r) => [r.id, r]),
+    );
+    for (const file of new Set([...ran.values()].map((r) => r.file)))
+      cache?.write(
+        file,
+        [...ran.values()].filter((r) => r.file === file),
+      );
+    outcome.mutants = wanted.map((m) => ran.get(m.id) ?? kept.get(m.id)!);
     outcome.executions = run.executions;
   } finally {
     sandbox.remove();
@@ -133,6 +153,38 @@ async function coverageRound(run: JsRun, outcome: MutationOutcome): Promise<Cove
       else outcome.excludedTests.push({ caseId: id, reason: 'it did not pass in the mutation sandbox with the instrumented modules' });
     }
   return { ...cov, usable, wallMs };
+}
+
+/**
+ * The outcomes of mutants that ran before with nothing that decides them changed (../cache.ts), and
+ * the planned mutants left to run. A file's key follows the tests that reach its mutants in the
+ * coverage round (before a static mutant is given every test) and the tests of modules that import it.
+ */
+function fromCache(
+  req: MutationRequest,
+  run: JsRun,
+  wanted: Mutant[],
+  planned: PlannedMutant[],
+): { cached: MutantResult[]; planned: PlannedMutant[]; cache?: MutationCache } {
+  const fileOf = new Map(wanted.map((m) => [m.id, m.file]));
+  const reach = new Map<string, Set<string>>();
+  for (const p of planned) {
+    const file = fileOf.get(p.id)!;
+    const tests = reach.get(file) ?? reach.set(file, new Set()).get(file)!;
+    for (const t of p.tests) tests.add(t);
+  }
+  const cache = mutationCache(req, STRYKER_TOOL, run.texts, reach);
+  if (!cache) return { cached: [], planned };
+  const cached: MutantResult[] = [];
+  for (const file of new Set(wanted.map((m) => m.file)))
+    cached.push(
+      ...(cache.read(
+        file,
+        wanted.filter((m) => m.file === file),
+      ) ?? []),
+    );
+  const hit = new Set(cached.map((r) => r.id));
+  return { cached, planned: planned.filter((p) => !hit.has(p.id)), cache };
 }
 
 /** Cost of loading the modules under test again for a fresh round (a first guess). */
