@@ -86,8 +86,10 @@ describe('mutation: real runs under every framework', function () {
     const ws = copy('mutation-js');
     dirs.push(ws);
     const file = 'tests/mocha.amtp.test.js';
+    const log: string[] = [];
     const run = (budgetSeconds = 240) =>
       runMutation({
+        info: (m) => log.push(m),
         workspace: ws,
         plan: { framework: 'mocha', binDir: REPO, args: [], env: {} },
         tests: IDS.map((caseId) => ({ caseId, file, target: 'src/calc.js' })),
@@ -102,6 +104,31 @@ describe('mutation: real runs under every framework', function () {
     const again = await run();
     assert.equal(again.executions, 1, 'only the coverage round: no mutant is run again');
     assert.deepEqual(outcomes(again), outcomes(first));
+    // a test whose text changed runs again, against the mutants no unchanged test kills, and alone
+    const tests = join(ws, file);
+    writeFileSync(
+      tests,
+      readFileSync(tests, 'utf8').replace('assert.equal(isAdult(18), true)', "assert.equal(isAdult(18), true, 'the boundary')"),
+    );
+    log.length = 0;
+    const edited = await run();
+    assert.equal(edited.executions, 2, 'the coverage round and one batch');
+    // the same verdicts; a mutant an unchanged test kills is not run again to see whether the edited one kills it too
+    assert.deepEqual(
+      edited.mutants.map((m) => m.status),
+      first.mutants.map((m) => m.status),
+    );
+    edited.mutants.forEach((m, i) => {
+      assert.ok(
+        m.killedBy.every((t) => first.mutants[i].killedBy.includes(t)),
+        `${m.replacement}: ${m.killedBy}`,
+      );
+      if (m.status === 'killed') assert.ok(m.killedBy.length > 0);
+    });
+    assert.deepEqual(find(edited, 'age > 18').killedBy, ['tc_a00000000003'], 'the mutant only the edited test kills: run against it again');
+    const line = log.find((l) => /known from earlier runs/.test(l)) ?? '';
+    const [, fromCache, newTo] = /(\d+) mutant\(s\) known from earlier runs; (\d+) run only/.exec(line) ?? [];
+    assert.ok(Number(newTo) >= 1 && Number(newTo) < Number(fromCache), line);
     // another budget asked for, or a change to the module, runs its mutants again
     assert.ok((await run(200)).executions >= 2);
     const calc = join(ws, 'src/calc.js');

@@ -1,12 +1,13 @@
-// Mutation results cached per file under test (docs/mutation.md, "Cache"): a file's mutants are not run
-// again while what decides their outcomes is unchanged. That is the file's bytes and those of every
-// workspace module it imports; each test that reaches one of its mutants (its own text and its file's
-// text outside every test, frameworks/testTexts.ts) with the bytes of the module it targets and that
-// module's imports; the runner and its arguments; and AMTP itself. A change to lib/kem.js then mutates
-// lib/kem.js again, not the 39 other files of node-forge@1.3.1. A file's entry holds every one of
-// its mutants, those its run's budget left not run too (so the key holds the budget asked for:
-// a new --mutation-budget runs them). Entries are sealed with the person's owner key, as the
-// characterization cache's are, so a repository cannot plant results.
+// Mutation outcomes cached per mutant and test (docs/mutation.md, "Cache"): what a test did to a
+// mutant is not asked again while neither changed. A file's entry is keyed by the file's bytes and
+// those of every workspace module it imports, the runner and its arguments, the budget asked for and
+// AMTP itself; in it each mutant keeps its outcome per test, the test named by its own key: its text
+// and its file's text outside every AMTP test (frameworks/testTexts.ts) with the bytes of the module
+// it targets and that module's imports. So after a one-line change to node-forge@1.3.1's lib/kem.js,
+// kem's mutants run again, and the other files' mutants run only against kem's new tests, and only
+// those no unchanged test kills. A mutant its run's budget left not run stays so under the same key
+// (a new --mutation-budget runs it). Entries are sealed with the person's owner key, as the
+// characterization cache's are, so a repository cannot plant outcomes.
 import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -15,112 +16,151 @@ import { testTexts } from '../frameworks/testTexts';
 import { ownerKey } from '../store/ownership';
 import { engineHash } from '../util/engineHash';
 import { dependenciesOf, importGraph } from '../util/importGraph';
+import type { TestOutcome } from './schedule';
 import { mutantKey, type Mutant, type MutantResult, type MutationRequest } from './types';
 
 const DIR = path.join('.amtp', 'cache', 'mutation');
-
-/** A mutant's outcome without its id (ids are numbered anew by every instrumentation). */
-type CachedMutant = Omit<MutantResult, 'id'>;
-
-const DONE = new Set<MutantResult['status']>(['killed', 'timeout', 'survived', 'no_coverage', 'filtered']);
 const EARLIER =
   'in the run that last mutated this file; nothing that decides its mutants changed since, and a new --mutation-budget runs them again';
 
-export interface MutationCache {
-  /** the outcomes of `mutants` (all of `file`'s) from the run that last mutated the file under the same key, with this run's ids */
-  read(file: string, mutants: Mutant[]): MutantResult[] | undefined;
-  /** keeps the outcomes of all of `file`'s mutants */
-  write(file: string, results: MutantResult[]): void;
+/** One mutant in an entry: its outcome per test key, or why it has none. */
+interface CachedMutant {
+  key: string;
+  outcomes: Record<string, TestOutcome>;
+  /** the budget left it not run */
+  notRun?: string;
 }
 
-/**
- * The cache of one mutation run, once the coverage round says which tests reach each file's mutants
- * (`reach`: file under test → case ids). Undefined when there is nothing to key on (no product file
- * list) or the run is not a whole one (`only`: a new test against known survivors).
- */
-export function mutationCache(
-  req: MutationRequest,
-  tool: string,
-  testFileTexts: Map<string, string>,
-  reach: Map<string, Set<string>>,
-): MutationCache | undefined {
+/** What the cache says of one mutant of this run. */
+export interface Known {
+  /** its result, when no test needs to run against it */
+  result?: MutantResult;
+  /** else: the tests to run against it (those whose outcome is not known) */
+  tests?: string[];
+  /** the outcomes known, by case id */
+  outcomes: Map<string, TestOutcome>;
+  /** why the budget left it not run, as its run said */
+  notRun?: string;
+}
+
+export interface MutationCache {
+  /** what is known of each mutant (by id) that the cache has seen, given the tests that reach it now (`reach`: mutant id → case ids) */
+  known(mutants: Mutant[], reach: Map<string, string[]>): Map<string, Known>;
+  /** keeps each mutant's outcomes per test (mutant id → case id → outcome), and those the budget left not run */
+  write(mutants: Mutant[], outcomes: Map<string, Map<string, TestOutcome>>, notRun: Map<string, string>): void;
+}
+
+/** Undefined when there is nothing to key on (no product file list), or the run is not a whole one (`only`: new tests against known survivors). */
+export function mutationCache(req: MutationRequest, tool: string, testFileTexts: Map<string, string>): MutationCache | undefined {
   if (req.only || !req.cache?.sources.length) return undefined;
   const { sources, budgetSeconds } = req.cache;
   const graph = importGraph(req.workspace, sources);
-  const texts = new Map<string, Map<string, string>>();
-  const textOf = (file: string, caseId: string) => {
-    if (!texts.has(file)) texts.set(file, testTexts(file, testFileTexts.get(file) ?? ''));
-    return texts.get(file)!.get(caseId);
-  };
-  const testOf = new Map(req.tests.map((t) => [t.caseId, t]));
   const depsOf = new Map<string, string[]>();
   const deps = (module: string) => depsOf.get(module) ?? depsOf.set(module, dependenciesOf(graph, module)).get(module)!;
-  const keys = new Map<string, string | undefined>();
-  const keyOf = (file: string): string | undefined => {
-    if (keys.has(file)) return keys.get(file);
-    let key: string | undefined;
+  const bytes = (files: string[], h: ReturnType<typeof createHash>) => {
+    for (const f of files)
+      h.update(f)
+        .update('\0')
+        .update(readFileSync(path.join(req.workspace, f)));
+  };
+  const memo = <T>(fn: (k: string) => T) => {
+    const m = new Map<string, T>();
+    return (k: string) => (m.has(k) ? m.get(k)! : m.set(k, fn(k)).get(k)!);
+  };
+  const fileKey = memo((file: string): string | undefined => {
     try {
-      // the tests that ran its code, and those of modules that import it (a mutant that runs while the
-      // file loads is run against every test; these are the ones it can reach through the code)
-      const ids = new Set(reach.get(file) ?? []);
-      for (const t of req.tests) if (t.target && deps(t.target).includes(file)) ids.add(t.caseId);
-      const tests = [...ids].sort().map((id) => {
-        const t = testOf.get(id);
-        const text = t && textOf(t.file, id);
-        if (!t || text === undefined) throw new Error(`no text for ${id}`);
-        return { id, file: t.file, target: t.target ?? null, text };
-      });
-      const modules = new Set(deps(file));
-      for (const t of tests) if (t.target) for (const f of deps(t.target)) modules.add(f);
       const h = createHash('sha1')
         .update(engineHash())
-        .update(canonicalJson({ tool, file, framework: req.plan.framework, args: req.plan.args, budgetSeconds, tests }));
-      for (const f of [...modules].sort())
-        h.update(f)
-          .update('\0')
-          .update(readFileSync(path.join(req.workspace, f)));
-      key = h.digest('hex');
+        .update(canonicalJson({ tool, file, framework: req.plan.framework, args: req.plan.args, budgetSeconds }));
+      bytes(deps(file), h);
+      return h.digest('hex');
     } catch {
-      key = undefined; // a file that cannot be read, a test not found: run it
+      return undefined; // a file that cannot be read: run its mutants
     }
-    keys.set(file, key);
-    return key;
-  };
+  });
+  const texts = memo((file: string) => testTexts(file, testFileTexts.get(file) ?? ''));
+  const testOf = new Map(req.tests.map((t) => [t.caseId, t]));
+  const testKey = memo((caseId: string): string | undefined => {
+    const t = testOf.get(caseId);
+    const text = t && texts(t.file).get(caseId);
+    if (!t || text === undefined) return undefined;
+    try {
+      const h = createHash('sha1').update(canonicalJson({ caseId, file: t.file, text }));
+      if (t.target) bytes(deps(t.target), h);
+      return h.digest('hex');
+    } catch {
+      return undefined;
+    }
+  });
   const entryFile = (key: string) => path.join(req.workspace, DIR, `${key}.json`);
+  const entry = memo((key: string): Map<string, CachedMutant> => {
+    try {
+      const e = JSON.parse(readFileSync(entryFile(key), 'utf8')) as { seal?: string; mutants: CachedMutant[] };
+      return e.seal === seal(key, e.mutants) ? new Map(e.mutants.map((m) => [m.key, m])) : new Map();
+    } catch {
+      return new Map();
+    }
+  });
   return {
-    read(file, mutants) {
-      const key = keyOf(file);
-      if (!key) return undefined;
-      try {
-        const entry = JSON.parse(readFileSync(entryFile(key), 'utf8')) as { seal?: string; mutants: CachedMutant[] };
-        if (entry.seal !== seal(key, entry.mutants)) return undefined;
-        const byKey = new Map(entry.mutants.map((m) => [mutantKey(m), m]));
-        const out: MutantResult[] = [];
-        for (const m of mutants) {
-          const hit = byKey.get(mutantKey(m));
-          if (!hit) return undefined;
-          out.push({ ...hit, id: m.id, ...(hit.reason && !DONE.has(hit.status) ? { reason: `${hit.reason} (${EARLIER})` } : {}) });
+    known(mutants, reach) {
+      const out = new Map<string, Known>();
+      for (const m of mutants) {
+        const key = fileKey(m.file);
+        const c = key ? entry(key).get(mutantKey(m)) : undefined;
+        if (!c) continue;
+        const tests = reach.get(m.id) ?? [];
+        const { filtered: _filtered, ...mutant } = m as Mutant & { filtered?: string };
+        const base = { ...mutant, coveredBy: tests, killedBy: [] as string[] };
+        if (c.notRun) {
+          out.set(m.id, {
+            result: { ...base, status: 'not_run', reason: `${c.notRun} (${EARLIER})` },
+            outcomes: new Map(),
+            notRun: c.notRun,
+          });
+          continue;
         }
-        return out;
-      } catch {
-        return undefined;
+        const outcomes = new Map<string, TestOutcome>();
+        for (const t of tests) {
+          const k = testKey(t);
+          const o = k ? c.outcomes[k] : undefined;
+          if (o) outcomes.set(t, o);
+        }
+        const killers = [...outcomes].filter(([, o]) => o !== 'survived');
+        const left = tests.filter((t) => !outcomes.has(t));
+        if (killers.length) {
+          const status = killers.every(([, o]) => o === 'timeout') ? 'timeout' : 'killed';
+          out.set(m.id, { result: { ...base, status, killedBy: killers.map(([t]) => t).sort() }, outcomes });
+        } else if (!left.length && tests.length) out.set(m.id, { result: { ...base, status: 'survived' }, outcomes });
+        else if (tests.length) out.set(m.id, { tests: left, outcomes });
       }
+      return out;
     },
-    write(file, results) {
-      const key = keyOf(file);
-      if (!key || !results.length) return;
-      const mutants = results.map(({ id: _id, ...m }) => m);
-      try {
-        mkdirSync(path.join(req.workspace, DIR), { recursive: true });
-        writeFileSync(`${entryFile(key)}.tmp`, JSON.stringify({ seal: seal(key, mutants), mutants }));
-        renameSync(`${entryFile(key)}.tmp`, entryFile(key));
-      } catch {
-        // A cache that cannot be written costs the next run the same work, nothing else.
+    write(mutants, outcomes, notRun) {
+      const byFile = new Map<string, CachedMutant[]>();
+      for (const m of mutants) {
+        const key = fileKey(m.file);
+        if (!key) continue;
+        const list = byFile.get(key) ?? byFile.set(key, []).get(key)!;
+        const kept: Record<string, TestOutcome> = {};
+        for (const [t, o] of outcomes.get(m.id) ?? []) {
+          const k = testKey(t);
+          if (k) kept[k] = o;
+        }
+        const reason = notRun.get(m.id);
+        list.push({ key: mutantKey(m), outcomes: kept, ...(reason !== undefined ? { notRun: reason } : {}) });
       }
+      for (const [key, list] of byFile)
+        try {
+          mkdirSync(path.join(req.workspace, DIR), { recursive: true });
+          writeFileSync(`${entryFile(key)}.tmp`, JSON.stringify({ seal: seal(key, list), mutants: list }));
+          renameSync(`${entryFile(key)}.tmp`, entryFile(key));
+        } catch {
+          // A cache that cannot be written costs the next run the same work, nothing else.
+        }
     },
   };
 }
 
 function seal(key: string, mutants: CachedMutant[]): string {
-  return 'm1_' + createHmac('sha256', ownerKey().key).update(key).update('\0').update(canonicalJson(mutants)).digest('hex');
+  return 'm2_' + createHmac('sha256', ownerKey().key).update(key).update('\0').update(canonicalJson(mutants)).digest('hex');
 }

@@ -13,9 +13,9 @@ import { caseFinder, testsInFile, type FileTest } from '../../frameworks/caseMap
 import { runTests as realRunTests, type RunResult, type TestOutcome as RunnerTest } from '../../frameworks/runner';
 import { mutantResults } from '../outcome';
 import { mergeCoverage, planMutants, readCoverage, widenStatics, type CoverageRound, type PlannedMutant } from '../rounds';
-import { schedule, type BatchRun, type TestOutcome } from '../schedule';
+import { schedule, type BatchRun, type ScheduleResult, type TestOutcome } from '../schedule';
 import { stallLimit, watchStalls } from '../stall';
-import { mutationCache, type MutationCache } from '../cache';
+import { mutationCache, type Known } from '../cache';
 import { mutantKey, type Mutant, type MutantResult, type MutationOutcome, type MutationRequest } from '../types';
 import { driverFile, labelOf, MUTANT_LABEL, type DriverRound } from './driver';
 import { instrumentJs } from './instrument';
@@ -79,12 +79,17 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
     const wanted = ins.mutants.filter((m) => !req.only || req.only.has(mutantKey(m)));
     const placed = wanted.filter((m) => !m.filtered).map((m) => m.id);
     const { planned: all, noCoverage } = planMutants(placed, cov);
-    const { cached, planned, cache } = fromCache(req, run, wanted, all);
-    if (cached.length)
-      log(
-        `${cached.length} mutant(s) of ${new Set(cached.map((r) => r.file)).size} file(s) unchanged since they were last mutated: not run again`,
-      );
-    widenStatics(planned, cov);
+    widenStatics(all, cov);
+    const cache = mutationCache(req, STRYKER_TOOL, run.texts);
+    const known =
+      cache?.known(
+        wanted.filter((m) => !m.filtered),
+        new Map(all.map((p) => [p.id, p.tests])),
+      ) ?? new Map<string, Known>();
+    const planned = leftToRun(all, known);
+    const fromCache = [...known.values()].filter((k) => k.result).length;
+    if (fromCache || known.size)
+      log(`${fromCache} mutant(s) known from earlier runs; ${known.size - fromCache} run only against the tests new to them`);
     inProcessStatics(run, planned);
     const sched = await schedule(backend(run), planned, {
       deadline: started + req.budgetMs,
@@ -94,21 +99,25 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
       info: req.info,
     });
     log(`${sched.invocations} mutant invocation(s)`);
-    const kept = new Map(cached.map((r) => [r.id, r]));
+    const reach = new Map(all.map((p) => [p.id, p.tests]));
     const ran = new Map(
       mutantResults(
-        wanted.filter((m) => !kept.has(m.id)),
+        wanted.filter((m) => !known.get(m.id)?.result),
         planned,
         noCoverage,
         sched,
-      ).map((r) => [r.id, r]),
+      ).map((r) => [r.id, known.has(r.id) ? { ...r, coveredBy: reach.get(r.id) ?? r.coveredBy } : r]),
     );
-    for (const file of new Set([...ran.values()].map((r) => r.file)))
-      cache?.write(
-        file,
-        [...ran.values()].filter((r) => r.file === file),
-      );
-    outcome.mutants = wanted.map((m) => ran.get(m.id) ?? kept.get(m.id)!);
+    const statics = new Set(all.filter((p) => p.static).map((p) => p.id));
+    outcome.mutants = wanted.map((m) => {
+      const r = ran.get(m.id) ?? known.get(m.id)!.result!;
+      return statics.has(m.id) ? { ...r, static: true } : r;
+    });
+    cache?.write(
+      wanted.filter((m) => !m.filtered),
+      testOutcomes(known, planned, sched),
+      notRunReasons(known, ran),
+    );
     outcome.executions = run.executions;
   } finally {
     sandbox.remove();
@@ -155,36 +164,32 @@ async function coverageRound(run: JsRun, outcome: MutationOutcome): Promise<Cove
   return { ...cov, usable, wallMs };
 }
 
-/**
- * The outcomes of mutants that ran before with nothing that decides them changed (../cache.ts), and
- * the planned mutants left to run. A file's key follows the tests that reach its mutants in the
- * coverage round (before a static mutant is given every test) and the tests of modules that import it.
- */
-function fromCache(
-  req: MutationRequest,
-  run: JsRun,
-  wanted: Mutant[],
-  planned: PlannedMutant[],
-): { cached: MutantResult[]; planned: PlannedMutant[]; cache?: MutationCache } {
-  const fileOf = new Map(wanted.map((m) => [m.id, m.file]));
-  const reach = new Map<string, Set<string>>();
-  for (const p of planned) {
-    const file = fileOf.get(p.id)!;
-    const tests = reach.get(file) ?? reach.set(file, new Set()).get(file)!;
-    for (const t of p.tests) tests.add(t);
-  }
-  const cache = mutationCache(req, STRYKER_TOOL, run.texts, reach);
-  if (!cache) return { cached: [], planned };
-  const cached: MutantResult[] = [];
-  for (const file of new Set(wanted.map((m) => m.file)))
-    cached.push(
-      ...(cache.read(
-        file,
-        wanted.filter((m) => m.file === file),
-      ) ?? []),
-    );
-  const hit = new Set(cached.map((r) => r.id));
-  return { cached, planned: planned.filter((p) => !hit.has(p.id)), cache };
+/** The planned mutants the cache does not answer, each with only the tests whose outcome it does not know. */
+function leftToRun(all: PlannedMutant[], known: Map<string, Known>): PlannedMutant[] {
+  return all
+    .filter((p) => !known.get(p.id)?.result)
+    .map((p) => {
+      const tests = known.get(p.id)?.tests;
+      return tests ? { ...p, tests, costMs: (p.costMs * tests.length) / Math.max(1, p.tests.length) } : p;
+    });
+}
+
+/** Each mutant's outcome per test: those the cache knew and those this run found (a hung mutant timed out every test it ran). */
+function testOutcomes(known: Map<string, Known>, planned: PlannedMutant[], sched: ScheduleResult): Map<string, Map<string, TestOutcome>> {
+  const out = new Map<string, Map<string, TestOutcome>>([...known].map(([id, k]) => [id, new Map(k.outcomes)]));
+  const of = (id: string) => out.get(id) ?? out.set(id, new Map()).get(id)!;
+  for (const r of sched.results) of(r.mutant).set(r.test, r.outcome);
+  const hung = new Set(sched.hung);
+  for (const p of planned) if (hung.has(p.id)) for (const t of p.tests) of(p.id).set(t, 'timeout');
+  return out;
+}
+
+/** The mutants the budget left not run, with their run's reason. */
+function notRunReasons(known: Map<string, Known>, ran: Map<string, MutantResult>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [id, k] of known) if (k.notRun) out.set(id, k.notRun);
+  for (const [id, r] of ran) if (r.status === 'not_run') out.set(id, r.reason ?? 'not run');
+  return out;
 }
 
 /** Cost of loading the modules under test again for a fresh round (a first guess). */
