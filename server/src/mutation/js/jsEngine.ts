@@ -16,7 +16,7 @@ import { mergeCoverage, planMutants, readCoverage, widenStatics, type CoverageRo
 import { schedule, type BatchRun, type ScheduleResult, type TestOutcome } from '../schedule';
 import { stallLimit, watchStalls } from '../stall';
 import { mutationCache, type Known } from '../cache';
-import { mutantKey, type Mutant, type MutantResult, type MutationOutcome, type MutationRequest } from '../types';
+import { mutantKey, type MutantResult, type MutationOutcome, type MutationRequest } from '../types';
 import { driverFile, labelOf, MUTANT_LABEL, type DriverRound } from './driver';
 import { instrumentJs } from './instrument';
 import { createSandbox, type Sandbox } from './sandbox';
