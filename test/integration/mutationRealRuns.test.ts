@@ -5,7 +5,7 @@
 // one test checks, a static mutant (read while the module loads), an endless loop stopped by the hit
 // limit, code no test reaches, and the noise left out.
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Framework } from '../../server/src/core/frameworks';
 import { runMutation, type MutantResult, type MutationOutcome } from '../../server/src/mutation';
@@ -129,6 +129,16 @@ describe('mutation: real runs under every framework', function () {
     const line = log.find((l) => /known from earlier runs/.test(l)) ?? '';
     const [, fromCache, newTo] = /(\d+) mutant\(s\) known from earlier runs; (\d+) run only/.exec(line) ?? [];
     assert.ok(Number(newTo) >= 1 && Number(newTo) < Number(fromCache), line);
+    // an entry changed by anyone but this person's AMTP (a repository shipping one) is not read
+    const dir = join(ws, '.amtp/cache/mutation');
+    for (const f of readdirSync(dir)) {
+      const entry = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { mutants: { outcomes: Record<string, string> }[] };
+      for (const m of entry.mutants) for (const k of Object.keys(m.outcomes)) m.outcomes[k] = 'survived';
+      writeFileSync(join(dir, f), JSON.stringify(entry));
+    }
+    const planted = await run();
+    assert.ok(planted.executions >= 2, 'its mutants ran again');
+    assert.deepEqual(outcomes(planted), outcomes(first));
     // another budget asked for, or a change to the module, runs its mutants again
     assert.ok((await run(200)).executions >= 2);
     const calc = join(ws, 'src/calc.js');
