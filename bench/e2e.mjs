@@ -92,7 +92,10 @@ function leafModule(ws) {
 
 const starts = (counter) => (existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter(Boolean).length : 0);
 
-/** One `amtp generate` of `ws`: its whole-process figures, its --json summary and the independent runner count. */
+const LOGS = path.join(work, 'e2e-logs');
+let runs = 0;
+
+/** One `amtp generate` of `ws`: its whole-process figures, its --json summary and the independent runner count (its log in bench/.work/e2e-logs/run-N.log). */
 function generate(ws, counter, flags) {
   writeFileSync(counter, '');
   const r = runMeasured(process.execPath, [CLI, 'generate', ws, '--provider', 'offline', '--yes', '--json', ...flags], {
@@ -106,6 +109,9 @@ function generate(ws, counter, flags) {
   }
   // 7: the run is done and its low-confidence tests wait for a person's review (the confidence gate).
   if (![0, 3, 7].includes(r.status)) throw new Error(`amtp generate exited ${r.status}: ${summary.error ?? r.stderr.slice(-2000)}`);
+  // AMTP's own log of the run (its phases' lines), for reading what a figure came from
+  mkdirSync(LOGS, { recursive: true });
+  writeFileSync(path.join(LOGS, `run-${++runs}.log`), r.stderr);
   return { ...r, ws, summary, runnerStarts: starts(counter) };
 }
 
@@ -223,6 +229,7 @@ function report(what, run, ref, kept) {
   }
 }
 
+rmSync(LOGS, { recursive: true, force: true });
 const pkgRoot = unpackedPackage(work, PACKAGE);
 const modules = dependencies(pkgRoot);
 console.log(`machine: ${machine()} (before)`);
