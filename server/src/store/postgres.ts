@@ -101,7 +101,8 @@ export class PostgresStore extends BaseRunStore {
   /**
    * Optimistic versioning in one statement: the row is written only when it is still at the version
    * the caller read, or already is exactly this write (the same write sent again after a dropped
-   * connection, whose first try did commit).
+   * connection, whose first try did commit). Exactly: the whole record's text, not its `updatedAt`,
+   * which a stale writer in the same millisecond shares (the contract test failed so under load).
    */
   async saveRun(run: RunRecord): Promise<RunRecord> {
     const next: RunRecord = { ...run, version: run.version + 1, updatedAt: new Date().toISOString() };
@@ -112,7 +113,7 @@ export class PostgresStore extends BaseRunStore {
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
            ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, status = EXCLUDED.status, stage = EXCLUDED.stage,
              record = EXCLUDED.record, updated_at = EXCLUDED.updated_at
-           WHERE r.version = $9 OR (r.version = EXCLUDED.version AND r.record ->> 'updatedAt' = EXCLUDED.record ->> 'updatedAt')
+           WHERE r.version = $9 OR (r.version = EXCLUDED.version AND r.record::text = EXCLUDED.record::text)
            RETURNING version`,
           [
             next.id,
