@@ -53,85 +53,16 @@ export interface MutationCache {
 /** Undefined when there is nothing to key on (no product file list), or the run is not a whole one (`only`: new tests against known survivors). */
 export function mutationCache(req: MutationRequest, tool: string, testFileTexts: Map<string, string>): MutationCache | undefined {
   if (req.only || !req.cache?.sources.length) return undefined;
-  const { sources, budgetSeconds } = req.cache;
-  const graph = importGraph(req.workspace, sources);
-  const depsOf = new Map<string, string[]>();
-  const deps = (module: string) => depsOf.get(module) ?? depsOf.set(module, dependenciesOf(graph, module)).get(module)!;
-  const bytes = (files: string[], h: ReturnType<typeof createHash>) => {
-    for (const f of files)
-      h.update(f)
-        .update('\0')
-        .update(readFileSync(path.join(req.workspace, f)));
-  };
-  const memo = <T>(fn: (k: string) => T) => {
-    const m = new Map<string, T>();
-    return (k: string) => (m.has(k) ? m.get(k)! : m.set(k, fn(k)).get(k)!);
-  };
-  const fileKey = memo((file: string): string | undefined => {
-    try {
-      const h = createHash('sha1')
-        .update(engineHash())
-        .update(canonicalJson({ tool, file, framework: req.plan.framework, args: req.plan.args, budgetSeconds }));
-      bytes(deps(file), h);
-      return h.digest('hex');
-    } catch {
-      return undefined; // a file that cannot be read: run its mutants
-    }
-  });
-  const texts = memo((file: string) => testTexts(file, testFileTexts.get(file) ?? ''));
-  const testOf = new Map(req.tests.map((t) => [t.caseId, t]));
-  const testKey = memo((caseId: string): string | undefined => {
-    const t = testOf.get(caseId);
-    const text = t && texts(t.file).get(caseId);
-    if (!t || text === undefined) return undefined;
-    try {
-      const h = createHash('sha1').update(canonicalJson({ caseId, file: t.file, text }));
-      if (t.target) bytes(deps(t.target), h);
-      return h.digest('hex');
-    } catch {
-      return undefined;
-    }
-  });
-  const entryFile = (key: string) => path.join(req.workspace, DIR, `${key}.json`);
-  const entry = memo((key: string): Map<string, CachedMutant> => {
-    try {
-      const e = JSON.parse(readFileSync(entryFile(key), 'utf8')) as { seal?: string; mutants: CachedMutant[] };
-      return e.seal === seal(key, e.mutants) ? new Map(e.mutants.map((m) => [m.key, m])) : new Map();
-    } catch {
-      return new Map();
-    }
-  });
+  const { fileKey, testKey } = cacheKeys(req, req.cache, tool, testFileTexts);
+  const entry = memo((key: string) => readEntry(req.workspace, key));
   return {
     known(mutants, reach) {
       const out = new Map<string, Known>();
       for (const m of mutants) {
         const key = fileKey(m.file);
         const c = key ? entry(key).get(mutantKey(m)) : undefined;
-        if (!c) continue;
-        const tests = reach.get(m.id) ?? [];
-        const { filtered: _filtered, ...mutant } = m as Mutant & { filtered?: string };
-        const base = { ...mutant, coveredBy: tests, killedBy: [] as string[] };
-        if (c.notRun) {
-          out.set(m.id, {
-            result: { ...base, status: 'not_run', reason: `${c.notRun} (${EARLIER})` },
-            outcomes: new Map(),
-            notRun: c.notRun,
-          });
-          continue;
-        }
-        const outcomes = new Map<string, TestOutcome>();
-        for (const t of tests) {
-          const k = testKey(t);
-          const o = k ? c.outcomes[k] : undefined;
-          if (o) outcomes.set(t, o);
-        }
-        const killers = [...outcomes].filter(([, o]) => o !== 'survived');
-        const left = tests.filter((t) => !outcomes.has(t));
-        if (killers.length) {
-          const status = killers.every(([, o]) => o === 'timeout') ? 'timeout' : 'killed';
-          out.set(m.id, { result: { ...base, status, killedBy: killers.map(([t]) => t).sort() }, outcomes });
-        } else if (!left.length && tests.length) out.set(m.id, { result: { ...base, status: 'survived' }, outcomes });
-        else if (tests.length) out.set(m.id, { tests: left, outcomes });
+        const k = c && knownOf(m, c, reach.get(m.id) ?? [], testKey);
+        if (k) out.set(m.id, k);
       }
       return out;
     },
@@ -140,25 +71,104 @@ export function mutationCache(req: MutationRequest, tool: string, testFileTexts:
       for (const m of mutants) {
         const key = fileKey(m.file);
         if (!key) continue;
-        const list = byFile.get(key) ?? byFile.set(key, []).get(key)!;
         const kept: Record<string, TestOutcome> = {};
         for (const [t, o] of outcomes.get(m.id) ?? []) {
           const k = testKey(t);
           if (k) kept[k] = o;
         }
         const reason = notRun.get(m.id);
-        list.push({ key: mutantKey(m), outcomes: kept, ...(reason !== undefined ? { notRun: reason } : {}) });
+        (byFile.get(key) ?? byFile.set(key, []).get(key)!).push({
+          key: mutantKey(m),
+          outcomes: kept,
+          ...(reason !== undefined ? { notRun: reason } : {}),
+        });
       }
-      for (const [key, list] of byFile)
-        try {
-          mkdirSync(path.join(req.workspace, DIR), { recursive: true });
-          writeFileSync(`${entryFile(key)}.tmp`, JSON.stringify({ seal: seal(key, list), mutants: list }));
-          renameSync(`${entryFile(key)}.tmp`, entryFile(key));
-        } catch {
-          // A cache that cannot be written costs the next run the same work, nothing else.
-        }
+      for (const [key, list] of byFile) writeEntry(req.workspace, key, list);
     },
   };
+}
+
+const memo = <T>(fn: (k: string) => T) => {
+  const m = new Map<string, T>();
+  return (k: string) => (m.has(k) ? m.get(k)! : m.set(k, fn(k)).get(k)!);
+};
+
+/** The keys of a file under test and of a test (by case id); undefined when what they hold cannot be read. */
+function cacheKeys(
+  req: MutationRequest,
+  { sources, budgetSeconds }: { sources: string[]; budgetSeconds: number },
+  tool: string,
+  testFileTexts: Map<string, string>,
+): { fileKey: (file: string) => string | undefined; testKey: (caseId: string) => string | undefined } {
+  const graph = importGraph(req.workspace, sources);
+  const deps = memo((module: string) => dependenciesOf(graph, module));
+  const hashed = (what: unknown, files: string[]): string | undefined => {
+    try {
+      const h = createHash('sha1').update(canonicalJson(what));
+      for (const f of files)
+        h.update(f)
+          .update('\0')
+          .update(readFileSync(path.join(req.workspace, f)));
+      return h.digest('hex');
+    } catch {
+      return undefined; // a file that cannot be read: nothing is known
+    }
+  };
+  const runner = { engine: engineHash(), tool, framework: req.plan.framework, args: req.plan.args, budgetSeconds };
+  const texts = memo((file: string) => testTexts(file, testFileTexts.get(file) ?? ''));
+  const testOf = new Map(req.tests.map((t) => [t.caseId, t]));
+  return {
+    fileKey: memo((file) => hashed({ ...runner, file }, deps(file))),
+    testKey: memo((caseId) => {
+      const t = testOf.get(caseId);
+      const text = t && texts(t.file).get(caseId);
+      return t && text !== undefined ? hashed({ caseId, file: t.file, text }, t.target ? deps(t.target) : []) : undefined;
+    }),
+  };
+}
+
+/** What an entry's mutant says now that `tests` reach it; undefined when it says nothing (every test is new to it). */
+function knownOf(m: Mutant, c: CachedMutant, tests: string[], testKey: (caseId: string) => string | undefined): Known | undefined {
+  const { filtered: _filtered, ...mutant } = m as Mutant & { filtered?: string };
+  const base = { ...mutant, coveredBy: tests, killedBy: [] as string[] };
+  if (c.notRun)
+    return { result: { ...base, status: 'not_run', reason: `${c.notRun} (${EARLIER})` }, outcomes: new Map(), notRun: c.notRun };
+  const outcomes = new Map<string, TestOutcome>();
+  for (const t of tests) {
+    const k = testKey(t);
+    const o = k ? c.outcomes[k] : undefined;
+    if (o) outcomes.set(t, o);
+  }
+  const killers = [...outcomes].filter(([, o]) => o !== 'survived');
+  const left = tests.filter((t) => !outcomes.has(t));
+  if (killers.length) {
+    const status = killers.every(([, o]) => o === 'timeout') ? 'timeout' : 'killed';
+    return { result: { ...base, status, killedBy: killers.map(([t]) => t).sort() }, outcomes };
+  }
+  if (!tests.length) return undefined;
+  return left.length ? { tests: left, outcomes } : { result: { ...base, status: 'survived' }, outcomes };
+}
+
+const entryFile = (root: string, key: string) => path.join(root, DIR, `${key}.json`);
+
+/** An entry by mutant key; empty when there is none, or its seal is not this person's. */
+function readEntry(root: string, key: string): Map<string, CachedMutant> {
+  try {
+    const e = JSON.parse(readFileSync(entryFile(root, key), 'utf8')) as { seal?: string; mutants: CachedMutant[] };
+    return e.seal === seal(key, e.mutants) ? new Map(e.mutants.map((m) => [m.key, m])) : new Map();
+  } catch {
+    return new Map();
+  }
+}
+
+function writeEntry(root: string, key: string, mutants: CachedMutant[]): void {
+  try {
+    mkdirSync(path.join(root, DIR), { recursive: true });
+    writeFileSync(`${entryFile(root, key)}.tmp`, JSON.stringify({ seal: seal(key, mutants), mutants }));
+    renameSync(`${entryFile(root, key)}.tmp`, entryFile(root, key));
+  } catch {
+    // A cache that cannot be written costs the next run the same work, nothing else.
+  }
 }
 
 function seal(key: string, mutants: CachedMutant[]): string {

@@ -16,7 +16,7 @@ import { mergeCoverage, planMutants, readCoverage, widenStatics, type CoverageRo
 import { schedule, type BatchRun, type ScheduleResult, type TestOutcome } from '../schedule';
 import { stallLimit, watchStalls } from '../stall';
 import { mutationCache, type Known } from '../cache';
-import { mutantKey, type MutantResult, type MutationOutcome, type MutationRequest } from '../types';
+import { mutantKey, type Mutant, type MutantResult, type MutationOutcome, type MutationRequest } from '../types';
 import { driverFile, labelOf, MUTANT_LABEL, type DriverRound } from './driver';
 import { instrumentJs } from './instrument';
 import { createSandbox, type Sandbox } from './sandbox';
@@ -76,54 +76,71 @@ export async function mutateJs(req: MutationRequest): Promise<MutationOutcome> {
     };
     const cov = await coverageRound(run, outcome);
     log(`coverage round: ${cov.usable.size} test(s) usable, ${cov.staticIds.size} static mutant(s)`);
-    const wanted = ins.mutants.filter((m) => !req.only || req.only.has(mutantKey(m)));
-    const placed = wanted.filter((m) => !m.filtered).map((m) => m.id);
-    const { planned: all, noCoverage } = planMutants(placed, cov);
-    widenStatics(all, cov);
-    const cache = mutationCache(req, STRYKER_TOOL, run.texts);
-    const known =
-      cache?.known(
-        wanted.filter((m) => !m.filtered),
-        new Map(all.map((p) => [p.id, p.tests])),
-      ) ?? new Map<string, Known>();
-    const planned = leftToRun(all, known);
-    const fromCache = [...known.values()].filter((k) => k.result).length;
-    if (fromCache || known.size)
-      log(`${fromCache} mutant(s) known from earlier runs; ${known.size - fromCache} run only against the tests new to them`);
-    inProcessStatics(run, planned);
-    const sched = await schedule(backend(run), planned, {
-      deadline: started + req.budgetMs,
-      startupMs: Math.max(200, cov.wallMs - [...cov.ms.values()].reduce((a, b) => a + b, 0)),
-      perTestMs: PER_TEST_MS[req.plan.framework] ?? 3,
-      invocationTimeoutMs: req.timeoutMs,
-      info: req.info,
-    });
-    log(`${sched.invocations} mutant invocation(s)`);
-    const reach = new Map(all.map((p) => [p.id, p.tests]));
-    const ran = new Map(
-      mutantResults(
-        wanted.filter((m) => !known.get(m.id)?.result),
-        planned,
-        noCoverage,
-        sched,
-      ).map((r) => [r.id, known.has(r.id) ? { ...r, coveredBy: reach.get(r.id) ?? r.coveredBy } : r]),
-    );
-    const statics = new Set(all.filter((p) => p.static).map((p) => p.id));
-    outcome.mutants = wanted.map((m) => {
-      const r = ran.get(m.id) ?? known.get(m.id)!.result!;
-      return statics.has(m.id) ? { ...r, static: true } : r;
-    });
-    cache?.write(
-      wanted.filter((m) => !m.filtered),
-      testOutcomes(known, planned, sched),
-      notRunReasons(known, ran),
-    );
+    outcome.mutants = await mutantRounds(run, ins.mutants, cov, started, log);
     outcome.executions = run.executions;
   } finally {
     sandbox.remove();
   }
   outcome.elapsedMs = Date.now() - started;
   return outcome;
+}
+
+/**
+ * Every wanted mutant's result: those the cache knows (../cache.ts), the rest run within the budget
+ * (only against the tests new to them where the cache knows the others); what ran is cached.
+ */
+async function mutantRounds(
+  run: JsRun,
+  mutants: (Mutant & { filtered?: string })[],
+  cov: CoverageRound,
+  started: number,
+  log: (m: string) => void,
+): Promise<MutantResult[]> {
+  const { req } = run;
+  const wanted = mutants.filter((m) => !req.only || req.only.has(mutantKey(m)));
+  const { planned: all, noCoverage } = planMutants(
+    wanted.filter((m) => !m.filtered).map((m) => m.id),
+    cov,
+  );
+  widenStatics(all, cov);
+  const reach = new Map(all.map((p) => [p.id, p.tests]));
+  const cache = mutationCache(req, STRYKER_TOOL, run.texts);
+  const known =
+    cache?.known(
+      wanted.filter((m) => !m.filtered),
+      reach,
+    ) ?? new Map<string, Known>();
+  const planned = leftToRun(all, known);
+  const fromCache = [...known.values()].filter((k) => k.result).length;
+  if (known.size) log(`${fromCache} mutant(s) known from earlier runs; ${known.size - fromCache} run only against the tests new to them`);
+  inProcessStatics(run, planned);
+  const sched = await schedule(backend(run), planned, {
+    deadline: started + req.budgetMs,
+    startupMs: Math.max(200, cov.wallMs - [...cov.ms.values()].reduce((a, b) => a + b, 0)),
+    perTestMs: PER_TEST_MS[req.plan.framework] ?? 3,
+    invocationTimeoutMs: req.timeoutMs,
+    info: req.info,
+  });
+  log(`${sched.invocations} mutant invocation(s)`);
+  // a mutant run only against its new tests is still covered by all the tests that reach it
+  const ran = new Map(
+    mutantResults(
+      wanted.filter((m) => !known.get(m.id)?.result),
+      planned,
+      noCoverage,
+      sched,
+    ).map((r) => [r.id, known.has(r.id) ? { ...r, coveredBy: reach.get(r.id) ?? r.coveredBy } : r]),
+  );
+  cache?.write(
+    wanted.filter((m) => !m.filtered),
+    testOutcomes(known, planned, sched),
+    notRunReasons(known, ran),
+  );
+  const statics = new Set(all.filter((p) => p.static).map((p) => p.id));
+  return wanted.map((m) => {
+    const r = ran.get(m.id) ?? known.get(m.id)!.result!;
+    return statics.has(m.id) ? { ...r, static: true } : r;
+  });
 }
 
 /** Runs every test file's driver once with no mutant: which mutants each test reaches, and which tests can be driven. */
