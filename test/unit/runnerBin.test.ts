@@ -2,14 +2,18 @@
 // mocha 5's layout (bin/mocha, no .js), its CLI that refuses flags it does not know (commander exits
 // with "error: unknown option") and its JSON reporter that prints on stdout with no `file` per test.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runTests } from '../../server/src/frameworks/runner';
-import { fromStdout } from '../../server/src/frameworks/run/mocha';
+import { assetFile } from '../../server/src/frameworks/assets';
+import { fromStdout, mochaResults } from '../../server/src/frameworks/run/mocha';
 import { nodeTapRunner } from '../../server/src/frameworks/run/nodeTap';
 import { findRunnerDir, installedEntry, runnerEntry } from '../../server/src/frameworks/run/runnerBin';
 import { planRun } from '../../server/src/verifier/runPlan';
+
+const REPO = resolve(__dirname, '../..');
 
 // What mocha 5.2.0's json reporter printed for one passing and one failing test (captured shape: no `file`).
 const MOCHA5_REPORT = {
@@ -125,6 +129,35 @@ describe('runner entry from package.json bin', () => {
     );
     assert.deepEqual([r.total, r.passed, r.failed], [2, 1, 1]);
     assert.equal(r.tests[1].expected, 'a');
+  });
+
+  it("AMTP's reporter for mocha before 9.1 writes the JSON report's shape to its file, each text cut to 16 KB (a real mocha runs it)", () => {
+    const ws = tmp();
+    const big = 'x'.repeat(100_000);
+    writeFileSync(
+      join(ws, 'r.test.js'),
+      `const assert = require('node:assert');\ndescribe('r', () => {\n  it('passes', () => {});\n  it('fails big', () => assert.strictEqual('${big}', 'y'));\n  it.skip('waits', () => {});\n});\n`,
+    );
+    const out = join(ws, 'report.json');
+    const mocha = join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js');
+    spawnSync(
+      process.execPath,
+      [mocha, '--no-config', '--reporter', assetFile('amtp.mocha-report.cjs'), '--reporter-option', `output=${out}`, 'r.test.js'],
+      { cwd: ws },
+    );
+    const text = readFileSync(out, 'utf8');
+    assert.ok(text.length < 60_000, `${text.length} characters`);
+    const r = mochaResults(text, ws);
+    assert.deepEqual(
+      r.tests.map((t) => [t.name, t.status, t.file]),
+      [
+        ['r passes', 'passed', 'r.test.js'],
+        ['r fails big', 'failed', 'r.test.js'],
+        ['r waits', 'skipped', 'r.test.js'],
+      ],
+    );
+    assert.match(r.tests[1].actual ?? '', /cut at 16384 characters\)$/);
+    assert.deepEqual([r.total, r.passed, r.failed], [3, 1, 1]);
   });
 
   it('the stdout report is found after console output and before trailing text; none gives no results', () => {

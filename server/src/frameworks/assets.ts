@@ -23,6 +23,7 @@ export function assetFile(
     | 'amtp.char-nonet.cjs'
     | 'amtp.search-child.cjs'
     | 'amtp.search-guard.cjs'
+    | 'amtp.mocha-report.cjs'
     | 'amtp.v8-sources.cjs'
     | 'amtp.v8-pertest.cjs'
     | 'amtp.v8-pertest-mocha.cjs',

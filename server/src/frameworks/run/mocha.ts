@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Parsed, TestOutcome } from './results';
 import { NO_RESULTS, relOf } from './results';
+import { assetFile } from '../assets';
 import { runnerEntry, runnerVersion } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
 import { asText, grepOf } from './runnerTypes';
@@ -24,7 +25,7 @@ export const mochaRunner: FrameworkRunner = {
     return {
       cmd: process.execPath,
       args: [runnerEntry(opts.binDir, 'mocha'), ...reportFlags(opts.binDir, out, file), ...grep, ...(opts.args ?? []), ...files],
-      // mocha before 9.1 ignores `output=` and prints the report on stdout.
+      // mocha before 9.1 ran AMTP's reporter, which writes the file too; stdout is read when no file was written.
       read: (output, dir) => (existsSync(file) ? mochaResults(readFileSync(file, 'utf8'), dir, only) : fromStdout(output, dir, only)),
     };
   },
@@ -36,12 +37,16 @@ export const mochaRunner: FrameworkRunner = {
  * commander also refuses `--reporter-option`, which it spells `--reporter-options`).
  */
 function reportFlags(binDir: string, out: string, file: string): string[] {
-  const major = runnerVersion(binDir, 'mocha')?.[0];
-  const json = ['--reporter', 'json', '--reporter-option', `output=${file}`];
+  const [major, minor] = runnerVersion(binDir, 'mocha') ?? [];
+  // Before 9.1 mocha's JSON reporter prints on stdout, which AMTP keeps to 8 MB: AMTP's own reporter
+  // (amtp.mocha-report.cjs) writes the same shape to the file.
+  const toFile = major === undefined || major > 9 || (major === 9 && (minor ?? 0) >= 1);
+  const reporter = toFile ? 'json' : assetFile('amtp.mocha-report.cjs');
+  const json = ['--reporter', reporter, '--reporter-option', `output=${file}`];
   if (major === undefined || major >= 8) return ['--no-config', '--no-package', ...json];
   if (major >= 6) return ['--no-config', '--no-package', '--no-opts', ...json];
   // mocha < 6 reads the project's mocha.opts unless told another opts file: here one that does not exist.
-  return ['--opts', join(out, 'none.opts'), '--reporter', 'json'];
+  return ['--opts', join(out, 'none.opts'), '--reporter', reporter, '--reporter-options', `output=${file}`];
 }
 
 /** The JSON report mocha printed (pretty, starting with `"stats"`, closed by a `}` at column 0). */
