@@ -134,9 +134,10 @@ describe('runner entry from package.json bin', () => {
   it("AMTP's reporter for mocha before 9.1 writes the JSON report's shape to its file, each text cut to 16 KB (a real mocha runs it)", () => {
     const ws = tmp();
     const big = 'x'.repeat(100_000);
+    // 'waits' has no body: mocha reports it pending, which the reporter must carry too
     writeFileSync(
       join(ws, 'r.test.js'),
-      `const assert = require('node:assert');\ndescribe('r', () => {\n  it('passes', () => {});\n  it('fails big', () => assert.strictEqual('${big}', 'y'));\n  it.skip('waits', () => {});\n});\n`,
+      `const assert = require('node:assert');\ndescribe('r', () => {\n  it('passes', () => {});\n  it('fails big', () => assert.strictEqual('${big}', 'y'));\n  it('waits');\n});\n`,
     );
     const out = join(ws, 'report.json');
     const mocha = join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js');
