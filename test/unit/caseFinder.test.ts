@@ -44,16 +44,22 @@ describe('caseFinder: a reported name to its case', () => {
     assert.equal(find(''), undefined);
   });
 
-  it('within one file, says what testOfResult says for every name a runner reports', () => {
-    const names = [
-      ...sha256.map((t) => [...t.suites, t.name].join(' ')),
-      ...sha256.map((t) => t.name),
-      'x digest',
-      'digest digest',
-      'lib/sha256.js (AMTP) nested suite digest',
-      'nested suite',
+  it('within one file, reads every name a runner reports as testOfResult does, the longest match first', () => {
+    const want: [string, string | undefined][] = [
+      ['lib/sha256.js (AMTP) pins current behaviour: create() leaves the observed state', 'tc_222222222221'],
+      ['lib/sha256.js (AMTP) nested suite digest', 'tc_222222222222'],
+      ['lib/sha256.js (AMTP) their own test', undefined],
+      ['pins current behaviour: create() leaves the observed state', 'tc_222222222221'],
+      ['digest', 'tc_222222222222'],
+      ['their own test', undefined],
+      ['x digest', 'tc_222222222222'],
+      ['digest digest', 'tc_222222222222'],
+      ['nested suite', undefined],
     ];
     const find = caseFinder([sha256], false);
-    for (const n of names) assert.equal(find(n), testOfResult(sha256, n, false)?.caseId, n);
+    for (const [n, id] of want) {
+      assert.equal(find(n), id, n);
+      assert.equal(testOfResult(sha256, n, false)?.caseId, id, n);
+    }
   });
 });

@@ -65,24 +65,7 @@ export function testOfResult<T extends Pick<FileTest, 'name' | 'suites'>>(tests:
       tests.find((t) => t.name === fn && (t.suites.length === 0 || parts.length === 0))
     );
   }
-  return jsMatch(tests, resultName).test;
-}
-
-/** The longest of a JavaScript result's matches among `tests`, and its length. */
-function jsMatch<T extends Pick<FileTest, 'name' | 'suites'>>(tests: T[], resultName: string): { test?: T; length: number } {
-  let best: T | undefined;
-  let bestLength = -1;
-  for (const t of tests) {
-    if (!t.name) continue;
-    for (const candidate of [fullName(t), t.name]) {
-      const hit = resultName === candidate || resultName.endsWith(` ${candidate}`) || resultName.endsWith(` › ${candidate}`);
-      if (hit && candidate.length > bestLength) {
-        best = t;
-        bestLength = candidate.length;
-      }
-    }
-  }
-  return { test: best, length: bestLength };
+  return testFinder([tests])(resultName);
 }
 
 /** The case id of the test a runner's result names, or undefined (a person's own test, or no such test). */
@@ -107,18 +90,26 @@ export function caseFinder(files: FileTest[][], python: boolean): (resultName: s
       }
       return undefined;
     };
-  const byText = new Map<string, FileTest[]>();
-  for (const tests of files)
+  const find = testFinder(files);
+  return (resultName) => find(resultName)?.caseId;
+}
+
+/**
+ * The JavaScript test a result names among these lists' tests: a match is the whole result or what
+ * follows one of its spaces (` candidate`, ` › candidate`), as a test's full name or its title; the
+ * longest one wins, and the first test in list order among equals.
+ */
+function testFinder<T extends Pick<FileTest, 'name' | 'suites'>>(lists: T[][]): (resultName: string) => T | undefined {
+  const byText = new Map<string, T[]>();
+  for (const tests of lists)
     for (const t of tests) {
       if (!t.name) continue;
       for (const text of new Set([fullName(t), t.name])) (byText.get(text) ?? byText.set(text, []).get(text)!).push(t);
     }
-  // A match is the whole result or what follows one of its spaces (` candidate`, ` › candidate`):
-  // the longest one first, and the first test in file order among equals.
   return (resultName) => {
     for (let at = 0; at >= 0; at = nextStart(resultName, at)) {
       const hits = byText.get(resultName.slice(at));
-      if (hits) return hits[0].caseId;
+      if (hits) return hits[0];
     }
     return undefined;
   };
