@@ -112,10 +112,6 @@ export function replaceJsTests(path: string, content: string, replacements: Read
   );
 }
 
-export function replaceJsTest(path: string, content: string, caseId: string, replacement: string): string {
-  return replaceJsTests(path, content, new Map([[caseId, replacement]]));
-}
-
 /** A replacement without its trailing blank, checked to parse, and the starts of the lines inside its template literals (kept as they are). */
 function parsedReplacement(path: string, replacement: string): { code: string; keep: Set<number> } {
   const ts = typescript();

@@ -4,7 +4,7 @@
 import { caseIdComment } from '../frameworks/caseMap';
 import { findAllJsTests, type FoundTest } from '../frameworks/jsTestFind';
 import { parsePyTests } from '../frameworks/pyTestFind';
-import { findJsTests, removeJsTests, replaceJsTest, replaceJsTests, skipJsTests } from './jsTests';
+import { findJsTests, removeJsTests, replaceJsTests, skipJsTests } from './jsTests';
 import { findPyTests, removePyTests, replacePyTest, skipPyTests } from './pyTests';
 
 /** An AMTP test's place in its file: the finder's positions (frameworks/jsTestFind.ts FoundTest) with its case id. */
@@ -47,7 +47,7 @@ export function keepOnlyTests(path: string, content: string, caseIds: Iterable<s
  * case's other tests go. Throws when the replacement does not parse or the case has no test.
  */
 export function replaceTest(path: string, content: string, caseId: string, replacement: string): string {
-  return isPython(path) ? replacePyTest(path, content, caseId, replacement) : replaceJsTest(path, content, caseId, replacement);
+  return replaceTests(path, content, new Map([[caseId, replacement]]));
 }
 
 /** replaceTest for many cases at once (case id → replacement): a JavaScript file is read once for all of them. */

@@ -14,11 +14,11 @@ import {
   findTests,
   freelyNamed,
   isPython,
-  newTestFor,
   removeTests,
   replaceTest,
   replaceTests,
   testNames,
+  withIdComment,
   type TestBlock,
 } from './testFile';
 
@@ -56,39 +56,31 @@ export function mergeTestFile(
     else {
       const present = new Set(ours.map((b) => b.caseId));
       const again = theirs.filter((t) => present.has(t.caseId));
-      if (again.length) {
-        // A kept test may carry the free name an earlier merge gave it (` (2)`), which its new text
-        // drops: the new text keeps a name no other test of the file has.
-        const taken = testNames(
-          path,
-          removeTests(
-            path,
-            existing,
-            again.map((b) => b.caseId),
-          ),
-        );
-        const texts = new Map<string, string>();
-        for (const b of again) {
-          const text = freelyNamed(path, fromLineStart(incoming, b), taken);
-          texts.set(b.caseId, text);
-          for (const name of testNames(path, text)) taken.add(name);
-        }
-        out = replaceTests(path, out, texts);
-      }
       const added = theirs.filter((t) => !present.has(t.caseId));
+      // Every test merged in keeps a name no other test of the file has: a new one whose name the file
+      // already has (an earlier case's, the person's), and a kept one whose new text drops the free
+      // name an earlier merge gave it (` (2)`).
+      const taken = testNames(
+        path,
+        removeTests(
+          path,
+          existing,
+          again.map((b) => b.caseId),
+        ),
+      );
+      const named = (test: string) => {
+        const text = freelyNamed(path, test, taken);
+        for (const name of testNames(path, text)) taken.add(name);
+        return text;
+      };
+      if (again.length) out = replaceTests(path, out, new Map(again.map((b) => [b.caseId, named(fromLineStart(incoming, b))])));
       if (added.length) {
         const last = findTests(path, out)
           .sort((a, b) => a.end - b.end)
           .pop()!;
         // The last test is replaced by itself followed by the new ones: one edit, re-indented together.
         const gap = isPython(path) ? '\n\n\n' : '\n\n';
-        // A new test whose name the file already has (an earlier case's, the person's) takes a free one.
-        let grown = out;
-        const texts = added.map((b) => {
-          const text = newTestFor(path, grown, fromLineStart(incoming, b), b.caseId);
-          grown = `${grown}\n${text}`;
-          return text;
-        });
+        const texts = added.map((b) => named(withIdComment(path, fromLineStart(incoming, b), b.caseId)));
         out = replaceTest(path, out, last.caseId, [fromLineStart(out, last), ...texts].join(gap));
       }
     }
