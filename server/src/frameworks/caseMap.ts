@@ -95,6 +95,24 @@ export function caseFinder(files: FileTest[][], python: boolean): (resultName: s
 }
 
 /**
+ * Reported names to case ids for one run of these files (path → its tests): in the file a result
+ * names when it names one of them, else among all of them (caseFinder). Each file's tests are indexed
+ * once, when first asked for.
+ */
+export function caseReader(
+  files: ReadonlyMap<string, FileTest[]>,
+  python: boolean,
+): (resultName: string, file?: string) => string | undefined {
+  const own = new Map<string, (resultName: string) => string | undefined>();
+  let any: ((resultName: string) => string | undefined) | undefined;
+  return (resultName, file) => {
+    const tests = file === undefined ? undefined : files.get(file);
+    if (!tests) return (any ??= caseFinder([...files.values()], python))(resultName);
+    return (own.get(file!) ?? own.set(file!, caseFinder([tests], python)).get(file!)!)(resultName);
+  };
+}
+
+/**
  * The JavaScript test a result names among these lists' tests: a match is the whole result or what
  * follows one of its spaces (` candidate`, ` › candidate`), as a test's full name or its title; the
  * longest one wins, and the first test in list order among equals.

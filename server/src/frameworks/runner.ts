@@ -13,7 +13,7 @@ import { jsMeasurement, type PerTestHook } from '../coverage/measure';
 import { pythonUnits, tracedPytest } from '../coverage/python';
 import type { MeasuredUnits } from '../coverage/units';
 import { asset, assetFile } from './assets';
-import { caseFinder, testsInFile, type FileTest } from './caseMap';
+import { caseReader, testsInFile, type FileTest } from './caseMap';
 import { RUNNERS } from './run';
 import { quoted } from './run/confine';
 import { coveragePy, hasPythonModule } from './run/pythonCoverage';
@@ -103,23 +103,14 @@ function perTestHook(framework: Framework, opts: RunOptions, dir: string, files:
 /** A per-test take's case id: its label read as a runner's result name against its own file's tests, or every run file's when the file is unknown. */
 function takeCaseIds(dir: string, files: string[]): PerTestHook['idOf'] {
   const tests = new Map<string, FileTest[]>();
-  const of = (f: string) => {
-    if (!tests.has(f))
-      try {
-        tests.set(f, testsInFile(f, readFileSync(join(dir, f), 'utf8')));
-      } catch {
-        tests.set(f, []);
-      }
-    return tests.get(f)!;
-  };
-  const finders = new Map<string, (name: string) => string | undefined>();
-  const finder = (key: string, lists: () => FileTest[][]) => finders.get(key) ?? finders.set(key, caseFinder(lists(), false)).get(key)!;
-  return (label, file) => {
-    const rel = file ? (isAbsolute(file) ? relative(dir, file) : file).split('\\').join('/') : '';
-    const own = files.find((f) => f === rel);
-    // '' for every file together: no file is named ''
-    return own ? finder(own, () => [of(own)])(label) : finder('', () => files.map(of))(label);
-  };
+  for (const f of files)
+    try {
+      tests.set(f, testsInFile(f, readFileSync(join(dir, f), 'utf8')));
+    } catch {
+      tests.set(f, []);
+    }
+  const read = caseReader(tests, false);
+  return (label, file) => read(label, file ? (isAbsolute(file) ? relative(dir, file) : file).split('\\').join('/') : undefined);
 }
 
 /** Runners whose one process gives each test's coverage: node:test (hooks on its root test), mocha (root-suite hooks). */

@@ -6,7 +6,7 @@
 // together. Runners that cannot give it keep the per-test runs (coveragePhase.ts).
 import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import { perTestSupported } from '../frameworks/runner';
-import { caseFinder, testsInFile } from '../frameworks/caseMap';
+import { caseReader, testsInFile } from '../frameworks/caseMap';
 import { testTexts } from '../frameworks/testTexts';
 import type { Observation, RunOpts } from './execute';
 import { unitFile } from '../coverage/units';
@@ -35,17 +35,12 @@ export function perTestOptions(s: VerifyState): (RunOpts & { coverageOf: string[
 export function recordPerTest(s: VerifyState, results: RunResult[], obs: Map<string, Observation>): void {
   const m: PerTestMeasure = s.measured ?? { ids: new Set(), byTest: new Map(), load: new Set(), unitKeys: new Set(), texts: new Map() };
   // A reported test's case id, read from its file (ids are in comments, not names: frameworks/caseMap.ts).
-  const tests = new Map(s.files.map((f) => [f.path, testsInFile(f.path, f.content)]));
-  const python = s.files.some((f) => f.path.endsWith('.py'));
-  const finders = new Map(s.files.map((f) => [f, caseFinder([tests.get(f.path) ?? []], python)]));
-  const inAny = caseFinder(
-    s.files.map((f) => tests.get(f.path) ?? []),
-    python,
+  const read = caseReader(
+    new Map(s.files.map((f) => [f.path, testsInFile(f.path, f.content)])),
+    s.files.some((f) => f.path.endsWith('.py')),
   );
-  const caseOf = (t: RunResult['tests'][number]): string | undefined => {
-    const own = t.file ? s.files.find((f) => f.path === t.file || t.file!.endsWith('/' + f.path)) : undefined;
-    return own ? finders.get(own)!(t.name) : inAny(t.name);
-  };
+  const caseOf = (t: RunResult['tests'][number]): string | undefined =>
+    read(t.name, t.file ? s.files.find((f) => f.path === t.file || t.file!.endsWith('/' + f.path))?.path : undefined);
   for (const r of results) {
     if (!r.perTest) continue;
     for (const u of r.perTest.load) m.load.add(u);

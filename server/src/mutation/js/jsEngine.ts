@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CancelledError } from '../../core/errors';
-import { caseFinder, testsInFile, type FileTest } from '../../frameworks/caseMap';
+import { caseReader, testsInFile, type FileTest } from '../../frameworks/caseMap';
 import { runTests as realRunTests, type RunResult, type TestOutcome as RunnerTest } from '../../frameworks/runner';
 import { mutantResults } from '../outcome';
 import { mergeCoverage, planMutants, readCoverage, widenStatics, type CoverageRound, type PlannedMutant } from '../rounds';
@@ -38,8 +38,8 @@ interface JsRun {
   texts: Map<string, string>;
   /** test file → its tests (frameworks/caseMap.ts): how a reported name maps to its case */
   fileTests: Map<string, FileTest[]>;
-  /** fileTests indexed for reading reported names (caseOf) */
-  finders?: { byFile: Map<string, (name: string) => string | undefined>; any: (name: string) => string | undefined };
+  /** fileTests read for reported names (caseOf) */
+  read?: (resultName: string, file?: string) => string | undefined;
   executions: number;
 }
 
@@ -358,12 +358,8 @@ function loadFailures(run: JsRun, result: RunResult, m: PlannedMutant): BatchRun
 /** The case of a test the runner reported: in the file it names, else in any driven file. */
 function caseOf(run: JsRun, t: RunnerTest): string | undefined {
   // the driven files are known once the coverage round has run: their tests are indexed once
-  run.finders ??= {
-    byFile: new Map([...run.fileTests].map(([f, tests]) => [f, caseFinder([tests], false)])),
-    any: caseFinder([...run.fileTests.values()], false),
-  };
-  const own = t.file ? run.finders.byFile.get(t.file) : undefined;
-  return (own ?? run.finders.any)(t.name);
+  run.read ??= caseReader(run.fileTests, false);
+  return run.read(t.name, t.file);
 }
 
 /** The runner's report, per mutant (from the round's label, or the static mutant) and case id. */
