@@ -54,19 +54,28 @@ export function parseJs(path: string, content: string): TS.SourceFile {
   return ts.createSourceFile(path, content, ts.ScriptTarget.Latest, true, kind);
 }
 
-// The verifier reads the same text many times over (where each kept test now is, each merge), and a
-// parse of a 1000-test file costs about 100 ms: the last texts read are remembered, and every caller
-// gets its own copies.
+// The verifier reads the same texts many times over (the tests of every written file after each run,
+// where each kept test now is, each merge), and a parse of a 1000-test file costs about 100 ms: the
+// texts read last are remembered, up to a total size that holds every test file of a large run (a
+// count of 16 made a 42-file run parse 2,041 times), and every caller gets its own copies.
 const recent = new Map<string, JsFoundTest[]>();
-const RECENT_TEXTS = 16;
+const RECENT_CHARS = 32 * 1024 * 1024;
+let recentChars = 0;
 
 export function findAllJsTests(path: string, content: string): JsFoundTest[] {
   const key = `${path}\0${content}`;
   let found = recent.get(key);
   if (found) recent.delete(key);
-  else found = readTests(path, content);
+  else {
+    found = readTests(path, content);
+    recentChars += key.length;
+  }
   recent.set(key, found);
-  if (recent.size > RECENT_TEXTS) recent.delete(recent.keys().next().value!);
+  for (const old of recent.keys()) {
+    if (recentChars <= RECENT_CHARS || recent.size === 1) break;
+    recent.delete(old);
+    recentChars -= old.length;
+  }
   return found.map((t) => ({ ...t, suites: [...t.suites] }));
 }
 
