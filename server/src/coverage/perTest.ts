@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mergeProcessCovs } from '@bcoe/v8-coverage';
 import { countAt, syntaxStatements, withSyntaxStatements } from './statements';
-import { unitsOf, type IstanbulFile, type IstanbulMap, type MeasuredUnits } from './units';
+import { unitSets, unitsOf, type IstanbulFile, type IstanbulMap, type MeasuredUnits } from './units';
 import { convert, scriptSource, scriptsToMap, type ScriptSource, type SourceMapCache, type V8Function, type V8Script } from './v8';
 
 /** One take: the test that just ended (its full name) or '' (loading, hooks), and the scripts that ran. */
@@ -92,12 +92,24 @@ class TakeReader {
     private readonly root: string,
   ) {}
 
-  async covered(src: ScriptSource, functions: V8Function[]): Promise<Set<string>> {
+  // Tests of one function mostly run the same blocks: the units of a take are read once per pattern
+  // of ranges that ran (a count's value does not change which units are covered).
+  private readonly seen = new Map<string, readonly string[]>();
+
+  async covered(src: ScriptSource, functions: V8Function[]): Promise<readonly string[]> {
+    let pattern = src.path;
+    for (const fn of functions) for (const r of fn.ranges) pattern += `|${r.startOffset},${r.endOffset},${r.count > 0 ? 1 : 0}`;
+    let units = this.seen.get(pattern);
+    if (!units) this.seen.set(pattern, (units = [...(await this.read(src, functions))]));
+    return units;
+  }
+
+  private async read(src: ScriptSource, functions: V8Function[]): Promise<Set<string>> {
     const whole = this.map[src.path];
     if (src.mapped || !whole || !syntaxStatements(src.path)) {
       const data = (await convert(src.path, functions, src.mapped)) as unknown as IstanbulMap;
       const own = Object.fromEntries(Object.entries(data).filter(([f]) => f in this.map));
-      return unitsOf(own, this.root).units;
+      return unitSets(own, this.root).units;
     }
     // Functions as v8-to-istanbul makes them: the named ones, at the start of their first range.
     const f: IstanbulFile['f'] = Object.fromEntries(Object.keys(whole.f).map((k) => [k, 0]));
@@ -110,7 +122,7 @@ class TakeReader {
     }
     const counts = countAt(functions.flatMap((x) => x.ranges));
     const file = withSyntaxStatements({ ...whole, f, s: {}, b: {} }, src.path, counts);
-    return unitsOf({ [src.path]: file }, this.root).units;
+    return unitSets({ [src.path]: file }, this.root).units;
   }
 
   /** `line:column` of an offset, lines from 1 and columns from 0, as v8-to-istanbul counts them. */

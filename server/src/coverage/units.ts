@@ -48,6 +48,12 @@ function pct(covered: number, total: number): number | undefined {
 
 /** `cut`: a line's statements cut at its functions (./lineSegments.ts); off for istanbul's own counters, which are exact. */
 export function unitsOf(map: IstanbulMap, dir: string, cut = true): MeasuredUnits {
+  const { units, unitKeys } = unitSets(map, dir, cut);
+  return { units, unitKeys, ...kindPercents(units, unitKeys) };
+}
+
+/** The covered units and every unit's key, without the percentages (a per-test take needs only the units). */
+export function unitSets(map: IstanbulMap, dir: string, cut = true): { units: Set<string>; unitKeys: Set<string> } {
   const units = new Set<string>();
   const unitKeys = new Set<string>();
   const add = (key: string, n: number) => {
@@ -62,7 +68,7 @@ export function unitsOf(map: IstanbulMap, dir: string, cut = true): MeasuredUnit
     for (const [id, ns] of Object.entries(d.b)) ns.forEach((n, i) => add(`${rel}:b@${at(d.branchMap[id]?.locations[i])}`, n));
     for (const [id, n] of Object.entries(d.f)) add(`${rel}:f@${at(d.fnMap[id]?.decl ?? d.fnMap[id]?.loc)}`, n);
   }
-  return { units, unitKeys, ...kindPercents(units, unitKeys) };
+  return { units, unitKeys };
 }
 
 /** Statement (JS `:s@`, Python `:l`) and branch (JS `:b@`, Python `:a`) percentages of a unit set. */
