@@ -56,6 +56,10 @@ describe('per-test coverage from one test process', function () {
       // The whole run's units are every test's and loading's together.
       const together = new Set([...load, ...[...one.perTest.byTest.values()].flatMap((u) => [...u])]);
       assert.deepEqual([...(one.units ?? [])].sort(), [...together].sort());
+      // ...and what a plain coverage run of the same tests reports (the shared-state check reads one: verifier/coveragePhase.ts).
+      const plain = await runTests(framework, ws, [file], opts);
+      assert.equal(plain.perTest, undefined);
+      assert.deepEqual([...(plain.units ?? [])].sort(), [...together].sort());
     });
 });
 
