@@ -80,6 +80,17 @@ describe('RunStore', () => {
     assert.equal((await store.getRun('r_3'))!.status, 'completed');
   });
 
+  it('a writer that knows its last write still refuses once another store instance wrote the run', async () => {
+    const mine = await store.saveRun(newRun('r_5'));
+    const other = new LowdbStore(ws);
+    const theirs = await other.saveRun({ ...(await other.getRun('r_5'))!, status: 'failed' });
+    assert.equal(theirs.version, 2);
+    await assert.rejects(store.saveRun({ ...mine, status: 'completed' }), /changed by another process \(version 2, expected 1\)/);
+    assert.equal((await store.getRun('r_5'))!.status, 'failed');
+    // and its own next write, from the version on disk, goes through
+    assert.equal((await store.saveRun({ ...theirs, status: 'completed' })).version, 3);
+  });
+
   it('a run is locked by one process; a lock of a dead process is taken over', async () => {
     const release = await store.lockRun('r_4');
     await assert.rejects(

@@ -99,9 +99,9 @@ export class LowdbStore extends BaseRunStore {
    */
   async saveRun(run: RunRecord): Promise<RunRecord> {
     const file = this.runPath(run.id);
-    const onDisk = await this.readJson<RunRecord>(file, `run ${run.id}`);
-    if (onDisk && onDisk.version !== run.version) {
-      throw new Error(staleRunMessage(run.id, onDisk.version, run.version));
+    const onDiskVersion = await this.versionOnDisk(file, run.id);
+    if (onDiskVersion !== undefined && onDiskVersion !== run.version) {
+      throw new Error(staleRunMessage(run.id, onDiskVersion, run.version));
     }
     const next: RunRecord = { ...run, version: run.version + 1, updatedAt: new Date().toISOString() };
     const db = new Low<RunRecord>(new JSONFile(file), next);
@@ -112,7 +112,25 @@ export class LowdbStore extends BaseRunStore {
       await fsp.rm(path.join(path.dirname(file), `.${path.basename(file)}.tmp`), { force: true }).catch(() => undefined);
       throw e;
     }
+    const st = await fsp.stat(file, { bigint: true }).catch(() => undefined);
+    if (st) this.written.set(file, { ...fileIdentity(st), version: next.version });
     return next;
+  }
+
+  /**
+   * What this process last wrote to each run file. A record of a large run is megabytes of JSON,
+   * saved at every stage and audited action: while the file is still the one written here (steno
+   * renames a new file into place at every write, so another writer changes its inode), its version
+   * is known without reading it again.
+   */
+  private readonly written = new Map<string, { ino: bigint; size: bigint; mtimeNs: bigint; version: number }>();
+
+  private async versionOnDisk(file: string, id: string): Promise<number | undefined> {
+    const mine = this.written.get(file);
+    const st = mine && (await fsp.stat(file, { bigint: true }).catch(() => undefined));
+    if (mine && st && sameFile(mine, fileIdentity(st))) return mine.version;
+    this.written.delete(file);
+    return (await this.readJson<RunRecord>(file, `run ${id}`))?.version;
   }
 
   /**
@@ -194,6 +212,14 @@ export class LowdbStore extends BaseRunStore {
       );
     }
   }
+}
+
+function fileIdentity(st: { ino: bigint; size: bigint; mtimeNs: bigint }): { ino: bigint; size: bigint; mtimeNs: bigint } {
+  return { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs };
+}
+
+function sameFile(a: { ino: bigint; size: bigint; mtimeNs: bigint }, b: { ino: bigint; size: bigint; mtimeNs: bigint }): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
 
 /** Run records stay far below this; a larger file under .amtp/runs is not read. */
