@@ -98,10 +98,23 @@ describe('language server handlers (in-process)', function () {
       const failing = await svc.runTests({ caseIds: [CASE_ID] });
       assert.equal(failing.results[0].outcome, 'failing');
       assert.match(failing.results[0].message!, /-1[\s\S]*5|5[\s\S]*-1/, 'the whole assertion message comes back');
-      const audit = JSON.parse(await fsp.readFile(path.join(add, '.amtp/runs', `${runId}.json`), 'utf8')).audit;
-      assert.equal(
-        audit.filter((a: { tool: string; detail?: string }) => a.tool === 'tests.run' && /Run Generated Tests/.test(a.detail ?? '')).length,
-        3,
+      // Each run went through the run's gateway: an approval (the person's click) and an audit row tied to it.
+      const record = JSON.parse(await fsp.readFile(path.join(add, '.amtp/runs', `${runId}.json`), 'utf8'));
+      const approvals = record.approvals.filter((a: { tool: string }) => a.tool === 'tests.run');
+      assert.deepEqual(
+        approvals.map((a: { risk: string; decision: string; decidedBy: string }) => [a.risk, a.decision, a.decidedBy]),
+        [
+          ['high', 'approved', 'person (command)'],
+          ['high', 'approved', 'person (command)'],
+          ['high', 'approved', 'person (command)'],
+        ],
+      );
+      assert.match(approvals[1].summary, /^Run Generated Tests in VS Code \(every written case, with coverage\)/);
+      assert.match(approvals[2].summary, /^Run Generated Tests in VS Code \(1 case\(s\)\)/);
+      const audit = record.audit.filter((a: { tool: string }) => a.tool === 'tests.run');
+      assert.deepEqual(
+        audit.map((a: { outcome: string; approvalId: string }) => [a.outcome, a.approvalId]),
+        approvals.map((a: { id: string }) => ['executed', a.id]),
       );
     } finally {
       await fake.stop();

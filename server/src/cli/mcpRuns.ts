@@ -6,7 +6,6 @@ import type { EngineerOutput } from '../contracts/types';
 import type { ApprovalRecord, RunRecord } from '../core/run';
 import type { RiskOverrides } from '../gateway/policy';
 import type { ProviderSettings } from '../app/providers';
-import { Gateway } from '../gateway/gateway';
 import { runTests, type RunResult } from '../frameworks/runner';
 import { keptPaths } from '../git/keptFiles';
 import type { GenerateInput, RunTestsInput, RunTools, ToolCallContext, ToolOutput } from '../mcp/runTools';
@@ -15,11 +14,10 @@ import { startRun } from '../pipeline/orchestrator';
 import { resolveScope } from '../app/scope';
 import { errorMessage } from '../core/errors';
 import { ignoredRunsNote, type IgnoredRuns } from '../store/runRecords';
-import { sealApproval } from '../store/ownership';
 import { LowdbStore } from '../store/lowdb';
 import type { RunStore } from '../store/types';
 import { summarize } from '../pipeline/summary';
-import { runPolicy } from '../app/policy';
+import { gatedTestRun } from '../app/testRun';
 import { resolveInside } from '../util/safePath';
 import { planRun, type RunPlan } from '../verifier/runPlan';
 import { summaryText } from './output';
@@ -107,37 +105,33 @@ async function chooseAndRun(
   const chosen = await chooseTests(s, input, store, runs);
   if (!('plan' in chosen)) return chosen;
   const { run, plan, files, timeoutSeconds } = chosen;
-  const release = await store.lockRun(run.id);
-  try {
-    const gateway = new Gateway(run.id, ctx.approver, runLog(store, run.id), (await runPolicy(s.workspace, s.risk)).riskPolicy);
-    const result = await gateway.execute(
-      'tests.run',
-      {
-        summary: `Run ${files.length} test file(s) once with ${plan.framework} (executes workspace code; killed after ${timeoutSeconds} s): ${files.join(', ')}`,
-        target: files.join(', '),
-      },
-      () =>
-        runTests(plan.framework, s.workspace, files, {
-          binDir: plan.binDir,
-          args: plan.args,
-          env: plan.env,
-          python: plan.python,
-          timeoutMs: timeoutSeconds * 1000,
-          signal: ctx.signal,
-        }),
-    );
-    if (!result.ran) {
-      const a = result.approval;
-      return {
-        text: `not run: ${a.decision}${a.note ? ` — ${a.note}` : ''}`,
-        structured: { runId: run.id, decision: a.decision },
-        isError: true,
-      };
-    }
-    return testReport(chosen, result.value);
-  } finally {
-    await release();
+  const result = await gatedTestRun({
+    store,
+    workspace: s.workspace,
+    runId: run.id,
+    approver: ctx.approver,
+    risk: s.risk,
+    summary: `Run ${files.length} test file(s) once with ${plan.framework} (executes workspace code; killed after ${timeoutSeconds} s): ${files.join(', ')}`,
+    target: files.join(', '),
+    run: () =>
+      runTests(plan.framework, s.workspace, files, {
+        binDir: plan.binDir,
+        args: plan.args,
+        env: plan.env,
+        python: plan.python,
+        timeoutMs: timeoutSeconds * 1000,
+        signal: ctx.signal,
+      }),
+  });
+  if (!result.ran) {
+    const a = result.approval;
+    return {
+      text: `not run: ${a.decision}${a.note ? ` — ${a.note}` : ''}`,
+      structured: { runId: run.id, decision: a.decision },
+      isError: true,
+    };
   }
+  return testReport(chosen, result.value);
 }
 
 /** What tests_run runs: the files of a run (named, else the latest that kept some), and how. */
@@ -198,23 +192,4 @@ async function existingFiles(workspace: string, paths: string[]): Promise<string
     if ((await fsp.stat(abs).catch(() => undefined))?.isFile()) out.push(p);
   }
   return out;
-}
-
-/** Approvals and audit rows of an MCP tests_run land in the run they belong to. */
-function runLog(store: RunStore, runId: string) {
-  const update = async (mut: (r: RunRecord) => void) => {
-    const r = structuredClone((await store.getRun(runId))!);
-    mut(r);
-    await store.saveRun(r);
-  };
-  return {
-    approval: (rec: ApprovalRecord) =>
-      update((r) => {
-        r.approvals = [...r.approvals.filter((a) => a.id !== rec.id), sealApproval(runId, store.workspace, rec)];
-      }),
-    audit: (row: RunRecord['audit'][number]) =>
-      update((r) => {
-        r.audit.push(row);
-      }),
-  };
 }

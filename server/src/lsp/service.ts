@@ -21,6 +21,7 @@ import { runView, verifyingMessage } from './runView';
 import { runWrittenTests } from './runTests';
 import { exportedSymbols, fileTests } from './fileSymbols';
 import { runPolicy } from '../app/policy';
+import { commandApproval, gatedTestRun } from '../app/testRun';
 import { resolveScope } from '../app/scope';
 import { standardRun } from '../app/stages';
 import { applyReview, reviewOutcome } from '../app/review';
@@ -165,7 +166,7 @@ export class AmtpService {
     return { cancelled: !!c };
   }
 
-  /** The person ran the written tests (their click is the approval); the run's audit says so. */
+  /** The person ran the written tests: their click is the approval, and the run's gateway records and audits it (app/testRun.ts). */
   async runTests(p: P.RunTestsParams): Promise<P.RunTestsResult> {
     this.requireTrust('Run Tests');
     const run = p.runId
@@ -175,42 +176,34 @@ export class AmtpService {
     if (this.active.has(run.id) || this.testRuns.has(run.id)) throw new Error(`run ${run.id} is busy: wait for it to finish`);
     const controller = new AbortController();
     this.testRuns.set(run.id, controller);
+    const timeoutSeconds = this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds;
+    const which = p.caseIds?.length ? `${p.caseIds.length} case(s)` : 'every written case';
     try {
-      const result = await runWrittenTests(this.store, this.workspace, run, {
-        caseIds: p.caseIds,
-        ownTests: p.ownTests,
-        coverage: p.coverage,
-        timeoutSeconds: this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds,
-        signal: controller.signal,
+      const result = await gatedTestRun({
+        store: this.store,
+        workspace: this.workspace,
+        runId: run.id,
+        approver: commandApproval('Run Generated Tests in VS Code'),
+        risk: this.settings.riskOverrides,
+        summary: `Run Generated Tests in VS Code (${which}${p.coverage ? ', with coverage' : ''}): the run's test files with the project's runner (executes workspace code; killed after ${timeoutSeconds} s)`,
+        run: () =>
+          runWrittenTests(this.store, this.workspace, run, {
+            caseIds: p.caseIds,
+            ownTests: p.ownTests,
+            coverage: p.coverage,
+            timeoutSeconds,
+            signal: controller.signal,
+          }),
       });
-      await this.auditTestRun(
-        run.id,
-        `Run Generated Tests in VS Code (${p.caseIds?.length ? `${p.caseIds.length} case(s)` : 'every written case'}): ${result.results.filter((r) => r.outcome === 'passing').length} passing, ${result.results.filter((r) => r.outcome === 'failing').length} failing`,
-      );
-      return result;
+      if (!result.ran)
+        throw new Error(`the tests were not run: ${result.approval.decision}${result.approval.note ? ` (${result.approval.note})` : ''}`);
+      return result.value;
     } finally {
       this.testRuns.delete(run.id);
     }
   }
 
   private readonly testRuns = new Map<string, AbortController>();
-
-  private async auditTestRun(runId: string, detail: string): Promise<void> {
-    const release = await this.store.lockRun(runId).catch(() => undefined);
-    if (!release) return; // another process holds the run; the result still reaches the person
-    try {
-      const run = await this.store.getOwnRun(runId);
-      await this.store.saveRun({
-        ...run,
-        audit: [
-          ...run.audit,
-          { at: new Date().toISOString(), tool: 'tests.run', risk: 'high', outcome: 'executed', detail, approvalId: undefined },
-        ],
-      });
-    } finally {
-      await release();
-    }
-  }
 
   /** Read-only, like crawl: allowed in Restricted Mode (the CodeLens only offers to generate). */
   exportedSymbols(p: P.ExportedSymbolsParams): Promise<P.ExportedSymbolsResult> {
