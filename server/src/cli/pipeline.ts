@@ -1,10 +1,8 @@
 // How the CLI (and the MCP server it starts) wires a run: the workspace, the provider from the
 // environment, the person's approver and risk flags, and log lines on stderr.
-import { crawlMap } from '../agents/crawler/staticMap';
-import { runPolicy } from '../app/policy';
+import { runDeps } from '../app/runDeps';
 import { createProvider, type ProviderSettings } from '../app/providers';
-import { endpointOf, scaleDeps, type ScaleSettings } from '../app/scale';
-import { standardRun } from '../app/stages';
+import { endpointOf, type ScaleSettings } from '../app/scale';
 import type { AgentId } from '../core/agents';
 import type { Depth, FrameworkChoice } from '../core/frameworks';
 import { mutationParams } from '../core/mutation';
@@ -106,30 +104,12 @@ export async function pipelineDeps(
   scale: ScaleSettings = {},
 ): Promise<PipelineDeps> {
   const provider = createProvider({ log: (line) => err(`amtp: ${line}`), ...llm });
-  return {
-    workspace: ws,
-    approver,
-    ...standardRun(),
-    crawl: crawlMap,
-    // The store, and with --cache/--queue the shared cache, limits and queue (app/scale.ts).
-    ...(await scaleDeps(ws, scale, provider, endpointOf(llm))),
-    signal,
-    backoff: backoffFromEnv(),
-    onEvent,
-    ...(await runPolicy(ws, risk)),
-  };
+  return runDeps({ workspace: ws, provider, endpoint: endpointOf(llm), scale, approver, risk, signal, onEvent });
 }
 
 function envNumber(name: string): number | undefined {
   const n = Number(process.env[name]);
   return process.env[name] && Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
-/** Test and CI knob: AMTP_BACKOFF_SCALE=0.001 makes the spec's 7.5 s / 1.5 s waits milliseconds. */
-export function backoffFromEnv(): PipelineDeps['backoff'] {
-  const scale = Number(process.env.AMTP_BACKOFF_SCALE);
-  if (!Number.isFinite(scale) || scale <= 0) return undefined;
-  return { rateLimitBaseMs: 7500 * scale, transientBaseMs: 1500 * scale, maxDelayMs: 120_000 * scale };
 }
 
 function logEvent(e: PipelineEvent): void {

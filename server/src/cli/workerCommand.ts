@@ -12,7 +12,7 @@ import { startWorker } from '../queue/worker';
 import { defaultProvider, endpointSettings } from './endpointOptions';
 import type { FlagValues } from './flags';
 import { err, workspaceArg } from './io';
-import { backoffFromEnv } from './pipeline';
+import { backoffFromEnv } from '../app/runDeps';
 
 export async function worker(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
   const ws = await workspaceArg(positionals[0]);

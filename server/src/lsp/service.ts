@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { crawlMap, crawlWorkspace } from '../agents/crawler/staticMap';
+import { crawlWorkspace } from '../agents/crawler/staticMap';
 import type { Approver } from '../gateway/gateway';
 import { errorMessage } from '../core/errors';
 import { resolveParams } from '../pipeline/config';
@@ -10,7 +10,7 @@ import type { PipelineDeps, PipelineEvent } from '../pipeline/deps';
 import { createProvider } from '../app/providers';
 import { STORE_DIR } from '../store/lowdb';
 import { openRunStore, storeUrl } from '../app/store';
-import { endpointOf, recordingSecrets, scaleDeps } from '../app/scale';
+import { endpointOf, recordingSecrets } from '../app/scale';
 import type { RunStore } from '../store/types';
 import { ignoredRunsNote } from '../store/runRecords';
 import type { RunRecord } from '../core/run';
@@ -20,10 +20,9 @@ import { checkDeterminism } from '../record/determinism';
 import { runView, verifyingMessage } from './runView';
 import { runWrittenTests } from './runTests';
 import { exportedSymbols, fileTests } from './fileSymbols';
-import { runPolicy } from '../app/policy';
+import { runDeps } from '../app/runDeps';
 import { commandApproval, gatedTestRun } from '../app/testRun';
 import { resolveScope } from '../app/scope';
-import { standardRun } from '../app/stages';
 import { applyReview, reviewOutcome } from '../app/review';
 import { crawlResult, detectResult } from './crawlViews';
 import { mutationParams } from '../core/mutation';
@@ -247,21 +246,19 @@ export class AmtpService {
   }
 
   private async deps(provider: string, runId: string): Promise<PipelineDeps> {
-    const policy = await runPolicy(this.workspace, this.settings.riskOverrides);
     // Before the run is tracked: a misconfigured provider or an unreachable cache or queue fails here and leaves nothing behind.
     const llm = this.provider(provider);
     const { cache = '', queue = '' } = this.settings;
-    const scale = await scaleDeps(this.workspace, { cache, queue }, llm, endpointOf(this.settings), this.store);
     const controller = new AbortController();
-    this.active.set(runId, controller);
     let lastState = '';
-    return {
+    const deps = await runDeps({
       workspace: this.workspace,
-      crawl: crawlMap,
-      ...scale,
+      provider: llm,
+      endpoint: endpointOf(this.settings),
+      scale: { cache, queue },
+      store: this.store,
       approver: this.approver(),
-      ...standardRun(),
-      ...policy,
+      risk: this.settings.riskOverrides,
       signal: controller.signal,
       // Tests execute workspace code: never in Restricted Mode, even if trust is revoked mid-run.
       canExecute: () => this.trusted,
@@ -277,7 +274,9 @@ export class AmtpService {
         } else if (e.type === 'log') this.port.log(`${e.level}: ${e.message}`);
         this.reporters.get(runId)?.(e);
       },
-    };
+    });
+    this.active.set(runId, controller);
+    return deps;
   }
 
   /** The person's endpoint settings (user-only keys: VS Code and userSafeGetter keep repositories out). */
