@@ -32,6 +32,8 @@ const OTHER_TOOLS = new Set([
   '--all',
   '--no-coverage',
   '--disable-coverage',
+  // Node's V8 CPU profile (docs/benchmarks.md)
+  '--cpu-prof',
 ]);
 
 interface Invocation {
