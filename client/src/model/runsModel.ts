@@ -6,10 +6,11 @@ import { describeTally, isKept, runTally } from './runTally';
 
 export type CaseOutcome = 'passing' | 'failing';
 
+/** `folder`: the workspace folder the run belongs to (its key), set when the model has one (multi-root). */
 export type TreeNode =
-  | { kind: 'run'; runId: string; run: P.RunView }
-  | { kind: 'file'; runId: string; file: string; cases: P.CaseView[] }
-  | { kind: 'case'; runId: string; case: P.CaseView };
+  | { kind: 'run'; runId: string; run: P.RunView; folder?: string }
+  | { kind: 'file'; runId: string; file: string; cases: P.CaseView[]; folder?: string }
+  | { kind: 'case'; runId: string; case: P.CaseView; folder?: string };
 
 type Listener = () => void;
 
@@ -43,6 +44,13 @@ export class RunsModel {
   private readonly outcomes = new Map<string, Map<string, CaseOutcome>>();
   private readonly listeners = new Set<Listener>();
   private caseFilter: CaseFilter = 'all';
+  /** stamped on every node, so a command from the tree reaches this folder's server */
+  private readonly stamp: { folder?: string };
+
+  /** `folder`: the key of the workspace folder whose runs these are (none in single-model tests). */
+  constructor(folder?: string) {
+    this.stamp = folder === undefined ? {} : { folder };
+  }
 
   get filter(): CaseFilter {
     return this.caseFilter;
@@ -120,19 +128,26 @@ export class RunsModel {
     };
   }
 
+  /** The tree's node for a run (TreeView.reveal and a node's parent), or undefined when unknown. */
+  runNode(runId: string): TreeNode | undefined {
+    const run = this.get(runId);
+    return run && { kind: 'run', runId, run, ...this.stamp };
+  }
+
   roots(): TreeNode[] {
-    return this.list().map((run) => ({ kind: 'run', runId: run.runId, run }));
+    return this.list().map((run) => ({ kind: 'run', runId: run.runId, run, ...this.stamp }));
   }
 
   children(node: TreeNode): TreeNode[] {
     if (node.kind === 'case') return [];
-    if (node.kind === 'file') return node.cases.map((c) => ({ kind: 'case', runId: node.runId, case: c }));
+    if (node.kind === 'file') return node.cases.map((c) => ({ kind: 'case', runId: node.runId, case: c, ...this.stamp }));
     const run = this.get(node.runId) ?? node.run;
     return groupByTarget(run.cases.filter(FILTERS[this.caseFilter])).map(([file, cases]) => ({
       kind: 'file',
       runId: run.runId,
       file,
       cases,
+      ...this.stamp,
     }));
   }
 }
