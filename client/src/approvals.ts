@@ -16,21 +16,21 @@ export class ApprovalUi implements vscode.Disposable {
   private readonly diffs = new DiffContentProvider();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(
-    private readonly log: (line: string) => void,
-    /** "Always allow running workspace code here" (machine-scoped, never in the repository) */
-    private readonly standing?: StandingApprovals,
-  ) {
+  constructor(private readonly log: (line: string) => void) {
     this.queue = new ApprovalQueue({
       timeoutSeconds: () => vscode.workspace.getConfiguration('amtp').get<number>('approvalTimeoutSeconds'),
     });
     this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this.diffs), this.diffs);
   }
 
-  /** The amtp/requestApproval handler. Must not throw: any failure answers `rejected`, never a write. */
-  async handle(params: P.ApprovalParams): Promise<P.ApprovalResult> {
+  /**
+   * The amtp/requestApproval handler. Must not throw: any failure answers `rejected`, never a write.
+   * `standing`: "Always allow running workspace code here" of the asking server's folder
+   * (machine-scoped, never in the repository).
+   */
+  async handle(params: P.ApprovalParams, standing?: StandingApprovals): Promise<P.ApprovalResult> {
     try {
-      if (this.standing?.covers(params)) {
+      if (standing?.covers(params)) {
         this.log(
           `approval ${params.approvalId} (${describeApproval(params)}): approved by your standing "Always allow here" for this folder (revoke: AMTP: Stop Always Allowing Workspace Code Here)`,
         );
@@ -43,7 +43,7 @@ export class ApprovalUi implements vscode.Disposable {
       const answer = this.queue.request(params);
       this.log(`approval requested ${params.approvalId}: ${describeApproval(params)} — ${params.summary}`);
       if (params.diff) void this.preview(params).catch((e) => this.log(`diff preview failed: ${(e as Error).message}`));
-      void this.notify(params);
+      void this.notify(params, standing);
       const result = await answer;
       this.log(`approval ${params.approvalId}: ${result.decision}${result.note ? ` (note: ${result.note})` : ''}`);
       void this.closePreview(params.approvalId);
@@ -65,17 +65,17 @@ export class ApprovalUi implements vscode.Disposable {
     await vscode.commands.executeCommand('vscode.diff', before, after, title, { preview: true, preserveFocus: true });
   }
 
-  private async notify(params: P.ApprovalParams): Promise<void> {
+  private async notify(params: P.ApprovalParams, standing: StandingApprovals | undefined): Promise<void> {
     const choice = await vscode.window.showWarningMessage(
       `AMTP asks for approval: ${describeApproval(params)}. ${params.summary}`,
       APPROVE,
       REJECT,
       APPROVE_ALL,
-      ...(this.standing?.offers(params) ? [ALWAYS] : []),
+      ...(standing?.offers(params) ? [ALWAYS] : []),
     );
     if (!this.queue.has(params.approvalId)) return; // answered elsewhere first
     if (choice === ALWAYS) {
-      await this.standing?.allow();
+      await standing?.allow();
       this.log(
         'you always allow running workspace code in this folder (on this machine); AMTP: Stop Always Allowing Workspace Code Here revokes it',
       );
@@ -83,11 +83,6 @@ export class ApprovalUi implements vscode.Disposable {
     } else if (choice === APPROVE) this.queue.decide(params.approvalId, 'approved');
     else if (choice === APPROVE_ALL) this.queue.approveAll(params.runId);
     else if (choice === REJECT) await this.reject(params.approvalId);
-  }
-
-  /** Revokes "Always allow here" for this folder; false when there was none. */
-  revokeStanding(): Promise<boolean> {
-    return this.standing?.revoke() ?? Promise.resolve(false);
   }
 
   approve(approvalId: string): boolean {

@@ -1,17 +1,10 @@
-// The Test Cases view: runs → target files → cases, from the RunsModel.
+// The Test Cases view: runs → target files → cases, from each folder's RunsModel; with several
+// workspace folders, each folder is a root above its runs (model/folderTree.ts).
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
 import { describeFileMutation, fileMutationLines } from './model/mutation';
-import {
-  caseIcon,
-  describeCase,
-  PINNED_NOTE,
-  describeRun,
-  runHealthLines,
-  verificationLines,
-  type RunsModel,
-  type TreeNode,
-} from './model/runsModel';
+import type { CasesNode, FolderTree } from './model/folderTree';
+import { caseIcon, describeCase, PINNED_NOTE, describeRun, runHealthLines, verificationLines, type TreeNode } from './model/runsModel';
 import { describeTally, isKept, runLabel, runTally } from './model/runTally';
 
 const STATUS_ICON: Record<P.CaseStatus, [string, string?]> = {
@@ -36,31 +29,30 @@ const RUN_ICON: Record<P.RunStatus, string> = {
   cancelled: 'circle-slash',
 };
 
-export class CasesView implements vscode.TreeDataProvider<TreeNode> {
+export class CasesView implements vscode.TreeDataProvider<CasesNode> {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly sub: { dispose(): void };
 
-  constructor(private readonly model: RunsModel) {
-    this.sub = model.onDidChange(() => this.emitter.fire());
+  constructor(private readonly tree: FolderTree) {
+    this.sub = tree.onDidChange(() => this.emitter.fire());
   }
 
-  getChildren(element?: TreeNode): TreeNode[] {
-    return element ? this.model.children(element) : this.model.roots();
+  getChildren(element?: CasesNode): CasesNode[] {
+    return element ? this.tree.children(element) : this.tree.roots();
   }
 
-  /** A run is a root; a file or a case belongs to its run (TreeView.reveal asks). */
-  getParent(node: TreeNode): TreeNode | undefined {
-    const run = node.kind === 'run' ? undefined : this.model.get(node.runId);
-    return run && { kind: 'run', runId: run.runId, run };
+  /** A file or a case belongs to its run, a run to its folder when there are several (TreeView.reveal asks). */
+  getParent(node: CasesNode): CasesNode | undefined {
+    return this.tree.parent(node);
   }
 
-  getTreeItem(node: TreeNode): vscode.TreeItem {
+  getTreeItem(node: CasesNode): vscode.TreeItem {
+    if (node.kind === 'folder') return folderItem(node);
     if (node.kind === 'run') {
       const run = node.run;
-      // The newest run opens expanded: it is the one the person just started.
-      const state =
-        this.model.latest()?.runId === run.runId ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+      // Each folder's newest run opens expanded: it is the one the person just started.
+      const state = this.tree.isNewest(node) ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
       const item = new vscode.TreeItem(runLabel(run), state);
       item.id = run.runId;
       // the id last: runs are told apart by scope and time, the id stays findable (amtp runs, the CLI)
@@ -103,7 +95,7 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     const [icon, color] = STATUS_ICON[c.status] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(caseIcon(c, icon), color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `amtp.case.${c.status}`;
-    item.command = { command: 'amtp.openCase', title: 'Open Test', arguments: [c] };
+    item.command = { command: 'amtp.openCase', title: 'Open Test', arguments: [c, node.folder] };
     return item;
   }
 
@@ -111,7 +103,7 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     const item = new vscode.TreeItem(node.file, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `${node.runId}:${node.file}`;
     const kept = node.cases.filter(isKept).length;
-    const run = this.model.get(node.runId);
+    const run = this.tree.modelOf(node)?.get(node.runId);
     item.description = `${kept} kept${kept < node.cases.length ? ` of ${node.cases.length}` : ''}${run ? describeFileMutation(run, node.file) : ''}`;
     const mutation = run ? fileMutationLines(run, node.file) : [];
     if (mutation.length) item.tooltip = [node.file, ...mutation].join('\n');
@@ -125,4 +117,15 @@ export class CasesView implements vscode.TreeDataProvider<TreeNode> {
     this.sub.dispose();
     this.emitter.dispose();
   }
+}
+
+/** A workspace folder above its runs (only when there are several folders). */
+function folderItem(node: Extract<CasesNode, { kind: 'folder' }>): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `folder:${node.folder}`;
+  item.resourceUri = vscode.Uri.parse(node.folder);
+  item.tooltip = vscode.Uri.parse(node.folder).fsPath;
+  item.iconPath = new vscode.ThemeIcon('root-folder');
+  item.contextValue = 'amtp.folder';
+  return item;
 }

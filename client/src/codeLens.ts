@@ -12,17 +12,18 @@ export class GenerateCodeLens implements vscode.CodeLensProvider, vscode.Disposa
   private readonly sub = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('amtp.codeLens') && this.changed.fire());
 
   constructor(
-    private readonly sender: P.RequestSender,
-    private readonly relative: (uri: vscode.Uri) => string | undefined,
+    /** the server of the document's folder and the document's path in it; undefined outside the workspace */
+    private readonly locate: (uri: vscode.Uri) => { sender: P.RequestSender; file: string } | undefined,
     private readonly log: (line: string) => void,
   ) {}
 
   async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
     if (vscode.workspace.getConfiguration('amtp').get('codeLens') === false) return [];
-    const file = this.relative(doc.uri);
-    if (!file) return [];
+    const at = this.locate(doc.uri);
+    if (!at) return [];
+    const { sender, file } = at;
     try {
-      const { symbols } = await P.sendRequest(this.sender, P.ExportedSymbols, { file });
+      const { symbols } = await P.sendRequest(sender, P.ExportedSymbols, { file });
       if (token.isCancellationRequested) return [];
       return symbols.map((s) => {
         const at = new vscode.Range(s.line - 1, 0, s.line - 1, 0);

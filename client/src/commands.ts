@@ -6,6 +6,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import * as P from '../../server/src/protocol';
 import type { ApprovalUi } from './approvals';
 import type { PendingApproval } from './model/approvalQueue';
+import type { StandingApprovals } from './model/standingApprovals';
 import { describeRun, runHealthLines, type CaseFilter, type RunsModel, type TreeNode } from './model/runsModel';
 import { outcomeLine } from './model/runTally';
 import { DEPTHS, FRAMEWORK_CHOICES } from '../../server/src/core/frameworks';
@@ -14,6 +15,7 @@ import type { TestingBridge } from './testing';
 
 export const SECRET_KEY = 'amtp.apiKey';
 
+/** One workspace folder's side of a command: its server, runs, Testing items and standing approval. */
 export interface Ctx {
   client: LanguageClient;
   model: RunsModel;
@@ -22,6 +24,8 @@ export interface Ctx {
   secrets: vscode.SecretStorage;
   log: (line: string) => void;
   root: () => vscode.Uri | undefined;
+  /** "Always allow running workspace code here" for this folder */
+  standing: StandingApprovals;
 }
 
 const DEPTH_DETAIL: Record<P.Depth, string> = {
@@ -190,12 +194,13 @@ const FILTER_CHOICES: { filter: CaseFilter; label: string; detail: string }[] = 
   { filter: 'dropped', label: 'Dropped', detail: 'cases the verifier removed or the engineer did not write' },
 ];
 
-export async function filterCases(ctx: Ctx): Promise<CaseFilter | undefined> {
+/** The filter is the view's: every folder's runs show the same cases. */
+export async function filterCases(models: RunsModel[]): Promise<CaseFilter | undefined> {
   const picked = await vscode.window.showQuickPick(
-    FILTER_CHOICES.map((c) => ({ ...c, description: c.filter === ctx.model.filter ? 'shown now' : undefined })),
+    FILTER_CHOICES.map((c) => ({ ...c, description: c.filter === models[0]?.filter ? 'shown now' : undefined })),
     { title: 'AMTP: which cases should the Test Cases view show?' },
   );
-  if (picked) ctx.model.setFilter(picked.filter);
+  if (picked) for (const m of models) m.setFilter(picked.filter);
   return picked?.filter;
 }
 
@@ -263,7 +268,7 @@ function runIdOf(arg: unknown): string | undefined {
   return undefined;
 }
 
-export async function setApiKey(ctx: Ctx, key?: string): Promise<boolean> {
+export async function setApiKey(ctx: Pick<Ctx, 'secrets'>, key?: string): Promise<boolean> {
   const value =
     key ??
     (await vscode.window.showInputBox({
@@ -278,28 +283,28 @@ export async function setApiKey(ctx: Ctx, key?: string): Promise<boolean> {
   return true;
 }
 
-export async function clearApiKey(ctx: Ctx): Promise<void> {
+export async function clearApiKey(ctx: Pick<Ctx, 'secrets'>): Promise<void> {
   await ctx.secrets.delete(SECRET_KEY);
   void vscode.window.showInformationMessage('AMTP: API key cleared.');
 }
 
-function approvalOf(ctx: Ctx, arg?: PendingApproval | string): PendingApproval | undefined {
+function approvalOf(ctx: Pick<Ctx, 'approvals'>, arg?: PendingApproval | string): PendingApproval | undefined {
   const found = typeof arg === 'string' ? ctx.approvals.queue.get(arg) : (arg ?? ctx.approvals.queue.latest());
   if (!found) void vscode.window.showInformationMessage('AMTP: no approval is pending.');
   return found;
 }
 
-export function approve(ctx: Ctx, arg?: PendingApproval | string): boolean {
+export function approve(ctx: Pick<Ctx, 'approvals'>, arg?: PendingApproval | string): boolean {
   const a = approvalOf(ctx, arg);
   return !!a && ctx.approvals.approve(a.params.approvalId);
 }
 
-export async function reject(ctx: Ctx, arg?: PendingApproval | string, note?: string): Promise<boolean> {
+export async function reject(ctx: Pick<Ctx, 'approvals'>, arg?: PendingApproval | string, note?: string): Promise<boolean> {
   const a = approvalOf(ctx, arg);
   return !!a && ctx.approvals.reject(a.params.approvalId, note);
 }
 
-export function approveAll(ctx: Ctx, arg?: PendingApproval | string): number {
+export function approveAll(ctx: Pick<Ctx, 'approvals'>, arg?: PendingApproval | string): number {
   const a = approvalOf(ctx, arg);
   return a ? ctx.approvals.approveAll(a.params.runId) : 0;
 }
@@ -369,7 +374,7 @@ export { refreshRuns };
 
 /** Revokes the standing "Always allow here" answer to running workspace code in this folder. */
 export async function revokeAlwaysAllow(ctx: Ctx): Promise<boolean> {
-  const revoked = await ctx.approvals.revokeStanding();
+  const revoked = await ctx.standing.revoke();
   ctx.log(revoked ? 'you no longer always allow running workspace code in this folder' : 'no standing "Always allow here" for this folder');
   void vscode.window.showInformationMessage(
     revoked

@@ -1,5 +1,6 @@
-// Starts dist/server.js over IPC with the settings and trust the server needs from the start.
-import * as vscode from 'vscode';
+// Starts dist/server.js over IPC for one workspace folder, with the settings and trust the server
+// needs from the start. `workspaceFolder` makes the server's initialize name that folder alone.
+import type * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type * as P from '../../server/src/protocol';
 
@@ -7,6 +8,8 @@ export function createLanguageClient(
   context: vscode.ExtensionContext,
   output: vscode.LogOutputChannel,
   init: P.InitOptions,
+  workspaceFolder: vscode.WorkspaceFolder,
+  name: string,
 ): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
@@ -18,7 +21,7 @@ export function createLanguageClient(
     documentSelector: [],
     initializationOptions: init,
     outputChannel: output,
-    workspaceFolder: vscode.workspace.workspaceFolders?.[0],
+    workspaceFolder,
   };
-  return new LanguageClient('amtp', 'AMTP', serverOptions, clientOptions);
+  return new LanguageClient('amtp', name, serverOptions, clientOptions);
 }

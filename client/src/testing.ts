@@ -36,7 +36,7 @@ function ownTestId(file: string, t: { name: string; suites: string[] }): string 
 }
 
 export class TestingBridge implements vscode.Disposable {
-  readonly controller = vscode.tests.createTestController('amtp', 'AMTP');
+  readonly controller: vscode.TestController;
   /** case id (or own test id) → the run that wrote it (the newest run that wrote a file owns its items) */
   private readonly owner = new Map<string, string>();
   /** own test id → the test, for running it by name */
@@ -55,7 +55,10 @@ export class TestingBridge implements vscode.Disposable {
     private readonly root: () => vscode.Uri | undefined,
     private readonly log: (line: string) => void,
     private readonly runner: TestRunner,
+    /** unique per extension host: one controller per workspace folder */
+    controllerId = 'amtp',
   ) {
+    this.controller = vscode.tests.createTestController(controllerId, 'AMTP');
     this.controller.createRunProfile('Run AMTP tests', vscode.TestRunProfileKind.Run, (req, token) => this.runProfile(req, token), true);
     this.controller.refreshHandler = () => this.sync();
     this.controller.createRunProfile('Debug AMTP test', vscode.TestRunProfileKind.Debug, (req) => this.debugProfile(req), true);
