@@ -40,6 +40,24 @@ export function sampleWorkspace(name: string): string {
   return ws;
 }
 
+/** The two folders of the multi-root layer: copies of examples/sample-lib, the second renamed so the two are told apart. */
+export const MULTI_ROOT_FOLDERS = ['lib-a', 'lib-b'] as const;
+
+/**
+ * A multi-root workspace in a temp dir: two copies of examples/sample-lib (lib-a; lib-b, whose
+ * package is "other-lib") and the .code-workspace file naming both. Returns the workspace file.
+ */
+export function multiRootWorkspace(name: string): string {
+  const dir = fs.mkdtempSync(path.join(SCRATCH, `amtp-${name}-`));
+  for (const folder of MULTI_ROOT_FOLDERS)
+    fs.cpSync(path.join(ROOT, 'examples', 'sample-lib'), path.join(dir, folder), { recursive: true });
+  const pkg = path.join(dir, MULTI_ROOT_FOLDERS[1], 'package.json');
+  fs.writeFileSync(pkg, fs.readFileSync(pkg, 'utf8').replace('"name": "sample-lib"', '"name": "other-lib"'));
+  const file = path.join(dir, 'two.code-workspace');
+  fs.writeFileSync(file, JSON.stringify({ folders: MULTI_ROOT_FOLDERS.map((f) => ({ path: f })) }, null, 2));
+  return file;
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -54,7 +72,7 @@ function freePort(): Promise<number> {
 export interface CodeServer {
   port: number;
   base: string;
-  /** the workbench URL that opens `folder` with our extension under development (and tests, if given) */
+  /** the workbench URL that opens `folder` (or a .code-workspace file) with our extension under development (and tests, if given) */
   workbenchUrl(folder: string, extensionTestsPath?: string): string;
   stop(): Promise<void>;
   log(): string;
@@ -153,7 +171,8 @@ export async function startCodeServer(name: string, options: CodeServerOptions =
     workbenchUrl(folder, extensionTestsPath) {
       const payload: [string, string][] = [['extensionDevelopmentPath', remote(EXTENSION)]];
       if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
-      return `${base}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+      const open = folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
+      return `${base}/?${open}=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     },
     log: () => fs.readFileSync(logFile, 'utf8'),
     saveLogs(prefix) {

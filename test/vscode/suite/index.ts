@@ -4,7 +4,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- mocha 12 is loaded as ESM at run time, untyped here */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { TEST_DEADLINE_MS } from '../../e2e/deadlines';
+
+/** The one file that needs a workspace of several folders; every other file needs a single folder. */
+const MULTI_ROOT_TEST = 'multiRoot.test.js';
 
 // mocha 12 is ESM; a real dynamic import (not rewritten to require by the bundler).
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
@@ -22,9 +26,10 @@ export async function run(): Promise<void> {
     color: false,
     reporter: FileReporter(Mocha, reportFile),
   });
+  const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
   for (const f of fs
     .readdirSync(__dirname)
-    .filter((f) => f.endsWith('.test.js'))
+    .filter((f) => f.endsWith('.test.js') && (f === MULTI_ROOT_TEST) === multiRoot)
     .sort())
     mocha.addFile(path.join(__dirname, f));
   await mocha.loadFilesAsync();
