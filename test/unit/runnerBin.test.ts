@@ -26,7 +26,8 @@ const MOCHA5_REPORT = {
       fullTitle: 'trim c2 trims',
       duration: 1,
       currentRetry: 0,
-      err: { message: "expected 'a ' to equal 'a'", expected: 'a', actual: 'a ' },
+      // as AMTP's reporter writes it (amtp.mocha-values.cjs): the values printed in mocha's process
+      err: { message: "expected 'a ' to equal 'a'", expected: 'a', actual: 'a ', amtpValues: { expected: "'a'", actual: "'a '" } },
     },
   ],
   passes: [{ title: 'c1 pads', fullTitle: 'pad c1 pads', duration: 0, currentRetry: 0, err: {} }],
@@ -128,7 +129,7 @@ describe('runner entry from package.json bin', () => {
       ],
     );
     assert.deepEqual([r.total, r.passed, r.failed], [2, 1, 1]);
-    assert.equal(r.tests[1].expected, 'a');
+    assert.deepEqual([r.tests[1].expected, r.tests[1].actual], ["'a'", "'a '"]);
   });
 
   it("AMTP's reporter for mocha before 9.1 writes the JSON report's shape to its file, each text cut to 16 KB (a real mocha runs it)", () => {
@@ -137,7 +138,7 @@ describe('runner entry from package.json bin', () => {
     // 'waits' has no body: mocha reports it pending, which the reporter must carry too
     writeFileSync(
       join(ws, 'r.test.js'),
-      `const assert = require('node:assert');\ndescribe('r', () => {\n  it('passes', () => {});\n  it('fails big', () => assert.strictEqual('${big}', 'y'));\n  it('waits');\n});\n`,
+      `const assert = require('node:assert');\ndescribe('r', () => {\n  it('passes', () => {});\n  it('fails big', () => assert.strictEqual('${big}', 'y'));\n  it('fails 9', () => assert.strictEqual(9, 8));\n  it('waits');\n});\n`,
     );
     const out = join(ws, 'report.json');
     const mocha = join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -154,11 +155,17 @@ describe('runner entry from package.json bin', () => {
       [
         ['r passes', 'passed', 'r.test.js'],
         ['r fails big', 'failed', 'r.test.js'],
+        ['r fails 9', 'failed', 'r.test.js'],
         ['r waits', 'skipped', 'r.test.js'],
       ],
     );
-    assert.match(r.tests[1].actual ?? '', /cut at 16384 characters\)$/);
-    assert.deepEqual([r.total, r.passed, r.failed], [3, 1, 1]);
+    const written = JSON.parse(text) as { failures: { err: { actual: string } }[] };
+    assert.match(written.failures[0].err.actual, /cut at 16384 characters\)$/);
+    // a value longer than 16 KB is left out, not cut: a cut literal is not the value
+    assert.deepEqual([r.tests[1].expected, r.tests[1].actual], [undefined, undefined]);
+    // numbers stay numbers: mocha's Base reporter would have made them the text "8" and "9"
+    assert.deepEqual([r.tests[2].expected, r.tests[2].actual], ['8', '9']);
+    assert.deepEqual([r.total, r.passed, r.failed], [4, 1, 2]);
   });
 
   it('the stdout report is found after console output and before trailing text; none gives no results', () => {

@@ -24,6 +24,7 @@ export function assetFile(
     | 'amtp.search-child.cjs'
     | 'amtp.search-guard.cjs'
     | 'amtp.mocha-report.cjs'
+    | 'amtp.mocha-json.cjs'
     | 'amtp.v8-sources.cjs'
     | 'amtp.v8-pertest.cjs'
     | 'amtp.v8-pertest-mocha.cjs',

@@ -2,10 +2,12 @@
 // stdout, where AMTP keeps at most 8 MB of a run's output: a mutant round of node-forge@1.3.1 whose
 // failures carried whole deep-equal diffs printed more, and the cut report read as no test at all.
 // This one writes the JSON reporter's shape (server/src/frameworks/run/mocha.ts reads it) to the
-// file its `output` option names, every text field cut to 16 KB. It uses only what every mocha
+// file its `output` option names, every text field cut to 16 KB, with the failing assertions'
+// expected/actual values printed as literals (amtp.mocha-values.cjs). It uses only what every mocha
 // version gives a reporter: the runner's 'pass', 'fail', 'pending' and 'end' events.
 'use strict';
 const fs = require('node:fs');
+const { recordValues } = require('./amtp.mocha-values.cjs');
 
 const MAX_TEXT = 16 * 1024;
 
@@ -24,6 +26,8 @@ function errorOf(err) {
   const out = {};
   for (const key of ['message', 'stack', 'name', 'code', 'expected', 'actual', 'generatedMessage', 'operator'])
     if (err[key] !== undefined) out[key] = cut(err[key]);
+  // already literals of at most 16 KB each
+  if (err.amtpValues) out.amtpValues = err.amtpValues;
   return out;
 }
 
@@ -43,6 +47,7 @@ function AmtpReport(runner, options) {
   const passes = [];
   const failures = [];
   const pending = [];
+  recordValues(runner);
   runner.on('pass', (test) => passes.push(entry(test)));
   runner.on('fail', (test, err) => failures.push(entry(test, err)));
   runner.on('pending', (test) => pending.push(entry(test)));

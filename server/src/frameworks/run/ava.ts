@@ -47,6 +47,7 @@ function isFileError(p: TapPoint): boolean {
   return d.assertion === undefined && typeof d.name === 'string' && p.name === `${d.name}: ${diagText(d.message) ?? ''}`;
 }
 
+// ava's TAP carries no expected/actual values, only its printed diff (`details`): the verifier parses that text.
 function outcome(p: TapPoint): TestOutcome {
   const status: TestOutcome['status'] = p.skipped ? 'skipped' : p.ok ? 'passed' : 'failed';
   return { name: p.name, status, ...(status === 'failed' ? { message: failureMessage(p) } : {}) };

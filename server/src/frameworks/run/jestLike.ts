@@ -5,7 +5,8 @@ import type { Parsed, TestOutcome } from './results';
 import { NO_RESULTS, relOf } from './results';
 import { runnerEntry, runnerVersion } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
-import { asText, grepOf } from './runnerTypes';
+import { grepOf } from './runnerTypes';
+import { fromJson } from './reportedValues';
 
 interface Assertion {
   fullName?: string;
@@ -13,7 +14,7 @@ interface Assertion {
   ancestorTitles?: string[];
   status: string;
   failureMessages?: string[];
-  /** jest: the thrown errors; expect() failures carry matcherResult */
+  /** jest: the thrown errors; expect() failures carry matcherResult (vitest's report has no failureDetails: its failure text is parsed) */
   failureDetails?: { matcherResult?: { expected?: unknown; actual?: unknown } }[];
 }
 
@@ -98,12 +99,11 @@ function outcome(a: Assertion, file: string): TestOutcome {
   const name = a.fullName || [...(a.ancestorTitles ?? []), a.title].join(' ');
   const status = a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped';
   const matcher = a.failureDetails?.find((d) => d?.matcherResult)?.matcherResult;
-  const values = matcher ? { expected: asText(matcher.expected), actual: asText(matcher.actual) } : {};
   return {
     name,
     status,
     file,
     ...(a.failureMessages?.length ? { message: a.failureMessages.join('\n') } : {}),
-    ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
+    ...(matcher ? fromJson(matcher.expected, matcher.actual) : {}),
   };
 }

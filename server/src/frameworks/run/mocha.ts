@@ -6,13 +6,15 @@ import { NO_RESULTS, relOf } from './results';
 import { assetFile } from '../assets';
 import { runnerEntry, runnerVersion } from './runnerBin';
 import type { FrameworkRunner } from './runnerTypes';
-import { asText, grepOf } from './runnerTypes';
+import { grepOf } from './runnerTypes';
+import { fromPrinted } from './reportedValues';
 
 interface MochaTest {
   title: string;
   fullTitle: string;
   file?: string;
-  err?: { message?: string; stack?: string; expected?: unknown; actual?: unknown };
+  /** `amtpValues`: the assertion's values as literals, printed in mocha's process (assets/amtp.mocha-values.cjs) */
+  err?: { message?: string; stack?: string; amtpValues?: unknown };
 }
 
 export const mochaRunner: FrameworkRunner = {
@@ -39,9 +41,10 @@ export const mochaRunner: FrameworkRunner = {
 function reportFlags(binDir: string, out: string, file: string): string[] {
   const [major, minor] = runnerVersion(binDir, 'mocha') ?? [];
   // Before 9.1 mocha's JSON reporter prints on stdout, which AMTP keeps to 8 MB: AMTP's own reporter
-  // (amtp.mocha-report.cjs) writes the same shape to the file.
+  // (amtp.mocha-report.cjs) writes the same shape to the file. From 9.1 mocha's JSON reporter writes
+  // it, wrapped (amtp.mocha-json.cjs); both record the assertions' values before mocha makes them text.
   const toFile = major === undefined || major > 9 || (major === 9 && (minor ?? 0) >= 1);
-  const reporter = toFile ? 'json' : assetFile('amtp.mocha-report.cjs');
+  const reporter = assetFile(toFile ? 'amtp.mocha-json.cjs' : 'amtp.mocha-report.cjs');
   const json = ['--reporter', reporter, '--reporter-option', `output=${file}`];
   if (major === undefined || major >= 8) return ['--no-config', '--no-package', ...json];
   if (major >= 6) return ['--no-config', '--no-package', '--no-opts', ...json];
@@ -92,12 +95,11 @@ export function mochaResults(json: string, dir: string, only?: string): Parsed {
   return { total: r.stats.tests, passed: r.stats.passes, failed: r.stats.failures, tests, fileErrors };
 }
 
+/**
+ * The failure's message, and its values as AMTP's reporters printed them in mocha's process. Not
+ * `err.expected`/`err.actual`: mocha's Base reporter has turned values of one type into text for its
+ * diff (9 and 8 arrive as "9" and "8", like the strings '9' and '8'), so the report cannot tell their type.
+ */
 function failure(err: MochaTest['err']): Pick<TestOutcome, 'message' | 'expected' | 'actual'> {
-  const expected = asText(err?.expected);
-  const actual = asText(err?.actual);
-  return {
-    message: err?.stack || err?.message || 'failed',
-    ...(expected !== undefined ? { expected } : {}),
-    ...(actual !== undefined ? { actual } : {}),
-  };
+  return { message: err?.stack || err?.message || 'failed', ...fromPrinted(err?.amtpValues) };
 }

@@ -8,6 +8,7 @@ import type { FrameworkRunner } from './runnerTypes';
 import { grepOf } from './runnerTypes';
 import type { TapPoint } from './tapTree';
 import { diagText, tapTree } from './tapTree';
+import { fromYaml } from './reportedValues';
 
 export const nodeTapRunner: FrameworkRunner = {
   invocation(files, _out, opts) {
@@ -44,12 +45,12 @@ function outcome(t: TapPoint): TestOutcome {
   const status: TestOutcome['status'] = t.skipped ? 'skipped' : t.ok ? 'passed' : 'failed';
   if (status !== 'failed') return { name: t.name, status };
   const failures = t.children.filter((a) => !a.ok && !a.skipped);
+  // tap gives wanted/found only when it cannot diff them (values of two types); otherwise only the diff, parsed from the text.
   const first = failures[0]?.diag;
-  const expected = diagText(first?.wanted ?? first?.expected);
-  const actual = diagText(first?.found ?? first?.actual);
+  const values = first && 'wanted' in first && 'found' in first ? fromYaml(first.wanted, first.found) : undefined;
   const message =
     failures.map((a) => [a.name, diagText(a.diag?.diff) ?? diagText(a.diag?.message) ?? ''].filter(Boolean).join('\n')).join('\n') ||
     diagText(t.diag?.message) ||
     'failed';
-  return { name: t.name, status, message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
+  return { name: t.name, status, message, ...values };
 }

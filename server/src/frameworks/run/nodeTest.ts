@@ -7,6 +7,7 @@ import type { FrameworkRunner } from './runnerTypes';
 import { grepOf } from './runnerTypes';
 import type { TapPoint } from './tapTree';
 import { diagText, tapTree } from './tapTree';
+import { fromYaml } from './reportedValues';
 
 export const nodeTestRunner: FrameworkRunner = {
   invocation(files, _out, opts) {
@@ -49,14 +50,11 @@ function isTestFileName(name: string): boolean {
 function outcome(p: TapPoint, name: string): TestOutcome {
   const status: TestOutcome['status'] = p.skipped ? 'skipped' : p.ok ? 'passed' : 'failed';
   if (status !== 'failed') return { name, status };
-  const expected = p.diag && 'expected' in p.diag ? diagText(p.diag.expected) : undefined;
-  const actual = p.diag && 'actual' in p.diag ? diagText(p.diag.actual) : undefined;
   return {
     name,
     status,
-    // node:assert's own message (its diff), which the verifier's assertion parsers read whole.
+    // node:assert's own message (its diff), which the verifier's assertion parsers read when the values below are not given.
     message: diagText(p.diag?.error) ?? 'failed',
-    ...(expected !== undefined ? { expected } : {}),
-    ...(actual !== undefined ? { actual } : {}),
+    ...(p.diag && 'expected' in p.diag && 'actual' in p.diag ? fromYaml(p.diag.expected, p.diag.actual) : {}),
   };
 }

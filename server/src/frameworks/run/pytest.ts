@@ -80,7 +80,10 @@ export function junitResults(xml: string): Parsed {
   return { total, passed: total - failed, failed, tests, fileErrors };
 }
 
-/** The failure's message attribute, then its body (pytest's traceback with the `E` lines). */
+/**
+ * The failure's message attribute, then its body (pytest's traceback with the `E` lines). JUnit XML has
+ * no expected/actual values: the verifier parses this text.
+ */
 function failureText(f: Failure | string): string {
   if (typeof f === 'string') return f.trim();
   return `${f.message ?? ''}\n${f['#text'] ?? ''}`.trim();

@@ -9,7 +9,10 @@ export interface TestOutcome {
   status: 'passed' | 'failed' | 'skipped';
   /** the whole failure message (all its lines), for a failed test */
   message?: string;
-  /** what the assertion expected and got, when the reporter says (as the reporter printed them) */
+  /**
+   * what the failing assertion expected and got, as literals (a string quoted, a number bare:
+   * ./reportedValues.ts), both or neither: only where the report carries them without loss
+   */
   expected?: string;
   actual?: string;
   /** workspace-relative, when the runner says */

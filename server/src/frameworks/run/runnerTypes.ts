@@ -26,14 +26,3 @@ export function grepOf(opts: RunOptions, kind: 'regex' | 'pytest'): string | und
   if (kind === 'pytest') return g.join(' or ');
   return g.map((name) => `${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`).join('|');
 }
-
-/** A report value as text: strings as they are, anything else as JSON (undefined when absent). */
-export function asText(v: unknown): string | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v === 'string') return v;
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
-}
