@@ -213,6 +213,24 @@ describe('verdicts: possible bug only for the case’s own documented call and v
     assert.match(inst.reason, /compares across types/);
   });
 
+  it("the report's own expected/actual come first: a message no parser reads still classifies, and the text never overrides them", () => {
+    // node:assert with a message of the test's own: the text says nothing of the values, the report does
+    const unreadable = 'AssertionError [ERR_ASSERTION]: pad pads with zeros';
+    assert.match(fail({ message: unreadable }).reason, /the failure is not an assertion of the documented value/);
+    const c = fail({ message: unreadable, reported: { expected: "'007'", actual: "'7  '" } });
+    assert.equal(c.kind, 'possible_bug');
+    assert.match(c.reason, /observed: "'7 {2}'"$/);
+    // a text that would read another expected value does not win over the report
+    const text = "Expected values to be strictly equal:\n\n'7  ' !== '0007'";
+    assert.equal(fail({ message: text }).kind, 'test_wrong');
+    assert.equal(fail({ message: text, reported: { expected: "'007'", actual: "'7  '" } }).kind, 'possible_bug');
+    // the type the report keeps: the number 9 observed where the docs show the string '9'
+    const nine: TestCase = { ...documented, oracle: { kind: 'equals', language: 'javascript', call: "pad('7', 3)", expected: "'9'" } };
+    const across = fail({ testCase: nine, testText: body("'9'"), message: unreadable, reported: { expected: "'9'", actual: '9' } });
+    assert.equal(across.kind, 'test_wrong');
+    assert.match(across.reason, /compares across types/);
+  });
+
   it('characterization cases, undocumented evidence, another call, or no case: the test is wrong', () => {
     assert.match(fail({ testCase: { ...documented, priority: 'P3', rationale: 'pins current behaviour' } }).reason, /characterization/);
     assert.match(fail({ testCase: { ...documented, evidence: { source: 'llm' } } }).reason, /not a documented result/);

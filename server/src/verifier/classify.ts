@@ -2,8 +2,8 @@
 //
 // A consistently failing test is a *possible bug in the code* only when the failing assertion is the
 // case's own documented call and expected value: the case's evidence is documentation (README, JSDoc
-// @example, docstring, doctest), the runner's message parses into expected/actual, the parsed
-// expected value is the oracle's documented value, and the test makes the oracle's call. Errors the
+// @example, docstring, doctest), the runner's report gives expected/actual (its structured values,
+// else its message parsed), the expected value is the oracle's documented value, and the test makes the oracle's call. Errors the
 // test's own code raised, characterization cases and everything else mean *the test is wrong*.
 import type { TestCase } from '../contracts/types';
 import type { DocIssue } from '../core/run';
@@ -30,6 +30,8 @@ export interface Failure {
   /** the whole test file, to tell bindings the test made itself */
   fileText: string;
   message: string;
+  /** the assertion's expected/actual literals from the runner's report (frameworks/run/reportedValues.ts): read before the message */
+  reported?: ParsedAssertion;
 }
 
 export function classifyFailure(f: Failure): Classification {
@@ -44,7 +46,8 @@ export function classifyFailure(f: Failure): Classification {
     );
   const documented = documentedExpectation(c);
   if (!documented) return wrong(`its expectation is not a documented result; runner said: ${JSON.stringify(meaningfulLine(f.message))}`);
-  const parsed = parseAssertion(f.framework, f.message);
+  // The report's own values keep their type ('9' or 9); its text is parsed only where the report has none.
+  const parsed = f.reported ?? parseAssertion(f.framework, f.message);
   const thrown = parsed ? undefined : thrownError(f.message);
   if (thrown && c.oracle?.kind !== 'throws' && (!c.oracle?.call || !f.testText || makesCall(f.testText, c.oracle.call)))
     return docIssue(c, documented, thrown);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CASE_ID, caseFinder, namesOfCases, testsInFile, type FileTest } from '../frameworks/caseMap';
 import { runTests as realRunTests, type RunResult, type TestOutcome } from '../frameworks/runner';
+import type { ReportedValues } from '../frameworks/run/reportedValues';
 
 type RunTests = typeof realRunTests;
 import { CancelledError } from '../core/errors';
@@ -23,6 +24,8 @@ export interface Observation {
   status: ObservedStatus;
   name?: string;
   message?: string;
+  /** the failing assertion's expected/actual literals, when the runner's report carries them (frameworks/run/reportedValues.ts) */
+  reported?: ReportedValues;
 }
 
 /** Runs one test file at a time and says, per case id, what happened. Counts executions and keeps every process-group id. */
@@ -187,7 +190,7 @@ export class CaseRunner {
       }
       const failed = ran.find((t) => t.status === 'failed');
       const status = failed ? 'failed' : ran.every((t) => t.status === 'skipped') ? 'skipped' : 'passed';
-      obs.set(id, { status, name: ran[0].name, ...(failed?.message ? { message: failed.message } : {}) });
+      obs.set(id, { status, name: ran[0].name, ...(failed?.message ? { message: failed.message } : {}), ...reportedOf(failed) });
     }
     return obs;
   }
@@ -250,6 +253,11 @@ function namesToRun(tests: FileTest[], grep: string | string[]): string[] {
   const wanted = Array.isArray(grep) ? grep : [grep];
   const names = wanted.flatMap((g) => (CASE_ID.test(g) && g.length === 15 ? namesOfCases(tests, [g]) : [g]));
   return names.length ? names : wanted;
+}
+
+/** The report's expected/actual of a failed test, both or none. */
+function reportedOf(t: TestOutcome | undefined): { reported?: ReportedValues } {
+  return t?.expected !== undefined && t.actual !== undefined ? { reported: { expected: t.expected, actual: t.actual } } : {};
 }
 
 /** node:test reports a file that does not load as "test failed": the error itself is in the output before it. */

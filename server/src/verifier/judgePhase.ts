@@ -97,13 +97,14 @@ async function write(s: VerifyState, file: TestFileState, content: string, why: 
 async function judgeFailures(s: VerifyState): Promise<void> {
   const failing = [...s.failing];
   s.failing.clear();
-  for (const [id, { file, message }] of failing) {
+  for (const [id, { file, message, reported }] of failing) {
     const verdict = classifyFailure({
       framework: s.ctx.plan.framework,
       testCase: s.caseOf.get(id),
       testText: testSource(file.path, file.content, id),
       fileText: file.content,
       message,
+      ...(reported ? { reported } : {}),
     });
     if (verdict.kind === 'possible_bug') {
       s.results.set(id, { caseId: id, outcome: 'quarantined', step: 'passes_every_run', reason: verdict.reason, test: nameOf(s, id) });

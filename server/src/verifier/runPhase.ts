@@ -82,9 +82,10 @@ function settle(s: VerifyState, file: TestFileState, id: string, list: Observati
   if (list.length && passed === list.length) s.stable.push({ id, file });
   else if (list.length && list.every((o) => o.status === 'skipped'))
     drop(s, id, 'passes_every_run', 'the test skips itself: nothing is asserted');
-  else if (list.length && list.every((o) => o.status === 'failed' || o.status === 'load_error'))
-    s.failing.set(id, { file, message: list.at(-1)!.message ?? 'failed' });
-  else {
+  else if (list.length && list.every((o) => o.status === 'failed' || o.status === 'load_error')) {
+    const { message, reported } = list.at(-1)!;
+    s.failing.set(id, { file, message: message ?? 'failed', ...(reported ? { reported } : {}) });
+  } else {
     const bad = Math.max(
       0,
       list.findIndex((o) => o.status !== 'passed'),

@@ -14,6 +14,7 @@ import type { CaseRunner } from './execute';
 import type { PerTestMeasure } from './perTestRun';
 import type { WriteLog } from './files';
 import type { RunPlan } from './runPlan';
+import type { ReportedValues } from '../frameworks/run/reportedValues';
 
 export interface VerifyContext {
   workspace: string;
@@ -68,6 +69,8 @@ export interface PersonalFile {
 interface FailingTest {
   file: TestFileState;
   message: string;
+  /** the failing assertion's values as the runner's report gave them, when it did */
+  reported?: ReportedValues;
 }
 
 /** The tests of one file that did not load, with what the runner said. */
