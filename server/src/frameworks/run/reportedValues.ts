@@ -13,7 +13,7 @@ export interface ReportedValues {
 const PRINT = { depth: Infinity, breakLength: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity };
 
 /** A value as a literal, on one line. */
-export function literalOf(v: unknown): string {
+function literalOf(v: unknown): string {
   return inspect(v, PRINT);
 }
 
