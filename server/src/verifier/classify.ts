@@ -2,9 +2,10 @@
 //
 // A consistently failing test is a *possible bug in the code* only when the failing assertion is the
 // case's own documented call and expected value: the case's evidence is documentation (README, JSDoc
-// @example, docstring, doctest), the runner's report gives expected/actual (its structured values,
-// else its message parsed), the expected value is the oracle's documented value, and the test makes the oracle's call. Errors the
-// test's own code raised, characterization cases and everything else mean *the test is wrong*.
+// @example, docstring, doctest), the runner gives expected/actual (its report's own values, else its
+// message parsed), the expected value is the oracle's documented value, and the test makes the
+// oracle's call. Errors the test's own code raised, characterization cases and everything else mean
+// *the test is wrong*.
 import type { TestCase } from '../contracts/types';
 import type { DocIssue } from '../core/run';
 import type { Framework } from '../core/frameworks';
