@@ -7,16 +7,24 @@
 'use strict';
 const { inspect } = require('node:util');
 
-// A longer value is left out rather than cut: a cut literal is not the value.
+// A longer value is left out rather than cut: a cut literal is not the value. inspect is bounded
+// too (a mutant round fails thousands of assertions, some on megabyte values), and a value it had
+// to shorten (its markers below) is left out the same way.
 const MAX_TEXT = 16 * 1024;
-const OPTIONS = { depth: Infinity, breakLength: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity };
+const OPTIONS = { depth: 12, breakLength: Infinity, maxArrayLength: 2000, maxStringLength: MAX_TEXT };
+const SHORTENED = /\.\.\. \d+ more (?:items?|characters?)|\[(?:Object|Array)\]/;
+
+function literal(value) {
+  const text = inspect(value, OPTIONS);
+  return text.length <= MAX_TEXT && !SHORTENED.test(text) ? text : undefined;
+}
 
 function printed(err) {
   if (!err || typeof err !== 'object' || !('expected' in err) || !('actual' in err)) return undefined;
   try {
-    const expected = inspect(err.expected, OPTIONS);
-    const actual = inspect(err.actual, OPTIONS);
-    return expected.length <= MAX_TEXT && actual.length <= MAX_TEXT ? { expected, actual } : undefined;
+    const expected = literal(err.expected);
+    const actual = expected === undefined ? undefined : literal(err.actual);
+    return expected !== undefined && actual !== undefined ? { expected, actual } : undefined;
   } catch {
     return undefined;
   }
