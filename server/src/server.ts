@@ -12,8 +12,15 @@ import {
 import { AmtpService, RestrictedModeError } from './lsp/service';
 import { wireService } from './lsp/wiring';
 import * as P from './protocol';
+import type { LogLevel } from './core/log';
 
 const connection = createConnection(ProposedFeatures.all);
+
+/** core/log.ts levels as the LSP's window/logMessage types (connection.console's methods). */
+const LSP_LOG = { error: 'error', warn: 'warn', info: 'info', debug: 'log' } as const satisfies Record<
+  LogLevel,
+  'error' | 'warn' | 'info' | 'log'
+>;
 let service: AmtpService | undefined;
 
 function svc(): AmtpService {
@@ -52,7 +59,8 @@ connection.onInitialize((params: InitializeParams) => {
                 : { kind: 'end' as const, message: v.message };
           void connection.sendProgress(WorkDoneProgress.type, token, value);
         },
-        log: (line) => connection.console.log(line),
+        // The LSP's message types: VS Code's output channel shows each at its own level.
+        log: (level, line) => connection.console[LSP_LOG[level]](line),
         lm: {
           models: async () => (await P.sendRequest(connection, P.LmModels, null)).models,
           // The run's abort becomes the request's $/cancelRequest, so the client stops the model too.

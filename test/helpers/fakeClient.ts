@@ -19,7 +19,7 @@ export class FakeClient {
         return this.answer(p);
       },
       progress: (token, value) => void this.progressEvents.push({ token, value }),
-      log: (line) => void this.logs.push(line),
+      log: (level, line) => void this.logs.push(`${level}: ${line}`),
     };
   }
 

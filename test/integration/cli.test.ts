@@ -193,6 +193,26 @@ describe('amtp CLI contract', function () {
     assert.equal(runs[0].runId, s.runId);
   });
 
+  it('stderr shows the run down to info; --verbose adds the debug lines, --quiet keeps warnings and errors', async () => {
+    const run = async (...flags: string[]) => {
+      await fsp.rm(path.join(ws, '.amtp'), { recursive: true, force: true });
+      const r = await runCli(['generate', ws, '--provider', 'offline', '--no-characterize', '--yes', '--json', ...flags]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stderr;
+    };
+    const plain = await run();
+    assert.match(plain, /^amtp: info: verify: \d+ stable/m);
+    assert.doesNotMatch(plain, /\(attempt 1\)/, "a batch's model call is a debug line");
+    const verbose = await run('--verbose');
+    assert.match(verbose, /^amtp: crawler \(attempt 1\)$/m);
+    assert.match(verbose, /^amtp: info: verify: \d+ stable/m);
+    const quiet = await run('--quiet');
+    assert.doesNotMatch(quiet, /amtp: (info|debug):|\(attempt/, quiet);
+    const both = await runCli(['generate', ws, '--verbose', '--quiet']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--verbose and --quiet contradict each other|--quiet and --verbose contradict each other/);
+  });
+
   it('schema violation → exit 3 (needs_review) with the errors in --json', async () => {
     fake.script('engineer', { content: '{"schema_version":"1","tests":[],"not_written":[],"framework":"rspec"}' });
     const r = await runCli(['generate', ws, '--provider', 'openai', '--no-characterize', '--json'], env());

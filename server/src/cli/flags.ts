@@ -24,6 +24,8 @@ export interface FlagSpec {
 }
 
 const RUN_FLAGS = ['generate', 'resume'] as const;
+/** Commands that carry a run forward and say what it does on stderr (core/log.ts). */
+const LOG_FLAGS = ['generate', 'resume', 'approve'] as const;
 /** Where a run's requests go and how they look: the person's choice, for any command that calls a model. */
 const ENDPOINT_FLAGS = ['generate', 'resume', 'mcp', 'worker'] as const;
 /** Commands that read or write a run store. */
@@ -338,6 +340,18 @@ export const FLAGS = {
     type: 'boolean',
     help: "take the crawler's static map and the system prompts from the recording, so a recording made by an older version still replays",
     commands: ['replay'],
+  },
+  verbose: {
+    type: 'boolean',
+    help: "also the run's debug lines on stderr: each batch's model call and each test the verifier keeps or drops",
+    commands: LOG_FLAGS,
+    conflicts: 'quiet',
+  },
+  quiet: {
+    type: 'boolean',
+    help: 'only warnings and errors on stderr (the summary still prints)',
+    commands: LOG_FLAGS,
+    conflicts: 'verbose',
   },
   json: {
     type: 'boolean',

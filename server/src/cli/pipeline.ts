@@ -1,5 +1,6 @@
 // How the CLI (and the MCP server it starts) wires a run: the workspace, the provider from the
 // environment, the person's approver and risk flags, and log lines on stderr.
+import { shows, type LogLevel } from '../core/log';
 import { runDeps } from '../app/runDeps';
 import { createProvider, type ProviderSettings } from '../app/providers';
 import { endpointOf, type ScaleSettings } from '../app/scale';
@@ -100,7 +101,7 @@ export async function pipelineDeps(
   approver: Approver,
   signal: AbortSignal,
   risk: RiskOverrides = {},
-  onEvent: (e: PipelineEvent) => void = logEvent,
+  onEvent: (e: PipelineEvent) => void = stderrEvents('info'),
   scale: ScaleSettings = {},
 ): Promise<PipelineDeps> {
   const provider = createProvider({ log: (line) => err(`amtp: ${line}`), ...llm });
@@ -112,7 +113,15 @@ function envNumber(name: string): number | undefined {
   return process.env[name] && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
-function logEvent(e: PipelineEvent): void {
-  if (e.type === 'activity') err(`amtp: ${e.agent} (attempt ${e.attempt})`);
-  else if (e.type === 'log') err(`amtp: ${e.level}: ${e.message}`);
+/** `--verbose` / `--quiet`: how much of a run's own lines stderr shows (core/log.ts). */
+export function logLevelOf(v: { verbose?: boolean; quiet?: boolean }): LogLevel {
+  return v.verbose ? 'debug' : v.quiet ? 'warn' : 'info';
+}
+
+/** A run's events on stderr, down to `threshold`: a batch's model call is a debug line. */
+export function stderrEvents(threshold: LogLevel): (e: PipelineEvent) => void {
+  return (e) => {
+    if (e.type === 'activity' && shows(threshold, 'debug')) err(`amtp: ${e.agent} (attempt ${e.attempt})`);
+    else if (e.type === 'log' && shows(threshold, e.level)) err(`amtp: ${e.level}: ${e.message}`);
+  };
 }

@@ -19,7 +19,7 @@ import { finish } from './output';
 import { minCoverageArg } from './coverageOut';
 import { defaultProvider, endpointSettings, priceTableOption, secretsOf } from './endpointOptions';
 import { err, workspaceArg } from './io';
-import { approverFor, pipelineDeps, runParams } from './pipeline';
+import { approverFor, logLevelOf, pipelineDeps, runParams, stderrEvents } from './pipeline';
 import { runPrices } from '../usage/defaultPrices';
 
 const num = (v: string | undefined) => (v !== undefined ? Number(v) : undefined);
@@ -62,7 +62,7 @@ export async function generate(positionals: string[], v: FlagValues, signal: Abo
   const scope = await resolveScope(ws, { only: v.only, changedSince: v['changed-since'] });
   if (scope) params.scope = scope;
   Object.assign(params, runPrices(provider, await priceTableOption(v, process.env), Boolean(llm.apiKey)));
-  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk), undefined, scaleFlags(v));
+  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk), stderrEvents(logLevelOf(v)), scaleFlags(v));
   const runId = newRunId();
   const coverage = {
     lcov: v.lcov,
@@ -114,7 +114,7 @@ async function existingRun(positionals: string[], v: FlagValues): Promise<{ ws: 
 export async function resume(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
   const { ws, store, run } = await existingRun(positionals, v);
   const llm = endpointSettings(run.params.provider, v, process.env);
-  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk), undefined, scaleFlags(v));
+  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk), stderrEvents(logLevelOf(v)), scaleFlags(v));
   return finish(await resumeRun(d, run.id), store, ws, v.json);
 }
 
@@ -133,6 +133,14 @@ export async function approve(positionals: string[], v: FlagValues, signal: Abor
     files: run.files.filter((f) => f.action !== 'pending'),
   });
   err(`amtp: ${decision} ${pending.length} action(s) of run ${run.id}`);
-  const d = await pipelineDeps(ws, endpointSettings(run.params.provider, {}, process.env), deferAll, signal, {}, undefined, scaleFlags(v));
+  const d = await pipelineDeps(
+    ws,
+    endpointSettings(run.params.provider, {}, process.env),
+    deferAll,
+    signal,
+    {},
+    stderrEvents(logLevelOf(v)),
+    scaleFlags(v),
+  );
   return finish(await resumeRun(d, saved.id), store, ws, v.json);
 }

@@ -1,5 +1,6 @@
 // What a run is given: the workspace, the store, the model provider, the person's approver, the
 // stages to run, and the hooks around them. Everything is handed in; nothing here is imported back.
+import type { LogLevel } from '../core/log';
 import type { FindCaseIds } from './decisionStage';
 import type { AgentId } from '../core/agents';
 import type { MutantProvider } from '../core/mutants';
@@ -17,7 +18,7 @@ import type { SharedRateLimit } from '../store/redis';
 export type PipelineEvent =
   | { type: 'run'; run: RunRecord }
   | { type: 'activity'; runId: string; agent: AgentId; attempt: number; batch?: { index: number; count: number } }
-  | { type: 'log'; level: 'info' | 'warn'; message: string };
+  | { type: 'log'; level: LogLevel; message: string };
 
 /** Records state transitions; LLM and tool events are recorded by wrapping the provider and tools. */
 interface TransitionRecorder {

@@ -42,7 +42,7 @@ export function keepLastTests(s: VerifyState, perCase: boolean, gone: Map<string
     shapeOnly.delete(best.id);
     kept.push(best.id);
     const what = fn.endsWith('#documented') ? `the documented behaviour of ${fn.slice(0, -'#documented'.length)}` : fn;
-    s.ctx.info(`verify: ${perCase ? best.id : best.file} is kept although it adds no coverage: it is the last test of ${what}`);
+    s.ctx.debug(`verify: ${perCase ? best.id : best.file} is kept although it adds no coverage: it is the last test of ${what}`);
   }
   return kept;
 }

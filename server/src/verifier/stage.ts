@@ -130,6 +130,7 @@ function verifyInput(
     mutate: deps.tests?.mutate,
     ...(deps.mutants ? { mutants: deps.mutants } : {}),
     info: (message) => deps.onEvent?.({ type: 'log', level: 'info', message }),
+    debug: (message) => deps.onEvent?.({ type: 'log', level: 'debug', message }),
   };
 }
 

@@ -38,6 +38,8 @@ export interface VerifyContext {
   signal?: AbortSignal;
   update: (mut: (v: VerificationRecord) => void) => Promise<void>;
   info: (message: string) => void;
+  /** one line per test: shown with --verbose, and at VS Code's Debug level */
+  debug: (message: string) => void;
   /** frameworks/runner.ts runTests unless a recording or a replay stands in (PipelineDeps.tests) */
   runTests?: typeof runTests;
   /** wraps each run of the mutation engine when a recording or a replay stands in (PipelineDeps.tests) */
