@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { SymbolInfo } from '../../server/src/contracts/types';
-import { loadPyParser, type PyParser } from '../../server/src/agents/crawler/pyParser';
+import { loadPython, type PyParser } from '../../server/src/frameworks/pyGrammar';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
 
 // Class-based Python modules through the tree-sitter reader: what each symbol looks like in the map.
@@ -147,7 +147,7 @@ describe('crawler: Python through tree-sitter', () => {
   let syms: Map<string, SymbolInfo>;
   let imports: string[];
   before(async () => {
-    py = await loadPyParser();
+    py = await loadPython();
     const facts = extractPySymbols(py, MODULE);
     syms = new Map(facts.symbols.map((s) => [s.name, s]));
     imports = facts.imports;

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { doctestBlocks } from '../../server/src/agents/crawler/pyDocstring';
-import { loadPyParser } from '../../server/src/agents/crawler/pyParser';
+import { loadPython } from '../../server/src/frameworks/pyGrammar';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
 import { crawlMap } from '../../server/src/agents/crawler/staticMap';
 import { generateCases } from '../../server/src/agents/generator/offline';
@@ -96,7 +96,7 @@ describe('doctest steps', () => {
 describe('doctests of a module docstring', () => {
   it("python3-parse's module docstring examples become examples of the functions they call; `_` is no oracle", async () => {
     const src = readFileSync(resolve(__dirname, '..', 'fixtures', 'py-parse', 'parse.py'), 'utf8');
-    const syms = extractPySymbols(await loadPyParser(), src).symbols;
+    const syms = extractPySymbols(await loadPython(), src).symbols;
     const parse = syms.find((s) => s.name === 'parse')!;
     assert.ok((parse.examples ?? []).length >= 3, JSON.stringify(parse.examples));
     assert.match(parse.examples![0], /^>>> parse\("It's \{\}, I love it!"/);

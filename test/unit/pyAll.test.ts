@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadPyParser, type PyParser } from '../../server/src/agents/crawler/pyParser';
+import { loadPython, type PyParser } from '../../server/src/frameworks/pyGrammar';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
 import { arityOf } from '../../server/src/agents/generator/modules';
 
@@ -14,7 +14,7 @@ const PARSE = resolve(__dirname, '..', 'fixtures', 'py-parse', 'parse.py');
 describe('Python __all__ evaluated from the syntax tree', () => {
   let py: PyParser;
   before(async () => {
-    py = await loadPyParser();
+    py = await loadPython();
   });
   const exported = (src: string) =>
     extractPySymbols(py, src)
@@ -54,7 +54,7 @@ describe('Python __all__ evaluated from the syntax tree', () => {
 
 describe('Python arity of a module-level function', () => {
   it('counts a leading `self` as inspect.signature does (cachetools.keys.methodkey(self, *args, **kwargs) has 3)', async () => {
-    const py = await loadPyParser();
+    const py = await loadPython();
     const src = readFileSync(resolve(__dirname, '..', 'fixtures', 'py-cachetools', 'cachetools', 'keys.py'), 'utf8');
     const methodkey = extractPySymbols(py, src).symbols.find((s) => s.name === 'methodkey')!;
     assert.equal(arityOf(methodkey, 'python'), 3);
@@ -63,7 +63,7 @@ describe('Python arity of a module-level function', () => {
 
 describe('Python properties', () => {
   it("cachetools' `@property def maxsize` is an attribute of Cache, not a method a test calls", async () => {
-    const py = await loadPyParser();
+    const py = await loadPython();
     const src = readFileSync(resolve(__dirname, '..', 'fixtures', 'py-cachetools', 'cachetools', '__init__.py'), 'utf8');
     const syms = extractPySymbols(py, src).symbols;
     const maxsize = syms.filter((s) => s.name === 'Cache.maxsize');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { estimateTokens } from '../../server/src/agents/budget';
 import { extractJsSymbols } from '../../server/src/agents/crawler/jsSymbols';
 import { loadJsParser } from '../../server/src/agents/crawler/jsParser';
-import { loadPyParser } from '../../server/src/agents/crawler/pyParser';
+import { loadPython } from '../../server/src/frameworks/pyGrammar';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
 import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';
 import { crawlerBatching } from '../../server/src/agents/crawler/batches';
@@ -86,7 +86,7 @@ describe('sources: spans and helpers from the syntax tree', () => {
 
   it('Python: a function or method ends with its block and names the module functions and constants it uses', async () => {
     const text = `LIMIT = 10\n\n\ndef _clip(x):\n    return min(x, LIMIT)\n\n\ndef scale(x, k=2):\n    """Scales x."""\n    return _clip(x * k)\n\n\nclass Box:\n    def fill(self, x):\n        self.x = _clip(x)\n        return self\n`;
-    const facts = extractPySymbols(await loadPyParser(), text);
+    const facts = extractPySymbols(await loadPython(), text);
     const scale = facts.symbols.find((s) => s.name === 'scale')!;
     assert.equal(linesOf(text, scale.line!, scale.end_line!), 'def scale(x, k=2):\n    """Scales x."""\n    return _clip(x * k)');
     assert.deepEqual(scale.calls, ['_clip'], "what it uses directly: _clip, not _clip's LIMIT");

@@ -5,7 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { loadJsParser } from '../agents/crawler/jsParser';
 import { extractJsSymbols } from '../agents/crawler/jsSymbols';
-import { loadPyParser } from '../agents/crawler/pyParser';
+import { loadPython } from '../frameworks/pyGrammar';
 import { extractPySymbols } from '../agents/crawler/pySymbols';
 import type { SymbolInfo } from '../contracts/types';
 import { testsInFile } from '../frameworks/caseMap';
@@ -22,7 +22,7 @@ export async function exportedSymbols(workspace: string, file: string): Promise<
   if (!st?.isFile() || st.size > MAX_BYTES || /\.d\.[cm]?ts$/.test(rel)) return { file: rel, symbols: [] };
   const text = await fsp.readFile(abs, 'utf8');
   let symbols: SymbolInfo[];
-  if (rel.endsWith('.py')) symbols = extractPySymbols(await loadPyParser(), text).symbols;
+  if (rel.endsWith('.py')) symbols = extractPySymbols(await loadPython(), text).symbols;
   else if (JS.test(rel)) symbols = extractJsSymbols(await loadJsParser(), text, rel, path.basename(rel).replace(/\.[^.]+$/, '')).symbols;
   else return { file: rel, symbols: [] };
   const callable = symbols.filter((s) => s.exported && (s.kind === 'function' || s.kind === 'class') && s.line !== undefined);

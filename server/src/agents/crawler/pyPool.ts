@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { loadPyParser } from './pyParser';
+import { loadPython } from '../../frameworks/pyGrammar';
 import { extractPySymbols, type PyFileFacts } from './pySymbols';
 import type { PyAnswer, PyJob } from './pyWorker';
 
@@ -64,9 +64,9 @@ export function parsePython(text: string): Promise<PyFileFacts> {
  */
 export async function helpParsePython(): Promise<void> {
   if (!queue.length) return;
-  let py: Awaited<ReturnType<typeof loadPyParser>>;
+  let py: Awaited<ReturnType<typeof loadPython>>;
   try {
-    py = await loadPyParser();
+    py = await loadPython();
   } catch (e) {
     for (const job of queue.splice(0)) job.reject(e as Error);
     return;

@@ -4,7 +4,7 @@ import { withCarriedSetup } from './doctestSetup';
 import { dunderAll } from './pyAll';
 import { cleandoc, doctestBlocks, raisesOf } from './pyDocstring';
 import { stringValue } from './pyStringNode';
-import type { PyParser } from './pyParser';
+import type { PyParser } from '../../frameworks/pyGrammar';
 import { PySpanReader } from './pySpans';
 
 export interface PyFileFacts {

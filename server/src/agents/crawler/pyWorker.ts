@@ -1,7 +1,7 @@
 // A worker thread of PyPool: parses the Python files it is sent and answers with their facts.
 // Built as its own bundle (dist/pyWorker.js) next to the one that starts it.
 import { parentPort } from 'node:worker_threads';
-import { loadPyParser } from './pyParser';
+import { loadPython } from '../../frameworks/pyGrammar';
 import { extractPySymbols } from './pySymbols';
 
 export interface PyJob {
@@ -13,7 +13,7 @@ export type PyAnswer = { id: number; ok: true; facts: ReturnType<typeof extractP
 
 const port = parentPort;
 if (port) {
-  const ready = loadPyParser();
+  const ready = loadPython();
   port.on('message', async (job: PyJob) => {
     let answer: PyAnswer;
     try {

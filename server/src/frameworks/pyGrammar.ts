@@ -1,7 +1,8 @@
 // Python's grammar for the crawler: tree-sitter compiled to WebAssembly, so nothing native and no
 // Python interpreter is needed. The runtime (web-tree-sitter) and the grammar (tree-sitter-python,
 // which ships its .wasm in the npm package) are loaded from node_modules the first time a Python
-// file is analysed (~25 ms), never on a JS-only crawl.
+// file is analysed (~25 ms), never on a JS-only crawl. In frameworks/, below agents/, so the
+// renderers and the verifier can use it too.
 import type { Language, Parser } from 'web-tree-sitter';
 
 export interface PyParser {
@@ -11,7 +12,7 @@ export interface PyParser {
 
 let loaded: Promise<PyParser> | undefined;
 
-export function loadPyParser(): Promise<PyParser> {
+export function loadPython(): Promise<PyParser> {
   loaded ??= load();
   loaded.catch(() => (loaded = undefined)); // a later crawl may try again
   return loaded;
