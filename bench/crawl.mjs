@@ -47,7 +47,7 @@ const bundled = {
 await build({
   ...bundled,
   stdin: {
-    contents: `export { crawlWorkspace } from './server/src/agents/crawler/staticMap';\nexport { generateCases } from './server/src/agents/generator/offline';\nexport { walkTree } from './server/src/mcp/walk';\nexport { ResponseCache } from './server/src/mcp/cache';`,
+    contents: `export { crawlWorkspace } from './server/src/agents/crawler/staticMap';\nexport { generateCases } from './server/src/agents/generator/offline';\nexport { walkTree } from './server/src/mcp/walk';\nexport { ResponseCache } from './server/src/mcp/cache';\nexport { loadPython } from './server/src/frameworks/pyGrammar';`,
     resolveDir: path.join(here, '..'),
     loader: 'ts',
   },
@@ -111,6 +111,7 @@ const runtime = JSON.parse(
     encoding: 'utf8',
   }),
 );
+await lib.loadPython(); // as amtp's entry points do: the generator reads Python doctests synchronously
 const reachMap = (await lib.crawlWorkspace(reachRoot)).map;
 const cases = lib.generateCases(reachMap, 'standard').cases;
 // A documented `R.add(2, 3)` is planned through the entry point that exports it (target index.js#add),

@@ -9,6 +9,7 @@ import {
   WorkDoneProgress,
   type InitializeParams,
 } from 'vscode-languageserver/node';
+import { loadPython } from './frameworks/pyGrammar';
 import { AmtpService, RestrictedModeError } from './lsp/service';
 import { wireService } from './lsp/wiring';
 import * as P from './protocol';
@@ -41,7 +42,10 @@ function handle<A, R>(fn: (a: A) => Promise<R> | R): (a: A) => Promise<R> {
   };
 }
 
-connection.onInitialize((params: InitializeParams) => {
+connection.onInitialize(async (params: InitializeParams) => {
+  // Python is parsed synchronously once its grammar is loaded (frameworks/pyGrammar.ts): before the
+  // first request, which waits for this answer. A failed load stops only a Python parse.
+  await loadPython().catch(() => undefined);
   const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
   const init = (params.initializationOptions ?? { trusted: false, settings: { provider: 'offline' } }) as P.InitOptions;
   if (folder) {

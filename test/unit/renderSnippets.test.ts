@@ -168,7 +168,7 @@ describe('rendering: snippets are parsed, a broken one is rejected with its reas
     assert.equal(run.stdout.trim(), 'ran 2', run.stderr);
   });
 
-  it('without python3 the @lezer/python grammar rejects the same doctest assignment, and says it checked that way', () => {
+  it('without python3 the tree-sitter Python grammar rejects the same doctest assignment, and says it checked that way', () => {
     const items = [
       { key: 'a', snippets: [{ field: 'oracle.call', source: 'actual = assert f(x) == "…"', mode: 'eval' as const }] },
       { key: 'b', snippets: [{ field: 'oracle.call', source: 'f(x)', mode: 'eval' as const }] },
@@ -177,7 +177,7 @@ describe('rendering: snippets are parsed, a broken one is rejected with its reas
     const got = checkPython(items, []);
     assert.equal(
       got.get('a'),
-      'oracle.call does not parse: invalid syntax at 1:10 (python3 was not found: checked with the @lezer/python grammar)',
+      'oracle.call does not parse: invalid syntax at 1:10 (python3 was not found: checked with the tree-sitter Python grammar)',
     );
     assert.equal(got.get('b'), undefined);
     assert.match(got.get('c')!, /^oracle\.call is not one expression/);

@@ -250,7 +250,7 @@ function compiles(source: string): string {
   return r.status === 0 ? 'ok' : r.stderr.trim().split('\n').pop()!;
 }
 
-describe('testFile (Python): edits on the @lezer/python syntax tree', () => {
+describe('testFile (Python): edits on the tree-sitter syntax tree', () => {
   it('finds module-level and class test functions with decorators; not nested defs, not text in strings', () => {
     const found = findTests('tests/test_x.py', PY);
     assert.deepEqual(

@@ -1,11 +1,12 @@
 // Is this Python? Asked of CPython itself (assets/pycheck.py, one `python3` process for a whole batch,
 // parse and compile only, nothing runs): a snippet CPython rejects would stop pytest from collecting
-// every test in its file. Without python3 or python on PATH, the @lezer/python grammar answers
+// every test in its file. Without python3 or python on PATH, the tree-sitter grammar answers
 // instead, and its reasons say so.
 import { spawnSync } from 'node:child_process';
 import { childEnv, inTempHome } from '../util/childEnv';
 import { asset } from './assets';
-import { childrenOf, firstError, lineColumn, parsePython } from './pyTree';
+import { pythonParser } from './pyGrammar';
+import { firstError, isExpressionStatement, lineColumn, statementsOf, withPythonTree } from './pyTree';
 
 export interface PySnippet {
   /** where it came from, for the reason: `oracle.call`, `oracle.setup`, … */
@@ -32,8 +33,9 @@ let known: string | undefined;
  */
 export function checkPython(items: PyCheckItem[], interpreters = INTERPRETERS): Map<string, string> {
   if (!items.length) return new Map();
+  pythonParser(); // the fallback needs the grammar: a caller that did not load it fails here, python3 or not
   const order = known && interpreters.includes(known) ? [known, ...interpreters.filter((p) => p !== known)] : interpreters;
-  return withCPython(items, order) ?? withLezer(items);
+  return withCPython(items, order) ?? withGrammar(items);
 }
 
 function withCPython(items: PyCheckItem[], interpreters: string[]): Map<string, string> | undefined {
@@ -64,28 +66,29 @@ function withCPython(items: PyCheckItem[], interpreters: string[]): Map<string, 
   return undefined;
 }
 
-const LEZER = '(python3 was not found: checked with the @lezer/python grammar)';
+const GRAMMAR = '(python3 was not found: checked with the tree-sitter Python grammar)';
 
-function withLezer(items: PyCheckItem[]): Map<string, string> {
+function withGrammar(items: PyCheckItem[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const item of items) {
-    const reason = item.snippets.map(lezerReason).find((r) => r !== undefined) ?? unitReason(item.unit);
-    if (reason) out.set(item.key, `${reason} ${LEZER}`);
+    const reason = item.snippets.map(grammarReason).find((r) => r !== undefined) ?? unitReason(item.unit);
+    if (reason) out.set(item.key, `${reason} ${GRAMMAR}`);
   }
   return out;
 }
 
-function lezerReason(s: PySnippet): string | undefined {
-  const tree = parsePython(s.source);
-  const error = firstError(tree);
-  if (error !== undefined) return `${s.field} does not parse: invalid syntax at ${lineColumn(s.source, error)}`;
-  if (s.mode === 'exec') return undefined;
-  const statements = childrenOf(tree.topNode).filter((n) => n.name !== 'Comment');
-  return statements.length === 1 && statements[0].name === 'ExpressionStatement' ? undefined : `${s.field} is not one expression`;
+function grammarReason(s: PySnippet): string | undefined {
+  return withPythonTree(s.source, (root) => {
+    const error = firstError(root);
+    if (error !== undefined) return `${s.field} does not parse: invalid syntax at ${lineColumn(s.source, error)}`;
+    if (s.mode === 'exec') return undefined;
+    const statements = statementsOf(root);
+    return statements.length === 1 && isExpressionStatement(statements[0]) ? undefined : `${s.field} is not one expression`;
+  });
 }
 
 function unitReason(unit: string | undefined): string | undefined {
   if (unit === undefined) return undefined;
-  const error = firstError(parsePython(unit));
+  const error = withPythonTree(unit, firstError);
   return error === undefined ? undefined : `the test does not parse: invalid syntax at ${lineColumn(unit, error)} of the test`;
 }

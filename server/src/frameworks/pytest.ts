@@ -5,7 +5,7 @@ import { fileHeader } from './header';
 import { parseLiteral, pyString, toPython } from './literals';
 import { printFunction, printModule, printStatements, pyDocstring, type PyFunction, type PyStatement } from './pyModel';
 import { checkPython, type PySnippet } from './pySyntax';
-import { parsePython } from './pyTree';
+import { isVariableName, walkPython, withPythonTree } from './pyTree';
 import { srcConftestFor } from './pytestPath';
 import type { BodyPlan, FrameworkRenderer, PyCaseBody, TestFilePlan } from './types';
 
@@ -86,10 +86,8 @@ function testFunction(c: TestCase, body: PyStatement[]): PyFunction {
 function fixturesUsed(body: PyStatement[]): string[] {
   const used = new Set<string>();
   const text = printStatements(body);
-  parsePython(text).iterate({
-    enter: (n) => {
-      if (n.name === 'VariableName' && PYTEST_FIXTURES.includes(text.slice(n.from, n.to))) used.add(text.slice(n.from, n.to));
-    },
+  withPythonTree(text, (root) => {
+    for (const n of root.descendantsOfType('identifier')) if (n && isVariableName(n) && PYTEST_FIXTURES.includes(n.text)) used.add(n.text);
   });
   return PYTEST_FIXTURES.filter((f) => used.has(f));
 }
@@ -209,13 +207,13 @@ function importLine(b: OracleBinding, module: string): string {
 /** An `await` (or `async for`/`async with`) outside a function of its own, as the grammar sees it (not the word in a string). */
 function awaits(code: string): boolean {
   let found = false;
-  parsePython(code).iterate({
-    enter: (n) => {
-      if (n.name === 'FunctionDefinition' || n.name === 'LambdaExpression') return false;
-      if (n.name === 'await' || n.name === 'async') found = true;
-      return undefined;
-    },
-  });
+  withPythonTree(code, (root) =>
+    walkPython(root, (n) => {
+      if (found || n.type === 'function_definition' || n.type === 'lambda') return false;
+      if (n.type === 'await' || n.type === 'async') found = true;
+      return true;
+    }),
+  );
   return found;
 }
 

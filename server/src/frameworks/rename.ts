@@ -6,7 +6,7 @@
 // import could not be told.
 import type * as TS from 'typescript';
 import { typescript } from '../util/typescript';
-import { parsePython, type PyNode } from './pyTree';
+import { isVariableName, withPythonTree, type PyNode } from './pyTree';
 
 export type SnippetShape = 'expression' | 'statements';
 
@@ -79,39 +79,51 @@ function jsUse(ts: typeof TS, node: TS.Identifier): 'reference' | 'name' | 'shor
 }
 
 function pythonEdits(text: string, from: string, to: string): Edit[] | undefined {
-  const tree = parsePython(text);
   const edits: Edit[] = [];
   let declares = false;
-  tree.iterate({
-    enter: (n) => {
-      if (n.name !== 'VariableName' || text.slice(n.from, n.to) !== from) return;
-      const use = pyUse(n.node);
+  withPythonTree(text, (root) => {
+    for (const n of root.descendantsOfType('identifier')) {
+      if (!n || n.text !== from || !isVariableName(n)) continue;
+      const use = pyUse(n);
       if (use === 'declaration') declares = true;
-      else if (use === 'reference') edits.push({ at: n.from, length: n.to - n.from, text: to });
-    },
+      else if (use === 'reference') edits.push({ at: n.startIndex, length: n.endIndex - n.startIndex, text: to });
+    }
   });
   return declares ? undefined : edits;
 }
 
+/** Nodes whose names, written directly in them, are bound there: parameters, patterns, a comprehension's clauses. */
 const PY_BINDERS = new Set([
-  'ImportStatement',
-  'ParamList',
-  'FunctionDefinition',
-  'ClassDefinition',
-  'ForStatement',
-  'WithStatement',
-  'LambdaExpression',
+  'parameters',
+  'lambda_parameters',
+  'typed_parameter',
+  'list_splat_pattern',
+  'dictionary_splat_pattern',
+  'pattern_list',
+  'tuple_pattern',
+  'list_pattern',
+  'as_pattern_target',
+  'for_in_clause',
+]);
+/** Nodes whose `name` or `left` field binds: `def f`, `class C`, `x = …`, `x += …`, `for x in …`, `a=1` as a parameter. */
+const PY_NAMED = new Set([
+  'function_definition',
+  'class_definition',
+  'assignment',
+  'augmented_assignment',
+  'for_statement',
+  'default_parameter',
+  'typed_default_parameter',
 ]);
 
 function pyUse(node: PyNode): 'reference' | 'keyword' | 'declaration' {
   const parent = node.parent;
-  const next = node.nextSibling;
-  if (parent?.name === 'ArgList' && next?.name === 'AssignOp') return 'keyword';
-  if (next?.name === 'AssignOp' || next?.name === 'UpdateOp') return 'declaration';
-  if (!parent || PY_BINDERS.has(parent.name) || /Comprehension/.test(parent.name) || parent.name === 'TupleExpression') {
-    // A tuple is a declaration only as an assignment's target; a comprehension binds its own names.
-    if (parent?.name === 'TupleExpression' && parent.nextSibling?.name !== 'AssignOp') return 'reference';
-    return 'declaration';
-  }
+  if (!parent) return 'declaration';
+  const isField = (field: string) => parent.childForFieldName(field)?.id === node.id;
+  if (parent.type === 'keyword_argument' && isField('name')) return 'keyword';
+  if (PY_NAMED.has(parent.type) && (isField('name') || isField('left'))) return 'declaration';
+  if (PY_BINDERS.has(parent.type) || /comprehension|generator_expression/.test(parent.type)) return 'declaration';
+  // `import a.b as c`, `from m import x`: every name of an import binds or names a module.
+  for (let p: PyNode | null = parent; p; p = p.parent) if (/import/.test(p.type)) return 'declaration';
   return 'reference';
 }

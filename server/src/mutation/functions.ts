@@ -1,9 +1,9 @@
 // The function that holds a source line (the guide's per-function survivors): on TypeScript's syntax
-// tree for JavaScript/TypeScript, on @lezer/python's for Python. The innermost named function or
+// tree for JavaScript/TypeScript, on tree-sitter's for Python. The innermost named function or
 // method wins; an unnamed callback belongs to the function around it; code outside any function is
 // `(module)` with the statement that holds the line.
 import type * as TS from 'typescript';
-import { childrenOf, parsePython, type PyNode } from '../frameworks/pyTree';
+import { withPythonTree, type PyNode } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
 
 export interface FunctionSpan {
@@ -74,25 +74,26 @@ function jsName(ts: typeof TS, n: TS.SignatureDeclaration, sf: TS.SourceFile): s
 }
 
 function pythonFunctionAt(source: string, line: number): FunctionSpan {
-  const tree = parsePython(source);
   const lineStart = source
     .split('\n')
     .slice(0, line - 1)
     .reduce((n, l) => n + l.length + 1, 0);
-  let best: { name: string; node: PyNode } | undefined;
-  let statement: PyNode | undefined;
-  const visit = (node: PyNode, classes: string[]) => {
-    for (const c of childrenOf(node)) {
-      if (c.from > lineStart + 1 || c.to < lineStart) continue;
-      if (node === tree.topNode && !statement) statement = c;
-      const name = c.name === 'FunctionDefinition' || c.name === 'ClassDefinition' ? c.getChild('VariableName') : null;
-      const text = name ? source.slice(name.from, name.to) : '';
-      if (c.name === 'FunctionDefinition') best = { name: [...classes, text].join('.'), node: c };
-      visit(c, c.name === 'ClassDefinition' ? [...classes, text] : classes);
-    }
-  };
-  visit(tree.topNode, []);
-  const node = best?.node ?? statement;
-  if (!node) return { name: '(module)', startLine: line, endLine: line, source: source.split('\n')[line - 1] ?? '' };
-  return span(source, best?.name ?? '(module)', node.from, node.to);
+  return withPythonTree(source, (root) => {
+    let best: { name: string; node: PyNode } | undefined;
+    let statement: PyNode | undefined;
+    const visit = (node: PyNode, classes: string[]) => {
+      for (const c of node.children) {
+        if (!c || c.startIndex > lineStart + 1 || c.endIndex < lineStart) continue;
+        if (node.id === root.id && !statement) statement = c;
+        const isDef = c.type === 'function_definition' || c.type === 'class_definition';
+        const text = (isDef && c.childForFieldName('name')?.text) || '';
+        if (c.type === 'function_definition') best = { name: [...classes, text].join('.'), node: c };
+        visit(c, c.type === 'class_definition' ? [...classes, text] : classes);
+      }
+    };
+    visit(root, []);
+    const node = best?.node ?? statement;
+    if (!node) return { name: '(module)', startLine: line, endLine: line, source: source.split('\n')[line - 1] ?? '' };
+    return span(source, best?.name ?? '(module)', node.startIndex, node.endIndex);
+  });
 }

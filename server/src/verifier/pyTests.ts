@@ -1,15 +1,15 @@
 // Edits to the tests AMTP wrote inside a Python file (those with a case id), on the syntax tree
 // frameworks/pyTestFind.ts reads: remove, skip, replace.
-import { childrenOf, linesInsideStrings, type PyNode, type PyTree } from '../frameworks/pyTree';
 import { checkPython } from '../frameworks/pySyntax';
-import { parsePyTests, pyCommentsAbove as commentsAbove, pyStatementEnd as statementEnd, type PyFoundTest } from '../frameworks/pyTestFind';
+import { parsePyTests, pyCommentsAbove as commentsAbove, type PyClassBody, type PyFoundTest } from '../frameworks/pyTestFind';
+import { linesInsideStrings, statementsOf, withPythonTree, type PyNode } from '../frameworks/pyTree';
 import { applyEdits, lineStartOf, oneLine, reindent, removeRanges, type Edit } from './testEdits';
 import type { TestBlock } from './testFile';
 
 type PyTest = PyFoundTest & { caseId: string };
 
-/** The tests that carry a case id, and the file's tree and comments. */
-function parse(content: string): { tree: PyTree; tests: PyTest[]; comments: Set<number> } {
+/** The tests that carry a case id, and the file's comments. */
+function parse(content: string): { tests: PyTest[]; comments: Set<number> } {
   const p = parsePyTests(content);
   return { ...p, tests: p.tests.filter((t): t is PyTest => t.caseId !== undefined) };
 }
@@ -29,15 +29,11 @@ export function removePyTests(content: string, ids: Set<string>): string {
   const { tests, comments } = parse(content);
   const gone = tests.filter((t) => ids.has(t.caseId));
   const ranges = gone.map((t) => span(content, t));
-  for (const cls of new Set(gone.map((t) => t.owner).filter((o): o is PyNode => !!o))) {
-    const statements = childrenOf(cls).filter((c) => c.name !== 'Comment' && c.name !== ':');
-    const left = statements.filter((s) => !gone.some((t) => t.owner === cls && t.start === s.from));
-    if (left.length) continue;
-    const classDef = cls.parent!;
-    const outer = classDef.parent?.name === 'DecoratedStatement' ? classDef.parent : classDef;
-    const lineStart = lineStartOf(content, outer.from);
-    const fullStart = commentsAbove(content, comments, lineStart, content.slice(lineStart, outer.from));
-    ranges.push(span(content, { ...gone[0], fullStart, end: statementEnd(classDef) }));
+  for (const cls of new Set(gone.map((t) => t.owner).filter((o): o is PyClassBody => !!o))) {
+    if (cls.statements.some((at) => !gone.some((t) => t.owner === cls && t.start === at))) continue;
+    const lineStart = lineStartOf(content, cls.start);
+    const fullStart = commentsAbove(content, comments, lineStart, content.slice(lineStart, cls.start));
+    ranges.push(span(content, { ...gone[0], fullStart, end: cls.end }));
   }
   return removeRanges(content, nestedOut(ranges));
 }
@@ -49,7 +45,7 @@ function nestedOut(ranges: { start: number; end: number }[]): { start: number; e
 
 /** `@pytest.mark.skip(reason=…)` above each test, with the reason as a comment too; `import pytest` when missing. */
 export function skipPyTests(content: string, reasons: Map<string, string>): string {
-  const { tree, tests } = parse(content);
+  const { tests } = parse(content);
   const edits: Edit[] = [];
   for (const t of tests) {
     const reason = reasons.get(t.caseId);
@@ -61,29 +57,26 @@ export function skipPyTests(content: string, reasons: Map<string, string>): stri
       text: `# AMTP quarantine: ${why}\n${t.indent}@pytest.mark.skip(reason=${JSON.stringify(`AMTP quarantine: ${why}`)})\n${t.indent}`,
     });
   }
-  if (edits.length && !importsPytest(content, tree)) edits.push(importEdit(content, tree));
+  if (edits.length) withPythonTree(content, (root) => !importsPytest(root) && edits.push(importEdit(content, root)));
   return applyEdits(content, edits);
 }
 
-function importsPytest(content: string, tree: PyTree): boolean {
-  return childrenOf(tree.topNode).some((st) => {
-    if (st.name !== 'ImportStatement' || content.slice(st.from, st.from + 6) !== 'import') return false;
-    const parts = childrenOf(st);
-    return parts.some(
-      (p, i) =>
-        p.name === 'VariableName' && content.slice(p.from, p.to) === 'pytest' && parts[i - 1]?.name !== 'as' && parts[i + 1]?.name !== '.',
-    );
-  });
+function importsPytest(root: PyNode): boolean {
+  return statementsOf(root).some(
+    (st) =>
+      st.type === 'import_statement' &&
+      // `import pytest`, not `import pytest as pt` nor `import pytest.mark`
+      st.childrenForFieldName('name').some((n) => n?.type === 'dotted_name' && n.text === 'pytest'),
+  );
 }
 
 /** `import pytest` after the module docstring and `from __future__` imports, which must come first. */
-function importEdit(content: string, tree: PyTree): Edit {
-  const statements = childrenOf(tree.topNode).filter((n) => n.name !== 'Comment');
-  const first = statements.find((st, i) => {
-    const docstring = i === 0 && st.name === 'ExpressionStatement' && st.firstChild?.name === 'String' && !st.firstChild.nextSibling;
-    return !docstring && !(st.name === 'ImportStatement' && /^from\s+__future__\b/.test(content.slice(st.from, st.to)));
+function importEdit(content: string, root: PyNode): Edit {
+  const first = statementsOf(root).find((st, i) => {
+    const docstring = i === 0 && st.type === 'expression_statement' && st.childCount === 1 && st.firstChild?.type === 'string';
+    return !docstring && st.type !== 'future_import_statement';
   });
-  const at = first ? lineStartOf(content, first.from) : content.length;
+  const at = first ? lineStartOf(content, first.startIndex) : content.length;
   return { start: at, end: at, text: `${at > 0 && content[at - 1] !== '\n' ? '\n' : ''}import pytest\n` };
 }
 

@@ -1,5 +1,5 @@
 // Finds, removes, replaces and skips individual tests inside a written test file, by case id, on
-// its syntax tree: the TypeScript parser for JavaScript/TypeScript (jsTests.ts), @lezer/python for
+// its syntax tree: the TypeScript parser for JavaScript/TypeScript (jsTests.ts), tree-sitter for
 // Python (pyTests.ts). Edits land at the positions the tree gives, never where a pattern matched.
 import { caseIdComment } from '../frameworks/caseMap';
 import { findAllJsTests, type FoundTest } from '../frameworks/jsTestFind';

@@ -7,7 +7,7 @@
 import type * as TS from 'typescript';
 import { jsSyntaxError } from '../frameworks/jsSnippet';
 import { checkPython } from '../frameworks/pySyntax';
-import { childrenOf, parsePython } from '../frameworks/pyTree';
+import { statementsOf, withPythonTree, type PyNode } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
 import { applyEdits, type Edit } from './testEdits';
 import {
@@ -220,30 +220,24 @@ function bindingNames(ts: typeof TS, name: TS.BindingName): string[] {
 
 /** Top-level `import a.b as c` / `from m import x as y, z` statements with the names they bind. */
 function pythonImports(text: string): ImportStatement[] {
-  const out: ImportStatement[] = [];
-  for (const node of childrenOf(parsePython(text).topNode)) {
-    if (node.name !== 'ImportStatement') continue;
-    const tokens = childrenOf(node).map((c) => ({ kind: c.name, text: text.slice(c.from, c.to) }));
-    const names: string[] = [];
-    const from = tokens[0]?.kind === 'from';
-    let i = from ? tokens.findIndex((t) => t.kind === 'import') + 1 : 1;
-    while (i > 0 && i < tokens.length) {
-      // One imported item: a dotted name (only after plain `import`), then `as NAME` perhaps.
-      const first = tokens[i].text;
-      while (tokens[i + 1]?.kind === '.') i += 2;
-      if (tokens[i + 1]?.kind === 'as') {
-        names.push(tokens[i + 2].text);
-        i += 3;
-      } else {
-        names.push(first);
-        i += 1;
-      }
-      if (tokens[i]?.kind === ',') i += 1;
-    }
-    // A comment at the end of the line (`# noqa: F401`) belongs to the statement: it moves with it.
-    const own = text.slice(node.from, node.to).replace(/\s+$/, '');
-    const comment = /^[ \t]*#[^\n]*/.exec(text.slice(node.from + own.length))?.[0] ?? '';
-    out.push({ text: own + comment, names, end: node.from + own.length + comment.length });
-  }
-  return out;
+  return withPythonTree(text, (root) =>
+    statementsOf(root)
+      .filter((node) => /^(?:future_)?import(?:_from)?_statement$/.test(node.type))
+      .map((node) => {
+        // A comment at the end of the line (`# noqa: F401`) belongs to the statement: it moves with it.
+        const own = node.text.replace(/\s+$/, '');
+        const comment = /^[ \t]*#[^\n]*/.exec(text.slice(node.startIndex + own.length))?.[0] ?? '';
+        return { text: own + comment, names: importedNames(node), end: node.startIndex + own.length + comment.length };
+      }),
+  );
+}
+
+/** `import a.b` binds `a`; `import a as b` and `from m import x as b` bind `b`; `from m import x` binds `x`; `from m import *` is `*`. */
+function importedNames(node: PyNode): string[] {
+  if (node.children.some((c) => c?.type === 'wildcard_import')) return ['*'];
+  return node.childrenForFieldName('name').flatMap((n) => {
+    if (!n) return [];
+    const bound = n.type === 'aliased_import' ? n.childForFieldName('alias') : n.type === 'dotted_name' ? n.firstNamedChild : undefined;
+    return bound ? [bound.text] : [];
+  });
 }

@@ -4,7 +4,7 @@
 // blocks' statements a block needs are carried in front of it: only those that define a name the
 // block uses before defining it, with the statements those depend on, in their order. A statement
 // that only acts (`>>> activate("fr")`) is not carried: which later blocks rely on it cannot be told.
-import { childrenOf, parsePython, type PyNode } from '../../frameworks/pyTree';
+import { isVariableName, walkPython, withPythonTree, type PyNode } from '../../frameworks/pyTree';
 
 interface Statement {
   /** the statement's source, prompts removed */
@@ -67,30 +67,33 @@ function freeNames(codes: string[]): Set<string> {
 
 /** The names one statement binds and the names it reads, from its syntax tree. */
 export function namesOf(code: string): { defs: Set<string>; uses: Set<string> } {
-  const text = code;
-  const tree = parsePython(text);
-  const defs = new Set<string>();
-  const defNodes = new Set<number>();
-  for (const stmt of childrenOf(tree.topNode)) {
-    if (stmt.name === 'ImportStatement') for (const n of importedNames(text.slice(stmt.from, stmt.to))) defs.add(n);
-    for (const target of assignedNodes(stmt)) {
-      defs.add(text.slice(target.from, target.to));
-      if (stmt.name !== 'UpdateStatement') defNodes.add(target.from);
+  return withPythonTree(code, (root) => {
+    const defs = new Set<string>();
+    const defNodes = new Set<number>();
+    for (const stmt of root.namedChildren) {
+      if (!stmt) continue;
+      if (IMPORT.test(stmt.type)) for (const n of importedNames(stmt.text)) defs.add(n);
+      const assigned = assignedNodes(stmt);
+      for (const target of assigned.nodes) {
+        defs.add(target.text);
+        if (!assigned.update) defNodes.add(target.startIndex);
+      }
     }
-  }
-  const uses = new Set<string>();
-  tree.iterate({
-    enter: (n) => {
-      if (n.name === 'ImportStatement') return false;
-      if (n.name !== 'VariableName' || defNodes.has(n.from)) return undefined;
+    const uses = new Set<string>();
+    walkPython(root, (n) => {
+      if (IMPORT.test(n.type)) return false;
+      if (!isVariableName(n) || defNodes.has(n.startIndex)) return true;
       // `f(format="%0.4f")`: a keyword, not a read of `format`.
-      if (n.node.parent?.name === 'ArgList' && n.node.nextSibling?.name === 'AssignOp') return undefined;
-      uses.add(text.slice(n.from, n.to));
-      return undefined;
-    },
+      const p = n.parent;
+      if (p?.type === 'keyword_argument' && p.childForFieldName('name')?.id === n.id) return true;
+      uses.add(n.text);
+      return true;
+    });
+    return { defs, uses };
   });
-  return { defs, uses };
 }
+
+const IMPORT = /^(?:future_)?import(?:_from)?_statement$/;
 
 /** `import a.b`, `import a as b`, `from m import x, y as z` → a, b, x, z. */
 function importedNames(stmt: string): string[] {
@@ -110,17 +113,20 @@ function importedNames(stmt: string): string[] {
     .filter((n) => /^[A-Za-z_]\w*$/.test(n));
 }
 
-/** The names an assignment (`a = …`, `a, b = …`, `a += …`), `def` or `class` binds. */
-function assignedNodes(stmt: PyNode): PyNode[] {
-  if (stmt.name === 'FunctionDefinition' || stmt.name === 'ClassDefinition')
-    return childrenOf(stmt)
-      .filter((c) => c.name === 'VariableName')
-      .slice(0, 1);
-  if (stmt.name !== 'AssignStatement' && stmt.name !== 'UpdateStatement') return [];
-  const parts = childrenOf(stmt);
-  const lastOp = parts.map((p) => p.name).lastIndexOf(stmt.name === 'UpdateStatement' ? 'UpdateOp' : 'AssignOp');
-  return parts
-    .slice(0, lastOp)
-    .flatMap((p) => (p.name === 'TupleExpression' || p.name === 'ArrayExpression' ? childrenOf(p) : [p]))
-    .filter((p) => p.name === 'VariableName');
+/** The names an assignment (`a = …`, `a = b = …`, `a, b = …`, `a += …`), `def` or `class` binds; `update` for `+=`. */
+function assignedNodes(stmt: PyNode): { nodes: PyNode[]; update: boolean } {
+  if (stmt.type === 'function_definition' || stmt.type === 'class_definition') {
+    const name = stmt.childForFieldName('name');
+    return { nodes: name ? [name] : [], update: false };
+  }
+  let e = stmt.type === 'expression_statement' && stmt.childCount === 1 ? stmt.firstChild : null;
+  const update = e?.type === 'augmented_assignment';
+  const nodes: PyNode[] = [];
+  while (e?.type === 'assignment' || e?.type === 'augmented_assignment') {
+    const left = e.childForFieldName('left');
+    const parts = left && /^(?:pattern_list|tuple_pattern|list_pattern)$/.test(left.type) ? left.namedChildren : [left];
+    nodes.push(...parts.filter((p): p is PyNode => p?.type === 'identifier'));
+    e = e.childForFieldName('right');
+  }
+  return { nodes, update };
 }

@@ -1,6 +1,6 @@
 // Python doctest blocks (`>>> call` followed by its printed repr) become documented examples.
 import { parseLiteral } from '../../frameworks/literals';
-import { childrenOf, firstError, parsePython } from '../../frameworks/pyTree';
+import { firstError, isExpressionStatement, walkPython, withPythonTree } from '../../frameworks/pyTree';
 import { namesOf } from '../crawler/doctestSetup';
 import { VolatileNames } from './doctestVolatile';
 import type { DocExample, ParsedSnippet } from './examples';
@@ -60,10 +60,11 @@ export function parseDoctest(text: string): ParsedSnippet {
 
 /** An earlier step as a statement for the later ones: a step that raised is caught (doctest goes on); a bare name read is left out. */
 function carriedStep(code: string, raised: boolean): string | undefined {
-  const tree = parsePython(code);
-  const top = childrenOf(tree.topNode);
-  const only = top.length === 1 && top[0].type.name === 'ExpressionStatement' ? childrenOf(top[0]) : [];
-  if (only.length === 1 && /^[A-Za-z_][\w.]*$/.test(code.trim())) return undefined;
+  const bareRead = withPythonTree(code, (root) => {
+    const top = root.namedChildren;
+    return top.length === 1 && top[0]?.type === 'expression_statement' && top[0].childCount === 1;
+  });
+  if (bareRead && /^[A-Za-z_][\w.]*$/.test(code.trim())) return undefined;
   if (namesOf(code).uses.has('_')) return undefined; // `_` exists only in the interactive interpreter
   if (!raised) return code;
   return `try:\n${code
@@ -78,10 +79,12 @@ function classify(code: string, output: string[]): Omit<DocExample, 'setup' | 'l
     const m = /^([A-Za-z_][\w.]*)(?::|$)/.exec(last.trim());
     return m ? { call: code, outcome: 'throws', error: m[1].split('.').pop()! } : 'traceback without an exception line';
   }
-  const tree = parsePython(code);
-  if (firstError(tree) !== undefined) return 'the doctest source does not parse as Python';
-  const top = childrenOf(tree.topNode);
-  if (top.length !== 1 || top[0].type.name !== 'ExpressionStatement') return 'output follows a statement, not an expression';
+  const shape = withPythonTree(code, (root) => {
+    if (firstError(root) !== undefined) return 'the doctest source does not parse as Python';
+    const top = root.namedChildren;
+    return top.length === 1 && top[0] && isExpressionStatement(top[0]) ? undefined : 'output follows a statement, not an expression';
+  });
+  if (shape) return shape;
   const text = output.join('\n');
   if (/\.\.\./.test(text)) return 'output uses the ELLIPSIS wildcard';
   const printed = /^print\(([\s\S]*)\)$/.exec(code.trim());
@@ -95,13 +98,16 @@ function classify(code: string, output: string[]): Omit<DocExample, 'setup' | 'l
 
 /** `assert call == literal` (either side) → the call and the literal; anything else → undefined. */
 function assertedEquality(code: string): { call: string; expected: string } | undefined {
-  const tree = parsePython(code);
-  const [only, ...more] = childrenOf(tree.topNode);
-  if (!only || more.length || only.type.name !== 'AssertStatement' || firstError(tree) !== undefined) return undefined;
-  const cmp = childrenOf(only).find((n) => n.type.name === 'BinaryExpression');
-  const parts = cmp ? childrenOf(cmp) : [];
-  if (parts.length !== 3 || parts[1].type.name !== 'CompareOp' || code.slice(parts[1].from, parts[1].to) !== '==') return undefined;
-  const [l, r] = [code.slice(parts[0].from, parts[0].to), code.slice(parts[2].from, parts[2].to)];
+  const sides = withPythonTree(code, (root) => {
+    const [only, ...more] = root.namedChildren;
+    if (!only || more.length || only.type !== 'assert_statement' || firstError(root) !== undefined) return undefined;
+    const cmp = only.namedChildren.find((n) => n?.type === 'comparison_operator');
+    const parts = cmp ? cmp.children : [];
+    if (parts.length !== 3 || parts[1]?.type !== '==') return undefined;
+    return [parts[0]!.text, parts[2]!.text];
+  });
+  if (!sides) return undefined;
+  const [l, r] = sides;
   if (parseLiteral(r, 'python') && !parseLiteral(l, 'python')) return { call: l, expected: r };
   if (parseLiteral(l, 'python') && !parseLiteral(r, 'python')) return { call: r, expected: l };
   return undefined;
@@ -113,15 +119,15 @@ function assertedEquality(code: string): { call: string; expected: string } | un
  * Output that does not parse as Python is left as it is.
  */
 export function withoutUnicodePrefixes(text: string): string {
-  const tree = parsePython(text);
-  if (firstError(tree) !== undefined) return text;
-  const prefixed: number[] = [];
-  tree.iterate({
-    enter: (n) => {
-      if (n.name !== 'String') return undefined;
-      if (/^[uU]['"]/.test(text.slice(n.from, n.from + 2))) prefixed.push(n.from);
+  const prefixed = withPythonTree(text, (root) => {
+    if (firstError(root) !== undefined) return [];
+    const at: number[] = [];
+    walkPython(root, (n) => {
+      if (n.type !== 'string') return true;
+      if (/^[uU]['"]/.test(text.slice(n.startIndex, n.startIndex + 2))) at.push(n.startIndex);
       return false;
-    },
+    });
+    return at;
   });
   let out = text;
   for (const at of prefixed.reverse()) out = out.slice(0, at) + out.slice(at + 1);

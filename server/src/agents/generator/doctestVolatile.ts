@@ -2,7 +2,7 @@
 // that held when it was written, not one a test can expect: `naturaltime(dt.datetime.now() - …)`,
 // `random.choice(…)`, `uuid.uuid4()`, `id(x)`, `hash('a')` (randomized per process). Read on the
 // syntax tree, so a name inside a string does not count.
-import { parsePython } from '../../frameworks/pyTree';
+import { isVariableName, walkPython, withPythonTree, type PyNode } from '../../frameworks/pyTree';
 import { namesOf } from '../crawler/doctestSetup';
 
 /** Modules whose every use is volatile. */
@@ -16,32 +16,36 @@ const BUILTINS = new Set(['id', 'hash']);
 
 /** What the code reads that varies between runs (`the clock (datetime.now)`), or undefined. */
 export function volatileRead(code: string): string | undefined {
-  const tree = parsePython(code);
   let found: string | undefined;
-  tree.iterate({
-    enter: (n) => {
-      if (found) return false;
-      if (n.name === 'String' || n.name === 'FormatString') return false;
-      const text = code.slice(n.from, n.to);
-      if (n.name === 'ImportStatement') {
-        const m = /^\s*(?:from\s+(\w+)|import\s+(\w+))/.exec(text);
+  withPythonTree(code, (root) =>
+    walkPython(root, (n) => {
+      if (found || n.type === 'string') return false;
+      if (/^(?:future_)?import(?:_from)?_statement$/.test(n.type)) {
+        const m = /^\s*(?:from\s+(\w+)|import\s+(\w+))/.exec(n.text);
         const mod = m?.[1] ?? m?.[2];
         if (mod && MODULES.has(mod)) found = `randomness (${mod})`;
         return false;
       }
-      if (n.name === 'VariableName' && MODULES.has(text) && n.node.parent?.name === 'MemberExpression') found = `randomness (${text})`;
-      // `>>> _[0]`: the interactive interpreter's last result, which a test does not have
-      if (n.name === 'VariableName' && text === '_') found = "the interactive interpreter's last result (`_`)";
-      if (n.name === 'MemberExpression') found = memberRead(text.replace(/\s+/g, ''));
-      if (n.name === 'CallExpression') {
-        const callee = n.node.firstChild;
-        const name = callee ? code.slice(callee.from, callee.to) : '';
-        if (callee?.name === 'VariableName' && BUILTINS.has(name)) found = `the process (${name}())`;
-      }
-      return undefined;
-    },
-  });
+      found = nodeRead(n);
+      return true;
+    }),
+  );
   return found;
+}
+
+/** What one node reads that varies between runs: a volatile module's member, `_`, the clock, the process. */
+function nodeRead(n: PyNode): string | undefined {
+  if (isVariableName(n)) {
+    if (MODULES.has(n.text) && n.parent?.type === 'attribute') return `randomness (${n.text})`;
+    // `>>> _[0]`: the interactive interpreter's last result, which a test does not have
+    if (n.text === '_') return "the interactive interpreter's last result (`_`)";
+  }
+  if (n.type === 'attribute') return memberRead(n.text.replace(/\s+/g, ''));
+  if (n.type === 'call') {
+    const callee = n.childForFieldName('function');
+    if (callee?.type === 'identifier' && BUILTINS.has(callee.text)) return `the process (${callee.text}())`;
+  }
+  return undefined;
 }
 
 function memberRead(path: string): string | undefined {
