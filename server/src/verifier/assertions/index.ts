@@ -1,15 +1,16 @@
-// The failing assertion's expected and actual values, parsed with the parser of the runner's format.
+// The failing assertion's expected and actual values, parsed with the parser of the runner's format
+// (each framework's own, in frameworks/<id>/failure.ts).
 import type { Framework } from '../../core/frameworks';
-import { parseAva } from './ava';
-import { parseJest } from './jest';
-import { parseMocha } from './mocha';
-import { parseNodeAssert } from './nodeAssert';
-import { parseNodeTap } from './nodeTap';
-import { parsePytest } from './pytest';
-import type { ParsedAssertion } from './types';
-import { parseVitest } from './vitest';
+import { parseAva } from '../../frameworks/ava/failure';
+import type { ParsedAssertion } from '../../frameworks/failureText';
+import { parseJest } from '../../frameworks/jest/failure';
+import { parseMocha } from '../../frameworks/mocha/failure';
+import { parseNodeTap } from '../../frameworks/node-tap/failure';
+import { parseNodeAssert } from '../../frameworks/node-test/failure';
+import { parsePytest } from '../../frameworks/pytest/failure';
+import { parseVitest } from '../../frameworks/vitest/failure';
 
-export type { ParsedAssertion } from './types';
+export type { ParsedAssertion } from '../../frameworks/failureText';
 
 const PARSERS: Record<Framework, (message: string) => ParsedAssertion | undefined> = {
   'node-test': parseNodeAssert,

@@ -1,6 +1,6 @@
 // pytest's assertion rewriting: `AssertionError: assert '7  ' == '007'` then an explanation and the
 // source with `E` lines. By pytest's convention the call is on the left, the expected value on the right.
-import { balanced, type ParsedAssertion } from './types';
+import { balanced, type ParsedAssertion } from '../failureText';
 
 export function parsePytest(message: string): ParsedAssertion | undefined {
   const lines = message.split('\n');

@@ -1,7 +1,7 @@
 // vitest (chai's assertion messages), also mocha with chai:
 //   AssertionError: expected '7  ' to be '007' // Object.is equality
 //   AssertionError: expected { a: 1, b: 'two\nlines' } to deeply equal { a: 1, b: 'two\nline' }
-import { balanced, stripNoise, type ParsedAssertion } from './types';
+import { balanced, stripNoise, type ParsedAssertion } from '../failureText';
 
 const VERB = / to (?:be|equal|deeply equal|strictly equal|eql|deep equal|have length of) /;
 

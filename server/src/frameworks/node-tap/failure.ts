@@ -1,6 +1,6 @@
 // node-tap: a failed t.equal / t.same carries a unified diff, "--- expected" / "+++ actual", a hunk
 // header, then lines marked "-" (expected), "+" (actual) or " " (both).
-import { sidesOfDiff, stripNoise, type ParsedAssertion } from './types';
+import { sidesOfDiff, stripNoise, type ParsedAssertion } from '../failureText';
 
 export function parseNodeTap(message: string): ParsedAssertion | undefined {
   const lines = stripNoise(message).split('\n');

@@ -1,7 +1,7 @@
 // node:assert messages, as node:test (TAP YAML, `expected:`/`actual:` appended) and mocha report them:
 //   Expected values to be strictly equal:\n\n'7  ' !== '007'
 //   Expected values to be strictly deep-equal:\n+ actual - expected\n\n{\n  a: 1,\n+   b: 'x'\n-   b: 'y'\n}
-import { sidesOfDiff, stripNoise, type ParsedAssertion } from './types';
+import { sidesOfDiff, stripNoise, type ParsedAssertion } from '../failureText';
 
 export function parseNodeAssert(message: string): ParsedAssertion | undefined {
   const m = stripNoise(message).replace(/^AssertionError(?: \[ERR_ASSERTION\])?: /, '');

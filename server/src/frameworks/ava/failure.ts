@@ -1,5 +1,5 @@
 // ava: a failed t.is / t.deepEqual prints "Difference (- actual, + expected):" and then the diff.
-import { sidesOfDiff, stripNoise, type ParsedAssertion } from './types';
+import { sidesOfDiff, stripNoise, type ParsedAssertion } from '../failureText';
 
 export function parseAva(message: string): ParsedAssertion | undefined {
   const lines = stripNoise(message).split('\n');

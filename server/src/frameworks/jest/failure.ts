@@ -1,7 +1,7 @@
 // jest's matcher messages:
 //   expect(received).toBe(expected) // Object.is equality\n\nExpected: "007"\nReceived: "7  "
 //   expect(received).toEqual(expected) // deep equality\n\n- Expected  - 1\n+ Received  + 1\n\n  Object {…}
-import { sidesOfDiff, stripNoise, type ParsedAssertion } from './types';
+import { sidesOfDiff, stripNoise, type ParsedAssertion } from '../failureText';
 
 export function parseJest(message: string): ParsedAssertion | undefined {
   const m = stripNoise(message).replace(/^Error: /, '');
