@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pytest as pytestRenderer } from '../../server/src/frameworks/pytest';
-import { srcConftest } from '../../server/src/frameworks/pytestPath';
+import { pytest as pytestRenderer } from '../../server/src/frameworks/pytest/render';
+import { srcConftest } from '../../server/src/frameworks/pytest/srcPath';
 import { runCli } from '../helpers/cli';
 import { requirePytest } from '../helpers/python';
 

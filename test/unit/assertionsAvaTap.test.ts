@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { avaResults } from '../../server/src/frameworks/run/ava';
-import { nodeTapResults } from '../../server/src/frameworks/run/nodeTap';
+import { avaResults } from '../../server/src/frameworks/ava/runner';
+import { nodeTapResults } from '../../server/src/frameworks/node-tap/runner';
 import { parseAssertion } from '../../server/src/verifier/assertions';
 
 // Messages as the runners report them, from reports captured from real ava and tap runs.

@@ -11,7 +11,7 @@ import { engineerTests } from '../helpers/offlineEngineer';
 import type { Framework } from '../../server/src/core/frameworks';
 import { checkPython } from '../../server/src/frameworks/pySyntax';
 import { jsString } from '../../server/src/frameworks/literals';
-import { jestSupportFiles } from '../../server/src/frameworks/jestSupport';
+import { jestSupportFiles } from '../../server/src/frameworks/jest/support';
 import { requirePytest } from '../helpers/python';
 
 type Oracle = NonNullable<TestCases['cases'][number]['oracle']>;

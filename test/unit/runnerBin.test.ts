@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runTests } from '../../server/src/frameworks/runner';
 import { assetFile } from '../../server/src/frameworks/assets';
-import { fromStdout, mochaResults } from '../../server/src/frameworks/run/mocha';
-import { nodeTapRunner } from '../../server/src/frameworks/run/nodeTap';
+import { fromStdout, mochaResults } from '../../server/src/frameworks/mocha/runner';
+import { nodeTapRunner } from '../../server/src/frameworks/node-tap/runner';
 import { findRunnerDir, installedEntry, runnerEntry } from '../../server/src/frameworks/run/runnerBin';
 import { planRun } from '../../server/src/verifier/runPlan';
 

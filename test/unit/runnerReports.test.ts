@@ -4,12 +4,12 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { avaResults } from '../../server/src/frameworks/run/ava';
-import { jestLikeResults } from '../../server/src/frameworks/run/jestLike';
-import { mochaResults } from '../../server/src/frameworks/run/mocha';
-import { nodeTapResults } from '../../server/src/frameworks/run/nodeTap';
-import { nodeTestResults } from '../../server/src/frameworks/run/nodeTest';
-import { junitResults } from '../../server/src/frameworks/run/pytest';
+import { avaResults } from '../../server/src/frameworks/ava/runner';
+import { jestLikeResults } from '../../server/src/frameworks/run/jestLikeReport';
+import { mochaResults } from '../../server/src/frameworks/mocha/runner';
+import { nodeTapResults } from '../../server/src/frameworks/node-tap/runner';
+import { nodeTestResults } from '../../server/src/frameworks/node-test/runner';
+import { junitResults } from '../../server/src/frameworks/pytest/runner';
 import type { Parsed } from '../../server/src/frameworks/run/results';
 
 const report = (name: string) => readFileSync(join(__dirname, '../fixtures/reports', name), 'utf8');

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { vitestRunner } from '../../server/src/frameworks/run/jestLike';
+import { vitestRunner } from '../../server/src/frameworks/vitest/runner';
 
 function withVitest(version: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'amtp-vitest-'));

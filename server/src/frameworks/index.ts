@@ -1,22 +1,12 @@
-import type { Framework, FrameworkChoice } from '../core/frameworks';
-import { ava } from './ava';
-import { jest } from './jest';
-import { mocha } from './mocha';
-import { nodeTap } from './nodeTap';
-import { nodeTest } from './nodeTest';
-import { pytest } from './pytest';
+import { FRAMEWORKS, type Framework, type FrameworkChoice } from '../core/frameworks';
+import { FRAMEWORK_REGISTRY } from './registry';
 import type { FrameworkRenderer, Project } from './types';
-import { vitest } from './vitest';
 
-export const RENDERERS: Record<Framework, FrameworkRenderer> = {
-  jest,
-  vitest,
-  mocha,
-  'node-test': nodeTest,
-  pytest,
-  ava,
-  'node-tap': nodeTap,
-};
+/** Each framework's renderer, from its descriptor (frameworks/registry.ts). */
+export const RENDERERS = Object.fromEntries(FRAMEWORKS.map((f) => [f, FRAMEWORK_REGISTRY[f].renderer])) as Record<
+  Framework,
+  FrameworkRenderer
+>;
 
 /** `auto` takes the framework the crawler detected; with none, node:test for JS and pytest for Python. */
 export function resolveFramework(choice: FrameworkChoice, project: Project): Framework {
@@ -27,29 +17,9 @@ export function resolveFramework(choice: FrameworkChoice, project: Project): Fra
   return project.language === 'python' || project.module_system === 'python' ? 'pytest' : 'node-test';
 }
 
-/** Convention text for LLM prompts, kept next to the renderers so both say the same thing. */
+/** Convention text for LLM prompts, kept in each framework's descriptor beside its renderer so both say the same thing. */
 export function frameworkConventions(framework: Framework): string {
-  switch (framework) {
-    case 'jest':
-      return [
-        'jest: describe/it/expect. CommonJS projects: `require` the module, jest globals, files *.test.js.',
-        'ESM JavaScript: `.mjs` files with `import`, run with NODE_OPTIONS=--experimental-vm-modules.',
-        "TypeScript: `.test.ts` files importing { describe, it, expect } from '@jest/globals'.",
-        'Deep equality: toEqual; NaN: toBeNaN; errors: capture and compare the error name.',
-      ].join('\n');
-    case 'vitest':
-      return "vitest: import { describe, it, expect } from 'vitest' (globals are off by default); ESM `import` syntax in every project; files *.test.ts|js; run `npx vitest run FILES`.";
-    case 'mocha':
-      return 'mocha: describe/it globals with node:assert/strict (assert.strictEqual, assert.deepStrictEqual); `require` in CommonJS, `import` in ESM (.mjs); TypeScript via `--node-option import=tsx`.';
-    case 'node-test':
-      return "node:test: import { describe, it } from 'node:test' and assert from 'node:assert/strict'; CommonJS uses require; run `node --test FILES` (TypeScript on Node 20: `node --import tsx --test`).";
-    case 'ava':
-      return "ava: import test from 'ava' (CommonJS: const test = require('ava')); flat test('title', (t) => { ... }) with no describe; t.is, t.deepEqual, t.true, t.throws on the test's t; run `npx ava FILES`.";
-    case 'node-tap':
-      return "node-tap: import { test } from 'tap' (CommonJS: const { test } = require('tap')); flat test('title', async (t) => { ... }) always async; t.equal (strict), t.strictSame, t.ok, t.throws on the test's t; run `npx tap --disable-coverage FILES`.";
-    case 'pytest':
-      return 'pytest: plain `def test_...()` functions with `assert`; files tests/test_*.py; pytest.raises for errors; compare a non-literal doctest result by repr(); run `python3 -m pytest FILES`.';
-  }
+  return FRAMEWORK_REGISTRY[framework].conventions;
 }
 
 /**

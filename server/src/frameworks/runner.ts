@@ -3,7 +3,7 @@
 // binaries come from `binDir`'s node_modules (the project's own, or this repo's when testing fixtures).
 //
 // The parts: frameworks/run/spawn.ts (process group, timeout, kill, output cap, abort),
-// frameworks/run/index.ts RUNNERS (each framework's command and report parser, one file each),
+// each framework's runner (frameworks/<id>/runner.ts: its command and report parser, from frameworks/registry.ts),
 // server/src/coverage (what the run covered: nothing needs to be installed in the project).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,19 +14,19 @@ import { pythonUnits, tracedPytest } from '../coverage/python';
 import type { MeasuredUnits } from '../coverage/units';
 import { asset, assetFile } from './assets';
 import { caseReader, testsInFile, type FileTest } from './caseMap';
-import { RUNNERS } from './run';
+import { FRAMEWORK_REGISTRY } from './registry';
 import { quoted } from './run/confine';
 import { coveragePy, hasPythonModule } from './run/pythonCoverage';
 import type { RunOptions, RunResult } from './run/results';
 import { exec } from './run/spawn';
 
 export type { CoverageUnits, RunOptions, RunResult, TestOutcome } from './run/results';
-export { nodeTestResults as tapResults } from './run/nodeTest';
+export { nodeTestResults as tapResults } from './node-test/runner';
 
 export async function runTests(framework: Framework, dir: string, files: string[], opts: RunOptions): Promise<RunResult> {
   const out = mkdtempSync(join(tmpdir(), 'amtp-run-'));
   try {
-    const { cmd, args, read } = RUNNERS[framework].invocation(files, out, opts);
+    const { cmd, args, read } = FRAMEWORK_REGISTRY[framework].runner.invocation(files, out, opts);
     // Coverage needs nothing in the project (server/src/coverage/): V8 or jest's own provider for
     // JavaScript, coverage.py or AMTP's stdlib tracer for Python.
     const cov = opts.coverageOf?.length ? join(out, 'cov') : undefined;

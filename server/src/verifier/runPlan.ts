@@ -5,7 +5,7 @@ import type { Framework } from '../core/frameworks';
 import type { Confinement } from '../core/run';
 import { networkConfinement } from '../frameworks/run/confine';
 import { pythonWithPytest } from '../frameworks/run/python';
-import { findRunnerDir, RUNNER_PACKAGES, unsupportedVersion } from '../frameworks/run/runnerBin';
+import { findRunnerDir, runnerPackage, unsupportedVersion } from '../frameworks/run/runnerBin';
 import { nodeLoader } from '../frameworks/run/tsLoader';
 
 export interface RunPlan {
@@ -50,7 +50,7 @@ function runnerPlan(framework: Framework, workspace: string, command: string, te
   }
   const binDir = findRunnerDir(workspace, framework);
   if (!binDir) {
-    const pkg = RUNNER_PACKAGES[framework].pkg;
+    const pkg = runnerPackage(framework).pkg;
     return { cannot: `${framework} is not installed (no node_modules/${pkg} with a runnable \`bin\` in the workspace or above)` };
   }
   const tooOld = unsupportedVersion(binDir, framework);

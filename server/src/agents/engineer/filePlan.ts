@@ -5,7 +5,7 @@ import type { OracleBinding, TestCase, TestCases } from '../../contracts/types';
 import type { Framework } from '../../core/frameworks';
 import { RENDERERS } from '../../frameworks';
 import { foreignRunner, importPathFor, testFilePlace } from '../../frameworks/layout';
-import { pythonModule } from '../../frameworks/pytest';
+import { pythonModule } from '../../frameworks/pytest/render';
 import type { FrameworkRenderer, Project } from '../../frameworks/types';
 import { rebind } from './rebind';
 

@@ -1,5 +1,5 @@
 // A Python characterization as a planned TestCase for the pytest renderer
-// (server/src/frameworks/pytest.ts), like server/src/search/case.ts does for JavaScript: evidence `source`, P2 for a
+// (server/src/frameworks/pytest/render.ts), like server/src/search/case.ts does for JavaScript: evidence `source`, P2 for a
 // pinned value, P3 for a pinned error, a title that says it pins current behaviour. The module is
 // imported whole (`import pkg.mod as mod`) and called as `mod.f(args)`:
 //   a value:  actual = mod.f(args); assert actual == expected   (math.isnan for NaN; list(mod.f(args))
@@ -9,7 +9,7 @@
 // An error class of another module is matched by its qualified name beside the message.
 import { caseId } from '../../agents/generator/caseId';
 import type { TestCase } from '../../contracts/types';
-import { pythonModule } from '../../frameworks/pytest';
+import { pythonModule } from '../../frameworks/pytest/render';
 import type { CharCase } from '../characterize';
 import { CHAR_PREFIX } from '../render';
 import { PY_MODULE_LOCAL, raisesOracle } from './raises';

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { assetFile } from '../../frameworks/assets';
-import { pythonModule } from '../../frameworks/pytest';
+import { pythonModule } from '../../frameworks/pytest/render';
 import { pythonWithPytest } from '../../frameworks/run/python';
 import { oneChild, runInChildren, DEFAULT_LIMITS, type CallResult, type SandboxCall, type SandboxLimits } from '../sandbox';
 

@@ -1,6 +1,7 @@
-// One framework's way to run test files and read its structured report. Each framework has its own
-// file under frameworks/run/ and one entry in frameworks/run/index.ts RUNNERS.
+// One framework's way to run test files and read its structured report: frameworks/<id>/runner.ts,
+// its descriptor's `runner` (frameworks/registry.ts).
 import type { Parsed, RunOptions } from './results';
+import type { RunnerPackage } from './runnerPackage';
 
 interface Invocation {
   cmd: string;
@@ -10,6 +11,8 @@ interface Invocation {
 }
 
 export interface FrameworkRunner {
+  /** the npm package whose command line it spawns (none: node:test is Node's own, pytest is Python's) */
+  package?: RunnerPackage;
   /** @param out a private temp dir for report files, removed after the run */
   invocation(files: string[], out: string, opts: RunOptions): Invocation;
 }

@@ -1,6 +1,6 @@
 // TAP output (node:test, ava, node-tap) read with tap-parser into a tree of test points: each point
 // knows its depth, its subtests' points and the comments printed just before it. The runners of those
-// frameworks (frameworks/run/nodeTest.ts, ava.ts, nodeTap.ts) pick their tests from this tree.
+// frameworks (../node-test/runner.ts, ../ava/runner.ts, ../node-tap/runner.ts) pick their tests from this tree.
 import { Parser } from 'tap-parser';
 import type { Result } from 'tap-parser';
 

@@ -1,9 +1,9 @@
 import { quote } from 'shell-quote';
-import { ASSERT, jsBody } from './jsBody';
-import { parseJsBody, printJsBody } from './jsBodyText';
-import { defaultExtension, isTypeScript, usesEsm } from './jsCommon';
-import { defaultImport, frameworkImport, renderJsFile } from './jsFile';
-import type { FrameworkRenderer } from './types';
+import { ASSERT, jsBody } from '../jsBody';
+import { parseJsBody, printJsBody } from '../jsBodyText';
+import { defaultExtension, isTypeScript, usesEsm } from '../jsCommon';
+import { defaultImport, frameworkImport, renderJsFile } from '../jsFile';
+import type { FrameworkRenderer } from '../types';
 
 /** node:test: nothing to install; TypeScript needs a loader on Node 20 (tsx). */
 export const nodeTest: FrameworkRenderer = {

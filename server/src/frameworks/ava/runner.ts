@@ -2,21 +2,24 @@
 // `title` (one file) or `file › title`; a file that did not load gives an uncaught-error point named
 // `Name: message`, then "FILE exited with a non-zero exit code".
 import { fileURLToPath } from 'node:url';
-import type { Parsed, TestOutcome } from './results';
-import { counted, relOf } from './results';
-import { runnerEntry } from './runnerBin';
-import type { FrameworkRunner } from './runnerTypes';
-import type { TapPoint } from './tapTree';
-import { diagText, tapTree } from './tapTree';
+import type { Parsed, TestOutcome } from '../run/results';
+import { counted, relOf } from '../run/results';
+import { runnerEntryOf, type RunnerPackage } from '../run/runnerPackage';
+import type { FrameworkRunner } from '../run/runnerTypes';
+import type { TapPoint } from '../run/tapTree';
+import { diagText, tapTree } from '../run/tapTree';
+
+const AVA: RunnerPackage = { pkg: 'ava', command: 'ava', known: 'ava/entrypoints/cli.mjs' };
 
 export const avaRunner: FrameworkRunner = {
+  package: AVA,
   invocation(files, _out, opts) {
     const names = opts.grep === undefined ? [] : Array.isArray(opts.grep) ? opts.grep : [opts.grep];
     // --match takes a title (a pattern without `*` matches the whole title)
     const match = names.flatMap((name) => ['--match', name]);
     return {
       cmd: process.execPath,
-      args: [runnerEntry(opts.binDir, 'ava'), '--tap', '--timeout=60s', ...match, ...(opts.args ?? []), ...files],
+      args: [runnerEntryOf(opts.binDir, AVA), '--tap', '--timeout=60s', ...match, ...(opts.args ?? []), ...files],
       read: (o, dir) => avaResults(o, dir),
     };
   },

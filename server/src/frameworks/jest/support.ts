@@ -2,10 +2,10 @@
 // transform, shipped as real files (assets/). The config's one project-specific value, the root
 // as seen from the test folder, is its `ROOT` string literal, found in the syntax tree and replaced.
 import { posix } from 'node:path';
-import { typescript } from '../util/typescript';
-import { asset } from './assets';
-import { jsString } from './literals';
-import type { SupportFile } from './types';
+import { typescript } from '../../util/typescript';
+import { asset } from '../assets';
+import { jsString } from '../literals';
+import type { SupportFile } from '../types';
 
 export const JEST_CONFIG = 'amtp.jest.config.cjs';
 const TRANSFORM = 'amtp.jest-ts-transform.cjs';

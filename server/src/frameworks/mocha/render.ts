@@ -1,16 +1,16 @@
 import { quote } from 'shell-quote';
-import { ASSERT, jsBody } from './jsBody';
-import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, isTypeScript, usesEsm } from './jsCommon';
-import { frameworkImport, renderJsFile, strictAssert } from './jsFile';
-import type { FrameworkRenderer } from './types';
+import { ASSERT, jsBody } from '../jsBody';
+import { parseJsBody, printJsBody } from '../jsBodyText';
+import { declared, defaultExtension, isTypeScript, usesEsm } from '../jsCommon';
+import { frameworkImport, renderJsFile, strictAssert } from '../jsFile';
+import type { FrameworkRenderer } from '../types';
 
 /** Whether the project's mocha setup compiles TypeScript with ts-node (agents/crawler/typecheck.ts says so). */
 function usesTsNode(p: Parameters<FrameworkRenderer['runCommand']>[0]): boolean {
   return /ts-node/.test(p.test_setup.typecheck?.evidence ?? '');
 }
 
-/** mocha: describe/it globals with node's strict assert (jsFile.ts strictAssert); TypeScript runs through tsx's loader, or the project's ts-node. */
+/** mocha: describe/it globals with node's strict assert (../jsFile.ts strictAssert); TypeScript runs through tsx's loader, or the project's ts-node. */
 export const mocha: FrameworkRenderer = {
   id: 'mocha',
   language: 'javascript',

@@ -1,13 +1,13 @@
 import { quote } from 'shell-quote';
-import type { Oracle, OracleBinding, TestCase } from '../contracts/types';
-import { fileHeader } from './header';
+import type { Oracle, OracleBinding, TestCase } from '../../contracts/types';
+import { fileHeader } from '../header';
 
-import { parseLiteral, pyString, toPython } from './literals';
-import { printFunction, printModule, printStatements, pyDocstring, type PyFunction, type PyStatement } from './pyModel';
-import { checkPython, type PySnippet } from './pySyntax';
-import { isVariableName, walkPython, withPythonTree } from './pyTree';
-import { srcConftestFor } from './pytestPath';
-import type { BodyPlan, FrameworkRenderer, PyCaseBody, TestFilePlan } from './types';
+import { parseLiteral, pyString, toPython } from '../literals';
+import { printFunction, printModule, printStatements, pyDocstring, type PyFunction, type PyStatement } from '../pyModel';
+import { checkPython, type PySnippet } from '../pySyntax';
+import { isVariableName, walkPython, withPythonTree } from '../pyTree';
+import { srcConftestFor } from './srcPath';
+import type { BodyPlan, FrameworkRenderer, PyCaseBody, TestFilePlan } from '../types';
 
 type Rejected = { reason: string };
 
@@ -29,7 +29,7 @@ export const pytest: FrameworkRenderer = {
       })),
     ),
   render: renderPyFile,
-  // src/ layout: a conftest.py beside the tests puts src/ on sys.path (pytestPath.ts); only where the
+  // src/ layout: a conftest.py beside the tests puts src/ on sys.path (srcPath.ts); only where the
   // folder has a conftest of its own does the command carry PYTHONPATH=src.
   supportFiles: (p, paths, targets) => {
     const conftest = srcConftestFor(p, paths, targets);

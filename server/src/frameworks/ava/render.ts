@@ -1,11 +1,11 @@
 import { quote } from 'shell-quote';
 import type * as TS from 'typescript';
-import { jsBody, type Dialect } from './jsBody';
-import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, usesEsm } from './jsCommon';
-import { defaultImport, renderJsFile } from './jsFile';
-import { access, call, statement } from './jsNodes';
-import type { FrameworkRenderer } from './types';
+import { jsBody, type Dialect } from '../jsBody';
+import { parseJsBody, printJsBody } from '../jsBodyText';
+import { declared, defaultExtension, usesEsm } from '../jsCommon';
+import { defaultImport, renderJsFile } from '../jsFile';
+import { access, call, statement } from '../jsNodes';
+import type { FrameworkRenderer } from '../types';
 
 const t = (method: string, ...args: TS.Expression[]) => statement(call(access('t', method), ...args));
 

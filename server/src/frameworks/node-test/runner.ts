@@ -1,13 +1,13 @@
 // node:test: `node --test --test-reporter=tap`, read with tap-parser (frameworks/run/tapTree.ts).
 // Describe blocks are points with subtests; a file that did not load is a failed top-level point
 // named after the file, its stderr printed as `#` comments before it.
-import type { Parsed, TestOutcome } from './results';
-import { counted, relOf } from './results';
-import type { FrameworkRunner } from './runnerTypes';
-import { grepOf } from './runnerTypes';
-import type { TapPoint } from './tapTree';
-import { diagText, tapTree } from './tapTree';
-import { fromYaml } from './reportedValues';
+import type { Parsed, TestOutcome } from '../run/results';
+import { counted, relOf } from '../run/results';
+import type { FrameworkRunner } from '../run/runnerTypes';
+import { grepOf } from '../run/runnerTypes';
+import type { TapPoint } from '../run/tapTree';
+import { diagText, tapTree } from '../run/tapTree';
+import { fromYaml } from '../run/reportedValues';
 
 export const nodeTestRunner: FrameworkRunner = {
   invocation(files, _out, opts) {

@@ -1,26 +1,30 @@
 // node-tap (the `tap` package): `tap --reporter=tap`, read with tap-parser (frameworks/run/tapTree.ts).
 // Each file is a top-level subtest; its `t.test(...)` blocks are AMTP's tests, their points the
 // assertions. A file with no tests that failed did not load (its stderr comes as non-TAP lines).
-import type { Parsed, TestOutcome } from './results';
-import { counted, relOf } from './results';
-import { runnerEntry, runnerVersion } from './runnerBin';
-import type { FrameworkRunner } from './runnerTypes';
-import { grepOf } from './runnerTypes';
-import type { TapPoint } from './tapTree';
-import { diagText, tapTree } from './tapTree';
-import { fromYaml } from './reportedValues';
+import type { Parsed, TestOutcome } from '../run/results';
+import { counted, relOf } from '../run/results';
+import { runnerEntryOf, runnerVersionOf, type RunnerPackage } from '../run/runnerPackage';
+import type { FrameworkRunner } from '../run/runnerTypes';
+import { grepOf } from '../run/runnerTypes';
+import type { TapPoint } from '../run/tapTree';
+import { diagText, tapTree } from '../run/tapTree';
+import { fromYaml } from '../run/reportedValues';
+
+// tap 15–17 take --no-coverage instead of --disable-coverage (below); before 15, t.equal was not strict.
+const TAP: RunnerPackage = { pkg: 'tap', command: 'tap', known: 'tap/dist/esm/run.mjs', minMajor: 15 };
 
 export const nodeTapRunner: FrameworkRunner = {
+  package: TAP,
   invocation(files, _out, opts) {
     const g = grepOf(opts, 'regex');
     const grep = g ? [`--grep=${g}`] : [];
     // tap measures coverage itself and fails below 100%; AMTP measures coverage with c8 instead.
     // tap 18 renamed the switch: 15–17 (still pinned by projects) take --no-coverage.
-    const major = runnerVersion(opts.binDir, 'node-tap')?.[0];
+    const major = runnerVersionOf(opts.binDir, TAP)?.[0];
     const noCoverage = major !== undefined && major < 18 ? '--no-coverage' : '--disable-coverage';
     return {
       cmd: process.execPath,
-      args: [runnerEntry(opts.binDir, 'node-tap'), '--reporter=tap', noCoverage, ...grep, ...(opts.args ?? []), ...files],
+      args: [runnerEntryOf(opts.binDir, TAP), '--reporter=tap', noCoverage, ...grep, ...(opts.args ?? []), ...files],
       read: (o, dir) => nodeTapResults(o, dir),
     };
   },

@@ -1,11 +1,11 @@
 import { quote } from 'shell-quote';
 import { posix } from 'node:path';
-import { EXPECT, jsBody } from './jsBody';
-import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, isTypeScript, usesEsm } from './jsCommon';
-import { frameworkImport, renderJsFile } from './jsFile';
-import { JEST_CONFIG, jestSupportFiles } from './jestSupport';
-import type { FrameworkRenderer, Project } from './types';
+import { EXPECT, jsBody } from '../jsBody';
+import { parseJsBody, printJsBody } from '../jsBodyText';
+import { declared, defaultExtension, isTypeScript, usesEsm } from '../jsCommon';
+import { frameworkImport, renderJsFile } from '../jsFile';
+import { JEST_CONFIG, jestSupportFiles } from './support';
+import type { FrameworkRenderer, Project } from '../types';
 
 /**
  * jest. CommonJS projects get require + globals. ESM projects run under Node's VM modules flag

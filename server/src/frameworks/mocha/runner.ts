@@ -1,13 +1,13 @@
 // mocha: its JSON reporter written to a file (`--reporter json --reporter-option output=FILE`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Parsed, TestOutcome } from './results';
-import { NO_RESULTS, relOf } from './results';
+import type { Parsed, TestOutcome } from '../run/results';
+import { NO_RESULTS, relOf } from '../run/results';
 import { assetFile } from '../assets';
-import { runnerEntry, runnerVersion } from './runnerBin';
-import type { FrameworkRunner } from './runnerTypes';
-import { grepOf } from './runnerTypes';
-import { fromPrinted } from './reportedValues';
+import { runnerEntryOf, runnerVersionOf, type RunnerPackage } from '../run/runnerPackage';
+import type { FrameworkRunner } from '../run/runnerTypes';
+import { grepOf } from '../run/runnerTypes';
+import { fromPrinted } from '../run/reportedValues';
 
 interface MochaTest {
   title: string;
@@ -17,7 +17,10 @@ interface MochaTest {
   err?: { message?: string; stack?: string; amtpValues?: unknown };
 }
 
+const MOCHA: RunnerPackage = { pkg: 'mocha', command: 'mocha', known: 'mocha/bin/mocha.js' };
+
 export const mochaRunner: FrameworkRunner = {
+  package: MOCHA,
   invocation(files, out, opts) {
     const file = join(out, 'mocha.json');
     const g = grepOf(opts, 'regex');
@@ -26,7 +29,7 @@ export const mochaRunner: FrameworkRunner = {
     const only = files.length === 1 ? files[0] : undefined;
     return {
       cmd: process.execPath,
-      args: [runnerEntry(opts.binDir, 'mocha'), ...reportFlags(opts.binDir, out, file), ...grep, ...(opts.args ?? []), ...files],
+      args: [runnerEntryOf(opts.binDir, MOCHA), ...reportFlags(opts.binDir, out, file), ...grep, ...(opts.args ?? []), ...files],
       // mocha before 9.1 ran AMTP's reporter, which writes the file too; stdout is read when no file was written.
       read: (output, dir) => (existsSync(file) ? mochaResults(readFileSync(file, 'utf8'), dir, only) : fromStdout(output, dir, only)),
     };
@@ -39,7 +42,7 @@ export const mochaRunner: FrameworkRunner = {
  * commander also refuses `--reporter-option`, which it spells `--reporter-options`).
  */
 function reportFlags(binDir: string, out: string, file: string): string[] {
-  const [major, minor] = runnerVersion(binDir, 'mocha') ?? [];
+  const [major, minor] = runnerVersionOf(binDir, MOCHA) ?? [];
   // Before 9.1 mocha's JSON reporter prints on stdout, which AMTP keeps to 8 MB: AMTP's own reporter
   // (amtp.mocha-report.cjs) writes the same shape to the file. From 9.1 mocha's JSON reporter writes
   // it, wrapped (amtp.mocha-json.cjs); both record the assertions' values before mocha makes them text.

@@ -1,11 +1,7 @@
-// jest and vitest: both write the same JSON report (`--json --outputFile`, `--reporter=json --outputFile`).
+// The JSON report jest and vitest both write (`--json --outputFile`, `--reporter=json --outputFile`).
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Parsed, TestOutcome } from './results';
 import { NO_RESULTS, relOf } from './results';
-import { runnerEntry, runnerVersion } from './runnerBin';
-import type { FrameworkRunner } from './runnerTypes';
-import { grepOf } from './runnerTypes';
 import { fromJson } from './reportedValues';
 
 interface Assertion {
@@ -25,58 +21,7 @@ interface JestLikeReport {
   testResults?: { name: string; status: string; message?: string; assertionResults: Assertion[] }[];
 }
 
-export const jestRunner: FrameworkRunner = {
-  invocation(files, out, opts) {
-    const file = join(out, 'jest.json');
-    const g = grepOf(opts, 'regex');
-    const grep = g ? ['-t', g] : [];
-    return {
-      cmd: process.execPath,
-      args: [
-        runnerEntry(opts.binDir, 'jest'),
-        '--ci',
-        '--json',
-        `--outputFile=${file}`,
-        '--rootDir',
-        '.',
-        ...grep,
-        ...(opts.args ?? []),
-        ...files,
-      ],
-      read: (_o, dir) => readJestLike(file, dir),
-    };
-  },
-};
-
-export const vitestRunner: FrameworkRunner = {
-  invocation(files, out, opts) {
-    const file = join(out, 'vitest.json');
-    // Forked workers are killed before V8 writes their coverage; worker threads report it to c8. Vitest
-    // 0.x runs in threads already and has no --pool (its argument parser refuses the run: hookable@5.5.3).
-    const major = runnerVersion(opts.binDir, 'vitest')?.[0];
-    const pool = opts.coverageOf?.length && (major === undefined || major >= 1) ? ['--pool=threads'] : [];
-    const g = grepOf(opts, 'regex');
-    const grep = g ? ['-t', g] : [];
-    return {
-      cmd: process.execPath,
-      args: [
-        runnerEntry(opts.binDir, 'vitest'),
-        'run',
-        '--root',
-        '.',
-        '--reporter=json',
-        `--outputFile=${file}`,
-        ...pool,
-        ...grep,
-        ...(opts.args ?? []),
-        ...files,
-      ],
-      read: (_o, dir) => readJestLike(file, dir),
-    };
-  },
-};
-
-function readJestLike(file: string, dir: string): Parsed {
+export function readJestLike(file: string, dir: string): Parsed {
   return existsSync(file) ? jestLikeResults(readFileSync(file, 'utf8'), dir) : NO_RESULTS;
 }
 

@@ -2,10 +2,10 @@
 import { XMLParser } from 'fast-xml-parser';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Parsed, TestOutcome } from './results';
-import { NO_RESULTS } from './results';
-import type { FrameworkRunner } from './runnerTypes';
-import { grepOf } from './runnerTypes';
+import type { Parsed, TestOutcome } from '../run/results';
+import { NO_RESULTS } from '../run/results';
+import type { FrameworkRunner } from '../run/runnerTypes';
+import { grepOf } from '../run/runnerTypes';
 
 export const pytestRunner: FrameworkRunner = {
   invocation(files, out, opts) {

@@ -7,7 +7,7 @@
 // conftest, unless the folder has one of its own: that one is never overwritten, and the run
 // command keeps `PYTHONPATH=src` instead.
 import { posix } from 'node:path';
-import type { Project, SupportFile } from './types';
+import type { Project, SupportFile } from '../types';
 
 /** The conftest.py that puts root/src on sys.path, for tests in `testDir` (root-relative). */
 export function srcConftest(testDir: string): SupportFile {

@@ -1,9 +1,9 @@
 import { quote } from 'shell-quote';
-import { EXPECT, jsBody } from './jsBody';
-import { parseJsBody, printJsBody } from './jsBodyText';
-import { declared, defaultExtension, isTypeScript } from './jsCommon';
-import { frameworkImport, renderJsFile } from './jsFile';
-import type { FrameworkRenderer } from './types';
+import { EXPECT, jsBody } from '../jsBody';
+import { parseJsBody, printJsBody } from '../jsBodyText';
+import { declared, defaultExtension, isTypeScript } from '../jsCommon';
+import { frameworkImport, renderJsFile } from '../jsFile';
+import type { FrameworkRenderer } from '../types';
 
 /** vitest: explicit imports from 'vitest' (globals are off by default); vite transforms TS and ESM itself. */
 export const vitest: FrameworkRenderer = {

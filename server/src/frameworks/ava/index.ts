@@ -1,0 +1,14 @@
+// ava, all of it: the renderer, the runner, the failure-text parser.
+import type { FrameworkDescriptor } from '../descriptor';
+import { parseAva } from './failure';
+import { ava } from './render';
+import { avaRunner } from './runner';
+
+export const descriptor: FrameworkDescriptor = {
+  id: 'ava',
+  renderer: ava,
+  conventions:
+    "ava: import test from 'ava' (CommonJS: const test = require('ava')); flat test('title', (t) => { ... }) with no describe; t.is, t.deepEqual, t.true, t.throws on the test's t; run `npx ava FILES`.",
+  runner: avaRunner,
+  parseFailure: parseAva,
+};

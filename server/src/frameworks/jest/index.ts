@@ -1,0 +1,18 @@
+// jest, all of it: the renderer (render.ts, support.ts for TypeScript), the runner, the failure-text parser.
+import type { FrameworkDescriptor } from '../descriptor';
+import { parseJest } from './failure';
+import { jest } from './render';
+import { jestRunner } from './runner';
+
+export const descriptor: FrameworkDescriptor = {
+  id: 'jest',
+  renderer: jest,
+  conventions: [
+    'jest: describe/it/expect. CommonJS projects: `require` the module, jest globals, files *.test.js.',
+    'ESM JavaScript: `.mjs` files with `import`, run with NODE_OPTIONS=--experimental-vm-modules.',
+    "TypeScript: `.test.ts` files importing { describe, it, expect } from '@jest/globals'.",
+    'Deep equality: toEqual; NaN: toBeNaN; errors: capture and compare the error name.',
+  ].join('\n'),
+  runner: jestRunner,
+  parseFailure: parseJest,
+};

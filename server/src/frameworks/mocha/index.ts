@@ -1,0 +1,14 @@
+// mocha, all of it: the renderer, the runner, the failure-text parser.
+import type { FrameworkDescriptor } from '../descriptor';
+import { parseMocha } from './failure';
+import { mocha } from './render';
+import { mochaRunner } from './runner';
+
+export const descriptor: FrameworkDescriptor = {
+  id: 'mocha',
+  renderer: mocha,
+  conventions:
+    'mocha: describe/it globals with node:assert/strict (assert.strictEqual, assert.deepStrictEqual); `require` in CommonJS, `import` in ESM (.mjs); TypeScript via `--node-option import=tsx`.',
+  runner: mochaRunner,
+  parseFailure: parseMocha,
+};

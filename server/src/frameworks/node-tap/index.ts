@@ -1,0 +1,14 @@
+// node-tap (the `tap` package), all of it: the renderer, the runner, the failure-text parser.
+import type { FrameworkDescriptor } from '../descriptor';
+import { parseNodeTap } from './failure';
+import { nodeTap } from './render';
+import { nodeTapRunner } from './runner';
+
+export const descriptor: FrameworkDescriptor = {
+  id: 'node-tap',
+  renderer: nodeTap,
+  conventions:
+    "node-tap: import { test } from 'tap' (CommonJS: const { test } = require('tap')); flat test('title', async (t) => { ... }) always async; t.equal (strict), t.strictSame, t.ok, t.throws on the test's t; run `npx tap --disable-coverage FILES`.",
+  runner: nodeTapRunner,
+  parseFailure: parseNodeTap,
+};

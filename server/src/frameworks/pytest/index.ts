@@ -1,0 +1,14 @@
+// pytest, all of it: the renderer (render.ts, srcPath.ts for a src/ layout), the runner, the failure-text parser.
+import type { FrameworkDescriptor } from '../descriptor';
+import { parsePytest } from './failure';
+import { pytest } from './render';
+import { pytestRunner } from './runner';
+
+export const descriptor: FrameworkDescriptor = {
+  id: 'pytest',
+  renderer: pytest,
+  conventions:
+    'pytest: plain `def test_...()` functions with `assert`; files tests/test_*.py; pytest.raises for errors; compare a non-literal doctest result by repr(); run `python3 -m pytest FILES`.',
+  runner: pytestRunner,
+  parseFailure: parsePytest,
+};

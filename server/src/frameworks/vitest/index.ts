@@ -1,0 +1,15 @@
+// vitest, all of it: the renderer, the runner, the failure-text parser (chai's messages; its expect() prints jest's).
+import type { FrameworkDescriptor } from '../descriptor';
+import { parseJest } from '../jest/failure';
+import { parseVitest } from './failure';
+import { vitest } from './render';
+import { vitestRunner } from './runner';
+
+export const descriptor: FrameworkDescriptor = {
+  id: 'vitest',
+  renderer: vitest,
+  conventions:
+    "vitest: import { describe, it, expect } from 'vitest' (globals are off by default); ESM `import` syntax in every project; files *.test.ts|js; run `npx vitest run FILES`.",
+  runner: vitestRunner,
+  parseFailure: (m) => parseVitest(m) ?? parseJest(m),
+};
