@@ -15,4 +15,26 @@ export interface FrameworkDescriptor {
   runner: FrameworkRunner;
   /** a failing assertion's expected and actual values, parsed from the runner's message when its report has none */
   parseFailure(message: string): ParsedAssertion | undefined;
+  /** where test files go and how they import the sources (frameworks/layout.ts) */
+  layout: {
+    /** a TypeScript source is imported by its `.js` name in every project, not only in ESM ones (vite reads ESM anywhere) */
+    esmImportsAlways: boolean;
+  };
+  /** what tells the crawler a project uses it (agents/crawler/testSetup.ts) */
+  detection: FrameworkDetection;
+}
+
+interface FrameworkDetection {
+  /** its runner's config files; each one within three folders of the root is a vote */
+  configFiles: RegExp[];
+  /** a word every one of those names contains: the cheap first test a large tree's files go through */
+  configHint?: RegExp;
+  /** package.json's test script starts its runner */
+  script: RegExp;
+  /** npm packages whose presence among package.json's dependencies is a vote */
+  packages: string[];
+  /** its config key in package.json */
+  packageJsonKey?: string;
+  /** the runner's command in a test script, where it is not the id (the `tap` binary is node-tap) */
+  command?: string;
 }

@@ -29,7 +29,7 @@ export function frameworkConventions(framework: Framework): string {
 export function projectConventions(framework: Framework, project: Project): string {
   const lines: string[] = [];
   if (project.language === 'typescript' || project.typescript) {
-    const esm = project.module_system === 'esm' || framework === 'vitest';
+    const esm = project.module_system === 'esm' || FRAMEWORK_REGISTRY[framework].layout.esmImportsAlways;
     lines.push(
       esm
         ? "Source modules are imported with a `.js` extension ('../src/x.js' for src/x.ts), as the files' import lines show."

@@ -2,6 +2,7 @@
 import { posix } from 'node:path';
 import picomatch from 'picomatch';
 import type { TestCase, TestRuns } from '../contracts/types';
+import { FRAMEWORK_REGISTRY } from './registry';
 import type { FrameworkRenderer, Project } from './types';
 
 /** The project's first concrete test folder, else the ecosystem default. */
@@ -25,9 +26,10 @@ function testFileName(target: string, project: Project, renderer: FrameworkRende
   return renderer.language === 'python' ? `test_${stem}_amtp.py` : `${stem}.amtp.test${renderer.extension(project)}`;
 }
 
-/** Runners AMTP writes no tests for: its files must stay out of their way (`ava` would fail on a node:test file). */
 /** The framework a test command's runner runs, where the names differ (the `tap` binary is node-tap). */
-const RUNNER_FRAMEWORK: Record<string, string> = { tap: 'node-tap' };
+function frameworkOfRunner(runner: string): string {
+  return Object.values(FRAMEWORK_REGISTRY).find((d) => d.detection.command === runner)?.id ?? runner;
+}
 /** Where AMTP's files go when the project's own runner must not pick them up. */
 export const OWN_DIR = 'amtp-tests';
 
@@ -114,7 +116,7 @@ function ignores(path: string, pattern: string): boolean {
 /** The project's test command starts a script of its own, or a runner of another framework than `renderer`'s. */
 export function foreignRunner(runs: Project['test_setup']['runs'], renderer: FrameworkRenderer): boolean {
   if (!runs) return false;
-  return runs.runner === 'node-script' || (runs.runner !== undefined && (RUNNER_FRAMEWORK[runs.runner] ?? runs.runner) !== renderer.id);
+  return runs.runner === 'node-script' || (runs.runner !== undefined && frameworkOfRunner(runs.runner) !== renderer.id);
 }
 
 /** The folders testFilePlace may choose from the project's test command, AMTP's own folder included. */
@@ -208,7 +210,7 @@ export function importPathFor(c: TestCase, testPath: string, renderer: Framework
   let rel = posix.relative(posix.dirname(testPath), c.target.file.replace(/\\/g, '/').replace(/^\.\//, ''));
   if (!rel.startsWith('.')) rel = `./${rel}`;
   if (/\.[cm]?tsx?$/.test(rel)) {
-    const esmTs = project.module_system === 'esm' || renderer.id === 'vitest';
+    const esmTs = project.module_system === 'esm' || FRAMEWORK_REGISTRY[renderer.id].layout.esmImportsAlways;
     rel = esmTs
       ? rel
           .replace(/\.ts$/, '.js')

@@ -1,5 +1,6 @@
 // The one list of framework descriptors (frameworks/descriptor.ts). Every per-framework table reads
-// it: the renderers, the prompts' conventions, the runners and their packages, the failure parsers.
+// it: the renderers, the prompts' conventions, the runners and their packages, the failure parsers,
+// the layout's facts and the crawler's detection.
 // Adding a framework is a folder frameworks/<id>/ and one line here (and its id in core/frameworks.ts).
 import type { Framework } from '../core/frameworks';
 import { descriptor as ava } from './ava';
@@ -11,9 +12,10 @@ import { descriptor as nodeTest } from './node-test';
 import { descriptor as pytest } from './pytest';
 import { descriptor as vitest } from './vitest';
 
+/** In the order the crawler casts its votes, which breaks ties between equal evidence (agents/crawler/testSetup.ts). */
 export const FRAMEWORK_REGISTRY: Record<Framework, FrameworkDescriptor> = {
-  jest,
   vitest,
+  jest,
   mocha,
   'node-test': nodeTest,
   pytest,

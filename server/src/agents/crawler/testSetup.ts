@@ -1,22 +1,14 @@
 import type { DetectedFramework, TestSetup } from '../../contracts/types';
+import { FRAMEWORK_REGISTRY } from '../../frameworks/registry';
 import type { NpmPackage } from './manifests';
-
-const CONFIGS: [RegExp, DetectedFramework][] = [
-  [/(^|\/)jest\.config\.[cm]?[jt]s(on)?$/, 'jest'],
-  [/(^|\/)vitest\.(config|workspace)\.[cm]?[jt]s$/, 'vitest'],
-  [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/, 'mocha'],
-  [/(^|\/)ava\.config\.[cm]?js$/, 'ava'],
-  [/(^|\/)\.taprc$/, 'node-tap'],
-  [/(^|\/)pytest\.ini$/, 'pytest'],
-  [/(^|\/)conftest\.py$/, 'pytest'],
-];
 
 const TEST_FILE = /(^|\/)(test_[^/]+\.py|[^/]+_test\.py|[^/]+\.(test|spec)\.[cm]?[jt]sx?)$/;
 const TEST_DIR = /(^|\/)(tests?|__tests__|spec|e2e)(\/|$)/;
 /** Every test file is a JS/TS/Python file; most files of a large tree are not, and fail this first. */
 const CODE_FILE = /\.([cm]?[jt]sx?|py)$/;
-/** Every config name above contains one of these. */
-const CONFIG_HINT = /jest|vitest|mocharc|pytest|conftest|ava\.config|taprc/;
+const DESCRIPTORS = Object.values(FRAMEWORK_REGISTRY);
+/** Every runner config name contains one of these. */
+const CONFIG_HINT = new RegExp(DESCRIPTORS.flatMap((d) => (d.detection.configHint ? [d.detection.configHint.source] : [])).join('|'));
 
 export interface TestSetupInput {
   /** the tree's files; only those `mayBeTestEvidence` accepts matter */
@@ -76,36 +68,30 @@ function configFileVotes(files: string[], vote: Vote): string[] {
   const configFiles: string[] = [];
   for (const f of files) {
     if (!CONFIG_HINT.test(f)) continue; // one cheap test per file; the precise ones below run on few
-    for (const [re, fw] of CONFIGS)
-      if (re.test(f) && f.split('/').length <= 3) {
-        configFiles.push(f);
-        vote(fw, f);
-      }
+    for (const { id, detection } of DESCRIPTORS)
+      for (const re of detection.configFiles)
+        if (re.test(f) && f.split('/').length <= 3) {
+          configFiles.push(f);
+          vote(id, f);
+        }
   }
   return configFiles;
 }
 
 /** The runner package.json's test script starts. */
 function scriptVotes(script: string, vote: Vote): void {
-  if (/\bvitest\b/.test(script)) vote('vitest', 'scripts.test');
-  if (/\bjest\b/.test(script)) vote('jest', 'scripts.test');
-  if (/\bmocha\b/.test(script)) vote('mocha', 'scripts.test');
-  if (/node\s+(--[\w-]+\s+)*--test\b/.test(script)) vote('node-test', 'scripts.test');
-  if (/\bpytest\b/.test(script)) vote('pytest', 'scripts.test');
-  if (/(^|[;&|(]\s*)(npx\s+)?ava(\s|$)/.test(script)) vote('ava', 'scripts.test');
-  // `tap` the command (not tap-spec, tap-mocha-reporter)
-  if (/(^|[;&|(]\s*)(npx\s+)?tap(\s|$)/.test(script)) vote('node-tap', 'scripts.test');
+  for (const { id, detection } of DESCRIPTORS) if (detection.script.test(script)) vote(id, 'scripts.test');
 }
 
 /** Runners among package.json's dependencies, and their config keys in it. */
 function packageVotes(pkg: NpmPackage['json'] | undefined, vote: Vote): void {
   const deps = { ...pkg?.dependencies, ...pkg?.devDependencies };
-  for (const f of ['vitest', 'jest', 'mocha', 'ava'] as const) if (deps[f]) vote(f, `package.json devDependencies.${f}`);
-  if (deps.tap) vote('node-tap', 'package.json devDependencies.tap');
-  if (pkg?.ava) vote('ava', 'package.json "ava" key');
-  if (pkg?.tap) vote('node-tap', 'package.json "tap" key');
-  if (pkg?.jest) vote('jest', 'package.json "jest" key');
-  if (pkg?.mocha) vote('mocha', 'package.json "mocha" key');
+  for (const { id, detection } of DESCRIPTORS)
+    for (const p of detection.packages) if (deps[p]) vote(id, `package.json devDependencies.${p}`);
+  for (const { id, detection } of DESCRIPTORS) {
+    const key = detection.packageJsonKey;
+    if (key && pkg?.[key]) vote(id, `package.json "${key}" key`);
+  }
 }
 
 /** pytest's sections in pyproject.toml, setup.cfg and tox.ini, and pytest among the dependencies; returns the config files. */

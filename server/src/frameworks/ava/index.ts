@@ -11,4 +11,12 @@ export const descriptor: FrameworkDescriptor = {
     "ava: import test from 'ava' (CommonJS: const test = require('ava')); flat test('title', (t) => { ... }) with no describe; t.is, t.deepEqual, t.true, t.throws on the test's t; run `npx ava FILES`.",
   runner: avaRunner,
   parseFailure: parseAva,
+  layout: { esmImportsAlways: false },
+  detection: {
+    configFiles: [/(^|\/)ava\.config\.[cm]?js$/],
+    configHint: /ava\.config/,
+    script: /(^|[;&|(]\s*)(npx\s+)?ava(\s|$)/,
+    packages: ['ava'],
+    packageJsonKey: 'ava',
+  },
 };

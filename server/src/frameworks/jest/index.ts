@@ -15,4 +15,12 @@ export const descriptor: FrameworkDescriptor = {
   ].join('\n'),
   runner: jestRunner,
   parseFailure: parseJest,
+  layout: { esmImportsAlways: false },
+  detection: {
+    configFiles: [/(^|\/)jest\.config\.[cm]?[jt]s(on)?$/],
+    configHint: /jest/,
+    script: /\bjest\b/,
+    packages: ['jest'],
+    packageJsonKey: 'jest',
+  },
 };

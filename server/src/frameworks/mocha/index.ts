@@ -11,4 +11,12 @@ export const descriptor: FrameworkDescriptor = {
     'mocha: describe/it globals with node:assert/strict (assert.strictEqual, assert.deepStrictEqual); `require` in CommonJS, `import` in ESM (.mjs); TypeScript via `--node-option import=tsx`.',
   runner: mochaRunner,
   parseFailure: parseMocha,
+  layout: { esmImportsAlways: false },
+  detection: {
+    configFiles: [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/],
+    configHint: /mocharc/,
+    script: /\bmocha\b/,
+    packages: ['mocha'],
+    packageJsonKey: 'mocha',
+  },
 };

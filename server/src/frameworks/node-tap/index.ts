@@ -11,4 +11,14 @@ export const descriptor: FrameworkDescriptor = {
     "node-tap: import { test } from 'tap' (CommonJS: const { test } = require('tap')); flat test('title', async (t) => { ... }) always async; t.equal (strict), t.strictSame, t.ok, t.throws on the test's t; run `npx tap --disable-coverage FILES`.",
   runner: nodeTapRunner,
   parseFailure: parseNodeTap,
+  layout: { esmImportsAlways: false },
+  detection: {
+    configFiles: [/(^|\/)\.taprc$/],
+    configHint: /taprc/,
+    // `tap` the command (not tap-spec, tap-mocha-reporter)
+    script: /(^|[;&|(]\s*)(npx\s+)?tap(\s|$)/,
+    packages: ['tap'],
+    packageJsonKey: 'tap',
+    command: 'tap',
+  },
 };

@@ -11,4 +11,10 @@ export const descriptor: FrameworkDescriptor = {
     "node:test: import { describe, it } from 'node:test' and assert from 'node:assert/strict'; CommonJS uses require; run `node --test FILES` (TypeScript on Node 20: `node --import tsx --test`).",
   runner: nodeTestRunner,
   parseFailure: parseNodeAssert,
+  layout: { esmImportsAlways: false },
+  detection: {
+    configFiles: [],
+    script: /node\s+(--[\w-]+\s+)*--test\b/,
+    packages: [],
+  },
 };

@@ -11,4 +11,12 @@ export const descriptor: FrameworkDescriptor = {
     'pytest: plain `def test_...()` functions with `assert`; files tests/test_*.py; pytest.raises for errors; compare a non-literal doctest result by repr(); run `python3 -m pytest FILES`.',
   runner: pytestRunner,
   parseFailure: parsePytest,
+  layout: { esmImportsAlways: false },
+  detection: {
+    // pyproject.toml, setup.cfg and tox.ini sections and Python dependencies: the crawler's pythonConfigVotes
+    configFiles: [/(^|\/)pytest\.ini$/, /(^|\/)conftest\.py$/],
+    configHint: /pytest|conftest/,
+    script: /\bpytest\b/,
+    packages: [],
+  },
 };

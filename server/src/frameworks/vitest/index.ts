@@ -12,4 +12,11 @@ export const descriptor: FrameworkDescriptor = {
     "vitest: import { describe, it, expect } from 'vitest' (globals are off by default); ESM `import` syntax in every project; files *.test.ts|js; run `npx vitest run FILES`.",
   runner: vitestRunner,
   parseFailure: (m) => parseVitest(m) ?? parseJest(m),
+  layout: { esmImportsAlways: true },
+  detection: {
+    configFiles: [/(^|\/)vitest\.(config|workspace)\.[cm]?[jt]s$/],
+    configHint: /vitest/,
+    script: /\bvitest\b/,
+    packages: ['vitest'],
+  },
 };
