@@ -20,8 +20,19 @@ export interface FrameworkDescriptor {
     /** a TypeScript source is imported by its `.js` name in every project, not only in ESM ones (vite reads ESM anywhere) */
     esmImportsAlways: boolean;
   };
+  /** how mutation testing drives its JavaScript tests (mutation/js/); pytest has an engine of its own */
+  mutation?: MutationFacts;
   /** what tells the crawler a project uses it (agents/crawler/testSetup.ts) */
   detection: FrameworkDetection;
+}
+
+interface MutationFacts {
+  /** first guess of one test run's cost beyond its own time, in ms (corrected after each batch) */
+  perTestMs: number;
+  /** where a round's `describe` block comes from: a global, a module's export, or none (flat tests: the round's label prefixes each test name) */
+  describe: 'global' | { from: string } | 'none';
+  /** the rounds' tests run one after another (ava runs a file's tests at once unless `test.serial`) */
+  serial: boolean;
 }
 
 interface FrameworkDetection {

@@ -12,6 +12,7 @@ export const descriptor: FrameworkDescriptor = {
   runner: avaRunner,
   parseFailure: parseAva,
   layout: { esmImportsAlways: false },
+  mutation: { perTestMs: 3, describe: 'none', serial: true },
   detection: {
     configFiles: [/(^|\/)ava\.config\.[cm]?js$/],
     configHint: /ava\.config/,

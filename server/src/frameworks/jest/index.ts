@@ -16,6 +16,7 @@ export const descriptor: FrameworkDescriptor = {
   runner: jestRunner,
   parseFailure: parseJest,
   layout: { esmImportsAlways: false },
+  mutation: { perTestMs: 3, describe: 'global', serial: false },
   detection: {
     configFiles: [/(^|\/)jest\.config\.[cm]?[jt]s(on)?$/],
     configHint: /jest/,

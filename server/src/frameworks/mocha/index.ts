@@ -12,6 +12,7 @@ export const descriptor: FrameworkDescriptor = {
   runner: mochaRunner,
   parseFailure: parseMocha,
   layout: { esmImportsAlways: false },
+  mutation: { perTestMs: 1, describe: 'global', serial: false },
   detection: {
     configFiles: [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/],
     configHint: /mocharc/,

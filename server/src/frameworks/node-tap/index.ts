@@ -12,6 +12,7 @@ export const descriptor: FrameworkDescriptor = {
   runner: nodeTapRunner,
   parseFailure: parseNodeTap,
   layout: { esmImportsAlways: false },
+  mutation: { perTestMs: 10, describe: 'none', serial: false },
   detection: {
     configFiles: [/(^|\/)\.taprc$/],
     configHint: /taprc/,

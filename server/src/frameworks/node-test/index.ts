@@ -12,6 +12,7 @@ export const descriptor: FrameworkDescriptor = {
   runner: nodeTestRunner,
   parseFailure: parseNodeAssert,
   layout: { esmImportsAlways: false },
+  mutation: { perTestMs: 3, describe: { from: 'node:test' }, serial: false },
   detection: {
     configFiles: [],
     script: /node\s+(--[\w-]+\s+)*--test\b/,

@@ -13,6 +13,7 @@ export const descriptor: FrameworkDescriptor = {
   runner: vitestRunner,
   parseFailure: (m) => parseVitest(m) ?? parseJest(m),
   layout: { esmImportsAlways: true },
+  mutation: { perTestMs: 2, describe: { from: 'vitest' }, serial: false },
   detection: {
     configFiles: [/(^|\/)vitest\.(config|workspace)\.[cm]?[jt]s$/],
     configHint: /vitest/,

@@ -9,6 +9,7 @@
 import type * as TS from 'typescript';
 import type { Framework } from '../../core/frameworks';
 import { caseIdsByName, testsInFile } from '../../frameworks/caseMap';
+import { FRAMEWORK_REGISTRY } from '../../frameworks/registry';
 import { typescript } from '../../util/typescript';
 import { mutationAsset } from '../assets';
 
@@ -70,7 +71,8 @@ export function driverFile(
     return { cannot: 'it registers no test through it(), test() or specify() at its top level' };
   const esm = split.header.some((s) => ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s)) || /\.m[jt]s$/.test(path);
   if (esm && plan.rounds.some((r) => r.fresh)) return { cannot: 'a round loads its modules anew, which an ES module cannot' };
-  const label = framework === 'ava' || framework === 'node-tap' ? 'prefix' : 'title';
+  const facts = FRAMEWORK_REGISTRY[framework].mutation;
+  const label = facts?.describe === 'none' ? 'prefix' : 'title';
   const rounds = plan.rounds.map((r) => ({
     mutant: r.mutant,
     tests: r.tests,
@@ -85,7 +87,7 @@ export function driverFile(
     progress: plan.progress ?? null,
     finished: plan.finished ?? null,
     root: plan.root ?? null,
-    serial: framework === 'ava',
+    serial: facts?.serial ?? false,
     tests: TEST_NAMES,
     // The runtime registers a round's tests by their case ids, which the file's comments give per title.
     ids: caseIdsByName(testsInFile(path, content)),
@@ -142,10 +144,12 @@ function scriptKind(ts: typeof TS, path: string): TS.ScriptKind {
 
 /** `describe` for the round blocks: a global (mocha, jest), an import (vitest, node:test), none (ava, node-tap: names carry the mutant). */
 function describeBinding(framework: Framework, esm: boolean): string {
-  const from = framework === 'vitest' ? 'vitest' : framework === 'node-test' ? 'node:test' : undefined;
-  if (from)
+  const describe = FRAMEWORK_REGISTRY[framework].mutation?.describe ?? 'none';
+  if (typeof describe === 'object') {
+    const { from } = describe;
     return esm ? `import { describe as __amtpDescribe } from '${from}';` : `const { describe: __amtpDescribe } = require('${from}');`;
-  if (framework === 'mocha' || framework === 'jest') return "const __amtpDescribe = typeof describe === 'function' ? describe : undefined;";
+  }
+  if (describe === 'global') return "const __amtpDescribe = typeof describe === 'function' ? describe : undefined;";
   return 'const __amtpDescribe = undefined;';
 }
 

@@ -17,13 +17,12 @@ import { schedule, type BatchRun, type ScheduleResult, type TestOutcome } from '
 import { stallLimit, watchStalls } from '../stall';
 import { mutationCache, type Known } from '../cache';
 import { mutantKey, type Mutant, type MutantResult, type MutationOutcome, type MutationRequest } from '../types';
+import { FRAMEWORK_REGISTRY } from '../../frameworks/registry';
 import { driverFile, labelOf, MUTANT_LABEL, type DriverRound } from './driver';
 import { instrumentJs } from './instrument';
 import { createSandbox, type Sandbox } from './sandbox';
 
 const STRYKER_TOOL = 'StrykerJS instrumenter 9.6.1 (mutant schemata), run by AMTP';
-/** First guess of one test run's cost beyond its own time, per framework (corrected after each batch). */
-const PER_TEST_MS: Record<string, number> = { mocha: 1, jest: 3, vitest: 2, 'node-test': 3, ava: 3, 'node-tap': 10 };
 
 interface JsRun {
   req: MutationRequest;
@@ -117,7 +116,8 @@ async function mutantRounds(
   const sched = await schedule(backend(run), planned, {
     deadline: started + req.budgetMs,
     startupMs: Math.max(200, cov.wallMs - [...cov.ms.values()].reduce((a, b) => a + b, 0)),
-    perTestMs: PER_TEST_MS[req.plan.framework] ?? 3,
+    // the framework's first guess (its descriptor), corrected after each batch
+    perTestMs: FRAMEWORK_REGISTRY[req.plan.framework].mutation?.perTestMs ?? 3,
     invocationTimeoutMs: req.timeoutMs,
     info: req.info,
   });
