@@ -42,10 +42,12 @@ interface FrameworkDetection {
   configHint?: RegExp;
   /** package.json's test script starts its runner */
   script: RegExp;
+  /** the test files its runner runs when neither the command nor a config names them (its documentation) */
+  defaultPatterns: string[];
   /** npm packages whose presence among package.json's dependencies is a vote */
   packages: string[];
   /** its config key in package.json */
   packageJsonKey?: string;
-  /** the runner's command in a test script, where it is not the id (the `tap` binary is node-tap) */
+  /** the runner's name in a test script and in test_setup.runs, where it is not the id (the `tap` binary is node-tap) */
   command?: string;
 }

@@ -7,6 +7,8 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as shellParse } from 'shell-quote';
 import { parse as parseToml } from 'smol-toml';
 import type { TestRuns } from '../../contracts/types';
+import type { FrameworkDescriptor } from '../../frameworks/descriptor';
+import { FRAMEWORK_REGISTRY } from '../../frameworks/registry';
 import { configRuns, type ConfigRuns } from './runnerConfigs';
 
 export interface TestRunsInput {
@@ -20,38 +22,13 @@ export interface TestRunsInput {
 }
 
 const JS_EXT = '{js,cjs,mjs}';
-/** The runners' defaults, from their documentation. */
-const DEFAULTS: Record<string, string[]> = {
-  mocha: [`test/*.${JS_EXT}`],
-  jest: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
-  vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
-  'node-test': [
-    `**/*.test.${JS_EXT}`,
-    `**/*-test.${JS_EXT}`,
-    `**/*_test.${JS_EXT}`,
-    `**/test-*.${JS_EXT}`,
-    `**/test.${JS_EXT}`,
-    `**/test/**/*.${JS_EXT}`,
-  ],
-  ava: [
-    'test.js',
-    'src/test.js',
-    'source/test.js',
-    '**/test-*.js',
-    '**/*.spec.js',
-    '**/*.test.js',
-    '**/test/**/*.js',
-    '**/tests/**/*.js',
-    '**/__tests__/**/*.js',
-  ],
-  pytest: ['**/test_*.py', '**/*_test.py'],
-  tap: [
-    '**/@(test?(s)|__test?(s)__)/**/*.@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
-    '**/*.@(test?(s)|spec).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
-    '**/test?(s).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
-  ],
-};
-const RUNNERS = new Set(['mocha', 'jest', 'vitest', 'ava', 'tap', 'pytest', 'node']);
+const DESCRIPTORS = Object.values(FRAMEWORK_REGISTRY);
+/** A framework's runner as test_setup.runs names it: its command where that is not the id (`tap`). */
+const runsName = (d: FrameworkDescriptor): string => d.detection.command ?? d.id;
+/** The runners' defaults, from their documentation (each framework's descriptor). */
+const DEFAULTS: Record<string, string[]> = Object.fromEntries(DESCRIPTORS.map((d) => [runsName(d), d.detection.defaultPatterns]));
+/** The commands that start a runner; `node` starts node:test only with --test (detectTestRuns). */
+const RUNNERS = new Set([...DESCRIPTORS.map(runsName).filter((n) => n !== 'node-test'), 'node']);
 /** Commands that start the next word (`npx mocha`, `c8 mocha`, `cross-env X=1 jest`). */
 const WRAPPERS = new Set([
   'npx',

@@ -21,6 +21,7 @@ export const descriptor: FrameworkDescriptor = {
     configFiles: [/(^|\/)jest\.config\.[cm]?[jt]s(on)?$/],
     configHint: /jest/,
     script: /\bjest\b/,
+    defaultPatterns: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
     packages: ['jest'],
     packageJsonKey: 'jest',
   },

@@ -17,6 +17,7 @@ export const descriptor: FrameworkDescriptor = {
     configFiles: [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/],
     configHint: /mocharc/,
     script: /\bmocha\b/,
+    defaultPatterns: ['test/*.{js,cjs,mjs}'],
     packages: ['mocha'],
     packageJsonKey: 'mocha',
   },

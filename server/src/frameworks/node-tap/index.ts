@@ -18,6 +18,11 @@ export const descriptor: FrameworkDescriptor = {
     configHint: /taprc/,
     // `tap` the command (not tap-spec, tap-mocha-reporter)
     script: /(^|[;&|(]\s*)(npx\s+)?tap(\s|$)/,
+    defaultPatterns: [
+      '**/@(test?(s)|__test?(s)__)/**/*.@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
+      '**/*.@(test?(s)|spec).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
+      '**/test?(s).@(js|cjs|mjs|tap|cts|jsx|mts|ts|tsx)',
+    ],
     packages: ['tap'],
     packageJsonKey: 'tap',
     command: 'tap',

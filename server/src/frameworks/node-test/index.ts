@@ -16,6 +16,14 @@ export const descriptor: FrameworkDescriptor = {
   detection: {
     configFiles: [],
     script: /node\s+(--[\w-]+\s+)*--test\b/,
+    defaultPatterns: [
+      '**/*.test.{js,cjs,mjs}',
+      '**/*-test.{js,cjs,mjs}',
+      '**/*_test.{js,cjs,mjs}',
+      '**/test-*.{js,cjs,mjs}',
+      '**/test.{js,cjs,mjs}',
+      '**/test/**/*.{js,cjs,mjs}',
+    ],
     packages: [],
   },
 };

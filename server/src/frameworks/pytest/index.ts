@@ -17,6 +17,7 @@ export const descriptor: FrameworkDescriptor = {
     configFiles: [/(^|\/)pytest\.ini$/, /(^|\/)conftest\.py$/],
     configHint: /pytest|conftest/,
     script: /\bpytest\b/,
+    defaultPatterns: ['**/test_*.py', '**/*_test.py'],
     packages: [],
   },
 };

@@ -18,6 +18,7 @@ export const descriptor: FrameworkDescriptor = {
     configFiles: [/(^|\/)vitest\.(config|workspace)\.[cm]?[jt]s$/],
     configHint: /vitest/,
     script: /\bvitest\b/,
+    defaultPatterns: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
     packages: ['vitest'],
   },
 };
