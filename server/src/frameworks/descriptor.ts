@@ -42,6 +42,8 @@ interface FrameworkDetection {
   configHint?: RegExp;
   /** package.json's test script starts its runner */
   script: RegExp;
+  /** its own config files the crawler reads as data (agents/crawler/runnerConfigs.ts), in the order tried, and their key that lists the test files as plain globs */
+  readConfig?: { files: string[]; filesKey?: string };
   /** the test files its runner runs when neither the command nor a config names them (its documentation) */
   defaultPatterns: string[];
   /** npm packages whose presence among package.json's dependencies is a vote */

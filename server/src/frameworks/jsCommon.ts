@@ -19,3 +19,8 @@ export function defaultExtension(project: Project): string {
 export function declared(project: Project, id: string): boolean {
   return project.test_setup.framework === id || (project.test_setup.others ?? []).includes(id);
 }
+
+/** A runner's JavaScript and TypeScript config file names (`jest.config.js` … `jest.config.cts`). */
+export function jsConfigNames(base: string): string[] {
+  return ['js', 'cjs', 'mjs', 'ts', 'mts', 'cts'].map((e) => `${base}.${e}`);
+}

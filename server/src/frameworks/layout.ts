@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import picomatch from 'picomatch';
 import type { TestCase, TestRuns } from '../contracts/types';
-import { FRAMEWORK_REGISTRY } from './registry';
+import { FRAMEWORK_REGISTRY, runnerName } from './registry';
 import type { FrameworkRenderer, Project } from './types';
 
 /** The project's first concrete test folder, else the ecosystem default. */
@@ -28,7 +28,7 @@ function testFileName(target: string, project: Project, renderer: FrameworkRende
 
 /** The framework a test command's runner runs, where the names differ (the `tap` binary is node-tap). */
 function frameworkOfRunner(runner: string): string {
-  return Object.values(FRAMEWORK_REGISTRY).find((d) => d.detection.command === runner)?.id ?? runner;
+  return Object.values(FRAMEWORK_REGISTRY).find((d) => runnerName(d) === runner)?.id ?? runner;
 }
 /** Where AMTP's files go when the project's own runner must not pick them up. */
 export const OWN_DIR = 'amtp-tests';

@@ -22,3 +22,8 @@ export const FRAMEWORK_REGISTRY: Record<Framework, FrameworkDescriptor> = {
   ava,
   'node-tap': nodeTap,
 };
+
+/** A framework's runner as a test script and test_setup.runs name it: its command where that is not the id (`tap`). */
+export function runnerName(d: FrameworkDescriptor): string {
+  return d.detection.command ?? d.id;
+}

@@ -6,6 +6,8 @@
 // (staticConfig.ts): only literal values count, and a computed setting is reported in `unread`.
 import { posix } from 'node:path';
 import type { TestRuns } from '../../contracts/types';
+import type { FrameworkDescriptor } from '../../frameworks/descriptor';
+import { FRAMEWORK_REGISTRY, runnerName } from '../../frameworks/registry';
 import { loadJsParser } from './jsParser';
 import { staticConfig, type StaticConfig } from './staticConfig';
 
@@ -20,18 +22,16 @@ export interface ConfigInput {
   defaults: Record<string, string[]>;
 }
 
-const JS_CONFIG = (base: string) => ['js', 'cjs', 'mjs', 'ts', 'mts', 'cts'].map((e) => `${base}.${e}`);
-const CONFIG_FILES: Record<string, string[]> = {
-  jest: [...JS_CONFIG('jest.config'), 'jest.config.json'],
-  vitest: [...JS_CONFIG('vitest.config'), ...JS_CONFIG('vite.config')],
-  mocha: ['.mocharc.js', '.mocharc.cjs'],
-  ava: ['ava.config.js', 'ava.config.cjs', 'ava.config.mjs'],
-};
+type ReadConfig = NonNullable<FrameworkDescriptor['detection']['readConfig']>;
+/** Each runner's config files and their key that lists the test files (its framework's descriptor). */
+const READ_CONFIG: Record<string, ReadConfig> = Object.fromEntries(
+  Object.values(FRAMEWORK_REGISTRY).flatMap((d) => (d.detection.readConfig ? [[runnerName(d), d.detection.readConfig]] : [])),
+);
 
 /** The runner's own config, read as data; undefined when it has none AMTP can read (the runner's defaults then apply). */
 export async function readRunnerConfig(runner: string, inp: ConfigInput): Promise<{ file: string; config: StaticConfig } | undefined> {
   const arg = inp.configArg?.replace(/^\.\//, '');
-  const file = arg && inp.files.has(arg) ? arg : CONFIG_FILES[runner]?.find((f) => inp.files.has(f));
+  const file = arg && inp.files.has(arg) ? arg : READ_CONFIG[runner]?.files.find((f) => inp.files.has(f));
   if (file) {
     const text = await inp.read(file);
     const config = text === undefined ? undefined : await parseConfig(file, text);
@@ -69,7 +69,7 @@ export async function configRuns(runner: string, inp: ConfigInput): Promise<Conf
   const name = file === 'package.json jest' ? 'package.json jest.' : `${file} `;
   if (runner === 'jest') return jestRuns(config, name, inp.defaults.jest);
   if (runner === 'vitest') return vitestRuns(config, name, inp.defaults.vitest);
-  const key = runner === 'mocha' ? 'spec' : runner === 'ava' ? 'files' : undefined;
+  const key = READ_CONFIG[runner]?.filesKey;
   if (!key) return undefined;
   const globs = strings(config.value[key]).filter((p) => !p.startsWith('!'));
   const unread = unreadOf(config, file, [key]);

@@ -7,8 +7,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as shellParse } from 'shell-quote';
 import { parse as parseToml } from 'smol-toml';
 import type { TestRuns } from '../../contracts/types';
-import type { FrameworkDescriptor } from '../../frameworks/descriptor';
-import { FRAMEWORK_REGISTRY } from '../../frameworks/registry';
+import { FRAMEWORK_REGISTRY, runnerName } from '../../frameworks/registry';
 import { configRuns, type ConfigRuns } from './runnerConfigs';
 
 export interface TestRunsInput {
@@ -23,12 +22,10 @@ export interface TestRunsInput {
 
 const JS_EXT = '{js,cjs,mjs}';
 const DESCRIPTORS = Object.values(FRAMEWORK_REGISTRY);
-/** A framework's runner as test_setup.runs names it: its command where that is not the id (`tap`). */
-const runsName = (d: FrameworkDescriptor): string => d.detection.command ?? d.id;
 /** The runners' defaults, from their documentation (each framework's descriptor). */
-const DEFAULTS: Record<string, string[]> = Object.fromEntries(DESCRIPTORS.map((d) => [runsName(d), d.detection.defaultPatterns]));
+const DEFAULTS: Record<string, string[]> = Object.fromEntries(DESCRIPTORS.map((d) => [runnerName(d), d.detection.defaultPatterns]));
 /** The commands that start a runner; `node` starts node:test only with --test (detectTestRuns). */
-const RUNNERS = new Set([...DESCRIPTORS.map(runsName).filter((n) => n !== 'node-test'), 'node']);
+const RUNNERS = new Set([...DESCRIPTORS.map(runnerName).filter((n) => n !== 'node-test'), 'node']);
 /** Commands that start the next word (`npx mocha`, `c8 mocha`, `cross-env X=1 jest`). */
 const WRAPPERS = new Set([
   'npx',

@@ -17,6 +17,7 @@ export const descriptor: FrameworkDescriptor = {
     configFiles: [/(^|\/)ava\.config\.[cm]?js$/],
     configHint: /ava\.config/,
     script: /(^|[;&|(]\s*)(npx\s+)?ava(\s|$)/,
+    readConfig: { files: ['ava.config.js', 'ava.config.cjs', 'ava.config.mjs'], filesKey: 'files' },
     defaultPatterns: [
       'test.js',
       'src/test.js',

@@ -1,5 +1,6 @@
 // jest, all of it: the renderer (render.ts, support.ts for TypeScript), the runner, the failure-text parser.
 import type { FrameworkDescriptor } from '../descriptor';
+import { jsConfigNames } from '../jsCommon';
 import { parseJest } from './failure';
 import { jest } from './render';
 import { jestRunner } from './runner';
@@ -21,6 +22,7 @@ export const descriptor: FrameworkDescriptor = {
     configFiles: [/(^|\/)jest\.config\.[cm]?[jt]s(on)?$/],
     configHint: /jest/,
     script: /\bjest\b/,
+    readConfig: { files: [...jsConfigNames('jest.config'), 'jest.config.json'] },
     defaultPatterns: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
     packages: ['jest'],
     packageJsonKey: 'jest',

@@ -17,6 +17,7 @@ export const descriptor: FrameworkDescriptor = {
     configFiles: [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/],
     configHint: /mocharc/,
     script: /\bmocha\b/,
+    readConfig: { files: ['.mocharc.js', '.mocharc.cjs'], filesKey: 'spec' },
     defaultPatterns: ['test/*.{js,cjs,mjs}'],
     packages: ['mocha'],
     packageJsonKey: 'mocha',

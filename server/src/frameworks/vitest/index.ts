@@ -1,5 +1,6 @@
 // vitest, all of it: the renderer, the runner, the failure-text parser (chai's messages; its expect() prints jest's).
 import type { FrameworkDescriptor } from '../descriptor';
+import { jsConfigNames } from '../jsCommon';
 import { parseJest } from '../jest/failure';
 import { parseVitest } from './failure';
 import { vitest } from './render';
@@ -18,6 +19,7 @@ export const descriptor: FrameworkDescriptor = {
     configFiles: [/(^|\/)vitest\.(config|workspace)\.[cm]?[jt]s$/],
     configHint: /vitest/,
     script: /\bvitest\b/,
+    readConfig: { files: [...jsConfigNames('vitest.config'), ...jsConfigNames('vite.config')] },
     defaultPatterns: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
     packages: ['vitest'],
   },
