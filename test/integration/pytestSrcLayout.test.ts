@@ -1,7 +1,7 @@
 // A `src/` layout (test/fixtures/py-textkit moved under src/, the way setuptools and hatch lay a
 // project out): after `amtp generate --yes` the project's own `python3 -m pytest`, with no
 // PYTHONPATH and nothing installed, collects and passes AMTP's tests, whichever file holds the
-// pytest config. AMTP writes a conftest.py beside its tests (server/src/frameworks/pytestPath.ts);
+// pytest config. AMTP writes a conftest.py beside its tests (server/src/frameworks/pytest/srcPath.ts);
 // a folder's own conftest.py is never overwritten. Before, collection failed with
 // "ModuleNotFoundError: No module named 'textkit'".
 import { strict as assert } from 'node:assert';
