@@ -64,7 +64,7 @@ connection.onInitialize(async (params: InitializeParams) => {
           void connection.sendProgress(WorkDoneProgress.type, token, value);
         },
         // The LSP's message types: VS Code's output channel shows each at its own level.
-        log: (level, line) => connection.console[LSP_LOG[level]](line),
+        log: (line, level) => connection.console[LSP_LOG[level]](line),
         lm: {
           models: async () => (await P.sendRequest(connection, P.LmModels, null)).models,
           // The run's abort becomes the request's $/cancelRequest, so the client stops the model too.

@@ -19,7 +19,7 @@ export class FakeClient {
         return this.answer(p);
       },
       progress: (token, value) => void this.progressEvents.push({ token, value }),
-      log: (level, line) => void this.logs.push(`${level}: ${line}`),
+      log: (line, level) => void this.logs.push(`${level}: ${line}`),
     };
   }
 

@@ -44,7 +44,7 @@ export interface ClientPort {
   requestApproval(p: P.ApprovalParams): Promise<P.ApprovalResult>;
   progress(token: string, value: ProgressValue): void;
   /** a line of the server's log at its level (core/log.ts): the client shows it by the LSP's message type */
-  log(level: LogLevel, line: string): void;
+  log(line: string, level: LogLevel): void;
   /** vscode.lm in the client (provider vscode-lm); absent in clients without it */
   lm?: LmBridge;
 }
@@ -84,7 +84,7 @@ export class AmtpService {
 
   setCredentials(p: P.SetCredentialsParams): void {
     this.apiKey = p.apiKey || null;
-    this.port.log('info', `API key ${this.apiKey ? 'set' : 'cleared'}`); // never the key itself
+    this.port.log(`API key ${this.apiKey ? 'set' : 'cleared'}`, 'info'); // never the key itself
   }
 
   async crawl(): Promise<P.CrawlResult> {
@@ -111,7 +111,7 @@ export class AmtpService {
         maxOutputTokens: s.maxOutputTokens,
         concurrency: s.concurrency,
       },
-      (w) => this.port.log('warn', w),
+      (w) => this.port.log(w, 'warn'),
     );
     // A bad table is a clear error, not a wrong cost; no table: AMTP's dated default for hosted endpoints.
     Object.assign(
@@ -140,7 +140,7 @@ export class AmtpService {
       const r = recordedDeps(deps, params, runId, file, recordingSecrets(this.apiKey, this.settings));
       deps = r.deps;
       close = () => r.recorder.close();
-      this.port.log('info', `recording run ${runId} to ${file}`);
+      this.port.log(`recording run ${runId} to ${file}`, 'info');
     }
     this.track(runId, p.workDoneToken, 'AMTP: generating tests', () => startRun(deps, params, runId), close);
     return { runId };
@@ -219,7 +219,7 @@ export class AmtpService {
   async runs(): Promise<P.RunsResult> {
     const { runs, ignored } = await this.store.scanRuns();
     const note = ignoredRunsNote(ignored);
-    if (note) this.port.log('warn', note);
+    if (note) this.port.log(note, 'warn');
     return { runs: await Promise.all(runs.map((r) => runView(r, this.store))) };
   }
 
@@ -273,7 +273,7 @@ export class AmtpService {
             lastState = text;
             void this.publish(e.run);
           }
-        } else if (e.type === 'log') this.port.log(e.level, e.message);
+        } else if (e.type === 'log') this.port.log(e.message, e.level);
         this.reporters.get(runId)?.(e);
       },
     });
@@ -298,7 +298,7 @@ export class AmtpService {
       structuredOutput: s.structuredOutput,
       lm: this.port.lm,
       capabilities: sharedCapabilities(),
-      log: (line) => this.port.log('info', line),
+      log: (line) => this.port.log(line, 'info'),
     });
   }
 
@@ -330,7 +330,7 @@ export class AmtpService {
         if (token)
           this.port.progress(token, { kind: 'end', message: `${run.status}: ${view.cases.length} cases, ${view.files.length} files` });
       } catch (e) {
-        this.port.log('error', `run ${runId} failed: ${errorMessage(e)}`);
+        this.port.log(`run ${runId} failed: ${errorMessage(e)}`, 'error');
         const run = await this.store.getRun(runId).catch(() => undefined);
         if (run) await this.publish(run);
         if (token) this.port.progress(token, { kind: 'end', message: `failed: ${errorMessage(e)}` });
