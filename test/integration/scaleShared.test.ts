@@ -75,6 +75,8 @@ describe('what processes share', function () {
     let at429 = 0;
     const fake = await new FakeOpenAi((req, n) => {
       arrivals.push(Date.now());
+      // The fifth request gets the 429 (so four went before it: counting them by time was a check
+      // that could only fail when two arrived in the same millisecond).
       if (n !== 5) return offlineReply(req, 250);
       at429 = Date.now();
       return { status: 429, headers: { 'retry-after': String(HOLD_S) }, body: { error: { message: 'slow down' } } };
@@ -88,10 +90,8 @@ describe('what processes share', function () {
       const r = await runCli(['generate', w, ...BATCHES, '--concurrency', '3'], cliEnv(workerEnv), undefined, { timeout: 240_000 });
       assert.equal(r.code, 0, r.stderr);
       assert.ok(at429 > 0, 'the 429 was sent');
-      const before = arrivals.filter((t) => t < at429).length;
       const inside = arrivals.filter((t) => t > at429 + 300 && t < at429 + HOLD_S * 1000 - 300).length;
       const after = arrivals.filter((t) => t >= at429 + HOLD_S * 1000 - 300).length;
-      assert.ok(before >= 4, `${before} calls before the 429: the workers were busy`);
       assert.equal(inside, 0, `no worker sent anything during the ${HOLD_S} s hold`);
       assert.ok(after >= 5, `${after} calls after the hold: the run went on`);
     } finally {
