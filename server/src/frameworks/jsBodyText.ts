@@ -4,9 +4,9 @@
 import { print } from './jsNodes';
 import { parseStatements, type Rejected } from './jsSnippet';
 import { checkBindings } from './jsBody';
-import type { BodyPlan, CaseBody, JsCaseBody } from './types';
+import type { BodyPlan, CaseBody, FrameworkRenderer, JsCaseBody } from './types';
 
-export function parseJsBody(text: string, plan: BodyPlan, async: boolean): JsCaseBody | Rejected {
+function parseJsBody(text: string, plan: BodyPlan, async: boolean): JsCaseBody | Rejected {
   const typescript = plan.typescript;
   const badBinding = checkBindings(plan.bindings, { typescript });
   if (badBinding) return badBinding;
@@ -15,7 +15,14 @@ export function parseJsBody(text: string, plan: BodyPlan, async: boolean): JsCas
   return { language: 'javascript', statements: parsed.make(), async: async || parsed.awaits };
 }
 
-export function printJsBody(body: CaseBody, typescript: boolean): string {
+function printJsBody(body: CaseBody, typescript: boolean): string {
   if (body.language !== 'javascript') throw new Error('printJsBody: not a JavaScript body');
   return print(body.statements, typescript);
 }
+
+/** What every JavaScript renderer shares: its language and how its bodies go to text and back. */
+export const JS_BODY_TEXT: Pick<FrameworkRenderer, 'language' | 'parseBody' | 'printBody'> = {
+  language: 'javascript',
+  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
+  printBody: (body, plan) => printJsBody(body, plan.typescript),
+};

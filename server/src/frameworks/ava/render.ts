@@ -1,7 +1,7 @@
 import { quote } from 'shell-quote';
 import type * as TS from 'typescript';
 import { jsBody, type Dialect } from '../jsBody';
-import { parseJsBody, printJsBody } from '../jsBodyText';
+import { JS_BODY_TEXT } from '../jsBodyText';
 import { declared, defaultExtension, usesEsm } from '../jsCommon';
 import { defaultImport, renderJsFile } from '../jsFile';
 import { access, call, statement } from '../jsNodes';
@@ -20,11 +20,9 @@ const AVA: Dialect = {
 /** ava: `import test from 'ava'`, flat `test('id: title', (t) => …)`; runs its own worker per file. */
 export const ava: FrameworkRenderer = {
   id: 'ava',
-  language: 'javascript',
+  ...JS_BODY_TEXT,
   detect: (p) => declared(p, 'ava'),
   body: (c, plan) => jsBody(c, AVA, plan, plan.bindings),
-  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
-  printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) => renderJsFile(plan, { testFn: 'test', param: 't', flat: true, header: (esm) => [defaultImport('test', 'ava', esm)] }),
   runCommand: (_p, paths) => `npx ava ${quote(paths)}`,
   devDependencies: (p) => (declared(p, 'ava') ? [] : ['ava']),

@@ -1,7 +1,7 @@
 import { quote } from 'shell-quote';
 import { posix } from 'node:path';
 import { EXPECT, jsBody } from '../jsBody';
-import { parseJsBody, printJsBody } from '../jsBodyText';
+import { JS_BODY_TEXT } from '../jsBodyText';
 import { declared, defaultExtension, isTypeScript, usesEsm } from '../jsCommon';
 import { frameworkImport, renderJsFile } from '../jsFile';
 import { JEST_CONFIG, jestSupportFiles } from './support';
@@ -15,11 +15,9 @@ import type { FrameworkRenderer, Project } from '../types';
  */
 export const jest: FrameworkRenderer = {
   id: 'jest',
-  language: 'javascript',
+  ...JS_BODY_TEXT,
   detect: (p) => declared(p, 'jest'),
   body: (c, plan) => jsBody(c, EXPECT, plan, plan.bindings),
-  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
-  printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) =>
     renderJsFile(plan, {
       testFn: 'it',

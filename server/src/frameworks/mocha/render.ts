@@ -1,6 +1,6 @@
 import { quote } from 'shell-quote';
 import { ASSERT, jsBody } from '../jsBody';
-import { parseJsBody, printJsBody } from '../jsBodyText';
+import { JS_BODY_TEXT } from '../jsBodyText';
 import { declared, defaultExtension, isTypeScript, usesEsm } from '../jsCommon';
 import { frameworkImport, renderJsFile, strictAssert } from '../jsFile';
 import type { FrameworkRenderer } from '../types';
@@ -13,11 +13,9 @@ function usesTsNode(p: Parameters<FrameworkRenderer['runCommand']>[0]): boolean 
 /** mocha: describe/it globals with node's strict assert (../jsFile.ts strictAssert); TypeScript runs through tsx's loader, or the project's ts-node. */
 export const mocha: FrameworkRenderer = {
   id: 'mocha',
-  language: 'javascript',
+  ...JS_BODY_TEXT,
   detect: (p) => declared(p, 'mocha'),
   body: (c, plan) => jsBody(c, ASSERT, plan, plan.bindings),
-  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
-  printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) =>
     renderJsFile(plan, {
       testFn: 'it',

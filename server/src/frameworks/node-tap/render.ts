@@ -1,7 +1,7 @@
 import { quote } from 'shell-quote';
 import type * as TS from 'typescript';
 import { jsBody, type Dialect } from '../jsBody';
-import { parseJsBody, printJsBody } from '../jsBodyText';
+import { JS_BODY_TEXT } from '../jsBodyText';
 import { declared, defaultExtension, usesEsm } from '../jsCommon';
 import { frameworkImport, renderJsFile } from '../jsFile';
 import { access, call, statement } from '../jsNodes';
@@ -23,11 +23,9 @@ const TAP: Dialect = {
  */
 export const nodeTap: FrameworkRenderer = {
   id: 'node-tap',
-  language: 'javascript',
+  ...JS_BODY_TEXT,
   detect: (p) => declared(p, 'node-tap'),
   body: (c, plan) => jsBody(c, TAP, plan, plan.bindings),
-  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
-  printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) =>
     renderJsFile(plan, { testFn: 'test', param: 't', async: true, flat: true, header: (esm) => [frameworkImport(['test'], 'tap', esm)] }),
   runCommand: (_p, paths) => `npx tap --disable-coverage ${quote(paths)}`,

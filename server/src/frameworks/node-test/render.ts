@@ -1,6 +1,6 @@
 import { quote } from 'shell-quote';
 import { ASSERT, jsBody } from '../jsBody';
-import { parseJsBody, printJsBody } from '../jsBodyText';
+import { JS_BODY_TEXT } from '../jsBodyText';
 import { defaultExtension, isTypeScript, usesEsm } from '../jsCommon';
 import { defaultImport, frameworkImport, renderJsFile } from '../jsFile';
 import type { FrameworkRenderer } from '../types';
@@ -8,11 +8,9 @@ import type { FrameworkRenderer } from '../types';
 /** node:test: nothing to install; TypeScript needs a loader on Node 20 (tsx). */
 export const nodeTest: FrameworkRenderer = {
   id: 'node-test',
-  language: 'javascript',
+  ...JS_BODY_TEXT,
   detect: (p) => p.test_setup.framework === 'node-test',
   body: (c, plan) => jsBody(c, ASSERT, plan, plan.bindings),
-  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
-  printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) =>
     renderJsFile(plan, {
       testFn: 'it',

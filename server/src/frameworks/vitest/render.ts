@@ -1,6 +1,6 @@
 import { quote } from 'shell-quote';
 import { EXPECT, jsBody } from '../jsBody';
-import { parseJsBody, printJsBody } from '../jsBodyText';
+import { JS_BODY_TEXT } from '../jsBodyText';
 import { declared, defaultExtension, isTypeScript } from '../jsCommon';
 import { frameworkImport, renderJsFile } from '../jsFile';
 import type { FrameworkRenderer } from '../types';
@@ -8,11 +8,9 @@ import type { FrameworkRenderer } from '../types';
 /** vitest: explicit imports from 'vitest' (globals are off by default); vite transforms TS and ESM itself. */
 export const vitest: FrameworkRenderer = {
   id: 'vitest',
-  language: 'javascript',
+  ...JS_BODY_TEXT,
   detect: (p) => declared(p, 'vitest'),
   body: (c, plan) => jsBody(c, EXPECT, plan, plan.bindings),
-  parseBody: (_c, text, plan, async) => parseJsBody(text, plan, async),
-  printBody: (body, plan) => printJsBody(body, plan.typescript),
   render: (plan) => renderJsFile(plan, { testFn: 'it', header: () => [frameworkImport(['describe', 'it', 'expect'], 'vitest', true)] }),
   runCommand: (_p, paths) => `npx vitest run ${quote(paths)}`,
   devDependencies: (p) => (declared(p, 'vitest') ? [] : ['vitest']),
