@@ -4,7 +4,7 @@
 const path = require('node:path');
 
 module.exports = {
-  require: ['tsx/cjs', path.join(__dirname, 'test/helpers/pythonGrammar.ts')],
+  require: ['tsx/cjs', path.join(__dirname, 'test/helpers/parsers.ts')],
   extension: ['ts'],
   spec: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
   timeout: 60000,

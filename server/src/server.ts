@@ -10,6 +10,7 @@ import {
   type InitializeParams,
 } from 'vscode-languageserver/node';
 import { loadPython } from './frameworks/pyGrammar';
+import { loadJsParser } from './util/jsParser';
 import { AmtpService, RestrictedModeError } from './lsp/service';
 import { wireService } from './lsp/wiring';
 import * as P from './protocol';
@@ -43,9 +44,10 @@ function handle<A, R>(fn: (a: A) => Promise<R> | R): (a: A) => Promise<R> {
 }
 
 connection.onInitialize(async (params: InitializeParams) => {
-  // Python is parsed synchronously once its grammar is loaded (frameworks/pyGrammar.ts): before the
-  // first request, which waits for this answer. A failed load stops only a Python parse.
-  await loadPython().catch(() => undefined);
+  // Python and JavaScript are parsed synchronously once their parsers are loaded (frameworks/pyGrammar.ts,
+  // util/jsParser.ts): before the first request, which waits for this answer. A failed load stops only a
+  // parse of that language.
+  await Promise.all([loadPython().catch(() => undefined), loadJsParser().catch(() => undefined)]);
   const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
   const init = (params.initializationOptions ?? { trusted: false, settings: { provider: 'offline' } }) as P.InitOptions;
   if (folder) {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { loadJsParser } from '../../server/src/agents/crawler/jsParser';
+import { loadJsParser } from '../../server/src/util/jsParser';
 import type { Framework } from '../../server/src/core/frameworks';
 import { runTests } from '../../server/src/frameworks/runner';
 import { searchModule, type ModuleSearch, type SearchJob } from '../../server/src/search/engine';

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadJsParser } from '../../server/src/agents/crawler/jsParser';
+import { loadJsParser } from '../../server/src/util/jsParser';
 import { searchModule, type ModuleSearch } from '../../server/src/search/engine';
 
 const REPO = resolve(__dirname, '../..');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { loadJsParser, type JsParser } from '../../server/src/agents/crawler/jsParser';
+import { loadJsParser, type JsParser } from '../../server/src/util/jsParser';
 import { extractJsSymbols } from '../../server/src/agents/crawler/jsSymbols';
 
 // The crawler reads JS/TS with oxc-parser, its one JS reader (its WebAssembly build where no native

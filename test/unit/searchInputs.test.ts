@@ -2,8 +2,8 @@
 // says about its parameters (property reads, defaults, compared literals, use as a callback), declared
 // types, and arguments drawn from all of it with a fixed seed.
 import { strict as assert } from 'node:assert';
-import { loadJsParser, type EsNode, type JsParser } from '../../server/src/agents/crawler/jsParser';
-import { walk } from '../../server/src/agents/crawler/jsAst';
+import { loadJsParser, type EsNode, type JsParser } from '../../server/src/util/jsParser';
+import { walk } from '../../server/src/util/esTree';
 import { eventNames, functionHints } from '../../server/src/search/hints';
 import { literalsIn } from '../../server/src/search/sourceLiterals';
 import { argsFor, kindsOfType, paramHints, valueFor, type InputContext } from '../../server/src/search/inputs';

@@ -2,7 +2,7 @@
 // block counts (server/src/search/probes.ts), greedy selection over goals of any kind (select.ts), the
 // runs a budget gives (budget.ts) and what two runs must agree on (stability.ts fingerprint).
 import { strict as assert } from 'node:assert';
-import { loadJsParser, type JsParser } from '../../server/src/agents/crawler/jsParser';
+import { loadJsParser, type JsParser } from '../../server/src/util/jsParser';
 import { clockCut, searchedDoc } from '../../server/src/characterize/stageJobs';
 import { validate } from '../../server/src/contracts/validate';
 import type { ModuleCharacterizationDoc } from '../../server/src/contracts/types';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { estimateTokens } from '../../server/src/agents/budget';
 import { extractJsSymbols } from '../../server/src/agents/crawler/jsSymbols';
-import { loadJsParser } from '../../server/src/agents/crawler/jsParser';
+import { loadJsParser } from '../../server/src/util/jsParser';
 import { loadPython } from '../../server/src/frameworks/pyGrammar';
 import { extractPySymbols } from '../../server/src/agents/crawler/pySymbols';
 import { crawlWorkspace } from '../../server/src/agents/crawler/staticMap';

@@ -4,7 +4,7 @@
 // The search's runs per module come from the run's budget (`--search-budget`), fixed before anything
 // runs (server/src/search/budget.ts).
 import * as path from 'node:path';
-import { loadJsParser } from '../agents/crawler/jsParser';
+import { loadJsParser } from '../util/jsParser';
 import type { CrawlerOutput, ModuleCharacterizationDoc, TestCase, TestCases } from '../contracts/types';
 import type { CharRunAccess } from '../pipeline/deps';
 import type { StageContext } from '../pipeline/stage';

@@ -1,6 +1,7 @@
 // Dispatch: parse argv, then run the command. Each command's code lives in its own file.
 import { closeServices } from '../app/store';
 import { loadPython } from '../frameworks/pyGrammar';
+import { loadJsParser } from '../util/jsParser';
 import { AmtpError, errorMessage } from '../core/errors';
 import { EXIT } from '../core/exitCodes';
 import { parseCli } from './args';
@@ -39,9 +40,14 @@ export async function main(argv: string[], signal: AbortSignal): Promise<number>
     return EXIT.ok;
   }
   try {
-    // Python is parsed synchronously once its grammar is loaded (frameworks/pyGrammar.ts): loaded here,
-    // beside the command's code, for whatever the command reads. A failed load stops only a Python parse.
-    const [handler] = await Promise.all([HANDLERS[p.command](), loadPython().catch(() => undefined)]);
+    // Python and JavaScript are parsed synchronously once their parsers are loaded (frameworks/pyGrammar.ts,
+    // util/jsParser.ts): loaded here, beside the command's code, for whatever the command reads. A failed
+    // load stops only a parse of that language.
+    const [handler] = await Promise.all([
+      HANDLERS[p.command](),
+      loadPython().catch(() => undefined),
+      loadJsParser().catch(() => undefined),
+    ]);
     return await handler(p.positionals, p.values, signal);
   } catch (e) {
     // With --json, a run that could not start still answers in JSON on stdout (CI parses it);

@@ -3,7 +3,7 @@
 // And the tests test files hold, for the Testing view.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { loadJsParser } from '../agents/crawler/jsParser';
+import { loadJsParser } from '../util/jsParser';
 import { extractJsSymbols } from '../agents/crawler/jsSymbols';
 import { loadPython } from '../frameworks/pyGrammar';
 import { extractPySymbols } from '../agents/crawler/pySymbols';

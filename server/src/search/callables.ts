@@ -4,8 +4,8 @@
 // keyed by the object's kind. Each callable carries its parameter hints (hints.ts: read from the
 // function's syntax tree where the child located it, else found by name in the module's files) and the
 // crawler's seed for the same symbol.
-import type { EsNode } from '../agents/crawler/jsParser';
-import { walk } from '../agents/crawler/jsAst';
+import type { EsNode } from '../util/jsParser';
+import { walk } from '../util/esTree';
 import type { GoalMap } from './goals';
 import { functionHints, type FnHints, type ParamHint } from './hints';
 import { paramHints, type Seed } from './inputs';

@@ -2,7 +2,7 @@
 // greedy selection of candidates whose behaviour is stable (stability.ts), and write each as a
 // planned TestCase (case.ts). The same module, seed and number of runs give the same cases, in the
 // same order, on every run.
-import type { JsParser } from '../agents/crawler/jsParser';
+import type { JsParser } from '../util/jsParser';
 import type { OracleBinding, TestCase } from '../contracts/types';
 import { sequenceCase } from './case';
 import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from './child';

@@ -4,7 +4,7 @@
 // extension. Runs that wrote outside their folder, tried the network, left work pending or crashed
 // are never candidates. The loop stops after a fixed number of runs (derived from the time budget,
 // so the same runs happen on every machine); a wall-clock limit is only a safety net, and says so.
-import type { JsParser } from '../agents/crawler/jsParser';
+import type { JsParser } from '../util/jsParser';
 import { rootSequence, extendSequence, type BuilderState, type Extendable } from './builder';
 import { Callables, shapeKey, symbolOf } from './callables';
 import { SearchChild, type ChildJob } from './child';

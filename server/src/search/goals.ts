@@ -3,7 +3,7 @@
 // errors, one per callable and distinct error (`error:<symbol>:<name>:<message shape>`). The selection
 // (select.ts) counts goals without knowing their kind, so another kind plugs in beside these: the
 // mutation engine's killed mutants (`mutant:<id>`, mutants.ts).
-import type { JsParser } from '../agents/crawler/jsParser';
+import type { JsParser } from '../util/jsParser';
 import { fileProbes, functionAt, offsetOf, reached, type FileProbes } from './probes';
 import { regexesIn, type RegexSource } from './regexSamples';
 import type { CoverSegments, ErrorInfo, Place } from './types';

@@ -4,7 +4,7 @@
 // (called → a callback, `.length` → a string or an array, `typeof x === 'number'`), strings the
 // regular expression it is tested against accepts (regexSamples.ts); and the number and string
 // literals of the function and of its module. Names count too (`cb`, `dir`, `count`, `opts`).
-import type { EsNode } from '../agents/crawler/jsParser';
+import type { EsNode } from '../util/jsParser';
 import { regexSamples, type RegexSource } from './regexSamples';
 import { inSourceOrder, literalsIn, push } from './sourceLiterals';
 import { tag, type Tagged } from './values';

@@ -4,8 +4,8 @@
 // count at its start is above zero; an arm with no code of its own (an `if` without `else`, the
 // short-circuit of `a && b`, a default value not used) is reached when its parent ran more often than
 // the code the arm skips: the counts tell what a set of spans cannot.
-import type { EsNode, JsParser } from '../agents/crawler/jsParser';
-import { walk } from '../agents/crawler/jsAst';
+import type { EsNode, JsParser } from '../util/jsParser';
+import { walk } from '../util/esTree';
 
 /** `s`: a statement; `b`: a branch arm's first code; `e`: an implicit arm, reached when count(at) > count(skip). */
 interface Probe {

@@ -4,8 +4,8 @@
 // randexp (https://github.com/fent/randexp.js) from a generator seeded by the pattern, so the same
 // module gives the same strings on every run.
 import RandExpModule from 'randexp';
-import type { EsNode } from '../agents/crawler/jsParser';
-import { walk } from '../agents/crawler/jsAst';
+import type { EsNode } from '../util/jsParser';
+import { walk } from '../util/esTree';
 import { hashSeed, makeRng } from './rng';
 
 // randexp is CommonJS with an `exports.default`; the bundle and tsx see either shape.

@@ -1,7 +1,7 @@
 // The number and string literals of a function or module, in source order: values worth trying as
 // arguments (hints.ts, generate.ts's pools).
-import type { EsNode } from '../agents/crawler/jsParser';
-import { walk } from '../agents/crawler/jsAst';
+import type { EsNode } from '../util/jsParser';
+import { walk } from '../util/esTree';
 
 /** Appends `v` unless the list has it. */
 export function push<T>(list: T[], v: T, same: (a: T, b: T) => boolean = (a, b) => a === b): void {

@@ -2,7 +2,7 @@
 // one reads the next files and parses the JavaScript ones; when every file is read this thread
 // parses queued Python files too (server/src/agents/crawler/pyPool.ts).
 import type { HelperSpan, SymbolInfo } from '../../contracts/types';
-import type { JsParser } from './jsParser';
+import type { JsParser } from '../../util/jsParser';
 import { extractJsSymbols, type JsFileFacts } from './jsSymbols';
 import { helpParsePython, parsePython } from './pyPool';
 import type { WorkspaceReader } from './workspaceReader';

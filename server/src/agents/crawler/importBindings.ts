@@ -4,8 +4,8 @@
 // every file is read (crossModuleHelpers). Only relative specifiers: a package's own modules.
 import { posix } from 'node:path';
 import type { HelperSpan, SymbolInfo } from '../../contracts/types';
-import { isRequire, isString } from './jsAst';
-import type { EsNode } from './jsParser';
+import { isRequire, isString } from '../../util/esTree';
+import type { EsNode } from '../../util/jsParser';
 
 /** A local name and where it comes from: the specifier and the export it reads (`default`, or `*` for a whole module). */
 export interface ImportedName {

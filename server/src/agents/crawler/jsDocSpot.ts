@@ -1,5 +1,5 @@
 // Where a declaration's JSDoc is, and which line an offset is on, in one file's text (jsSymbols.ts).
-import type { EsComment } from './jsParser';
+import type { EsComment } from '../../util/jsParser';
 import { lineOf } from '../../util/lineOf';
 
 /** Where a declaration's JSDoc is looked for: the comments between `floor` and `at`. */

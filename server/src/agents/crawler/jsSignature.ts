@@ -1,7 +1,7 @@
 // A JavaScript/TypeScript function's signature from its syntax tree: parameters with their types,
 // defaults and rest markers (TypeScript annotations first, then the JSDoc's), the return type, async.
 import type { SymbolInfo } from '../../contracts/types';
-import type { EsNode } from './jsParser';
+import type { EsNode } from '../../util/jsParser';
 
 export type DocParams = Map<string, { type?: string; optional?: boolean; default?: string }>;
 

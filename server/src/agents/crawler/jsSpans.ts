@@ -3,7 +3,7 @@
 // Engineer get each target's whole source and the helpers it calls, never a window cut mid-body.
 import type { HelperSpan } from '../../contracts/types';
 import type { ImportedName } from './importBindings';
-import type { EsNode } from './jsParser';
+import type { EsNode } from '../../util/jsParser';
 
 /** Most helpers named for one symbol: a function that uses every name of its file stays bounded. */
 const MAX_CALLS = 16;

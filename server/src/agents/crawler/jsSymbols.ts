@@ -3,10 +3,10 @@ import { importedNames, type ImportedName } from './importBindings';
 import { parseJsDoc } from './jsdoc';
 import { signatureOf } from './jsSignature';
 import { SpanReader } from './jsSpans';
-import { cjsTarget, isFunctionOrClass, isRequire, isString, nameOfKey, valueOf, walk } from './jsAst';
+import { cjsTarget, isFunctionOrClass, isRequire, isString, nameOfKey, valueOf, walk } from '../../util/esTree';
 import { moduleBody } from './jsWrapper';
 import { leadingJsDoc, lineIndex, type DocSpot } from './jsDocSpot';
-import type { EsComment, EsNode, JsParser } from './jsParser';
+import type { EsComment, EsNode, JsParser } from '../../util/jsParser';
 
 export interface JsFileFacts {
   symbols: SymbolInfo[];

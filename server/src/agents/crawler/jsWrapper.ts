@@ -3,8 +3,8 @@
 // UMD wrapper that calls a factory (`(function (root, factory) { … module.exports = factory(); })(this,
 // function () { … return api; })`). Their declarations and exports are inside that function, so the
 // statements the crawler reads are its body's (the factory's, whose returned value is the export).
-import type { EsNode } from './jsParser';
-import { cjsTarget, walk } from './jsAst';
+import type { EsNode } from '../../util/jsParser';
+import { cjsTarget, walk } from '../../util/esTree';
 
 export interface ModuleBody {
   body: EsNode[];

@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import type { TestRuns } from '../../contracts/types';
 import type { FrameworkDescriptor } from '../../frameworks/descriptor';
 import { FRAMEWORK_REGISTRY, runnerName } from '../../frameworks/registry';
-import { loadJsParser } from './jsParser';
+import { loadJsParser } from '../../util/jsParser';
 import { staticConfig, type StaticConfig } from './staticConfig';
 
 export type ConfigRuns = Pick<TestRuns, 'patterns' | 'source'> & Partial<Pick<TestRuns, 'roots' | 'ignore' | 'projects' | 'unread'>>;

@@ -3,7 +3,7 @@
 // top-level const, or a function that returns an object literal). Only literal values are read;
 // anything computed (a variable, a call, a spread) is named in `computed`, so the caller can say
 // which setting it could not read instead of guessing.
-import type { EsNode } from './jsParser';
+import type { EsNode } from '../../util/jsParser';
 
 export interface StaticConfig {
   value: Record<string, unknown>;

@@ -4,7 +4,7 @@ import { ResponseCache, type CacheStats } from '../../mcp/cache';
 import { readingToolCaller } from '../../mcp/readingTools';
 import { MAX_DEPTH, type TreeEntry } from '../../mcp/walk';
 import type { TreeResult } from '../../mcp/treeTool';
-import { loadJsParser, type JsParser } from './jsParser';
+import { loadJsParser, type JsParser } from '../../util/jsParser';
 import { analyseWave } from './analyseFiles';
 import { alternateBuildDirs, packageNamedEntries, seedFiles } from './entryPoints';
 import { indexFiles, type FileIndex } from './fileIndex';

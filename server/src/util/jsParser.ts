@@ -52,13 +52,35 @@ function sourceTypeOf(fileName: string): 'commonjs' | 'module' | 'unambiguous' {
   return 'unambiguous';
 }
 
-let loaded: Promise<JsParser> | undefined;
+let loading: Promise<JsParser> | undefined;
+let loaded: JsParser | undefined;
+let failure: Error | undefined;
 
-/** Loads a parser once per process; only called when a JS/TS file is analysed. */
+/**
+ * Loads the parser once per process. oxc-parser is an ES module, so loading is asynchronous; parsing
+ * is not. Each entry point (cli/main.ts, server.ts) awaits this before any command runs, so the
+ * synchronous readers (coverage, mutation, the docs readers) take the parser from jsParser().
+ */
 export function loadJsParser(): Promise<JsParser> {
-  loaded ??= loadOxc();
-  loaded.catch(() => (loaded = undefined)); // a later crawl may try again
-  return loaded;
+  loading ??= loadOxc().then(
+    (p) => (loaded = p),
+    (e: Error) => {
+      loading = undefined; // a later command may try again
+      failure = e;
+      throw e;
+    },
+  );
+  return loading;
+}
+
+/** The loaded parser; throws, naming the missing preload, when no entry point awaited loadJsParser(). */
+export function jsParser(): JsParser {
+  if (loaded) return loaded;
+  throw new Error(
+    failure
+      ? `the JavaScript parser (oxc-parser) did not load: ${failure.message}`
+      : 'the JavaScript parser is not loaded: the entry point that led here must await loadJsParser() (util/jsParser.ts) first',
+  );
 }
 
 async function loadOxc(): Promise<JsParser> {
