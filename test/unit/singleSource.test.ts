@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { wireClient } from '../../client/src/wiring';
 import { parseCli } from '../../server/src/cli/args';
 import { SCHEMAS } from '../../server/src/contracts/schemas';
@@ -15,6 +16,18 @@ import * as P from '../../server/src/protocol';
 
 const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
 const setting = (key: string) => pkg.contributes.configuration.properties[`amtp.${key}`];
+
+interface FrameworkLists {
+  ids: string[];
+  edits: { file: string; text: string; next: string }[];
+}
+/** scripts/gen-frameworks.mjs's plan: the files to write for the registry's ids (or these). */
+async function frameworkLists(registered?: string[]): Promise<FrameworkLists> {
+  // A real dynamic import: the generator is an ES module script, not part of the bundles.
+  const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<{ plan(r?: string[]): Promise<FrameworkLists> }>;
+  const gen = await importEsm(pathToFileURL(path.resolve(__dirname, '../../scripts/gen-frameworks.mjs')).href);
+  return gen.plan(registered);
+}
 
 /** A Receiver that records what was registered. */
 function recorder(): P.Receiver & { methods: string[] } {
@@ -73,6 +86,45 @@ describe('single sources', () => {
     // The engineer's envelope carries the conventions of its framework; each framework has them.
     for (const f of FRAMEWORKS) assert.match(frameworkConventions(f), new RegExp(`^${f === 'node-test' ? 'node:test' : f}:`));
     for (const e of enumsOf(SCHEMAS['engineer-input'], 'framework')) assert.deepEqual(e, [...FRAMEWORKS]);
+  });
+
+  it('frameworks: every list of ids is the one npm run gen:frameworks writes from frameworks/registry.ts', async function () {
+    this.timeout(30_000);
+    const { edits } = await frameworkLists();
+    assert.deepEqual(
+      edits.map((e) => path.relative(path.resolve(__dirname, '../..'), e.file)),
+      [],
+      'stale framework lists: run npm run gen:frameworks',
+    );
+  });
+
+  it('frameworks: a registry line added or removed reaches core, the schemas and the settings, in their order and layout', async function () {
+    this.timeout(30_000);
+    const added = await frameworkLists([...FRAMEWORKS, 'jasmine']);
+    assert.deepEqual(added.ids, [...FRAMEWORKS, 'jasmine']);
+    const changed = (e: { text: string; next: string }) => {
+      const before = new Set(e.text.split('\n'));
+      return e.next.split('\n').filter((l) => !before.has(l));
+    };
+    const byName = new Map(added.edits.map((e) => [path.basename(e.file), changed(e)]));
+    assert.deepEqual(byName.get('frameworks.ts'), [
+      `export const FRAMEWORKS = [${[...FRAMEWORKS, 'jasmine'].map((f) => `'${f}'`).join(', ')}] as const;`,
+    ]);
+    // A one-line enum stays on its line, detected-only names after the ids; a multi-line one gains a line.
+    assert.ok(byName.get('crawler-output.schema.json')?.some((l) => l.includes('"node-tap", "jasmine", "unittest", "none"]')));
+    assert.deepEqual(byName.get('package.json'), ['            "node-tap",', '            "jasmine"']);
+    for (const schema of ['engineer-input', 'engineer-output', 'repair-input', 'round-input', 'handoff-envelope', 'test-cases'])
+      assert.ok(byName.has(`${schema}.schema.json`), schema);
+    const removed = await frameworkLists(FRAMEWORKS.filter((f) => f !== 'ava'));
+    assert.equal(removed.edits.length, added.edits.length);
+    const enums = (node: unknown): unknown[][] =>
+      !node || typeof node !== 'object'
+        ? []
+        : Object.entries(node).flatMap(([k, v]) => (k === 'enum' && Array.isArray(v) ? [v] : enums(v)));
+    for (const e of removed.edits) {
+      if (e.file.endsWith('.ts')) assert.doesNotMatch(e.next, /'ava'/);
+      else for (const list of enums(JSON.parse(e.next))) assert.ok(!list.includes('ava'), `${e.file}: ${JSON.stringify(list)}`);
+    }
   });
 
   it('tool names: the riskOverrides setting and the CLI --risk flag accept exactly TOOL_NAMES', () => {

@@ -1,5 +1,6 @@
-// The one list of test frameworks AMTP renders and runs. The CLI, the settings, the schemas' enums,
-// the prompts and package.json all derive from it (test/unit/singleSource.test.ts checks them).
+// The ids of the test frameworks AMTP renders and runs, written by `npm run gen:frameworks` from
+// frameworks/registry.ts (a lower layer's copy: every layer checks ids with it). The CLI, the settings,
+// the schemas' enums, the prompts and package.json agree with it (test/unit/singleSource.test.ts).
 export const FRAMEWORKS = ['jest', 'vitest', 'mocha', 'node-test', 'pytest', 'ava', 'node-tap'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 

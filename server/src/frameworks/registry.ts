@@ -1,7 +1,8 @@
 // The one list of framework descriptors (frameworks/descriptor.ts). Every per-framework table reads
 // it: the renderers, the prompts' conventions, the runners and their packages, the failure parsers,
 // the layout's and mutation's facts and the crawler's detection. Adding a framework is a folder
-// frameworks/<id>/ and one line here, plus its id in core/frameworks.ts (docs/architecture.md).
+// frameworks/<id>/ and one line here; `npm run gen:frameworks` then writes its id into every list
+// (core/frameworks.ts, the schemas' enums, package.json's settings; docs/architecture.md).
 import type { Framework } from '../core/frameworks';
 import { descriptor as ava } from './ava';
 import type { FrameworkDescriptor } from './descriptor';
