@@ -65,10 +65,16 @@ export async function plan(registered) {
   const ids = [...listed.filter((i) => registered.includes(i)), ...registered.filter((i) => !listed.includes(i))];
   const known = new Set([...ids, ...listed]);
   const edits = [
-    { file: CORE, text: core, next: core.replace(FRAMEWORKS_LINE, `export const FRAMEWORKS = [${ids.map((i) => `'${i}'`).join(', ')}] as const;`) },
+    {
+      file: CORE,
+      text: core,
+      next: core.replace(FRAMEWORKS_LINE, `export const FRAMEWORKS = [${ids.map((i) => `'${i}'`).join(', ')}] as const;`),
+    },
     rewriteJson(join(root, 'package.json'), ids, known),
   ];
-  for (const name of readdirSync(join(root, 'schemas')).filter((n) => n.endsWith('.schema.json')).sort())
+  for (const name of readdirSync(join(root, 'schemas'))
+    .filter((n) => n.endsWith('.schema.json'))
+    .sort())
     edits.push(rewriteJson(join(root, 'schemas', name), ids, known));
   return { ids, edits: edits.filter((e) => e.next !== e.text) };
 }
@@ -76,7 +82,8 @@ export async function plan(registered) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { ids, edits } = await plan();
   if (process.argv.includes('--check')) {
-    for (const e of edits) console.error(`${e.file} does not list the registry's frameworks (${ids.join(', ')}): run npm run gen:frameworks`);
+    for (const e of edits)
+      console.error(`${e.file} does not list the registry's frameworks (${ids.join(', ')}): run npm run gen:frameworks`);
     process.exit(edits.length ? 1 : 0);
   }
   for (const e of edits) {
