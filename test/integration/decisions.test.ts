@@ -5,6 +5,8 @@ import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
+import { FakeOpenAi } from '../helpers/fakeOpenAi';
+import { offlineReply } from '../helpers/offlineModel';
 import { SAMPLE_LIB, copyWorkspace, removeWorkspace } from '../helpers/workspaces';
 
 const FILE = 'test/sample-lib.amtp.test.js';
@@ -71,5 +73,63 @@ describe('decisions that last across runs', function () {
     assert.equal(s.decisions.ignored, 1);
     assert.ok(!s.decisions.heldBack.some((h: { caseId: string }) => h.caseId === victim));
     assert.ok((await fsp.readFile(abs, 'utf8')).includes(victim), 'the test is still written');
+  });
+});
+
+describe('decisions that last across runs, with a model that words its plan anew', function () {
+  this.timeout(300_000);
+  let ws: string;
+  let model: FakeOpenAi;
+  let reword = false;
+  before(async () => {
+    ws = await copyWorkspace(SAMPLE_LIB);
+    // Answers as the offline engines would; from the second run on, every planned test gets a new title.
+    model = await new FakeOpenAi((req) => {
+      const reply = offlineReply(req);
+      if (!reword || req.agent !== 'generator' || !('content' in reply)) return reply;
+      const plan = JSON.parse(reply.content!) as { cases: { title: string }[] };
+      for (const c of plan.cases) c.title = `checks that ${c.title}`;
+      return { ...reply, content: JSON.stringify(plan) };
+    }).start();
+  });
+  after(async () => {
+    await model.stop();
+    await removeWorkspace(ws);
+  });
+  const generate = (...more: string[]) =>
+    runCli(['generate', ws, '--provider', 'openai', '--yes', '--rounds', '0', '--json', ...more], {
+      OPENAI_API_KEY: 'sk-test-decisions',
+      OPENAI_BASE_URL: model.baseURL,
+    });
+
+  it('a test deleted by hand is not written back under its new title (new case id), and the others are', async () => {
+    const first = await generate();
+    assert.equal(first.code, 0, first.stderr);
+    const s1 = JSON.parse(first.stdout);
+    const abs = path.join(ws, FILE);
+    const text = await fsp.readFile(abs, 'utf8');
+    const kept = s1.verification.results
+      .filter((x: { outcome: string }) => x.outcome === 'passing')
+      .map((x: { caseId: string }) => x.caseId);
+    const gone: string = kept.find((id: string) => testOf(id).test(text));
+    const goneTitle: string = s1.cases.find((c: { id: string }) => c.id === gone).title;
+    await fsp.writeFile(abs, text.replace(testOf(gone), '\n'));
+
+    reword = true;
+    const second = await generate('--full');
+    assert.equal(second.code, 0, second.stderr);
+    const s2 = JSON.parse(second.stdout);
+    assert.deepEqual(s2.decisions.detectedDeletions, [gone]);
+    const newTitles = new Map(s2.cases.map((c: { id: string; title: string }) => [c.title, c.id]));
+    assert.ok(!newTitles.has(goneTitle) && !s2.cases.some((c: { id: string }) => c.id === gone), 'every case has a new title and id');
+    // The planned case that checks what the deleted test checked is held back under its new id.
+    const heldBack = s2.decisions.heldBack as { caseId: string; verdict: string }[];
+    assert.equal(heldBack.length, 1, JSON.stringify(heldBack));
+    assert.equal(heldBack[0].verdict, 'deleted');
+    assert.notEqual(heldBack[0].caseId, gone);
+    const after = await fsp.readFile(abs, 'utf8');
+    assert.ok(!after.includes(`checks that ${goneTitle}`), 'the deleted test is not written back under its new title');
+    const written = s2.verification.results.filter((x: { outcome: string }) => x.outcome === 'passing');
+    assert.ok(written.length >= kept.length - 1, `${written.length} tests kept after rewording`);
   });
 });

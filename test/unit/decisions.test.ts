@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DecisionStore, ignoredDecisionsNote, type DecisionInput } from '../../server/src/pipeline/decisions';
+import { DecisionStore, behaviorOf, ignoredDecisionsNote, type DecisionInput } from '../../server/src/pipeline/decisions';
 import { applyDecisions, decidedOf } from '../../server/src/pipeline/decisionStage';
 import type { CrawlerOutput, TestCase } from '../../server/src/contracts/types';
 
@@ -113,5 +113,45 @@ describe('per-test decisions (pipeline/decisions.ts)', () => {
       detectedDeletions: [ids[1]],
       ignored: 2,
     });
+  });
+
+  it('a test held back also holds back a case that checks the same under another title, and only that', async () => {
+    const store = new DecisionStore(ws);
+    const target = { file: 'src/a.js', symbol: 'parse' };
+    const planned = (id: string, title: string, more: Partial<TestCase>): TestCase =>
+      ({ id, title, target, kind: 'happy_path', steps: ['call parse'], expected: ['30000'], ...more }) as unknown as TestCase;
+    const oracle = { kind: 'equals', language: 'javascript', call: "parse('30s')", expected: '30000' } as TestCase['oracle'];
+    const rejected = planned('tc_00000000000a', "parse('30s') returns 30000", { oracle });
+    const prose = planned('tc_00000000000b', 'Parses seconds', { steps: ['Call parse with "30s".'], expected: ['It returns 30000.'] });
+    await store.put({ ...REJECT, caseId: rejected.id, target: { ...target, behavior: behaviorOf(rejected) } });
+    await store.put({
+      ...REJECT,
+      caseId: prose.id,
+      verdict: 'deleted',
+      reason: undefined,
+      target: { ...target, behavior: behaviorOf(prose) },
+    });
+    const { decisions, ignored } = await store.scan();
+    assert.deepEqual(ignored, []);
+    const reworded = [
+      planned('tc_00000000001a', 'converts thirty seconds to milliseconds', { oracle }),
+      planned('tc_00000000001b', 'reads "30s"', { steps: ['call PARSE with 30s'], expected: ['it returns 30000'] }),
+    ];
+    const other = [
+      planned('tc_00000000002a', 'converts a minute', { oracle: { ...oracle!, call: "parse('1m')", expected: '60000' } }),
+      planned('tc_00000000002b', 'reads "30m"', { steps: ['call parse with 30m'], expected: ['it returns 1800000'] }),
+      { ...reworded[0], target: { file: 'src/b.js', symbol: 'parse' } },
+    ];
+    const applied = applyDecisions(
+      [...reworded, ...other],
+      new Map([...decisions].map(([id, d]) => [id, decidedOf(d)])),
+      {} as CrawlerOutput,
+      [],
+      0,
+    );
+    assert.deepEqual(applied.heldBack, [
+      { caseId: 'tc_00000000001a', verdict: 'rejected', reason: 'pins a rounding bug we are fixing' },
+      { caseId: 'tc_00000000001b', verdict: 'deleted' },
+    ]);
   });
 });

@@ -11,7 +11,7 @@ import { UsageError } from '../core/errors';
 import type { CaseOutcome, RunRecord } from '../core/run';
 import type { TestCase } from '../contracts/types';
 import type { Approver } from '../gateway/gateway';
-import { DecisionStore, isCaseId, oneLine, type TestDecision, type Verdict } from '../pipeline/decisions';
+import { DecisionStore, behaviorOf, isCaseId, oneLine, type TestDecision, type Verdict } from '../pipeline/decisions';
 import { awaitingReason } from '../pipeline/confidenceStage';
 import { targetSourceHash } from '../pipeline/decisionStage';
 import type { RunStore } from '../store/types';
@@ -117,7 +117,7 @@ export async function applyReview(
         caseId: a.caseId,
         verdict: a.verdict,
         ...(a.reason?.trim() ? { reason: a.reason } : {}),
-        target: { file: c.target.file, symbol: c.target.symbol, ...(sourceHash ? { sourceHash } : {}) },
+        target: { file: c.target.file, symbol: c.target.symbol, ...(sourceHash ? { sourceHash } : {}), behavior: behaviorOf(c) },
         title: oneLine(c.title, 300),
         ...(list.get(a.caseId)?.file ? { testFile: list.get(a.caseId)!.file } : {}),
         runId: run.id,

@@ -1044,6 +1044,10 @@ export interface TestDecision {
      * sha256 of the target's declaration when the decision was taken: a quarantine answer (real_bug, docs_wrong) lapses when the code changed
      */
     sourceHash?: string;
+    /**
+     * sha256 of what the test checks (its target, setup, call and expected value or error, not its title): a held-back test also holds back a later case that checks the same under other words
+     */
+    behavior?: string;
   };
   title?: string;
   testFile?: string;

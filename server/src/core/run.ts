@@ -193,6 +193,8 @@ export interface RunDecided {
     verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test';
     reason?: string;
     sourceHash?: string;
+    /** what the test checks, apart from its words (pipeline/decisions.ts behaviorOf) */
+    behavior?: string;
   }[];
   /** tests of earlier runs found gone from AMTP's files when the run started: recorded as deleted by hand */
   detected: string[];

@@ -11,7 +11,7 @@ import { sha256 } from '../core/canonical';
 import { isWritten, type RunDecided, type RunDecisions, type RunRecord } from '../core/run';
 import type { CrawlerOutput, TestCase } from '../contracts/types';
 import { symbolSource } from '../agents/sources';
-import { DecisionStore, HOLDS_BACK, oneLine, type TestDecision } from './decisions';
+import { DecisionStore, HOLDS_BACK, behaviorOf, oneLine, type TestDecision } from './decisions';
 import type { Stage } from './stage';
 import type { RunStore } from '../store/types';
 import { testPlan } from './testPlan';
@@ -38,6 +38,7 @@ export function decidedOf(d: TestDecision): Decided {
     verdict: d.verdict,
     ...(d.reason !== undefined ? { reason: d.reason } : {}),
     ...(d.target.sourceHash ? { sourceHash: d.target.sourceHash } : {}),
+    ...(d.target.behavior ? { behavior: d.target.behavior } : {}),
   };
 }
 
@@ -65,8 +66,11 @@ export function applyDecisions(
   ignored: number,
 ): RunDecisions {
   const out: RunDecisions = { heldBack: [], answered: [], detectedDeletions, ignored };
+  // A held-back test also holds back a case that checks the same under other words (a model's new title).
+  const holdsBack = [...known.values()].filter((d) => HOLDS_BACK.has(d.verdict) && d.behavior);
+  const byBehavior = new Map(holdsBack.map((d) => [d.behavior!, d]));
   for (const c of [...cases].sort((a, b) => a.id.localeCompare(b.id))) {
-    const d = known.get(c.id);
+    const d = known.get(c.id) ?? (byBehavior.size ? byBehavior.get(behaviorOf(c)) : undefined);
     if (!d) continue;
     const reason = d.reason !== undefined ? { reason: d.reason } : {};
     if (HOLDS_BACK.has(d.verdict))
@@ -154,6 +158,6 @@ async function caseOf(store: RunStore, runId: string, caseId: string): Promise<P
   const plan = run && (await testPlan(store, { ...run, decisions: undefined }).catch(() => undefined));
   const c = plan?.cases.find((x) => x.id === caseId);
   return c
-    ? { target: { file: c.target.file, symbol: c.target.symbol }, title: oneLine(c.title, 300) }
+    ? { target: { file: c.target.file, symbol: c.target.symbol, behavior: behaviorOf(c) }, title: oneLine(c.title, 300) }
     : { target: { file: '', symbol: '' } };
 }

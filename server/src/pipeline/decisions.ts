@@ -11,6 +11,8 @@ import { JSONFile } from 'lowdb/node';
 import { formatContractErrors, validate } from '../contracts/validate';
 import type { TestDecision } from '../contracts/generated';
 import { StoreCorruptError, UsageError, errorMessage } from '../core/errors';
+import type { TestCase } from '../contracts/types';
+import { sha256 } from '../core/canonical';
 import { fileKind, readRegularFileSync } from '../util/regularFile';
 import { decisionMac, sameDecisionMac } from '../store/ownership';
 import { STORE_DIR } from '../store/lowdb';
@@ -35,6 +37,29 @@ export function isCaseId(id: string): boolean {
   return CASE_ID.test(id);
 }
 
+/**
+ * What a case checks, apart from its words: the case id hashes the title too, so a model that words
+ * a rejected test anew would bring it back under a new id. With an oracle: the target, setup, call and
+ * expected value or error. Without (a model's prose plan): the target, kind, steps and expected
+ * outcomes, lower-cased with punctuation and spacing dropped.
+ */
+export function behaviorOf(c: Pick<TestCase, 'target' | 'kind' | 'steps' | 'expected' | 'oracle'>): string {
+  const o = c.oracle;
+  const words = (lines: string[]) =>
+    lines
+      .map((l) =>
+        l
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')
+          .trim(),
+      )
+      .join('\n');
+  const what = o?.call
+    ? ['oracle', o.kind, o.setup ?? '', o.call, o.expected ?? '', o.error ?? '']
+    : ['plan', c.kind, words(c.steps), words(c.expected)];
+  return sha256([c.target.file, c.target.symbol, ...what].join('\n'));
+}
+
 function sealFields(d: Omit<TestDecision, 'seal'>): Record<string, string | undefined> {
   return {
     caseId: d.caseId,
@@ -43,6 +68,8 @@ function sealFields(d: Omit<TestDecision, 'seal'>): Record<string, string | unde
     file: d.target.file,
     symbol: d.target.symbol,
     sourceHash: d.target.sourceHash,
+    // Only when present: decisions sealed before the field existed keep their seal.
+    ...(d.target.behavior !== undefined ? { behavior: d.target.behavior } : {}),
     title: d.title,
     testFile: d.testFile,
     runId: d.runId,
