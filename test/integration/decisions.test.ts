@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../helpers/cli';
+import { spawn } from 'node:child_process';
+import { CLI, runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { offlineReply } from '../helpers/offlineModel';
 import { SAMPLE_LIB, copyWorkspace, removeWorkspace } from '../helpers/workspaces';
@@ -131,5 +132,54 @@ describe('decisions that last across runs, with a model that words its plan anew
     assert.ok(!after.includes(`checks that ${goneTitle}`), 'the deleted test is not written back under its new title');
     const written = s2.verification.results.filter((x: { outcome: string }) => x.outcome === 'passing');
     assert.ok(written.length >= kept.length - 1, `${written.length} tests kept after rewording`);
+  });
+});
+
+describe('amtp review on a terminal (--interactive)', function () {
+  this.timeout(240_000);
+  let ws: string;
+  before(async () => {
+    ws = await copyWorkspace(SAMPLE_LIB);
+  });
+  after(() => removeWorkspace(ws));
+
+  /** `amtp review RUN --interactive` with these lines typed. */
+  const reviewTyping = (runId: string, lines: string[]) =>
+    new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, 'review', runId, ws, '--interactive'], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout }));
+      child.stdin.end(lines.map((l) => l + '\n').join(''));
+    });
+
+  it('drops and keeps tests one key at a time, after one confirmation: the dropped test leaves its file', async () => {
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const runId: string = JSON.parse(r.stdout).runId;
+    const before = await fsp.readFile(path.join(ws, FILE), 'utf8');
+
+    const declined = await reviewTyping(runId, ['d', '', 'n']);
+    assert.equal(declined.code, 0);
+    assert.match(declined.stdout, /nothing recorded/);
+    assert.equal(await fsp.readFile(path.join(ws, FILE), 'utf8'), before);
+
+    const typed = await reviewTyping(runId, ['d', 'asserts a rounding bug', 'k', 'q', 'y']);
+    assert.equal(typed.code, 0, typed.stdout);
+    // Three tests shown: dropped, kept, and the one the person stopped at.
+    const asked = [...typed.stdout.matchAll(/\n {2}(tc_[0-9a-f]+) · /g)].map((m) => m[1]);
+    assert.equal(asked.length, 3, typed.stdout);
+    assert.match(typed.stdout, /record 2 decision\(s\) \(keep 1, drop 1\)/);
+    assert.match(typed.stdout, new RegExp(`${asked[0]}: rejected \\(asserts a rounding bug\\)`));
+    assert.match(typed.stdout, new RegExp(`${asked[1]}: accepted`));
+    const after = await fsp.readFile(path.join(ws, FILE), 'utf8');
+    assert.ok(before.includes(asked[0]) && !after.includes(asked[0]), 'the dropped test left its file');
+    assert.ok(after.includes(asked[1]), 'the kept test stays');
+    const listed = JSON.parse((await runCli(['review', runId, ws, '--json'])).stdout) as {
+      tests: { caseId: string; decision?: { verdict: string } }[];
+    };
+    assert.equal(listed.tests.find((t) => t.caseId === asked[0])?.decision?.verdict, 'rejected');
+    assert.equal(listed.tests.find((t) => t.caseId === asked[1])?.decision?.verdict, 'accepted');
   });
 });

@@ -41,8 +41,10 @@ export const COMMANDS = {
     max: 2,
     summary: "list a run's tests, or keep, drop or answer single tests; the decisions hold in every later run",
     details:
-      'Without a decision flag it lists every test the run planned: its outcome and your decision. --drop\n' +
-      'removes the test from its file now and no later run writes it back; --keep accepts it; a quarantined\n' +
+      'Without a decision flag it lists every test the run planned: its outcome and your decision; on a\n' +
+      'terminal (or with --interactive) it asks about each undecided test in turn, those that wait for you\n' +
+      'first, and records the answers after one confirmation. --drop (or --reject)\n' +
+      'removes the test from its file now and no later run writes it back; --keep (or --accept) accepts it; a quarantined\n' +
       'test is answered --real-bug (stays quarantined, skipped, with your note), --docs-wrong (reported as a\n' +
       'documentation issue) or --wrong-test (removed, held back, and a lesson for the next run). --reason is\n' +
       'kept with each decision given. Decisions are sealed under your owner key in .amtp/decisions/.',

@@ -1,19 +1,22 @@
 // `amtp review` and `amtp lessons`: the person's per-test decisions from a terminal, through the one
 // application layer (app/review.ts, app/lessons.ts).
 import { UsageError } from '../core/errors';
-import { applyReview, reviewList, type ReviewAction, type ReviewTest } from '../app/review';
+import { applyReview, reviewList, type ReviewAction, type ReviewResult, type ReviewTest } from '../app/review';
 import { forgetLesson, listLessons } from '../app/lessons';
 import type { Verdict } from '../pipeline/decisions';
 import { openRunStore, storeUrl } from '../app/store';
 import { EXIT } from '../core/exitCodes';
 import type { FlagValues } from './flags';
 import { err, workspaceArg } from './io';
+import { askReview } from './reviewPrompt';
 
 const out = (text: string) => process.stdout.write(text + '\n');
 
 const VERDICT_FLAGS: [keyof FlagValues, Verdict][] = [
   ['keep', 'accepted'],
+  ['accept', 'accepted'],
   ['drop', 'rejected'],
+  ['reject', 'rejected'],
   ['real-bug', 'real_bug'],
   ['docs-wrong', 'docs_wrong'],
   ['wrong-test', 'wrong_test'],
@@ -27,21 +30,35 @@ export async function review(positionals: string[], v: FlagValues): Promise<numb
   const twice = actions.map((a) => a.caseId).filter((id, i, all) => all.indexOf(id) !== i);
   if (twice.length) throw new UsageError(`one decision per test: ${[...new Set(twice)].join(', ')} given more than once`);
   if (!actions.length) {
-    if (v.reason) throw new UsageError('--reason goes with a decision: --keep, --drop, --real-bug, --docs-wrong or --wrong-test');
+    if (v.reason)
+      throw new UsageError('--reason goes with a decision: --keep (--accept), --drop (--reject), --real-bug, --docs-wrong or --wrong-test');
     const list = await reviewList(store, positionals[0]);
     if (list.ignoredDecisions) err(`amtp: ignoring ${list.ignoredDecisions} decision file(s) not taken by you here`);
-    out(v.json ? JSON.stringify(list) : list.tests.map(testLine).join('\n') || `run ${list.runId} planned no test`);
-    return EXIT.ok;
+    if (v.interactive || (!v.json && process.stdin.isTTY && process.stdout.isTTY)) {
+      const asked = await askReview(list.tests, process.stdin, process.stdout);
+      if (!asked.length) {
+        out('nothing recorded');
+        return EXIT.ok;
+      }
+      actions.push(...asked);
+    } else {
+      out(v.json ? JSON.stringify(list) : list.tests.map(testLine).join('\n') || `run ${list.runId} planned no test`);
+      return EXIT.ok;
+    }
   }
   const result = await applyReview(store, positionals[0], actions, 'cli');
+  printResult(result, positionals[0], v);
+  return EXIT.ok;
+}
+
+function printResult(result: ReviewResult, runId: string, v: FlagValues): void {
   if (v.json) out(JSON.stringify(result));
   else {
     for (const d of result.decided) out(`${d.caseId}: ${d.verdict}${d.reason ? ` (${d.reason})` : ''}`);
     for (const r of result.removed) out(`removed ${r.caseIds.length} test(s) from ${r.file}`);
     for (const s of result.skipped) out(`marked ${s.caseIds.length} quarantined test(s) skipped in ${s.file}`);
-    if (result.completed) out(`run ${positionals[0]}: no test waits for review any more; the run is completed`);
+    if (result.completed) out(`run ${runId}: no test waits for review any more; the run is completed`);
   }
-  return EXIT.ok;
 }
 
 function testLine(t: ReviewTest): string {

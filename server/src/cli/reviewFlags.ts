@@ -31,6 +31,13 @@ export const REVIEW_FLAGS = {
     help: 'a quarantined (or any) test is wrong: removed, never written back, and a lesson for the next run (repeatable)',
     commands: ['review'],
   },
+  accept: { type: 'string', multiple: true, value: 'CASE_ID', help: 'the same as --keep (repeatable)', commands: ['review'] },
+  reject: { type: 'string', multiple: true, value: 'CASE_ID', help: 'the same as --drop (repeatable)', commands: ['review'] },
+  interactive: {
+    type: 'boolean',
+    help: 'ask about each undecided test in turn (the default on a terminal when no decision is given)',
+    commands: ['review'],
+  },
   reason: {
     type: 'string',
     value: 'TEXT',
