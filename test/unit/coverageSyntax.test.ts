@@ -1,10 +1,12 @@
-// Statements and branches by istanbul's rules (server/src/coverage/statements.ts, branches.ts), read
-// from oxc's tree: the cases where ESTree and istanbul part ways (parentheses, directives, TypeScript-only code).
+// Statements and branches by istanbul's rules (server/src/coverage/statements.ts, branches.ts) and the
+// function that holds a line (server/src/mutation/functions.ts), read from oxc's tree: the cases where
+// ESTree and istanbul part ways (parentheses, directives, TypeScript-only code, decorators).
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntaxStatements } from '../../server/src/coverage/statements';
+import { functionAt } from '../../server/src/mutation/functions';
 
 const TS = `'use strict';
 ('not a directive');
@@ -56,5 +58,18 @@ describe('coverage and mutation: the syntax read from oxc', () => {
     const { statements, branches } = read('r.js', 'if (require.main !== module) return;\nmodule.exports = 1;\n');
     assert.deepEqual(statements, ['if (require.main !== module) return;', 'return;', 'module.exports = 1;']);
     assert.equal(branches.length, 1);
+  });
+
+  it('finds the function of a line: a method with its class, an assignment target, a decorated class from its decorator', () => {
+    const src = '@sealed\nexport class Shape {\n  area() {\n    return 1;\n  }\n}\nexports.grow = function () {\n  return 2;\n};\n';
+    assert.deepEqual(functionAt('s.ts', src, 4), {
+      name: 'Shape.area',
+      startLine: 3,
+      endLine: 5,
+      source: '  area() {\n    return 1;\n  }',
+    });
+    assert.equal(functionAt('s.ts', src, 8).name, 'exports.grow');
+    const top = functionAt('s.ts', src, 1);
+    assert.deepEqual([top.name, top.startLine, top.endLine], ['(module)', 1, 6]);
   });
 });
