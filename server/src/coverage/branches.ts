@@ -1,11 +1,12 @@
-// Branches as istanbul counts them (nyc), read from the syntax tree: the two arms of an `if` (an
+// Branches as istanbul counts them (nyc), read from the syntax tree (oxc's ESTree): the two arms of an `if` (an
 // implicit `else` included) and of `a ? b : c`, every leaf of a `&&`/`||`/`??` chain, every clause of
 // a `switch`. V8's own branch ranges (v8-to-istanbul's `b`) are blocks whose count differs from their
 // parent's, a different unit: they read far higher than nyc on the same run. An arm is covered when
 // the code at its start ran (the innermost V8 range there had a count); an implicit `else` when the
 // `if` ran more often than its consequent. Default parameter values, which istanbul also counts, get
 // no V8 range of their own and are not counted.
-import type * as TS from 'typescript';
+import { walk } from '../util/esTree';
+import type { EsNode } from '../util/jsParser';
 import type { IstanbulFile } from './units';
 
 interface Pos {
@@ -28,35 +29,45 @@ export interface Branch {
   arms: Arm[];
 }
 
-const LOGICAL = new Set(['&&', '||', '??']);
+/** The branches of a parsed file (its parenthesized expressions kept), in source order. */
+export function branchesOf(program: EsNode, at: (offset: number) => Pos): Branch[] {
+  const found: { node: EsNode; branch: Branch }[] = [];
+  const loc = (n: EsNode): Loc => ({ start: at(n.start), end: at(n.end) });
+  const arm = (n: EsNode): Arm => ({ start: n.start, loc: loc(n) });
+  // A `&&`/`||`/`??` inside another, bare or in one pair of parentheses, is part of the outer's chain.
+  const chained = new Set<EsNode>();
+  walk(program, (n) => {
+    let branch: Branch | undefined;
+    if (n.type === 'IfStatement') {
+      const end = at(n.end);
+      const implicit: Arm = { start: n.end, loc: { start: end, end }, elseOf: { ifStart: n.start, thenStart: n.consequent.start } };
+      branch = { type: 'if', loc: loc(n), arms: [arm(n.consequent), n.alternate ? arm(n.alternate) : implicit] };
+    } else if (n.type === 'ConditionalExpression') branch = { type: 'cond-expr', loc: loc(n), arms: [arm(n.consequent), arm(n.alternate)] };
+    else if (n.type === 'SwitchStatement') branch = { type: 'switch', loc: loc(n), arms: n.cases.map(arm) };
+    else if (n.type === 'LogicalExpression') {
+      for (const side of [n.left, n.right]) {
+        const inner = side.type === 'ParenthesizedExpression' ? side.expression : side;
+        if (inner.type === 'LogicalExpression') chained.add(inner);
+      }
+      if (!chained.has(n)) branch = { type: 'binary-expr', loc: loc(n), arms: leaves(n).map(arm) };
+    }
+    if (branch) found.push({ node: n, branch });
+  });
+  // A walk in source order meets an outer branch before one that starts with it.
+  found.sort((a, b) => a.node.start - b.node.start || b.node.end - a.node.end);
+  return found.map((f) => f.branch);
+}
 
-/** The branches of a parsed file, in source order. */
-export function branchesOf(ts: typeof TS, sf: TS.SourceFile, at: (offset: number) => Pos): Branch[] {
-  const out: Branch[] = [];
-  const loc = (n: TS.Node): Loc => ({ start: at(n.getStart(sf)), end: at(n.getEnd()) });
-  const arm = (n: TS.Node): Arm => ({ start: n.getStart(sf), loc: loc(n) });
-  const isLogical = (n: TS.Node): n is TS.BinaryExpression =>
-    ts.isBinaryExpression(n) && LOGICAL.has(ts.tokenToString(n.operatorToken.kind) ?? '');
-  const leaves = (n: TS.Expression): TS.Expression[] => {
-    const e = ts.isParenthesizedExpression(n) && isLogical(n.expression) ? n.expression : n;
-    return isLogical(e) ? [...leaves(e.left), ...leaves(e.right)] : [n];
-  };
-  const visit = (n: TS.Node): void => {
-    if (ts.isIfStatement(n)) {
-      const end = at(n.getEnd());
-      const implicit: Arm = {
-        start: n.getEnd(),
-        loc: { start: end, end },
-        elseOf: { ifStart: n.getStart(sf), thenStart: n.thenStatement.getStart(sf) },
-      };
-      out.push({ type: 'if', loc: loc(n), arms: [arm(n.thenStatement), n.elseStatement ? arm(n.elseStatement) : implicit] });
-    } else if (ts.isConditionalExpression(n)) out.push({ type: 'cond-expr', loc: loc(n), arms: [arm(n.whenTrue), arm(n.whenFalse)] });
-    else if (isLogical(n) && !(n.parent && (isLogical(n.parent) || (ts.isParenthesizedExpression(n.parent) && isLogical(n.parent.parent)))))
-      out.push({ type: 'binary-expr', loc: loc(n), arms: leaves(n).map(arm) });
-    else if (ts.isSwitchStatement(n)) out.push({ type: 'switch', loc: loc(n), arms: n.caseBlock.clauses.map(arm) });
-    ts.forEachChild(n, visit);
-  };
-  visit(sf);
+/** The operands of a chain, left to right, through one pair of parentheses around an inner chain. */
+function leaves(chain: EsNode): EsNode[] {
+  const out: EsNode[] = [];
+  const stack = [chain];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const e = n.type === 'ParenthesizedExpression' && n.expression.type === 'LogicalExpression' ? n.expression : n;
+    if (e.type === 'LogicalExpression') stack.push(e.right, e.left);
+    else out.push(n);
+  }
   return out;
 }
 

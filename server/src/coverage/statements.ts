@@ -2,15 +2,16 @@
 // coverage through v8-to-istanbul (c8, server/src/coverage/v8.ts) makes every
 // line a statement, comments and blank lines included: a JSDoc-heavy module that is only loaded then
 // reads as largely covered, and the figure stops agreeing with `nyc --all`. So each file's
-// statements are re-read from its syntax tree with istanbul's rules (istanbul-lib-instrument's
+// statements are re-read from its syntax tree (oxc's ESTree) with istanbul's rules (istanbul-lib-instrument's
 // visitor: expression, return, throw, break/continue, try, if, loops, switch, labelled statements,
 // variable declarators with an initializer, class properties with a value, and the body of an
 // expression-bodied arrow), and each is covered when the code at its start ran: the innermost V8
 // block range holding it had a count (precise), or, where only lines are known (source-mapped files:
-// tsx, AMTP's loader, vitest), when its line ran. A file that does not parse keeps its line statements.
+// tsx, AMTP's loader, vitest), when its line ran. A file with a syntax error keeps its line statements.
 import { readFileSync, statSync } from 'node:fs';
-import type * as TS from 'typescript';
-import { typescript } from '../util/typescript';
+import { isString, walk } from '../util/esTree';
+import { jsParser, type EsNode } from '../util/jsParser';
+import { lineColumnAt, lineStarts } from '../util/lineStarts';
 import { branchesOf, withSyntaxBranches, type Branch } from './branches';
 import type { IstanbulFile } from './units';
 
@@ -54,65 +55,51 @@ export function syntaxStatements(path: string): Syntax | undefined {
 }
 
 function parse(path: string, text: string): Syntax | undefined {
-  const ts = typescript();
-  const kind = /\.[cm]?tsx$/.test(path)
-    ? ts.ScriptKind.TSX
-    : /\.[cm]?ts$/.test(path)
-      ? ts.ScriptKind.TS
-      : /\.jsx$/.test(path)
-        ? ts.ScriptKind.JSX
-        : ts.ScriptKind.JS;
-  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
-  if (((sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics ?? []).length) return undefined;
+  // Parenthesized expressions kept: a statement such as the body of `() => ({})` starts at its `(`.
+  const { program, errors } = jsParser().parse(path, text, { parens: true });
+  if (errors.length) return undefined;
   const spans: Span[] = [];
-  const add = (n: TS.Node) => spans.push({ start: n.getStart(sf), end: n.getEnd() });
-  const visit = (n: TS.Node): void => {
+  const add = (n: EsNode) => spans.push({ start: n.start, end: n.end });
+  walk(program, (n) => {
     // A directive ('use strict') is no statement for istanbul.
-    if (counts(ts, n) && !(ts.isExpressionStatement(n) && ts.isStringLiteral(n.expression))) add(n);
-    else if (ts.isVariableDeclaration(n) && n.initializer && !isAmbient(ts, n)) add(n.initializer);
-    else if (ts.isPropertyDeclaration(n) && n.initializer) add(n.initializer);
-    else if (ts.isArrowFunction(n) && !ts.isBlock(n.body)) add(n.body);
-    if (!isTypeOnly(ts, n)) ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  spans.sort((a, b) => a.start - b.start);
-  const at = (o: number) => {
-    const p = sf.getLineAndCharacterOfPosition(o);
-    return { line: p.line + 1, column: p.character };
-  };
-  return { spans, locs: spans.map((s) => ({ start: at(s.start), end: at(s.end) })), branches: branchesOf(ts, sf, at) };
+    if (STATEMENTS.has(n.type) && !(n.type === 'ExpressionStatement' && isString(n.expression))) add(n);
+    else if (n.type === 'VariableDeclarator' && n.init) add(n.init);
+    else if (PROPERTIES.has(n.type) && n.value) add(n.value);
+    else if (n.type === 'ArrowFunctionExpression' && n.expression) add(n.body);
+    return !isTypeOnly(n);
+  });
+  // Outer before inner at one start, as a walk in source order adds them.
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const starts = lineStarts(text);
+  const at = (o: number) => lineColumnAt(starts, o);
+  return { spans, locs: spans.map((s) => ({ start: at(s.start), end: at(s.end) })), branches: branchesOf(program, at) };
 }
 
-function counts(ts: typeof TS, n: TS.Node): boolean {
-  switch (n.kind) {
-    case ts.SyntaxKind.ExpressionStatement:
-    case ts.SyntaxKind.ReturnStatement:
-    case ts.SyntaxKind.ThrowStatement:
-    case ts.SyntaxKind.BreakStatement:
-    case ts.SyntaxKind.ContinueStatement:
-    case ts.SyntaxKind.DebuggerStatement:
-    case ts.SyntaxKind.TryStatement:
-    case ts.SyntaxKind.IfStatement:
-    case ts.SyntaxKind.ForStatement:
-    case ts.SyntaxKind.ForInStatement:
-    case ts.SyntaxKind.ForOfStatement:
-    case ts.SyntaxKind.WhileStatement:
-    case ts.SyntaxKind.DoStatement:
-    case ts.SyntaxKind.SwitchStatement:
-    case ts.SyntaxKind.WithStatement:
-    case ts.SyntaxKind.LabeledStatement:
-      return true;
-    default:
-      return false;
-  }
-}
+const STATEMENTS = new Set([
+  'ExpressionStatement',
+  'ReturnStatement',
+  'ThrowStatement',
+  'BreakStatement',
+  'ContinueStatement',
+  'DebuggerStatement',
+  'TryStatement',
+  'IfStatement',
+  'ForStatement',
+  'ForInStatement',
+  'ForOfStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+  'SwitchStatement',
+  'WithStatement',
+  'LabeledStatement',
+]);
 
-function isTypeOnly(ts: typeof TS, n: TS.Node): boolean {
-  return ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n) || isAmbient(ts, n);
-}
+/** Class properties (`x = 1`, `accessor x = 1`): their value is a statement. */
+const PROPERTIES = new Set(['PropertyDefinition', 'AccessorProperty', 'TSAbstractPropertyDefinition', 'TSAbstractAccessorProperty']);
 
-function isAmbient(ts: typeof TS, n: TS.Node): boolean {
-  return !!(ts.getCombinedModifierFlags(n as TS.Declaration) & ts.ModifierFlags.Ambient);
+/** Types and `declare`d code never run: nothing in them is a statement. */
+function isTypeOnly(n: EsNode): boolean {
+  return n.type === 'TSInterfaceDeclaration' || n.type === 'TSTypeAliasDeclaration' || n.declare === true;
 }
 
 /** The count of the innermost V8 range around an offset (ranges of every function of the script; 0 outside them all). */

@@ -11,7 +11,7 @@ export function push<T>(list: T[], v: T, same: (a: T, b: T) => boolean = (a, b) 
 /** Every node under `node` (none for undefined), in source order. */
 export function inSourceOrder(node: EsNode | undefined): EsNode[] {
   const all: EsNode[] = [];
-  if (node) walk(node, (n) => all.push(n));
+  if (node) walk(node, (n) => void all.push(n));
   return all.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 

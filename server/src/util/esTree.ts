@@ -1,5 +1,5 @@
-// Small questions about ESTree nodes (from oxc) that the JS symbol reader asks: what a
-// declaration declares, CommonJS export targets, requires, string literals, key names, a tree walk.
+// Small questions about ESTree nodes (from oxc) that the JS readers ask: what a declaration declares,
+// CommonJS export targets, requires, string literals, key names, a tree walk.
 import type { EsNode } from './jsParser';
 
 /** What a declaration declares: a declarator's initializer, a method's function, an assignment's right side. */
@@ -60,8 +60,11 @@ export function nameOfKey(n: EsNode | null | undefined): string | undefined {
   return isString(n) ? n.value : undefined;
 }
 
-/** Visits every node once, depth-first (iterative: a deeply nested file cannot overflow the stack). */
-export function walk(root: EsNode, visit: (n: EsNode) => void): void {
+/**
+ * Visits every node once, depth-first, each before its children (siblings in no set order); `visit`
+ * returning false skips the node's children. Iterative: a deeply nested file cannot overflow the stack.
+ */
+export function walk(root: EsNode, visit: (n: EsNode) => boolean | void): void {
   const stack: unknown[] = [root];
   while (stack.length) {
     const v = stack.pop();
@@ -70,8 +73,7 @@ export function walk(root: EsNode, visit: (n: EsNode) => void): void {
       continue;
     }
     const n = v as EsNode;
-    if (typeof n.type !== 'string') continue;
-    visit(n);
+    if (typeof n.type !== 'string' || visit(n) === false) continue;
     for (const k in n) {
       if (k === 'loc' || k === 'range' || k === 'parent') continue;
       const c = n[k];

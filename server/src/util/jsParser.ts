@@ -27,12 +27,22 @@ interface ParsedJs {
   program: EsNode;
   /** sorted by position */
   comments: EsComment[];
+  /** the syntax errors' messages; the program holds what could be recovered */
+  errors: string[];
+}
+
+interface ParseOptions {
+  /**
+   * Keep `(…)` as ParenthesizedExpression nodes: istanbul-compatible coverage (server/src/coverage/)
+   * starts a statement or branch at its parenthesis, and tells `a && (b || c)` from `a && b || c`.
+   */
+  parens?: boolean;
 }
 
 export interface JsParser {
   readonly name: 'oxc';
   /** Never throws for bad syntax: what could be recovered is returned (possibly an empty program). */
-  parse(fileName: string, text: string): ParsedJs;
+  parse(fileName: string, text: string, options?: ParseOptions): ParsedJs;
 }
 
 type Lang = 'jsx' | 'ts' | 'tsx' | 'dts';
@@ -88,9 +98,15 @@ async function loadOxc(): Promise<JsParser> {
   const parseSync = oxc.parseSync ?? (oxc as unknown as { default: typeof oxc }).default.parseSync;
   return {
     name: 'oxc',
-    parse(fileName, text) {
-      const r = parseSync(fileName, text, { lang: langOf(fileName), sourceType: sourceTypeOf(fileName), preserveParens: false });
-      return { program: r.program as unknown as EsNode, comments: r.comments as EsComment[] };
+    parse(fileName, text, options) {
+      const opts = { lang: langOf(fileName), sourceType: sourceTypeOf(fileName), preserveParens: options?.parens ?? false };
+      let r = parseSync(fileName, text, opts);
+      if (r.errors.length && opts.sourceType === 'unambiguous') {
+        // A `.js` file that returns at the top level is CommonJS, as Node runs it (and nyc reads it).
+        const cjs = parseSync(fileName, text, { ...opts, sourceType: 'commonjs' });
+        if (!cjs.errors.length) r = cjs;
+      }
+      return { program: r.program as unknown as EsNode, comments: r.comments as EsComment[], errors: r.errors.map((e) => e.message) };
     },
   };
 }
