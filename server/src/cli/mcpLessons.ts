@@ -1,13 +1,11 @@
 // What `amtp mcp`'s tests_lessons does: the lessons as `amtp lessons` lists them (app/lessons.ts), and
-// forgetting one through a gateway. The calling model is not the person, and forgetting lets a test
-// the person rejected come back, so `lessons.forget` is high risk: the person's own --risk may change
-// that, a repository's .vscode/settings.json may only raise it. No run holds the approval, so the
-// answer comes back in the tool result.
-import { forgetLesson, listLessons } from '../app/lessons';
-import { runPolicy } from '../app/policy';
+// forgetting one through a gateway (app/gatedForget.ts). The calling model is not the person, and
+// forgetting lets a test the person rejected come back, so `lessons.forget` is high risk: the person's
+// own --risk may change that, a repository's .vscode/settings.json may only raise it. No run holds
+// the approval, so the answer comes back in the tool result.
+import { gatedForget } from '../app/gatedForget';
+import { listLessons } from '../app/lessons';
 import { UsageError, errorMessage } from '../core/errors';
-import type { ApprovalRecord } from '../core/run';
-import { Gateway } from '../gateway/gateway';
 import type { RiskOverrides } from '../gateway/policy';
 import type { Lesson } from '../pipeline/lessons';
 import type { LessonsInput, ToolCallContext, ToolOutput } from '../mcp/runTools';
@@ -38,14 +36,9 @@ async function forget(store: RunStore, risk: RiskOverrides, caseId: string, ctx:
     throw new UsageError(
       `no lesson from a decision about ${JSON.stringify(caseId)} to forget (a failed repair's lesson ages out with its run)`,
     );
-  const { riskPolicy } = await runPolicy(store.workspace, risk);
-  const approvals: ApprovalRecord[] = [];
-  const log = { approval: (a: ApprovalRecord) => void approvals.push(a), audit: () => undefined };
-  const gateway = new Gateway('', ctx.approver, log, riskPolicy);
-  const summary = `Forget the lesson about ${caseId} (${lesson.source}${lesson.file ? ` in ${lesson.file}#${lesson.symbol}` : ''}): the next run may plan and write that test again`;
-  const r = await gateway.execute('lessons.forget', { summary, target: caseId }, () => forgetLesson(store, caseId));
-  const approval = approvals[0] ? { approval: { decision: approvals[0].decision, by: approvals[0].decidedBy } } : {};
-  if (!r.ran)
+  const r = await gatedForget(store, lesson, ctx.approver, risk);
+  const approval = r.approval ? { approval: { decision: r.approval.decision, by: r.approval.decidedBy } } : {};
+  if (!r.forgotten)
     return {
       text: `not forgotten (${r.approval.decision}${r.approval.note ? `: ${r.approval.note}` : ''}); the lesson stands`,
       structured: { forgotten: null, ...approval },
