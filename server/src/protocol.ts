@@ -18,6 +18,7 @@ import {
 import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
+import type { DocIssue } from './core/run';
 import type { RunStatus } from './core/status';
 import type { ScaleUrls } from './core/settings';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
@@ -256,6 +257,8 @@ export interface ReviewResult {
   removed: { file: string; caseIds: string[] }[];
   /** quarantined tests marked skipped with the person's note, by file */
   skipped: { file: string; caseIds: string[] }[];
+  /** quarantined tests answered "docs are wrong": now documentation issues of the run */
+  docIssues?: ({ caseId: string } & DocIssue)[];
 }
 /** Sent from the client to the server: the person keeps, rejects or answers single tests; the decisions hold in later runs. */
 export const Review = request<ReviewParams, ReviewResult>('amtp/review', toServer);

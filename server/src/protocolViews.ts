@@ -71,7 +71,7 @@ interface VerificationView {
   /** the run record's figures without the map, `productFiles` and `untestedFiles` included */
   coverage?: Omit<NonNullable<VerificationRecord['coverage']>, 'map'>;
   quarantineFiles: string[];
-  /** documented examples that throw where their docs show a value: the error, apart from possible bugs */
+  /** documentation issues, apart from possible bugs: documented examples that throw (the error), quarantined tests the person answered "docs are wrong" (reportedBy, note, the value returned) */
   docIssues?: ({ caseId: string } & DocIssue)[];
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
   /** mutation analysis: the score per file (the Test Cases view) and the surviving mutants (diagnostics on their lines) */

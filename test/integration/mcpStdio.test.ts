@@ -51,6 +51,7 @@ describe('mcp workspace server over stdio (real SDK client)', function () {
       'repo_search',
       'repo_tree',
       'tests_generate',
+      'tests_lessons',
       'tests_review',
       'tests_run',
     ]);

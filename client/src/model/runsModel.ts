@@ -243,6 +243,16 @@ export function verificationLines(run: P.RunView): string[] {
       `${c.untestedFiles.length} product file(s) have no test at all: ${c.untestedFiles.slice(0, 5).join(', ')}${c.untestedFiles.length > 5 ? ', …' : ''}`,
     );
   if (v.loaderNote) lines.push(`loader: ${v.loaderNote}`);
-  if (v.docIssues?.length) lines.push(`documentation issues: ${v.docIssues.map((d) => `${d.call} throws ${d.error}`).join('; ')}`);
+  // A "docs are wrong" answer an earlier decision gave is already a line of decisionLines.
+  const answered = new Set(run.decisions?.answered.map((a) => a.caseId));
+  const issues = (v.docIssues ?? []).filter((d) => d.reportedBy !== 'person' || !answered.has(d.caseId));
+  if (issues.length) lines.push(`documentation issues: ${issues.map(docIssueText).join('; ')}`);
   return lines;
+}
+
+/** One documentation issue: the call that throws, or the documented value against what the code returned as the person reported it. */
+function docIssueText(d: NonNullable<NonNullable<P.RunView['verification']>['docIssues']>[number]): string {
+  if (d.error) return `${d.call} throws ${d.error}`;
+  const returns = d.actual !== undefined ? `, returns ${d.actual}` : '';
+  return `${d.call}: documented ${d.documented}${returns} (you said the docs are wrong${d.note ? `: ${d.note}` : ''})`;
 }

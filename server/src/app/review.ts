@@ -3,7 +3,8 @@
 // person's decision, and decide about single tests. A decision is kept sealed in the store
 // (pipeline/decisions.ts) and holds in every later run. A rejected test (or one the person says is
 // wrong) is removed from AMTP's file now; a quarantined test answered "real bug" stays quarantined,
-// skipped, with the person's note. Only files this run wrote (or quarantined into) are touched.
+// skipped, with the person's note; one answered "docs are wrong" becomes a documentation issue of
+// the run (app/docsWrong.ts). Only files this run wrote (or quarantined into) are touched.
 import { promises as fsp } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { sha256 } from '../core/canonical';
@@ -17,7 +18,9 @@ import { targetSourceHash } from '../pipeline/decisionStage';
 import type { RunStore } from '../store/types';
 import { testPlan } from '../pipeline/testPlan';
 import { atomicWrite, protectedPath, resolveInside, workspaceRelative } from '../util/safePath';
-import { removeTests, skipTests } from '../verifier/testFile';
+import { realBugNote, removeTests, skipTests } from '../verifier/testFile';
+import type { RunDocIssue } from '../core/docIssues';
+import { reportDocsWrong } from './docsWrong';
 
 export interface ReviewTest {
   caseId: string;
@@ -49,6 +52,8 @@ export interface ReviewResult {
   skipped: { file: string; caseIds: string[] }[];
   /** the run waited for these decisions (low-confidence tests) and is now completed */
   completed?: 'completed';
+  /** quarantined tests answered "docs are wrong": now documentation issues of the run (app/docsWrong.ts) */
+  docIssues?: RunDocIssue[];
 }
 
 /** Every test the run planned, its outcome and the person's decision about it. */
@@ -130,12 +135,13 @@ export async function applyReview(
     removeTests(p, text, ids),
   );
   const bugs = actions.filter((a) => a.verdict === 'real_bug');
-  const notes = new Map(bugs.map((a) => [a.caseId, `real bug (confirmed by you)${a.reason ? `: ${oneLine(a.reason, 200)}` : ''}`]));
+  const notes = new Map(bugs.map((a) => [a.caseId, realBugNote(a.reason)]));
   const skipped = await editFiles(store.workspace, files, byFile(bugs, list, ['real_bug']), (p, text, ids) =>
     skipTests(p, text, new Map(ids.map((id) => [id, notes.get(id)!]))),
   );
+  const docIssues = await reportDocsWrong(store, run.id, decided, plan);
   const completed = await settleAwaiting(store, run.id, actions);
-  return { decided, removed, skipped, ...(completed ? { completed } : {}) };
+  return { decided, removed, skipped, ...(completed ? { completed } : {}), ...(docIssues.length ? { docIssues } : {}) };
 }
 
 /**
@@ -177,12 +183,14 @@ export function reviewOutcome(r: ReviewResult): {
   removed: ReviewResult['removed'];
   skipped: ReviewResult['skipped'];
   runStatus?: 'completed';
+  docIssues?: RunDocIssue[];
 } {
   return {
     decided: r.decided.map((d) => ({ caseId: d.caseId, verdict: d.verdict, ...(d.reason ? { reason: d.reason } : {}) })),
     removed: r.removed,
     skipped: r.skipped,
     ...(r.completed ? { runStatus: r.completed } : {}),
+    ...(r.docIssues ? { docIssues: r.docIssues } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 // once the person confirmed them through the client (elicitation).
 import { applyReview, reviewList } from '../app/review';
 import { errorMessage } from '../core/errors';
+import { docIssueLine } from '../core/docIssues';
 import type { ReviewInput, ToolCallContext, ToolOutput } from '../mcp/runTools';
 import { LowdbStore } from '../store/lowdb';
 
@@ -19,6 +20,7 @@ export async function mcpReview(workspace: string, input: ReviewInput, ctx: Tool
       ...result.decided.map((d) => `${d.caseId}: ${d.verdict}${d.reason ? ` (${d.reason})` : ''}`),
       ...result.removed.map((r) => `removed ${r.caseIds.length} test(s) from ${r.file}`),
       ...result.skipped.map((s) => `marked ${s.caseIds.length} quarantined test(s) skipped in ${s.file}`),
+      ...(result.docIssues ?? []).map((d) => `documentation issue ${d.caseId}: ${docIssueLine(d)}`),
     ].join('\n');
     return { text, structured: { ...result } };
   } catch (e) {

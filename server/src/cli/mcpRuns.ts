@@ -1,6 +1,7 @@
 // What `amtp mcp`'s tests_generate and tests_run do: the real pipeline and the project's runner,
 // with the approver the MCP layer built for the call (it asks the MCP client). Every high-risk
 // action goes through a run's gateway, so it is asked, recorded and audited as in the CLI.
+// tests_review and tests_lessons: mcpReview.ts and mcpLessons.ts.
 import { promises as fsp } from 'node:fs';
 import type { EngineerOutput } from '../contracts/types';
 import type { ApprovalRecord, RunRecord } from '../core/run';
@@ -21,6 +22,7 @@ import { gatedTestRun } from '../app/testRun';
 import { resolveInside } from '../util/safePath';
 import { planRun, type RunPlan } from '../verifier/runPlan';
 import { summaryText } from './output';
+import { mcpLessons } from './mcpLessons';
 import { mcpReview } from './mcpReview';
 import { pipelineDeps, runParams } from './pipeline';
 
@@ -47,6 +49,7 @@ export function mcpRuns(s: McpRunSettings): RunTools {
     generate: (input, ctx) => exclusive('tests_generate', () => generate(s, input, ctx)),
     runTests: (input, ctx) => exclusive('tests_run', () => runTestsOnce(s, input, ctx)),
     review: (input, ctx) => exclusive('tests_review', () => mcpReview(s.workspace, input, ctx)),
+    lessons: (input, ctx) => exclusive('tests_lessons', () => mcpLessons(s.workspace, s.risk, input, ctx)),
   };
 }
 

@@ -8,6 +8,7 @@ import { EXIT } from '../core/exitCodes';
 import { exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
 import { applyCoverageOut, type CoverageOut } from './coverageOut';
 import { err } from './io';
+import { docIssueLine } from '../core/docIssues';
 
 export function summaryText(s: RunSummary): string {
   const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];
@@ -119,8 +120,7 @@ function verificationLines(v: NonNullable<RunSummary['verification']>): string[]
         ? `    ${t.tool}: the written files pass the project's own config`
         : `    ${t.tool}: the written files do not pass the project's own config after fixing what it fixes; left for you:\n${(t.problems ?? '').replace(/^/gm, '      ')}`,
     );
-  if (v.docIssues.length)
-    out.push(`    documentation issues: ${v.docIssues.length} documented example(s) throw where the docs show a value`);
+  for (const d of v.docIssues) out.push(`    documentation issue ${d.caseId}: ${docIssueLine(d)}`);
   for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
   for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);
   return out;

@@ -6,6 +6,7 @@ import { forgetLesson, listLessons } from '../app/lessons';
 import type { Verdict } from '../pipeline/decisions';
 import { openRunStore, storeUrl } from '../app/store';
 import { EXIT } from '../core/exitCodes';
+import { docIssueLine } from '../core/docIssues';
 import type { FlagValues } from './flags';
 import { err, workspaceArg } from './io';
 import { askReview } from './reviewPrompt';
@@ -57,6 +58,7 @@ function printResult(result: ReviewResult, runId: string, v: FlagValues): void {
     for (const d of result.decided) out(`${d.caseId}: ${d.verdict}${d.reason ? ` (${d.reason})` : ''}`);
     for (const r of result.removed) out(`removed ${r.caseIds.length} test(s) from ${r.file}`);
     for (const s of result.skipped) out(`marked ${s.caseIds.length} quarantined test(s) skipped in ${s.file}`);
+    for (const d of result.docIssues ?? []) out(`documentation issue ${d.caseId}: ${docIssueLine(d)}`);
     if (result.completed) out(`run ${runId}: no test waits for review any more; the run is completed`);
   }
 }

@@ -21,6 +21,8 @@ export const TOOL_RISK = {
   'fs.write_outside_tests': 'high',
   'tests.run': 'high',
   'git.branch': 'high',
+  // Forgetting a lesson (a person's decision about a test): the next run may write that test again.
+  'lessons.forget': 'high',
 } as const satisfies Record<string, Risk>;
 
 export type ToolName = keyof typeof TOOL_RISK;

@@ -57,8 +57,10 @@ export interface CaseResult {
   step?: FilterStepName;
   /** repair sessions used for this test */
   repairs?: number;
-  /** a documented example that throws where its docs show a value (server/src/verifier/classify.ts): reported apart from possible bugs */
+  /** a documentation issue: a documented example that throws where its docs show a value (server/src/verifier/classify.ts), or a quarantined test the person answered "docs are wrong" (app/docsWrong.ts); reported apart from possible bugs */
   docIssue?: DocIssue;
+  /** a quarantined possible bug: the documented call, the value its docs show and the value it returned */
+  finding?: DocIssue;
   /** for a test the keep filter dropped: the rule that dropped it */
   rule?: KeepRule;
 }
@@ -70,9 +72,14 @@ export interface DocIssue {
   call: string;
   documented: string;
   /** what the call threw instead (`TypeError: …`) */
-  error: string;
+  error?: string;
+  /** what the call returned instead, when known */
+  actual?: string;
   /** where the docs show it (`README.md:12+3`, `index.js:4`) */
   where?: string;
+  /** set when the person said the docs are wrong (a quarantined test's answer), with their note */
+  reportedBy?: 'person';
+  note?: string;
 }
 
 type FilterStepName = 'loads' | 'passes_every_run' | 'adds_coverage';

@@ -8,6 +8,7 @@ import { isCharacterizationCase } from '../frameworks/header';
 import { testPlan } from '../pipeline/testPlan';
 import type { RunScope } from '../core/scope';
 import { testsInFile } from '../frameworks/caseMap';
+import { docIssuesOf } from '../core/docIssues';
 
 type Verified = NonNullable<RunRecord['verification']>['results'][number];
 
@@ -140,7 +141,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
             filters: run.verification.filters,
             coverage: run.verification.coverage,
             quarantineFiles: run.verification.quarantineFiles,
-            docIssues: run.verification.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
+            docIssues: docIssuesOf(run),
             unmet: run.verification.unmet,
             ...(run.verification.mutation ? { mutation: mutationView(run.verification.mutation) } : {}),
           },

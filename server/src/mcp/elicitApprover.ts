@@ -2,6 +2,7 @@
 // elicitation (a form request from server to client). A client that cannot elicit gets the action
 // refused with a message that says how to allow it; it is never approved silently.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ToolName } from '../core/risk';
 import type { ApprovalAnswer, Approver } from '../gateway/gateway';
 import { previewDiff } from '../gateway/approvers';
 
@@ -9,6 +10,13 @@ export const NO_ELICITATION =
   'this MCP client cannot ask you to confirm (it does not support elicitation), so high-risk actions are refused. ' +
   'To allow them: run `amtp generate DIR --yes` in a terminal, use a client with elicitation (VS Code), ' +
   'or start the server with `amtp mcp DIR --risk TOOL=medium` for a tool you accept without asking.';
+
+/** What the Approve box allows, for tools that do not change a file. */
+const ALLOW: Partial<Record<ToolName, string>> = {
+  'tests.run': 'run the tests',
+  'git.branch': 'create the branch',
+  'lessons.forget': 'forget the lesson',
+};
 
 export interface ElicitOptions {
   /** the tool call the confirmation belongs to (transports that multiplex use it) */
@@ -36,7 +44,7 @@ export function elicitationApprover(server: Server, opts: ElicitOptions = {}): A
                 approve: {
                   type: 'boolean',
                   title: 'Approve',
-                  description: `Allow AMTP to ${req.tool === 'tests.run' ? 'run the tests' : req.tool === 'git.branch' ? 'create the branch' : 'change this file'}`,
+                  description: `Allow AMTP to ${ALLOW[req.tool] ?? 'change this file'}`,
                   default: true,
                 },
               },

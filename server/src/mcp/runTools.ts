@@ -1,4 +1,5 @@
-// The MCP tools that run the pipeline: tests_generate and tests_run. The MCP layer only declares
+// The MCP tools that run the pipeline: tests_generate and tests_run, with tests_review and
+// tests_lessons for the person's decisions and what they teach the next run. The MCP layer only declares
 // them (schemas with every parameter described) and turns the call into a context with an
 // approver that asks the MCP client; the work is handed in as `RunTools` (server/src/cli/mcpRuns.ts),
 // since the pipeline sits above this layer.
@@ -35,6 +36,11 @@ export interface ReviewInput {
   decisions?: { caseId: string; verdict: 'accepted' | 'rejected' | 'real_bug' | 'docs_wrong' | 'wrong_test'; reason?: string }[];
 }
 
+export interface LessonsInput {
+  /** the case id of the lesson to forget; absent: list the lessons */
+  forget?: string;
+}
+
 export interface RunTestsInput {
   runId?: string;
   files?: string[];
@@ -50,6 +56,7 @@ export interface RunTools {
   generate(input: GenerateInput, ctx: ToolCallContext): Promise<ToolOutput>;
   runTests(input: RunTestsInput, ctx: ToolCallContext): Promise<ToolOutput>;
   review(input: ReviewInput, ctx: ToolCallContext): Promise<ToolOutput>;
+  lessons(input: LessonsInput, ctx: ToolCallContext): Promise<ToolOutput>;
 }
 
 const HIGH_RISK =
@@ -66,6 +73,29 @@ export function registerRunTools(server: McpServer, runs: RunTools, opts: RunToo
   registerGenerateTool(server, runs, opts);
   registerRunTestsTool(server, runs, opts);
   registerReviewTool(server, runs, opts);
+  registerLessonsTool(server, runs, opts);
+}
+
+/** tests_lessons: what the next run's generator and engineer will be told, or forgetting one lesson. */
+function registerLessonsTool(server: McpServer, runs: RunTools, opts: RunToolOptions): void {
+  server.registerTool(
+    RUN_TOOLS.lessons,
+    {
+      description:
+        "Without `forget`: the lessons the next run's generator and engineer are given (the person's decisions about tests and " +
+        'repairs that gave up), each with its case id, source, module and symbol, text and date. With `forget`: forgets the ' +
+        "person's decision behind that lesson, so the next run may plan and write the test again. Forgetting is high risk " +
+        '(lessons.forget): the person confirms it through the MCP client first (elicitation); a client that cannot ask gets it refused.',
+      inputSchema: {
+        forget: z
+          .string()
+          .optional()
+          .describe('the case id of the lesson to forget (tc_ followed by 12 hex digits), as listed; leave out to list the lessons'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args, extra) => call(() => runs.lessons(args, context(server, extra, opts))),
+  );
 }
 
 /** tests_review: a run's tests with their outcome and the person's decision, or decisions about single tests. */

@@ -16,7 +16,7 @@ export const REPO_TOOLS = {
 export type RepoTool = keyof typeof REPO_TOOLS;
 
 /** The tools that run the pipeline (only when the server is given a RunTools implementation). */
-export const RUN_TOOLS = { generate: 'tests_generate', run: 'tests_run', review: 'tests_review' } as const;
+export const RUN_TOOLS = { generate: 'tests_generate', run: 'tests_run', review: 'tests_review', lessons: 'tests_lessons' } as const;
 
 /** The MCP name of an internal tool name; a name with no mapping passes through unchanged. */
 export function mcpToolName(internal: string): string {

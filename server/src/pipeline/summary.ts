@@ -1,6 +1,6 @@
 import type { RunStore } from '../store/types';
 import type { MutationRecord } from '../core/mutation';
-import type { BranchRecord, ConfidenceRecord, Confinement, DocIssue, RunDecisions, RunRecord, RunReuse, SearchTotals } from '../core/run';
+import type { BranchRecord, ConfidenceRecord, Confinement, RunDecisions, RunRecord, RunReuse, SearchTotals } from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -9,6 +9,7 @@ import { isCharacterizationCase } from '../frameworks/header';
 import { isSequenceCase } from '../search/case';
 import { testPlan } from './testPlan';
 import { EXIT } from '../core/exitCodes';
+import { docIssuesOf, type RunDocIssue } from '../core/docIssues';
 
 type CoverageRecord = NonNullable<NonNullable<RunRecord['verification']>['coverage']>;
 
@@ -77,8 +78,8 @@ export interface RunSummary {
     quarantineFiles: string[];
     /** the project's own Prettier/ESLint (ruff, black) over the kept files: whether they pass, and what is left when not */
     style?: NonNullable<NonNullable<RunRecord['verification']>['style']>;
-    /** documented examples that throw where their docs show a value (apart from possible bugs) */
-    docIssues: ({ caseId: string } & DocIssue)[];
+    /** documentation issues, apart from possible bugs: documented examples that throw, quarantined tests you answered "docs are wrong" (core/docIssues.ts) */
+    docIssues: RunDocIssue[];
     unmet: { caseId: string; priority: string; title: string; reason?: string }[];
     repairs: { caseId: string; attempt: number; outcome: string; error?: string }[];
     /** coverage rounds after verification: functions they aimed at, batches (sessions), new tests written and kept */
@@ -170,7 +171,7 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     files: run.files.map((f) => ({ path: f.path, action: f.action })),
     ...(layoutNote ? { layoutNote } : {}),
     approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
-    ...(run.verification ? { verification: verificationSummary(run.verification) } : {}),
+    ...(run.verification ? { verification: verificationSummary(run.verification, run) } : {}),
     ...(run.characterization ? { characterization: characterizationSummary(run, cases) } : {}),
     ...confinementOf(run),
     ...(run.branch ? { branch: { ...run.branch, files: [...run.branch.files] } } : {}),
@@ -218,7 +219,7 @@ function coverageSummary(c: NonNullable<RunRecord['verification']>['coverage']):
   return figures;
 }
 
-function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNullable<RunSummary['verification']> {
+function verificationSummary(v: NonNullable<RunRecord['verification']>, run: RunRecord): NonNullable<RunSummary['verification']> {
   return {
     status: v.status,
     reason: v.reason,
@@ -239,7 +240,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>): NonNull
     ...(v.mutation ? { mutation: structuredClone(v.mutation) } : {}),
     quarantineFiles: v.quarantineFiles,
     ...(v.style ? { style: v.style } : {}),
-    docIssues: v.results.flatMap((r) => (r.docIssue ? [{ caseId: r.caseId, ...r.docIssue }] : [])),
+    docIssues: docIssuesOf(run),
     unmet: v.unmet,
     repairs: v.repairs.map((r) => ({ caseId: r.caseId, attempt: r.attempt, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
     ...(v.rounds

@@ -21,6 +21,8 @@ export interface Classification {
   reason: string;
   /** set for `doc_issue`: the documented example throws where its docs show a value */
   docIssue?: DocIssue;
+  /** set for `possible_bug`: the documented call and value, and what the call returned */
+  finding?: DocIssue;
 }
 
 export interface Failure {
@@ -65,7 +67,7 @@ export function classifyFailure(f: Failure): Classification {
     return wrong(
       `it compares across types: the documentation shows ${JSON.stringify(documented)}, the call returned ${JSON.stringify(parsed.actual)}; the same text, not a contradiction`,
     );
-  return { kind: 'possible_bug', reason: possibleBugReason(c, documented, parsed) };
+  return { kind: 'possible_bug', reason: possibleBugReason(c, documented, parsed), finding: finding(c, documented, parsed) };
 }
 
 /** The documented call throws where its docs show a value: a documentation issue, never dropped silently. */
@@ -92,6 +94,17 @@ function thrownError(message: string): string | undefined {
   if (/AssertionError|\bexpected\b.*\bto (?:equal|be|deep)/i.test(m)) return undefined;
   const hit = /(?:^|\s)((?:[A-Z][\w$]*)?Error(?: \[[A-Z_]+\])?: [^\n]+|[A-Z][\w$]*(?:Error|Exception)\b[^\n]*)/m.exec(m);
   return hit ? hit[1].trim().slice(0, 300) : undefined;
+}
+
+function finding(c: TestCase, documented: string, parsed: ParsedAssertion): DocIssue {
+  return {
+    symbol: c.target.symbol,
+    file: c.target.file,
+    call: c.oracle?.call ?? c.title,
+    documented,
+    actual: parsed.actual,
+    ...(c.evidence?.location ? { where: `${c.evidence.source} ${c.evidence.location}` } : {}),
+  };
 }
 
 function possibleBugReason(c: TestCase, documented: string, parsed: ParsedAssertion): string {

@@ -107,7 +107,14 @@ async function judgeFailures(s: VerifyState): Promise<void> {
       ...(reported ? { reported } : {}),
     });
     if (verdict.kind === 'possible_bug') {
-      s.results.set(id, { caseId: id, outcome: 'quarantined', step: 'passes_every_run', reason: verdict.reason, test: nameOf(s, id) });
+      s.results.set(id, {
+        caseId: id,
+        outcome: 'quarantined',
+        step: 'passes_every_run',
+        reason: verdict.reason,
+        test: nameOf(s, id),
+        ...(verdict.finding ? { finding: verdict.finding } : {}),
+      });
     } else if (verdict.kind === 'doc_issue') {
       // The documented example itself throws: no repair can make the docs' value true; reported apart.
       const test = nameOf(s, id);

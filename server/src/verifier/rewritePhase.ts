@@ -6,7 +6,7 @@ import type { CaseResult } from '../core/run';
 import { firstLine } from './classify';
 import { putFile } from './files';
 import type { TestFileState, VerifyState } from './state';
-import { findTests, keepOnlyTests, quarantinePath, removeTests, replaceTest, skipTests } from './testFile';
+import { findTests, keepOnlyTests, quarantinePath, realBugNote, removeTests, replaceTest, skipTests } from './testFile';
 
 export async function rewritePhase(s: VerifyState): Promise<string[]> {
   const { ctx, results } = s;
@@ -22,7 +22,8 @@ export async function rewritePhase(s: VerifyState): Promise<string[]> {
     for (const id of file.ids) locate(results.get(id)!, file.path, empty ? undefined : (kept ?? undefined));
     if (q.length) {
       const qPath = quarantinePath(file.personal ? amtpNamed(file.path) : file.path);
-      const reasons = new Map(q.map((id) => [id, results.get(id)!.reason!]));
+      const bugs = realBugs(s);
+      const reasons = new Map(q.map((id) => [id, [results.get(id)!.reason!, ...(bugs.has(id) ? [bugs.get(id)!] : [])].join('; ')]));
       const qContent = quarantineHeader(file.path) + skipTests(qPath, keepOnlyTests(file.path, quarantineSource(file, q), q), reasons);
       const quarantine = await put(qPath, qContent, `${q.length} skipped test(s) that may reveal bugs`);
       if (quarantine.done) {
@@ -34,6 +35,12 @@ export async function rewritePhase(s: VerifyState): Promise<string[]> {
     if (empty) file.ids = [];
   }
   return quarantineFiles;
+}
+
+/** The person's "real bug" answers this run applied: their note stays on the test in each quarantine file written again. */
+function realBugs(s: VerifyState): Map<string, string> {
+  const answered = s.ctx.run().decisions?.answered ?? [];
+  return new Map(answered.filter((a) => a.verdict === 'real_bug').map((a) => [a.caseId, realBugNote(a.reason)]));
 }
 
 /**

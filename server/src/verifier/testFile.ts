@@ -63,6 +63,12 @@ export function skipTests(path: string, content: string, reasons: Map<string, st
   return isPython(path) ? skipPyTests(content, reasons) : skipJsTests(path, content, reasons);
 }
 
+/** The note a quarantined test the person confirmed as a real bug carries in its file (review, and every later run's quarantine file). */
+export function realBugNote(reason: string | undefined): string {
+  const flat = reason?.replace(/\s+/g, ' ').trim();
+  return `real bug (confirmed by you)${flat ? `: ${flat.length > 200 ? flat.slice(0, 199) + '…' : flat}` : ''}`;
+}
+
 /** `test/ms.amtp.test.js` → `test/ms.amtp.quarantine.test.js`; `tests/test_x_amtp.py` → `tests/test_x_amtp_quarantine.py`. */
 export function quarantinePath(path: string): string {
   if (isPython(path)) return path.replace(/\.py$/, '_quarantine.py');
