@@ -138,6 +138,7 @@ describe('decisions that last across runs, with a model that words its plan anew
 describe('amtp review on a terminal (--interactive)', function () {
   this.timeout(240_000);
   let ws: string;
+  let dropped: string;
   before(async () => {
     ws = await copyWorkspace(SAMPLE_LIB);
   });
@@ -181,5 +182,17 @@ describe('amtp review on a terminal (--interactive)', function () {
     };
     assert.equal(listed.tests.find((t) => t.caseId === asked[0])?.decision?.verdict, 'rejected');
     assert.equal(listed.tests.find((t) => t.caseId === asked[1])?.decision?.verdict, 'accepted');
+    dropped = asked[0];
+  });
+
+  it("a rejection forgotten right away lets the next run write the test back (review's removal is no deletion by hand)", async () => {
+    const forgot = await runCli(['lessons', 'forget', dropped, ws]);
+    assert.equal(forgot.code, 0, forgot.stderr);
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--full', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.deepEqual(s.decisions.detectedDeletions, []);
+    assert.deepEqual(s.decisions.heldBack, []);
+    assert.ok((await fsp.readFile(path.join(ws, FILE), 'utf8')).includes(dropped), 'the test is written back');
   });
 });

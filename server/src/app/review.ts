@@ -139,9 +139,28 @@ export async function applyReview(
   const skipped = await editFiles(store.workspace, files, byFile(bugs, list, ['real_bug']), (p, text, ids) =>
     skipTests(p, text, new Map(ids.map((id) => [id, notes.get(id)!]))),
   );
+  await forgetRemoved(store, run.id, removed);
   const docIssues = await reportDocsWrong(store, run.id, decided, plan);
   const completed = await settleAwaiting(store, run.id, actions);
   return { decided, removed, skipped, ...(completed ? { completed } : {}), ...(docIssues.length ? { docIssues } : {}) };
+}
+
+/**
+ * The run no longer counts the tests review removed among its files' tests: a later run would
+ * otherwise find them gone and record them as deleted by hand, so forgetting the rejection would not
+ * let them come back (and the counts of tests on disk would be wrong).
+ */
+async function forgetRemoved(store: RunStore, runId: string, removed: ReviewResult['removed']): Promise<void> {
+  if (!removed.length) return;
+  const gone = new Map(removed.map((r) => [r.file, new Set(r.caseIds)]));
+  const release = await store.lockRun(runId);
+  try {
+    const run = await store.getOwnRun(runId);
+    const files = run.files.map((f) => (gone.has(f.path) ? { ...f, caseIds: f.caseIds.filter((id) => !gone.get(f.path)!.has(id)) } : f));
+    await store.saveRun({ ...run, files });
+  } finally {
+    await release();
+  }
 }
 
 /**
