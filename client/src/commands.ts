@@ -11,6 +11,7 @@ import { describeRun, runHealthLines, type CaseFilter, type RunsModel, type Tree
 import { outcomeLine } from './model/runTally';
 import { DEPTHS, FRAMEWORK_CHOICES } from '../../server/src/core/frameworks';
 import { startWithProgress } from './progress';
+import { warnAfterApproval } from './approvalNotes';
 import type { TestingBridge } from './testing';
 
 export const SECRET_KEY = 'amtp.apiKey';
@@ -184,6 +185,7 @@ function announce(ctx: Ctx, run: P.RunView | undefined): P.RunView | undefined {
     if (c === 'Show Cases') void vscode.commands.executeCommand('amtp.revealRun', run.runId);
     if (c === 'Show details') void vscode.commands.executeCommand('amtp.showOutput');
   });
+  warnAfterApproval(ctx.log, run);
   return run;
 }
 

@@ -2,7 +2,7 @@
 // server/src/protocol.ts, which re-exports it; kept apart so each file holds one job. Type-only.
 import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { MutationView } from './core/mutation';
-import type { DocIssue, VerificationRecord } from './core/run';
+import type { ApprovedDiffNote, DocIssue, VerificationRecord } from './core/run';
 import type { Risk, ToolName } from './core/risk';
 import type { RunStatus } from './core/status';
 import type { RunHealth, RunUsage } from './core/usage';
@@ -41,7 +41,8 @@ export interface RunView {
   params: { depth: Depth; framework: FrameworkChoice; provider: string; scope?: string };
   activities: { agent: string; status: string; attempts: number; errors: { kind: string; message: string }[] }[];
   cases: CaseView[];
-  files: { path: string; action: string; caseIds: string[] }[];
+  /** `acceptedKept`: tests the person accepted that the run would have changed, left as they were (the change was not approved) */
+  files: { path: string; action: string; caseIds: string[]; acceptedKept?: string[] }[];
   /** the framework the engineer wrote for, and the command that runs its files */
   framework?: string;
   testCommand?: string;
@@ -74,6 +75,8 @@ interface VerificationView {
   /** documentation issues, apart from possible bugs: documented examples that throw (the error), quarantined tests the person answered "docs are wrong" (reportedBy, note, the value returned) */
   docIssues?: ({ caseId: string } & DocIssue)[];
   unmet: { caseId: string; priority: string; title: string; reason?: string }[];
+  /** files the person approved with a diff that verification then took tests out of: each test gone and why (a warning) */
+  afterApproval?: ApprovedDiffNote[];
   /** mutation analysis: the score per file (the Test Cases view) and the surviving mutants (diagnostics on their lines) */
   mutation?: MutationView;
 }

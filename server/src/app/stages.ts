@@ -12,7 +12,7 @@ import type { Stage } from '../pipeline/stage';
 import { writeStage } from '../pipeline/writeStage';
 import { verifyStage } from '../verifier/stage';
 import { findTests } from '../verifier/testFile';
-import { mergeTestFile } from '../verifier/testMerge';
+import { mergeGuarded } from '../verifier/acceptedMerge';
 
 /** The case ids of the tests in a test file, on its syntax tree: how a run finds tests deleted by hand. */
 const caseIdsInTestFile: FindCaseIds = (path, content) => findTests(path, content).map((b) => b.caseId);
@@ -30,7 +30,7 @@ export function standardStages(): Stage[] {
     characterizeStage,
     decisionStage,
     batchedAgentStage('engineer', BATCHINGS.engineer),
-    writeStage(mergeTestFile),
+    writeStage(mergeGuarded),
     verifyStage,
     confidenceStage,
     branchStage,

@@ -9,6 +9,7 @@ import { exitCodeFor, summarize, type RunSummary } from '../pipeline/summary';
 import { applyCoverageOut, type CoverageOut } from './coverageOut';
 import { err } from './io';
 import { docIssueLine } from '../core/docIssues';
+import { approvedDiffLine } from '../verifier/approvedDiffs';
 
 export function summaryText(s: RunSummary): string {
   const out: string[] = [`run ${s.runId}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`];
@@ -32,10 +33,14 @@ export function summaryText(s: RunSummary): string {
   if (c) out.push(...characterizationLines(c));
   if (s.decisions) out.push(...decisionLines(s.decisions));
   if (s.confidence) out.push(...confidenceLines(s.confidence));
-  for (const f of s.files) out.push(`  ${f.action.padEnd(11)} ${f.path}`);
+  for (const f of s.files) {
+    out.push(`  ${f.action.padEnd(11)} ${f.path}`);
+    if (f.acceptedKept?.length) out.push(`    kept as you accepted them (the change was not approved): ${f.acceptedKept.join(', ')}`);
+  }
   if (s.confinement) out.push(`  workspace code is confined: ${s.confinement.detail}`);
   if (s.layoutNote) out.push(`  ${s.layoutNote}`);
-  for (const a of s.approvals.filter((x) => x.decision === 'pending')) out.push(`  pending approval: ${a.tool} ${a.target ?? ''}`);
+  for (const a of s.approvals.filter((x) => x.decision === 'pending'))
+    out.push(`  pending approval: ${a.tool} ${a.target ?? ''}${a.summary ? ` — ${a.summary}` : ''}`);
   if (s.verification) out.push(...verificationLines(s.verification));
   const b = s.branch;
   if (b?.status === 'created')
@@ -121,6 +126,7 @@ function verificationLines(v: NonNullable<RunSummary['verification']>): string[]
         : `    ${t.tool}: the written files do not pass the project's own config after fixing what it fixes; left for you:\n${(t.problems ?? '').replace(/^/gm, '      ')}`,
     );
   for (const d of v.docIssues) out.push(`    documentation issue ${d.caseId}: ${docIssueLine(d)}`);
+  for (const n of v.afterApproval ?? []) out.push(`    NOTE after your approval: ${approvedDiffLine(n)}`);
   for (const r of v.results.filter((x) => x.outcome !== 'passing')) out.push(`    ${r.outcome.padEnd(11)} ${r.caseId}: ${r.reason ?? ''}`);
   for (const u of v.unmet) out.push(`    unmet goal ${u.priority} ${u.caseId}: ${u.title}${u.reason ? ` (${u.reason})` : ''}`);
   return out;

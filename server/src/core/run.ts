@@ -148,6 +148,16 @@ interface FileRecord {
    * was before: the verifier removes only this run's tests from it and puts this text back when none stays.
    */
   before?: string;
+  /** the write a person approved with a diff: the tests that diff showed (verifier/approvedDiffs.ts compares them with what lands) */
+  approved?: { approvalId: string; tests: ShownTest[] };
+  /** tests the person accepted that this run would have changed, left as they were because the change was not approved */
+  acceptedKept?: string[];
+}
+
+/** A test an approved diff showed: its case id (AMTP's tests) and its name in the file. */
+export interface ShownTest {
+  caseId?: string;
+  title: string;
 }
 
 export interface RunParams {

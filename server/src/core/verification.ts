@@ -192,4 +192,26 @@ export interface VerificationRecord {
   usage?: { repair?: TokenUsage; rounds?: TokenUsage };
   /** test files the runner did not collect where they were written: moved (to) where it does, or why not */
   places?: { file: string; to?: string; reason: string }[];
+  /** files a person approved with a diff that verification then took tests out of (verifier/approvedDiffs.ts) */
+  afterApproval?: ApprovedDiffNote[];
+}
+
+/** What an approved diff showed and what landed: the tests verification took out of the file, each with its verdict. */
+export interface ApprovedDiffNote {
+  file: string;
+  approvalId: string;
+  /** tests the approved diff showed, and how many of them the file holds now */
+  shown: number;
+  kept: number;
+  /** the file was removed: none of its tests passed */
+  removed?: true;
+  dropped: {
+    caseId?: string;
+    title: string;
+    /** the verifier's verdict (absent when it gave none: the test is gone all the same) */
+    outcome?: CaseOutcome;
+    reason?: string;
+    /** a quarantined test's new place: the skipped quarantine file */
+    movedTo?: string;
+  }[];
 }

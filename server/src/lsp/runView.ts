@@ -84,6 +84,17 @@ function reviewView(run: RunRecord): Pick<RunView, 'decisions' | 'confidence'> {
   };
 }
 
+/** A written file, and the accepted tests the run left as they were (the change was not approved). */
+function fileView(f: RunRecord['files'][number]): RunView['files'][number] {
+  return { path: f.path, action: f.action, caseIds: f.caseIds, ...(f.acceptedKept?.length ? { acceptedKept: f.acceptedKept } : {}) };
+}
+
+function pendingApprovals(run: RunRecord): RunView['pendingApprovals'] {
+  return run.approvals
+    .filter((a) => a.decision === 'pending')
+    .map((a) => ({ runId: run.id, approvalId: a.id, tool: a.tool, risk: a.risk, summary: a.summary, target: a.target }));
+}
+
 /** What a scoped run was asked for, as the CLI would write it. */
 function scopeLabel(scope: RunScope): string {
   const asked = [...(scope.only ?? []).map((o) => `--only ${o}`), ...(scope.changedSince ? [`--changed-since ${scope.changedSince}`] : [])];
@@ -125,12 +136,10 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
     })),
     cases,
     ...reviewView(run),
-    files: run.files.map((f) => ({ path: f.path, action: f.action, caseIds: f.caseIds })),
+    files: run.files.map(fileView),
     framework: eng?.framework,
     testCommand: eng?.command,
-    pendingApprovals: run.approvals
-      .filter((a) => a.decision === 'pending')
-      .map((a) => ({ runId: run.id, approvalId: a.id, tool: a.tool, risk: a.risk, summary: a.summary, target: a.target })),
+    pendingApprovals: pendingApprovals(run),
     ...(run.verification
       ? {
           verification: {
@@ -143,6 +152,7 @@ export async function runView(run: RunRecord, store: RunStore, results: Map<stri
             quarantineFiles: run.verification.quarantineFiles,
             docIssues: docIssuesOf(run),
             unmet: run.verification.unmet,
+            ...(run.verification.afterApproval?.length ? { afterApproval: run.verification.afterApproval } : {}),
             ...(run.verification.mutation ? { mutation: mutationView(run.verification.mutation) } : {}),
           },
         }

@@ -1,6 +1,15 @@
 import type { RunStore } from '../store/types';
 import type { MutationRecord } from '../core/mutation';
-import type { BranchRecord, ConfidenceRecord, Confinement, RunDecisions, RunRecord, RunReuse, SearchTotals } from '../core/run';
+import type {
+  ApprovedDiffNote,
+  BranchRecord,
+  ConfidenceRecord,
+  Confinement,
+  RunDecisions,
+  RunRecord,
+  RunReuse,
+  SearchTotals,
+} from '../core/run';
 import type { RunStatus } from '../core/status';
 import type { RunHealth, RunUsage } from '../core/usage';
 import { runHealth, runUsage } from '../usage/health';
@@ -37,10 +46,11 @@ export interface RunSummary {
   }[];
   /** share (0..1) of planned cases that only check an export exists or its arity: never coverage of behaviour */
   existenceOnlyShare?: number;
-  files: { path: string; action: string }[];
+  /** `acceptedKept`: tests the person accepted that this run would have changed, left as they were (the change was not approved) */
+  files: { path: string; action: string; acceptedKept?: string[] }[];
   /** why the project's own test command does not run the written files, and the command that does */
   layoutNote?: string;
-  approvals: { id: string; tool: string; risk: string; decision: string; target?: string }[];
+  approvals: { id: string; tool: string; risk: string; decision: string; target?: string; summary?: string }[];
   /** present once the run reached the verify stage (or skipped it, with the reason) */
   verification?: {
     status: string;
@@ -76,6 +86,8 @@ export interface RunSummary {
       target?: { min: number; met: boolean };
     };
     quarantineFiles: string[];
+    /** files a person approved with a diff that verification then took tests out of: the tests gone and why */
+    afterApproval?: ApprovedDiffNote[];
     /** the project's own Prettier/ESLint (ruff, black) over the kept files: whether they pass, and what is left when not */
     style?: NonNullable<NonNullable<RunRecord['verification']>['style']>;
     /** documentation issues, apart from possible bugs: documented examples that throw, quarantined tests you answered "docs are wrong" (core/docIssues.ts) */
@@ -168,9 +180,16 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     })),
     cases,
     ...(cases.length ? { existenceOnlyShare: Math.round((cases.filter((c) => c.existenceOnly).length / cases.length) * 1000) / 1000 } : {}),
-    files: run.files.map((f) => ({ path: f.path, action: f.action })),
+    files: run.files.map(fileSummary),
     ...(layoutNote ? { layoutNote } : {}),
-    approvals: run.approvals.map((a) => ({ id: a.id, tool: a.tool, risk: a.risk, decision: a.decision, target: a.target })),
+    approvals: run.approvals.map((a) => ({
+      id: a.id,
+      tool: a.tool,
+      risk: a.risk,
+      decision: a.decision,
+      target: a.target,
+      summary: a.summary,
+    })),
     ...(run.verification ? { verification: verificationSummary(run.verification, run) } : {}),
     ...(run.characterization ? { characterization: characterizationSummary(run, cases) } : {}),
     ...confinementOf(run),
@@ -182,6 +201,11 @@ export async function summarize(run: RunRecord, store: RunStore): Promise<RunSum
     ...(run.timings ? { timings: { ...run.timings } } : {}),
     ...(run.reuse ? { reuse: structuredClone(run.reuse) } : {}),
   };
+}
+
+/** A written file, and the accepted tests the run left as they were (the change was not approved). */
+function fileSummary(f: RunRecord['files'][number]): RunSummary['files'][number] {
+  return { path: f.path, action: f.action, ...(f.acceptedKept?.length ? { acceptedKept: [...f.acceptedKept] } : {}) };
 }
 
 function confinementOf(run: RunRecord): Pick<RunSummary, 'confinement'> {
@@ -239,6 +263,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>, run: Run
     coverage: coverageSummary(v.coverage),
     ...(v.mutation ? { mutation: structuredClone(v.mutation) } : {}),
     quarantineFiles: v.quarantineFiles,
+    ...(v.afterApproval?.length ? { afterApproval: structuredClone(v.afterApproval) } : {}),
     ...(v.style ? { style: v.style } : {}),
     docIssues: docIssuesOf(run),
     unmet: v.unmet,

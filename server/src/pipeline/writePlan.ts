@@ -1,19 +1,24 @@
 // How one engineer file reaches the disk: created, merged into the file an earlier run wrote
 // (`fs.merge_tests`, medium), merged into the person's own test file (`--into-existing`:
-// `fs.overwrite`, high, approved with the diff), or replaced whole (`fs.overwrite`).
+// `fs.overwrite`, high, approved with the diff), or replaced whole (`fs.overwrite`). A merge that
+// would change a test the person accepted is an `fs.overwrite` too; refused, the file is merged
+// with the accepted tests as they are (`fallback`).
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
 import { isWritten, type FileAction, type RunRecord } from '../core/run';
 import type { ToolName } from '../core/risk';
 import type { EngineerOutput } from '../contracts/types';
 import type { RunStore } from '../store/types';
 
-/** Merges a rendered test file into the one on disk (verifier/testMerge.ts); undefined when it cannot. */
+/**
+ * Merges a rendered test file into the one on disk (verifier/acceptedMerge.ts); undefined when it
+ * cannot. `held`: the `accepted` cases whose tests the merge changes; `kept`: the merge with those left as they are.
+ */
 export type MergeTests = (
   path: string,
   existing: string,
   incoming: string,
-  opts?: { append?: boolean; replace?: boolean },
-) => string | undefined;
+  opts?: { append?: boolean; replace?: boolean; accepted?: ReadonlySet<string> },
+) => { content: string; held: string[]; kept?: string } | undefined;
 
 export interface WritePlan {
   content: string;
@@ -24,6 +29,8 @@ export interface WritePlan {
   action: FileAction;
   /** the person's own file as it was, when this run adds its cases to it */
   personal?: string;
+  /** tests the person accepted that this write changes, and the write that leaves them as they are when it is refused */
+  accepted?: { held: string[]; fallback: WritePlan };
 }
 
 export interface WriteInput {
@@ -41,7 +48,7 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
   const { file, before, merge } = w;
   if (before !== null && w.run.params.intoExisting && !isAmtpTestPath(file.path)) {
     // The person's own test file: their tests stay byte for byte, or nothing is written at all.
-    const merged = merge?.(file.path, before, file.content, { append: true });
+    const merged = merge?.(file.path, before, file.content, { append: true })?.content;
     if (merged === undefined)
       return {
         refused: `AMTP cannot add its tests to your ${file.path} without changing what is already there (an import it needs binds a name your file binds differently, or the result would not parse); nothing was written: run without --into-existing for a file of AMTP's own`,
@@ -50,11 +57,27 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
   }
   const merged =
     before !== null && merge && (await writtenBefore(w.store, w.run.id, file.path))
-      ? merge(file.path, before, file.content, w.run.reuse ? { replace: true } : {})
+      ? merge(file.path, before, file.content, { ...(w.run.reuse ? { replace: true } : {}), accepted: acceptedCases(w.run) })
       : undefined;
-  if (merged !== undefined) return { content: merged, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' };
+  if (merged?.kept !== undefined)
+    return {
+      content: merged.content,
+      tool: 'fs.overwrite',
+      verb: `Change ${merged.held.length} test(s) you accepted (${merged.held.join(', ')}) in`,
+      action: 'merged',
+      accepted: {
+        held: merged.held,
+        fallback: { content: merged.kept, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' },
+      },
+    };
+  if (merged !== undefined) return { content: merged.content, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' };
   if (before !== null) return { content: file.content, tool: 'fs.overwrite', verb: 'Overwrite', action: 'overwritten' };
   return { content: file.content, tool: w.inTests ? 'fs.create_test' : 'fs.write_outside_tests', verb: 'Create', action: 'created' };
+}
+
+/** The cases whose tests the person accepted (`amtp review --accept`), as the run took the decisions when it started. */
+function acceptedCases(run: RunRecord): ReadonlySet<string> {
+  return new Set((run.params.decided?.decisions ?? []).filter((d) => d.verdict === 'accepted').map((d) => d.caseId));
 }
 
 /**

@@ -4,6 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { sha256 } from '../core/canonical';
 import { crashPoint } from '../core/faults';
 import type { FileAction, RunRecord } from '../core/run';
+import { testsInFile } from '../frameworks/caseMap';
 import type { CrawlerOutput, EngineerOutput } from '../contracts/types';
 import { runDirs } from '../frameworks/layout';
 import type { RunStore } from '../store/types';
@@ -16,6 +17,7 @@ const DEFAULT_TEST_DIRS = ['test', 'tests', '__tests__', 'spec'];
 const DONE: FileAction[] = ['created', 'overwritten', 'merged', 'unchanged', 'rejected'];
 
 type EngineerFile = EngineerOutput['files'][number];
+type FileRecord = RunRecord['files'][number];
 
 /**
  * Applies the engineer's files through the gateway. Re-entrant: files already
@@ -52,7 +54,7 @@ export const writeStage =
 
 /** One engineer file: refused, already there, or written through the gateway once approved. */
 async function writeFile(ctx: StageContext, file: EngineerFile, merge: MergeTests | undefined, testDirs: string[]): Promise<void> {
-  const { deps, state, gateway } = ctx;
+  const { deps, state } = ctx;
   const abs = await placeInside(ctx, file.path);
   if (abs === undefined) return record(ctx, file, file.content, 'failed');
   const before = await fsp.readFile(abs, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
@@ -69,13 +71,34 @@ async function writeFile(ctx: StageContext, file: EngineerFile, merge: MergeTest
     await refuse(ctx, 'fs.overwrite', file.path, plan.refused);
     return record(ctx, file, file.content, 'failed');
   }
+  const result = await put(ctx, file, abs, before, plan);
+  // A change to tests the person accepted that was refused (not waiting): the file is merged with them as they are.
+  const fallback = plan.accepted?.fallback;
+  if (result === 'rejected' && fallback) await put(ctx, file, abs, before, { ...fallback, accepted: plan.accepted }, true);
+}
+
+/** Writes one plan through the gateway (or records it as already there); returns what became of it. */
+async function put(
+  ctx: StageContext,
+  file: EngineerFile,
+  abs: string,
+  before: string | null,
+  plan: WritePlan,
+  keptAccepted = false,
+): Promise<FileAction> {
+  const { state, gateway } = ctx;
   const { content, tool } = plan;
+  const kept = keptAccepted ? { acceptedKept: plan.accepted?.held } : {};
   if (before === content) {
     // Killed between the write and its record? The audit already says this run wrote it.
     const wrote = state.run.audit.find((a) => a.target === file.path && a.outcome === 'executed' && a.tool.startsWith('fs.'));
     // (The person's file then already holds this run's tests: its text before them is not known any more.)
-    if (wrote) return record(ctx, file, content, plan.personal !== undefined ? 'merged' : (ACTION_OF[wrote.tool] ?? 'created'));
-    return record(ctx, file, content, 'unchanged', plan);
+    const action = wrote ? (plan.personal !== undefined ? 'merged' : (ACTION_OF[wrote.tool] ?? 'created')) : 'unchanged';
+    await record(ctx, file, content, action, wrote ? undefined : plan, {
+      ...kept,
+      ...(wrote ? approvedOf(ctx, wrote.approvalId, file.path, content) : {}),
+    });
+    return action;
   }
   const result = await gateway.execute(
     tool,
@@ -89,8 +112,20 @@ async function writeFile(ctx: StageContext, file: EngineerFile, merge: MergeTest
     () => atomicWrite(abs, content),
   );
   crashPoint('write:file');
-  if (result.ran) await record(ctx, file, content, plan.action, plan);
-  else await record(ctx, file, content, result.approval.decision === 'pending' ? 'pending' : 'rejected');
+  const action = result.ran ? plan.action : result.approval.decision === 'pending' ? 'pending' : 'rejected';
+  await record(ctx, file, content, action, plan, {
+    ...kept,
+    ...(result.ran ? approvedOf(ctx, result.approval?.id, file.path, content) : {}),
+  });
+  return action;
+}
+
+/** What a write a person approved showed: its tests, so verification can say which of them did not land. */
+function approvedOf(ctx: StageContext, approvalId: string | undefined, path: string, content: string): Pick<FileRecord, 'approved'> {
+  const approval = approvalId && ctx.state.run.approvals.find((a) => a.id === approvalId && a.decision === 'approved');
+  if (!approval) return {};
+  const tests = testsInFile(path, content).map((t) => ({ ...(t.caseId ? { caseId: t.caseId } : {}), title: t.name }));
+  return { approved: { approvalId: approval.id, tests } };
 }
 
 const ACTION_OF: Partial<Record<string, FileAction>> = {
@@ -101,7 +136,14 @@ const ACTION_OF: Partial<Record<string, FileAction>> = {
 };
 
 /** The file's record: a merged file keeps its text (and the person's file its text before) for the verifier. */
-async function record(ctx: StageContext, file: EngineerFile, content: string, action: FileAction, plan?: WritePlan): Promise<void> {
+async function record(
+  ctx: StageContext,
+  file: EngineerFile,
+  content: string,
+  action: FileAction,
+  plan?: Pick<WritePlan, 'personal'>,
+  extra: Partial<Pick<FileRecord, 'approved' | 'acceptedKept'>> = {},
+): Promise<void> {
   await ctx.save((r) => {
     r.files = r.files.filter((f) => f.path !== file.path);
     r.files.push({
@@ -111,6 +153,8 @@ async function record(ctx: StageContext, file: EngineerFile, content: string, ac
       sha256: sha256(content),
       ...(content !== file.content ? { written: content } : {}),
       ...(plan?.personal !== undefined ? { before: plan.personal } : {}),
+      ...(extra.approved ? { approved: extra.approved } : {}),
+      ...(extra.acceptedKept?.length ? { acceptedKept: extra.acceptedKept } : {}),
     });
   });
 }

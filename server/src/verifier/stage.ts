@@ -11,6 +11,7 @@ import { RateGate } from '../pipeline/rateGate';
 import { DEFAULT_BACKOFF } from '../pipeline/retry';
 import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
+import { approvedDiffNotes } from './approvedDiffs';
 import { confinementPhrase } from '../frameworks/run/confine';
 import { planRun, type RunPlan } from './runPlan';
 import { productFilesOf } from './productFiles';
@@ -100,6 +101,7 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   // Only a stage that stops the run sets a status; otherwise the run goes on (a branch, then done).
   if (result.ran && !result.value) return skip(UNTRUSTED);
   if (!result.ran) return notRun(save, result.approval.decision);
+  await noteApprovedDiffs(deps.workspace, state.run, update);
   await settleGoal(save, written, state.run);
 };
 
@@ -256,6 +258,19 @@ async function notRun(save: Save, decision: ApprovalRecord['decision']): Promise
       r.verification!.reason = `the test run was ${decision === 'timeout' ? 'not approved in time' : 'rejected'}: nothing was executed`;
     }
   });
+}
+
+/** Approved files that verification took tests out of, each named with what it lost and why (approvedDiffs.ts). */
+async function noteApprovedDiffs(
+  workspace: string,
+  run: RunRecord,
+  update: (mut: (v: VerificationRecord) => void) => Promise<void>,
+): Promise<void> {
+  const notes = await approvedDiffNotes(run, async (path) => readOrNull(await resolveInside(workspace, path)));
+  if (notes.length)
+    await update((v) => {
+      v.afterApproval = notes;
+    });
 }
 
 /** Verification is done; the run needs review when a P0/P1 case has no passing or quarantined test. */

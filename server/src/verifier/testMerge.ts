@@ -22,12 +22,12 @@ import {
   type TestBlock,
 } from './testFile';
 
-/** `existing` without the AMTP tests (those with a case id) that `incoming` does not carry; unchanged when that would leave none. */
-function withoutUnplanned(path: string, existing: string, incoming: string): string {
+/** `existing` without the AMTP tests (those with a case id) that `incoming` does not carry, `keep` aside; unchanged when that would leave none. */
+function withoutUnplanned(path: string, existing: string, incoming: string, keep: ReadonlySet<string>): string {
   const planned = new Set(findTests(path, incoming).map((b) => b.caseId));
   const gone = findTests(path, existing)
     .map((b) => b.caseId)
-    .filter((id) => !planned.has(id));
+    .filter((id) => !planned.has(id) && !keep.has(id));
   if (!gone.length || gone.length === findTests(path, existing).length) return existing;
   return removeTests(path, existing, gone);
 }
@@ -37,17 +37,19 @@ function withoutUnplanned(path: string, existing: string, incoming: string): str
  * With `append` (the person's own file, `--into-existing`), a file without AMTP tests yet gets the
  * new file's body, its tests and the helpers they use, after everything already in it; without it,
  * such a file is not merged into (an earlier run's file the person replaced is theirs to keep or not).
+ * The tests of the cases in `keep` (tests the person accepted) stay in `existing` exactly as they are.
  */
 export function mergeTestFile(
   path: string,
   existing: string,
   incoming: string,
-  opts: { append?: boolean; replace?: boolean } = {},
+  opts: { append?: boolean; replace?: boolean; keep?: ReadonlySet<string> } = {},
 ): string | undefined {
+  const keep = opts.keep ?? new Set<string>();
   // An incremental run re-planned the whole module: its earlier AMTP tests that were not planned again go (the person's stay).
-  if (opts.replace) existing = withoutUnplanned(path, existing, incoming);
+  if (opts.replace) existing = withoutUnplanned(path, existing, incoming, keep);
   const ours = findTests(path, existing);
-  const theirs = findTests(path, incoming);
+  const theirs = findTests(path, incoming).filter((t) => !keep.has(t.caseId));
   if (!theirs.length || (!ours.length && !opts.append)) return undefined;
   try {
     let out = withImports(path, existing, incoming, !ours.length);

@@ -12,6 +12,8 @@ export function unmetCases(plan: TestCases, eng: EngineerOutput, run: RunRecord,
   const notWritten = new Map(eng.not_written.map((n) => [n.caseId, n.reason]));
   const byCase = new Map(results.map((r) => [r.caseId, r]));
   const fileAction = new Map<string, string>();
+  // A test the person accepted, left as it was, is theirs: the run did not write it (pipeline/writePlan.ts).
+  const accepted = new Set(run.files.flatMap((f) => f.acceptedKept ?? []));
   for (const f of eng.files) {
     const action = run.files.find((r) => r.path === f.path)?.action;
     for (const id of f.caseIds) if (action) fileAction.set(id, action);
@@ -22,7 +24,8 @@ export function unmetCases(plan: TestCases, eng: EngineerOutput, run: RunRecord,
     const r = byCase.get(c.id);
     // A documentation issue (the documented example throws) is a finding reported like a possible bug.
     if (r?.outcome === 'passing' || r?.outcome === 'quarantined' || r?.docIssue || r?.step === 'adds_coverage') continue;
-    if (!r && (notWritten.has(c.id) || fileAction.get(c.id) === 'rejected' || fileAction.get(c.id) === 'failed')) continue;
+    if (!r && (notWritten.has(c.id) || accepted.has(c.id) || fileAction.get(c.id) === 'rejected' || fileAction.get(c.id) === 'failed'))
+      continue;
     const reason = r ? `${r.outcome}: ${r.reason ?? 'no reason recorded'}` : 'no test was written and no reason was recorded';
     unmet.push({ caseId: c.id, priority: c.priority, title: c.title, reason });
   }

@@ -93,10 +93,12 @@ function prepare(ctx: VerifyContext): VerifyState {
     stable: [],
   };
   s.files = ctx.files.map((f) => {
-    // Only this run's cases: a file merged into also holds earlier runs' tests, which stay as they are.
-    const mine = new Set(f.caseIds);
+    // Only this run's cases: a file merged into also holds earlier runs' tests, which stay as they are,
+    // and so do the tests the person accepted that this run was not allowed to change (pipeline/writePlan.ts).
+    const accepted = new Set(ctx.run().files.find((r) => r.path === f.path)?.acceptedKept ?? []);
+    const mine = new Set(f.caseIds.filter((id) => !accepted.has(id)));
     const ids = [...new Set(findTests(f.path, f.content).map((b) => b.caseId))].filter((id) => mine.has(id));
-    for (const id of f.caseIds) if (!ids.includes(id)) drop(s, id, 'loads', `no test in ${f.path} carries the case id ${id}`);
+    for (const id of mine) if (!ids.includes(id)) drop(s, id, 'loads', `no test in ${f.path} carries the case id ${id}`);
     const personal = personalFile(ctx, f.path);
     return { path: f.path, content: f.content, ids, ...(personal ? { personal } : {}) };
   });
