@@ -1,7 +1,8 @@
 // Lessons as a person sees them (`amtp lessons`, the MCP tool `tests_lessons`, VS Code's Lessons
-// view): what the next run's generator and engineer will be told, and forgetting one. A lesson
-// from a decision is forgotten by forgetting the decision (the next run may write the test again);
-// one from a failed repair ages out with the runs it came from.
+// view through amtp/lessons and amtp/forgetLesson, client/src/lessonsView.ts): what the next run's
+// generator and engineer will be told, and forgetting one. A lesson from a decision is forgotten by
+// forgetting the decision (the next run may write the test again); one from a failed repair ages
+// out with the runs it came from.
 import { UsageError } from '../core/errors';
 import { DecisionStore } from '../pipeline/decisions';
 import { currentLessons, type Lesson } from '../pipeline/lessons';

@@ -25,6 +25,7 @@ import { runDeps } from '../app/runDeps';
 import { commandApproval, gatedTestRun } from '../app/testRun';
 import { resolveScope } from '../app/scope';
 import { applyReview, reviewOutcome } from '../app/review';
+import { forgetLesson, listLessons } from '../app/lessons';
 import { crawlResult, detectResult } from './crawlViews';
 import { mutationParams } from '../core/mutation';
 import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
@@ -225,6 +226,16 @@ export class AmtpService {
 
   async review(p: P.ReviewParams): Promise<P.ReviewResult> {
     return reviewOutcome(await applyReview(this.store, p.runId, p.decisions, 'vscode'));
+  }
+
+  async lessons(): Promise<P.LessonsResult> {
+    return { lessons: await listLessons(this.store) };
+  }
+
+  /** The person confirmed it in the client: their decision is dropped, so a later run may write the test again. */
+  async forgetLesson(p: P.ForgetLessonParams): Promise<{ forgotten: true }> {
+    await forgetLesson(this.store, p.id);
+    return { forgotten: true };
   }
 
   async verifyDeterminism(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {
