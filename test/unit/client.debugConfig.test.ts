@@ -46,7 +46,7 @@ describe('debug launch configuration for one generated test', () => {
       cwd: '/ws',
       program: '/ws/node_modules/mocha/bin/mocha.js',
       args: ['--node-option', 'import=tsx', 'test/lib.amtp.test.js', '--grep', ID],
-      console: 'integratedTerminal',
+      console: 'internalConsole',
       skipFiles: ['<node_internals>/**'],
     });
   });

@@ -14,6 +14,9 @@ export interface LaunchConfig {
   [key: string]: unknown;
 }
 
+/** The Debug Console, not a terminal: its output reaches the debug adapter, so the Testing view records it (debugRun.ts). */
+const CONSOLE = 'internalConsole';
+
 /** Where each JS runner's CLI lives inside node_modules (their package.json `bin`). */
 const JS_BINS: Record<string, string> = { mocha: 'mocha/bin/mocha.js', jest: 'jest/bin/jest.js', vitest: 'vitest/vitest.mjs' };
 /** The runner option that keeps only the tests whose name matches. */
@@ -58,7 +61,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       type: 'node',
       program: `${root}/node_modules/${JS_BINS[runner]}`,
       args,
-      console: 'integratedTerminal',
+      console: CONSOLE,
       skipFiles: ['<node_internals>/**'],
     };
   }
@@ -67,7 +70,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       ...base,
       type: 'node',
       runtimeArgs: [...rest.filter(keep), ...NAME_FILTER.node, namePattern(c), c.testFile],
-      console: 'integratedTerminal',
+      console: CONSOLE,
       skipFiles: ['<node_internals>/**'],
     };
   }
@@ -79,7 +82,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       module: 'pytest',
       args: [...rest.slice(2).filter(keep), c.testFile, ...NAME_FILTER.pytest, c.testName ?? c.id],
       justMyCode: false,
-      console: 'integratedTerminal',
+      console: CONSOLE,
     };
   }
   return { error: `AMTP does not know how to debug \`${run.testCommand}\`.` };
