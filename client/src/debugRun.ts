@@ -27,15 +27,41 @@ export async function debugAsTestRun(
   const run = controller.createTestRun(request, config.name);
   run.started(item);
   const mark = randomUUID();
+  const session = watchSession(mark, (text) => run.appendOutput(text.replace(/\r?\n/g, '\r\n'), undefined, item));
+  try {
+    if (!(await vscode.debug.startDebugging(folder, { ...config, [MARK]: mark }))) {
+      run.errored(item, new vscode.TestMessage(`the debugger did not start for ${config.name}`));
+      return { outcome: 'not_started', output: session.output() };
+    }
+    const cancel = token?.onCancellationRequested(() => session.stop());
+    await session.ended;
+    cancel?.dispose();
+    const outcome = token?.isCancellationRequested ? 'cancelled' : debugOutcome(session.exitCode(), session.output());
+    if (outcome === 'passed') run.passed(item);
+    else if (outcome === 'failed') run.failed(item, new vscode.TestMessage('the test failed under the debugger (see its output)'));
+    else if (outcome === 'cancelled') run.skipped(item);
+    else run.errored(item, new vscode.TestMessage('the debug session ended without an exit code or a runner summary AMTP could read'));
+    return { outcome, output: session.output() };
+  } finally {
+    session.dispose();
+    run.end();
+  }
+}
+
+/**
+ * Follows the debug session marked `mark` and every session under it (js-debug runs the program in
+ * a child session): their output as it comes, the exit code if an adapter reports one, and the end
+ * of the marked session (or `stop()`, which also stops it).
+ */
+function watchSession(mark: string, onOutput: (text: string) => void) {
   let root: vscode.DebugSession | undefined;
   let output = '';
   let exitCode: number | undefined;
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
   const ours = (s: vscode.DebugSession | undefined): boolean =>
     !!s && (s.configuration[MARK] === mark || (root !== undefined && s.id === root.id) || ours(s.parentSession));
-  let ended!: () => void;
-  const done = new Promise<void>((resolve) => (ended = resolve));
   const subs = [
-    // js-debug runs the program in a child session of the one started here: every session under it is tracked.
     vscode.debug.registerDebugAdapterTrackerFactory('*', {
       createDebugAdapterTracker: (session) => {
         if (!ours(session)) return undefined;
@@ -45,7 +71,7 @@ export async function debugAsTestRun(
             const text = dapOutput(m);
             if (text) {
               output += text;
-              run.appendOutput(text.replace(/\r?\n/g, '\r\n'), undefined, item);
+              onOutput(text);
             }
             exitCode = dapExitCode(m) ?? exitCode;
           },
@@ -53,28 +79,16 @@ export async function debugAsTestRun(
       },
     }),
     vscode.debug.onDidStartDebugSession((s) => (root ??= s.configuration[MARK] === mark ? s : undefined)),
-    vscode.debug.onDidTerminateDebugSession((s) => root && s.id === root.id && ended()),
+    vscode.debug.onDidTerminateDebugSession((s) => root && s.id === root.id && end()),
   ];
-  let outcome: DebugRunResult['outcome'];
-  try {
-    if (!(await vscode.debug.startDebugging(folder, { ...config, [MARK]: mark }))) {
-      run.errored(item, new vscode.TestMessage(`the debugger did not start for ${config.name}`));
-      return { outcome: 'not_started', output };
-    }
-    const cancel = token?.onCancellationRequested(() => {
+  return {
+    ended,
+    output: () => output,
+    exitCode: () => exitCode,
+    stop: () => {
       void vscode.debug.stopDebugging(root);
-      ended();
-    });
-    await done;
-    cancel?.dispose();
-    outcome = token?.isCancellationRequested ? 'cancelled' : debugOutcome(exitCode, output);
-    if (outcome === 'passed') run.passed(item);
-    else if (outcome === 'failed') run.failed(item, new vscode.TestMessage('the test failed under the debugger (see its output)'));
-    else if (outcome === 'cancelled') run.skipped(item);
-    else run.errored(item, new vscode.TestMessage('the debug session ended without an exit code or a runner summary AMTP could read'));
-    return { outcome, output };
-  } finally {
-    for (const s of subs) s.dispose();
-    run.end();
-  }
+      end();
+    },
+    dispose: () => subs.forEach((s) => s.dispose()),
+  };
 }

@@ -47,6 +47,7 @@ describe('debug launch configuration for one generated test', () => {
       program: '/ws/node_modules/mocha/bin/mocha.js',
       args: ['--node-option', 'import=tsx', 'test/lib.amtp.test.js', '--grep', ID],
       console: 'internalConsole',
+      outputCapture: 'std',
       skipFiles: ['<node_internals>/**'],
     });
   });

@@ -16,6 +16,8 @@ export interface LaunchConfig {
 
 /** The Debug Console, not a terminal: its output reaches the debug adapter, so the Testing view records it (debugRun.ts). */
 const CONSOLE = 'internalConsole';
+/** js-debug: the program's stdout and stderr, not only its console.* calls (the runners write their results to stdout). */
+const NODE_OUTPUT = { outputCapture: 'std' };
 
 /** Where each JS runner's CLI lives inside node_modules (their package.json `bin`). */
 const JS_BINS: Record<string, string> = { mocha: 'mocha/bin/mocha.js', jest: 'jest/bin/jest.js', vitest: 'vitest/vitest.mjs' };
@@ -63,6 +65,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       args,
       console: CONSOLE,
       skipFiles: ['<node_internals>/**'],
+      ...NODE_OUTPUT,
     };
   }
   if (head === 'node') {
@@ -72,6 +75,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       runtimeArgs: [...rest.filter(keep), ...NAME_FILTER.node, namePattern(c), c.testFile],
       console: CONSOLE,
       skipFiles: ['<node_internals>/**'],
+      ...NODE_OUTPUT,
     };
   }
   if (/^python[\d.]*$/.test(head ?? '') && rest[0] === '-m' && rest[1] === 'pytest') {
