@@ -23,8 +23,8 @@ import type { ScaleUrls } from './core/settings';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
 export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
-export type { ApprovalParams, CaseStatus, CaseView, RunView } from './protocolViews';
-import type { ApprovalParams, RunView } from './protocolViews';
+export type { ApprovalParams, CaseStatus, CaseView, ForgetLessonParams, LessonsResult, LessonView, RunView } from './protocolViews';
+import type { ApprovalParams, ForgetLessonParams, LessonsResult, RunView } from './protocolViews';
 
 export { MessageDirection };
 
@@ -259,31 +259,8 @@ export interface ReviewResult {
 }
 /** Sent from the client to the server: the person keeps, rejects or answers single tests; the decisions hold in later runs. */
 export const Review = request<ReviewParams, ReviewResult>('amtp/review', toServer);
-
-/** A lesson for the next run (schemas/lesson.schema.json): a person's decision about a test, or a repair that gave up. */
-export interface LessonView {
-  /** the case the lesson is about */
-  id: string;
-  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
-  /** the module and symbol it is tied to; neither: the whole project */
-  file?: string;
-  symbol?: string;
-  /** one line, written by AMTP around the person's reason or the runner's error */
-  text: string;
-  /** ISO date-time */
-  at: string;
-}
-export interface LessonsResult {
-  /** newest first */
-  lessons: LessonView[];
-}
 /** Sent from the client to the server: the lessons the next run's generator and engineer will be told (the Lessons view). Read-only. */
 export const Lessons = request<null, LessonsResult>('amtp/lessons', toServer);
-
-export interface ForgetLessonParams {
-  /** the lesson's case id; only a decision's lesson can be forgotten (a failed repair's ages out with its run) */
-  id: string;
-}
 /** Sent from the client to the server: forget the person's decision behind a lesson (a later run may write the test again). */
 export const ForgetLesson = request<ForgetLessonParams, { forgotten: true }>('amtp/forgetLesson', toServer);
 

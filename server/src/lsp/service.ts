@@ -228,14 +228,11 @@ export class AmtpService {
     return reviewOutcome(await applyReview(this.store, p.runId, p.decisions, 'vscode'));
   }
 
-  async lessons(): Promise<P.LessonsResult> {
-    return { lessons: await listLessons(this.store) };
+  lessons(): Promise<P.LessonsResult> {
+    return listLessons(this.store).then((lessons) => ({ lessons }));
   }
-
-  /** The person confirmed it in the client: their decision is dropped, so a later run may write the test again. */
-  async forgetLesson(p: P.ForgetLessonParams): Promise<{ forgotten: true }> {
-    await forgetLesson(this.store, p.id);
-    return { forgotten: true };
+  forgetLesson(p: P.ForgetLessonParams): Promise<{ forgotten: true }> {
+    return forgetLesson(this.store, p.id).then(() => ({ forgotten: true as const }));
   }
 
   async verifyDeterminism(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {
