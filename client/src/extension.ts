@@ -4,6 +4,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { ApprovalUi } from './approvals';
 import { ApprovalsView } from './approvalsView';
 import { CasesView } from './casesView';
+import { LessonsView } from './lessonsView';
 import { Folders } from './folders';
 import { generateOnSave } from './onSave';
 import type { RunsModel } from './model/runsModel';
@@ -66,7 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AmtpAp
   };
 }
 
-/** The cases and approvals trees, the status bar and the code lenses. */
+/** The cases, approvals and lessons trees, the status bar and the code lenses. */
 function registerViews(context: vscode.ExtensionContext, all: Folders, approvals: ApprovalUi, log: (line: string) => void): void {
   const casesView = new CasesView(all.tree);
   const codeLens = new GenerateCodeLens((uri) => {
@@ -74,6 +75,8 @@ function registerViews(context: vscode.ExtensionContext, all: Folders, approvals
     return at && { sender: at.session.ctx.client, file: at.file };
   }, log);
   const approvalsView = new ApprovalsView(approvals.queue);
+  const lessonsView = new LessonsView(all);
+  void lessonsView.refresh();
   const casesTree = vscode.window.createTreeView('amtp.cases', { treeDataProvider: casesView, showCollapseAll: true });
   context.subscriptions.push(
     casesView,
@@ -85,6 +88,10 @@ function registerViews(context: vscode.ExtensionContext, all: Folders, approvals
       if (node) void casesTree.reveal(node, { select: true, focus: true, expand: true });
     }),
     vscode.window.createTreeView('amtp.approvals', { treeDataProvider: approvalsView }),
+    lessonsView,
+    vscode.window.createTreeView('amtp.lessons', { treeDataProvider: lessonsView }),
+    // Returns what the view now shows, so the extension tests read it without the UI.
+    vscode.commands.registerCommand('amtp.refreshLessons', () => lessonsView.refresh()),
     createStatusBar(
       {
         current: () => {

@@ -8,6 +8,8 @@ import * as cmd from './commands';
 import type { Folders } from './folders';
 import type { TreeNode } from './model/runsModel';
 import * as review from './reviewCommands';
+import { forgetLesson } from './lessonCommands';
+import type { LessonsNode } from './model/lessonsTree';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- VS Code passes command arguments untyped */
 type Handler = (ctx: cmd.Ctx, ...args: any[]) => unknown;
@@ -41,6 +43,8 @@ const FOLDER_COMMANDS: [string, Handler, Hint?][] = [
     (ctx, node?: TreeNode, verdict?: Verdict, reason?: string) => review.answerQuarantine(ctx, node, verdict, reason),
     FIRST_ARG,
   ],
+  // The Lessons view's row carries its folder's key.
+  ['amtp.forgetLesson', (ctx, node?: LessonsNode) => forgetLesson(ctx, node), FIRST_ARG],
 ];
 
 export function registerCommands(

@@ -42,6 +42,8 @@ export async function decideTest(
   );
   const { runs } = await P.sendRequest(ctx.client, P.Runs, null);
   ctx.model.replaceAll(runs);
+  // A rejection or an answer is a lesson for the next run: the Lessons view shows it now.
+  void vscode.commands.executeCommand('amtp.refreshLessons');
   return result;
 }
 

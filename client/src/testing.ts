@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type * as P from '../../server/src/protocol';
+import { debugAsTestRun, type DebugRunResult } from './debugRun';
 import { debugConfigFor } from './model/debugConfig';
 import type { CaseOutcome, RunsModel } from './model/runsModel';
 import { testsByFile } from './model/testFiles';
@@ -61,7 +62,12 @@ export class TestingBridge implements vscode.Disposable {
     this.controller = vscode.tests.createTestController(controllerId, 'AMTP');
     this.controller.createRunProfile('Run AMTP tests', vscode.TestRunProfileKind.Run, (req, token) => this.runProfile(req, token), true);
     this.controller.refreshHandler = () => this.sync();
-    this.controller.createRunProfile('Debug AMTP test', vscode.TestRunProfileKind.Debug, (req) => this.debugProfile(req), true);
+    this.controller.createRunProfile(
+      'Debug AMTP test',
+      vscode.TestRunProfileKind.Debug,
+      (req, token) => this.debugTests(req, token).then(() => undefined),
+      true,
+    );
     // Coverage: the same run, measured by the server (nothing needs to be installed in the project).
     const coverage = this.controller.createRunProfile(
       'Run AMTP tests with coverage',
@@ -255,8 +261,11 @@ export class TestingBridge implements vscode.Disposable {
     this.coverageShown.push({ path: file.path, covered, total: file.statements.length });
   }
 
-  // Debug profile: one test under the debugger, through the run's own test command (model/debugConfig.ts).
-  private async debugProfile(request: vscode.TestRunRequest): Promise<void> {
+  /**
+   * Debug profile: one test under the debugger, through the run's own test command
+   * (model/debugConfig.ts), recorded in the Testing view as a run of its own (debugRun.ts).
+   */
+  async debugTests(request: vscode.TestRunRequest, token?: vscode.CancellationToken): Promise<DebugRunResult | undefined> {
     const root = this.root();
     const item = request.include?.flatMap((i) => (i.children.size ? [...collectChildren(i)] : [i]))[0];
     const run = item && this.model.get(this.owner.get(item.id) ?? '');
@@ -265,14 +274,19 @@ export class TestingBridge implements vscode.Disposable {
     const c = own
       ? ({ id: item.id, title: own.name, testFile: own.file, testName: own.name } as P.CaseView)
       : run?.cases.find((x) => x.id === item?.id);
-    if (!root || !run || !c) return void vscode.window.showInformationMessage('AMTP: pick one generated test to debug.');
+    if (!root || !item || !run || !c) return void vscode.window.showInformationMessage('AMTP: pick one generated test to debug.');
     if (!vscode.workspace.isTrusted)
       return void vscode.window.showErrorMessage('AMTP: debugging a test runs workspace code: trust this workspace first.');
     const config = debugConfigFor(run, c, root.fsPath, vscode.extensions.getExtension('ms-python.debugpy') !== undefined);
     if ('error' in config) return void vscode.window.showErrorMessage(`AMTP: ${config.error}`);
     this.log(`debugging ${c.id} in ${c.testFile}`);
-    if (!(await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(root), config)))
-      void vscode.window.showErrorMessage(`AMTP: the debugger did not start for ${c.id}.`);
+    const result = await debugAsTestRun(this.controller, request, item, config, vscode.workspace.getWorkspaceFolder(root), token);
+    this.log(`debugged ${c.id}: ${result.outcome}`);
+    if (result.outcome === 'not_started') void vscode.window.showErrorMessage(`AMTP: the debugger did not start for ${c.id}.`);
+    // An AMTP case's outcome reaches the Test Cases tree as a run's does (the person's own tests are no case).
+    if (!own && (result.outcome === 'passed' || result.outcome === 'failed'))
+      this.model.applyResults(run.runId, new Map([[c.id, result.outcome === 'passed' ? 'passing' : 'failing']]));
+    return result;
   }
 
   dispose(): void {

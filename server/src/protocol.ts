@@ -24,8 +24,8 @@ import type { ScaleUrls } from './core/settings';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
 export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
-export type { ApprovalParams, CaseStatus, CaseView, RunView } from './protocolViews';
-import type { ApprovalParams, RunView } from './protocolViews';
+export type { ApprovalParams, CaseStatus, CaseView, ForgetLessonParams, LessonsResult, LessonView, RunView } from './protocolViews';
+import type { ApprovalParams, ForgetLessonParams, LessonsResult, RunView } from './protocolViews';
 
 export { MessageDirection };
 
@@ -262,6 +262,10 @@ export interface ReviewResult {
 }
 /** Sent from the client to the server: the person keeps, rejects or answers single tests; the decisions hold in later runs. */
 export const Review = request<ReviewParams, ReviewResult>('amtp/review', toServer);
+/** Sent from the client to the server: the lessons the next run's generator and engineer will be told (the Lessons view). Read-only. */
+export const Lessons = request<null, LessonsResult>('amtp/lessons', toServer);
+/** Sent from the client to the server: forget the person's decision behind a lesson (a later run may write the test again). */
+export const ForgetLesson = request<ForgetLessonParams, { forgotten: true }>('amtp/forgetLesson', toServer);
 
 /** initializationOptions the client sends at startup. */
 export interface InitOptions {
@@ -348,6 +352,8 @@ export const MESSAGES = [
   SetCredentials,
   VerifyDeterminism,
   Review,
+  Lessons,
+  ForgetLesson,
   TrustChanged,
   SettingsChanged,
   LmModels,

@@ -91,3 +91,25 @@ export interface ApprovalParams {
   /** for file writes: current text (null for a new file) and proposed text */
   diff?: { path: string; before: string | null; after: string };
 }
+
+/** A lesson for the next run (schemas/lesson.schema.json): a person's decision about a test, or a repair that gave up. */
+export interface LessonView {
+  /** the case the lesson is about */
+  id: string;
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  /** the module and symbol it is tied to; neither: the whole project */
+  file?: string;
+  symbol?: string;
+  /** one line, written by AMTP around the person's reason or the runner's error */
+  text: string;
+  /** ISO date-time */
+  at: string;
+}
+export interface LessonsResult {
+  /** newest first */
+  lessons: LessonView[];
+}
+export interface ForgetLessonParams {
+  /** the lesson's case id; only a decision's lesson can be forgotten (a failed repair's ages out with its run) */
+  id: string;
+}

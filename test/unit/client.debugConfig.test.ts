@@ -46,7 +46,8 @@ describe('debug launch configuration for one generated test', () => {
       cwd: '/ws',
       program: '/ws/node_modules/mocha/bin/mocha.js',
       args: ['--node-option', 'import=tsx', 'test/lib.amtp.test.js', '--grep', ID],
-      console: 'integratedTerminal',
+      console: 'internalConsole',
+      outputCapture: 'std',
       skipFiles: ['<node_internals>/**'],
     });
   });

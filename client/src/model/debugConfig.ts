@@ -14,6 +14,11 @@ export interface LaunchConfig {
   [key: string]: unknown;
 }
 
+/** The Debug Console, not a terminal: its output reaches the debug adapter, so the Testing view records it (debugRun.ts). */
+const CONSOLE = 'internalConsole';
+/** js-debug: the program's stdout and stderr, not only its console.* calls (the runners write their results to stdout). */
+const NODE_OUTPUT = { outputCapture: 'std' };
+
 /** Where each JS runner's CLI lives inside node_modules (their package.json `bin`). */
 const JS_BINS: Record<string, string> = { mocha: 'mocha/bin/mocha.js', jest: 'jest/bin/jest.js', vitest: 'vitest/vitest.mjs' };
 /** The runner option that keeps only the tests whose name matches. */
@@ -58,8 +63,9 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       type: 'node',
       program: `${root}/node_modules/${JS_BINS[runner]}`,
       args,
-      console: 'integratedTerminal',
+      console: CONSOLE,
       skipFiles: ['<node_internals>/**'],
+      ...NODE_OUTPUT,
     };
   }
   if (head === 'node') {
@@ -67,8 +73,9 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       ...base,
       type: 'node',
       runtimeArgs: [...rest.filter(keep), ...NAME_FILTER.node, namePattern(c), c.testFile],
-      console: 'integratedTerminal',
+      console: CONSOLE,
       skipFiles: ['<node_internals>/**'],
+      ...NODE_OUTPUT,
     };
   }
   if (/^python[\d.]*$/.test(head ?? '') && rest[0] === '-m' && rest[1] === 'pytest') {
@@ -79,7 +86,7 @@ export function debugConfigFor(run: P.RunView, c: P.CaseView, root: string, debu
       module: 'pytest',
       args: [...rest.slice(2).filter(keep), c.testFile, ...NAME_FILTER.pytest, c.testName ?? c.id],
       justMyCode: false,
-      console: 'integratedTerminal',
+      console: CONSOLE,
     };
   }
   return { error: `AMTP does not know how to debug \`${run.testCommand}\`.` };

@@ -1,8 +1,10 @@
 // Lessons as a person sees them (`amtp lessons`, the MCP tool `tests_lessons`, VS Code's Lessons
-// view): what the next run's generator and engineer will be told, and forgetting one. A lesson
-// from a decision is forgotten by forgetting the decision (the next run may write the test again);
-// one from a failed repair ages out with the runs it came from. Over MCP (app/gatedForget.ts) a forget
-// waits for the person's confirmation: lessons.forget is high risk, and a repository cannot lower it.
+// view through amtp/lessons and amtp/forgetLesson, client/src/lessonsView.ts): what the next run's
+// generator and engineer will be told, and forgetting one. A lesson from a decision is forgotten by
+// forgetting the decision (the next run may write the test again); one from a failed repair ages
+// out with the runs it came from.
+// Over MCP (app/gatedForget.ts) a forget waits for the person's confirmation: lessons.forget is
+// high risk, and a repository cannot lower it.
 import { UsageError } from '../core/errors';
 import { DecisionStore } from '../pipeline/decisions';
 import { currentLessons, type Lesson } from '../pipeline/lessons';

@@ -25,6 +25,7 @@ import { runDeps } from '../app/runDeps';
 import { commandApproval, gatedTestRun } from '../app/testRun';
 import { resolveScope } from '../app/scope';
 import { applyReview, reviewOutcome } from '../app/review';
+import { forgetLesson, listLessons } from '../app/lessons';
 import { crawlResult, detectResult } from './crawlViews';
 import { mutationParams } from '../core/mutation';
 import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
@@ -225,6 +226,13 @@ export class AmtpService {
 
   async review(p: P.ReviewParams): Promise<P.ReviewResult> {
     return reviewOutcome(await applyReview(this.store, p.runId, p.decisions, 'vscode'));
+  }
+
+  lessons(): Promise<P.LessonsResult> {
+    return listLessons(this.store).then((lessons) => ({ lessons }));
+  }
+  forgetLesson(p: P.ForgetLessonParams): Promise<{ forgotten: true }> {
+    return forgetLesson(this.store, p.id).then(() => ({ forgotten: true as const }));
   }
 
   async verifyDeterminism(p: P.VerifyDeterminismParams): Promise<P.VerifyDeterminismResult> {

@@ -73,11 +73,21 @@ function wireEditor(on: P.Receiver, svc: () => AmtpService, handle: <A, R>(fn: (
   );
 }
 
-/** Per-test review from the Test Cases tree (server/src/app/review.ts). */
+/** Per-test review from the Test Cases tree (server/src/app/review.ts) and the lessons it leaves (the Lessons view, app/lessons.ts). */
 function wireReview(on: P.Receiver, svc: () => AmtpService, handle: <A, R>(fn: (a: A) => R | Promise<R>) => (a: A) => Promise<R>): void {
   P.onRequest(
     on,
     P.Review,
     handle((p) => svc().review(p)),
+  );
+  P.onRequest(
+    on,
+    P.Lessons,
+    handle(() => svc().lessons()),
+  );
+  P.onRequest(
+    on,
+    P.ForgetLesson,
+    handle((p) => svc().forgetLesson(p)),
   );
 }

@@ -112,6 +112,19 @@ describe('AMTP extension (real extension host)', () => {
     assert.ok(shown.total > 0 && shown.covered > 0 && shown.covered <= shown.total, JSON.stringify(shown));
   });
 
+  it('Debug runs one test under the debugger and records its result and output in the Testing view', async () => {
+    await api.testing.synced;
+    const tests: vscode.TestItem[] = [];
+    api.testing.controller.items.get(`file:${TEST_FILE}`)?.children.forEach((t) => tests.push(t));
+    const item = tests.find((t) => !t.id.startsWith('own:'));
+    assert.ok(item, 'a test of AMTP to debug');
+    const debugged = await api.testing.debugTests(new vscode.TestRunRequest([item]));
+    assert.ok(debugged, 'the debug profile started a run');
+    assert.equal(debugged.outcome, 'passed', debugged.output);
+    assert.match(debugged.output, /1 passing|pass 1|1 passed/, "the runner's output is the run's output");
+    assert.equal(api.model.latest()!.cases.find((c) => c.id === item.id)?.status, 'passing');
+  });
+
   it('an overwrite waits for approval with a read-only diff preview; Reject leaves the file byte-identical', async () => {
     const file = path.join(ws(), TEST_FILE);
     fs.writeFileSync(file, HAND_WRITTEN);

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AmtpApi } from '../../../client/src/extension';
+import type { FolderLessons } from '../../../client/src/model/lessonsTree';
 import { decisionLines } from '../../../client/src/model/runsModel';
 import type * as P from '../../../server/src/protocol';
 import { amtpApi, setUserSettings, until, ws } from './helpers';
@@ -79,6 +80,17 @@ describe('per-test review and the confidence gate (real extension host)', () => 
       'the docs are wrong: it pads on the right',
     );
     for (const c of rejected) assert.ok(!onDisk(file).includes(c.id), `${c.id} is removed from ${file} now`);
+    // The Lessons view shows what the next run will be told: each rejection with its module and reason.
+    const [folder] = await vscode.commands.executeCommand<FolderLessons[]>('amtp.refreshLessons');
+    const lessons = 'error' in folder.lessons ? assert.fail(folder.lessons.error) : folder.lessons;
+    for (const c of rejected) {
+      const l = lessons.find((x) => x.id === c.id && x.source === 'rejected');
+      assert.ok(l && l.file === c.target.file && l.text.includes('covered by our own tests'), JSON.stringify(lessons));
+    }
+    assert.ok(
+      lessons.some((x) => x.id === quarantined.id && x.source === 'docs_wrong'),
+      JSON.stringify(lessons),
+    );
 
     const next = await generatePad();
     assert.ok(next);
