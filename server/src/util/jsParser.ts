@@ -23,16 +23,30 @@ export interface EsComment {
   end: number;
 }
 
+/** A syntax error oxc reported: where it points (the first of its labels; 0 when it has none). */
+export interface JsError {
+  message: string;
+  start: number;
+  end: number;
+}
+
 interface ParsedJs {
   program: EsNode;
   /** sorted by position */
   comments: EsComment[];
+  /** With an error oxc usually gives up on the whole text (an empty program); util/jsRecover.ts reads on. */
+  errors: JsError[];
+}
+
+interface ParseOptions {
+  /** keep `(…)` as ParenthesizedExpression nodes, so an expression's span is its text as written */
+  preserveParens?: boolean;
 }
 
 export interface JsParser {
   readonly name: 'oxc';
   /** Never throws for bad syntax: what could be recovered is returned (possibly an empty program). */
-  parse(fileName: string, text: string): ParsedJs;
+  parse(fileName: string, text: string, options?: ParseOptions): ParsedJs;
 }
 
 type Lang = 'jsx' | 'ts' | 'tsx' | 'dts';
@@ -88,9 +102,18 @@ async function loadOxc(): Promise<JsParser> {
   const parseSync = oxc.parseSync ?? (oxc as unknown as { default: typeof oxc }).default.parseSync;
   return {
     name: 'oxc',
-    parse(fileName, text) {
-      const r = parseSync(fileName, text, { lang: langOf(fileName), sourceType: sourceTypeOf(fileName), preserveParens: false });
-      return { program: r.program as unknown as EsNode, comments: r.comments as EsComment[] };
+    parse(fileName, text, options) {
+      const r = parseSync(fileName, text, {
+        lang: langOf(fileName),
+        sourceType: sourceTypeOf(fileName),
+        preserveParens: options?.preserveParens ?? false,
+      });
+      return { program: r.program as unknown as EsNode, comments: r.comments as EsComment[], errors: r.errors.map(errorOf) };
     },
   };
+}
+
+function errorOf(e: { message: string; labels: { start: number; end: number }[] }): JsError {
+  const [first] = [...e.labels].sort((a, b) => a.start - b.start);
+  return { message: e.message, start: first?.start ?? 0, end: first?.end ?? 0 };
 }
