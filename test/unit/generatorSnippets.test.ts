@@ -28,6 +28,19 @@ describe('generator: reading documented snippets', () => {
     assert.deepEqual(calls('f(1) // works\n// now the second form\nf(2)\n// see below'), []);
   });
 
+  it('reads on after a line that does not parse: its words are neither setup nor examples, a result shown on it is skipped', () => {
+    const r = parseJsSnippet("f(1) //=> 2\nthis is prose\ng(2) // 3\nms('2 days') 172800000 // 4\n...\nh(3) // 5", []);
+    assert.deepEqual(
+      r.examples.map((e) => [e.call, e.expected, e.setup]),
+      [
+        ['f(1)', '2', []],
+        ['g(2)', '3', []],
+        ['h(3)', '5', []],
+      ],
+    );
+    assert.deepEqual(r.skipped, [{ line: 3, reason: 'the statement does not parse as JavaScript/TypeScript' }]);
+  });
+
   it('keeps multi-line calls whole and ignores comments inside them', () => {
     const ex = parseJsSnippet("f({\n  a: 1, // first\n  b: '//x'\n}) // => 2", []).examples;
     assert.equal(ex.length, 1);

@@ -56,7 +56,7 @@ export function syntaxStatements(path: string): Syntax | undefined {
 
 function parse(path: string, text: string): Syntax | undefined {
   // Parenthesized expressions kept: a statement such as the body of `() => ({})` starts at its `(`.
-  const { program, errors } = jsParser().parse(path, text, { parens: true });
+  const { program, errors } = jsParser().parse(path, text, { preserveParens: true });
   if (errors.length) return undefined;
   const spans: Span[] = [];
   const add = (n: EsNode) => spans.push({ start: n.start, end: n.end });

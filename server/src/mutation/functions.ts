@@ -39,7 +39,7 @@ function span(source: string, name: string, from: number, to: number): FunctionS
 
 function jsFunctionAt(file: string, source: string, line: number): FunctionSpan {
   // Parenthesized expressions kept: `x = (function () {})` names no function `x`.
-  const { program } = jsParser().parse(file, source, { parens: true });
+  const { program } = jsParser().parse(file, source, { preserveParens: true });
   const at = lineStarts(source)[Math.max(0, line - 1)] ?? source.length;
   const lineEnd = source.indexOf('\n', at) < 0 ? source.length : source.indexOf('\n', at);
   const starts = new Map<EsNode, number>();

@@ -60,6 +60,15 @@ export function nameOfKey(n: EsNode | null | undefined): string | undefined {
   return isString(n) ? n.value : undefined;
 }
 
+/** The nodes of `root` (itself included) that `keep` picks, in source order: an enclosing node before those inside it. */
+export function nodesWhere(root: EsNode, keep: (n: EsNode) => boolean): EsNode[] {
+  const out: EsNode[] = [];
+  walk(root, (n) => {
+    if (keep(n)) out.push(n);
+  });
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
 /**
  * Visits every node once, depth-first, each before its children (siblings in no set order); `visit`
  * returning false skips the node's children. Iterative: a deeply nested file cannot overflow the stack.
@@ -80,4 +89,42 @@ export function walk(root: EsNode, visit: (n: EsNode) => boolean | void): void {
       if (c && typeof c === 'object') stack.push(c);
     }
   }
+}
+
+/** A string literal or a template literal without substitutions (`'x'`, `` `x` ``): its value. */
+export function staticString(n: EsNode | null | undefined): string | undefined {
+  if (!n) return undefined;
+  if (isString(n)) return n.value;
+  return n.type === 'TemplateLiteral' && !n.expressions.length ? (n.quasis[0]?.value.cooked ?? undefined) : undefined;
+}
+
+/** The declaration an `export` statement wraps (`export const x = 1`, `export default function f() {}`), else the statement. */
+export function unexported(st: EsNode): EsNode {
+  if (st.type === 'ExportNamedDeclaration' && st.declaration) return st.declaration;
+  if (st.type === 'ExportDefaultDeclaration' && /^(?:FunctionDeclaration|ClassDeclaration)$/.test(st.declaration.type))
+    return st.declaration;
+  return st;
+}
+
+/** The names a binding pattern binds (`a`, `{ b, c: [d = 1, ...e] }`). */
+export function boundNames(pattern: EsNode | null | undefined, out: string[] = []): string[] {
+  if (!pattern) return out;
+  switch (pattern.type) {
+    case 'Identifier':
+      out.push(pattern.name);
+      break;
+    case 'ObjectPattern':
+      for (const p of pattern.properties) boundNames(p.type === 'RestElement' ? p.argument : p.value, out);
+      break;
+    case 'ArrayPattern':
+      for (const el of pattern.elements) boundNames(el, out);
+      break;
+    case 'AssignmentPattern':
+      boundNames(pattern.left, out);
+      break;
+    case 'RestElement':
+      boundNames(pattern.argument, out);
+      break;
+  }
+  return out;
 }

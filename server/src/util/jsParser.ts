@@ -23,20 +23,28 @@ export interface EsComment {
   end: number;
 }
 
+/** A syntax error oxc reported: where it points (the first of its labels; 0 when it has none). */
+export interface JsError {
+  message: string;
+  start: number;
+  end: number;
+}
+
 interface ParsedJs {
   program: EsNode;
   /** sorted by position */
   comments: EsComment[];
-  /** the syntax errors' messages; the program holds what could be recovered */
-  errors: string[];
+  /** With an error oxc usually gives up on the whole text (an empty program); util/jsRecover.ts reads on. */
+  errors: JsError[];
 }
 
 interface ParseOptions {
   /**
-   * Keep `(…)` as ParenthesizedExpression nodes: istanbul-compatible coverage (server/src/coverage/)
-   * starts a statement or branch at its parenthesis, and tells `a && (b || c)` from `a && b || c`.
+   * Keep `(…)` as ParenthesizedExpression nodes, so an expression's span is its text as written:
+   * istanbul-compatible coverage (server/src/coverage/) starts a statement or branch at its
+   * parenthesis, and tells `a && (b || c)` from `a && b || c`.
    */
-  parens?: boolean;
+  preserveParens?: boolean;
 }
 
 export interface JsParser {
@@ -99,14 +107,19 @@ async function loadOxc(): Promise<JsParser> {
   return {
     name: 'oxc',
     parse(fileName, text, options) {
-      const opts = { lang: langOf(fileName), sourceType: sourceTypeOf(fileName), preserveParens: options?.parens ?? false };
+      const opts = { lang: langOf(fileName), sourceType: sourceTypeOf(fileName), preserveParens: options?.preserveParens ?? false };
       let r = parseSync(fileName, text, opts);
       if (r.errors.length && opts.sourceType === 'unambiguous') {
         // A `.js` file that returns at the top level is CommonJS, as Node runs it (and nyc reads it).
         const cjs = parseSync(fileName, text, { ...opts, sourceType: 'commonjs' });
         if (!cjs.errors.length) r = cjs;
       }
-      return { program: r.program as unknown as EsNode, comments: r.comments as EsComment[], errors: r.errors.map((e) => e.message) };
+      return { program: r.program as unknown as EsNode, comments: r.comments as EsComment[], errors: r.errors.map(errorOf) };
     },
   };
+}
+
+function errorOf(e: { message: string; labels: { start: number; end: number }[] }): JsError {
+  const [first] = [...e.labels].sort((a, b) => a.start - b.start);
+  return { message: e.message, start: first?.start ?? 0, end: first?.end ?? 0 };
 }

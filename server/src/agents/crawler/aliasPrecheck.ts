@@ -1,7 +1,7 @@
-// Finding a README's namespace aliases (namespaceAliases.ts) parses its code blocks with the
-// TypeScript compiler, whose loading costs a fresh process about 0.2 s, most of a small package's
-// crawl. Most READMEs have no alias that could change anything: this scan tells so without the
-// parser, and answers "parse" whenever it cannot be sure, so the examples found are the same.
+// Finding a README's namespace aliases (namespaceAliases.ts) parses its code blocks, again after
+// each syntax error of a block that is not a whole program (util/jsRecover.ts). Most READMEs have
+// no alias that could change anything: this scan tells so without the parser, and answers "parse"
+// whenever it cannot be sure, so the examples found are the same.
 import { bindsPackagePattern, callPattern, type ExportedName } from './readmeCalls';
 
 const isIdentChar = (c: number) =>

@@ -2,9 +2,10 @@
 // `d3.min([3, 2, 1]) // 1`, `d3` being the UMD global (or `import * as d3 from "d3-array"`).
 // An identifier is such an alias when no snippet of the document binds it, it is not a JavaScript
 // global (`Math.max`, `JSON.parse`), and most names called through it are exports of the package.
-// Read with the TypeScript parser; snippets are data, never run.
-import type * as TS from 'typescript';
-import { typescript } from '../../util/typescript';
+// Read with oxc, statement by statement (util/jsRecover.ts); snippets are data, never run.
+import { nodesWhere, walk } from '../../util/esTree';
+import type { EsNode } from '../../util/jsParser';
+import { parseRecovering } from '../../util/jsRecover';
 
 /**
  * @param snippets the code blocks of one document
@@ -14,27 +15,24 @@ import { typescript } from '../../util/typescript';
  *   linked each block to the exports it calls and only some blocks are at hand (a generator batch)
  */
 export function namespaceAliases(snippets: string[], exported: Set<string>, minMembers = 2): Set<string> {
-  const ts = typescript();
   const bound = new Set<string>();
   const members = new Map<string, Set<string>>();
-  for (const code of snippets) {
-    const sf = ts.createSourceFile('snippet.ts', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    const visit = (n: TS.Node): void => {
-      const declared = declaredName(ts, n);
-      if (declared) bound.add(declared);
-      if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && ts.isPropertyAccessExpression(n.expression)) {
-        const target = n.expression;
-        // A receiver with no text is the parser's stand-in for a missing one (`.min(x)` on a line of its own).
-        if (ts.isIdentifier(target.expression) && target.expression.text && ts.isIdentifier(target.name)) {
-          const alias = target.expression.text;
+  for (const code of snippets)
+    for (const st of parseRecovering('snippet.ts', code).statements)
+      for (const n of nodesWhere(st, (x) => x.type === 'CallExpression' || x.type === 'NewExpression' || declaredNames(x).length > 0)) {
+        for (const name of declaredNames(n)) bound.add(name);
+        const target: EsNode | undefined = n.callee;
+        if (
+          target?.type === 'MemberExpression' &&
+          !target.computed &&
+          target.object.type === 'Identifier' &&
+          target.property.type === 'Identifier'
+        ) {
+          const alias: string = target.object.name;
           if (!members.has(alias)) members.set(alias, new Set());
-          members.get(alias)!.add(target.name.text);
+          members.get(alias)!.add(target.property.name);
         }
       }
-      ts.forEachChild(n, visit);
-    };
-    visit(sf);
-  }
   const out = new Set<string>();
   for (const [alias, names] of members) {
     if (bound.has(alias) || alias in globalThis || exported.has(alias)) continue;
@@ -44,20 +42,30 @@ export function namespaceAliases(snippets: string[], exported: Set<string>, minM
   return out;
 }
 
-function declaredName(ts: typeof TS, n: TS.Node): string | undefined {
-  if (
-    (ts.isVariableDeclaration(n) ||
-      ts.isParameter(n) ||
-      ts.isFunctionDeclaration(n) ||
-      ts.isClassDeclaration(n) ||
-      ts.isImportClause(n) ||
-      ts.isNamespaceImport(n) ||
-      ts.isImportSpecifier(n)) &&
-    n.name &&
-    ts.isIdentifier(n.name)
-  )
-    return n.name.text;
-  return undefined;
+/** The names a node declares as a variable, parameter, function, class or import (not inside destructuring). */
+function declaredNames(n: EsNode): string[] {
+  const id = (x: EsNode | null | undefined): string[] => (x?.type === 'Identifier' ? [x.name] : []);
+  switch (n.type) {
+    case 'VariableDeclarator':
+      return id(n.id);
+    case 'CatchClause':
+      return id(n.param);
+    case 'ClassDeclaration':
+      return id(n.id);
+    case 'ImportDefaultSpecifier':
+    case 'ImportNamespaceSpecifier':
+    case 'ImportSpecifier':
+      return id(n.local);
+  }
+  const named = n.type === 'FunctionDeclaration' || n.type === 'TSDeclareFunction' ? id(n.id) : [];
+  // parameters, of functions and of function types: `x`, `x = 1`, `...x`, `private x`
+  if (!Array.isArray(n.params) || n.type.startsWith('TSTypeParameter')) return named;
+  return named.concat(
+    (n.params as EsNode[]).flatMap((p) => {
+      const param = p.type === 'TSParameterProperty' ? p.parameter : p;
+      return id(param.type === 'AssignmentPattern' ? param.left : param.type === 'RestElement' ? param.argument : param);
+    }),
+  );
 }
 
 /**
@@ -66,16 +74,13 @@ function declaredName(ts: typeof TS, n: TS.Node): string | undefined {
  */
 export function withoutNamespaces(code: string, aliases: Set<string>): string {
   if (!aliases.size) return code;
-  const ts = typescript();
-  const sf = ts.createSourceFile('snippet.ts', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const cuts: [number, number][] = [];
-  const visit = (n: TS.Node): void => {
-    if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && aliases.has(n.expression.text))
-      cuts.push([n.expression.getStart(sf), n.name.getStart(sf)]);
-    ts.forEachChild(n, visit);
-  };
-  visit(sf);
+  const cuts = new Map<number, number>();
+  for (const st of parseRecovering('snippet.ts', code).statements)
+    walk(st, (n) => {
+      if (n.type === 'MemberExpression' && !n.computed && n.object.type === 'Identifier' && aliases.has(n.object.name))
+        cuts.set(n.object.start, n.property.start);
+    });
   let out = code;
-  for (const [from, to] of cuts.sort((a, b) => b[0] - a[0])) out = out.slice(0, from) + out.slice(to);
+  for (const [from, to] of [...cuts].sort((a, b) => b[0] - a[0])) out = out.slice(0, from) + out.slice(to);
   return out;
 }

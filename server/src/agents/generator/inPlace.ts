@@ -1,9 +1,8 @@
 // A function documented to change its argument in place and return nothing (`@returns {void}`,
 // "reverses the array in place") whose example shows a value (`reverse(list) //=> [3, 2, 1]`) shows
 // the argument after the call, not what the call returns: the example's oracle checks the argument.
-import type * as TS from 'typescript';
 import type { SymbolInfo } from '../../contracts/types';
-import { typescript } from '../../util/typescript';
+import { jsParser, type EsNode } from '../../util/jsParser';
 import type { DocExample } from './examples';
 
 const IN_PLACE =
@@ -22,12 +21,9 @@ export function inPlaceExample(ex: DocExample, symbol: SymbolInfo | undefined): 
 
 /** `f(list, 1)` → `list` when the first argument is a plain name the example bound. */
 function firstArgument(call: string): string | undefined {
-  const ts = typescript();
-  const sf = ts.createSourceFile('call.ts', call, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const [st] = sf.statements;
-  if (sf.statements.length !== 1 || !st || !ts.isExpressionStatement(st)) return undefined;
-  const e: TS.Expression = st.expression;
-  if (!ts.isCallExpression(e) || !e.arguments.length) return undefined;
-  const a = e.arguments[0];
-  return ts.isIdentifier(a) ? a.text : undefined;
+  const body = jsParser().parse('call.ts', call, { preserveParens: true }).program.body as EsNode[];
+  const e = body.length === 1 && body[0].type === 'ExpressionStatement' ? body[0].expression : undefined;
+  if (e?.type !== 'CallExpression' || !e.arguments.length) return undefined;
+  const a: EsNode = e.arguments[0];
+  return a.type === 'Identifier' ? a.name : undefined;
 }

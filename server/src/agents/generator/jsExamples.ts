@@ -1,12 +1,12 @@
 // Turns a JS/TS docs snippet into documented examples: a call, the statements it needs before it,
-// and the result the docs show. Read from the TypeScript syntax tree (jsStatements.ts). Forms:
+// and the result the docs show. Read from the syntax tree oxc reads (jsStatements.ts). Forms:
 //   f(x) //=> v      f(x); // v      f(x)\n// => v      const y = f(x) // v
 //   console.log(f(x)) // v           f(x) === v;        f(x) // throws TypeError
 // A call whose result is not shown, or that cannot be isolated, is skipped with the reason.
-import type * as TS from 'typescript';
 import type { OracleBinding } from '../../contracts/types';
 import { parseLiteral } from '../../frameworks/literals';
-import { typescript } from '../../util/typescript';
+import { unexported } from '../../util/esTree';
+import { jsParser, type EsNode } from '../../util/jsParser';
 import {
   documentedError,
   isPrintedToken,
@@ -19,7 +19,7 @@ import {
 import { withoutNamespaces } from '../crawler/namespaceAliases';
 import { importOf } from './jsImports';
 import { SetupList } from './setupList';
-import { splitStatements, textOf, type SnippetItem, type Statement } from './jsStatements';
+import { splitStatements, textOf, type SnippetItem, type SnippetSource, type Statement } from './jsStatements';
 
 /** What earlier README blocks bound, carried into the later ones in order (a README is read top to bottom). */
 export interface SnippetContext {
@@ -67,7 +67,7 @@ export function parseJsSnippet(snippet: string, ownSpecifiers: string[], context
     }
     const result = boundResult(resultFor(stmt, items[k + 1]), setup);
     if (result?.fromNextLine) k++;
-    const shown = result ? exampleOf(stmt.node, result) : undefined;
+    const shown = result ? exampleOf(stmt, result) : undefined;
     if (result && !shown) skipped.push({ line: stmt.line, reason: 'documented result follows a statement, not an expression' });
     else if (shown && foreignImport)
       skipped.push({ line: stmt.line, reason: `snippet imports '${foreignImport}', which a test cannot reproduce inside one test` });
@@ -107,7 +107,7 @@ function resultFor(stmt: Statement, next: SnippetItem | undefined): Shown | unde
       return { ...r, fromNextLine: true };
   }
   // `f(x) === 'v';`: the snippet states the result itself.
-  const eq = equalityOf(stmt.node);
+  const eq = equalityOf(stmt);
   return eq ? { text: eq.expected, marked: true, fromNextLine: false } : undefined;
 }
 
@@ -127,12 +127,10 @@ function boundResult(shown: Shown | undefined, setup: SetupList): Shown | undefi
  */
 function withoutStatementEnd(r: ResultText): ResultText {
   if (!r.text.endsWith(';')) return r;
-  const ts = typescript();
-  const sf = ts.createSourceFile('result.ts', r.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const broken = ((sf as unknown as { parseDiagnostics?: TS.Diagnostic[] }).parseDiagnostics ?? []).length > 0;
-  const [only] = sf.statements;
-  if (broken || sf.statements.length !== 1 || !ts.isExpressionStatement(only)) return r;
-  return { ...r, text: only.expression.getText(sf) };
+  const { program, errors } = jsParser().parse('result.ts', r.text, { preserveParens: true });
+  const [only] = program.body as EsNode[];
+  if (errors.length || program.body.length !== 1 || only.type !== 'ExpressionStatement') return r;
+  return { ...r, text: r.text.slice(only.expression.start, only.expression.end) };
 }
 
 /** `//=> false (extra arguments ignored)`: the prose after the value is not part of it (examples.ts). */
@@ -146,33 +144,35 @@ function looksLikeResult(text: string, marked: boolean): boolean {
 }
 
 /** `call === literal` (or `==`, either side) as a statement of its own. */
-function equalityOf(node: TS.Statement): { call: string; expected: string } | undefined {
-  const ts = typescript();
-  if (!ts.isExpressionStatement(node) || !ts.isBinaryExpression(node.expression)) return undefined;
+function equalityOf({ node, source }: Statement): { call: string; expected: string } | undefined {
+  if (node.type !== 'ExpressionStatement' || node.expression.type !== 'BinaryExpression') return undefined;
   const e = node.expression;
-  const op = e.operatorToken.kind;
-  if (op !== ts.SyntaxKind.EqualsEqualsEqualsToken && op !== ts.SyntaxKind.EqualsEqualsToken) return undefined;
-  const [l, r] = [textOf(e.left), textOf(e.right)];
+  if (e.operator !== '===' && e.operator !== '==') return undefined;
+  const [l, r] = [textOf(source, e.left), textOf(source, e.right)];
   if (parseLiteral(r) !== undefined && parseLiteral(l) === undefined) return { call: l, expected: r };
   if (parseLiteral(l) !== undefined && parseLiteral(r) === undefined) return { call: r, expected: l };
   return undefined;
 }
 
 /** The documented expression of a statement and what the docs say it gives. */
-function exampleOf(node: TS.Statement, shown: Shown): Found | undefined {
-  const ts = typescript();
-  const eq = equalityOf(node);
+function exampleOf(stmt: Statement, shown: Shown): Found | undefined {
+  const eq = equalityOf(stmt);
   if (eq) return { call: eq.call, outcome: 'value', expected: eq.expected };
-  let expr: TS.Expression | undefined;
-  if (ts.isExpressionStatement(node)) expr = node.expression;
-  else if (ts.isVariableStatement(node) && node.declarationList.declarations.length === 1)
-    expr = node.declarationList.declarations[0].initializer;
+  const node = unexported(stmt.node);
+  let expr: EsNode | undefined;
+  if (node.type === 'ExpressionStatement') expr = node.expression;
+  else if (node.type === 'VariableDeclaration' && node.declarations.length === 1) expr = node.declarations[0].init ?? undefined;
   if (!expr) return undefined;
-  if (ts.isCallExpression(expr) && /^console\.(?:log|info)$/.test(expr.expression.getText())) {
+  if (expr.type === 'CallExpression' && /^console\.(?:log|info)$/.test(rawText(stmt.source, expr.callee))) {
     if (expr.arguments.length !== 1) return { reason: 'console.log with several arguments prints a joined line' };
-    return classify(textOf(expr.arguments[0]), shown, true);
+    return classify(textOf(stmt.source, expr.arguments[0]), shown, true);
   }
-  return classify(textOf(expr), shown, false);
+  return classify(textOf(stmt.source, expr), shown, false);
+}
+
+/** A node's text as written, comments included. */
+function rawText(source: SnippetSource, node: EsNode): string {
+  return source.text.slice(node.start, node.end);
 }
 
 function classify(call: string, shown: Shown, printed: boolean): Found {
@@ -198,7 +198,6 @@ function classify(call: string, shown: Shown, printed: boolean): Found {
 const RETURNS_STRING =
   /\.(?:toString|toFixed|toPrecision|toExponential|toISOString|toUTCString|toDateString|toTimeString|toLocale\w*String|toJSONString|join|padStart|padEnd|toUpperCase|toLowerCase|trim|trimStart|trimEnd|repeat)\s*\([^()]*\)$|^(?:String|JSON\.stringify)\s*\(/;
 
-function isDeclaration(node: TS.Statement): boolean {
-  const ts = typescript();
-  return ts.isVariableStatement(node) || ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node);
+function isDeclaration(node: EsNode): boolean {
+  return /^(?:VariableDeclaration|FunctionDeclaration|ClassDeclaration)$/.test(unexported(node).type);
 }

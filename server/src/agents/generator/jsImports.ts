@@ -1,9 +1,9 @@
-// Import statements of a docs snippet, read from its syntax tree: which module they load and the
-// local names they bind (`var x = require('s')`, `const {a, b: c} = require('s')`,
+// Import statements of a docs snippet, read from its syntax tree (ESTree, oxc): which module they
+// load and the local names they bind (`var x = require('s')`, `const {a, b: c} = require('s')`,
 // `const f = require('s').f`, `import x, {a as b} from 's'`, `import * as n from 's'`).
-import type * as TS from 'typescript';
 import type { OracleBinding } from '../../contracts/types';
-import { typescript } from '../../util/typescript';
+import { isRequire, nameOfKey, staticString, unexported } from '../../util/esTree';
+import type { EsNode } from '../../util/jsParser';
 
 export interface ParsedImport {
   own: boolean;
@@ -11,51 +11,48 @@ export interface ParsedImport {
   bindings: OracleBinding[];
 }
 
-export function importOf(st: TS.Statement, ownSpecifiers: string[]): ParsedImport | undefined {
-  const ts = typescript();
-  if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
-    const specifier = st.moduleSpecifier.text;
+export function importOf(statement: EsNode, ownSpecifiers: string[]): ParsedImport | undefined {
+  const st = unexported(statement);
+  if (st.type === 'ImportDeclaration') {
+    const specifier: string = st.source.value;
     const bindings: OracleBinding[] = [];
-    const clause = st.importClause;
-    if (clause?.name) bindings.push({ local: clause.name.text, import: 'default' });
-    const nb = clause?.namedBindings;
-    if (nb && ts.isNamespaceImport(nb)) bindings.push({ local: nb.name.text, import: 'namespace' });
-    else if (nb)
-      for (const el of nb.elements) bindings.push({ local: el.name.text, import: 'named', name: (el.propertyName ?? el.name).getText() });
+    for (const s of st.specifiers as EsNode[]) {
+      if (s.type === 'ImportDefaultSpecifier') bindings.push({ local: s.local.name, import: 'default' });
+      else if (s.type === 'ImportNamespaceSpecifier') bindings.push({ local: s.local.name, import: 'namespace' });
+      else bindings.push({ local: s.local.name, import: 'named', name: nameOfKey(s.imported) ?? s.local.name });
+    }
     return { own: isOwn(specifier, ownSpecifiers), specifier, bindings };
   }
-  if (ts.isExpressionStatement(st)) {
-    const specifier = requiredSpecifier(ts, st.expression);
+  if (st.type === 'ExpressionStatement') {
+    const specifier = requiredSpecifier(st.expression);
     return specifier === undefined ? undefined : { own: isOwn(specifier, ownSpecifiers), specifier, bindings: [] };
   }
-  if (!ts.isVariableStatement(st) || st.declarationList.declarations.length !== 1) return undefined;
-  const decl = st.declarationList.declarations[0];
-  if (!decl.initializer) return undefined;
-  const init = decl.initializer;
-  const prop = ts.isPropertyAccessExpression(init) ? init.name.text : undefined;
-  const specifier = requiredSpecifier(ts, prop !== undefined ? (init as TS.PropertyAccessExpression).expression : init);
+  if (st.type !== 'VariableDeclaration' || st.declarations.length !== 1) return undefined;
+  const decl: EsNode = st.declarations[0];
+  const init: EsNode | null = decl.init;
+  if (!init) return undefined;
+  const prop = init.type === 'MemberExpression' && !init.computed ? nameOfKey(init.property) : undefined;
+  const specifier = requiredSpecifier(prop !== undefined ? init.object : init);
   if (specifier === undefined) return undefined;
   const bindings: OracleBinding[] = [];
-  if (ts.isIdentifier(decl.name))
-    bindings.push(
-      prop !== undefined ? { local: decl.name.text, import: 'named', name: prop } : { local: decl.name.text, import: 'module' },
-    );
-  else if (ts.isObjectBindingPattern(decl.name)) {
-    for (const el of decl.name.elements) {
-      if (!ts.isIdentifier(el.name) || el.dotDotDotToken) continue;
-      bindings.push({ local: el.name.text, import: 'named', name: el.propertyName?.getText() ?? el.name.text });
+  if (decl.id.type === 'Identifier')
+    bindings.push(prop !== undefined ? { local: decl.id.name, import: 'named', name: prop } : { local: decl.id.name, import: 'module' });
+  else if (decl.id.type === 'ObjectPattern') {
+    for (const p of decl.id.properties as EsNode[]) {
+      // `{ a = 1 }` binds a; a rest element or a nested pattern binds no export by its name
+      const local: EsNode | undefined = p.type === 'Property' ? (p.value.type === 'AssignmentPattern' ? p.value.left : p.value) : undefined;
+      if (local?.type !== 'Identifier') continue;
+      bindings.push({ local: local.name, import: 'named', name: (p.computed ? undefined : nameOfKey(p.key)) ?? local.name });
     }
   }
   return { own: isOwn(specifier, ownSpecifiers), specifier, bindings };
 }
 
 /** `require('s')` (also `await import('s')`) → `s`. */
-function requiredSpecifier(ts: typeof TS, e: TS.Expression): string | undefined {
-  const inner = ts.isAwaitExpression(e) ? e.expression : e;
-  if (!ts.isCallExpression(inner) || inner.arguments.length !== 1 || !ts.isStringLiteralLike(inner.arguments[0])) return undefined;
-  const callee = inner.expression;
-  const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
-  return isRequire || callee.kind === ts.SyntaxKind.ImportKeyword ? inner.arguments[0].text : undefined;
+function requiredSpecifier(e: EsNode): string | undefined {
+  const inner = e.type === 'AwaitExpression' ? e.argument : e;
+  if (inner.type === 'ImportExpression') return inner.options ? undefined : staticString(inner.source);
+  return isRequire(inner) && inner.arguments.length === 1 ? staticString(inner.arguments[0]) : undefined;
 }
 
 function isOwn(specifier: string, own: string[]): boolean {

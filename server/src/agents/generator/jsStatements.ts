@@ -1,10 +1,16 @@
 // Splits a JavaScript/TypeScript docs snippet into top-level statements with the `//` comment that
-// follows each on its line, and the comment lines between them, using the TypeScript parser.
+// follows each on its line, and the comment lines between them, read with oxc (util/jsRecover.ts).
 // Docs snippets are often not whole programs (`ms('2 days')  // 172800000` without a semicolon,
-// prose comments between calls); the parser recovers from that, and a statement it could not read
-// is reported as `broken` so it is neither run as setup nor taken as an example.
-import type * as TS from 'typescript';
-import { typescript } from '../../util/typescript';
+// prose comments between calls); a statement that could not be read is reported as `broken`, so it
+// is neither run as setup nor taken as an example.
+import type { EsComment, EsNode } from '../../util/jsParser';
+import { lineOf, lineStarts, parseRecovering } from '../../util/jsRecover';
+
+/** A snippet's text and comments: what textOf needs to print one of its nodes. */
+export interface SnippetSource {
+  text: string;
+  comments: EsComment[];
+}
 
 export interface Statement {
   /** code without comments, trimmed, trailing `;` removed */
@@ -13,72 +19,65 @@ export interface Statement {
   comment?: string;
   /** 0-based line of the statement's first line inside the snippet */
   line: number;
-  /** the parser reported an error inside this statement */
+  /** the parser reported an error on a line of this statement */
   broken?: boolean;
-  /** the parsed node, for callers that read its shape (e.g. `a === b`) */
-  node: TS.Statement;
+  /** the parsed node (ESTree; `Unparsed` when broken), for callers that read its shape (e.g. `a === b`) */
+  node: EsNode;
+  source: SnippetSource;
 }
 
 export type SnippetItem = Statement | { comment: string; line: number; code?: undefined };
 
 /** Statements and stand-alone comment lines, in order. */
 export function splitStatements(snippet: string): SnippetItem[] {
-  const ts = typescript();
   const text = snippet.replace(/\r\n?/g, '\n');
-  const sf = ts.createSourceFile('snippet.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const errors = ((sf as unknown as { parseDiagnostics?: TS.Diagnostic[] }).parseDiagnostics ?? []).map((d) => d.start ?? 0);
-  const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
+  const { statements, comments, errors } = parseRecovering('snippet.ts', text);
+  const source: SnippetSource = { text, comments };
+  const starts = lineStarts(text);
+  const lineAt = (pos: number) => lineOf(starts, pos);
   const items: SnippetItem[] = [];
-  const taken = new Set<number>();
+  const taken = new Set<EsComment>();
+  // Comments before `pos` that are on lines of their own (one after a statement on its line belongs to it).
+  let after = 0;
   const standalone = (pos: number) => {
-    for (const c of ts.getLeadingCommentRanges(text, pos) ?? []) {
-      if (taken.has(c.pos)) continue;
-      taken.add(c.pos);
-      if (c.kind === ts.SyntaxKind.SingleLineCommentTrivia)
-        items.push({ comment: text.slice(c.pos + 2, c.end).trim(), line: lineOf(c.pos) });
+    for (const c of comments) {
+      if (c.start < after || c.end > pos || taken.has(c)) continue;
+      taken.add(c);
+      if (after > 0 && !text.slice(after, c.start).includes('\n')) continue;
+      if (c.type === 'Line') items.push({ comment: c.value.trim(), line: lineAt(c.start) });
     }
   };
-  for (const st of sf.statements) {
-    standalone(st.pos);
-    const start = st.getStart(sf);
-    if (st.kind === ts.SyntaxKind.EmptyStatement) continue;
-    const item: Statement = { code: withoutComments(ts, sf, st).replace(/;$/, '').trim(), line: lineOf(start), node: st };
-    if (errors.some((e) => e >= start && e < st.end)) item.broken = true;
-    const trailing = (ts.getTrailingCommentRanges(text, st.end) ?? []).find((c) => lineOf(c.pos) === lineOf(st.end));
-    if (trailing) {
-      taken.add(trailing.pos);
-      item.comment = commentText(text.slice(trailing.pos, trailing.end));
+  for (const st of statements) {
+    standalone(st.start);
+    for (const c of comments) if (c.start >= st.start && c.end <= st.end) taken.add(c);
+    after = st.end;
+    if (st.type === 'EmptyStatement') continue;
+    const item: Statement = { code: withoutComments(source, st).replace(/;$/, '').trim(), line: lineAt(st.start), node: st, source };
+    // An error on one of its lines: what the parser read there beside the error is not sound either (`this is prose`).
+    if (st.type === 'Unparsed' || errors.some((e) => lineAt(e) >= item.line && lineAt(e) <= lineAt(st.end))) item.broken = true;
+    const trailing = comments.find((c) => c.start >= st.end && !taken.has(c));
+    if (trailing && /^[^\S\n]*$/.test(text.slice(st.end, trailing.start))) {
+      taken.add(trailing);
+      item.comment = (trailing.type === 'Block' ? trailing.value.replace(/^\*+|\*+$/g, '') : trailing.value).trim();
     }
     if (item.code) items.push(item);
   }
-  standalone(sf.endOfFileToken.pos);
+  standalone(text.length);
   return items;
 }
 
-function commentText(raw: string): string {
-  return raw.startsWith('//') ? raw.slice(2).trim() : raw.replace(/^\/\*+|\*+\/$/g, '').trim();
+/** The node's code with its comments removed. */
+export function textOf(source: SnippetSource, node: EsNode): string {
+  return withoutComments(source, node).trim();
 }
 
-/** The statement's code with its comments removed: comments sit in the trivia before each token. */
-export function textOf(node: TS.Node): string {
-  return withoutComments(typescript(), node.getSourceFile(), node).trim();
-}
-
-function withoutComments(ts: typeof TS, sf: TS.SourceFile, st: TS.Node): string {
-  const text = sf.text;
-  const start = st.getStart(sf);
-  const ranges = new Map<number, number>();
-  const visit = (n: TS.Node) => {
-    const around = [...(ts.getLeadingCommentRanges(text, n.pos) ?? []), ...(ts.getTrailingCommentRanges(text, n.end) ?? [])];
-    for (const c of around) if (c.pos >= start && c.end <= st.end) ranges.set(c.pos, c.end);
-    for (const child of n.getChildren(sf)) visit(child);
-  };
-  visit(st);
+function withoutComments({ text, comments }: SnippetSource, node: EsNode): string {
   let out = '';
-  let last = start;
-  for (const [pos, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
-    out += text.slice(last, pos).replace(/[ \t]+$/, '');
-    last = end;
+  let last = node.start;
+  for (const c of comments) {
+    if (c.start < node.start || c.end > node.end) continue;
+    out += text.slice(last, c.start).replace(/[ \t]+$/, '');
+    last = c.end;
   }
-  return out + text.slice(last, st.end);
+  return out + text.slice(last, node.end);
 }

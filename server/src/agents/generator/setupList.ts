@@ -1,10 +1,10 @@
 // The statements a docs snippet runs before its documented calls, with the names each declares and
-// uses (from the TypeScript syntax tree), so each example carries only the setup its call needs:
+// uses (from the syntax tree oxc reads), so each example carries only the setup its call needs:
 // the declarations it reads, transitively, and the block's own side-effect statements. A name bound
 // twice keeps the later binding for the calls after it; declarations carry over to later README blocks.
-import type * as TS from 'typescript';
 import { parseLiteral } from '../../frameworks/literals';
-import { typescript } from '../../util/typescript';
+import { boundNames, unexported, walk } from '../../util/esTree';
+import { jsParser, type EsNode } from '../../util/jsParser';
 
 interface Entry {
   code: string;
@@ -21,7 +21,7 @@ interface Entry {
 export class SetupList {
   private entries: Entry[] = [];
 
-  add(code: string, node: TS.Node, shown = false): void {
+  add(code: string, node: EsNode, shown = false): void {
     const declares = declaredNames(node);
     for (const name of declares) this.forget(name);
     this.entries.push({ code, declares, uses: usedNames(node), carried: false, receivers: receiverNames(node), shown });
@@ -29,15 +29,14 @@ export class SetupList {
 
   /** The literal text a `const name = <literal>` statement binds (the later binding wins), if any. */
   literalOf(name: string): string | undefined {
-    const ts = typescript();
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
       if (!e.declares.has(name)) continue;
-      const sf = ts.createSourceFile('setup.ts', e.code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-      const [st] = sf.statements;
-      if (sf.statements.length !== 1 || !st || !ts.isVariableStatement(st)) return undefined;
-      const decl = st.declarationList.declarations.find((d) => ts.isIdentifier(d.name) && d.name.text === name);
-      const text = decl?.initializer?.getText(sf);
+      const body = jsParser().parse('setup.ts', e.code, { preserveParens: true }).program.body as EsNode[];
+      const st = body.length === 1 ? unexported(body[0]) : undefined;
+      if (st?.type !== 'VariableDeclaration') return undefined;
+      const init = (st.declarations as EsNode[]).find((d) => d.id.type === 'Identifier' && d.id.name === name)?.init;
+      const text = init ? e.code.slice(init.start, init.end) : undefined;
       return text !== undefined && parseLiteral(text) !== undefined ? text : undefined;
     }
     return undefined;
@@ -66,9 +65,7 @@ export class SetupList {
    * calls included (`var top = queue.pop(); // returns 5` comes before `queue.length; // returns 2`).
    */
   neededBy(call: string): string[] {
-    const ts = typescript();
-    const sf = ts.createSourceFile('call.ts', `(${call})`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    const needed = usedNames(sf);
+    const needed = usedNames(jsParser().parse('call.ts', `(${call})`).program);
     const keep: Entry[] = [];
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
@@ -83,48 +80,37 @@ export class SetupList {
   }
 }
 
-function declaredNames(node: TS.Node): Set<string> {
-  const ts = typescript();
-  const out = new Set<string>();
-  const bind = (n: TS.BindingName) => {
-    if (ts.isIdentifier(n)) out.add(n.text);
-    else for (const el of n.elements) if (!ts.isOmittedExpression(el)) bind(el.name);
-  };
-  if (ts.isVariableStatement(node)) for (const d of node.declarationList.declarations) bind(d.name);
-  else if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name) out.add(node.name.text);
-  return out;
+function declaredNames(node: EsNode): Set<string> {
+  const st = unexported(node);
+  if (st.type === 'VariableDeclaration') return new Set((st.declarations as EsNode[]).flatMap((d) => boundNames(d.id)));
+  if ((st.type === 'FunctionDeclaration' || st.type === 'ClassDeclaration') && st.id) return new Set([st.id.name as string]);
+  return new Set();
 }
 
 /** Identifiers whose methods a statement calls (`queue` of `queue.pop()`, `a` of `a.b.push(1)`). */
-function receiverNames(root: TS.Node): Set<string> {
-  const ts = typescript();
+function receiverNames(root: EsNode): Set<string> {
   const out = new Set<string>();
-  const visit = (n: TS.Node) => {
-    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
-      let target: TS.Expression = n.expression.expression;
-      while (ts.isPropertyAccessExpression(target)) target = target.expression;
-      if (ts.isIdentifier(target)) out.add(target.text);
-    }
-    n.forEachChild(visit);
-  };
-  visit(root);
+  walk(root, (n) => {
+    if (n.type !== 'CallExpression' || !isDotAccess(n.callee)) return;
+    let target: EsNode = n.callee.object;
+    while (isDotAccess(target)) target = target.object;
+    if (target.type === 'Identifier') out.add(target.name);
+  });
   return out;
 }
 
-/** Identifiers read as values: not property names after a dot, not object literal keys. */
-function usedNames(root: TS.Node): Set<string> {
-  const ts = typescript();
+const isDotAccess = (n: EsNode) => n.type === 'MemberExpression' && !n.computed;
+
+/** Identifiers read as values: not property names after a dot, not object literal keys nor method names. */
+function usedNames(root: EsNode): Set<string> {
   const out = new Set<string>();
-  const visit = (n: TS.Node) => {
-    if (ts.isIdentifier(n)) {
-      const p = n.parent;
-      const isMember = p && ts.isPropertyAccessExpression(p) && p.name === n;
-      const isKey = p && (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) && p.name === n;
-      if (!isMember && !isKey) out.add(n.text);
-      return;
-    }
-    n.forEachChild(visit);
-  };
-  visit(root);
+  const names = new Set<EsNode>();
+  walk(root, (n) => {
+    if (isDotAccess(n)) names.add(n.property);
+    else if (n.type === 'ObjectExpression') {
+      for (const p of n.properties) if (p.type === 'Property' && p.kind === 'init' && !p.computed && !p.shorthand) names.add(p.key);
+    } else if (n.type === 'MethodDefinition' && !n.computed && (n.kind === 'method' || n.kind === 'constructor')) names.add(n.key);
+    else if (n.type === 'Identifier' && !names.has(n)) out.add(n.name);
+  });
   return out;
 }
