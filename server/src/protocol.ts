@@ -18,14 +18,23 @@ import {
 import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { ProviderName } from './core/providers';
 import type { Risk, ToolName } from './core/risk';
-import type { DocIssue } from './core/run';
 import type { RunStatus } from './core/status';
 import type { ScaleUrls } from './core/settings';
 import type { PriceTable, RunHealth, RunUsage } from './core/usage';
 
 export type { Depth, FrameworkChoice, RunStatus, RunHealth, RunUsage };
-export type { ApprovalParams, CaseStatus, CaseView, ForgetLessonParams, LessonsResult, LessonView, RunView } from './protocolViews';
-import type { ApprovalParams, ForgetLessonParams, LessonsResult, RunView } from './protocolViews';
+export type {
+  ApprovalParams,
+  CaseStatus,
+  CaseView,
+  ForgetLessonParams,
+  LessonsResult,
+  LessonView,
+  ReviewParams,
+  ReviewResult,
+  RunView,
+} from './protocolViews';
+import type { ApprovalParams, ForgetLessonParams, LessonsResult, ReviewParams, ReviewResult, RunView } from './protocolViews';
 
 export { MessageDirection };
 
@@ -246,20 +255,6 @@ export const LmChat = request<LmChatParams, LmChatResult>('amtp/lmChat', toClien
 /** Sent from the client to the server: verify a recording's determinism (two replays). */
 export const VerifyDeterminism = request<VerifyDeterminismParams, VerifyDeterminismResult>('amtp/verifyDeterminism', toServer);
 
-export interface ReviewParams {
-  runId: string;
-  /** the person's decisions about single tests of the run (server/src/app/review.ts) */
-  decisions: { caseId: string; verdict: 'accepted' | 'rejected' | 'real_bug' | 'docs_wrong' | 'wrong_test'; reason?: string }[];
-}
-export interface ReviewResult {
-  decided: { caseId: string; verdict: string; reason?: string }[];
-  /** tests removed from their files now, by file */
-  removed: { file: string; caseIds: string[] }[];
-  /** quarantined tests marked skipped with the person's note, by file */
-  skipped: { file: string; caseIds: string[] }[];
-  /** quarantined tests answered "docs are wrong": now documentation issues of the run */
-  docIssues?: ({ caseId: string } & DocIssue)[];
-}
 /** Sent from the client to the server: the person keeps, rejects or answers single tests; the decisions hold in later runs. */
 export const Review = request<ReviewParams, ReviewResult>('amtp/review', toServer);
 /** Sent from the client to the server: the lessons the next run's generator and engineer will be told (the Lessons view). Read-only. */

@@ -96,7 +96,7 @@ export interface ApprovalParams {
 export interface LessonView {
   /** the case the lesson is about */
   id: string;
-  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed' | 'edited';
   /** the module and symbol it is tied to; neither: the whole project */
   file?: string;
   symbol?: string;
@@ -112,4 +112,19 @@ export interface LessonsResult {
 export interface ForgetLessonParams {
   /** the lesson's case id; only a decision's lesson can be forgotten (a failed repair's ages out with its run) */
   id: string;
+}
+
+export interface ReviewParams {
+  runId: string;
+  /** the person's decisions about single tests of the run (server/src/app/review.ts) */
+  decisions: { caseId: string; verdict: 'accepted' | 'rejected' | 'real_bug' | 'docs_wrong' | 'wrong_test'; reason?: string }[];
+}
+export interface ReviewResult {
+  decided: { caseId: string; verdict: string; reason?: string }[];
+  /** tests removed from their files now, by file */
+  removed: { file: string; caseIds: string[] }[];
+  /** quarantined tests marked skipped with the person's note, by file */
+  skipped: { file: string; caseIds: string[] }[];
+  /** quarantined tests answered "docs are wrong": now documentation issues of the run */
+  docIssues?: ({ caseId: string } & DocIssue)[];
 }

@@ -196,3 +196,56 @@ describe('amtp review on a terminal (--interactive)', function () {
     assert.ok((await fsp.readFile(path.join(ws, FILE), 'utf8')).includes(dropped), 'the test is written back');
   });
 });
+
+describe("a test changed by hand in AMTP's file", function () {
+  this.timeout(240_000);
+  let ws: string;
+  before(async () => {
+    ws = await copyWorkspace(SAMPLE_LIB);
+  });
+  after(() => removeWorkspace(ws));
+
+  it('stays as the person wrote it, is held back, and what they changed is a lesson', async () => {
+    const first = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    const abs = path.join(ws, FILE);
+    const text = await fsp.readFile(abs, 'utf8');
+    const kept = JSON.parse(first.stdout)
+      .verification.results.filter((x: { outcome: string }) => x.outcome === 'passing')
+      .map((x: { caseId: string }) => x.caseId);
+    const id: string = kept.find((x: string) => /const actual = /.test(testOf(x).exec(text)?.[0] ?? ''));
+    const wrote = testOf(id).exec(text)![0];
+    // The person adds a check of their own; a formatter's quotes elsewhere in the file are no edit.
+    const mine = wrote.replace(/(\n {4}assert\.[^\n]*\n)/, "$1    assert.ok(Number.isFinite(actual) || typeof actual === 'string');\n");
+    assert.notEqual(mine, wrote);
+    await fsp.writeFile(abs, text.replace(wrote, mine));
+
+    const r = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--full', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.deepEqual(s.decisions.detectedEdits, [id]);
+    assert.deepEqual(s.decisions.detectedDeletions, []);
+    assert.deepEqual(s.decisions.heldBack, [{ caseId: id, verdict: 'edited', reason: s.decisions.heldBack[0]?.reason }]);
+    assert.match(s.decisions.heldBack[0].reason, /^changed by hand: nothing → `assert\.ok\(Number\.isFinite\(actual\)/);
+    const after = await fsp.readFile(abs, 'utf8');
+    assert.ok(after.includes(mine), 'the test is as the person wrote it, after a --yes --full run');
+
+    const lessons = JSON.parse((await runCli(['lessons', 'list', ws, '--json'])).stdout).lessons as {
+      id: string;
+      source: string;
+      text: string;
+    }[];
+    const lesson = lessons.find((l) => l.id === id);
+    assert.equal(lesson?.source, 'edited');
+    assert.match(lesson!.text, /changed the test .* by hand \(changed by hand: nothing → `assert\.ok/);
+
+    // A third run: the edit is recorded once, and the test is still the person's.
+    const again = JSON.parse((await runCli(['generate', ws, '--provider', 'offline', '--yes', '--full', '--json'])).stdout);
+    assert.equal(again.decisions.detectedEdits, undefined);
+    assert.deepEqual(
+      again.decisions.heldBack.map((h: { caseId: string }) => h.caseId),
+      [id],
+    );
+    assert.ok((await fsp.readFile(abs, 'utf8')).includes(mine));
+  });
+});

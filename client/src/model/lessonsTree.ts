@@ -34,6 +34,7 @@ const SOURCE: Record<P.LessonView['source'], { label: string; icon: string }> = 
   real_bug: { label: 'you said it is a real bug', icon: 'bug' },
   docs_wrong: { label: 'you said the docs are wrong', icon: 'book' },
   repair_failed: { label: 'a repair gave up', icon: 'tools' },
+  edited: { label: 'you changed the test by hand', icon: 'edit' },
 };
 
 /** The module and symbol a lesson is about, or the whole project. */

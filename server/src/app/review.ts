@@ -218,6 +218,8 @@ function checkAction(a: ReviewAction, plan: Map<string, TestCase>, list: Map<str
   if ((a.verdict === 'real_bug' || a.verdict === 'docs_wrong') && list.get(a.caseId)?.outcome !== 'quarantined')
     throw new UsageError(`${a.caseId} is not quarantined: only a quarantined test is answered "${a.verdict}"`);
   if (a.verdict === 'deleted') throw new UsageError('"deleted" is what AMTP records for a test removed by hand; reject the test instead');
+  if (a.verdict === 'edited')
+    throw new UsageError('"edited" is what AMTP records for a test changed by hand; keep or reject the test instead');
 }
 
 async function confirm(approver: Approver, runId: string, actions: ReviewAction[]): Promise<void> {

@@ -5,7 +5,8 @@ import { BATCHINGS } from '../agents/batchings';
 import { characterizeStage } from '../characterize/stage';
 import { branchStage } from '../git/stage';
 import { batchedAgentStage } from '../pipeline/batchStage';
-import { decisionStage, type FindCaseIds } from '../pipeline/decisionStage';
+import { decisionStage } from '../pipeline/decisionStage';
+import type { FindTests } from '../pipeline/keptTests';
 import { confidenceStage } from '../pipeline/confidenceStage';
 import { emptyPlanStage } from '../pipeline/emptyPlan';
 import type { Stage } from '../pipeline/stage';
@@ -14,12 +15,13 @@ import { verifyStage } from '../verifier/stage';
 import { findTests } from '../verifier/testFile';
 import { mergeGuarded } from '../verifier/acceptedMerge';
 
-/** The case ids of the tests in a test file, on its syntax tree: how a run finds tests deleted by hand. */
-const caseIdsInTestFile: FindCaseIds = (path, content) => findTests(path, content).map((b) => b.caseId);
+/** The tests in a test file with their text, on its syntax tree: how a run finds tests deleted or changed by hand. */
+const testsInTestFile: FindTests = (path, content) =>
+  findTests(path, content).map((b) => ({ caseId: b.caseId, text: content.slice(b.start, b.end) }));
 
-/** What every live run is wired with: the standard stages, and how to find tests deleted by hand. */
-export function standardRun(): { stages: Stage[]; caseIdsIn: FindCaseIds } {
-  return { stages: standardStages(), caseIdsIn: caseIdsInTestFile };
+/** What every live run is wired with: the standard stages, and how to find tests deleted or changed by hand. */
+export function standardRun(): { stages: Stage[]; testsIn: FindTests } {
+  return { stages: standardStages(), testsIn: testsInTestFile };
 }
 
 export function standardStages(): Stage[] {

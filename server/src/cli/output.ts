@@ -79,10 +79,14 @@ function decisionLines(d: NonNullable<RunSummary['decisions']>): string[] {
   if (d.heldBack.length) {
     const by = (v: string) => d.heldBack.filter((h) => h.verdict === v).length;
     out.push(
-      `  held back by your decisions: ${d.heldBack.length} case(s) (rejected ${by('rejected')}, deleted by hand ${by('deleted')}, wrong test ${by('wrong_test')}); amtp lessons forget CASE_ID brings one back`,
+      `  held back by your decisions: ${d.heldBack.length} case(s) (rejected ${by('rejected')}, deleted by hand ${by('deleted')}, wrong test ${by('wrong_test')}, changed by hand ${by('edited')}); amtp lessons forget CASE_ID brings one back`,
     );
   }
   if (d.detectedDeletions.length) out.push(`  tests you deleted from AMTP's files, not written back: ${d.detectedDeletions.join(', ')}`);
+  if (d.detectedEdits?.length)
+    out.push(
+      `  tests you changed in AMTP's files, kept as you wrote them (amtp lessons shows what changed): ${d.detectedEdits.join(', ')}`,
+    );
   for (const a of d.answered)
     out.push(
       `  answered quarantine ${a.caseId}: ${a.verdict === 'real_bug' ? 'real bug' : 'the docs are wrong'}${a.reason ? ` (${a.reason})` : ''}`,

@@ -536,7 +536,7 @@ export interface ALessonForTheNextRunWhatAPersonDecidedAboutATestOrARepairThatGa
    * the case the lesson is about
    */
   id: string;
-  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed' | 'edited';
   file?: string;
   symbol?: string;
   /**
@@ -1033,9 +1033,9 @@ export interface TestDecision {
   schema_version: '1';
   caseId: string;
   /**
-   * accepted: keep it; rejected: never write it back; deleted: gone by hand from AMTP's file (detected), held back like a rejection; real_bug: keep it quarantined and skipped with the note; docs_wrong: report a documentation issue; wrong_test: the test is wrong, held back and kept as a lesson
+   * accepted: keep it; rejected: never write it back; deleted: gone by hand from AMTP's file (detected), held back like a rejection; real_bug: keep it quarantined and skipped with the note; docs_wrong: report a documentation issue; wrong_test: the test is wrong, held back and kept as a lesson; edited: changed by hand in AMTP's file (detected): the person's version stays as they wrote it, the case is held back, and the change is a lesson
    */
-  verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test';
+  verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test' | 'edited';
   reason?: string;
   target: {
     file: string;
@@ -1048,6 +1048,13 @@ export interface TestDecision {
      * sha256 of what the test checks (its target, setup, call and expected value or error, not its title): a held-back test also holds back a later case that checks the same under other words
      */
     behavior?: string;
+  };
+  /**
+   * for an edited test whose change replaced the expected value of its call: the call and the person's value, an oracle for later cases of the same call
+   */
+  correction?: {
+    call: string;
+    expected: string;
   };
   title?: string;
   testFile?: string;
@@ -1065,7 +1072,7 @@ export interface Lesson {
    * the case the lesson is about
    */
   id: string;
-  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed' | 'edited';
   file?: string;
   symbol?: string;
   /**

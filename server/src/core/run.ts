@@ -200,14 +200,18 @@ export interface RunParams {
 export interface RunDecided {
   decisions: {
     caseId: string;
-    verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test';
+    verdict: 'accepted' | 'rejected' | 'deleted' | 'real_bug' | 'docs_wrong' | 'wrong_test' | 'edited';
     reason?: string;
     sourceHash?: string;
     /** what the test checks, apart from its words (pipeline/decisions.ts behaviorOf) */
     behavior?: string;
+    /** a test changed by hand whose expected value the person replaced: later cases of this call expect theirs (pipeline/testPlan.ts) */
+    correction?: { file: string; symbol: string; call: string; expected: string };
   }[];
   /** tests of earlier runs found gone from AMTP's files when the run started: recorded as deleted by hand */
   detected: string[];
+  /** tests of earlier runs found changed in AMTP's files when the run started: recorded as edited by hand */
+  edited?: string[];
   /** decision files left aside: not taken by this person here, or unreadable */
   ignored: number;
 }
@@ -215,7 +219,7 @@ export interface RunDecided {
 /** One lesson (schemas/lesson.schema.json): one line tied to a module and symbol, with its source and date. */
 export interface RunLesson {
   id: string;
-  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed';
+  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed' | 'edited';
   file?: string;
   symbol?: string;
   text: string;
@@ -307,11 +311,13 @@ export interface RunReuse {
 /** The person's earlier per-test decisions as this run applied them. */
 export interface RunDecisions {
   /** planned cases no test is written for: rejected, deleted by hand, or answered "the test is wrong" */
-  heldBack: { caseId: string; verdict: 'rejected' | 'deleted' | 'wrong_test'; reason?: string }[];
+  heldBack: { caseId: string; verdict: 'rejected' | 'deleted' | 'wrong_test' | 'edited'; reason?: string }[];
   /** planned cases whose quarantine question was answered for the code as it is: not asked again */
   answered: { caseId: string; verdict: 'real_bug' | 'docs_wrong'; reason?: string }[];
   /** tests of earlier runs found gone from AMTP's files: recorded as deleted by hand */
   detectedDeletions: string[];
+  /** tests of earlier runs found changed by hand in AMTP's files: kept as the person wrote them */
+  detectedEdits?: string[];
   /** decision files left aside: not taken by this person here, or unreadable */
   ignored: number;
 }

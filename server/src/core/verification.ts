@@ -194,6 +194,14 @@ export interface VerificationRecord {
   places?: { file: string; to?: string; reason: string }[];
   /** files a person approved with a diff that verification then took tests out of (verifier/approvedDiffs.ts) */
   afterApproval?: ApprovedDiffNote[];
+  /** the text of each test AMTP left in its files when verification ended: the next run finds the ones a person changed (verifier/keptTexts.ts) */
+  keptTexts?: KeptText[];
+}
+
+export interface KeptText {
+  file: string;
+  caseId: string;
+  text: string;
 }
 
 /** What an approved diff showed and what landed: the tests verification took out of the file, each with its verdict. */

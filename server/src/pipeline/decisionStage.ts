@@ -1,35 +1,37 @@
 // What the person decided earlier about single tests holds in this run. When the run starts, tests
-// an earlier run of theirs kept in AMTP's file and that are gone from it now were deleted by hand:
-// each becomes a `deleted` decision; the sealed decisions are then kept in the run's params (and a
-// recording's header). The 'decisions' stage, between planning and the Test Engineer, holds back the
-// planned cases with a rejection, a deletion or a "the test is wrong" answer are held back (the
-// plan the engineer, the verifier and the views read leaves them out: testPlan.ts), and quarantine
-// answers for code that has not changed since are recorded, so they are not asked again.
+// an earlier run of theirs kept in AMTP's file and that are gone from it now were deleted by hand
+// (each becomes a `deleted` decision), and those changed since were edited by hand (`edited`,
+// editedTests.ts); the sealed decisions are then kept in the run's params (and a recording's
+// header). The 'decisions' stage, between planning and the Test Engineer, holds back the planned
+// cases with a rejection, a deletion, an edit or a "the test is wrong" answer (the plan the
+// engineer, the verifier and the views read leaves them out: testPlan.ts), and quarantine answers
+// for code that has not changed since are recorded, so they are not asked again.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../core/canonical';
-import { isWritten, type RunDecided, type RunDecisions, type RunRecord } from '../core/run';
+import type { RunDecided, RunDecisions, RunRecord } from '../core/run';
 import type { CrawlerOutput, TestCase } from '../contracts/types';
 import { symbolSource } from '../agents/sources';
-import { DecisionStore, HOLDS_BACK, behaviorOf, oneLine, type TestDecision } from './decisions';
+import { DecisionStore, HOLDS_BACK, behaviorOf, type TestDecision } from './decisions';
+import { recordEdits } from './editedTests';
+import { caseAbout, keptTests, type FindTests } from './keptTests';
 import type { Stage } from './stage';
 import type { RunStore } from '../store/types';
 import { testPlan } from './testPlan';
-
-/** The case ids of the tests in a test file, read on its syntax tree (verifier/testFile.ts findTests); throws when it does not parse. */
-export type FindCaseIds = (path: string, content: string) => string[];
 
 type Decided = RunDecided['decisions'][number];
 
 /**
  * The decisions that act on a run, taken when it starts (before a recording's header is written):
- * deletions by hand found now are recorded first. Without `find` (a library caller), none are looked for.
+ * deletions and edits by hand found now are recorded first. Without `find` (a library caller), none are looked for.
  */
-export async function decisionsAtStart(store: RunStore, runId: string, find?: FindCaseIds): Promise<RunDecided> {
+export async function decisionsAtStart(store: RunStore, runId: string, find?: FindTests): Promise<RunDecided> {
   const decisions = new DecisionStore(store.workspace);
-  const detected = find ? await recordDeletions(store, decisions, runId, find) : [];
+  const runs = find ? (await store.listRuns()).filter((r) => r.id !== runId) : [];
+  const detected = find ? await recordDeletions(store, decisions, runs, find) : [];
+  const edited = find ? await recordEdits(store, decisions, runs, find) : [];
   const { decisions: known, ignored } = await decisions.scan();
-  return { decisions: [...known.values()].map(decidedOf), detected, ignored: ignored.length };
+  return { decisions: [...known.values()].map(decidedOf), detected, ...(edited.length ? { edited } : {}), ignored: ignored.length };
 }
 
 export function decidedOf(d: TestDecision): Decided {
@@ -39,6 +41,7 @@ export function decidedOf(d: TestDecision): Decided {
     ...(d.reason !== undefined ? { reason: d.reason } : {}),
     ...(d.target.sourceHash ? { sourceHash: d.target.sourceHash } : {}),
     ...(d.target.behavior ? { behavior: d.target.behavior } : {}),
+    ...(d.correction ? { correction: { file: d.target.file, symbol: d.target.symbol, ...d.correction } } : {}),
   };
 }
 
@@ -52,6 +55,7 @@ export const decisionStage: Stage = async (ctx) => {
   const map = await deps.store.agentOutput(run, 'crawler');
   const known = new Map(decided.decisions.map((d) => [d.caseId, d]));
   const record = applyDecisions(plan.cases, known, map, decided.detected, decided.ignored);
+  if (decided.edited?.length) record.detectedEdits = decided.edited;
   await save((r) => {
     r.decisions = record;
   });
@@ -74,7 +78,7 @@ export function applyDecisions(
     if (!d) continue;
     const reason = d.reason !== undefined ? { reason: d.reason } : {};
     if (HOLDS_BACK.has(d.verdict))
-      out.heldBack.push({ caseId: c.id, verdict: d.verdict as 'rejected' | 'deleted' | 'wrong_test', ...reason });
+      out.heldBack.push({ caseId: c.id, verdict: d.verdict as 'rejected' | 'deleted' | 'wrong_test' | 'edited', ...reason });
     else if ((d.verdict === 'real_bug' || d.verdict === 'docs_wrong') && sameSource(d, map, c))
       out.answered.push({ caseId: c.id, verdict: d.verdict, ...reason });
   }
@@ -99,65 +103,25 @@ export function targetSourceHash(map: CrawlerOutput, file: string, symbol: strin
  * is gone whole is left alone: the person removed the file, not chosen tests from it. Only this
  * person's own runs count (listRuns), so a planted run record cannot make AMTP hold tests back.
  */
-async function recordDeletions(store: RunStore, decisions: DecisionStore, currentRunId: string, find: FindCaseIds): Promise<string[]> {
+async function recordDeletions(store: RunStore, decisions: DecisionStore, runs: RunRecord[], find: FindTests): Promise<string[]> {
   const { decisions: known } = await decisions.scan();
-  const kept = keptTests((await store.listRuns()).filter((r) => r.id !== currentRunId));
+  const kept = keptTests(runs);
   const detected: string[] = [];
   for (const [file, runs] of [...kept].sort(([a], [b]) => a.localeCompare(b))) {
     const text = await fsp.readFile(path.join(store.workspace, file), 'utf8').catch(() => undefined);
     if (text === undefined) continue;
     let present: Set<string>;
     try {
-      present = new Set(find(file, text));
+      present = new Set(find(file, text).map((t) => t.caseId));
     } catch {
       continue; // a file that does not parse now says nothing about which tests the person removed
     }
     for (const [id, runId] of [...runs].sort(([a], [b]) => a.localeCompare(b))) {
       if (present.has(id) || known.has(id) || detected.includes(id)) continue;
-      const about = await caseOf(store, runId, id);
+      const about = await caseAbout(store, runId, id);
       await decisions.put({ caseId: id, verdict: 'deleted', ...about, testFile: file, runId, decidedBy: 'detected' });
       detected.push(id);
     }
   }
   return detected;
-}
-
-/**
- * Each file's tests that AMTP left there, by case id with the run that left it. Runs are read oldest
- * first and the latest run that wrote a case decides: a test a later run's verifier dropped or a later
- * run held back is not "deleted by hand", and a run whose verification has not settled says nothing.
- */
-function keptTests(runs: RunRecord[]): Map<string, Map<string, string>> {
-  const out = new Map<string, Map<string, string>>();
-  for (const run of runs) {
-    const v = run.verification;
-    const settled = v ? v.status === 'done' || v.status === 'skipped' : run.status === 'completed';
-    for (const f of run.files) {
-      if (!isWritten(f.action)) continue;
-      const ids = out.get(f.path) ?? new Map<string, string>();
-      const passing = new Set(
-        v?.status === 'done'
-          ? v.results.filter((r) => r.outcome === 'passing' && (r.file ?? f.path) === f.path).map((r) => r.caseId)
-          : f.caseIds,
-      );
-      for (const id of f.caseIds) {
-        if (settled && passing.has(id)) ids.set(id, run.id);
-        else ids.delete(id);
-      }
-      out.set(f.path, ids);
-    }
-    // A case a later run held back is no test of AMTP's any more: once its decision is forgotten, it may come back.
-    for (const h of run.decisions?.heldBack ?? []) for (const ids of out.values()) ids.delete(h.caseId);
-  }
-  return out;
-}
-
-/** What a decision says about the case it is about: its target and title, as the run that planned it had them. */
-async function caseOf(store: RunStore, runId: string, caseId: string): Promise<Pick<TestDecision, 'target' | 'title'>> {
-  const run = await store.getRun(runId);
-  const plan = run && (await testPlan(store, { ...run, decisions: undefined }).catch(() => undefined));
-  const c = plan?.cases.find((x) => x.id === caseId);
-  return c
-    ? { target: { file: c.target.file, symbol: c.target.symbol, behavior: behaviorOf(c) }, title: oneLine(c.title, 300) }
-    : { target: { file: '', symbol: '' } };
 }

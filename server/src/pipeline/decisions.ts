@@ -21,7 +21,7 @@ export type { TestDecision } from '../contracts/generated';
 export type Verdict = TestDecision['verdict'];
 
 /** Verdicts after which no later run writes the test back. */
-export const HOLDS_BACK: ReadonlySet<Verdict> = new Set<Verdict>(['rejected', 'deleted', 'wrong_test']);
+export const HOLDS_BACK: ReadonlySet<Verdict> = new Set<Verdict>(['rejected', 'deleted', 'wrong_test', 'edited']);
 
 export type DecisionInput = Omit<TestDecision, 'schema_version' | 'seal' | 'at'> & { at?: string };
 
@@ -70,6 +70,7 @@ function sealFields(d: Omit<TestDecision, 'seal'>): Record<string, string | unde
     sourceHash: d.target.sourceHash,
     // Only when present: decisions sealed before the field existed keep their seal.
     ...(d.target.behavior !== undefined ? { behavior: d.target.behavior } : {}),
+    ...(d.correction ? { correctionCall: d.correction.call, correctionExpected: d.correction.expected } : {}),
     title: d.title,
     testFile: d.testFile,
     runId: d.runId,

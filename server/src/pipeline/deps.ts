@@ -1,7 +1,7 @@
 // What a run is given: the workspace, the store, the model provider, the person's approver, the
 // stages to run, and the hooks around them. Everything is handed in; nothing here is imported back.
 import type { LogLevel } from '../core/log';
-import type { FindCaseIds } from './decisionStage';
+import type { FindTests } from './keptTests';
 import type { AgentId } from '../core/agents';
 import type { MutantProvider } from '../core/mutants';
 import type { RunRecord } from '../core/run';
@@ -30,8 +30,8 @@ export interface PipelineDeps {
   store: RunStore;
   provider: LlmProvider;
   approver: Approver;
-  /** the case ids of a test file's tests, to find tests deleted by hand when a run starts (app/stages.ts); absent: none are looked for */
-  caseIdsIn?: FindCaseIds;
+  /** a test file's tests with their text, to find tests deleted or changed by hand when a run starts (app/stages.ts); absent: none are looked for */
+  testsIn?: FindTests;
   /** the stages a run goes through, in order (app/stages.ts builds the standard list) */
   stages: readonly Stage[];
   /** static analysis through the workspace tools; injectable so replays need no workspace */

@@ -42,6 +42,8 @@ function decisionText(d: TestDecision): string | undefined {
       return `The person said the test ${t} is wrong${because(d.reason)}. Check expected values against the code, not only the docs.`;
     case 'real_bug':
       return `The test ${t} shows a real bug in the code${because(d.reason)}. It stays quarantined.`;
+    case 'edited':
+      return `The person changed the test ${t} by hand (${dataText(d.reason ?? '', 220)})${d.correction ? `: ${dataText(d.correction.call, 80)} is expected to give ${dataText(d.correction.expected, 80)}` : ''}. Their version stays; take their values as right.`;
     case 'docs_wrong':
       return `The documentation the test ${t} followed is wrong${because(d.reason)}. Do not take that documented value as the expected result.`;
     default:

@@ -23,7 +23,7 @@ import { awaitingReason } from './confidenceStage';
  * header holds them) hold back the same cases and send the same envelopes. Given ones are kept.
  */
 export async function prepareParams(deps: PipelineDeps, params: RunParams, runId: string): Promise<RunParams> {
-  const decided = params.decided ?? (await decisionsAtStart(deps.store, runId, deps.caseIdsIn));
+  const decided = params.decided ?? (await decisionsAtStart(deps.store, runId, deps.testsIn));
   const lessons = params.lessons ?? (await currentLessons(deps.store));
   return { ...params, decided, lessons };
 }

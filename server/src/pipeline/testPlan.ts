@@ -3,7 +3,7 @@
 // contracts before they were stored.
 import { StoreCorruptError } from '../core/errors';
 import type { RunRecord } from '../core/run';
-import type { Characterization, TestCases } from '../contracts/types';
+import type { Characterization, TestCase, TestCases } from '../contracts/types';
 import type { RunStore } from '../store/types';
 import { evidenceConfidence } from './confidence';
 
@@ -15,11 +15,33 @@ async function characterizationOf(store: RunStore, run: RunRecord): Promise<Char
   return artifact.content as Characterization;
 }
 
-/** The plan without the cases the person's earlier decisions hold back (pipeline/decisionStage.ts). */
+/**
+ * The plan without the cases the person's earlier decisions hold back (pipeline/decisionStage.ts),
+ * and with the values they corrected by hand as the oracle of every case of the same call.
+ */
 export async function testPlan(store: RunStore, run: RunRecord): Promise<TestCases> {
   const plan = amendPlan(await store.agentOutput(run, 'generator'), await characterizationOf(store, run));
   const held = new Set(run.decisions?.heldBack.map((h) => h.caseId));
-  return held.size ? { ...plan, cases: plan.cases.filter((c) => !held.has(c.id)) } : plan;
+  const cases = held.size ? plan.cases.filter((c) => !held.has(c.id)) : plan.cases;
+  const corrections = run.decisions ? (run.params.decided?.decisions ?? []).flatMap((d) => (d.correction ? [d.correction] : [])) : [];
+  return cases === plan.cases && !corrections.length ? plan : { ...plan, cases: corrected(cases, corrections) };
+}
+
+type Correction = NonNullable<NonNullable<RunRecord['params']['decided']>['decisions'][number]['correction']>;
+
+/** A case of a call the person corrected expects their value (an equality oracle only). */
+export function corrected(cases: TestCase[], corrections: Correction[]): TestCase[] {
+  if (!corrections.length) return cases;
+  return cases.map((c) => {
+    const o = c.oracle;
+    const fix = o?.call && corrections.find((k) => k.file === c.target.file && k.symbol === c.target.symbol && k.call === o.call);
+    if (!fix || !o || (o.kind !== 'equals' && o.kind !== 'deep_equals') || o.expected === fix.expected) return c;
+    return {
+      ...c,
+      oracle: { ...o, expected: fix.expected },
+      rationale: `${c.rationale} The person corrected the expected value of this call by hand.`,
+    };
+  });
 }
 
 /**

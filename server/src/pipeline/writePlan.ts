@@ -17,7 +17,8 @@ export type MergeTests = (
   path: string,
   existing: string,
   incoming: string,
-  opts?: { append?: boolean; replace?: boolean; accepted?: ReadonlySet<string> },
+  /** accepted: tests the person accepted (a change needs an approved overwrite); keep: tests that stay exactly as they are */
+  opts?: { append?: boolean; replace?: boolean; accepted?: ReadonlySet<string>; keep?: ReadonlySet<string> },
 ) => { content: string; held: string[]; kept?: string } | undefined;
 
 export interface WritePlan {
@@ -57,7 +58,11 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
   }
   const merged =
     before !== null && merge && (await writtenBefore(w.store, w.run.id, file.path))
-      ? merge(file.path, before, file.content, { ...(w.run.reuse ? { replace: true } : {}), accepted: acceptedCases(w.run) })
+      ? merge(file.path, before, file.content, {
+          ...(w.run.reuse ? { replace: true } : {}),
+          accepted: acceptedCases(w.run),
+          keep: editedCases(w.run),
+        })
       : undefined;
   if (merged?.kept !== undefined)
     return {
@@ -73,6 +78,11 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
   if (merged !== undefined) return { content: merged.content, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' };
   if (before !== null) return { content: file.content, tool: 'fs.overwrite', verb: 'Overwrite', action: 'overwritten' };
   return { content: file.content, tool: w.inTests ? 'fs.create_test' : 'fs.write_outside_tests', verb: 'Create', action: 'created' };
+}
+
+/** The cases whose tests the person changed by hand (pipeline/editedTests.ts): theirs, kept exactly, whatever is approved. */
+function editedCases(run: RunRecord): ReadonlySet<string> {
+  return new Set((run.params.decided?.decisions ?? []).filter((d) => d.verdict === 'edited').map((d) => d.caseId));
 }
 
 /** The cases whose tests the person accepted (`amtp review --accept`), as the run took the decisions when it started. */

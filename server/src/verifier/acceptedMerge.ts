@@ -15,7 +15,7 @@ export const mergeGuarded: MergeTests = (path, existing, incoming, opts = {}) =>
   const held = [...accepted].filter((id) => before.has(id) && before.get(id) !== after.get(id)).sort();
   if (!held.length) return { content, held };
   // Nothing mergeable with those tests kept: the file stays as it is.
-  const kept = mergeTestFile(path, existing, incoming, { ...rest, keep: new Set(held) }) ?? existing;
+  const kept = mergeTestFile(path, existing, incoming, { ...rest, keep: new Set([...(rest.keep ?? []), ...held]) }) ?? existing;
   return { content, held, kept };
 };
 

@@ -12,6 +12,7 @@ import { DEFAULT_BACKOFF } from '../pipeline/retry';
 import { isWritten, type ApprovalRecord, type RunRecord } from '../core/run';
 import { putFile, readOrNull, type WriteLog } from './files';
 import { approvedDiffNotes } from './approvedDiffs';
+import { keptTestTexts } from './keptTexts';
 import { confinementPhrase } from '../frameworks/run/confine';
 import { planRun, type RunPlan } from './runPlan';
 import { productFilesOf } from './productFiles';
@@ -102,6 +103,10 @@ export const verifyStage: Stage = async ({ deps, state, save, gateway }) => {
   if (result.ran && !result.value) return skip(UNTRUSTED);
   if (!result.ran) return notRun(save, result.approval.decision);
   await noteApprovedDiffs(deps.workspace, state.run, update);
+  const keptTexts = await keptTestTexts(deps.workspace, state.run);
+  await update((v) => {
+    v.keptTexts = keptTexts;
+  });
   await settleGoal(save, written, state.run);
 };
 
