@@ -18,6 +18,7 @@ import type { AmtpApi } from '../../../client/src/extension';
 import { OFFLINE_ENGINES } from '../../../server/src/agents/offlineEngines';
 import { parseEnvelope } from '../../../server/src/contracts/envelope';
 import { OfflineProvider } from '../../../server/src/llm/offlineProvider';
+import { loadJsParser } from '../../../server/src/util/jsParser';
 import type * as P from '../../../server/src/protocol';
 
 const TEST_FILE = 'test/sample-lib.amtp.test.js';
@@ -62,6 +63,9 @@ describe('provider vscode-lm through a fake chat model (real extension host)', (
   const config = () => vscode.workspace.getConfiguration('amtp');
 
   before(async () => {
+    // The fake model answers with AMTP's own engines in this process: it loads their JavaScript
+    // parser first, as AMTP's entry points do (cli/main.ts, server.ts); the workspace is JavaScript.
+    await loadJsParser();
     api = await vscode.extensions.getExtension<AmtpApi>('amtp.amtp')!.activate();
     await vscode.commands.executeCommand(
       'workbench.extensions.installExtension',
