@@ -14,7 +14,7 @@ import { resolveInside } from '../util/safePath';
 const MAX_FILES = 300;
 const MAX_ENTRIES = 200_000;
 const CODE_FILE = /\.(?:[cm]?[jt]sx?|py)$/;
-/** Test file names of every runner AMTP knows (the crawler's testSetup.ts reads them the same way). */
+/** Test file names of every runner AMTP knows (the crawler's agents/crawler/testSetup.ts reads them the same way). */
 const TEST_NAME = /(^|\/)(test_[^/]+\.py|[^/]+_test\.py|[^/]+\.(test|spec)\.[cm]?[jt]sx?)$/;
 
 interface ProjectTests {
