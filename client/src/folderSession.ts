@@ -13,7 +13,7 @@ import { RunsModel } from './model/runsModel';
 import { toServerSettings, userSafeGetter } from './model/settings';
 import { StandingApprovals } from './model/standingApprovals';
 import { registerMutationDiagnostics } from './mutationDiagnostics';
-import { TestingBridge } from './testing';
+import { TestingBridge, type TestRunner } from './testing';
 import { wireClient } from './wiring';
 
 /** What every folder's session shares: the extension, its output channel and the one approvals queue. */
@@ -43,6 +43,16 @@ function folderSettings(folder: vscode.WorkspaceFolder): P.ServerSettings {
   return toServerSettings(userSafeGetter(vscode.workspace.getConfiguration('amtp', folder.uri)));
 }
 
+/** The Testing view's requests to the folder's server. */
+function testRunner(client: LanguageClient): TestRunner {
+  return {
+    run: (p) => P.sendRequest(client, P.RunTests, p),
+    cancel: (runId) => P.sendRequest(client, P.Cancel, { runId }),
+    fileTests: (files) => P.sendRequest(client, P.FileTests, { files }),
+    workspaceTestFiles: () => P.sendRequest(client, P.WorkspaceTestFiles, null),
+  };
+}
+
 /** Starts the folder's server and everything that shows its runs; throws (cleaned up) when the server does not start. */
 export async function startFolderSession(shared: SharedParts, folder: vscode.WorkspaceFolder, names: SessionNames): Promise<FolderSession> {
   const owned: Disposable[] = [];
@@ -52,19 +62,7 @@ export async function startFolderSession(shared: SharedParts, folder: vscode.Wor
   const standing = new StandingApprovals(shared.context.globalState, () => folder.uri.fsPath);
   const init = { trusted: vscode.workspace.isTrusted, settings: folderSettings(folder) };
   const client = createLanguageClient(shared.context, shared.output, init, folder, names.client);
-  const testing = own(
-    new TestingBridge(
-      model,
-      () => folder.uri,
-      log,
-      {
-        run: (p) => P.sendRequest(client, P.RunTests, p),
-        cancel: (runId) => P.sendRequest(client, P.Cancel, { runId }),
-        fileTests: (files) => P.sendRequest(client, P.FileTests, { files }),
-      },
-      names.controllerId,
-    ),
-  );
+  const testing = own(new TestingBridge(model, () => folder.uri, log, testRunner(client), names.controllerId));
   own(model.onDidChange(() => testing.sync()));
   // The client's own typed overloads take protocol.ts's messages; each handler is disposed with the session.
   const receiver: P.Receiver = {
@@ -89,6 +87,8 @@ export async function startFolderSession(shared: SharedParts, folder: vscode.Wor
   }
   log(`AMTP server for ${folder.name} started (provider: ${init.settings.provider})`);
   own(registerMutationDiagnostics(model, folder.uri));
+  // The workspace's own test files in the Testing view: listed by the server, followed from here on.
+  own(testing.watchWorkspace());
   const ctx: Ctx = {
     client,
     model,

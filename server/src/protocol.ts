@@ -27,14 +27,35 @@ export type {
   ApprovalParams,
   CaseStatus,
   CaseView,
+  FileCoverageView,
+  FileTestsParams,
+  FileTestsResult,
   ForgetLessonParams,
   LessonsResult,
   LessonView,
+  OwnTest,
+  OwnTestResult,
   ReviewParams,
   ReviewResult,
+  RunTestsParams,
+  RunTestsResult,
   RunView,
+  TestCaseResult,
+  WorkspaceTestFilesResult,
 } from './protocolViews';
-import type { ApprovalParams, ForgetLessonParams, LessonsResult, ReviewParams, ReviewResult, RunView } from './protocolViews';
+import type {
+  ApprovalParams,
+  FileTestsParams,
+  FileTestsResult,
+  ForgetLessonParams,
+  LessonsResult,
+  ReviewParams,
+  ReviewResult,
+  RunTestsParams,
+  RunTestsResult,
+  RunView,
+  WorkspaceTestFilesResult,
+} from './protocolViews';
 
 export { MessageDirection };
 
@@ -132,54 +153,6 @@ export interface VerifyDeterminismResult {
   summary: string;
   diff?: string;
 }
-export interface RunTestsParams {
-  /** the run whose written tests to run (default: the newest run that wrote tests) */
-  runId?: string;
-  /** only these cases (default: every written case of the run) */
-  caseIds?: string[];
-  /** with caseIds: also these tests a person wrote in the run's files */
-  ownTests?: OwnTest[];
-  /** measure what the tests cover in the files under test (the Testing view's Coverage profile) */
-  coverage?: boolean;
-}
-/** What a test run covered in one source file, for the Testing view (0-based lines). */
-export interface FileCoverageView {
-  /** workspace-relative source file */
-  path: string;
-  /** each statement's first line and how many times it ran */
-  statements: { line: number; character: number; count: number }[];
-  /** each branch arm's first line and whether it ran */
-  branches: { line: number; character: number; covered: boolean }[];
-}
-export interface TestCaseResult {
-  caseId: string;
-  outcome: 'passing' | 'failing' | 'skipped';
-  /** the runner's failure message, whole */
-  message?: string;
-}
-/** A test a person wrote in a test file: its file, its own name (title; Python: function name) and the describe (class) names around it. */
-export interface OwnTest {
-  file: string;
-  name: string;
-  suites: string[];
-}
-export interface OwnTestResult extends OwnTest {
-  outcome: 'passing' | 'failing' | 'skipped';
-  message?: string;
-}
-export interface RunTestsResult {
-  runId: string;
-  framework: string;
-  exitCode: number | null;
-  timedOut: boolean;
-  results: TestCaseResult[];
-  /** the person's own tests in the run's files that ran */
-  ownResults?: OwnTestResult[];
-  /** the runner's console output (the last 64 KiB), for the test output view */
-  output: string;
-  /** with coverage asked for: per source file (JavaScript runners; Python gives none yet) */
-  coverage?: FileCoverageView[];
-}
 /**
  * Sent from the client to the server when the person runs the written tests (Run Generated Tests,
  * the Testing view): the project's runner with fixed arguments, the person's click as the approval.
@@ -195,16 +168,10 @@ export interface ExportedSymbolsResult {
   /** exported functions and classes, 1-based lines; a symbol runs to the line before the next one */
   symbols: { name: string; kind: string; line: number; endLine: number }[];
 }
-export interface FileTestsParams {
-  /** workspace-relative test files */
-  files: string[];
-}
-export interface FileTestsResult {
-  /** per readable file: its tests in file order (`caseId` on AMTP's; `line` 0-based) */
-  files: { file: string; tests: { caseId?: string; name: string; suites: string[]; line: number }[] }[];
-}
 /** Sent from the client to the server: every test in these files, AMTP's and the person's own (the Testing view). Read-only. */
 export const FileTests = request<FileTestsParams, FileTestsResult>('amtp/fileTests', toServer);
+/** Sent from the client to the server: the workspace's test files, those the project's test command runs (the Testing view). Read-only. */
+export const WorkspaceTestFiles = request<null, WorkspaceTestFilesResult>('amtp/workspaceTestFiles', toServer);
 
 /** Sent from the client to the server: a file's exported functions and classes (CodeLens, "for Selection"). */
 export const ExportedSymbols = request<ExportedSymbolsParams, ExportedSymbolsResult>('amtp/exportedSymbols', toServer);
@@ -344,6 +311,7 @@ export const MESSAGES = [
   RunTests,
   ExportedSymbols,
   FileTests,
+  WorkspaceTestFiles,
   SetCredentials,
   VerifyDeterminism,
   Review,

@@ -128,3 +128,75 @@ export interface ReviewResult {
   /** quarantined tests answered "docs are wrong": now documentation issues of the run */
   docIssues?: ({ caseId: string } & DocIssue)[];
 }
+
+// The Testing view: test runs, their results and coverage, and the tests test files hold.
+
+export interface RunTestsParams {
+  /** the run whose written tests to run (default: the newest run that wrote tests) */
+  runId?: string;
+  /** only these cases (default: every written case of the run) */
+  caseIds?: string[];
+  /** with caseIds: also these tests a person wrote in the run's files; with files: only these tests of those files */
+  ownTests?: OwnTest[];
+  /**
+   * the person's own test files (none of the run's): run these with the project's test runner instead
+   * of the run's files; the run only records the approval and audit
+   */
+  files?: string[];
+  /** measure what the tests cover in the files under test (the Testing view's Coverage profile) */
+  coverage?: boolean;
+}
+/** What a test run covered in one source file, for the Testing view (0-based lines). */
+export interface FileCoverageView {
+  /** workspace-relative source file */
+  path: string;
+  /** each statement's first line and how many times it ran */
+  statements: { line: number; character: number; count: number }[];
+  /** each branch arm's first line and whether it ran */
+  branches: { line: number; character: number; covered: boolean }[];
+}
+export interface TestCaseResult {
+  caseId: string;
+  outcome: 'passing' | 'failing' | 'skipped';
+  /** the runner's failure message, whole */
+  message?: string;
+}
+/** A test a person wrote in a test file: its file, its own name (title; Python: function name) and the describe (class) names around it. */
+export interface OwnTest {
+  file: string;
+  name: string;
+  suites: string[];
+}
+export interface OwnTestResult extends OwnTest {
+  outcome: 'passing' | 'failing' | 'skipped';
+  message?: string;
+}
+export interface RunTestsResult {
+  runId: string;
+  framework: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  results: TestCaseResult[];
+  /** the person's own tests in the run's files that ran */
+  ownResults?: OwnTestResult[];
+  /** the runner's console output (the last 64 KiB), for the test output view */
+  output: string;
+  /** with coverage asked for: per source file (JavaScript runners; Python gives none yet) */
+  coverage?: FileCoverageView[];
+}
+export interface FileTestsParams {
+  /** workspace-relative test files */
+  files: string[];
+}
+export interface FileTestsResult {
+  /** per readable file: its tests in file order (`caseId` on AMTP's; `line` 0-based) */
+  files: { file: string; tests: { caseId?: string; name: string; suites: string[]; line: number }[] }[];
+}
+export interface WorkspaceTestFilesResult {
+  /** workspace-relative test files, sorted: those the project's test command runs (at most a few hundred) */
+  files: string[];
+  /** more files matched than are listed, or the workspace was too large to walk whole */
+  truncated: boolean;
+  /** how the files were chosen, e.g. `mocha (package.json mocha.spec)` or `test file names` */
+  source: string;
+}

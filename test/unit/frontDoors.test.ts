@@ -45,7 +45,8 @@ describe('front doors: VS Code, CLI and MCP build runs through app/', () => {
 
   it('each builds its runs with runDeps, and runs written tests with gatedTestRun', () => {
     for (const f of ['server/src/lsp/service.ts', 'server/src/cli/pipeline.ts']) assert.match(read(f), /\brunDeps\(/, f);
-    for (const f of ['server/src/lsp/service.ts', 'server/src/cli/mcpRuns.ts']) assert.match(read(f), /\bgatedTestRun\(/, f);
+    // VS Code's amtp/runTests lives in lsp/runTestsRequest.ts (service.ts hands it over)
+    for (const f of ['server/src/lsp/runTestsRequest.ts', 'server/src/cli/mcpRuns.ts']) assert.match(read(f), /\bgatedTestRun\(/, f);
     // the CLI's generate and MCP's tests_generate both go through cli/pipeline.ts's pipelineDeps
     for (const f of ['server/src/cli/runCommands.ts', 'server/src/cli/mcpRuns.ts']) assert.match(read(f), /\bpipelineDeps\(/, f);
   });

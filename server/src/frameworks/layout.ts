@@ -27,7 +27,7 @@ function testFileName(target: string, project: Project, renderer: FrameworkRende
 }
 
 /** The framework a test command's runner runs, where the names differ (the `tap` binary is node-tap). */
-function frameworkOfRunner(runner: string): string {
+export function frameworkOfRunner(runner: string): string {
   return Object.values(FRAMEWORK_REGISTRY).find((d) => runnerName(d) === runner)?.id ?? runner;
 }
 /** Where AMTP's files go when the project's own runner must not pick them up. */

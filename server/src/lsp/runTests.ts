@@ -11,7 +11,7 @@ import type { RunStore } from '../store/types';
 import type * as P from '../protocol';
 import { planRun } from '../verifier/runPlan';
 
-const MAX_OUTPUT = 64 * 1024;
+export const MAX_OUTPUT = 64 * 1024;
 
 export async function runWrittenTests(
   store: RunStore,
@@ -70,7 +70,7 @@ export async function runWrittenTests(
 }
 
 /** The runner's results by case (frameworks/caseMap.ts), and those of the person's own tests apart. */
-function resultsByTest(
+export function resultsByTest(
   r: Awaited<ReturnType<typeof runTests>>,
   tests: Map<string, FileTest[]>,
   wanted: Set<string> | undefined,
@@ -99,7 +99,7 @@ function resultsByTest(
   return { results, ownResults };
 }
 
-function testsOf(workspace: string, file: string): FileTest[] {
+export function testsOf(workspace: string, file: string): FileTest[] {
   try {
     return testsInFile(file, readFileSync(join(workspace, file), 'utf8'));
   } catch {

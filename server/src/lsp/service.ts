@@ -19,16 +19,16 @@ import type * as P from '../protocol';
 import { recordedDeps } from '../record/wire';
 import { checkDeterminism } from '../record/determinism';
 import { runView, verifyingMessage } from './runView';
-import { runWrittenTests } from './runTests';
+import { runTestsRequest } from './runTestsRequest';
+import { workspaceTestFiles } from './workspaceTests';
 import { exportedSymbols, fileTests } from './fileSymbols';
 import { runDeps } from '../app/runDeps';
-import { commandApproval, gatedTestRun } from '../app/testRun';
 import { resolveScope } from '../app/scope';
 import { applyReview, reviewOutcome } from '../app/review';
 import { forgetLesson, listLessons } from '../app/lessons';
 import { crawlResult, detectResult } from './crawlViews';
 import { mutationParams } from '../core/mutation';
-import { DEFAULT_VERIFY, WRITTEN_ACTIONS } from '../core/run';
+import { DEFAULT_VERIFY } from '../core/run';
 import type { LmBridge } from '../llm/vscodeLmProvider';
 import { sharedCapabilities } from '../llm/capabilities';
 import { parsePriceTable } from '../usage/priceTable';
@@ -168,41 +168,11 @@ export class AmtpService {
     return { cancelled: !!c };
   }
 
-  /** The person ran the written tests: their click is the approval, and the run's gateway records and audits it (app/testRun.ts). */
-  async runTests(p: P.RunTestsParams): Promise<P.RunTestsResult> {
+  /** The person ran tests: their click is the approval, and a run's gateway records and audits it (runTestsRequest.ts). */
+  runTests(p: P.RunTestsParams): Promise<P.RunTestsResult> {
     this.requireTrust('Run Tests');
-    const run = p.runId
-      ? await this.store.getOwnRun(p.runId)
-      : (await this.store.listRuns()).reverse().find((r) => r.files.some((f) => WRITTEN_ACTIONS.has(f.action)));
-    if (!run) throw new Error('No run has written tests yet.');
-    if (this.active.has(run.id) || this.testRuns.has(run.id)) throw new Error(`run ${run.id} is busy: wait for it to finish`);
-    const controller = new AbortController();
-    this.testRuns.set(run.id, controller);
-    const timeoutSeconds = this.settings.testTimeoutSeconds ?? DEFAULT_VERIFY.timeoutSeconds;
-    const which = p.caseIds?.length ? `${p.caseIds.length} case(s)` : 'every written case';
-    try {
-      const result = await gatedTestRun({
-        store: this.store,
-        workspace: this.workspace,
-        runId: run.id,
-        approver: commandApproval('Run Generated Tests in VS Code'),
-        risk: this.settings.riskOverrides,
-        summary: `Run Generated Tests in VS Code (${which}${p.coverage ? ', with coverage' : ''}): the run's test files with the project's runner (executes workspace code; killed after ${timeoutSeconds} s)`,
-        run: () =>
-          runWrittenTests(this.store, this.workspace, run, {
-            caseIds: p.caseIds,
-            ownTests: p.ownTests,
-            coverage: p.coverage,
-            timeoutSeconds,
-            signal: controller.signal,
-          }),
-      });
-      if (!result.ran)
-        throw new Error(`the tests were not run: ${result.approval.decision}${result.approval.note ? ` (${result.approval.note})` : ''}`);
-      return result.value;
-    } finally {
-      this.testRuns.delete(run.id);
-    }
+    const busy = (id: string) => this.active.has(id) || this.testRuns.has(id);
+    return runTestsRequest({ store: this.store, workspace: this.workspace, settings: this.settings, busy, testRuns: this.testRuns }, p);
   }
 
   private readonly testRuns = new Map<string, AbortController>();
@@ -215,6 +185,10 @@ export class AmtpService {
   /** Read-only: the tests these files hold (the Testing view lists the person's own beside AMTP's). */
   fileTests(p: P.FileTestsParams): Promise<P.FileTestsResult> {
     return fileTests(this.workspace, p.files);
+  }
+  /** Read-only: the test files the project's test command runs (the Testing view lists their tests). */
+  workspaceTestFiles(): Promise<P.WorkspaceTestFilesResult> {
+    return workspaceTestFiles(this.workspace);
   }
 
   async runs(): Promise<P.RunsResult> {

@@ -71,6 +71,11 @@ function wireEditor(on: P.Receiver, svc: () => AmtpService, handle: <A, R>(fn: (
     P.FileTests,
     handle((p) => svc().fileTests(p)),
   );
+  P.onRequest(
+    on,
+    P.WorkspaceTestFiles,
+    handle(() => svc().workspaceTestFiles()),
+  );
 }
 
 /** Per-test review from the Test Cases tree (server/src/app/review.ts) and the lessons it leaves (the Lessons view, app/lessons.ts). */

@@ -9,6 +9,8 @@ import { isKept, outcomeLine, runTally } from '../../../client/src/model/runTall
 import { amtpApi, setUserSettings, TEST_FILE, until, ws } from './helpers';
 
 const EXTRA = 'src/extra.js';
+/** A test file of the person's own, outside every run (issue 27). */
+const OWN_FILE = 'test/own.test.js';
 
 describe('scoped generation from the editor (real extension host)', () => {
   let restore: () => Promise<void>;
@@ -24,6 +26,7 @@ describe('scoped generation from the editor (real extension host)', () => {
   });
   after(async () => {
     fs.rmSync(path.join(ws(), EXTRA), { force: true });
+    fs.rmSync(path.join(ws(), OWN_FILE), { force: true });
     await restore();
   });
 
@@ -85,6 +88,35 @@ describe('scoped generation from the editor (real extension host)', () => {
       { file: TEST_FILE, name: 'my own check', suites: [] },
     ]);
     assert.equal(summary.results.get(own), 'passing');
+  });
+
+  it("lists the person's own test file in the Testing view, follows it on disk and runs its tests by name", async () => {
+    const api = await amtpApi();
+    const id = `file:${OWN_FILE}`;
+    // A file the project's `node --test test/` runs, written after the extension started: the watcher finds it.
+    fs.mkdirSync(path.join(ws(), 'test'), { recursive: true });
+    fs.writeFileSync(
+      path.join(ws(), OWN_FILE),
+      "const { describe, it } = require('node:test');\nconst assert = require('node:assert');\n\ndescribe('math', () => {\n  it('adds', () => {\n    assert.strictEqual(1 + 1, 2);\n  });\n});\n",
+    );
+    const item = await until('the Testing view to list test/own.test.js', () => api.testing.controller.items.get(id));
+    // Its tests are read when the item is expanded (resolveHandler), with their lines for the gutter icons.
+    await api.testing.controller.resolveHandler!(item);
+    const adds = `own:${OWN_FILE}::math adds`;
+    const child = await until('its test', () => api.testing.controller.items.get(id)?.children.get(adds));
+    assert.equal(child.range?.start.line, 4);
+    assert.equal(child.uri?.fsPath, path.join(ws(), OWN_FILE));
+    // A test added to the open file shows up: a changed file is read again.
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(ws(), OWN_FILE)));
+    fs.appendFileSync(path.join(ws(), OWN_FILE), "\nit('subtracts', () => {\n  assert.strictEqual(3 - 1, 2);\n});\n");
+    const subtracts = `own:${OWN_FILE}::subtracts`;
+    await until('the added test', () => api.testing.controller.items.get(id)?.children.get(subtracts));
+    // Run: the project's runner, through the server's gate, filtered to the one test.
+    const summary = await api.testing.runOwnFiles([{ file: OWN_FILE, name: 'adds', suites: ['math'] }], false);
+    assert.equal(summary.results.get(adds), 'passing');
+    assert.equal(summary.results.has(subtracts), false, 'only the asked test ran');
+    fs.rmSync(path.join(ws(), OWN_FILE));
+    await until('the deleted file to leave the Testing view', () => !api.testing.controller.items.get(id));
   });
 
   it('"Generate Tests for This File" plans only that file', async () => {
