@@ -6,7 +6,7 @@ import { runTests } from '../frameworks/runner';
 import type * as P from '../protocol';
 import { resolveInside, workspaceRelative } from '../util/safePath';
 import { planRun } from '../verifier/runPlan';
-import { MAX_OUTPUT, resultsByTest, testsOf } from './runTests';
+import { MAX_OUTPUT, resultsByTest, runOptions, testsOf } from './runTests';
 import { projectRunner } from './workspaceTests';
 
 /** The files as workspace-relative paths of files on disk; throws for a path outside the workspace (before any approval is asked). */
@@ -35,12 +35,7 @@ export async function runOwnTestFiles(
   const tests = new Map(files.map((f) => [f, testsOf(workspace, f)]));
   const own = p.ownTests?.filter((t) => tests.has(t.file));
   const r = await runTests(plan.framework, workspace, files, {
-    binDir: plan.binDir,
-    args: plan.args,
-    env: plan.env,
-    python: plan.python,
-    timeoutMs: p.timeoutSeconds * 1000,
-    signal: p.signal,
+    ...runOptions(plan, p),
     ...(own?.length ? { grep: [...new Set(own.map((t) => t.name))] } : {}),
   });
   const { ownResults } = resultsByTest(r, tests, undefined);

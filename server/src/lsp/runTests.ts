@@ -9,9 +9,14 @@ import { namesOfCases, testOfResult, testsInFile, type FileTest } from '../frame
 import { runTests } from '../frameworks/runner';
 import type { RunStore } from '../store/types';
 import type * as P from '../protocol';
-import { planRun } from '../verifier/runPlan';
+import { planRun, type RunPlan } from '../verifier/runPlan';
 
 export const MAX_OUTPUT = 64 * 1024;
+
+/** How a Testing view run starts its runner: the plan's command line and environment, bounded in time. */
+export function runOptions(plan: RunPlan, p: { timeoutSeconds: number; signal?: AbortSignal }) {
+  return { binDir: plan.binDir, args: plan.args, env: plan.env, python: plan.python, timeoutMs: p.timeoutSeconds * 1000, signal: p.signal };
+}
 
 export async function runWrittenTests(
   store: RunStore,
@@ -41,12 +46,7 @@ export async function runWrittenTests(
       )
     : [];
   const r = await runTests(plan.framework, workspace, paths, {
-    binDir: plan.binDir,
-    args: plan.args,
-    env: plan.env,
-    python: plan.python,
-    timeoutMs: p.timeoutSeconds * 1000,
-    signal: p.signal,
+    ...runOptions(plan, p),
     ...(wanted || own ? { grep: [...new Set(names)] } : {}),
     ...(targets.length ? { coverageOf: targets } : {}),
   });

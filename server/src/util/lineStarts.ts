@@ -1,5 +1,6 @@
 // Lines as the TypeScript compiler and Babel (so istanbul) count them: a line ends at \n, \r\n, \r,
 // U+2028 or U+2029. Coverage locations must agree with nyc's, whose lines are Babel's.
+import { lineOf } from './lineOf';
 
 /** The offset where each line starts (the first is 0). */
 export function lineStarts(text: string): number[] {
@@ -10,13 +11,7 @@ export function lineStarts(text: string): number[] {
 }
 
 /** The 1-based line and 0-based column of an offset. */
-export function lineColumnAt(starts: readonly number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo] };
+export function lineColumnAt(starts: number[], offset: number): { line: number; column: number } {
+  const i = lineOf(starts, offset);
+  return { line: i + 1, column: offset - starts[i] };
 }
