@@ -2,7 +2,7 @@
 // server/src/protocol.ts, which re-exports it; kept apart so each file holds one job. Type-only.
 import type { Depth, FrameworkChoice } from './core/frameworks';
 import type { MutationView } from './core/mutation';
-import type { ApprovedDiffNote, DocIssue, VerificationRecord } from './core/run';
+import type { ApprovedDiffNote, DocIssue, RunLesson, VerificationRecord } from './core/run';
 import type { Risk, ToolName } from './core/risk';
 import type { RunStatus } from './core/status';
 import type { RunHealth, RunUsage } from './core/usage';
@@ -93,18 +93,7 @@ export interface ApprovalParams {
 }
 
 /** A lesson for the next run (schemas/lesson.schema.json): a person's decision about a test, or a repair that gave up. */
-export interface LessonView {
-  /** the case the lesson is about */
-  id: string;
-  source: 'rejected' | 'deleted' | 'wrong_test' | 'real_bug' | 'docs_wrong' | 'repair_failed' | 'edited';
-  /** the module and symbol it is tied to; neither: the whole project */
-  file?: string;
-  symbol?: string;
-  /** one line, written by AMTP around the person's reason or the runner's error */
-  text: string;
-  /** ISO date-time */
-  at: string;
-}
+export type LessonView = RunLesson;
 export interface LessonsResult {
   /** newest first */
   lessons: LessonView[];
