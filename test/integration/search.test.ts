@@ -361,6 +361,16 @@ describe('search: through the pipeline, under real runners', function () {
     assert.equal(c.status, 'done');
     assert.equal((c as { clockCut?: string[] }).clockCut, undefined, 'the count of runs, not the safety clock, ended every module');
     assert.ok(c.sequences.kept >= 5, JSON.stringify(c));
+    // The Stack most class tests build first is built once per test by a beforeEach (frameworks/sharedSetup.ts).
+    const stackFile = readFileSync(
+      join(
+        first.dir,
+        first.files.find((f) => f.includes('stack'))!,
+      ),
+      'utf8',
+    );
+    assert.match(stackFile, /\n {4}beforeEach\(\(\) => \{\n {6}(stack\d*) = new stack\.Stack\(\);\n/);
+    assert.doesNotMatch(stackFile, /\n {6}const stack\d* = new stack\.Stack\(\);/, 'no test of the nested block builds it itself');
     const temps = testTemps();
     for (let i = 0; i < 3; i++) {
       const run = await runTests('node-test', first.dir, first.files, { binDir: REPO });

@@ -139,7 +139,7 @@ function leftInPlace(r: CaseResult, decision: string | undefined): void {
   if (r.outcome !== 'quarantined') r.outcome = 'failing';
 }
 
-function locate(r: CaseResult, file: string, content: string | undefined): void {
+export function locate(r: CaseResult, file: string, content: string | undefined): void {
   if (!content) return;
   const at = findTests(file, content).find((b) => b.caseId === r.caseId);
   if (!at) return;

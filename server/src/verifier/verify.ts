@@ -1,6 +1,7 @@
 // The verifier's work once the test run is approved, in named phases (docs/verifier.md):
 // prepare → run (N times) → place → judge (repair / quarantine / drop) → mutation → adds coverage (the
-// keep rule) → rewrite → confirm → coverage rounds (then confirm again) → report.
+// keep rule) → rewrite → tidy (shared setup into beforeEach) → confirm → coverage rounds (then confirm
+// again) → report.
 // Each phase reads and updates one typed state (state.ts).
 import type { TestCase } from '../contracts/types';
 import { crashPoint } from '../core/faults';
@@ -18,6 +19,7 @@ import { declaredBuilds, leftOutCopies } from '../coverage/copies';
 import type { CoverageUnits } from '../frameworks/runner';
 import { placePhase } from './placePhase';
 import { confirmPhase, rewritePhase } from './rewritePhase';
+import { tidyPhase } from './tidyPhase';
 import { runPhase } from './runPhase';
 import { roundsPhase } from './rounds';
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
@@ -56,6 +58,7 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
   for (const t of s.stable)
     if (!s.results.has(t.id)) s.results.set(t.id, { caseId: t.id, outcome: 'passing', test: s.names.get(t.id) ?? t.id });
   const quarantineFiles = await timed('rewrite', () => rewritePhase(s));
+  await timed('tidy', () => tidyPhase(s));
   let confirmed = await timed('confirm', () => confirmPhase(s, cov.coverage.tool ? cov.targets : undefined, cov.universe));
   // Coverage rounds add tests for what the kept suite leaves uncovered; the suite is then confirmed again.
   if (cov.coverage.tool && (await timed('rounds', () => roundsPhase(s, union(confirmed.after), cov.universe, cov.targets))))
