@@ -58,6 +58,16 @@ describe('shared setup moved into beforeEach (frameworks/sharedSetup.ts)', () =>
     assert.equal(out.match(/\n {4}it\('/g)!.length, 3);
   });
 
+  it("changes only blocks of this run's own tests: an earlier run's test keeps the text it recorded", () => {
+    const src = file(
+      '',
+      ['a', 'b', 'c'].map((t) => test(t, 'const s = new lib.Stack();')),
+    );
+    const ids = ['tc_a00000000000', 'tc_b00000000000', 'tc_c00000000000'];
+    assert.match(hoistSharedSetup('t.test.js', src, new Set(ids))!, /beforeEach/);
+    assert.equal(hoistSharedSetup('t.test.js', src, new Set(ids.slice(1))), undefined);
+  });
+
   it('awaits an awaited value in an async hook', () => {
     const out = hoistSharedSetup(
       't.test.js',

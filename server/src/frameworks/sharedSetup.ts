@@ -8,7 +8,7 @@
 // the change (verifier/tidyPhase.ts).
 import type * as TS from 'typescript';
 import { typescript } from '../util/typescript';
-import { lineStartOf, parseJs } from './jsTestFind';
+import { CASE_ID, lineStartOf, parseJs } from './jsTestFind';
 import { jsString } from './literals';
 
 /** At least this many tests share the statement before it is worth a hook. */
@@ -20,15 +20,20 @@ interface Edit {
   text: string;
 }
 
-/** The file with each block's shared first statement in a `beforeEach`; undefined when nothing is shared. */
-export function hoistSharedSetup(path: string, content: string): string | undefined {
+/**
+ * The file with each block's shared first statement in a `beforeEach`; undefined when nothing is
+ * shared. With `ours`, only blocks whose every test is one of these cases change: a test an earlier
+ * run wrote keeps its text, which that run recorded (pipeline/editedTests.ts would read a change as
+ * the person's), and a person's own test is theirs.
+ */
+export function hoistSharedSetup(path: string, content: string, ours?: ReadonlySet<string>): string | undefined {
   if (!/\.[cm]?jsx?$/.test(path)) return undefined;
   const ts = typescript();
   const sf = parseJs(path, content);
   const edits: Edit[] = [];
   for (const s of sf.statements) {
     const body = describeBody(ts, s);
-    if (body) edits.push(...hoistIn(ts, sf, content, body));
+    if (body && (!ours || body.every((t) => ours.has(caseIdOf(sf, content, t) ?? '')))) edits.push(...hoistIn(ts, sf, content, body));
   }
   if (!edits.length) return undefined;
   const hook = hookImport(ts, sf);
@@ -38,6 +43,13 @@ export function hoistSharedSetup(path: string, content: string): string | undefi
   // From the end, and at one place a removal before an insertion, so no edit moves another.
   for (const e of edits.sort((a, b) => b.start - a.start || b.end - a.end)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;
+}
+
+/** The case id on a test's first line (`it('…', () => { // tc_…`). */
+function caseIdOf(sf: TS.SourceFile, content: string, test: TS.Statement): string | undefined {
+  const start = test.getStart(sf);
+  const eol = content.indexOf('\n', start);
+  return new RegExp(CASE_ID.source).exec(content.slice(start, eol < 0 ? undefined : eol))?.[0];
 }
 
 /** The statements of `describe('…', () => { … })`, or undefined. */

@@ -15,7 +15,7 @@ export async function tidyPhase(s: VerifyState): Promise<void> {
   for (const file of s.files) {
     const ids = file.ids.filter((id) => results.get(id)?.outcome === 'passing');
     if (file.personal || !ids.length) continue;
-    const next = hoistSharedSetup(file.path, file.content);
+    const next = hoistSharedSetup(file.path, file.content, new Set(file.ids));
     if (next === undefined || !(await put(file.path, next, 'moves the setup each test repeats into a beforeEach')).done) continue;
     tidied.push({ file, before: file.content, ids });
     file.content = next;
