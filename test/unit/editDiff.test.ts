@@ -20,6 +20,7 @@ describe('tests a person changed by hand (pipeline/editDiff.ts)', () => {
           .replace(/\n {4}/g, '\n\t'),
       ),
     );
+    assert.ok(sameTest('list.map((x) => f(x, 1));', 'list.map(x => f(\n  x,\n  1,\n));'));
     assert.ok(!sameTest(WROTE, WROTE.replace('129600000', '129600001')));
   });
 

@@ -4,9 +4,17 @@
 import type { TestCase } from '../contracts/types';
 import { parseLiteral, toJs, toPython, type LiteralLang } from '../frameworks/literals';
 
-/** The same test apart from layout: spacing, semicolons and the quote characters a formatter changes. */
+/**
+ * The same test apart from layout, as a formatter (the project's own Prettier, run by AMTP or the
+ * person) changes it: spacing, semicolons, quote characters, trailing commas, an arrow's parentheses.
+ */
 export function sameTest(a: string, b: string): boolean {
-  const norm = (s: string) => s.replace(/["`]/g, "'").replace(/[\s;]+/g, '');
+  const norm = (s: string) =>
+    s
+      .replace(/["`]/g, "'")
+      .replace(/[\s;]+/g, '')
+      .replace(/,(?=[)\]}])/g, '')
+      .replace(/\((\w+)\)=>/g, '$1=>');
   return norm(a) === norm(b);
 }
 
