@@ -9,6 +9,8 @@
 import { walk } from './esTree';
 import { closers, scanBrackets } from './jsBrackets';
 import { jsParser, type EsComment, type EsNode, type JsError } from './jsParser';
+import { lineOf } from './lineOf';
+import { lineStarts } from './lineStarts';
 
 export interface RecoveredJs {
   /**
@@ -187,23 +189,4 @@ function shifted(st: EsNode, from: number): EsNode {
       n.end += from;
     });
   return st;
-}
-
-/** Where each line starts: JavaScript's line terminators (\n, \r\n, \r, U+2028, U+2029). */
-export function lineStarts(text: string): number[] {
-  const out = [0];
-  for (const m of text.matchAll(/\r\n?|[\n\u2028\u2029]/g)) out.push(m.index + m[0].length);
-  return out;
-}
-
-/** The 0-based line holding offset `pos`. */
-export function lineOf(starts: number[], pos: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= pos) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

@@ -4,7 +4,9 @@
 // prose comments between calls); a statement that could not be read is reported as `broken`, so it
 // is neither run as setup nor taken as an example.
 import type { EsComment, EsNode } from '../../util/jsParser';
-import { lineOf, lineStarts, parseRecovering } from '../../util/jsRecover';
+import { parseRecovering } from '../../util/jsRecover';
+import { lineOf } from '../../util/lineOf';
+import { lineStarts } from '../../util/lineStarts';
 
 /** A snippet's text and comments: what textOf needs to print one of its nodes. */
 export interface SnippetSource {
