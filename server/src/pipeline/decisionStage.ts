@@ -6,15 +6,13 @@
 // cases with a rejection, a deletion, an edit or a "the test is wrong" answer (the plan the
 // engineer, the verifier and the views read leaves them out: testPlan.ts), and quarantine answers
 // for code that has not changed since are recorded, so they are not asked again.
-import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import { sha256 } from '../core/canonical';
-import type { RunDecided, RunDecisions, RunRecord } from '../core/run';
+import type { RunDecided, RunDecisions } from '../core/run';
 import type { CrawlerOutput, TestCase } from '../contracts/types';
 import { symbolSource } from '../agents/sources';
 import { DecisionStore, HOLDS_BACK, behaviorOf, type TestDecision } from './decisions';
 import { recordEdits } from './editedTests';
-import { caseAbout, keptTests, type FindTests } from './keptTests';
+import { caseAbout, KeptFiles, type FindTests } from './keptTests';
 import type { Stage } from './stage';
 import type { RunStore } from '../store/types';
 import { testPlan } from './testPlan';
@@ -27,9 +25,15 @@ type Decided = RunDecided['decisions'][number];
  */
 export async function decisionsAtStart(store: RunStore, runId: string, find?: FindTests): Promise<RunDecided> {
   const decisions = new DecisionStore(store.workspace);
-  const runs = find ? (await store.listRuns()).filter((r) => r.id !== runId) : [];
-  const detected = find ? await recordDeletions(store, decisions, runs, find) : [];
-  const edited = find ? await recordEdits(store, decisions, runs, find) : [];
+  const files =
+    find &&
+    new KeptFiles(
+      store,
+      (await store.listRuns()).filter((r) => r.id !== runId),
+      find,
+    );
+  const detected = files ? await recordDeletions(decisions, files) : [];
+  const edited = files ? await recordEdits(decisions, files) : [];
   const { decisions: known, ignored } = await decisions.scan();
   return { decisions: [...known.values()].map(decidedOf), detected, ...(edited.length ? { edited } : {}), ignored: ignored.length };
 }
@@ -103,22 +107,16 @@ export function targetSourceHash(map: CrawlerOutput, file: string, symbol: strin
  * is gone whole is left alone: the person removed the file, not chosen tests from it. Only this
  * person's own runs count (listRuns), so a planted run record cannot make AMTP hold tests back.
  */
-async function recordDeletions(store: RunStore, decisions: DecisionStore, runs: RunRecord[], find: FindTests): Promise<string[]> {
+async function recordDeletions(decisions: DecisionStore, files: KeptFiles): Promise<string[]> {
   const { decisions: known } = await decisions.scan();
-  const kept = keptTests(runs);
   const detected: string[] = [];
-  for (const [file, runs] of [...kept].sort(([a], [b]) => a.localeCompare(b))) {
-    const text = await fsp.readFile(path.join(store.workspace, file), 'utf8').catch(() => undefined);
-    if (text === undefined) continue;
-    let present: Set<string>;
-    try {
-      present = new Set(find(file, text).map((t) => t.caseId));
-    } catch {
-      continue; // a file that does not parse now says nothing about which tests the person removed
-    }
+  for (const [file, runs] of [...files.kept].sort(([a], [b]) => a.localeCompare(b))) {
+    // A file gone whole or that does not parse now says nothing about which tests the person removed.
+    const present = await files.testsNow(file);
+    if (!present) continue;
     for (const [id, runId] of [...runs].sort(([a], [b]) => a.localeCompare(b))) {
       if (present.has(id) || known.has(id) || detected.includes(id)) continue;
-      const about = await caseAbout(store, runId, id);
+      const about = caseAbout(await files.plannedCase(runId, id));
       await decisions.put({ caseId: id, verdict: 'deleted', ...about, testFile: file, runId, decidedBy: 'detected' });
       detected.push(id);
     }
