@@ -17,7 +17,7 @@ export type FindTests = (path: string, content: string) => { caseId: string; tex
  * first and the latest run that wrote a case decides: a test a later run's verifier dropped or a later
  * run held back is not "deleted by hand", and a run whose verification has not settled says nothing.
  */
-export function keptTests(runs: RunRecord[]): Map<string, Map<string, string>> {
+function keptTests(runs: RunRecord[]): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   for (const run of runs) {
     const v = run.verification;
