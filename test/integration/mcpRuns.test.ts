@@ -4,33 +4,10 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { mcpRuns } from '../../server/src/cli/mcpRuns';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { NO_ELICITATION } from '../../server/src/mcp/elicitApprover';
-import { createWorkspaceServer } from '../../server/src/mcp/server';
 import { makeAddWorkspace } from '../helpers/scriptedModel';
-
-type Result = {
-  isError?: boolean;
-  content: { type: string; text: string }[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool result's structured content is read field by field
-  structuredContent?: any;
-};
-
-/** A client; with `answer`, it declares form elicitation and answers each request with it. */
-async function connect(ws: string, answer?: (req: ElicitRequest['params']) => ElicitResult) {
-  const server = createWorkspaceServer(ws, { runs: mcpRuns({ workspace: ws, llm: { provider: 'offline' }, risk: {} }) });
-  const client = new Client({ name: 'test-host', version: '1' }, { capabilities: answer ? { elicitation: { form: {} } } : {} });
-  const asked: ElicitRequest['params'][] = [];
-  if (answer) client.setRequestHandler(ElicitRequestSchema, async (req) => (asked.push(req.params), answer(req.params)));
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  await client.connect(a);
-  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
-  return { client, asked, call, close: () => client.close().then(() => server.close()) };
-}
+import { connectMcp as connect, type McpResult as Result } from '../helpers/mcpClient';
 
 const approve = (): ElicitResult => ({ action: 'accept', content: { approve: true } });
 
