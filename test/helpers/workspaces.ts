@@ -20,3 +20,18 @@ export async function copyWorkspace(src: string, name = path.basename(src), unde
 export function removeWorkspace(ws: string): Promise<void> {
   return fsp.rm(path.dirname(ws), { recursive: true, force: true });
 }
+
+/** The person's own node:test file of the padkit fixture (verifier-buggy), as it was before a run. */
+export const PADKIT_OWN_TEST =
+  "const test = require('node:test');\nconst assert = require('node:assert');\nconst { upper } = require('..');\n\ntest('mine: upper', () => {\n  assert.equal(upper('x'), 'X');\n});\n";
+
+/**
+ * padkit (test/fixtures/verifier-buggy) with the person's own test file test/padkit.test.js. Its
+ * zeroPad contradicts its README, so AMTP's test of it is quarantined (a possible bug).
+ */
+export async function padkitWithOwnTest(): Promise<string> {
+  const ws = await copyWorkspace(path.join(FIXTURES, 'verifier-buggy'), 'padkit');
+  await fsp.mkdir(path.join(ws, 'test'));
+  await fsp.writeFile(path.join(ws, 'test/padkit.test.js'), PADKIT_OWN_TEST);
+  return ws;
+}

@@ -5,19 +5,13 @@ import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
-import { FIXTURES, copyWorkspace, removeWorkspace } from '../helpers/workspaces';
-
-const MINE =
-  "const test = require('node:test');\nconst assert = require('node:assert');\nconst { upper } = require('..');\n\ntest('mine: upper', () => {\n  assert.equal(upper('x'), 'X');\n});\n";
+import { padkitWithOwnTest, removeWorkspace } from '../helpers/workspaces';
 
 describe('a note when verification takes tests out of an approved file', function () {
   this.timeout(240_000);
   let ws: string;
   beforeEach(async () => {
-    // padkit's zeroPad contradicts its README: AMTP's test of it is quarantined (a possible bug).
-    ws = await copyWorkspace(path.join(FIXTURES, 'verifier-buggy'), 'padkit');
-    await fsp.mkdir(path.join(ws, 'test'));
-    await fsp.writeFile(path.join(ws, 'test/padkit.test.js'), MINE);
+    ws = await padkitWithOwnTest();
   });
   afterEach(() => removeWorkspace(ws));
 

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { requirePytest } from '../helpers/python';
-import { FIXTURES, SAMPLE_LIB, copyWorkspace, removeWorkspace } from '../helpers/workspaces';
+import { FIXTURES, PADKIT_OWN_TEST, SAMPLE_LIB, copyWorkspace, padkitWithOwnTest, removeWorkspace } from '../helpers/workspaces';
 
 const THEIRS = 'test/sample-lib.test.js';
 const THEIR_HEAD =
@@ -156,14 +156,9 @@ describe("--into-existing: AMTP's cases go into the person's own test file", fun
 
 describe('--into-existing and the verifier: only this run’s tests leave the person’s file', function () {
   this.timeout(240_000);
-  const MINE =
-    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { upper } = require('..');\n\ntest('mine: upper', () => {\n  assert.equal(upper('x'), 'X');\n});\n";
   let ws: string;
   beforeEach(async () => {
-    // padkit's zeroPad contradicts its README: AMTP's test of it is quarantined (a possible bug).
-    ws = await copyWorkspace(path.join(FIXTURES, 'verifier-buggy'), 'padkit');
-    await fsp.mkdir(path.join(ws, 'test'));
-    await fsp.writeFile(path.join(ws, 'test/padkit.test.js'), MINE);
+    ws = await padkitWithOwnTest();
   });
   afterEach(() => removeWorkspace(ws));
 
@@ -175,7 +170,7 @@ describe('--into-existing and the verifier: only this run’s tests leave the pe
       (s.verification?.results ?? []).map((r) => r.outcome),
       ['quarantined'],
     );
-    assert.equal(await fsp.readFile(path.join(ws, 'test/padkit.test.js'), 'utf8'), MINE, 'back to exactly what the person had');
+    assert.equal(await fsp.readFile(path.join(ws, 'test/padkit.test.js'), 'utf8'), PADKIT_OWN_TEST, 'back to exactly what the person had');
     const q = await fsp.readFile(path.join(ws, 'test/padkit.amtp.quarantine.test.js'), 'utf8');
     assert.ok(!q.includes('mine: upper'), q);
     const id = s.verification!.results[0].caseId;
