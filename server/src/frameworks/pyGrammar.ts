@@ -5,36 +5,26 @@
 // agents/crawler/pyWorker.ts) awaits loadPython() before any command runs, and the synchronous readers
 // (frameworks/pyTree.ts) take the loaded parser from pythonParser().
 import type { Language, Parser } from 'web-tree-sitter';
+import { preloaded } from '../util/preloaded';
 
 export interface PyParser {
   parser: Parser;
   language: Language;
 }
 
-let loading: Promise<PyParser> | undefined;
-let loaded: PyParser | undefined;
-let failure: Error | undefined;
+const python = preloaded(load, {
+  what: 'the Python grammar',
+  pkg: 'tree-sitter-python',
+  preload: 'loadPython() (frameworks/pyGrammar.ts)',
+});
 
 export function loadPython(): Promise<PyParser> {
-  loading ??= load().then(
-    (py) => (loaded = py),
-    (e: Error) => {
-      loading = undefined; // a later command may try again
-      failure = e;
-      throw e;
-    },
-  );
-  return loading;
+  return python.load();
 }
 
 /** The loaded parser; throws, naming the missing preload, when no entry point awaited loadPython(). */
 export function pythonParser(): PyParser {
-  if (loaded) return loaded;
-  throw new Error(
-    failure
-      ? `the Python grammar (tree-sitter-python) did not load: ${failure.message}`
-      : 'the Python grammar is not loaded: the entry point that led here must await loadPython() (frameworks/pyGrammar.ts) first',
-  );
+  return python.get();
 }
 
 async function load(): Promise<PyParser> {
