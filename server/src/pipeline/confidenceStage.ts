@@ -9,6 +9,7 @@ import { DEFAULT_CONFIDENCE_THRESHOLD, testConfidence, type TestEvidence } from 
 import { isWritten, type ConfidenceRecord, type RunRecord } from '../core/run';
 import type { Stage } from './stage';
 import { testPlan } from './testPlan';
+import { casesDecided } from './decisions';
 
 const KEPT = new Set(['passing', 'flaky']);
 
@@ -42,7 +43,7 @@ async function gate(store: Parameters<typeof testPlan>[0], run: RunRecord): Prom
   const written = engineer.files.filter((f) => isWritten(run.files.find((r) => r.path === f.path)?.action));
   const fileOf = new Map(written.flatMap((f) => f.caseIds.map((id) => [id, f.path] as const)));
   const kept = v ? v.results.filter((r) => KEPT.has(r.outcome)).map((r) => r.caseId) : [...fileOf.keys()];
-  const accepted = new Set(run.params.decided?.decisions.filter((d) => d.verdict === 'accepted').map((d) => d.caseId));
+  const accepted = casesDecided(run, 'accepted');
   const record: ConfidenceRecord = { threshold, tests: [], awaiting: [], accepted: [] };
   for (const id of [...new Set(kept)].sort()) {
     const c = plan.cases.find((x) => x.id === id);

@@ -12,6 +12,7 @@ import { formatContractErrors, validate } from '../contracts/validate';
 import type { TestDecision } from '../contracts/generated';
 import { StoreCorruptError, UsageError, errorMessage } from '../core/errors';
 import type { TestCase } from '../contracts/types';
+import type { RunRecord } from '../core/run';
 import { sha256 } from '../core/canonical';
 import { fileKind, readRegularFileSync } from '../util/regularFile';
 import { decisionMac, sameDecisionMac } from '../store/ownership';
@@ -19,6 +20,15 @@ import { STORE_DIR } from '../store/lowdb';
 
 export type { TestDecision } from '../contracts/generated';
 export type Verdict = TestDecision['verdict'];
+
+/**
+ * The cases the person decided this way, as the run took the decisions when it started: `accepted`
+ * (`amtp review --accept`: a change needs an approved overwrite), `edited` (changed by hand,
+ * pipeline/editedTests.ts: theirs, kept exactly, whatever is approved).
+ */
+export function casesDecided(run: RunRecord, verdict: 'accepted' | 'edited'): ReadonlySet<string> {
+  return new Set((run.params.decided?.decisions ?? []).filter((d) => d.verdict === verdict).map((d) => d.caseId));
+}
 
 /** Verdicts after which no later run writes the test back. */
 export const HOLDS_BACK: ReadonlySet<Verdict> = new Set<Verdict>(['rejected', 'deleted', 'wrong_test', 'edited']);

@@ -8,6 +8,7 @@ import { isWritten, type FileAction, type RunRecord } from '../core/run';
 import type { ToolName } from '../core/risk';
 import type { EngineerOutput } from '../contracts/types';
 import type { RunStore } from '../store/types';
+import { casesDecided } from './decisions';
 
 /**
  * Merges a rendered test file into the one on disk (verifier/acceptedMerge.ts); undefined when it
@@ -60,8 +61,8 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
     before !== null && merge && (await writtenBefore(w.store, w.run.id, file.path))
       ? merge(file.path, before, file.content, {
           ...(w.run.reuse ? { replace: true } : {}),
-          accepted: acceptedCases(w.run),
-          keep: editedCases(w.run),
+          accepted: casesDecided(w.run, 'accepted'),
+          keep: casesDecided(w.run, 'edited'),
         })
       : undefined;
   if (merged?.kept !== undefined)
@@ -78,16 +79,6 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
   if (merged !== undefined) return { content: merged.content, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' };
   if (before !== null) return { content: file.content, tool: 'fs.overwrite', verb: 'Overwrite', action: 'overwritten' };
   return { content: file.content, tool: w.inTests ? 'fs.create_test' : 'fs.write_outside_tests', verb: 'Create', action: 'created' };
-}
-
-/** The cases whose tests the person changed by hand (pipeline/editedTests.ts): theirs, kept exactly, whatever is approved. */
-function editedCases(run: RunRecord): ReadonlySet<string> {
-  return new Set((run.params.decided?.decisions ?? []).filter((d) => d.verdict === 'edited').map((d) => d.caseId));
-}
-
-/** The cases whose tests the person accepted (`amtp review --accept`), as the run took the decisions when it started. */
-function acceptedCases(run: RunRecord): ReadonlySet<string> {
-  return new Set((run.params.decided?.decisions ?? []).filter((d) => d.verdict === 'accepted').map((d) => d.caseId));
 }
 
 /**
