@@ -24,7 +24,17 @@ export interface FrameworkDescriptor {
   mutation?: MutationFacts;
   /** what tells the crawler a project uses it (agents/crawler/testSetup.ts) */
   detection: FrameworkDetection;
+  /** moves the setup several of AMTP's tests repeat into its hook or fixture (verifier/tidyPhase.ts); none leaves files as written */
+  sharedSetup?: SharedSetup;
 }
+
+/**
+ * The file with the value several tests build first built once per test by the framework's hook or
+ * fixture instead; undefined when nothing is shared. With `ours`, only tests of these case ids
+ * change: a test an earlier run wrote keeps the text that run recorded (pipeline/editedTests.ts
+ * would read a change as the person's), and a person's own test is theirs.
+ */
+export type SharedSetup = (path: string, content: string, ours?: ReadonlySet<string>) => string | undefined;
 
 interface MutationFacts {
   /** first guess of one test run's cost beyond its own time, in ms (corrected after each batch) */

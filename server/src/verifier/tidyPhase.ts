@@ -1,21 +1,23 @@
 // Phase "tidy", after "rewrite" and before "confirm": in AMTP's own files, the setup every test of a
-// block repeats moves into a `beforeEach` (frameworks/sharedSetup.ts), as a maintainer would ask
+// block repeats moves into the framework's hook or fixture (its descriptor's `sharedSetup`), as a maintainer would ask
 // before merging. The tidied files then run once together; a file whose kept tests do not all pass
 // that way is put back as it was, so the change never costs a test.
-import { hoistSharedSetup } from '../frameworks/sharedSetup';
+import { FRAMEWORK_REGISTRY } from '../frameworks/registry';
 import { putFile } from './files';
 import { locate } from './rewritePhase';
 import type { TestFileState, VerifyState } from './state';
 
 export async function tidyPhase(s: VerifyState): Promise<void> {
   const { ctx, results } = s;
+  const hoist = FRAMEWORK_REGISTRY[ctx.plan.framework].sharedSetup;
+  if (!hoist) return;
   const put = (path: string, content: string, why: string) =>
     putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, path, content, why);
   const tidied: { file: TestFileState; before: string; ids: string[] }[] = [];
   for (const file of s.files) {
     const ids = file.ids.filter((id) => results.get(id)?.outcome === 'passing');
     if (file.personal || !ids.length) continue;
-    const next = hoistSharedSetup(file.path, file.content, new Set(file.ids));
+    const next = hoist(file.path, file.content, new Set(file.ids));
     if (next === undefined || !(await put(file.path, next, 'moves the setup each test repeats into a beforeEach')).done) continue;
     tidied.push({ file, before: file.content, ids });
     file.content = next;

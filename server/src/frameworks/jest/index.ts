@@ -1,5 +1,6 @@
 // jest, all of it: the renderer (render.ts, support.ts for TypeScript), the runner, the failure-text parser.
 import type { FrameworkDescriptor } from '../descriptor';
+import { hoistSharedSetup } from '../sharedSetup';
 import { jsConfigNames } from '../jsCommon';
 import { parseJest } from './failure';
 import { jest } from './render';
@@ -18,6 +19,7 @@ export const descriptor: FrameworkDescriptor = {
   parseFailure: parseJest,
   layout: { esmImportsAlways: false },
   mutation: { perTestMs: 3, describe: 'global', serial: false },
+  sharedSetup: hoistSharedSetup,
   detection: {
     configFiles: [/(^|\/)jest\.config\.[cm]?[jt]s(on)?$/],
     configHint: /jest/,

@@ -1,5 +1,6 @@
 // mocha, all of it: the renderer, the runner, the failure-text parser.
 import type { FrameworkDescriptor } from '../descriptor';
+import { hoistSharedSetup } from '../sharedSetup';
 import { parseMocha } from './failure';
 import { mocha } from './render';
 import { mochaRunner } from './runner';
@@ -13,6 +14,7 @@ export const descriptor: FrameworkDescriptor = {
   parseFailure: parseMocha,
   layout: { esmImportsAlways: false },
   mutation: { perTestMs: 1, describe: 'global', serial: false },
+  sharedSetup: hoistSharedSetup,
   detection: {
     configFiles: [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/],
     configHint: /mocharc/,

@@ -1,5 +1,6 @@
 // node:test, all of it: the renderer, the runner, the failure-text parser (node:assert's messages).
 import type { FrameworkDescriptor } from '../descriptor';
+import { hoistSharedSetup } from '../sharedSetup';
 import { parseNodeAssert } from './failure';
 import { nodeTest } from './render';
 import { nodeTestRunner } from './runner';
@@ -13,6 +14,7 @@ export const descriptor: FrameworkDescriptor = {
   parseFailure: parseNodeAssert,
   layout: { esmImportsAlways: false },
   mutation: { perTestMs: 3, describe: { from: 'node:test' }, serial: false },
+  sharedSetup: hoistSharedSetup,
   detection: {
     configFiles: [],
     script: /node\s+(--[\w-]+\s+)*--test\b/,

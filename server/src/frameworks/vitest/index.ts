@@ -1,5 +1,6 @@
 // vitest, all of it: the renderer, the runner, the failure-text parser (chai's messages; its expect() prints jest's).
 import type { FrameworkDescriptor } from '../descriptor';
+import { hoistSharedSetup } from '../sharedSetup';
 import { jsConfigNames } from '../jsCommon';
 import { parseJest } from '../jest/failure';
 import { parseVitest } from './failure';
@@ -15,6 +16,7 @@ export const descriptor: FrameworkDescriptor = {
   parseFailure: (m) => parseVitest(m) ?? parseJest(m),
   layout: { esmImportsAlways: true },
   mutation: { perTestMs: 2, describe: { from: 'vitest' }, serial: false },
+  sharedSetup: hoistSharedSetup,
   detection: {
     configFiles: [/(^|\/)vitest\.(config|workspace)\.[cm]?[jt]s$/],
     configHint: /vitest/,
