@@ -14,7 +14,7 @@ import { acceptReply } from '../../server/src/llm/accept';
 import { defaultDeadlineSeconds, REPLY_BYTE_CAP, streamLimitBytes } from '../../server/src/llm/replyLimits';
 import { readStream, RequestWatch } from '../../server/src/llm/stream';
 import { walkTree } from '../../server/src/mcp/walk';
-import { isSealedApproval, sealApproval } from '../../server/src/store/ownership';
+import { isSealedApproval, sealApproval, sealedRisks, sealRisks } from '../../server/src/store/ownership';
 import { ignoredRunsNote, runRecordProblem } from '../../server/src/store/runRecords';
 import { isSecretEnvFile, REDACTED, redactKnown, redactText } from '../../server/src/util/redact';
 import { NotRegularFileError, openRegularFileSync } from '../../server/src/util/regularFile';
@@ -167,5 +167,15 @@ describe('hostile bounds: files a repository controls', () => {
     assert.equal(isSealedApproval('r_2', dir, sealed), false);
     assert.equal(isSealedApproval('r_1', os.tmpdir(), sealed), false);
     assert.equal(isSealedApproval('r_1', dir, { ...a, decision: 'approved' }), false, 'no seal, no trust');
+  });
+
+  it("a run's recorded risk overrides count only under their seal: a lowered risk typed in, or another run's, counts for nothing", () => {
+    const risks = sealRisks('r_1', dir, { 'tests.run': 'medium' });
+    assert.deepEqual(sealedRisks('r_1', dir, risks), { 'tests.run': 'medium' });
+    assert.deepEqual(sealedRisks('r_1', dir, { ...risks, overrides: { 'tests.run': 'medium', 'fs.overwrite': 'low' } }), {});
+    assert.deepEqual(sealedRisks('r_2', dir, risks), {});
+    assert.deepEqual(sealedRisks('r_1', os.tmpdir(), risks), {});
+    assert.deepEqual(sealedRisks('r_1', dir, { overrides: { 'tests.run': 'low' }, seal: '' }), {});
+    assert.deepEqual(sealedRisks('r_1', dir, undefined), {});
   });
 });

@@ -8,7 +8,7 @@ import type { RunRecord } from '../core/run';
 import { deferAll } from '../gateway/approvers';
 import { planIncremental, sourceHashes } from '../app/incremental';
 import { prepareParams, resumeRun, reuseRun, startRun } from '../pipeline/orchestrator';
-import { sealApproval } from '../store/ownership';
+import { sealApproval, sealedRisks } from '../store/ownership';
 import { openRunStore, storeUrl } from '../app/store';
 import { scaleSecrets } from '../app/scale';
 import type { RunStore } from '../store/types';
@@ -114,7 +114,9 @@ async function existingRun(positionals: string[], v: FlagValues): Promise<{ ws: 
 export async function resume(positionals: string[], v: FlagValues, signal: AbortSignal): Promise<number> {
   const { ws, store, run } = await existingRun(positionals, v);
   const llm = endpointSettings(run.params.provider, v, process.env);
-  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, riskFlags(v.risk), stderrEvents(logLevelOf(v)), scaleFlags(v));
+  // The risks the run started with, and this command's --risk over them.
+  const risk = { ...sealedRisks(run.id, ws, run.risks), ...riskFlags(v.risk) };
+  const d = await pipelineDeps(ws, llm, approverFor(v.yes), signal, risk, stderrEvents(logLevelOf(v)), scaleFlags(v));
   return finish(await resumeRun(d, run.id), store, ws, v.json);
 }
 
@@ -138,7 +140,8 @@ export async function approve(positionals: string[], v: FlagValues, signal: Abor
     endpointSettings(run.params.provider, {}, process.env),
     deferAll,
     signal,
-    {},
+    // The risks the run started with: a tool the person made medium does not ask again after this approval.
+    sealedRisks(run.id, ws, run.risks),
     stderrEvents(logLevelOf(v)),
     scaleFlags(v),
   );

@@ -238,6 +238,11 @@ export interface BatchParams {
 
 export const DEFAULT_BATCHING: BatchParams = { inputTokens: 8000, outputTokens: DEFAULT_MAX_OUTPUT_TOKENS, concurrency: 4 };
 
+export interface SealedRisks {
+  overrides: Partial<Record<ToolName, Risk>>;
+  seal: string;
+}
+
 export interface RunRecord {
   schema_version: 1;
   id: string;
@@ -254,6 +259,8 @@ export interface RunRecord {
   audit: AuditRow[];
   /** proof that this person created the run in this workspace (store/ownership.ts) */
   owner?: string;
+  /** the person's own risk overrides the run started with (--risk, user settings), sealed: `amtp approve` and `resume` go on under them */
+  risks?: SealedRisks;
   /** why the run stopped where it did, for people */
   reason?: string;
   /** what the verifier ran, kept and dropped (server/src/verifier) */

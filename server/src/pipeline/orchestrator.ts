@@ -9,7 +9,7 @@ import { Gateway } from '../gateway/gateway';
 import { recordedDecisions } from '../gateway/approvers';
 import type { PipelineDeps } from './deps';
 import { observableState } from './observable';
-import { isSealedApproval, ownerMark, sealApproval } from '../store/ownership';
+import { isSealedApproval, ownerMark, sealApproval, sealRisks } from '../store/ownership';
 import { ignoredRunsNote } from '../store/runRecords';
 import { currentLessons } from './lessons';
 import { decisionsAtStart } from './decisionStage';
@@ -50,6 +50,7 @@ export async function startRun(
     updatedAt: now,
     params,
     owner: ownerMark(runId, deps.workspace),
+    risks: sealRisks(runId, deps.workspace, deps.riskPolicy?.user ?? {}),
     activities: AGENTS.map((agent) => ({ agent, status: 'pending', attempts: 0, errors: [] })),
     files: [],
     approvals: [],
@@ -79,6 +80,7 @@ export async function reuseRun(
     createdAt: now,
     updatedAt: now,
     owner: ownerMark(runId, deps.workspace),
+    risks: sealRisks(runId, deps.workspace, deps.riskPolicy?.user ?? {}),
     files: from.files.map((f) => ({ ...f, action: isWritten(f.action) ? 'unchanged' : f.action })),
     approvals: [],
     audit: [],

@@ -9,7 +9,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ApprovalRecord } from '../core/run';
+import type { ApprovalRecord, SealedRisks } from '../core/run';
 
 /** Where the key lives: AMTP_STATE_DIR, else $XDG_STATE_HOME/amtp, else ~/.local/state/amtp. */
 function stateDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -91,6 +91,25 @@ export function sealApproval<A extends Sealed>(runId: string, workspace: string,
 /** True when the approval is as it was decided in this run and workspace by this person's AMTP. */
 export function isSealedApproval(runId: string, workspace: string, a: Sealed & { seal?: string }): boolean {
   return sameMark(a.seal, approvalMac(runId, workspace, a));
+}
+
+function risksMac(runId: string, workspace: string, overrides: SealedRisks['overrides']): string {
+  const text = JSON.stringify(['risks', runId, realPath(workspace), Object.entries(overrides).sort(([a], [b]) => a.localeCompare(b))]);
+  return 'r1_' + createHmac('sha256', ownerKey().key).update(text).digest('hex');
+}
+
+/** The person's risk overrides a run started with, sealed so a later `amtp approve` can trust them (orchestrator.ts). */
+export function sealRisks(runId: string, workspace: string, overrides: SealedRisks['overrides']): SealedRisks {
+  return { overrides, seal: risksMac(runId, workspace, overrides) };
+}
+
+/**
+ * The overrides a run recorded, when their seal holds; {} otherwise. A record a repository brought
+ * or someone edited can never lower a risk this way.
+ */
+export function sealedRisks(runId: string, workspace: string, risks: SealedRisks | undefined): SealedRisks['overrides'] {
+  if (!risks || typeof risks.overrides !== 'object' || risks.overrides === null) return {};
+  return sameMark(risks.seal, risksMac(runId, workspace, risks.overrides)) ? risks.overrides : {};
 }
 
 /**
