@@ -72,7 +72,10 @@ describe('a test the person accepted is not changed without an approved overwrit
     // run: the accepted test is the person's, not this run's to drop, and no goal is unmet by it.
     assert.equal(refused.code, 0, refused.stderr);
     assert.equal(refused.s.status, 'completed');
-    assert.deepEqual(refused.s.approvals.filter((a) => a.decision === 'pending'), []);
+    assert.deepEqual(
+      refused.s.approvals.filter((a) => a.decision === 'pending'),
+      [],
+    );
     assert.ok(!refused.s.verification!.results.some((r) => r.caseId === id));
     assert.equal(testOf(id).exec(await fsp.readFile(path.join(ws, FILE), 'utf8'))?.[0], accepted);
   });
