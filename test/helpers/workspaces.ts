@@ -35,3 +35,19 @@ export async function padkitWithOwnTest(): Promise<string> {
   await fsp.writeFile(path.join(ws, 'test/padkit.test.js'), PADKIT_OWN_TEST);
   return ws;
 }
+
+/**
+ * A temporary workspace of `files` whose node_modules links this repo's `packages` (ava, tap): a
+ * written test file runs there under the real runner, and what the runner writes (ava's cache,
+ * tap's .tap folder) stays inside it, not in the repo's node_modules. Remove it with removeWorkspace.
+ */
+export async function runnerWorkspace(files: Record<string, string>, packages: string[]): Promise<string> {
+  const ws = path.join(await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-runner-')), 'ws');
+  await fsp.mkdir(path.join(ws, 'node_modules'), { recursive: true });
+  for (const p of packages) await fsp.symlink(path.join(REPO, 'node_modules', p), path.join(ws, 'node_modules', p), 'dir');
+  for (const [name, text] of Object.entries({ 'package.json': '{ "name": "ws", "version": "1.0.0" }\n', ...files })) {
+    await fsp.mkdir(path.dirname(path.join(ws, name)), { recursive: true });
+    await fsp.writeFile(path.join(ws, name), text);
+  }
+  return ws;
+}

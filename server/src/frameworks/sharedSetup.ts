@@ -12,7 +12,7 @@ import { CASE_ID, lineStartOf, parseJs } from './jsTestFind';
 import { jsString } from './literals';
 
 /** At least this many tests share the statement before it is worth a hook. */
-const MIN_TESTS = 3;
+export const MIN_TESTS = 3;
 
 interface Edit {
   start: number;
@@ -46,7 +46,7 @@ export function hoistSharedSetup(path: string, content: string, ours?: ReadonlyS
 }
 
 /** The case id on a test's first line (`it('…', () => { // tc_…`). */
-function caseIdOf(sf: TS.SourceFile, content: string, test: TS.Statement): string | undefined {
+export function caseIdOf(sf: TS.SourceFile, content: string, test: TS.Statement): string | undefined {
   const start = test.getStart(sf);
   const eol = content.indexOf('\n', start);
   return new RegExp(CASE_ID.source).exec(content.slice(start, eol < 0 ? undefined : eol))?.[0];
@@ -144,7 +144,7 @@ function nestedGroup(ts: typeof TS, sf: TS.SourceFile, content: string, group: T
   return [{ start: spans[0].start, end: spans[0].start, text: wrapper }, ...spans.map((x) => ({ start: x.start, end: x.end, text: '' }))];
 }
 
-function containsAwait(ts: typeof TS, node: TS.Node): boolean {
+export function containsAwait(ts: typeof TS, node: TS.Node): boolean {
   if (ts.isAwaitExpression(node)) return true;
   if (ts.isFunctionLike(node)) return false;
   return ts.forEachChild(node, (c) => containsAwait(ts, c) || undefined) ?? false;

@@ -1,8 +1,9 @@
-// ava, all of it: the renderer, the runner, the failure-text parser.
+// ava, all of it: the renderer, the runner, the failure-text parser, the shared setup.
 import type { FrameworkDescriptor } from '../descriptor';
 import { parseAva } from './failure';
 import { ava } from './render';
 import { avaRunner } from './runner';
+import { avaSharedSetup } from './sharedSetup';
 
 export const descriptor: FrameworkDescriptor = {
   id: 'ava',
@@ -13,6 +14,7 @@ export const descriptor: FrameworkDescriptor = {
   parseFailure: parseAva,
   layout: { esmImportsAlways: false },
   mutation: { perTestMs: 3, describe: 'none', serial: true },
+  sharedSetup: avaSharedSetup,
   detection: {
     configFiles: [/(^|\/)ava\.config\.[cm]?js$/],
     configHint: /ava\.config/,

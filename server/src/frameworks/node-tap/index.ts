@@ -1,8 +1,9 @@
-// node-tap (the `tap` package), all of it: the renderer, the runner, the failure-text parser.
+// node-tap (the `tap` package), all of it: the renderer, the runner, the failure-text parser, the shared setup.
 import type { FrameworkDescriptor } from '../descriptor';
 import { parseNodeTap } from './failure';
 import { nodeTap } from './render';
 import { nodeTapRunner } from './runner';
+import { tapSharedSetup } from './sharedSetup';
 
 export const descriptor: FrameworkDescriptor = {
   id: 'node-tap',
@@ -13,6 +14,7 @@ export const descriptor: FrameworkDescriptor = {
   parseFailure: parseNodeTap,
   layout: { esmImportsAlways: false },
   mutation: { perTestMs: 10, describe: 'none', serial: false },
+  sharedSetup: tapSharedSetup,
   detection: {
     configFiles: [/(^|\/)\.taprc$/],
     configHint: /taprc/,
