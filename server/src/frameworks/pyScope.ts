@@ -19,7 +19,7 @@ const TARGET_GROUPS = new Set([
 ]);
 
 /** The names an assignment target binds: `a`, `a, (b, *c)`; none for `a.b` or `a[0]`, which read `a`. */
-export function targetNames(n: PyNode): string[] {
+function targetNames(n: PyNode): string[] {
   if (n.type === 'identifier') return [n.text];
   if (!TARGET_GROUPS.has(n.type)) return [];
   return n.namedChildren.flatMap((c) => (c ? targetNames(c) : []));

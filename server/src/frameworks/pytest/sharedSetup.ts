@@ -11,6 +11,7 @@
 // name of the file (module level, a parameter, a function's free name, a string a decorator or call
 // could name a fixture by), and each moved test does not bind a name the value is built from. The
 // verifier runs the file again before it keeps it (verifier/tidyPhase.ts).
+import type { SharedSetup } from '../descriptor';
 import { lineStartOf } from '../jsTestFind';
 import { parsePyTests } from '../pyTestFind';
 import { boundNames, namesRead, parameterNames, usedOutsideLocals } from '../pyScope';
@@ -49,7 +50,7 @@ interface Candidate {
  * `ours`, only those of these cases move: a test an earlier run wrote keeps the text that run
  * recorded, and a person's own test is theirs.
  */
-export function pytestFixtures(path: string, content: string, ours?: ReadonlySet<string>): string | undefined {
+export const pytestFixtures: SharedSetup = (path, content, ours) => {
   if (!path.endsWith('.py')) return undefined;
   const found = parsePyTests(content).tests;
   const out = withPythonTree(content, (root) => {
@@ -69,7 +70,7 @@ export function pytestFixtures(path: string, content: string, ours?: ReadonlySet
   // From the end, so no edit moves another.
   for (const e of out.sort((a, b) => b.start - a.start || b.end - a.end)) text = text.slice(0, e.start) + e.text + text.slice(e.end);
   return withPythonTree(text, (root) => (root.hasError ? undefined : text));
-}
+};
 
 /** `fn` when it is a plain test whose first statement (after its docstring) is `name = expr` that a fixture could build. */
 function candidate(content: string, fn: PyNode, fullStart: number): Candidate | undefined {
