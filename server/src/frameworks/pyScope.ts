@@ -102,9 +102,10 @@ function importedNames(n: PyNode): string[] {
 /**
  * Whether `name` is read or bound anywhere in `root` (a module) other than as a local of the
  * function around it: at module level (a module-level function's parameter included), in a class
- * body outside functions, or in a function that does not bind it itself nor sits in one that does. Functions `skip` accepts are not looked into.
- * A keyword argument's name (`f(name=1)`) is not the variable. Comprehensions count as their
- * function, so a name they alone bind counts as read from outside.
+ * body outside functions, or in a function that does not bind it itself nor sits in one that does.
+ * Functions `skip` accepts are not looked into. A keyword argument's name (`f(name=1)`) is not the
+ * variable. Comprehensions count as their function, so a name they alone bind counts as read from
+ * outside.
  */
 export function usedOutsideLocals(root: PyNode, name: string, skip: (fn: PyNode) => boolean): boolean {
   const visit = (n: PyNode, local: boolean): boolean => {
