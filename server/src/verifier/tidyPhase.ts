@@ -18,7 +18,7 @@ export async function tidyPhase(s: VerifyState): Promise<void> {
     const ids = file.ids.filter((id) => results.get(id)?.outcome === 'passing');
     if (file.personal || !ids.length) continue;
     const next = hoist(file.path, file.content, new Set(file.ids));
-    if (next === undefined || !(await put(file.path, next, 'moves the setup each test repeats into a beforeEach')).done) continue;
+    if (next === undefined || !(await put(file.path, next, 'moves the setup each test repeats into a hook or fixture')).done) continue;
     tidied.push({ file, before: file.content, ids });
     file.content = next;
   }
@@ -31,12 +31,12 @@ export async function tidyPhase(s: VerifyState): Promise<void> {
     const passed = t.ids.every((id) => obs.get(id)?.status === 'passed');
     if (
       !passed &&
-      (await put(t.file.path, t.before, 'puts the tests back as they were: not all passed with the setup in a beforeEach')).done
+      (await put(t.file.path, t.before, 'puts the tests back as they were: not all passed with the setup in a hook or fixture')).done
     )
       t.file.content = t.before;
     for (const id of t.file.ids) locate(results.get(id)!, t.file.path, t.file.content);
     ctx.info(
-      `verify: ${t.file.path}: shared setup ${passed ? 'moved into a beforeEach' : 'left in each test (the tidied file did not pass whole)'}`,
+      `verify: ${t.file.path}: shared setup ${passed ? 'moved into a hook or fixture' : 'left in each test (the tidied file did not pass whole)'}`,
     );
   }
   await s.flushPids();
