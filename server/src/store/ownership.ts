@@ -98,7 +98,7 @@ function risksMac(runId: string, workspace: string, overrides: SealedRisks['over
   return 'r1_' + createHmac('sha256', ownerKey().key).update(text).digest('hex');
 }
 
-/** The person's risk overrides a run started with, sealed so a later `amtp approve` can trust them (orchestrator.ts). */
+/** The person's risk overrides a run started with, sealed so a later `amtp approve` can trust them (pipeline/orchestrator.ts). */
 export function sealRisks(runId: string, workspace: string, overrides: SealedRisks['overrides']): SealedRisks {
   return { overrides, seal: risksMac(runId, workspace, overrides) };
 }
