@@ -2,11 +2,11 @@
 // when every test of a `describe` block starts by building the same value
 // (`const createResult = md5.create();` in all 38 tests of node-forge's md5 file), the value is
 // built once per test in a `beforeEach` of the block instead, and the tests use it. Each test still
-// gets a fresh value, so nothing they do to it can reach another test. JavaScript files of the
-// frameworks with `describe` and `beforeEach` (mocha, jest, vitest, node:test) only; in TypeScript
-// the value's type comes from a factory (./typedSetup.ts). A value built from what only the test's
-// own function has (`this`, its parameters) stays in the tests. The verifier runs the file again
-// before it keeps the change (verifier/tidyPhase.ts).
+// gets a fresh value, so nothing they do to it can reach another test. JavaScript and TypeScript
+// files of the frameworks with `describe` and `beforeEach` (mocha, jest, vitest, node:test); in
+// TypeScript the value's type comes from a factory (./typedSetup.ts). A value built from what only
+// the test's own function has (`this`, its parameters) stays in the tests. The verifier runs the
+// file again before it keeps the change (verifier/tidyPhase.ts).
 import type * as TS from 'typescript';
 import { typescript } from '../util/typescript';
 import { CASE_ID, lineStartOf, parseJs } from './jsTestFind';
