@@ -79,15 +79,138 @@ describe('shared setup moved into beforeEach (frameworks/sharedSetup.ts)', () =>
     assert.match(out, /beforeEach\(async \(\) => \{\n {4}conn = await lib\.open\(\);/);
   });
 
-  it('leaves alone: TypeScript, fewer than three, half a block, describe bound another way, template literals to re-indent', () => {
+  it('leaves alone: fewer than three, half a block, describe bound another way, template literals to re-indent', () => {
     const three = ['a', 'b', 'c'].map((t) => test(t, 'const s = new lib.Stack();'));
-    assert.equal(hoistSharedSetup('t.test.ts', file('', three)), undefined);
     assert.equal(hoistSharedSetup('t.test.js', file('', three.slice(0, 2))), undefined);
     const others = ['d', 'e', 'f'].map((t) => test(t, 'const n = 1;'));
     assert.equal(hoistSharedSetup('t.test.js', file('', [...three, ...others])), undefined);
     assert.equal(hoistSharedSetup('t.test.js', file("const describe = require('node:test').describe;", three)), undefined);
     const tpl = ['a', 'b', 'c'].map((t) => test(t, 'const s = new lib.Stack();', '    assert.equal(`${s}`, `x\n y`);'));
     assert.equal(hoistSharedSetup('t.test.js', file('', [...tpl, test('g', 'const n = 2;')])), undefined);
+  });
+
+  it('reads nothing only the test function has: this, arguments, its parameters, its own functions', () => {
+    const fn = (title: string, params: string, first: string) =>
+      `  it('${title}', function (${params}) { // tc_${title.padEnd(12, '0')}\n    ${first}\n    assert.ok(true);\n  });\n`;
+    const moved = (tests: string[]) => hoistSharedSetup('t.test.js', file('', tests));
+    assert.match(moved(['a', 'b', 'c'].map((t) => fn(t, '', 'const s = new lib.Stack(function () { return this; });')))!, /beforeEach/);
+    assert.match(moved(['a', 'b', 'c'].map((t) => fn(t, 'done', 'const s = new lib.Stack(() => 1);')))!, /beforeEach/);
+    for (const [params, first] of [
+      ['', 'const title = this.test.title;'],
+      ['', 'const s = new lib.Stack(() => this.timeout());'],
+      ['', 'const args = [...arguments];'],
+      ['t', 'const fn = t.mock.fn();'],
+      ['{ mock }', 'const fn = mock.fn();'],
+      ['done', 'const s = lib.watch(done);'],
+    ])
+      assert.equal(moved(['a', 'b', 'c'].map((t) => fn(t, params, first))), undefined, first);
+    const ownFn = ['a', 'b', 'c'].map((t) =>
+      test(t, 'const s = make();', '    assert.ok(s);\n    function make() {\n      return new lib.Stack();\n    }'),
+    );
+    assert.equal(moved(ownFn), undefined, 'a function the test declares');
+  });
+
+  describe('TypeScript: the value typed by a factory whose return type is exactly what the const had', () => {
+    // As AMTP renders TypeScript tests (frameworks/jest/render.ts, node-test/render.ts): imports, one describe.
+    const JEST = "import { describe, it, expect } from '@jest/globals';\nimport { Stack } from '../src/stack';";
+    const NODE = "import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';\nimport * as lib from '../src/lib';";
+    const ts = (title: string, first: string, rest: string) =>
+      test(title, first, rest).replace(/\(\) => \{ \/\/ tc_/, /await/.test(first) ? 'async () => { // tc_' : '() => { // tc_');
+
+    it('whole block: the factory, the typed let and the hook; beforeEach joins the import', () => {
+      const tests = ['a', 'b', 'c'].map((t) => ts(t, 'const stack = new Stack<number>();', `    expect(stack.push(1)).toBe(1);`));
+      assert.equal(
+        hoistSharedSetup('test/stack.amtp.test.ts', file(JEST, tests)),
+        `import { describe, beforeEach, it, expect } from '@jest/globals';
+import { Stack } from '../src/stack';
+
+describe('lib.js (AMTP)', () => {
+  const newStack = () => new Stack<number>();
+  let stack: ReturnType<typeof newStack>;
+  beforeEach(() => {
+    stack = newStack();
+  });
+
+  it('a', () => { // tc_a00000000000
+    expect(stack.push(1)).toBe(1);
+  });
+
+  it('b', () => { // tc_b00000000000
+    expect(stack.push(1)).toBe(1);
+  });
+
+  it('c', () => { // tc_c00000000000
+    expect(stack.push(1)).toBe(1);
+  });
+});
+`,
+      );
+    });
+
+    it('most of a block, awaited: a nested group with an async factory, typed by Awaited<…>', () => {
+      const tests = ['a', 'b', 'c'].map((t) => ts(t, 'const conn = await lib.open({ name: "db" });', '    assert.ok(conn);'));
+      const other = ts('d', 'const n = lib.count();', '    assert.equal(n, 0);');
+      assert.equal(
+        hoistSharedSetup('test/lib.amtp.test.mts', file(NODE, [tests[0], other, tests[1], tests[2]])),
+        `import { describe, beforeEach, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as lib from '../src/lib';
+
+describe('lib.js (AMTP)', () => {
+  describe('with conn = await lib.open({ name: "db" })', () => {
+    const newConn = async () => await lib.open({ name: "db" });
+    let conn: Awaited<ReturnType<typeof newConn>>;
+    beforeEach(async () => {
+      conn = await newConn();
+    });
+
+    it('a', async () => { // tc_a00000000000
+      assert.ok(conn);
+    });
+
+    it('b', async () => { // tc_b00000000000
+      assert.ok(conn);
+    });
+
+    it('c', async () => { // tc_c00000000000
+      assert.ok(conn);
+    });
+  });
+
+  it('d', () => { // tc_d00000000000
+    const n = lib.count();
+    assert.equal(n, 0);
+  });
+});
+`,
+      );
+    });
+
+    it('an object literal is wrapped for the arrow; a name the file uses gets a number', () => {
+      const tests = ['a', 'b', 'c'].map((t) => ts(t, 'const opts = { size: 2 } as const;', '    expect(newOpts(opts)).toBe(2);'));
+      const out = hoistSharedSetup('t.test.ts', file(JEST, tests))!;
+      assert.ok(out.includes('  const newOpts2 = () => ({ size: 2 } as const);\n  let opts: ReturnType<typeof newOpts2>;\n'), out);
+    });
+
+    it('leaves a value whose type a return would widen, and an await inside the value', () => {
+      for (const first of [
+        "const mode = 'strict';",
+        'const n = -1;',
+        'const on = true;',
+        'const text = `a`;',
+        'const red = Color.Red;',
+        'const limit = MAX;',
+        'const flag = process.env.CI ? "ci" : "local";',
+        "const key = Symbol('k');",
+        "const id = Symbol.for('k');",
+        'const body = (await lib.fetch()).body;',
+        'const c = new lib.Client(await lib.config());',
+      ]) {
+        const tests = ['a', 'b', 'c'].map((t) => ts(t, first, '    expect(1).toBe(1);'));
+        assert.equal(hoistSharedSetup('t.test.ts', file(JEST, tests)), undefined, first);
+        assert.match(hoistSharedSetup('t.test.js', file(JEST, tests))!, /beforeEach/, `JavaScript has no type to keep: ${first}`);
+      }
+    });
   });
 
   it('the moved file passes under node --test as the original did, each test with a fresh value', function () {
