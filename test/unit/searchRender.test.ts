@@ -217,7 +217,7 @@ describe('search cases in every JavaScript framework', () => {
       assert.match(text, /nodeFs\.writeFileSync\(nodePath\.join\(tmp, 'data\.json'\), '\{"a":1\}'\);/);
       assert.match(text, /finally \{\s+nodeFs\.rmSync\(tmp, \{ recursive: true, force: true \}\);/);
       assert.match(text, /await waited0;/);
-      assert.match(text, /(import \* as nodeFs from 'node:fs'|const nodeFs = require\('node:fs'\))/);
+      assert.match(text, /(import \* as nodeFs from 'fs'|const nodeFs = require\('fs'\))/);
     });
   }
 

@@ -18,11 +18,14 @@ export interface CheckDialect {
   ok(cond: TS.Expression): TS.Statement;
 }
 
-/** The local names a test file binds node's fs, os and path to when one of its tests uses a temporary folder. */
+/**
+ * The local names a test file binds node's fs, os and path to when one of its tests uses a temporary
+ * folder. Bare names, not `node:fs`: jest before 27 resolves requires itself and fails on `node:`.
+ */
 export const TEMP_MODULES = [
-  ['nodeFs', 'node:fs'],
-  ['nodeOs', 'node:os'],
-  ['nodePath', 'node:path'],
+  ['nodeFs', 'fs'],
+  ['nodeOs', 'os'],
+  ['nodePath', 'path'],
 ] as const;
 
 const VALUE_CONSTRUCTORS = new Set(['Map', 'Set', 'Date', 'RegExp']);

@@ -110,7 +110,8 @@ function driverText(
   const text = [
     /\.[cm]?tsx?$/.test(path) ? '// @ts-nocheck' : '',
     ...parts.header,
-    esm ? "import * as __amtpFs from 'node:fs';" : "const __amtpFs = require('node:fs');",
+    // 'fs', not 'node:fs': jest before 27 resolves requires itself and knows no `node:` specifier.
+    esm ? "import * as __amtpFs from 'fs';" : "const __amtpFs = require('fs');",
     describeBinding(framework, esm),
     `const __amtpRt = ${mutationAsset('amtp.mutant-runtime.cjs')
       .replace(/^\s*\/\/.*\n/gm, '')
