@@ -77,7 +77,17 @@ export function testFilePlace(target: string, project: Project, renderer: Framew
     .flatMap((d) => names.map((n) => posix.join(d, n)))
     .find(runsIt);
   if (fits) return { path: fits, ...unread };
-  return { path: preferred, note: `the project's test command ${how} names its files, and no new file name fits it.`, ...unread };
+  return {
+    path: preferred,
+    note: `the project's test command ${how} names its files, and no new file name fits it.${optsChange(runs, preferred)}`,
+    ...unread,
+  };
+}
+
+/** What to change when the files come from a mocha.opts (mocha before 8): a line naming AMTP's file there, which mocha reads as one more spec. */
+function optsChange(runs: TestRuns, path: string): string {
+  const file = /(\S+\.opts)$/.exec(runs.source)?.[1];
+  return file ? ` To have it run them, add a line \`${path}\` to ${file}.` : '';
 }
 
 /** Folders to try, in order: the project's test folders, then inside each root (its __tests__ first), then the patterns' fixed folders. */

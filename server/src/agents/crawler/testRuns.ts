@@ -1,6 +1,7 @@
 // Which files the project's own test command runs: package.json `scripts.test` split into argv by
 // shell-quote, then the runner's file arguments or its config (package.json keys, `.mocharc.*`,
-// pytest.ini, pyproject `[tool.pytest.ini_options]`), else the runner's documented defaults.
+// pytest.ini, pyproject `[tool.pytest.ini_options]`), else the runner's documented defaults. mocha
+// before 8 also takes words from `./test/mocha.opts` (mochaOpts.ts).
 // frameworks/layout.ts names AMTP's test files so that these patterns match them.
 import { load as loadYaml } from 'js-yaml';
 import { parse as parseJsonc } from 'jsonc-parser';
@@ -8,6 +9,7 @@ import { parse as shellParse } from 'shell-quote';
 import { parse as parseToml } from 'smol-toml';
 import type { TestRuns } from '../../contracts/types';
 import { FRAMEWORK_REGISTRY, runnerName } from '../../frameworks/registry';
+import { mochaOpts } from './mochaOpts';
 import { configRuns, type ConfigRuns } from './runnerConfigs';
 
 export interface TestRunsInput {
@@ -90,6 +92,10 @@ const VALUED = new Set([
   '--env',
   '--environment',
   '--project',
+  '--opts',
+  '--compilers',
+  '--watch-extensions',
+  '--reporter-options',
 ]);
 
 interface Invocation {
@@ -102,22 +108,31 @@ interface Invocation {
 export async function detectTestRuns(inp: TestRunsInput): Promise<TestRuns | undefined> {
   const scripts = objectAt(inp.pkg, 'scripts');
   const script = typeof scripts.test === 'string' && !/no test specified/.test(scripts.test) ? scripts.test : undefined;
-  const inv = script
+  const own = script
     ? findRunner(script, scripts, 0)
     : inp.isPython && (await pytestConfigured(inp))
       ? { runner: 'pytest', args: [], command: 'pytest' }
       : undefined;
-  if (!inv) return undefined;
-  const base = { runner: inv.runner, command: script ?? inv.command };
+  if (!own) return undefined;
+  const base = { runner: own.runner, command: script ?? own.command };
+  const opts = own.runner === 'mocha' ? await mochaOpts({ pkg: inp.pkg ?? {}, files: inp.files, read: inp.read }, own.args) : undefined;
+  // mocha puts the opts file's words before the command's own.
+  const inv = opts ? { ...own, args: [...opts.words, ...own.args] } : own;
   const fromArgs = fileArgs(inv);
   if (inv.runner === 'node' && !inv.args.some((a) => a === '--test' || a.startsWith('--test='))) {
     // `node SCRIPT`: a script of the project's own decides which files run.
     return { ...base, runner: 'node-script', patterns: fromArgs.slice(0, 1), source: 'scripts.test' };
   }
   const runner = inv.runner === 'node' ? 'node-test' : inv.runner;
-  if (fromArgs.length) return { ...base, runner, patterns: expandArgs(runner, fromArgs, inv.args, inp.files), source: 'scripts.test' };
+  // The opts file counts as a source when it names files or how folders are searched.
+  const optsShapes =
+    opts && (fileArgs({ ...own, args: opts.words }).length > 0 || opts.words.some((w) => /^--(recursive|extension|compilers)\b/.test(w)));
+  const argSource = opts && optsShapes ? (fileArgs(own).length ? `scripts.test and ${opts.file}` : opts.file) : 'scripts.test';
+  if (fromArgs.length) return { ...base, runner, patterns: expandArgs(runner, fromArgs, inv.args, inp.files), source: argSource };
   const configured = await fromConfig(runner, inp, inv);
   if (configured) return { ...base, runner, ...configured };
+  // No spec anywhere: mocha runs ./test, searched the way the opts file says (`--recursive`).
+  if (optsShapes) return { ...base, runner, patterns: expandArgs(runner, ['test'], inv.args, inp.files), source: argSource };
   if (DEFAULTS[runner]) return { ...base, runner, patterns: DEFAULTS[runner], source: `${runner} defaults` };
   return { ...base, runner, patterns: [], source: 'scripts.test' };
 }
@@ -171,16 +186,28 @@ function fileArgs(inv: Invocation): string[] {
 /** A folder argument stands for the runner's files inside it. */
 function expandArgs(runner: string, args: string[], all: string[], files: ReadonlySet<string>): string[] {
   const recursive = all.includes('--recursive');
+  const ext = runner === 'mocha' ? mochaExtensions(all) : JS_EXT;
   return args.flatMap((a) => {
     const dir = a.replace(/\/$/, '');
     // A folder: named with a slash, holding files, or a name without an extension (`mocha test`).
     const isDir =
       !/[*?{[]/.test(a) && !files.has(dir) && (a.endsWith('/') || !/\.\w+$/.test(dir) || [...files].some((f) => f.startsWith(`${dir}/`)));
     if (!isDir) return [a];
-    if (runner === 'mocha') return [`${dir}/${recursive ? '**/' : ''}*.${JS_EXT}`];
+    if (runner === 'mocha') return [`${dir}/${recursive ? '**/' : ''}*.${ext}`];
     if (runner === 'pytest') return DEFAULTS.pytest.map((p) => `${dir}/${p}`);
     return (DEFAULTS[runner] ?? [`**/*.${JS_EXT}`]).map((p) => `${dir}/${p}`);
   });
+}
+
+/** The extensions mocha looks for in a folder: its own, and those `--extension` (mocha 6+) or `--compilers ext:module` (mocha 5) add. */
+function mochaExtensions(all: string[]): string {
+  const added = all.flatMap((a, i) => {
+    const value = a.startsWith('--extension=') ? a.slice(12) : all[i - 1] === '--extension' ? a : '';
+    const compiler = all[i - 1] === '--compilers' ? a.split(',').map((c) => c.split(':')[0]) : [];
+    return [...value.split(','), ...compiler].map((e) => e.replace(/^\./, '')).filter((e) => /^[\w-]+$/.test(e));
+  });
+  const exts = [...new Set(['js', 'cjs', 'mjs', ...added])];
+  return `{${exts.join(',')}}`;
 }
 
 async function fromConfig(runner: string, inp: TestRunsInput, inv: Invocation): Promise<ConfigRuns | undefined> {

@@ -16,8 +16,9 @@ export const descriptor: FrameworkDescriptor = {
   mutation: { perTestMs: 1, describe: 'global', serial: false },
   sharedSetup: hoistSharedSetup,
   detection: {
-    configFiles: [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/],
-    configHint: /mocharc/,
+    // mocha.opts: mocha before 8 (agents/crawler/mochaOpts.ts)
+    configFiles: [/(^|\/)\.mocharc(\.[cm]?js|\.json|\.ya?ml|\.jsonc)?$/, /(^|\/)mocha\.opts$/],
+    configHint: /mocharc|mocha\.opts/,
     script: /\bmocha\b/,
     readConfig: { files: ['.mocharc.js', '.mocharc.cjs'], filesKey: 'spec' },
     defaultPatterns: ['test/*.{js,cjs,mjs}'],
