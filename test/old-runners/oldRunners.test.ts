@@ -1,5 +1,6 @@
-// Older runners that projects still pin (issue 27): tap 16, jest 24 and mocha 5, each from its
-// cached install (scripts/old-runners.sh, pinned by the lock files beside this file). A copy of
+// Older runners that projects still pin (issue 27): tap 16, jest 24 and mocha 5 (twice: its default
+// layout, and spec/ named in test/mocha.opts), each from its cached install (scripts/old-runners.sh,
+// pinned by the lock files beside this file). A copy of
 // examples/sample-lib is made a project of that runner, as one would be: its package.json names the
 // runner in devDependencies and `scripts.test`, it has a test of its own, and its node_modules is a
 // link to the cached install. Then `amtp generate --yes` runs offline and the project's own
@@ -23,8 +24,14 @@ interface OldRunner {
   pkg: string;
   /** package.json fields of the project pinned to it */
   project: Record<string, unknown>;
+  /** what sets this project apart from the runner's first one, for the test's title */
+  variant?: string;
   /** the project's own test file */
   own: { path: string; text: string; name: string };
+  /** more files of the project (its runner's config) */
+  config?: Record<string, string>;
+  /** where the crawler must read the files the runner runs from, when it is not its defaults */
+  runsFrom?: string;
   /** where AMTP's file must land for the runner's config to find it */
   written: string;
   /** `npm test -- …`: a report that names each passing test */
@@ -84,6 +91,24 @@ const RUNNERS: OldRunner[] = [
     testArgs: ['--reporter', 'spec'],
     passed: /^\s*✓ (.+?)(?: \(\d+ms\))?$/gm,
   },
+  {
+    dir: 'mocha5',
+    framework: 'mocha',
+    pkg: 'mocha',
+    variant: 'spec/ from test/mocha.opts',
+    project: { scripts: { test: 'mocha' }, devDependencies: { mocha: '^5.2.0' } },
+    own: {
+      path: 'spec/unit/own.js',
+      text: "const assert = require('assert');\nconst { clamp } = require('../../src');\n\nit('own test: clamp keeps a value inside', () => {\n  assert.strictEqual(clamp(2, 0, 3), 2);\n});\n",
+      name: 'own test: clamp keeps a value inside',
+    },
+    // mocha 5 puts these words before the command's: it runs spec/ and its subfolders, never test/ (crawler/mochaOpts.ts)
+    config: { 'test/mocha.opts': '# the specs live in spec/\n--recursive\nspec\n' },
+    runsFrom: 'test/mocha.opts',
+    written: 'spec/sample-lib.amtp.js',
+    testArgs: ['--reporter', 'spec'],
+    passed: /^\s*✓ (.+?)(?: \(\d+ms\))?$/gm,
+  },
 ];
 
 interface Verification {
@@ -110,6 +135,10 @@ async function project(r: OldRunner, modules: string): Promise<string> {
   writeFileSync(join(ws, 'package.json'), JSON.stringify({ ...pkg, ...r.project }, null, 2) + '\n');
   mkdirSync(dirname(join(ws, r.own.path)), { recursive: true });
   writeFileSync(join(ws, r.own.path), r.own.text);
+  for (const [path, text] of Object.entries(r.config ?? {})) {
+    mkdirSync(dirname(join(ws, path)), { recursive: true });
+    writeFileSync(join(ws, path), text);
+  }
   symlinkSync(modules, join(ws, 'node_modules'), 'dir');
   return ws;
 }
@@ -131,7 +160,7 @@ describe('older runners that projects still pin (cached by scripts/old-runners.s
     const pinned = (JSON.parse(readFileSync(join(__dirname, r.dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
       .devDependencies[r.pkg];
 
-    it(`${r.pkg} ${pinned}: detected, its kept tests stable, written where it looks, and \`npm test\` runs them`, async () => {
+    it(`${r.pkg} ${pinned}${r.variant ? ` (${r.variant})` : ''}: detected, its kept tests stable, written where it looks, and \`npm test\` runs them`, async () => {
       const ws = await project(r, cachedInstall(r));
       try {
         const installed = JSON.parse(readFileSync(join(ws, 'node_modules', r.pkg, 'package.json'), 'utf8')) as { version: string };
@@ -139,9 +168,11 @@ describe('older runners that projects still pin (cached by scripts/old-runners.s
 
         const crawl = await runCli(['crawl', ws, '--json']);
         assert.equal(crawl.code, 0, crawl.stderr);
-        const setup = (JSON.parse(crawl.stdout) as { test_setup: { framework: string; runs?: { runner: string } } }).test_setup;
+        const setup = (JSON.parse(crawl.stdout) as { test_setup: { framework: string; runs?: { runner: string; source: string } } })
+          .test_setup;
         assert.equal(setup.framework, r.framework);
         assert.equal(setup.runs?.runner, r.pkg);
+        if (r.runsFrom) assert.equal(setup.runs?.source, r.runsFrom);
 
         const gen = await runCli(['generate', ws, '--provider', 'offline', '--yes', '--json']);
         assert.equal(gen.code, 0, `amtp generate exited ${gen.code}: ${gen.stderr}`);
