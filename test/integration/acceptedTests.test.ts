@@ -18,7 +18,13 @@ interface Summary {
   cases: { id: string; title: string }[];
   files: { path: string; action: string; acceptedKept?: string[] }[];
   approvals: { tool: string; decision: string; target?: string; summary?: string }[];
-  verification?: { status: string; results: { caseId: string }[]; unmet: unknown[] };
+  verification?: {
+    status: string;
+    results: { caseId: string; outcome: string; reason?: string; accepted?: boolean; rule?: string }[];
+    unmet: { caseId: string }[];
+    repairs: unknown[];
+    quarantineFiles: string[];
+  };
 }
 
 async function cli(args: string[]): Promise<{ code: number | null; s: Summary; stdout: string; stderr: string }> {
@@ -97,5 +103,75 @@ describe('a test the person accepted is not changed without an approved overwrit
     assert.ok(second.s.approvals.some((a) => a.tool === 'fs.overwrite' && a.decision === 'approved' && a.target === FILE));
     const now = testOf(id).exec(await fsp.readFile(path.join(ws, FILE), 'utf8'))?.[0];
     assert.ok(now && now !== accepted && now.includes('invalid duration: x'), now);
+  });
+});
+
+// The same promise when the later run writes the accepted test again exactly as it was: the verifier
+// runs it, but never repairs, removes, quarantines or tidies it. The person accepts the documented
+// slugify('Hello, World!') → 'hello-world' and clamp(5, 0, 3) → 3; slugify then stops trimming dashes,
+// and the offline engine writes the same documented test, which now fails.
+describe('an accepted test the later run writes again as it was is run but never changed', function () {
+  this.timeout(300_000);
+  let ws = '';
+  after(() => removeWorkspace(ws));
+
+  it('failing, it stays byte for byte and is reported; passing, it is kept; the other tests are judged as usual', async () => {
+    ws = await copyWorkspace(SAMPLE_LIB);
+    const first = await cli(['generate', ws, '--provider', 'offline', '--yes']);
+    assert.equal(first.code, 0, first.stderr);
+    const idOf = (title: string) => first.s.cases.find((c) => c.title === title)!.id;
+    const slug = idOf("slugify('Hello, World!') returns 'hello-world'");
+    const clamp = idOf('clamp(5, 0, 3) returns 3');
+    const before = await fsp.readFile(path.join(ws, FILE), 'utf8');
+    const [slugText, clampText] = [slug, clamp].map((id) => testOf(id).exec(before)![0]);
+    const keep = await runCli(['review', first.s.runId, ws, '--keep', slug, '--keep', clamp]);
+    assert.equal(keep.code, 0, keep.stderr);
+    const src = path.join(ws, 'src/index.js');
+    const code = await fsp.readFile(src, 'utf8');
+    await fsp.writeFile(src, code.replace(".replace(/^-+|-+$/g, '')", ''));
+
+    const second = await cli(['generate', ws, '--provider', 'offline', '--yes']);
+    const v = second.s.verification!;
+    const after = await fsp.readFile(path.join(ws, FILE), 'utf8');
+    assert.equal(testOf(slug).exec(after)?.[0], slugText, 'the failing accepted test is still in its file, byte for byte');
+    assert.equal(testOf(clamp).exec(after)?.[0], clampText);
+    assert.deepEqual(v.quarantineFiles, [], 'nothing was quarantined');
+    await assert.rejects(fsp.access(path.join(ws, 'test/sample-lib.amtp.quarantine.test.js')));
+    assert.deepEqual(v.repairs, []);
+    const result = (id: string) => v.results.find((r) => r.caseId === id);
+    assert.equal(result(slug)?.outcome, 'failing', JSON.stringify(result(slug)));
+    assert.equal(result(slug)?.accepted, true);
+    assert.match(
+      result(slug)?.reason ?? '',
+      new RegExp(
+        `^you accepted this test; it is left as you accepted it: it fails now \\(expected 'hello-world', got 'hello-world-'\\)\\. Reject it with \`amtp review ${second.s.runId} --reject ${slug}\`, or let a run change it with an approved overwrite$`,
+      ),
+    );
+    assert.deepEqual(
+      { outcome: result(clamp)?.outcome, accepted: result(clamp)?.accepted },
+      { outcome: 'passing', accepted: true },
+      'a passing accepted test counts as kept',
+    );
+    // A failing P1 test is an unmet goal: the run asks for review instead of completing.
+    assert.equal(second.code, 3, second.stderr);
+    assert.deepEqual(
+      v.unmet.map((u) => u.caseId),
+      [slug],
+    );
+    // The other tests are judged as usual: the new pin of slugify's output passes, and the coverage filter drops as before.
+    const pin = second.s.cases.find((c) => c.title === 'pins current behaviour: slugify("Hello, World!") returns "hello-world-"')!.id;
+    assert.equal(result(pin)?.outcome, 'passing');
+    assert.ok(
+      v.results.some((r) => r.outcome === 'dropped' && r.rule),
+      'the keep filter still drops tests that add nothing',
+    );
+    assert.ok(
+      v.results.filter((r) => r.accepted).every((r) => r.caseId === slug || r.caseId === clamp),
+      'only the accepted tests are marked',
+    );
+
+    // The text summary shows it too.
+    const text = await runCli(['resume', second.s.runId, ws]);
+    assert.match(text.stdout, new RegExp(`failing +${slug}: you accepted this test; it is left as you accepted it`));
   });
 });

@@ -25,10 +25,18 @@ describe('merging with the tests the person accepted guarded', () => {
     );
   });
 
-  it('nothing is held when the accepted test comes back the same, or is not in the file', () => {
+  it('nothing is held when the accepted test comes back the same (it is `same`), or is not in the file', () => {
     const same = file(jsTest(A, 'assert.equal(a(1), 1);') + '\n' + jsTest(C, 'a();'));
-    assert.deepEqual(mergeGuarded(P, disk, same, { accepted: new Set([A]) })?.held, []);
-    assert.deepEqual(mergeGuarded(P, disk, fresh, { accepted: new Set([C]) }), { content: fresh, held: [] });
+    const out = mergeGuarded(P, disk, same, { accepted: new Set([A]) });
+    assert.deepEqual([out?.held, out?.same], [[], [A]]);
+    assert.deepEqual(mergeGuarded(P, disk, fresh, { accepted: new Set([C]) }), { content: fresh, held: [], same: [] });
+  });
+
+  it('`same` and `keptSame` name the accepted tests each write leaves exactly as they were', () => {
+    const out = mergeGuarded(P, disk, file(jsTest(A, 'assert.equal(a(1), 10);') + '\n' + jsTest(B, 'assert.equal(a(2), 2);')), {
+      accepted: new Set([A, B]),
+    })!;
+    assert.deepEqual([out.held, out.same, out.keptSame], [[A], [B], [A, B]]);
   });
 
   it('an incremental run does not drop an accepted test it did not plan again without asking', () => {

@@ -152,6 +152,11 @@ interface FileRecord {
   approved?: { approvalId: string; tests: ShownTest[] };
   /** tests the person accepted that this run would have changed, left as they were because the change was not approved */
   acceptedKept?: string[];
+  /**
+   * tests the person accepted that this run wrote again exactly as they were: the verifier runs and
+   * measures them but never changes them (server/src/verifier/acceptedTests.ts)
+   */
+  acceptedSame?: string[];
 }
 
 /** A test an approved diff showed: its case id (AMTP's tests) and its name in the file. */

@@ -63,6 +63,8 @@ export interface CaseResult {
   finding?: DocIssue;
   /** for a test the keep filter dropped: the rule that dropped it */
   rule?: KeepRule;
+  /** the person accepted this test and this run wrote it again as it was: never repaired, removed, quarantined or tidied */
+  accepted?: boolean;
 }
 
 export interface DocIssue {

@@ -70,6 +70,8 @@ export interface RunSummary {
       reason?: string;
       /** for a test the keep filter dropped: existence_only, unique_coverage or unique_coverage_or_kill */
       rule?: string;
+      /** a test you accepted that this run wrote again as it was: run, never repaired, removed, quarantined or tidied (a failing one stays as it was) */
+      accepted?: boolean;
       test?: string;
       file?: string;
     }[];
@@ -257,6 +259,7 @@ function verificationSummary(v: NonNullable<RunRecord['verification']>, run: Run
       outcome: r.outcome,
       ...(r.reason ? { reason: r.reason } : {}),
       ...(r.rule ? { rule: r.rule } : {}),
+      ...(r.accepted ? { accepted: true } : {}),
       ...(r.test ? { test: r.test } : {}),
       ...(r.file ? { file: r.file } : {}),
     })),

@@ -2,7 +2,8 @@
 // (`fs.merge_tests`, medium), merged into the person's own test file (`--into-existing`:
 // `fs.overwrite`, high, approved with the diff), or replaced whole (`fs.overwrite`). A merge that
 // would change a test the person accepted is an `fs.overwrite` too; refused, the file is merged
-// with the accepted tests as they are (`fallback`).
+// with the accepted tests as they are (`fallback`). Either way the plan names the accepted tests it
+// leaves exactly as they were (`acceptedSame`): the verifier runs them but never changes them.
 import { isAmtpTestPath } from '../agents/engineer/filePlan';
 import { isWritten, type FileAction, type RunRecord } from '../core/run';
 import type { ToolName } from '../core/risk';
@@ -12,7 +13,8 @@ import { casesDecided } from './decisions';
 
 /**
  * Merges a rendered test file into the one on disk (verifier/acceptedMerge.ts); undefined when it
- * cannot. `held`: the `accepted` cases whose tests the merge changes; `kept`: the merge with those left as they are.
+ * cannot. `held`: the `accepted` cases whose tests the merge changes; `kept`: the merge with those left as they are;
+ * `same` and `keptSame`: the `accepted` cases whose tests `content` and `kept` leave exactly as they were.
  */
 export type MergeTests = (
   path: string,
@@ -20,7 +22,7 @@ export type MergeTests = (
   incoming: string,
   /** accepted: tests the person accepted (a change needs an approved overwrite); keep: tests that stay exactly as they are */
   opts?: { append?: boolean; replace?: boolean; accepted?: ReadonlySet<string>; keep?: ReadonlySet<string> },
-) => { content: string; held: string[]; kept?: string } | undefined;
+) => { content: string; held: string[]; same: string[]; kept?: string; keptSame?: string[] } | undefined;
 
 export interface WritePlan {
   content: string;
@@ -33,6 +35,8 @@ export interface WritePlan {
   personal?: string;
   /** tests the person accepted that this write changes, and the write that leaves them as they are when it is refused */
   accepted?: { held: string[]; fallback: WritePlan };
+  /** tests the person accepted that this write leaves exactly as they were (verifier/acceptedTests.ts) */
+  acceptedSame?: string[];
 }
 
 export interface WriteInput {
@@ -73,12 +77,24 @@ export async function planWrite(w: WriteInput): Promise<WritePlan | { refused: s
       action: 'merged',
       accepted: {
         held: merged.held,
-        fallback: { content: merged.kept, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' },
+        fallback: {
+          content: merged.kept,
+          tool: 'fs.merge_tests',
+          verb: 'Merge tests into',
+          action: 'merged',
+          ...sameOf(merged.keptSame ?? []),
+        },
       },
+      ...sameOf(merged.same),
     };
-  if (merged !== undefined) return { content: merged.content, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged' };
+  if (merged !== undefined)
+    return { content: merged.content, tool: 'fs.merge_tests', verb: 'Merge tests into', action: 'merged', ...sameOf(merged.same) };
   if (before !== null) return { content: file.content, tool: 'fs.overwrite', verb: 'Overwrite', action: 'overwritten' };
   return { content: file.content, tool: w.inTests ? 'fs.create_test' : 'fs.write_outside_tests', verb: 'Create', action: 'created' };
+}
+
+function sameOf(ids: string[]): Pick<WritePlan, 'acceptedSame'> {
+  return ids.length ? { acceptedSame: ids } : {};
 }
 
 /**

@@ -88,7 +88,7 @@ async function put(
 ): Promise<FileAction> {
   const { state, gateway } = ctx;
   const { content, tool } = plan;
-  const kept = keptAccepted ? { acceptedKept: plan.accepted?.held } : {};
+  const kept = { ...(keptAccepted ? { acceptedKept: plan.accepted?.held } : {}), acceptedSame: plan.acceptedSame };
   if (before === content) {
     // Killed between the write and its record? The audit already says this run wrote it.
     const wrote = state.run.audit.find((a) => a.target === file.path && a.outcome === 'executed' && a.tool.startsWith('fs.'));
@@ -142,7 +142,7 @@ async function record(
   content: string,
   action: FileAction,
   plan?: Pick<WritePlan, 'personal'>,
-  extra: Partial<Pick<FileRecord, 'approved' | 'acceptedKept'>> = {},
+  extra: Partial<Pick<FileRecord, 'approved' | 'acceptedKept' | 'acceptedSame'>> = {},
 ): Promise<void> {
   await ctx.save((r) => {
     r.files = r.files.filter((f) => f.path !== file.path);
@@ -155,6 +155,7 @@ async function record(
       ...(plan?.personal !== undefined ? { before: plan.personal } : {}),
       ...(extra.approved ? { approved: extra.approved } : {}),
       ...(extra.acceptedKept?.length ? { acceptedKept: extra.acceptedKept } : {}),
+      ...(extra.acceptedSame?.length ? { acceptedSame: extra.acceptedSame } : {}),
     });
   });
 }

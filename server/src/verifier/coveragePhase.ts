@@ -48,7 +48,8 @@ export async function coveragePhase(s: VerifyState, kills?: Map<string, Set<stri
   const perCase = !!m || stable.length <= ctx.params.maxCoverageRuns;
   const measured = m ? fromPerTest(s, m, universe) : await measureApart(s, targets, universe, perCase);
   const { candidates, together, loaded } = measured;
-  const beyond = beyondImportCandidates(candidates, loaded);
+  // The tests the person accepted stay whatever this filter says (./acceptedTests.ts): they are the first covers.
+  const beyond = beyondImportCandidates(candidates, loaded).map((c) => (s.accepted.has(c.id) ? { ...c, priority: '' } : c));
   const gone = redundant(beyond);
   const restored = perCase ? await keepSharedState(s, targets, measured, gone, !!m) : 0;
   if (perCase) dropLoadOnlyExistence(s, beyond, gone);
@@ -65,9 +66,9 @@ export async function coveragePhase(s: VerifyState, kills?: Map<string, Set<stri
   };
   for (const [key, reason] of gone) {
     const ids = perCase ? [key] : stable.filter((t) => t.file.path === key).map((t) => t.id);
-    for (const id of ids) dropped(id, perCase ? reason : `its file ${key} ${reason}`);
+    for (const id of ids) if (!s.accepted.has(id)) dropped(id, perCase ? reason : `its file ${key} ${reason}`);
   }
-  for (const [id, reason] of shapeOnly) dropped(id, reason);
+  for (const [id, reason] of shapeOnly) if (!s.accepted.has(id)) dropped(id, reason);
   const step: FilterStep = {
     step: 'adds_coverage',
     kept: stable.length - dropIds.length,

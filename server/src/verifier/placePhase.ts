@@ -23,9 +23,12 @@ export async function placePhase(s: VerifyState): Promise<void> {
 async function placeFile(s: VerifyState, f: LoadFailure): Promise<void> {
   const runner = s.ctx.plan.framework;
   const why = `${runner} does not collect ${f.file.path} (${meaningfulLine(f.message)})`;
-  if (!canRepair(s) || f.file.personal) {
+  // A file holding a test the person accepted is not moved: that would change it (./acceptedTests.ts).
+  const accepted = f.file.ids.some((id) => s.accepted.has(id));
+  if (!canRepair(s) || f.file.personal || accepted) {
     await note(s, f.file.path, undefined, why);
-    for (const id of f.ids) drop(s, id, 'loads', `${why}${f.file.personal ? '' : ` (${noRepairWhy(s)})`}`);
+    const whyNot = f.file.personal ? '' : accepted ? ' (it holds a test you accepted, so it is not moved)' : ` (${noRepairWhy(s)})`;
+    for (const id of f.ids) drop(s, id, 'loads', `${why}${whyNot}`);
     return;
   }
   const setup = s.ctx.cases.project.test_setup;

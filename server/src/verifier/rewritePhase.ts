@@ -3,6 +3,7 @@
 // the "after" figure), and a kept test that fails there is reported `failing`.
 import type { CoverageUnits, RunResult } from '../frameworks/runner';
 import type { CaseResult } from '../core/run';
+import { acceptedReason } from './acceptedTests';
 import { firstLine } from './classify';
 import { putFile } from './files';
 import type { TestFileState, VerifyState } from './state';
@@ -14,7 +15,8 @@ export async function rewritePhase(s: VerifyState): Promise<string[]> {
     putFile(ctx.gateway, ctx.workspace, ctx.log, ctx.run().id, path, content, why);
   const quarantineFiles: string[] = [];
   for (const file of s.files) {
-    const off = file.ids.filter((id) => results.get(id)?.outcome !== 'passing');
+    // A test the person accepted stays in its file whatever its result (./acceptedTests.ts).
+    const off = file.ids.filter((id) => results.get(id)?.outcome !== 'passing' && !s.accepted.has(id));
     const q = file.ids.filter((id) => results.get(id)?.outcome === 'quarantined');
     const { kept, empty } = keptText(file, off);
     const main = await put(file.path, kept, `keeps ${file.ids.length - off.length} assured test(s) of ${file.ids.length}`);
@@ -124,11 +126,10 @@ async function confirmOnce(
   for (const id of suite.flatMap((f) => f.ids)) {
     const o = obs.get(id);
     if (o?.status === 'passed') continue;
-    failed++;
-    Object.assign(s.results.get(id)!, {
-      outcome: 'failing',
-      reason: `passed ${s.ctx.params.runs} runs but not the final run of the kept suite${together ? ' (all its files in one process, as the project runs them)' : ''}: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`,
-    });
+    const now = `passed ${s.ctx.params.runs} runs but not the final run of the kept suite${together ? ' (all its files in one process, as the project runs them)' : ''}: ${o?.status}${o?.message ? `: ${firstLine(o.message)}` : ''}`;
+    // A test the person accepted is not taken out, so the suite need not run again for it.
+    if (!s.accepted.has(id)) failed++;
+    Object.assign(s.results.get(id)!, { outcome: 'failing', reason: s.accepted.has(id) ? acceptedReason(s, id, `it ${now}`) : now });
   }
   await s.flushPids();
   return { after, runs, failed };

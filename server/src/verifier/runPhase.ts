@@ -114,8 +114,10 @@ async function dropHanging(s: VerifyState, file: TestFileState, pending: string[
   const secs = ctx.params.timeoutSeconds;
   for (const id of hung) drop(s, id, 'passes_every_run', `hangs: killed after ${secs} s with its whole process group`);
   if (!hung.length) for (const id of pending) drop(s, id, 'passes_every_run', `the file times out (${secs} s) when its tests run together`);
-  if (hung.length) {
-    file.content = removeTests(file.path, file.content, hung);
+  // A test the person accepted stays even so (./acceptedTests.ts): the file's other tests then time out with it.
+  const out = hung.filter((id) => !s.accepted.has(id));
+  if (out.length) {
+    file.content = removeTests(file.path, file.content, out);
     await putFile(
       ctx.gateway,
       ctx.workspace,
@@ -123,7 +125,7 @@ async function dropHanging(s: VerifyState, file: TestFileState, pending: string[
       ctx.run().id,
       file.path,
       file.content,
-      `removes ${hung.length} hanging test(s) before re-running`,
+      `removes ${out.length} hanging test(s) before re-running`,
     );
   }
   return pending.filter((id) => !s.results.has(id));

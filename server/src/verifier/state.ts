@@ -97,6 +97,8 @@ export interface VerifyState {
   /** files the runner never collected where they were written (placePhase.ts) */
   notCollected: LoadFailure[];
   failing: Map<string, FailingTest>;
+  /** tests the person accepted that this run wrote again as they were: run and measured, never changed (acceptedTests.ts) */
+  accepted: Set<string>;
   /** tests that passed every run, with their file */
   stable: { id: string; file: TestFileState }[];
   /** per-test coverage the first run took, where the runner gives it from its one process (perTestRun.ts) */

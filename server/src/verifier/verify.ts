@@ -11,6 +11,7 @@ import { finalCoverage, percent, union } from './coverage';
 import { coveragePhase, type CoverageOutcome } from './coveragePhase';
 import { CaseRunner } from './execute';
 import { judgePhase } from './judgePhase';
+import { holdAccepted } from './acceptedTests';
 import { mutantProvider } from './mutantProvider';
 import { mutationPhase } from './mutationPhase';
 import type { MutationRecord } from '../core/mutation';
@@ -48,6 +49,7 @@ export async function verifyFiles(ctx: VerifyContext): Promise<void> {
     `verify: ${s.stable.length} stable, ${s.failing.size} failing, ${s.loadFailures.reduce((n, f) => n + f.ids.length, 0)} not loading, ${s.notCollected.reduce((n, f) => n + f.ids.length, 0)} not collected, ${s.results.size} dropped after ${ctx.params.runs} run(s)`,
   );
   await timed('place', () => placePhase(s));
+  holdAccepted(s);
   await timed('judge', () => judgePhase(s));
   // The run's work so far: its finished stages' times (no approval wait counts) and this stage's phases.
   const worked = [...Object.values(ctx.run().timings ?? {}), ...Object.values(phases)].reduce((t, x) => t + x, 0);
@@ -94,6 +96,7 @@ function prepare(ctx: VerifyContext): VerifyState {
     notCollected: [],
     failing: new Map(),
     stable: [],
+    accepted: new Set(),
   };
   s.files = ctx.files.map((f) => {
     // Only this run's cases: a file merged into also holds earlier runs' tests, which stay as they are,
@@ -101,6 +104,8 @@ function prepare(ctx: VerifyContext): VerifyState {
     const accepted = new Set(ctx.run().files.find((r) => r.path === f.path)?.acceptedKept ?? []);
     const mine = new Set(f.caseIds.filter((id) => !accepted.has(id)));
     const ids = [...new Set(findTests(f.path, f.content).map((b) => b.caseId))].filter((id) => mine.has(id));
+    // Those it wrote again exactly as they were are run, but never changed (./acceptedTests.ts).
+    for (const id of ctx.run().files.find((r) => r.path === f.path)?.acceptedSame ?? []) if (ids.includes(id)) s.accepted.add(id);
     for (const id of mine) if (!ids.includes(id)) drop(s, id, 'loads', `no test in ${f.path} carries the case id ${id}`);
     const personal = personalFile(ctx, f.path);
     return { path: f.path, content: f.content, ids, ...(personal ? { personal } : {}) };
@@ -175,7 +180,9 @@ async function report(
   await ctx.update((v) => {
     v.filters = filters;
     if (behaviour.length) v.behaviourChecks = behaviour;
-    v.results = [...results.values()].sort((a, b) => (order.get(a.caseId) ?? 1e9) - (order.get(b.caseId) ?? 1e9));
+    v.results = [...results.values()]
+      .map((r) => (s.accepted.has(r.caseId) ? { ...r, accepted: true } : r))
+      .sort((a, b) => (order.get(a.caseId) ?? 1e9) - (order.get(b.caseId) ?? 1e9));
     v.coverage = cov.coverage;
     v.quarantineFiles = quarantineFiles;
     v.executions = s.runner.executions;
