@@ -2,7 +2,7 @@
 // tests). `npm run fixtures:packages` (scripts/fixtures-packages.mjs) packs the specs listed in
 // test/fixtures/packages/packages.txt into that folder. Unpacked dirs are cached per process.
 import { execFile } from 'node:child_process';
-import { existsSync, promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,11 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 export const PACKAGES_DIR = path.join(__dirname, '..', 'fixtures', 'packages');
 const unpacked = new Map<string, Promise<string>>();
+/** The temporary folders of this process's unpacked packages: shared by every test that asks, so removed when the process ends. */
+const made: string[] = [];
+process.on('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Returns the directory of the unpacked package (`spec` like `ms@2.1.3`); cached per process. */
 export async function unpackNpmPackage(spec: string): Promise<string> {
@@ -39,6 +44,7 @@ export function vendoredTarball(spec: string): string {
 async function doUnpack(spec: string): Promise<string> {
   const tarball = vendoredTarball(spec);
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `amtp-pkg-${spec.replace(/[^A-Za-z0-9._-]/g, '_')}-`));
+  made.push(dir);
   await run('tar', ['-xzf', tarball, '-C', dir]);
   // npm tarballs put everything under `package/`.
   return path.join(dir, 'package');

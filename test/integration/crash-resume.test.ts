@@ -5,6 +5,7 @@ import { LowdbStore } from '../../server/src/store/lowdb';
 import { runCli } from '../helpers/cli';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { CASE_ID, GOOD_TEST_PATH, goodModel, isGoodTestFile, makeAddWorkspace, makeBigAddWorkspace } from '../helpers/scriptedModel';
+import { removeWorkspace } from '../helpers/workspaces';
 
 // Every boundary where a process can die: after an artifact is on disk but before the run
 // record says so (persisted), after the run record is committed, and between file writes.
@@ -45,7 +46,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
     const store = new LowdbStore(ws);
     const out: Record<string, unknown> = {};
     for (const a of summary.activities) out[a.agent] = (await store.getArtifact(summary.runId, a.artifactId)).content;
-    await fsp.rm(ws, { recursive: true, force: true });
+    await removeWorkspace(ws);
     return out;
   }
 
@@ -110,7 +111,7 @@ describe('SIGKILL at every agent boundary, then amtp resume', function () {
           ],
         );
       } finally {
-        await fsp.rm(ws, { recursive: true, force: true });
+        await removeWorkspace(ws);
       }
     });
   }

@@ -25,8 +25,10 @@ describe('verifier: existence-only checks are judged when coverage is measured p
   after(() => Promise.all(dirs.map((d) => fsp.rm(d, { recursive: true, force: true }))));
 
   async function verify(maxCoverageRuns: number) {
-    const ws = await fsp.mkdtemp(path.join(tmpdir(), 'amtp-shape-'));
-    dirs.push(ws);
+    // A folder around the workspace: the fixture writes ran.marker beside it when it loads.
+    const root = await fsp.mkdtemp(path.join(tmpdir(), 'amtp-shape-'));
+    dirs.push(root);
+    const ws = path.join(root, 'marker');
     await fsp.cp(path.join(REPO, 'test/fixtures/verifier-marker'), ws, { recursive: true });
     await fsp.appendFile(path.join(ws, 'index.js'), UNDOCUMENTED);
     const run = await startRun(offlineDeps(ws), {

@@ -20,6 +20,7 @@ describe('mcp workspace server over stdio (real SDK client)', function () {
   this.timeout(60_000);
   let client: Client;
   let dir: string;
+  let outside: string;
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
 
   before(async () => {
@@ -32,7 +33,7 @@ describe('mcp workspace server over stdio (real SDK client)', function () {
       'lat.txt': Buffer.from('caf\xe9\n', 'latin1'),
       'bin.dat': Buffer.from([1, 0, 2]),
     });
-    const outside = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-outside-'));
+    outside = await fsp.mkdtemp(path.join(os.tmpdir(), 'amtp-outside-'));
     await fsp.writeFile(path.join(outside, 'secret.txt'), 'secret');
     await fsp.symlink(path.join(outside, 'secret.txt'), path.join(dir, 'escape.txt'));
     await fsp.symlink(outside, path.join(dir, 'escape-dir'));
@@ -42,7 +43,10 @@ describe('mcp workspace server over stdio (real SDK client)', function () {
     client = new Client({ name: 'test', version: '1' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry, 'mcp', dir], stderr: 'pipe' }));
   });
-  after(async () => client?.close());
+  after(async () => {
+    await client?.close();
+    await fsp.rm(outside, { recursive: true, force: true });
+  });
 
   it('lists the tools under names every client accepts, with every parameter described', async () => {
     const tools = (await client.listTools()).tools;

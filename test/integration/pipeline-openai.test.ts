@@ -8,6 +8,7 @@ import type { PipelineEvent } from '../../server/src/pipeline/deps';
 import { LowdbStore } from '../../server/src/store/lowdb';
 import { FakeOpenAi } from '../helpers/fakeOpenAi';
 import { openAiDeps } from '../helpers/pipelineDeps';
+import { removeWorkspace } from '../helpers/workspaces';
 import {
   ADD_CASE,
   CASE_ID,
@@ -38,7 +39,7 @@ describe('pipeline against an OpenAI-compatible server on loopback', () => {
   });
   afterEach(async () => {
     await fake.stop();
-    await fsp.rm(ws, { recursive: true, force: true });
+    await removeWorkspace(ws);
   });
 
   it('fenced JSON from every agent completes the run; requests carry exactly the contract', async () => {

@@ -85,6 +85,8 @@ export class SearchChild {
     });
     proc.on('exit', (code, signal) => {
       this.dead = true;
+      // Its temporary home goes with it, also when nobody closes a child that crashed or was never used.
+      rmSync(this.home, { recursive: true, force: true });
       this.settle({ kind: 'crash', detail: `exit ${code ?? signal}: ${this.stderr.slice(-400)}` });
     });
     proc.on('error', (e) => {
