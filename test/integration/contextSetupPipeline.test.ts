@@ -37,7 +37,7 @@ describe('tidy: shared setup onto t.context through the pipeline (ava)', functio
       { encoding: 'utf8', timeout: 540_000 },
     );
     assert.equal(r.status, 0, `amtp generate exited ${r.status}: ${r.stderr.slice(-2000)}`);
-    assert.match(r.stderr, /verify: test\/counter\.amtp\.test\.js: shared setup moved into a beforeEach/);
+    assert.match(r.stderr, /verify: test\/counter\.amtp\.test\.js: shared setup moved into a hook or fixture/);
     const file = 'test/counter.amtp.test.js';
     const text = readFileSync(join(dir, file), 'utf8');
     assert.match(text, /\ntest\.beforeEach\(\(t\) => \{\n {2}t\.context\.counter = new seqcounter\.Counter\(\);\n\}\);\n/);

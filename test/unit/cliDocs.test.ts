@@ -34,6 +34,11 @@ const OTHER_TOOLS = new Set([
   '--disable-coverage',
   // Node's V8 CPU profile (docs/benchmarks.md)
   '--cpu-prof',
+  // mocha 5–7's options in test/mocha.opts (docs/test-cases.md)
+  '--opts',
+  '--recursive',
+  '--extension',
+  '--compilers',
 ]);
 
 interface Invocation {
