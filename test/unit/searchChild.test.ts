@@ -274,3 +274,39 @@ describe('search child: what it records', function () {
     assert.deepEqual(Object.keys(eval(`(${literal})`) as object), ['__proto__', 'a']);
   });
 });
+
+describe("search child: a slow machine's clock (the stability run)", function () {
+  this.timeout(60_000);
+  let root = '';
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'amtp-slowclock-'));
+    writeFileSync(
+      join(root, 'index.js'),
+      [
+        '// whether two reads of each clock, one right after the other, are less than `ms` apart',
+        'exports.freshFor = (ms) => {',
+        '  const t = Date.now();',
+        '  const u = performance.now();',
+        '  return Date.now() - t < ms && performance.now() - u < ms;',
+        '};',
+        'exports.later = (v) => new Promise((r) => setTimeout(() => r(v), 50));',
+        '',
+      ].join('\n'),
+    );
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('each read is later by the step, so behaviour that depends on how long calls took changes; the harness keeps the real clock, and the next run has it back', async () => {
+    await withChild(job(root, 'index.js'), async (child) => {
+      assert.equal(ran(await child.run(call('real', 'freshFor', 5), 1)).obs.values[0]?.v, true);
+      assert.equal(ran(await child.run(call('slow', 'freshFor', 5), 1, { clockStepMs: 25 })).obs.values[0]?.v, false);
+      // 25 ms a read is still within a minute: only short spans change.
+      assert.equal(ran(await child.run(call('slowLong', 'freshFor', 60_000), 1, { clockStepMs: 25 })).obs.values[0]?.v, true);
+      // The harness's own waits read the real clock: a promise that settles after 50 ms is still awaited.
+      const awaited = ran(await child.run(call('later', 'later', 'v'), 1, { clockStepMs: 1000 }));
+      assert.equal(awaited.obs.settled, true);
+      assert.equal(awaited.obs.values[0]?.v, 'v');
+      assert.equal(ran(await child.run(call('again', 'freshFor', 5), 1)).obs.values[0]?.v, true);
+    });
+  });
+});

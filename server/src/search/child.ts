@@ -54,10 +54,12 @@ export interface ChildJob {
 }
 
 /** A run on instrumented code: the active mutant and its hit limit, or a trace of the mutants the run reaches. */
-export interface MutantOptions {
+export interface RunOptions {
   mutant?: string;
   hitLimit?: number;
   trace?: boolean;
+  /** each clock read (Date.now, performance.now) this many ms later than the one before: a slow machine (./stability.ts) */
+  clockStepMs?: number;
 }
 
 type Waiter = (msg: Record<string, unknown> | { kind: 'timeout' } | { kind: 'crash'; detail: string }) => void;
@@ -141,9 +143,9 @@ export class SearchChild {
   }
 
   /** Runs one sequence; a timeout or a crash ends this child (open another for the rest). */
-  async run(seq: Sequence, seed: number, mutant: MutantOptions = {}): Promise<SeqOutcome> {
+  async run(seq: Sequence, seed: number, opts: RunOptions = {}): Promise<SeqOutcome> {
     if (this.dead) return { kind: 'crash', detail: 'the child is gone' };
-    const reply = await this.ask({ type: 'run', seq, seed, ...mutant }, this.limits.sequenceMs);
+    const reply = await this.ask({ type: 'run', seq, seed, ...opts }, this.limits.sequenceMs);
     if ('kind' in reply) return reply as SeqOutcome;
     if (reply.type === 'error') {
       this.close();

@@ -1,12 +1,21 @@
 // Today's rule for pinned behaviour, for sequences: a selected sequence is run again in two fresh
-// children, the second in reverse order and with another Math.random seed; a sequence is kept only
-// when all three runs observed the same thing, so output that depends on time, randomness, object
-// identity or what earlier sequences left behind (a counter, a cache) is dropped. Dropped ones leave
+// children, the second in reverse order, with another Math.random seed and a slow machine's clock
+// (each read SLOW_CLOCK_STEP_MS later than the last); a sequence is kept only when all three runs
+// observed the same thing, so output that depends on time, on how long the calls took (a cache
+// entry with `maxAge: 1` that expires on a loaded machine), randomness, object identity or what
+// earlier sequences left behind (a counter, a cache) is dropped. Dropped ones leave
 // their goals open for the next greedy pick among the rest (at most three rounds).
 import { SearchChild, type ChildJob } from './child';
 import type { Candidate } from './generate';
 import { selectByGoals } from './select';
 import type { Observation, SeqOutcome, Sequence } from './types';
+
+/**
+ * How much later each clock read is in the reversed run: the pause a busy machine or a slower
+ * runner can put between two calls. A sequence whose outcome changes with it would fail now and
+ * then under the project's own runner.
+ */
+const SLOW_CLOCK_STEP_MS = 25;
 
 export interface Confirmed {
   kept: { cand: Candidate; obs: Observation }[];
@@ -30,7 +39,7 @@ function clean(r: SeqOutcome | undefined): r is Extract<SeqOutcome, { kind: 'ran
 }
 
 /** Runs sequences in order in one fresh child (a fresh one again after a timeout or a crash). */
-async function replay(job: ChildJob, seqs: readonly Sequence[], seed: number): Promise<Map<string, SeqOutcome>> {
+async function replay(job: ChildJob, seqs: readonly Sequence[], seed: number, clockStepMs?: number): Promise<Map<string, SeqOutcome>> {
   const out = new Map<string, SeqOutcome>();
   let opened = await SearchChild.open(job);
   try {
@@ -39,7 +48,7 @@ async function replay(job: ChildJob, seqs: readonly Sequence[], seed: number): P
         out.set(seq.id, { kind: 'crash', detail: opened.load ?? 'the module did not load' });
         continue;
       }
-      const r = await opened.child.run(seq, seed);
+      const r = await opened.child.run(seq, seed, clockStepMs ? { clockStepMs } : {});
       out.set(seq.id, r);
       if (r.kind !== 'ran' || !r.obs.settled) {
         opened.child.close();
@@ -67,7 +76,7 @@ export async function confirmStable(
     if (!todo.length) break;
     const seqs = todo.map((c) => c.seq);
     const forward = await replay(job, seqs, seed + 1);
-    const backward = await replay(job, [...seqs].reverse(), seed + 2);
+    const backward = await replay(job, [...seqs].reverse(), seed + 2, SLOW_CLOCK_STEP_MS);
     for (const c of todo) {
       const a = forward.get(c.seq.id);
       const b = backward.get(c.seq.id);

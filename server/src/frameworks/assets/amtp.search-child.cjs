@@ -3,7 +3,7 @@
 // stays up for one module and answers over its IPC channel:
 //   {type:'init', module, root, typescript, overrides, bound, limits}
 //     → {type:'ready', exports, constants, texts} or {type:'ready', load:{name, message}}
-//   {type:'run', seq:{id, steps, files}, seed, mutant, hitLimit, trace}
+//   {type:'run', seq:{id, steps, files}, seed, mutant, hitLimit, trace, clockStepMs}
 //     → {type:'result', id, obs, cover, texts, guard, net, uncaught, reached}
 // With `overrides` (the mutation engine's instrumented text: Stryker's mutant schemata) `mutant` is the
 // active mutant and `hitLimit` how often its code may run before it throws (a mutant that loops for
@@ -132,8 +132,26 @@ async function init(msg) {
   return { type: 'ready', exports: found.fns, constants: found.constants, shape: shapeOf(mod), texts: newTexts(loaded) };
 }
 
+/**
+ * A slow machine's clock while one sequence runs: each read of Date.now or performance.now is `step`
+ * ms later than the real time plus every earlier read's step. Returns what puts the real clock back.
+ */
+function slowClock(step) {
+  const realNow = Date.now;
+  const perf = globalThis.performance;
+  const realPerfNow = perf.now.bind(perf);
+  let offset = 0;
+  Date.now = () => realNow() + (offset += step);
+  Object.defineProperty(perf, 'now', { value: () => realPerfNow() + (offset += step), configurable: true, writable: true });
+  return () => {
+    Date.now = realNow;
+    delete perf.now;
+  };
+}
+
 async function run(msg) {
   Math.random = mulberry32(msg.seed);
+  const realClock = msg.clockStepMs ? slowClock(msg.clockStepMs) : undefined;
   const ns = (globalThis.__stryker__ = globalThis.__stryker__ || {});
   ns.activeMutant = msg.mutant;
   ns.hitCount = msg.mutant === undefined ? undefined : 0;
@@ -143,7 +161,12 @@ async function run(msg) {
   const netBefore = globalThis.__amtpNetworkTries || 0;
   const uncaughtBefore = uncaught.length;
   // The last take reset the counters: what runs between sequences is the harness's, not a project file's.
-  const obs = await runSequence(msg.seq, mod, env);
+  let obs;
+  try {
+    obs = await runSequence(msg.seq, mod, env);
+  } finally {
+    if (realClock) realClock();
+  }
   ns.activeMutant = undefined;
   ns.hitCount = undefined;
   ns.currentTestId = undefined;

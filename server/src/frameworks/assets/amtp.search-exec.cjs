@@ -9,6 +9,8 @@ const path = require('node:path');
 const { decode, tryEncode, shapeOf, observers, describeError } = require('./amtp.search-observe.cjs');
 const { inspectMethods } = require('./amtp.search-inspect.cjs');
 const { pool } = require('./amtp.search-pool.cjs');
+// The harness's own deadlines read the real clock, also while a stability run gives the program a slow one (amtp.search-child.cjs).
+const realNow = Date.now;
 
 const MAX_ITEMS = 50;
 
@@ -56,7 +58,7 @@ async function quiet(pending, deadline) {
   for (let i = 0; ; i++) {
     await tick();
     if (i >= 2 && pending() === 0) return true;
-    if (Date.now() > deadline) return false;
+    if (realNow() > deadline) return false;
     if (i > 20) await new Promise((r) => setTimeout(r, 2));
   }
 }
@@ -157,7 +159,7 @@ async function consume(value, step, asyncIter, deadline) {
       if (items.length === max) break;
     }
   })();
-  const r = await withDeadline(loop, Math.max(1, deadline - Date.now()));
+  const r = await withDeadline(loop, Math.max(1, deadline - realNow()));
   if (r.timeout) return { items, timeout: true };
   if (r.rejected) throw r.e;
   return { items };
@@ -205,7 +207,7 @@ async function runStep(step, i, mod, ctx, limits) {
     ctx.fresh.push(...fresh.map((f) => ({ ...f, step: i, k })));
     return v;
   });
-  const deadline = Date.now() + limits.awaitMs;
+  const deadline = realNow() + limits.awaitMs;
   if (step.op === 'iter' || step.op === 'aiter') {
     ctx.phase = 'await';
     waiting(ctx, limits.awaitMs);
@@ -232,7 +234,7 @@ async function runStep(step, i, mod, ctx, limits) {
   const cbs = ctx.callbacks.filter((c) => c.step === undefined);
   cbs.forEach((c) => (c.step = i));
   if (cbs.length) {
-    waiting(ctx, deadline - Date.now());
+    waiting(ctx, deadline - realNow());
     await quiet(ctx.pending, deadline);
   }
   cbs.forEach((c) => (c.settledAt = c.calls.length));
@@ -297,7 +299,7 @@ async function runSequence(seq, mod, env) {
     fs.writeFileSync(path.join(tmp, f.path), f.content);
   }
   const ctx = { values: [], results: [], callbacks: [], events: [], fresh: [], tmp, sandbox: env.sandbox, phase: 'sync', pending: env.pending, waiting: env.waiting };
-  const started = Date.now();
+  const started = realNow();
   for (const [i, step] of seq.steps.entries()) {
     let r;
     try {
@@ -309,7 +311,7 @@ async function runSequence(seq, mod, env) {
     ctx.results[i] = r;
     if (!r.ok) break;
   }
-  waiting(ctx, started + limits.settleMs - Date.now());
+  waiting(ctx, started + limits.settleMs - realNow());
   const settled = await quiet(env.pending, started + limits.settleMs);
   const seen = observe(seq, ctx, env);
   if (made || fs.existsSync(tmp)) fs.rmSync(tmp, { recursive: true, force: true });
