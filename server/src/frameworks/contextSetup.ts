@@ -7,15 +7,10 @@
 // ask for the value. JavaScript files only: `t.context` is `unknown` in ava's TypeScript types
 // without a typed test function, and `any` in tap's, so the value's type would have to be written out.
 import type * as TS from 'typescript';
+import { applyEdits, type Edit } from '../util/textEdits';
 import { typescript } from '../util/typescript';
 import { lineStartOf, parseJs } from './jsTestFind';
 import { caseIdOf, containsAwait, MIN_TESTS } from './sharedSetup';
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
 
 /** What a framework says about one file: how its hook is called, and which statements are its tests. */
 export interface ContextFile {
@@ -74,10 +69,7 @@ export function hoistIntoContext(
     ...firsts.map((f) => ({ start: f!.decl.getStart(sf), end: f!.decl.getEnd(), text: `const { ${name} } = ${f!.param}.context;` })),
     ...(file.binding ? [file.binding] : []),
   ];
-  let out = content;
-  // From the end, so no edit moves another.
-  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
+  return applyEdits(content, edits);
 }
 
 interface Shared {

@@ -8,6 +8,7 @@
 // the test's own function has (`this`, its parameters) stays in the tests. The verifier runs the
 // file again before it keeps the change (verifier/tidyPhase.ts).
 import type * as TS from 'typescript';
+import { applyEdits, type Edit } from '../util/textEdits';
 import { typescript } from '../util/typescript';
 import { CASE_ID, lineStartOf, parseJs } from './jsTestFind';
 import { jsString } from './literals';
@@ -15,12 +16,6 @@ import { factoryKeepsType, factoryName, typedHookText } from './typedSetup';
 
 /** At least this many tests share the statement before it is worth a hook. */
 export const MIN_TESTS = 3;
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
 
 /**
  * The file with each block's shared first statement in a `beforeEach`; undefined when nothing is
@@ -43,10 +38,7 @@ export function hoistSharedSetup(path: string, content: string, ours?: ReadonlyS
   const hook = hookImport(ts, sf);
   if (hook === null) return undefined;
   if (hook) edits.push(hook);
-  let out = content;
-  // From the end, and at one place a removal before an insertion, so no edit moves another.
-  for (const e of edits.sort((a, b) => b.start - a.start || b.end - a.end)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
+  return applyEdits(content, edits);
 }
 
 /** The case id on a test's first line (`it('…', () => { // tc_…`). */

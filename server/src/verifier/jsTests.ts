@@ -4,7 +4,8 @@ import type * as TS from 'typescript';
 import { findAllJsTests, parseJs as parse, type JsFoundTest } from '../frameworks/jsTestFind';
 import { jsSyntaxError } from '../frameworks/jsSnippet';
 import { typescript } from '../util/typescript';
-import { applyEdits, lineStartOf, oneLine, reindent, removeRanges, type Edit } from './testEdits';
+import { applyEdits, type Edit } from '../util/textEdits';
+import { lineStartOf, oneLine, reindent, removeRanges } from './testEdits';
 import type { TestBlock } from './testFile';
 import { dropDeadImports } from './jsImports';
 

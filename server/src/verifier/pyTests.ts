@@ -3,7 +3,8 @@
 import { checkPython } from '../frameworks/pySyntax';
 import { parsePyTests, pyCommentsAbove as commentsAbove, type PyClassBody, type PyFoundTest } from '../frameworks/pyTestFind';
 import { linesInsideStrings, statementsOf, withPythonTree, type PyNode } from '../frameworks/pyTree';
-import { applyEdits, lineStartOf, oneLine, reindent, removeRanges, type Edit } from './testEdits';
+import { applyEdits, type Edit } from '../util/textEdits';
+import { lineStartOf, oneLine, reindent, removeRanges } from './testEdits';
 import type { TestBlock } from './testFile';
 
 type PyTest = PyFoundTest & { caseId: string };

@@ -1,23 +1,6 @@
 // Text edits at positions a syntax tree gave (jsTests.ts, pyTests.ts), with the layout rules a
 // person would follow: a removed test takes its own lines and one run of blank lines with it.
-
-export interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
-
-/** Applies non-overlapping edits (positions in the original text). */
-export function applyEdits(text: string, edits: Edit[]): string {
-  let out = text;
-  let last = Infinity;
-  for (const e of [...edits].sort((a, b) => b.start - a.start || b.end - a.end)) {
-    if (e.end > last) throw new Error(`overlapping edits at ${e.start}..${e.end}`);
-    out = out.slice(0, e.start) + e.text + out.slice(e.end);
-    last = e.start;
-  }
-  return out;
-}
+import { applyEdits } from '../util/textEdits';
 
 /**
  * Removes ranges of text. A range made of whole lines also takes the blank lines after it, or,

@@ -9,7 +9,7 @@ import { jsSyntaxError } from '../frameworks/jsSnippet';
 import { checkPython } from '../frameworks/pySyntax';
 import { statementsOf, withPythonTree, type PyNode } from '../frameworks/pyTree';
 import { typescript } from '../util/typescript';
-import { applyEdits, type Edit } from './testEdits';
+import { applyEdits, type Edit } from '../util/textEdits';
 import {
   findTests,
   freelyNamed,

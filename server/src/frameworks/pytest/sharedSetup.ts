@@ -12,13 +12,12 @@
 // could name a fixture by), and each moved test does not bind a name the value is built from. The
 // verifier runs the file again before it keeps it (verifier/tidyPhase.ts).
 import type { SharedSetup } from '../descriptor';
+import { applyEdits, type Edit } from '../../util/textEdits';
 import { lineStartOf } from '../jsTestFind';
+import { MIN_TESTS } from '../sharedSetup';
 import { parsePyTests } from '../pyTestFind';
 import { boundNames, namesRead, parameterNames, usedOutsideLocals } from '../pyScope';
 import { statementsOf, walkPython, withPythonTree, type PyNode } from '../pyTree';
-
-/** At least this many tests share the statement before it is worth a fixture. */
-const MIN_TESTS = 3;
 
 /** pytest's own fixtures: one of the file's would replace it for every fixture that asks for it (tmpdir asks for tmp_path). */
 const PYTEST_FIXTURES = new Set(
@@ -26,12 +25,6 @@ const PYTEST_FIXTURES = new Set(
     ' ',
   ),
 );
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
 
 /** A test that may take its first statement from a fixture. */
 interface Candidate {
@@ -66,9 +59,7 @@ export const pytestFixtures: SharedSetup = (path, content, ours) => {
     return fixtureEdits(content, root, candidates);
   });
   if (!out?.length) return undefined;
-  let text = content;
-  // From the end, so no edit moves another.
-  for (const e of out.sort((a, b) => b.start - a.start || b.end - a.end)) text = text.slice(0, e.start) + e.text + text.slice(e.end);
+  const text = applyEdits(content, out);
   return withPythonTree(text, (root) => (root.hasError ? undefined : text));
 };
 
